@@ -1,0 +1,100 @@
+// Command pools and the command-buffer lifecycle (allocate, begin, end, reset, free).
+#include "icd/command_buffer.h"
+
+#include <algorithm>
+
+#include "kiln_entrypoints.h"
+
+using namespace kiln;
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateCommandPool(VkDevice handle, const VkCommandPoolCreateInfo* pCreateInfo,
+                                                                 const VkAllocationCallbacks* pAllocator, VkCommandPool* pPool) {
+  Device* device = device_of(handle);
+  auto* pool = create_object<CommandPool>(choose_allocator(pAllocator, device->allocator), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (!pool) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  pool->flags = pCreateInfo->flags;
+  pool->queue_family = pCreateInfo->queueFamilyIndex;
+  *pPool = to_handle<VkCommandPool>(pool);
+  return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_DestroyCommandPool(VkDevice handle, VkCommandPool poolHandle,
+                                                              const VkAllocationCallbacks* pAllocator) {
+  Device* device = device_of(handle);
+  CommandPool* pool = from_handle<CommandPool>(poolHandle);
+  if (!pool) return;
+  for (CommandBuffer* cb : pool->buffers) destroy_object(device->allocator, cb);
+  destroy_object(choose_allocator(pAllocator, device->allocator), pool);
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_ResetCommandPool(VkDevice, VkCommandPool poolHandle, VkCommandPoolResetFlags) {
+  for (CommandBuffer* cb : from_handle<CommandPool>(poolHandle)->buffers) {
+    cb->commands.reset();
+    cb->record_result = VK_SUCCESS;
+  }
+  return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_TrimCommandPool(VkDevice, VkCommandPool, VkCommandPoolTrimFlags) {}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_AllocateCommandBuffers(VkDevice handle, const VkCommandBufferAllocateInfo* pInfo,
+                                                                      VkCommandBuffer* pCommandBuffers) {
+  Device* device = device_of(handle);
+  CommandPool* pool = from_handle<CommandPool>(pInfo->commandPool);
+  for (uint32_t i = 0; i < pInfo->commandBufferCount; ++i) {
+    auto* cb = create_object<CommandBuffer>(device->allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+    if (!cb) {
+      kiln_FreeCommandBuffers(handle, pInfo->commandPool, i, pCommandBuffers);
+      for (uint32_t j = 0; j < pInfo->commandBufferCount; ++j) pCommandBuffers[j] = VK_NULL_HANDLE;
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    cb->device = device;
+    cb->pool = pool;
+    cb->level = pInfo->level;
+    pool->buffers.push_back(cb);
+    pCommandBuffers[i] = to_handle<VkCommandBuffer>(cb);
+  }
+  return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_FreeCommandBuffers(VkDevice handle, VkCommandPool poolHandle, uint32_t count,
+                                                              const VkCommandBuffer* pCommandBuffers) {
+  Device* device = device_of(handle);
+  CommandPool* pool = from_handle<CommandPool>(poolHandle);
+  for (uint32_t i = 0; i < count; ++i) {
+    CommandBuffer* cb = command_buffer_of(pCommandBuffers[i]);
+    if (!cb) continue;
+    std::erase(pool->buffers, cb);
+    destroy_object(device->allocator, cb);
+  }
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_BeginCommandBuffer(VkCommandBuffer commandBuffer,
+                                                                  const VkCommandBufferBeginInfo* pBeginInfo) {
+  CommandBuffer* cb = command_buffer_of(commandBuffer);
+  cb->commands.reset();  // begin implicitly resets a command buffer
+  cb->record_result = VK_SUCCESS;
+  cb->usage = pBeginInfo->flags;
+  return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_EndCommandBuffer(VkCommandBuffer commandBuffer) {
+  return command_buffer_of(commandBuffer)->record_result;
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_ResetCommandBuffer(VkCommandBuffer commandBuffer, VkCommandBufferResetFlags) {
+  CommandBuffer* cb = command_buffer_of(commandBuffer);
+  cb->commands.reset();
+  cb->record_result = VK_SUCCESS;
+  return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdExecuteCommands(VkCommandBuffer commandBuffer, uint32_t count,
+                                                              const VkCommandBuffer* pCommandBuffers) {
+  CommandBuffer* cb = command_buffer_of(commandBuffer);
+  std::vector<const exec::CommandList*> lists;
+  for (uint32_t i = 0; i < count; ++i) lists.push_back(&command_buffer_of(pCommandBuffers[i])->commands);
+  auto* cmd = cb->commands.append<exec::ExecuteCommandsCmd>();
+  cmd->list_count = count;
+  cmd->lists = cb->commands.copy_array(lists.data(), lists.size());
+}

@@ -1,0 +1,33 @@
+#pragma once
+// VkCommandPool and VkCommandBuffer. A command buffer owns the command list it records into.
+#include <vulkan/vulkan.h>
+
+#include <vector>
+
+#include "icd/device.h"
+#include "icd/object.h"
+#include "pipeline/command_list.h"
+
+namespace kiln {
+
+struct CommandPool;
+
+struct CommandBuffer : DispatchableObject {
+  Device* device = nullptr;
+  CommandPool* pool = nullptr;
+  VkCommandBufferLevel level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  VkCommandBufferUsageFlags usage = 0;
+  exec::CommandList commands;
+  // First error hit while recording (e.g. out of host memory); returned by vkEndCommandBuffer.
+  VkResult record_result = VK_SUCCESS;
+};
+
+struct CommandPool {
+  VkCommandPoolCreateFlags flags = 0;
+  uint32_t queue_family = 0;
+  std::vector<CommandBuffer*> buffers;
+};
+
+inline CommandBuffer* command_buffer_of(VkCommandBuffer handle) { return from_handle<CommandBuffer>(handle); }
+
+}  // namespace kiln

@@ -1,0 +1,44 @@
+#pragma once
+// VkDevice and VkQueue.
+#include <vulkan/vulkan.h>
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "icd/instance.h"
+#include "icd/object.h"
+#include "pipeline/queue_engine.h"
+#include "pipeline/sync.h"
+
+namespace kiln {
+
+struct Device;
+
+struct Queue : DispatchableObject {
+  Queue(Device* owner, uint32_t family, uint32_t index, VkDeviceQueueCreateFlags flags, exec::SyncHub& hub)
+      : device(owner), family_index(family), queue_index(index), create_flags(flags), engine(hub) {}
+  Device* device;
+  uint32_t family_index;
+  uint32_t queue_index;
+  VkDeviceQueueCreateFlags create_flags;
+  exec::QueueEngine engine;
+};
+
+struct Device : DispatchableObject {
+  PhysicalDevice* physical_device = nullptr;
+  VkAllocationCallbacks allocator_storage{};
+  const VkAllocationCallbacks* allocator = nullptr;
+  uint32_t api_version = VK_API_VERSION_1_3;  // min(instance apiVersion, Kiln's)
+  std::vector<std::string> enabled_extensions;
+  exec::SyncHub sync_hub;
+  std::vector<Queue*> queues;
+  std::atomic<VkDeviceSize> heap_used{0};
+  std::atomic<uint32_t> allocation_count{0};
+
+  bool extension_enabled(const char* name) const;
+};
+
+inline Device* device_of(VkDevice handle) { return from_handle<Device>(handle); }
+
+}  // namespace kiln

@@ -1,0 +1,128 @@
+#include "icd/device_limits.h"
+
+namespace kiln {
+
+// Values are what Kiln's design supports (ARCHITECTURE.md): 64-byte aligned host memory, 8 sub-pixel
+// bits, up to 8 colour attachments, workgroups of up to 1024 invocations, 32 KiB of shared memory.
+static VkPhysicalDeviceLimits make_limits() {
+  VkPhysicalDeviceLimits l{};
+  l.maxImageDimension1D = 16384;
+  l.maxImageDimension2D = 16384;
+  l.maxImageDimension3D = 2048;
+  l.maxImageDimensionCube = 16384;
+  l.maxImageArrayLayers = 2048;
+  l.maxTexelBufferElements = 128 * 1024 * 1024;
+  l.maxUniformBufferRange = 65536;
+  l.maxStorageBufferRange = 1u << 30;
+  l.maxPushConstantsSize = 256;
+  l.maxMemoryAllocationCount = 1u << 20;
+  l.maxSamplerAllocationCount = 64 * 1024;
+  l.bufferImageGranularity = 1;  // linear memory: no aliasing hazards between buffers and images
+  l.sparseAddressSpaceSize = 0;
+  l.maxBoundDescriptorSets = 8;
+  l.maxPerStageDescriptorSamplers = 1u << 20;
+  l.maxPerStageDescriptorUniformBuffers = 1u << 20;
+  l.maxPerStageDescriptorStorageBuffers = 1u << 20;
+  l.maxPerStageDescriptorSampledImages = 1u << 20;
+  l.maxPerStageDescriptorStorageImages = 1u << 20;
+  l.maxPerStageDescriptorInputAttachments = 8;
+  l.maxPerStageResources = 1u << 20;
+  l.maxDescriptorSetSamplers = 1u << 20;
+  l.maxDescriptorSetUniformBuffers = 1u << 20;
+  l.maxDescriptorSetUniformBuffersDynamic = 16;
+  l.maxDescriptorSetStorageBuffers = 1u << 20;
+  l.maxDescriptorSetStorageBuffersDynamic = 16;
+  l.maxDescriptorSetSampledImages = 1u << 20;
+  l.maxDescriptorSetStorageImages = 1u << 20;
+  l.maxDescriptorSetInputAttachments = 8;
+  l.maxVertexInputAttributes = 32;
+  l.maxVertexInputBindings = 32;
+  l.maxVertexInputAttributeOffset = 2047;
+  l.maxVertexInputBindingStride = 2048;
+  l.maxVertexOutputComponents = 128;
+  l.maxTessellationGenerationLevel = 64;
+  l.maxTessellationPatchSize = 32;
+  l.maxTessellationControlPerVertexInputComponents = 128;
+  l.maxTessellationControlPerVertexOutputComponents = 128;
+  l.maxTessellationControlPerPatchOutputComponents = 120;
+  l.maxTessellationControlTotalOutputComponents = 4096;
+  l.maxTessellationEvaluationInputComponents = 128;
+  l.maxTessellationEvaluationOutputComponents = 128;
+  l.maxGeometryShaderInvocations = 32;
+  l.maxGeometryInputComponents = 64;
+  l.maxGeometryOutputComponents = 128;
+  l.maxGeometryOutputVertices = 256;
+  l.maxGeometryTotalOutputComponents = 1024;
+  l.maxFragmentInputComponents = 128;
+  l.maxFragmentOutputAttachments = 8;
+  l.maxFragmentDualSrcAttachments = 1;
+  l.maxFragmentCombinedOutputResources = 1u << 20;
+  l.maxComputeSharedMemorySize = 32768;
+  l.maxComputeWorkGroupCount[0] = l.maxComputeWorkGroupCount[1] = l.maxComputeWorkGroupCount[2] = 65535;
+  l.maxComputeWorkGroupInvocations = 1024;
+  l.maxComputeWorkGroupSize[0] = 1024;
+  l.maxComputeWorkGroupSize[1] = 1024;
+  l.maxComputeWorkGroupSize[2] = 64;
+  l.subPixelPrecisionBits = 8;
+  l.subTexelPrecisionBits = 8;
+  l.mipmapPrecisionBits = 8;
+  l.maxDrawIndexedIndexValue = UINT32_MAX;
+  l.maxDrawIndirectCount = UINT32_MAX;
+  l.maxSamplerLodBias = 16.0f;
+  l.maxSamplerAnisotropy = 16.0f;
+  l.maxViewports = 16;
+  l.maxViewportDimensions[0] = l.maxViewportDimensions[1] = 16384;
+  l.viewportBoundsRange[0] = -32768.0f;
+  l.viewportBoundsRange[1] = 32767.0f;
+  l.viewportSubPixelBits = 8;
+  l.minMemoryMapAlignment = 64;
+  l.minTexelBufferOffsetAlignment = 16;
+  l.minUniformBufferOffsetAlignment = 16;
+  l.minStorageBufferOffsetAlignment = 16;
+  l.minTexelOffset = -32;
+  l.maxTexelOffset = 31;
+  l.minTexelGatherOffset = -32;
+  l.maxTexelGatherOffset = 31;
+  l.minInterpolationOffset = -0.5f;
+  l.maxInterpolationOffset = 0.4375f;
+  l.subPixelInterpolationOffsetBits = 4;
+  l.maxFramebufferWidth = 16384;
+  l.maxFramebufferHeight = 16384;
+  l.maxFramebufferLayers = 2048;
+  l.framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.maxColorAttachments = 8;
+  l.sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.maxSampleMaskWords = 1;
+  l.timestampComputeAndGraphics = VK_FALSE;  // no timestamp queries yet
+  l.timestampPeriod = 1.0f;
+  l.maxClipDistances = 8;
+  l.maxCullDistances = 8;
+  l.maxCombinedClipAndCullDistances = 8;
+  l.discreteQueuePriorities = 2;
+  l.pointSizeRange[0] = 1.0f;
+  l.pointSizeRange[1] = 64.0f;
+  l.lineWidthRange[0] = 1.0f;
+  l.lineWidthRange[1] = 8.0f;
+  l.pointSizeGranularity = 1.0f / 8;
+  l.lineWidthGranularity = 1.0f / 8;
+  l.strictLines = VK_FALSE;
+  l.standardSampleLocations = VK_TRUE;
+  l.optimalBufferCopyOffsetAlignment = 64;
+  l.optimalBufferCopyRowPitchAlignment = 64;
+  l.nonCoherentAtomSize = 64;
+  return l;
+}
+
+const VkPhysicalDeviceLimits& device_limits() {
+  static const VkPhysicalDeviceLimits limits = make_limits();
+  return limits;
+}
+
+}  // namespace kiln

@@ -1,0 +1,56 @@
+#include "icd/extensions.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace kiln {
+namespace {
+
+VkExtensionProperties ext(const char* name, uint32_t version) {
+  VkExtensionProperties p{};
+  strncpy(p.extensionName, name, VK_MAX_EXTENSION_NAME_SIZE - 1);
+  p.specVersion = version;
+  return p;
+}
+
+}  // namespace
+
+std::span<const VkExtensionProperties> supported_instance_extensions() {
+  static const VkExtensionProperties list[] = {
+      ext(VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME, VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_SPEC_VERSION),
+  };
+  return list;
+}
+
+std::span<const VkExtensionProperties> supported_device_extensions() {
+  // Core-promoted extensions whose commands and structures Kiln implements in core form.
+  static const VkExtensionProperties list[] = {
+      ext(VK_KHR_BIND_MEMORY_2_EXTENSION_NAME, VK_KHR_BIND_MEMORY_2_SPEC_VERSION),
+      ext(VK_KHR_COPY_COMMANDS_2_EXTENSION_NAME, VK_KHR_COPY_COMMANDS_2_SPEC_VERSION),
+      ext(VK_KHR_DEDICATED_ALLOCATION_EXTENSION_NAME, VK_KHR_DEDICATED_ALLOCATION_SPEC_VERSION),
+      ext(VK_KHR_GET_MEMORY_REQUIREMENTS_2_EXTENSION_NAME, VK_KHR_GET_MEMORY_REQUIREMENTS_2_SPEC_VERSION),
+      ext(VK_KHR_MAINTENANCE_4_EXTENSION_NAME, VK_KHR_MAINTENANCE_4_SPEC_VERSION),
+      ext(VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME, VK_KHR_SYNCHRONIZATION_2_SPEC_VERSION),
+      ext(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME, VK_KHR_TIMELINE_SEMAPHORE_SPEC_VERSION),
+  };
+  return list;
+}
+
+bool is_supported_extension(std::span<const VkExtensionProperties> list, const char* name) {
+  return std::any_of(list.begin(), list.end(),
+                     [&](const VkExtensionProperties& p) { return strcmp(p.extensionName, name) == 0; });
+}
+
+VkResult enumerate_extensions(std::span<const VkExtensionProperties> list, uint32_t* count,
+                              VkExtensionProperties* out) {
+  if (!out) {
+    *count = static_cast<uint32_t>(list.size());
+    return VK_SUCCESS;
+  }
+  uint32_t n = std::min<uint32_t>(*count, static_cast<uint32_t>(list.size()));
+  std::copy_n(list.begin(), n, out);
+  *count = n;
+  return n < list.size() ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+}  // namespace kiln

@@ -1,0 +1,74 @@
+#include "icd/format_support.h"
+
+#include <algorithm>
+
+#include "icd/device_limits.h"
+#include "memory/format_table.h"
+
+namespace kiln {
+
+FormatSupport format_support(VkFormat format) {
+  FormatSupport s;
+  const fmt::FormatInfo* info = fmt::format_info(format);
+  // Compressed formats stay unsupported until their decoders and sampling exist (issue: images).
+  if (!info || info->is_compressed()) return s;
+  const VkFormatFeatureFlags2 transfer =
+      VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
+  s.optimal = transfer;
+  // Depth/stencil images are optimal-tiling only, as on GPUs (Kiln stores each aspect in its own plane).
+  if (!(info->has_depth() || info->has_stencil())) s.linear = transfer;
+  return s;
+}
+
+VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTiling tiling,
+                                 VkImageUsageFlags usage, VkImageCreateFlags flags,
+                                 VkImageFormatProperties* out) {
+  *out = {};
+  const FormatSupport support = format_support(format);
+  VkFormatFeatureFlags2 features;
+  if (tiling == VK_IMAGE_TILING_LINEAR) features = support.linear;
+  else if (tiling == VK_IMAGE_TILING_OPTIMAL) features = support.optimal;
+  else return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  if (!features) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+
+  // Every usage needs its format feature; Kiln can do transfers only for now.
+  const VkImageUsageFlags supported_usage =
+      ((features & VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT) ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0) |
+      ((features & VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT) ? VK_IMAGE_USAGE_TRANSFER_DST_BIT : 0);
+  if (usage & ~supported_usage) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+
+  const VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT |
+                                             VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT |
+                                             VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT |
+                                             VK_IMAGE_CREATE_EXTENDED_USAGE_BIT | VK_IMAGE_CREATE_ALIAS_BIT;
+  if (flags & ~supported_flags) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  if ((flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  if ((flags & VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_3D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+
+  const VkPhysicalDeviceLimits& L = device_limits();
+  uint32_t max_dim = 0;
+  switch (type) {
+    case VK_IMAGE_TYPE_1D: out->maxExtent = {L.maxImageDimension1D, 1, 1}; max_dim = L.maxImageDimension1D; break;
+    case VK_IMAGE_TYPE_2D:
+      max_dim = (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) ? L.maxImageDimensionCube : L.maxImageDimension2D;
+      out->maxExtent = {max_dim, max_dim, 1};
+      break;
+    case VK_IMAGE_TYPE_3D: out->maxExtent = {L.maxImageDimension3D, L.maxImageDimension3D, L.maxImageDimension3D}; max_dim = L.maxImageDimension3D; break;
+    default: return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  }
+  uint32_t mips = 1;
+  while ((max_dim >> mips) > 0) ++mips;
+  out->maxMipLevels = mips;
+  out->maxArrayLayers = type == VK_IMAGE_TYPE_3D ? 1 : L.maxImageArrayLayers;
+  out->sampleCounts = VK_SAMPLE_COUNT_1_BIT;  // multisampled images arrive with rasterization
+  if (tiling == VK_IMAGE_TILING_LINEAR) {
+    // Linear images: the spec's minimum guarantee (2D, one mip, one layer) plus 1D/3D, which our
+    // linear layout handles the same way.
+    out->maxMipLevels = 1;
+    out->maxArrayLayers = 1;
+  }
+  out->maxResourceSize = kMaxResourceSize;
+  return VK_SUCCESS;
+}
+
+}  // namespace kiln

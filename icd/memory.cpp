@@ -1,0 +1,141 @@
+// Device memory: allocation against the heap budget, mapping, and binding buffers and images.
+#include <cstdlib>
+#include <cstring>
+
+#include "common/log.h"
+#include "icd/device.h"
+#include "icd/device_limits.h"
+#include "icd/struct_chain.h"
+#include "kiln_entrypoints.h"
+#include "memory/resources.h"
+
+using namespace kiln;
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_AllocateMemory(VkDevice handle, const VkMemoryAllocateInfo* pAllocateInfo,
+                                                              const VkAllocationCallbacks* pAllocator,
+                                                              VkDeviceMemory* pMemory) {
+  Device* device = device_of(handle);
+  const VkPhysicalDeviceMemoryProperties& props = device->physical_device->memory;
+  const VkDeviceSize size = pAllocateInfo->allocationSize;
+  if (pAllocateInfo->memoryTypeIndex >= props.memoryTypeCount) {
+    KILN_LOG_ONCE(LogLevel::Error, "vkAllocateMemory: memory type %u does not exist", pAllocateInfo->memoryTypeIndex);
+    return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
+  const VkDeviceSize heap_size = props.memoryHeaps[0].size;
+  if (size == 0 || size > kMaxResourceSize || size > heap_size) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  if (device->allocation_count.load() >= device_limits().maxMemoryAllocationCount) return VK_ERROR_TOO_MANY_OBJECTS;
+  // Reserve heap budget first so concurrent allocations cannot overshoot it together.
+  if (device->heap_used.fetch_add(size) + size > heap_size) {
+    device->heap_used.fetch_sub(size);
+    return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
+  const VkDeviceSize padded = (size + kResourceAlignment - 1) / kResourceAlignment * kResourceAlignment;
+  auto* data = static_cast<uint8_t*>(std::aligned_alloc(kResourceAlignment, padded));
+  auto* memory = data ? create_object<mem::DeviceMemory>(choose_allocator(pAllocator, device->allocator),
+                                                         VK_SYSTEM_ALLOCATION_SCOPE_OBJECT)
+                      : nullptr;
+  if (!memory) {
+    std::free(data);
+    device->heap_used.fetch_sub(size);
+    return data ? VK_ERROR_OUT_OF_HOST_MEMORY : VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
+  memory->data = data;
+  memory->size = size;
+  memory->type_index = pAllocateInfo->memoryTypeIndex;
+  device->allocation_count.fetch_add(1);
+  *pMemory = to_handle<VkDeviceMemory>(memory);
+  return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_FreeMemory(VkDevice handle, VkDeviceMemory memoryHandle,
+                                                      const VkAllocationCallbacks* pAllocator) {
+  Device* device = device_of(handle);
+  auto* memory = from_handle<mem::DeviceMemory>(memoryHandle);
+  if (!memory) return;
+  device->heap_used.fetch_sub(memory->size);
+  device->allocation_count.fetch_sub(1);
+  std::free(memory->data);
+  destroy_object(choose_allocator(pAllocator, device->allocator), memory);
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_MapMemory(VkDevice, VkDeviceMemory memoryHandle, VkDeviceSize offset,
+                                                         VkDeviceSize, VkMemoryMapFlags, void** ppData) {
+  auto* memory = from_handle<mem::DeviceMemory>(memoryHandle);
+  if (offset >= memory->size) {
+    KILN_LOG_ONCE(LogLevel::Error, "vkMapMemory: offset %llu beyond the allocation", (unsigned long long)offset);
+    return VK_ERROR_MEMORY_MAP_FAILED;
+  }
+  *ppData = memory->data + offset;
+  return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_UnmapMemory(VkDevice, VkDeviceMemory) {}
+
+// All memory is host-coherent: flushes and invalidations have nothing to do.
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_FlushMappedMemoryRanges(VkDevice, uint32_t, const VkMappedMemoryRange*) {
+  return VK_SUCCESS;
+}
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_InvalidateMappedMemoryRanges(VkDevice, uint32_t, const VkMappedMemoryRange*) {
+  return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetDeviceMemoryCommitment(VkDevice, VkDeviceMemory memoryHandle,
+                                                                     VkDeviceSize* pCommittedMemoryInBytes) {
+  *pCommittedMemoryInBytes = from_handle<mem::DeviceMemory>(memoryHandle)->size;
+}
+
+namespace {
+
+bool fits(const mem::DeviceMemory* memory, VkDeviceSize offset, VkDeviceSize size) {
+  return memory && offset <= memory->size && size <= memory->size - offset;
+}
+
+VkResult bind_buffer(const VkBindBufferMemoryInfo& info) {
+  auto* buffer = from_handle<mem::Buffer>(info.buffer);
+  auto* memory = from_handle<mem::DeviceMemory>(info.memory);
+  if (!fits(memory, info.memoryOffset, buffer->size) || info.memoryOffset % kResourceAlignment) {
+    KILN_LOG_ONCE(LogLevel::Error, "vkBindBufferMemory: buffer does not fit at offset %llu",
+                  (unsigned long long)info.memoryOffset);
+    return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
+  buffer->data = memory->data + info.memoryOffset;
+  return VK_SUCCESS;
+}
+
+VkResult bind_image(const VkBindImageMemoryInfo& info) {
+  auto* image = from_handle<mem::Image>(info.image);
+  auto* memory = from_handle<mem::DeviceMemory>(info.memory);
+  if (!fits(memory, info.memoryOffset, image->layout.total_size()) || info.memoryOffset % kResourceAlignment) {
+    KILN_LOG_ONCE(LogLevel::Error, "vkBindImageMemory: image does not fit at offset %llu",
+                  (unsigned long long)info.memoryOffset);
+    return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
+  image->data = memory->data + info.memoryOffset;
+  return VK_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_BindBufferMemory(VkDevice, VkBuffer buffer, VkDeviceMemory memory,
+                                                                VkDeviceSize memoryOffset) {
+  return bind_buffer({VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_INFO, nullptr, buffer, memory, memoryOffset});
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_BindBufferMemory2(VkDevice, uint32_t count, const VkBindBufferMemoryInfo* pInfos) {
+  VkResult result = VK_SUCCESS;
+  for (uint32_t i = 0; i < count; ++i)
+    if (VkResult r = bind_buffer(pInfos[i]); r != VK_SUCCESS) result = r;
+  return result;
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_BindImageMemory(VkDevice, VkImage image, VkDeviceMemory memory,
+                                                               VkDeviceSize memoryOffset) {
+  return bind_image({VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_INFO, nullptr, image, memory, memoryOffset});
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_BindImageMemory2(VkDevice, uint32_t count, const VkBindImageMemoryInfo* pInfos) {
+  VkResult result = VK_SUCCESS;
+  for (uint32_t i = 0; i < count; ++i)
+    if (VkResult r = bind_image(pInfos[i]); r != VK_SUCCESS) result = r;
+  return result;
+}

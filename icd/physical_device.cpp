@@ -1,0 +1,347 @@
+// VkPhysicalDevice: what Kiln reports about itself. Every feature bit is FALSE until the
+// capability works and is tested; limits come from device_limits.cpp.
+#include <cstring>
+
+#include "common/cpu.h"
+#include "common/env.h"
+#include "icd/device_limits.h"
+#include "icd/extensions.h"
+#include "icd/format_support.h"
+#include "icd/instance.h"
+#include "icd/struct_chain.h"
+#include "kiln_entrypoints.h"
+
+namespace kiln {
+namespace {
+
+constexpr uint32_t kKilnDriverVersion = VK_MAKE_VERSION(0, 1, 0);
+constexpr uint32_t kQueueCount = 4;  // each VkQueue has its own submission thread
+// Kiln has no Khronos-registered VkDriverId; this value is outside the registered range on purpose.
+constexpr VkDriverId kKilnDriverId = static_cast<VkDriverId>(0x4B494C4E);
+
+// Stable 16-byte identifiers derived from a name (FNV-1a), so they are equal across processes.
+void fill_uuid(uint8_t out[VK_UUID_SIZE], const char* name) {
+  uint64_t h = 1469598103934665603ull;
+  for (int round = 0; round < 2; ++round) {
+    for (const char* p = name; *p; ++p) h = (h ^ static_cast<uint8_t>(*p)) * 1099511628211ull;
+    memcpy(out + 8 * round, &h, 8);
+    h ^= 0x9e3779b97f4a7c15ull;
+  }
+}
+
+uint64_t heap_size_bytes() {
+  // KILN_HEAP_SIZE_MB sets the heap; by default half of the machine's RAM.
+  int64_t mb = env_int("KILN_HEAP_SIZE_MB", 0);
+  if (mb > 0) return static_cast<uint64_t>(mb) << 20;
+  return host_memory_bytes() / 2;
+}
+
+}  // namespace
+
+void init_physical_device(PhysicalDevice* pd, Instance* instance) {
+  pd->instance = instance;
+  pd->queue_count = kQueueCount;
+
+  VkPhysicalDeviceProperties& p = pd->properties;
+  p.apiVersion = VK_MAKE_API_VERSION(0, 1, 3, VK_HEADER_VERSION);
+  p.driverVersion = kKilnDriverVersion;
+  p.vendorID = 0;  // Kiln has no registered vendor ID (see docs/design.md)
+  p.deviceID = 0;
+  p.deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
+  snprintf(p.deviceName, sizeof p.deviceName, "Kiln (CPU, %u-wide SIMD)", host_simd_width());
+  fill_uuid(p.pipelineCacheUUID, "kiln-pipeline-cache-" __DATE__);
+  p.limits = device_limits();
+  p.sparseProperties = {};
+
+  VkPhysicalDeviceVulkan11Properties& p11 = pd->properties11;
+  fill_uuid(p11.deviceUUID, "kiln-device-cpu");
+  fill_uuid(p11.driverUUID, "kiln-driver-0.1.0");
+  p11.deviceNodeMask = 0;
+  p11.deviceLUIDValid = VK_FALSE;
+  p11.subgroupSize = host_simd_width();
+  p11.subgroupSupportedStages = 0;      // no shader stages yet
+  p11.subgroupSupportedOperations = 0;
+  p11.subgroupQuadOperationsInAllStages = VK_FALSE;
+  p11.pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
+  p11.maxMultiviewViewCount = 6;
+  p11.maxMultiviewInstanceIndex = (1u << 27) - 1;
+  p11.protectedNoFault = VK_FALSE;
+  p11.maxPerSetDescriptors = 1u << 20;
+  p11.maxMemoryAllocationSize = kMaxResourceSize;
+
+  VkPhysicalDeviceVulkan12Properties& p12 = pd->properties12;
+  p12.driverID = kKilnDriverId;
+  snprintf(p12.driverName, sizeof p12.driverName, "Kiln");
+  snprintf(p12.driverInfo, sizeof p12.driverInfo, "Kiln 0.1.0 (LLVM-based CPU Vulkan driver)");
+  p12.conformanceVersion = {0, 0, 0, 0};  // not conformant (yet)
+  p12.denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+  p12.roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+  p12.maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;
+  p12.maxPerStageDescriptorUpdateAfterBindSamplers = 1u << 20;
+  p12.maxPerStageDescriptorUpdateAfterBindUniformBuffers = 1u << 20;
+  p12.maxPerStageDescriptorUpdateAfterBindStorageBuffers = 1u << 20;
+  p12.maxPerStageDescriptorUpdateAfterBindSampledImages = 1u << 20;
+  p12.maxPerStageDescriptorUpdateAfterBindStorageImages = 1u << 20;
+  p12.maxPerStageDescriptorUpdateAfterBindInputAttachments = 8;
+  p12.maxPerStageUpdateAfterBindResources = 1u << 20;
+  p12.maxDescriptorSetUpdateAfterBindSamplers = 1u << 20;
+  p12.maxDescriptorSetUpdateAfterBindUniformBuffers = 1u << 20;
+  p12.maxDescriptorSetUpdateAfterBindUniformBuffersDynamic = 16;
+  p12.maxDescriptorSetUpdateAfterBindStorageBuffers = 1u << 20;
+  p12.maxDescriptorSetUpdateAfterBindStorageBuffersDynamic = 16;
+  p12.maxDescriptorSetUpdateAfterBindSampledImages = 1u << 20;
+  p12.maxDescriptorSetUpdateAfterBindStorageImages = 1u << 20;
+  p12.maxDescriptorSetUpdateAfterBindInputAttachments = 8;
+  p12.supportedDepthResolveModes = 0;
+  p12.supportedStencilResolveModes = 0;
+  p12.maxTimelineSemaphoreValueDifference = UINT64_MAX;
+  p12.framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+
+  VkPhysicalDeviceVulkan13Properties& p13 = pd->properties13;
+  p13.minSubgroupSize = host_simd_width();
+  p13.maxSubgroupSize = host_simd_width();
+  p13.maxComputeWorkgroupSubgroups = 1024 / host_simd_width();
+  p13.requiredSubgroupSizeStages = 0;
+  p13.maxInlineUniformBlockSize = 4096;
+  p13.maxPerStageDescriptorInlineUniformBlocks = 4;
+  p13.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 4;
+  p13.maxDescriptorSetInlineUniformBlocks = 4;
+  p13.maxDescriptorSetUpdateAfterBindInlineUniformBlocks = 4;
+  p13.maxInlineUniformTotalSize = 4096 * 4;
+  p13.storageTexelBufferOffsetAlignmentBytes = 16;
+  p13.uniformTexelBufferOffsetAlignmentBytes = 16;
+  p13.maxBufferSize = kMaxResourceSize;
+  pd->maintenance4.maxBufferSize = kMaxResourceSize;
+
+  // Features: only what works and is tested.
+  pd->features12.timelineSemaphore = VK_TRUE;
+  pd->features13.synchronization2 = VK_TRUE;
+  pd->features13.maintenance4 = VK_TRUE;
+
+  VkPhysicalDeviceMemoryProperties& m = pd->memory;
+  m.memoryHeapCount = 1;
+  m.memoryHeaps[0] = {heap_size_bytes(), VK_MEMORY_HEAP_DEVICE_LOCAL_BIT};
+  // All memory is host RAM: one fully host-visible type, plus a device-local-only one for
+  // applications that look for such a type.
+  m.memoryTypeCount = 2;
+  m.memoryTypes[0] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                          VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+                      0};
+  m.memoryTypes[1] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
+}
+
+}  // namespace kiln
+
+using namespace kiln;
+
+static PhysicalDevice* pdev(VkPhysicalDevice handle) { return from_handle<PhysicalDevice>(handle); }
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties(VkPhysicalDevice physicalDevice,
+                                                                       VkPhysicalDeviceProperties* pProperties) {
+  *pProperties = pdev(physicalDevice)->properties;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
+                                                                        VkPhysicalDeviceProperties2* pProperties) {
+  PhysicalDevice* pd = pdev(physicalDevice);
+  pProperties->properties = pd->properties;
+  for (auto* s = static_cast<VkBaseOutStructure*>(pProperties->pNext); s; s = s->pNext) {
+    switch (s->sType) {
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES:
+        copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceVulkan11Properties*>(s), pd->properties11);
+        break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES:
+        copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceVulkan12Properties*>(s), pd->properties12);
+        break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES:
+        copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceVulkan13Properties*>(s), pd->properties13);
+        break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES: {
+        auto* id = reinterpret_cast<VkPhysicalDeviceIDProperties*>(s);
+        memcpy(id->deviceUUID, pd->properties11.deviceUUID, VK_UUID_SIZE);
+        memcpy(id->driverUUID, pd->properties11.driverUUID, VK_UUID_SIZE);
+        memcpy(id->deviceLUID, pd->properties11.deviceLUID, VK_LUID_SIZE);
+        id->deviceNodeMask = pd->properties11.deviceNodeMask;
+        id->deviceLUIDValid = pd->properties11.deviceLUIDValid;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES: {
+        auto* d = reinterpret_cast<VkPhysicalDeviceDriverProperties*>(s);
+        d->driverID = pd->properties12.driverID;
+        memcpy(d->driverName, pd->properties12.driverName, VK_MAX_DRIVER_NAME_SIZE);
+        memcpy(d->driverInfo, pd->properties12.driverInfo, VK_MAX_DRIVER_INFO_SIZE);
+        d->conformanceVersion = pd->properties12.conformanceVersion;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES: {
+        auto* m3 = reinterpret_cast<VkPhysicalDeviceMaintenance3Properties*>(s);
+        m3->maxPerSetDescriptors = pd->properties11.maxPerSetDescriptors;
+        m3->maxMemoryAllocationSize = pd->properties11.maxMemoryAllocationSize;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES:
+        copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceMaintenance4Properties*>(s), pd->maintenance4);
+        break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES:
+        reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreProperties*>(s)->maxTimelineSemaphoreValueDifference =
+            pd->properties12.maxTimelineSemaphoreValueDifference;
+        break;
+      default:
+        break;  // structures Kiln does not know keep what the application put there
+    }
+  }
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures(VkPhysicalDevice physicalDevice,
+                                                                     VkPhysicalDeviceFeatures* pFeatures) {
+  *pFeatures = pdev(physicalDevice)->features;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
+                                                                      VkPhysicalDeviceFeatures2* pFeatures) {
+  PhysicalDevice* pd = pdev(physicalDevice);
+  pFeatures->features = pd->features;
+  for (auto* s = static_cast<VkBaseOutStructure*>(pFeatures->pNext); s; s = s->pNext) {
+    switch (s->sType) {
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES:
+        copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceVulkan11Features*>(s), pd->features11);
+        break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES:
+        copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceVulkan12Features*>(s), pd->features12);
+        break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES:
+        copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceVulkan13Features*>(s), pd->features13);
+        break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
+        reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreFeatures*>(s)->timelineSemaphore = pd->features12.timelineSemaphore;
+        break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES:
+        reinterpret_cast<VkPhysicalDeviceSynchronization2Features*>(s)->synchronization2 = pd->features13.synchronization2;
+        break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES:
+        reinterpret_cast<VkPhysicalDeviceMaintenance4Features*>(s)->maintenance4 = pd->features13.maintenance4;
+        break;
+      default: {
+        // Any other feature struct: every bit FALSE (Kiln does not support it). Feature structs are
+        // sType, pNext, then VkBool32 members only, so zeroing the tail is exact.
+        VkBaseOutStructure* next = s->pNext;
+        size_t size = feature_struct_size(s->sType);
+        if (size > sizeof(VkBaseOutStructure))
+          memset(reinterpret_cast<char*>(s) + sizeof(VkBaseOutStructure), 0, size - sizeof(VkBaseOutStructure));
+        s->pNext = next;
+        break;
+      }
+    }
+  }
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceMemoryProperties(
+    VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties* pMemoryProperties) {
+  *pMemoryProperties = pdev(physicalDevice)->memory;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceMemoryProperties2(
+    VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties2* pMemoryProperties) {
+  pMemoryProperties->memoryProperties = pdev(physicalDevice)->memory;
+}
+
+static VkQueueFamilyProperties queue_family(PhysicalDevice* pd) {
+  VkQueueFamilyProperties q{};
+  q.queueFlags = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
+  q.queueCount = pd->queue_count;
+  q.timestampValidBits = 0;  // no timestamp queries yet
+  q.minImageTransferGranularity = {1, 1, 1};
+  return q;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceQueueFamilyProperties(
+    VkPhysicalDevice physicalDevice, uint32_t* pCount, VkQueueFamilyProperties* pProperties) {
+  if (!pProperties) {
+    *pCount = 1;
+    return;
+  }
+  if (*pCount == 0) return;
+  pProperties[0] = queue_family(pdev(physicalDevice));
+  *pCount = 1;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceQueueFamilyProperties2(
+    VkPhysicalDevice physicalDevice, uint32_t* pCount, VkQueueFamilyProperties2* pProperties) {
+  if (!pProperties) {
+    *pCount = 1;
+    return;
+  }
+  if (*pCount == 0) return;
+  pProperties[0].queueFamilyProperties = queue_family(pdev(physicalDevice));
+  *pCount = 1;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFormatProperties(VkPhysicalDevice,
+                                                                             VkFormat format,
+                                                                             VkFormatProperties* pProperties) {
+  FormatSupport s = format_support(format);
+  // The first 31 bits of VkFormatFeatureFlags2 are the VkFormatFeatureFlags bits.
+  pProperties->linearTilingFeatures = static_cast<VkFormatFeatureFlags>(s.linear & 0x7FFFFFFF);
+  pProperties->optimalTilingFeatures = static_cast<VkFormatFeatureFlags>(s.optimal & 0x7FFFFFFF);
+  pProperties->bufferFeatures = static_cast<VkFormatFeatureFlags>(s.buffer & 0x7FFFFFFF);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFormatProperties2(VkPhysicalDevice physicalDevice,
+                                                                              VkFormat format,
+                                                                              VkFormatProperties2* pProperties) {
+  kiln_GetPhysicalDeviceFormatProperties(physicalDevice, format, &pProperties->formatProperties);
+  if (auto* p3 = find_in_chain_mut<VkFormatProperties3>(pProperties->pNext)) {
+    FormatSupport s = format_support(format);
+    p3->linearTilingFeatures = s.linear;
+    p3->optimalTilingFeatures = s.optimal;
+    p3->bufferFeatures = s.buffer;
+  }
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceImageFormatProperties(
+    VkPhysicalDevice, VkFormat format, VkImageType type, VkImageTiling tiling, VkImageUsageFlags usage,
+    VkImageCreateFlags flags, VkImageFormatProperties* pImageFormatProperties) {
+  return image_format_properties(format, type, tiling, usage, flags, pImageFormatProperties);
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceImageFormatProperties2(
+    VkPhysicalDevice, const VkPhysicalDeviceImageFormatInfo2* pInfo, VkImageFormatProperties2* pProperties) {
+  // External memory/handle queries: Kiln exports nothing, so any such request is unsupported.
+  if (find_in_chain<VkPhysicalDeviceExternalImageFormatInfo>(pInfo->pNext) &&
+      find_in_chain<VkPhysicalDeviceExternalImageFormatInfo>(pInfo->pNext)->handleType != 0)
+    return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  VkImageUsageFlags usage = pInfo->usage;
+  if (auto* stencil_usage = find_in_chain<VkImageStencilUsageCreateInfo>(pInfo->pNext)) usage |= stencil_usage->stencilUsage;
+  return image_format_properties(pInfo->format, pInfo->type, pInfo->tiling, usage, pInfo->flags,
+                                 &pProperties->imageFormatProperties);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceSparseImageFormatProperties(
+    VkPhysicalDevice, VkFormat, VkImageType, VkSampleCountFlagBits, VkImageUsageFlags, VkImageTiling,
+    uint32_t* pPropertyCount, VkSparseImageFormatProperties*) {
+  *pPropertyCount = 0;  // no sparse resources
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceSparseImageFormatProperties2(
+    VkPhysicalDevice, const VkPhysicalDeviceSparseImageFormatInfo2*, uint32_t* pPropertyCount,
+    VkSparseImageFormatProperties2*) {
+  *pPropertyCount = 0;
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_EnumerateDeviceExtensionProperties(
+    VkPhysicalDevice, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties) {
+  if (pLayerName) return VK_ERROR_LAYER_NOT_PRESENT;
+  return enumerate_extensions(supported_device_extensions(), pPropertyCount, pProperties);
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_EnumerateDeviceLayerProperties(VkPhysicalDevice, uint32_t* pPropertyCount,
+                                                                              VkLayerProperties*) {
+  *pPropertyCount = 0;
+  return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceToolProperties(VkPhysicalDevice, uint32_t* pToolCount,
+                                                                               VkPhysicalDeviceToolProperties*) {
+  *pToolCount = 0;
+  return VK_SUCCESS;
+}

@@ -1,0 +1,130 @@
+#pragma once
+// The compact, typed command list a command buffer records into (ARCHITECTURE.md: nothing
+// executes at record time). Commands and their arrays live in an arena owned by the list;
+// they refer to memory-side objects (mem::Buffer, mem::Image) and sync objects only, so the
+// execution engine never sees icd types. Barriers are recorded as cuts, so the engine knows
+// where ordering is required (and strict mode, later, where it is not).
+#include <vulkan/vulkan.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "memory/resources.h"
+#include "pipeline/sync.h"
+
+namespace kiln::exec {
+
+enum class CommandType : uint8_t {
+  CopyBuffer,
+  CopyImage,
+  CopyBufferToImage,
+  CopyImageToBuffer,
+  FillBuffer,
+  UpdateBuffer,
+  ClearColorImage,
+  ClearDepthStencilImage,
+  Barrier,
+  SetEvent,
+  ResetEvent,
+  WaitEvents,
+  ExecuteCommands,
+};
+
+struct Command {
+  CommandType type;
+  Command* next = nullptr;
+};
+
+template <CommandType T>
+struct CommandOf : Command {
+  static constexpr CommandType kType = T;
+};
+
+struct CopyBufferCmd : CommandOf<CommandType::CopyBuffer> {
+  const mem::Buffer* src; mem::Buffer* dst; uint32_t region_count; const VkBufferCopy2* regions;
+};
+struct CopyImageCmd : CommandOf<CommandType::CopyImage> {
+  const mem::Image* src; mem::Image* dst; uint32_t region_count; const VkImageCopy2* regions;
+};
+// Used for both directions; the command type says which.
+struct BufferImageCopyCmd : Command {
+  mem::Buffer* buffer; mem::Image* image; uint32_t region_count; const VkBufferImageCopy2* regions;
+};
+struct FillBufferCmd : CommandOf<CommandType::FillBuffer> {
+  mem::Buffer* dst; VkDeviceSize offset; VkDeviceSize size; uint32_t data;
+};
+struct UpdateBufferCmd : CommandOf<CommandType::UpdateBuffer> {
+  mem::Buffer* dst; VkDeviceSize offset; VkDeviceSize size; const uint8_t* data;
+};
+struct ClearColorImageCmd : CommandOf<CommandType::ClearColorImage> {
+  mem::Image* image; VkClearColorValue color; uint32_t range_count; const VkImageSubresourceRange* ranges;
+};
+struct ClearDepthStencilImageCmd : CommandOf<CommandType::ClearDepthStencilImage> {
+  mem::Image* image; VkClearDepthStencilValue value; uint32_t range_count; const VkImageSubresourceRange* ranges;
+};
+// A dependency cut: everything before in `src_stages` happens-before everything after in `dst_stages`.
+struct BarrierCmd : CommandOf<CommandType::Barrier> {
+  VkPipelineStageFlags2 src_stages; VkPipelineStageFlags2 dst_stages;
+};
+struct SetEventCmd : CommandOf<CommandType::SetEvent> { Event* event; };
+struct ResetEventCmd : CommandOf<CommandType::ResetEvent> { Event* event; };
+struct WaitEventsCmd : CommandOf<CommandType::WaitEvents> {
+  uint32_t event_count; Event* const* events; VkPipelineStageFlags2 src_stages; VkPipelineStageFlags2 dst_stages;
+};
+class CommandList;
+// Secondary command buffers are inlined at execution: the primary refers to their lists.
+struct ExecuteCommandsCmd : CommandOf<CommandType::ExecuteCommands> {
+  uint32_t list_count; const CommandList* const* lists;
+};
+
+class CommandList {
+ public:
+  CommandList() = default;
+  CommandList(const CommandList&) = delete;
+  CommandList& operator=(const CommandList&) = delete;
+
+  // Appends a zero-initialised command of type T and returns it for the caller to fill.
+  template <typename T>
+  T* append() {
+    T* cmd = new (allocate(sizeof(T), alignof(T))) T{};
+    cmd->type = T::kType;
+    link(cmd);
+    return cmd;
+  }
+  // For command structs shared by several types (BufferImageCopyCmd).
+  template <typename T>
+  T* append(CommandType type) {
+    T* cmd = new (allocate(sizeof(T), alignof(T))) T{};
+    cmd->type = type;
+    link(cmd);
+    return cmd;
+  }
+  // Copies `count` elements into the arena (for region arrays and inline data).
+  template <typename T>
+  T* copy_array(const T* items, size_t count) {
+    if (count == 0) return nullptr;
+    T* out = static_cast<T*>(allocate(sizeof(T) * count, alignof(T)));
+    memcpy(static_cast<void*>(out), items, sizeof(T) * count);
+    return out;
+  }
+
+  const Command* first() const { return first_; }
+  bool empty() const { return first_ == nullptr; }
+  void reset();
+
+ private:
+  void* allocate(size_t size, size_t alignment);
+  void link(Command* cmd);
+
+  static constexpr size_t kChunkSize = 16 * 1024;
+  std::vector<std::unique_ptr<uint8_t[]>> chunks_;
+  size_t chunk_used_ = kChunkSize;
+  size_t chunk_capacity_ = kChunkSize;
+  Command* first_ = nullptr;
+  Command* last_ = nullptr;
+};
+
+}  // namespace kiln::exec

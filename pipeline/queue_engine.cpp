@@ -1,0 +1,54 @@
+#include "pipeline/queue_engine.h"
+
+#include "pipeline/executor.h"
+
+namespace kiln::exec {
+
+QueueEngine::QueueEngine(SyncHub& hub) : hub_(hub), thread_([this] { run(); }) {}
+
+QueueEngine::~QueueEngine() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  work_ready_.notify_all();
+  thread_.join();
+}
+
+void QueueEngine::submit(std::vector<Batch>&& batches) {
+  {
+    std::lock_guard lock(mutex_);
+    for (Batch& b : batches) pending_.push_back(std::move(b));
+  }
+  work_ready_.notify_one();
+}
+
+void QueueEngine::wait_idle() {
+  std::unique_lock lock(mutex_);
+  idle_.wait(lock, [&] { return pending_.empty() && !busy_; });
+}
+
+void QueueEngine::run() {
+  for (;;) {
+    Batch batch;
+    {
+      std::unique_lock lock(mutex_);
+      work_ready_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
+      if (pending_.empty()) return;  // stopping, and everything submitted has run
+      batch = std::move(pending_.front());
+      pending_.pop_front();
+      busy_ = true;
+    }
+    for (const SemaphoreOp& w : batch.waits) w.semaphore->wait(w.value, Deadline::max());
+    for (const CommandList* list : batch.command_lists) execute_command_list(*list);
+    for (const SemaphoreOp& s : batch.signals) s.semaphore->signal(s.value);
+    if (batch.fence) batch.fence->signal();
+    {
+      std::lock_guard lock(mutex_);
+      busy_ = false;
+      if (pending_.empty()) idle_.notify_all();
+    }
+  }
+}
+
+}  // namespace kiln::exec

@@ -1,0 +1,52 @@
+#pragma once
+// A VkQueue's execution engine: a submission thread that runs batches in submission order.
+// vkQueueSubmit only enqueues; the thread waits for each batch's semaphores, executes its
+// command lists, then signals its semaphores and (after the submit's last batch) its fence.
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "pipeline/command_list.h"
+#include "pipeline/sync.h"
+
+namespace kiln::exec {
+
+struct SemaphoreOp {
+  Semaphore* semaphore;
+  uint64_t value;  // timeline value; ignored for binary semaphores
+};
+
+struct Batch {
+  std::vector<SemaphoreOp> waits;
+  std::vector<const CommandList*> command_lists;
+  std::vector<SemaphoreOp> signals;
+  Fence* fence = nullptr;  // signalled after this batch (set on a submit's last batch)
+};
+
+class QueueEngine {
+ public:
+  explicit QueueEngine(SyncHub& hub);
+  ~QueueEngine();  // finishes queued work, then stops the thread
+  QueueEngine(const QueueEngine&) = delete;
+  QueueEngine& operator=(const QueueEngine&) = delete;
+
+  void submit(std::vector<Batch>&& batches);
+  void wait_idle();
+
+ private:
+  void run();
+
+  SyncHub& hub_;
+  std::mutex mutex_;
+  std::condition_variable work_ready_;
+  std::condition_variable idle_;
+  std::deque<Batch> pending_;
+  bool busy_ = false;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace kiln::exec

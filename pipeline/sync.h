@@ -1,0 +1,80 @@
+#pragma once
+// Fences, semaphores (binary and timeline) and events: the host-visible ends of the execution
+// engine's ordering. All of a device's sync objects share one SyncHub (one mutex and condition
+// variable), so "wait for any of these" is one wait and signalling is one notify; contention is
+// negligible next to the work they order.
+#include <vulkan/vulkan.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <span>
+
+namespace kiln::exec {
+
+struct SyncHub {
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool shutting_down = false;  // wakes every waiter (device destruction)
+};
+
+// A Vulkan timeout in nanoseconds as a deadline (UINT64_MAX: never).
+using Deadline = std::chrono::steady_clock::time_point;
+Deadline deadline_after(uint64_t timeout_ns);
+
+class Fence {
+ public:
+  Fence(SyncHub& hub, bool signaled) : hub_(hub), signaled_(signaled) {}
+  void signal();
+  void reset();
+  bool is_signaled();
+  SyncHub& hub() { return hub_; }
+  bool signaled_locked() const { return signaled_; }
+
+ private:
+  SyncHub& hub_;
+  bool signaled_;
+};
+
+// VK_SUCCESS, or VK_TIMEOUT when the deadline passed first.
+VkResult wait_for_fences(SyncHub& hub, std::span<Fence* const> fences, bool wait_all, Deadline deadline);
+
+class Semaphore {
+ public:
+  Semaphore(SyncHub& hub, VkSemaphoreType type, uint64_t initial) : hub_(hub), type_(type), value_(initial) {}
+  VkSemaphoreType type() const { return type_; }
+  // Binary: sets the payload; timeline: raises the value to `value`.
+  void signal(uint64_t value);
+  // Blocks until the payload is signalled (binary, which consumes it) or the value reaches
+  // `value` (timeline). VK_TIMEOUT after the deadline; VK_ERROR_DEVICE_LOST on shutdown.
+  VkResult wait(uint64_t value, Deadline deadline);
+  uint64_t value();
+  SyncHub& hub() { return hub_; }
+  uint64_t value_locked() const { return value_; }
+
+ private:
+  SyncHub& hub_;
+  VkSemaphoreType type_;
+  uint64_t value_;
+};
+
+// vkWaitSemaphores: all (or any) of the timelines reach their values.
+VkResult wait_for_semaphores(SyncHub& hub, std::span<Semaphore* const> semaphores, std::span<const uint64_t> values,
+                             bool wait_any, Deadline deadline);
+
+class Event {
+ public:
+  explicit Event(SyncHub& hub) : hub_(hub) {}
+  void set();
+  void reset();
+  bool is_set();
+  // Blocks the calling queue until the event is set (or the device shuts down).
+  void wait_set();
+
+ private:
+  SyncHub& hub_;
+  bool set_ = false;
+};
+
+}  // namespace kiln::exec

@@ -1,0 +1,161 @@
+#pragma once
+// The Vulkan setup that kiln-demo and kiln-bench share: one instance, the first physical device
+// the loader reports (VK_ICD_FILENAMES / VK_DRIVER_FILES decide which driver that is), one queue,
+// plus owning wrappers for buffers and images and helpers to submit and wait.
+//
+// Only core Vulkan 1.0 entry points are used (plus 1.1/1.2 queries when the device offers them),
+// so the tools also run on a driver that is still young.
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace kiln::tools {
+
+// A Vulkan call failed; `result` is what it returned.
+class VulkanError : public std::runtime_error {
+ public:
+  VulkanError(VkResult result, const std::string& what);
+  VkResult result;
+};
+
+// Throws VulkanError naming `what` unless `result` is VK_SUCCESS.
+void check(VkResult result, const char* what);
+
+const char* result_name(VkResult result);
+
+class VulkanContext {
+ public:
+  // Creates the instance, picks the first physical device and creates a device with one queue
+  // that supports transfer commands. Throws VulkanError when there is no usable device.
+  explicit VulkanContext(const char* application_name);
+  ~VulkanContext();
+  VulkanContext(const VulkanContext&) = delete;
+  VulkanContext& operator=(const VulkanContext&) = delete;
+
+  VkInstance instance() const { return instance_; }
+  VkPhysicalDevice physical_device() const { return physical_device_; }
+  VkDevice device() const { return device_; }
+  VkQueue queue() const { return queue_; }
+  const VkPhysicalDeviceProperties& properties() const { return properties_; }
+  const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
+
+  std::string device_name() const { return properties_.deviceName; }
+  // VkPhysicalDeviceDriverProperties::driverName, or "unknown" on a device older than Vulkan 1.2.
+  const std::string& driver_name() const { return driver_name_; }
+
+  // Warnings and errors reported through VK_EXT_debug_utils (from the validation layer when it is
+  // enabled, e.g. VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation). Each is also printed to stderr.
+  uint32_t validation_problem_count() const { return validation_problems_; }
+
+  // Index of a memory type allowed by `type_bits` that has all `required` flags, preferring one
+  // that also has `preferred`. nullopt when none qualifies.
+  std::optional<uint32_t> find_memory_type(uint32_t type_bits, VkMemoryPropertyFlags required,
+                                           VkMemoryPropertyFlags preferred = 0) const;
+
+  // Size of the largest heap that has a memory type with `flags`; 0 when there is none.
+  VkDeviceSize largest_heap_with(VkMemoryPropertyFlags flags) const;
+
+  // A primary command buffer from the context's pool, freed with the context (or by free_*).
+  VkCommandBuffer allocate_command_buffer();
+  void free_command_buffer(VkCommandBuffer command_buffer);
+
+  // Submits a recorded command buffer and waits for its fence. Returns the seconds spent from just
+  // before vkQueueSubmit to the fence wait's return (std::chrono::steady_clock).
+  double submit_and_wait(VkCommandBuffer command_buffer);
+
+  // Records `record` into a temporary command buffer, submits it and waits.
+  void run_commands(const std::function<void(VkCommandBuffer)>& record);
+
+ private:
+  void release();
+  void create_instance(const char* application_name);
+  void pick_physical_device();
+  void create_device();
+  static VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(
+      VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
+      const VkDebugUtilsMessengerCallbackDataEXT* data, void* user_data);
+
+  VkInstance instance_ = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device_ = VK_NULL_HANDLE;
+  VkPhysicalDeviceProperties properties_{};
+  VkPhysicalDeviceMemoryProperties memory_properties_{};
+  std::string driver_name_ = "unknown";
+  VkDevice device_ = VK_NULL_HANDLE;
+  uint32_t queue_family_ = 0;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  VkCommandPool command_pool_ = VK_NULL_HANDLE;
+  VkFence fence_ = VK_NULL_HANDLE;
+  uint32_t validation_problems_ = 0;
+};
+
+// A buffer with its own memory. Host-visible buffers are host-coherent and stay mapped.
+class Buffer {
+ public:
+  enum class Access { DeviceOnly, HostMapped };
+
+  Buffer(VulkanContext& context, VkDeviceSize size, VkBufferUsageFlags usage, Access access);
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  VkBuffer handle() const { return buffer_; }
+  VkDeviceSize size() const { return size_; }
+  // The mapped bytes; nullptr for Access::DeviceOnly.
+  void* mapped() const { return mapped_; }
+
+ private:
+  void release();
+  VkDevice device_;
+  VkBuffer buffer_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  VkDeviceSize size_;
+  void* mapped_ = nullptr;
+};
+
+// A 2D, single-mip, single-layer, optimally tiled image with its own (preferably device-local)
+// memory. It starts in VK_IMAGE_LAYOUT_UNDEFINED.
+class Image {
+ public:
+  Image(VulkanContext& context, VkFormat format, uint32_t width, uint32_t height,
+        VkImageUsageFlags usage);
+  ~Image();
+  Image(const Image&) = delete;
+  Image& operator=(const Image&) = delete;
+
+  VkImage handle() const { return image_; }
+  VkFormat format() const { return format_; }
+  uint32_t width() const { return width_; }
+  uint32_t height() const { return height_; }
+
+ private:
+  void release();
+  VkDevice device_;
+  VkImage image_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  VkFormat format_;
+  uint32_t width_;
+  uint32_t height_;
+};
+
+// The colour aspect, mip 0, layer 0 of a 2D colour image.
+VkImageSubresourceRange colour_subresource_range();
+VkImageSubresourceLayers colour_subresource_layers();
+
+// One global memory barrier: `src_access` writes in `src_stages` become visible to `dst_access`
+// in `dst_stages`.
+void memory_barrier(VkCommandBuffer command_buffer, VkPipelineStageFlags src_stages,
+                    VkAccessFlags src_access, VkPipelineStageFlags dst_stages,
+                    VkAccessFlags dst_access);
+
+// One image memory barrier on the whole colour image, with a layout transition.
+void image_barrier(VkCommandBuffer command_buffer, VkImage image, VkImageLayout old_layout,
+                   VkImageLayout new_layout, VkPipelineStageFlags src_stages,
+                   VkAccessFlags src_access, VkPipelineStageFlags dst_stages,
+                   VkAccessFlags dst_access);
+
+}  // namespace kiln::tools
