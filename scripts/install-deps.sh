@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs Kiln's build and test dependencies from Debian 12's archive (run as root).
+# Skips apt entirely when everything is already installed.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build ccache pkg-config python3
+  libvulkan-dev libvulkan1 vulkan-validationlayers vulkan-tools mesa-vulkan-drivers
+  llvm-19-dev spirv-tools spirv-headers libspirv-cross-c-shared-dev glslang-tools
+  libgtest-dev libpng-dev zlib1g-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "kiln: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
