@@ -56,6 +56,8 @@ bool image_region_in_bounds(const Image& image, const VkImageSubresourceLayers& 
   uint32_t layers = sub.layerCount == VK_REMAINING_ARRAY_LAYERS ? d.array_layers - sub.baseArrayLayer : sub.layerCount;
   if (sub.baseArrayLayer >= d.array_layers || layers > d.array_layers - sub.baseArrayLayer) return false;
   if (offset.x < 0 || offset.y < 0 || offset.z < 0) return false;
+  // Only 3D images have depth; for the others the region's depth counts array layers (2D↔3D copies).
+  if (d.type != VK_IMAGE_TYPE_3D) extent.depth = 1;
   const VkExtent3D e = mip_extent(d.extent, sub.mipLevel);
   return uint64_t(offset.x) + extent.width <= e.width && uint64_t(offset.y) + extent.height <= e.height &&
          uint64_t(offset.z) + extent.depth <= e.depth;
