@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Runs kiln-bench on Kiln and on lavapipe, alternately, and prints them side by side.
+
+Each round runs kiln-bench once per driver (the order flips every round so neither driver always
+runs on a warmer machine). A scenario's figure for a driver is the median over rounds of
+kiln-bench's per-run median. The table shows Kiln, lavapipe, the unit and Kiln/lavapipe
+(above 1 = Kiln faster, for throughput units). The combined JSON keeps every run.
+
+  scripts/bench-compare.py                        # 3 rounds, all scenarios, both drivers
+  scripts/bench-compare.py --rounds 5 --seconds 2 --scenario copy_buffer_256mib
+  scripts/bench-compare.py --drivers lavapipe     # e.g. while Kiln cannot run yet
+
+Exit status: 0 when every run of every scenario was ok or skipped, 1 otherwise, 2 on bad usage.
+See docs/benchmarks.md.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO_DIR = Path(__file__).resolve().parent.parent
+LAVAPIPE_MANIFEST = Path("/usr/share/vulkan/icd.d/lvp_icd.x86_64.json")
+KNOWN_DRIVERS = ("kiln", "lavapipe")
+
+
+def parse_arguments():
+    default_build = Path(os.environ.get("KILN_BUILD_DIR", REPO_DIR / "build"))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build-dir", type=Path, default=default_build,
+                        help="Kiln build tree (default: $KILN_BUILD_DIR or <repo>/build)")
+    parser.add_argument("--bench", type=Path,
+                        help="kiln-bench executable (default: <build>/tools/kiln-bench)")
+    parser.add_argument("--drivers", default=",".join(KNOWN_DRIVERS),
+                        help="comma-separated drivers to run: kiln, lavapipe (default: both)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds per driver (default 3)")
+    parser.add_argument("--seconds", type=float, default=1.0,
+                        help="kiln-bench --seconds: timed repetitions per scenario (default 1)")
+    parser.add_argument("--scenario", action="append", default=[],
+                        help="scenario to run (repeatable; default: all)")
+    parser.add_argument("--json", type=Path,
+                        help="combined results file (default: <build>/bench-compare.json)")
+    parser.add_argument("--kiln-manifest", type=Path,
+                        help="Kiln ICD manifest (default: <build>/kiln_icd.x86_64.json)")
+    parser.add_argument("--lavapipe-manifest", type=Path, default=LAVAPIPE_MANIFEST)
+    args = parser.parse_args()
+
+    args.drivers = [d.strip() for d in args.drivers.split(",") if d.strip()]
+    unknown = [d for d in args.drivers if d not in KNOWN_DRIVERS]
+    if unknown or not args.drivers:
+        parser.error(f"--drivers takes a comma-separated subset of {','.join(KNOWN_DRIVERS)}")
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    args.bench = args.bench or args.build_dir / "tools" / "kiln-bench"
+    args.json = args.json or args.build_dir / "bench-compare.json"
+    args.kiln_manifest = args.kiln_manifest or args.build_dir / "kiln_icd.x86_64.json"
+    return args
+
+
+def manifests(args):
+    return {"kiln": args.kiln_manifest, "lavapipe": args.lavapipe_manifest}
+
+
+def check_inputs(args):
+    """Returns a list of problems that make running pointless (missing files)."""
+    problems = []
+    if not os.access(args.bench, os.X_OK):
+        problems.append(f"kiln-bench not found at {args.bench} (build it: ninja -C {args.build_dir} kiln-bench)")
+    for driver in args.drivers:
+        if not manifests(args)[driver].is_file():
+            problems.append(f"{driver} manifest not found at {manifests(args)[driver]}"
+                            + (" (is Kiln built? or use --drivers lavapipe)" if driver == "kiln" else ""))
+    return problems
+
+
+def run_bench_once(args, driver, round_index):
+    """Runs kiln-bench on one driver; returns a run record (its JSON in 'result', or an 'error')."""
+    manifest = str(manifests(args)[driver])
+    env = dict(os.environ, VK_ICD_FILENAMES=manifest, VK_DRIVER_FILES=manifest)
+    with tempfile.TemporaryDirectory(prefix="bench-compare-") as temp_dir:
+        json_path = Path(temp_dir) / "result.json"
+        command = [str(args.bench), "--json", str(json_path), "--seconds", str(args.seconds)]
+        for name in args.scenario:
+            command += ["--scenario", name]
+        started = time.monotonic()
+        process = subprocess.run(command, env=env, capture_output=True, text=True)
+        elapsed = time.monotonic() - started
+        record = {"driver": driver, "round": round_index, "manifest": manifest,
+                  "exit_code": process.returncode, "seconds": round(elapsed, 3), "result": None}
+        if json_path.is_file():
+            record["result"] = json.loads(json_path.read_text())
+        else:
+            last_lines = (process.stderr or process.stdout).strip().splitlines()[-3:]
+            record["error"] = " | ".join(last_lines) or f"kiln-bench exited {process.returncode}"
+    return record
+
+
+def describe_run(record):
+    if record["result"] is None:
+        return f"no results (exit {record['exit_code']}): {record['error']}"
+    counts = {"ok": 0, "skip": 0, "fail": 0}
+    for scenario in record["result"]["scenarios"]:
+        counts[scenario["status"]] = counts.get(scenario["status"], 0) + 1
+    device = record["result"]["device_name"]
+    return (f"{counts['ok']} ok, {counts['skip']} skip, {counts['fail']} fail "
+            f"in {record['seconds']:.1f} s on {device}")
+
+
+def summarise_driver(runs, name):
+    """One driver's verdict on one scenario over all rounds: status and the median of medians."""
+    rounds = [scenario for record in runs if record["result"] is not None
+              for scenario in record["result"]["scenarios"] if scenario["name"] == name]
+    statuses = [r["status"] for r in rounds]
+    medians = [r["median_throughput"] for r in rounds
+               if r["status"] == "ok" and r["median_throughput"] is not None]
+    reasons = sorted({r["reason"] for r in rounds if r["reason"]})
+    runs_without_results = sum(1 for record in runs if record["result"] is None)
+    if runs_without_results:
+        reasons.append(f"{runs_without_results} run(s) of kiln-bench produced no results")
+    if "fail" in statuses or runs_without_results or not rounds:
+        status = "fail"
+    elif all(s == "skip" for s in statuses):
+        status = "skip"
+    else:
+        status = "ok"
+    return {
+        "status": status,
+        "median_throughput": statistics.median(medians) if status == "ok" else None,
+        "round_medians": medians,
+        "reasons": reasons,
+    }
+
+
+def summarise(driver_runs):
+    """scenario name -> {"unit", one entry per driver, "ratio_kiln_over_lavapipe"}."""
+    units = {}  # every scenario any run reported, in the order first seen
+    for runs in driver_runs.values():
+        for record in runs:
+            for scenario in (record["result"] or {}).get("scenarios", []):
+                units.setdefault(scenario["name"], scenario["unit"])
+    summary = {}
+    for name, unit in units.items():
+        entry = {"unit": unit}
+        for driver, runs in driver_runs.items():
+            entry[driver] = summarise_driver(runs, name)
+        kiln, lavapipe = entry.get("kiln"), entry.get("lavapipe")
+        both_ok = kiln and lavapipe and kiln["status"] == "ok" and lavapipe["status"] == "ok"
+        entry["ratio_kiln_over_lavapipe"] = (
+            kiln["median_throughput"] / lavapipe["median_throughput"]
+            if both_ok and lavapipe["median_throughput"] else None)
+        summary[name] = entry
+    return summary
+
+
+def format_cell(result):
+    if result is None:
+        return "-"
+    if result["status"] == "ok":
+        return f"{result['median_throughput']:.3f}"
+    return result["status"].upper() if result["status"] == "fail" else result["status"]
+
+
+def print_table(summary, drivers):
+    headers = ["scenario"] + drivers + ["unit"] + (["kiln/lavapipe"] if len(drivers) == 2 else [])
+    rows = []
+    notes = []
+    for name, entry in summary.items():
+        row = [name] + [format_cell(entry.get(driver)) for driver in drivers] + [entry["unit"]]
+        if len(drivers) == 2:
+            ratio = entry["ratio_kiln_over_lavapipe"]
+            row.append(f"{ratio:.2f}x" if ratio is not None else "-")
+        rows.append(row)
+        for driver in drivers:
+            for reason in (entry.get(driver) or {}).get("reasons", []):
+                notes.append(f"  {name} on {driver}: {reason}")
+    widths = [max(len(str(r[i])) for r in [headers] + rows) for i in range(len(headers))]
+    for i, row in enumerate([headers] + rows):
+        cells = [str(cell).ljust(w) if c in (0, len(drivers) + 1) else str(cell).rjust(w)
+                 for c, (cell, w) in enumerate(zip(row, widths))]
+        print("  ".join(cells).rstrip())
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
+    if notes:
+        print("notes:")
+        print("\n".join(notes))
+
+
+def main():
+    args = parse_arguments()
+    problems = check_inputs(args)
+    if problems:
+        for problem in problems:
+            print(f"bench-compare: {problem}", file=sys.stderr)
+        return 2
+
+    print(f"bench-compare: {args.rounds} round(s) of {args.bench} on {', '.join(args.drivers)}", flush=True)
+    driver_runs = {driver: [] for driver in args.drivers}
+    for round_index in range(1, args.rounds + 1):
+        # Flip the order every round so neither driver always runs first.
+        order = args.drivers if round_index % 2 else list(reversed(args.drivers))
+        for driver in order:
+            record = run_bench_once(args, driver, round_index)
+            driver_runs[driver].append(record)
+            print(f"[round {round_index}/{args.rounds}] {driver:<8} {describe_run(record)}", flush=True)
+
+    summary = summarise(driver_runs)
+    print()
+    print(f"median of {args.rounds} round(s), {args.seconds:g} s per scenario per run")
+    print_table(summary, args.drivers)
+
+    combined = {
+        "tool": "bench-compare",
+        "rounds": args.rounds,
+        "seconds_per_scenario": args.seconds,
+        "drivers": args.drivers,
+        "summary": summary,
+        "runs": [record for runs in driver_runs.values() for record in runs],
+    }
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(combined, indent=2) + "\n")
+    print(f"wrote {args.json}")
+
+    all_fine = all(entry[driver]["status"] in ("ok", "skip")
+                   for entry in summary.values() for driver in args.drivers if driver in entry)
+    return 0 if all_fine and summary else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

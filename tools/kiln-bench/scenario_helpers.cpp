@@ -1,0 +1,128 @@
+#include "tools/kiln-bench/scenario_helpers.h"
+
+#include <cstdio>
+
+namespace kiln::bench {
+
+using tools::Buffer;
+using tools::Image;
+using tools::VulkanContext;
+
+void write_pattern(uint32_t* words, size_t count, uint32_t seed) {
+  for (size_t i = 0; i < count; ++i) words[i] = pattern_word(i, seed);
+}
+
+std::string describe_mismatch(size_t index, uint32_t got, uint32_t expected) {
+  char text[96];
+  std::snprintf(text, sizeof text, "word %zu: got 0x%08x, expected 0x%08x", index, got, expected);
+  return text;
+}
+
+namespace {
+
+// maxMemoryAllocationSize exists from Vulkan 1.1; older devices only promise the heap size.
+VkDeviceSize max_allocation_size(const VulkanContext& context) {
+  if (context.properties().apiVersion < VK_API_VERSION_1_1) return VK_WHOLE_SIZE;
+  VkPhysicalDeviceMaintenance3Properties maintenance3{};
+  maintenance3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
+  VkPhysicalDeviceProperties2 properties{};
+  properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+  properties.pNext = &maintenance3;
+  vkGetPhysicalDeviceProperties2(context.physical_device(), &properties);
+  return maintenance3.maxMemoryAllocationSize;
+}
+
+std::string mebibytes(VkDeviceSize bytes) { return std::to_string(bytes / kMebibyte) + " MiB"; }
+
+}  // namespace
+
+std::optional<std::string> missing_host_buffer_memory(const VulkanContext& context,
+                                                      VkDeviceSize buffer_size, int buffer_count) {
+  const VkDeviceSize heap = context.largest_heap_with(VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                                      VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  if (heap < buffer_size * buffer_count) {
+    return "host-visible heap of " + mebibytes(heap) + " is smaller than the " +
+           mebibytes(buffer_size * buffer_count) + " needed";
+  }
+  if (max_allocation_size(context) < buffer_size) {
+    return "maxMemoryAllocationSize " + mebibytes(max_allocation_size(context)) + " < " +
+           mebibytes(buffer_size);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> missing_transfer_image_support(const VulkanContext& context,
+                                                          VkFormat format, uint32_t width,
+                                                          uint32_t height) {
+  VkImageFormatProperties properties{};
+  const VkResult result = vkGetPhysicalDeviceImageFormatProperties(
+      context.physical_device(), format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+      VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, 0, &properties);
+  if (result != VK_SUCCESS) {
+    return std::string("format not supported as a transfer image (") + tools::result_name(result) + ")";
+  }
+  if (properties.maxExtent.width < width || properties.maxExtent.height < height) {
+    return "maximum image extent " + std::to_string(properties.maxExtent.width) + "x" +
+           std::to_string(properties.maxExtent.height) + " is too small";
+  }
+  return std::nullopt;
+}
+
+VkBufferImageCopy whole_image_region(const Image& image) {
+  VkBufferImageCopy region{};
+  region.imageSubresource = tools::colour_subresource_layers();
+  region.imageExtent = {image.width(), image.height(), 1};
+  return region;
+}
+
+VkClearColorValue unorm_rgba8_clear_value(uint32_t packed) {
+  VkClearColorValue value{};
+  for (int channel = 0; channel < 4; ++channel) {
+    value.float32[channel] = float((packed >> (8 * channel)) & 0xff) / 255.0f;  // converts back exactly
+  }
+  return value;
+}
+
+TransferImage::TransferImage(VulkanContext& context, uint32_t width, uint32_t height)
+    : image_(context, VK_FORMAT_R8G8B8A8_UNORM, width, height,
+             VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT) {
+  context.run_commands([&](VkCommandBuffer cmd) {
+    tools::image_barrier(cmd, image_.handle(), VK_IMAGE_LAYOUT_UNDEFINED,
+                         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  });
+}
+
+void TransferImage::poison(VulkanContext& context) {
+  const VkClearColorValue poison = unorm_rgba8_clear_value(kPoisonWord);
+  const VkImageSubresourceRange range = tools::colour_subresource_range();
+  context.run_commands([&](VkCommandBuffer cmd) {
+    // Order after the last repetition's writes (a write-after-write on the same pixels).
+    tools::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                          VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    vkCmdClearColorImage(cmd, image_.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &poison, 1, &range);
+  });
+}
+
+std::unique_ptr<Buffer> TransferImage::read_back(VulkanContext& context) {
+  auto pixels = std::make_unique<Buffer>(context, byte_size(), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                         Buffer::Access::HostMapped);
+  const VkBufferImageCopy region = whole_image_region(image_);
+  context.run_commands([&](VkCommandBuffer cmd) {
+    tools::image_barrier(cmd, image_.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_ACCESS_TRANSFER_READ_BIT);
+    vkCmdCopyImageToBuffer(cmd, image_.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                           pixels->handle(), 1, &region);
+    // Back to the layout repetitions expect; the read must finish before later writes.
+    tools::image_barrier(cmd, image_.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    tools::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  });
+  return pixels;
+}
+
+}  // namespace kiln::bench

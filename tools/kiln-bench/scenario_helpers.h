@@ -1,0 +1,89 @@
+#pragma once
+// Building blocks the scenario files share: test patterns and their checks, support checks,
+// and an image that is poisoned and verified the same way by every image scenario.
+#include <vulkan/vulkan.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "tools/common/vulkan_context.h"
+
+namespace kiln::bench {
+
+inline constexpr double kBytesPerGigabyte = 1e9;  // "GB/s" is decimal gigabytes
+inline constexpr VkDeviceSize kMebibyte = 1024 * 1024;
+inline constexpr uint32_t k4kWidth = 3840;
+inline constexpr uint32_t k4kHeight = 2160;
+// A value no scenario writes on purpose; outputs are set to it before the verified repetition.
+inline constexpr uint32_t kPoisonWord = 0xdeadbeefu;
+
+// A 32-bit word that depends on its index and a seed, so data moved to the wrong place, written
+// twice or left stale is caught (unlike a constant fill).
+inline uint32_t pattern_word(uint64_t index, uint32_t seed) {
+  uint64_t x = (index + 1) * 0x9e3779b97f4a7c15ull ^ seed;
+  x ^= x >> 29;
+  return uint32_t(x ^ (x >> 32));
+}
+void write_pattern(uint32_t* words, size_t count, uint32_t seed);
+
+// "word I: got 0x…, expected 0x…", the message scenarios report for the first wrong value.
+std::string describe_mismatch(size_t index, uint32_t got, uint32_t expected);
+
+// The first index where words[i] != expected(i), described; nullopt when all match.
+template <typename Expected>
+std::optional<std::string> find_mismatch(const uint32_t* words, size_t count, Expected expected) {
+  for (size_t i = 0; i < count; ++i) {
+    const uint32_t want = expected(i);
+    if (words[i] != want) return describe_mismatch(i, words[i], want);
+  }
+  return std::nullopt;
+}
+
+// Why `buffer_count` host-mapped buffers of `buffer_size` bytes each cannot be allocated
+// (heap or maxMemoryAllocationSize too small), or nullopt.
+std::optional<std::string> missing_host_buffer_memory(const tools::VulkanContext& context,
+                                                      VkDeviceSize buffer_size, int buffer_count);
+
+// Why an optimally tiled 2D `format` image of width×height cannot be a transfer source and
+// destination on this device, or nullopt.
+std::optional<std::string> missing_transfer_image_support(const tools::VulkanContext& context,
+                                                          VkFormat format, uint32_t width,
+                                                          uint32_t height);
+
+// The region covering a whole colour image, buffer side tightly packed at offset 0.
+VkBufferImageCopy whole_image_region(const tools::Image& image);
+
+// The clear value that stores the little-endian RGBA8 word `packed` in an R8G8B8A8_UNORM image.
+VkClearColorValue unorm_rgba8_clear_value(uint32_t packed);
+
+// A VK_FORMAT_R8G8B8A8_UNORM image for transfer scenarios, in TRANSFER_DST_OPTIMAL once created.
+// poison() and verify() expect it in that layout (and leave it there): scenarios keep the images
+// they write in TRANSFER_DST_OPTIMAL between repetitions.
+class TransferImage {
+ public:
+  TransferImage(tools::VulkanContext& context, uint32_t width, uint32_t height);
+
+  const tools::Image& image() const { return image_; }
+  VkImage handle() const { return image_.handle(); }
+  VkDeviceSize byte_size() const { return VkDeviceSize(image_.width()) * image_.height() * 4; }
+
+  // Clears every pixel to kPoisonWord.
+  void poison(tools::VulkanContext& context);
+
+  // Reads the image back and compares pixel i (row-major) with expected(i).
+  template <typename Expected>
+  std::optional<std::string> verify(tools::VulkanContext& context, Expected expected) {
+    std::unique_ptr<tools::Buffer> pixels = read_back(context);
+    return find_mismatch(static_cast<const uint32_t*>(pixels->mapped()),
+                         size_t(image_.width()) * image_.height(), expected);
+  }
+
+ private:
+  std::unique_ptr<tools::Buffer> read_back(tools::VulkanContext& context);
+  tools::Image image_;
+};
+
+}  // namespace kiln::bench
