@@ -98,7 +98,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateDevice(VkPhysicalDevice phy
     const VkDeviceQueueCreateInfo& q = pCreateInfo->pQueueCreateInfos[i];
     for (uint32_t n = 0; n < q.queueCount; ++n) {
       Queue* queue = create_object<Queue>(device->allocator, VK_SYSTEM_ALLOCATION_SCOPE_DEVICE, device,
-                                          q.queueFamilyIndex, n, q.flags, device->sync_hub);
+                                          q.queueFamilyIndex, n, q.flags, device->sync_hub, device->worker_pool);
       if (!queue) {
         kiln_DestroyDevice(to_handle<VkDevice>(device), pAllocator);
         return VK_ERROR_OUT_OF_HOST_MEMORY;

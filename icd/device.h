@@ -10,14 +10,16 @@
 #include "icd/object.h"
 #include "pipeline/queue_engine.h"
 #include "pipeline/sync.h"
+#include "pipeline/thread_pool.h"
 
 namespace kiln {
 
 struct Device;
 
 struct Queue : DispatchableObject {
-  Queue(Device* owner, uint32_t family, uint32_t index, VkDeviceQueueCreateFlags flags, exec::SyncHub& hub)
-      : device(owner), family_index(family), queue_index(index), create_flags(flags), engine(hub) {}
+  Queue(Device* owner, uint32_t family, uint32_t index, VkDeviceQueueCreateFlags flags, exec::SyncHub& hub,
+        exec::ThreadPool& pool)
+      : device(owner), family_index(family), queue_index(index), create_flags(flags), engine(hub, pool) {}
   Device* device;
   uint32_t family_index;
   uint32_t queue_index;
@@ -32,6 +34,7 @@ struct Device : DispatchableObject {
   uint32_t api_version = VK_API_VERSION_1_3;  // min(instance apiVersion, Kiln's)
   std::vector<std::string> enabled_extensions;
   exec::SyncHub sync_hub;
+  exec::ThreadPool worker_pool;  // shared by all queues of the device
   std::vector<Queue*> queues;
   std::atomic<VkDeviceSize> heap_used{0};
   std::atomic<uint32_t> allocation_count{0};

@@ -67,10 +67,10 @@ int64_t clamp_and_round(double x, double lo, double hi) {
 double unorm_max(uint32_t bits) { return static_cast<double>((1ull << bits) - 1); }
 double snorm_max(uint32_t bits) { return static_cast<double>((1ull << (bits - 1)) - 1); }
 
-// c = convertFloatToUint(clamp(f, 0, 1) * (2^b - 1)); the product is exact in double.
+// c = convertFloatToUint(clamp(f, 0, 1) * (2^b - 1)), rounding to nearest. Clamping after the
+// (positive) scaling is the same; for float inputs the product is exact in double.
 uint32_t encode_unorm(double value, uint32_t bits) {
-  if (std::isnan(value)) return 0;
-  return static_cast<uint32_t>(clamp_and_round(std::clamp(value, 0.0, 1.0) * unorm_max(bits), 0.0, unorm_max(bits)));
+  return static_cast<uint32_t>(clamp_and_round(value * unorm_max(bits), 0.0, unorm_max(bits)));
 }
 
 // --- sRGB (Khronos Data Format Specification, "sRGB EOTF" and "sRGB EOTF^-1") --------------------
@@ -175,6 +175,8 @@ void store_64bit_element(VkClearColorValue* value, uint32_t index, uint64_t raw)
   if (index < 2) std::memcpy(&value->uint32[2 * index], &raw, sizeof(raw));
 }
 
+// The result may have bits above the component's width; write_bits drops them, which is the
+// spec's "casting to the smaller type" for integers.
 uint64_t encode_component(const Component& c, const VkClearColorValue& value) {
   const uint32_t i = channel_index(c.channel);
   if (c.bits == 64) return load_64bit_element(value, i);  // UINT, SINT and SFLOAT alike: raw bits
@@ -185,10 +187,10 @@ uint64_t encode_component(const Component& c, const VkClearColorValue& value) {
     case NumericKind::SNorm: return float_to_snorm(f, c.bits);
     case NumericKind::UScaled: return static_cast<uint64_t>(clamp_and_round(f, 0.0, unorm_max(c.bits)));
     case NumericKind::SScaled:
-      return static_cast<uint64_t>(clamp_and_round(f, -snorm_max(c.bits) - 1.0, snorm_max(c.bits))) & low_mask(c.bits);
-    case NumericKind::UInt: return value.uint32[i] & low_mask(c.bits);
-    case NumericKind::SInt: return static_cast<uint32_t>(value.int32[i]) & low_mask(c.bits);
-    case NumericKind::SFloat: return c.bits == 16 ? float_to_half(f) : std::bit_cast<uint32_t>(f);
+      return static_cast<uint64_t>(clamp_and_round(f, -snorm_max(c.bits) - 1.0, snorm_max(c.bits)));
+    case NumericKind::UInt: return value.uint32[i];
+    case NumericKind::SInt: return static_cast<uint32_t>(value.int32[i]);
+    case NumericKind::SFloat: return c.bits == 16 ? float_to_half(f) : value.uint32[i];  // 32-bit: bit copy
     case NumericKind::UFloat: return encode_small_float(f, unsigned_small_float(c.bits));
     case NumericKind::None: return 0;
   }
@@ -208,7 +210,8 @@ void decode_component(const Component& c, uint64_t raw, VkClearColorValue* out) 
     case NumericKind::UInt: out->uint32[i] = code; break;
     case NumericKind::SInt: out->int32[i] = static_cast<int32_t>(sign_extend(raw, c.bits)); break;
     case NumericKind::SFloat:
-      out->float32[i] = c.bits == 16 ? half_to_float(static_cast<uint16_t>(code)) : std::bit_cast<float>(code);
+      if (c.bits == 16) out->float32[i] = half_to_float(static_cast<uint16_t>(code));
+      else out->uint32[i] = code;  // 32-bit: bit copy, NaN payloads included
       break;
     case NumericKind::UFloat: out->float32[i] = decode_small_float(code, unsigned_small_float(c.bits)); break;
     case NumericKind::None: break;

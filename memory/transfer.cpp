@@ -11,6 +11,17 @@ namespace {
 
 uint32_t div_up(uint32_t v, uint32_t d) { return (v + d - 1) / d; }
 
+// [begin, end) of `total` units that part `p` owns; shares are multiples of `granule` units.
+struct Span {
+  uint64_t begin, end;
+};
+Span share_of(uint64_t total, WorkPart p, uint64_t granule = 1) {
+  const uint64_t granules = (total + granule - 1) / granule;
+  const uint64_t begin = granules * p.index / p.count * granule;
+  const uint64_t end = granules * (p.index + 1) / p.count * granule;
+  return {std::min(begin, total), std::min(end, total)};
+}
+
 // Array layers and depth slices are both "slices" for copies: 3D images have one layer and many
 // slices, arrays many layers of one slice. Copies between 2D arrays and 3D images map one onto the other.
 struct SliceWalk {
@@ -33,18 +44,29 @@ uint8_t* texel_address(const Image& image, VkImageAspectFlagBits aspect, uint32_
   return image.data + a.offset + slice * a.slice_pitch + block_y * a.row_pitch + VkDeviceSize{block_x} * a.texel_bytes;
 }
 
-// Writes `texel` (of `texel_bytes`) into every texel of a subresource range of one aspect.
+// Writes `texel` (of `texel_bytes`) into every texel of a subresource range of one aspect; part
+// `part` of the rows of all its subresources.
 void fill_texels(Image& image, VkImageAspectFlagBits aspect, const VkImageSubresourceRange& range,
-                 const uint8_t* texel, uint32_t texel_bytes) {
+                 const uint8_t* texel, uint32_t texel_bytes, WorkPart part) {
+  // Every layer of a level has the same number of rows; count all rows to split them evenly.
+  uint64_t total_rows = 0;
+  for (uint32_t level = range.baseMipLevel; level < range.baseMipLevel + range.levelCount; ++level) {
+    SubresourceAddress a = image.layout.address(aspect, level, 0);
+    total_rows += uint64_t{a.extent_blocks.height} * a.extent_blocks.depth * range.layerCount;
+  }
+  const Span mine = share_of(total_rows, part);
+  uint64_t row_index = 0;  // of the first row of the current subresource
   for (uint32_t level = range.baseMipLevel; level < range.baseMipLevel + range.levelCount; ++level) {
     for (uint32_t layer = range.baseArrayLayer; layer < range.baseArrayLayer + range.layerCount; ++layer) {
       SubresourceAddress a = image.layout.address(aspect, level, layer);
-      uint8_t* dst = image.data + a.offset;
-      // Fill the first row texel by texel, then replicate that row (fast for big images).
-      uint8_t* row = dst;
+      const uint64_t rows = uint64_t{a.extent_blocks.height} * a.extent_blocks.depth;
+      const uint64_t first = std::max(mine.begin, row_index), last = std::min(mine.end, row_index + rows);
+      row_index += rows;
+      if (first >= last) continue;
+      // Fill one row texel by texel, then replicate that row (fast for big images).
+      uint8_t* row = image.data + a.offset + (first - (row_index - rows)) * a.row_pitch;
       for (uint32_t x = 0; x < a.extent_blocks.width; ++x) memcpy(row + x * texel_bytes, texel, texel_bytes);
-      VkDeviceSize rows = VkDeviceSize{a.extent_blocks.height} * a.extent_blocks.depth;
-      for (VkDeviceSize r = 1; r < rows; ++r) memcpy(dst + r * a.row_pitch, row, a.row_pitch);
+      for (uint64_t r = 1; r < last - first; ++r) memcpy(row + r * a.row_pitch, row, a.row_pitch);
     }
   }
 }
@@ -126,24 +148,30 @@ VkImageSubresourceRange resolve_range(const Image& image, const VkImageSubresour
   return r;
 }
 
-void copy_buffer(const Buffer& src, Buffer& dst, const VkBufferCopy2& region) {
-  memmove(dst.data + region.dstOffset, src.data + region.srcOffset, region.size);
+void copy_buffer(const Buffer& src, Buffer& dst, const VkBufferCopy2& region, WorkPart part) {
+  const Span mine = share_of(region.size, part, 64);
+  // Parts only split non-overlapping copies (Vulkan forbids overlapping regions); memmove keeps
+  // a single-part copy correct even for an application that gets this wrong.
+  memmove(dst.data + region.dstOffset + mine.begin, src.data + region.srcOffset + mine.begin, mine.end - mine.begin);
 }
 
-void fill_buffer(Buffer& dst, VkDeviceSize offset, VkDeviceSize size, uint32_t data) {
-  uint8_t* p = dst.data + offset;
+void fill_buffer(Buffer& dst, VkDeviceSize offset, VkDeviceSize size, uint32_t data, WorkPart part) {
+  const Span mine = share_of(size, part, 64);
+  uint8_t* p = dst.data + offset + mine.begin;
+  const uint64_t bytes = mine.end - mine.begin;
   if ((data & 0xFF) * 0x01010101u == data) {
-    memset(p, data & 0xFF, size);
+    memset(p, data & 0xFF, bytes);
     return;
   }
-  for (VkDeviceSize i = 0; i + 4 <= size; i += 4) memcpy(p + i, &data, 4);
+  for (uint64_t i = 0; i + 4 <= bytes; i += 4) memcpy(p + i, &data, 4);
 }
 
 void update_buffer(Buffer& dst, VkDeviceSize offset, VkDeviceSize size, const void* data) {
   memcpy(dst.data + offset, data, size);
 }
 
-void copy_buffer_image(Buffer& buffer, Image& image, const VkBufferImageCopy2& region, CopyDirection direction) {
+void copy_buffer_image(Buffer& buffer, Image& image, const VkBufferImageCopy2& region, CopyDirection direction,
+                       WorkPart part) {
   const auto aspect = static_cast<VkImageAspectFlagBits>(region.imageSubresource.aspectMask);
   const SubresourceAddress a = image.layout.address(aspect, region.imageSubresource.mipLevel, 0);
   // Buffer texel size of an aspect equals the image plane's (depth/stencil copy rules), per sample 1.
@@ -159,19 +187,18 @@ void copy_buffer_image(Buffer& buffer, Image& image, const VkBufferImageCopy2& r
   const VkDeviceSize row_bytes = VkDeviceSize{blocks_w} * texel_bytes;
 
   SliceWalk walk = slices_of(image, region.imageSubresource, region.imageOffset.z, region.imageExtent.depth);
-  uint32_t slices = walk.layer_count > 1 ? walk.layer_count : walk.slice_count;
-  for (uint32_t n = 0; n < slices; ++n) {
-    uint8_t* buffer_slice = buffer.data + region.bufferOffset + n * buffer_slice_pitch;
-    for (uint32_t y = 0; y < blocks_h; ++y) {
-      uint8_t* img = texel_address(image, aspect, region.imageSubresource.mipLevel, walk, n, block_x, block_y + y);
-      uint8_t* buf = buffer_slice + y * buffer_row_pitch;
-      if (direction == CopyDirection::BufferToImage) memcpy(img, buf, row_bytes);
-      else memcpy(buf, img, row_bytes);
-    }
+  const uint32_t slices = walk.layer_count > 1 ? walk.layer_count : walk.slice_count;
+  const Span mine = share_of(uint64_t{slices} * blocks_h, part);
+  for (uint64_t r = mine.begin; r < mine.end; ++r) {
+    const uint32_t n = static_cast<uint32_t>(r / blocks_h), y = static_cast<uint32_t>(r % blocks_h);
+    uint8_t* img = texel_address(image, aspect, region.imageSubresource.mipLevel, walk, n, block_x, block_y + y);
+    uint8_t* buf = buffer.data + region.bufferOffset + n * buffer_slice_pitch + y * buffer_row_pitch;
+    if (direction == CopyDirection::BufferToImage) memcpy(img, buf, row_bytes);
+    else memcpy(buf, img, row_bytes);
   }
 }
 
-void copy_image(const Image& src, Image& dst, const VkImageCopy2& region) {
+void copy_image(const Image& src, Image& dst, const VkImageCopy2& region, WorkPart part) {
   const auto src_aspect = static_cast<VkImageAspectFlagBits>(region.srcSubresource.aspectMask);
   const auto dst_aspect = static_cast<VkImageAspectFlagBits>(region.dstSubresource.aspectMask);
   // Copies may name several aspects at once (depth and stencil): copy each plane.
@@ -189,41 +216,43 @@ void copy_image(const Image& src, Image& dst, const VkImageCopy2& region) {
     const VkDeviceSize row_bytes = VkDeviceSize{blocks_w} * s.texel_bytes;
     SliceWalk sw = slices_of(src, region.srcSubresource, region.srcOffset.z, region.extent.depth);
     SliceWalk dw = slices_of(dst, region.dstSubresource, region.dstOffset.z, region.extent.depth);
-    uint32_t slices = sw.layer_count > 1 ? sw.layer_count : sw.slice_count;
-    for (uint32_t n = 0; n < slices; ++n) {
-      for (uint32_t y = 0; y < blocks_h; ++y) {
-        const uint8_t* from = texel_address(src, sa, region.srcSubresource.mipLevel, sw, n,
-                                            region.srcOffset.x / s.block_width, region.srcOffset.y / s.block_height + y);
-        uint8_t* to = texel_address(dst, da, region.dstSubresource.mipLevel, dw, n,
-                                    region.dstOffset.x / d.block_width, region.dstOffset.y / d.block_height + y);
-        memmove(to, from, row_bytes);
-      }
+    const uint32_t slices = sw.layer_count > 1 ? sw.layer_count : sw.slice_count;
+    const Span mine = share_of(uint64_t{slices} * blocks_h, part);
+    for (uint64_t r = mine.begin; r < mine.end; ++r) {
+      const uint32_t n = static_cast<uint32_t>(r / blocks_h), y = static_cast<uint32_t>(r % blocks_h);
+      const uint8_t* from = texel_address(src, sa, region.srcSubresource.mipLevel, sw, n,
+                                          region.srcOffset.x / s.block_width, region.srcOffset.y / s.block_height + y);
+      uint8_t* to = texel_address(dst, da, region.dstSubresource.mipLevel, dw, n,
+                                  region.dstOffset.x / d.block_width, region.dstOffset.y / d.block_height + y);
+      memmove(to, from, row_bytes);
     }
   }
 }
 
-bool clear_color_image(Image& image, const VkClearColorValue& color, const VkImageSubresourceRange& range) {
+bool clear_color_image(Image& image, const VkClearColorValue& color, const VkImageSubresourceRange& range,
+                       WorkPart part) {
   uint8_t texel[16 * 8];
   const fmt::FormatInfo* info = fmt::format_info(image.desc.format);
   if (!info || !fmt::pack_color(image.desc.format, color, texel)) return false;
   const uint32_t bytes = info->block_bytes;
   for (uint32_t s = 1; s < image.desc.samples; ++s) memcpy(texel + s * bytes, texel, bytes);
-  fill_texels(image, VK_IMAGE_ASPECT_COLOR_BIT, resolve_range(image, range), texel, bytes * image.desc.samples);
+  fill_texels(image, VK_IMAGE_ASPECT_COLOR_BIT, resolve_range(image, range), texel, bytes * image.desc.samples, part);
   return true;
 }
 
-bool clear_depth_stencil_image(Image& image, const VkClearDepthStencilValue& value, const VkImageSubresourceRange& range) {
+bool clear_depth_stencil_image(Image& image, const VkClearDepthStencilValue& value, const VkImageSubresourceRange& range,
+                               WorkPart part) {
   const VkImageSubresourceRange r = resolve_range(image, range);
   uint8_t texel[4 * 8];
   if (r.aspectMask & VK_IMAGE_ASPECT_DEPTH_BIT) {
     const uint32_t bytes = fmt::aspect_texel_bytes(image.desc.format, VK_IMAGE_ASPECT_DEPTH_BIT);
     if (!fmt::pack_depth(image.desc.format, value.depth, texel)) return false;
     for (uint32_t s = 1; s < image.desc.samples; ++s) memcpy(texel + s * bytes, texel, bytes);
-    fill_texels(image, VK_IMAGE_ASPECT_DEPTH_BIT, r, texel, bytes * image.desc.samples);
+    fill_texels(image, VK_IMAGE_ASPECT_DEPTH_BIT, r, texel, bytes * image.desc.samples, part);
   }
   if (r.aspectMask & VK_IMAGE_ASPECT_STENCIL_BIT) {
     memset(texel, static_cast<uint8_t>(value.stencil), sizeof texel);
-    fill_texels(image, VK_IMAGE_ASPECT_STENCIL_BIT, r, texel, image.desc.samples);
+    fill_texels(image, VK_IMAGE_ASPECT_STENCIL_BIT, r, texel, image.desc.samples, part);
   }
   return true;
 }

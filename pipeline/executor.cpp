@@ -1,5 +1,8 @@
 #include "pipeline/executor.h"
 
+#include <algorithm>
+#include <atomic>
+
 #include "common/log.h"
 #include "memory/transfer.h"
 
@@ -11,16 +14,37 @@ const T& as(const Command* cmd) {
   return *static_cast<const T*>(cmd);
 }
 
-void execute_command(const Command* cmd) {
+// Splits work of `bytes` into parts of at least 1 MiB (smaller splits cost more in hand-off
+// than they gain) and runs `fn(part)` for each across the pool.
+template <typename Fn>
+void split_work(ThreadPool& pool, uint64_t bytes, Fn fn) {
+  constexpr uint64_t kMinPartBytes = 1u << 20;
+  const uint64_t parts = std::clamp<uint64_t>(bytes / kMinPartBytes, 1, 4ull * pool.thread_count());
+  pool.parallel_for(parts, [&](size_t i) { fn(mem::WorkPart{static_cast<uint32_t>(i), static_cast<uint32_t>(parts)}); });
+}
+
+uint64_t image_bytes(const mem::Image& image) { return image.layout.total_size(); }
+
+uint64_t region_bytes(const mem::Image& image, const VkImageSubresourceLayers& sub, VkExtent3D extent) {
+  const mem::SubresourceAddress a = image.layout.address(static_cast<VkImageAspectFlagBits>(sub.aspectMask & -sub.aspectMask),
+                                                         sub.mipLevel, 0);
+  const uint64_t layers = image.desc.type == VK_IMAGE_TYPE_3D ? extent.depth : sub.layerCount;
+  return uint64_t{extent.width} * extent.height * layers * a.texel_bytes / (a.block_width * a.block_height);
+}
+
+void execute_command(const Command* cmd, ThreadPool& pool) {
   switch (cmd->type) {
     case CommandType::CopyBuffer: {
       const auto& c = as<CopyBufferCmd>(cmd);
-      for (uint32_t i = 0; i < c.region_count; ++i) mem::copy_buffer(*c.src, *c.dst, c.regions[i]);
+      for (uint32_t i = 0; i < c.region_count; ++i)
+        split_work(pool, c.regions[i].size, [&](mem::WorkPart p) { mem::copy_buffer(*c.src, *c.dst, c.regions[i], p); });
       break;
     }
     case CommandType::CopyImage: {
       const auto& c = as<CopyImageCmd>(cmd);
-      for (uint32_t i = 0; i < c.region_count; ++i) mem::copy_image(*c.src, *c.dst, c.regions[i]);
+      for (uint32_t i = 0; i < c.region_count; ++i)
+        split_work(pool, region_bytes(*c.src, c.regions[i].srcSubresource, c.regions[i].extent),
+                   [&](mem::WorkPart p) { mem::copy_image(*c.src, *c.dst, c.regions[i], p); });
       break;
     }
     case CommandType::CopyBufferToImage:
@@ -28,12 +52,14 @@ void execute_command(const Command* cmd) {
       const auto& c = as<BufferImageCopyCmd>(cmd);
       const auto direction = cmd->type == CommandType::CopyBufferToImage ? mem::CopyDirection::BufferToImage
                                                                          : mem::CopyDirection::ImageToBuffer;
-      for (uint32_t i = 0; i < c.region_count; ++i) mem::copy_buffer_image(*c.buffer, *c.image, c.regions[i], direction);
+      for (uint32_t i = 0; i < c.region_count; ++i)
+        split_work(pool, region_bytes(*c.image, c.regions[i].imageSubresource, c.regions[i].imageExtent),
+                   [&](mem::WorkPart p) { mem::copy_buffer_image(*c.buffer, *c.image, c.regions[i], direction, p); });
       break;
     }
     case CommandType::FillBuffer: {
       const auto& c = as<FillBufferCmd>(cmd);
-      mem::fill_buffer(*c.dst, c.offset, c.size, c.data);
+      split_work(pool, c.size, [&](mem::WorkPart p) { mem::fill_buffer(*c.dst, c.offset, c.size, c.data, p); });
       break;
     }
     case CommandType::UpdateBuffer: {
@@ -43,16 +69,25 @@ void execute_command(const Command* cmd) {
     }
     case CommandType::ClearColorImage: {
       const auto& c = as<ClearColorImageCmd>(cmd);
-      for (uint32_t i = 0; i < c.range_count; ++i)
-        if (!mem::clear_color_image(*c.image, c.color, c.ranges[i]))
-          KILN_LOG_ONCE(LogLevel::Error, "vkCmdClearColorImage: format %d cannot be cleared", c.image->desc.format);
+      for (uint32_t i = 0; i < c.range_count; ++i) {
+        std::atomic<bool> ok{true};
+        split_work(pool, image_bytes(*c.image), [&](mem::WorkPart p) {
+          if (!mem::clear_color_image(*c.image, c.color, c.ranges[i], p)) ok = false;
+        });
+        if (!ok) KILN_LOG_ONCE(LogLevel::Error, "vkCmdClearColorImage: format %d cannot be cleared", c.image->desc.format);
+      }
       break;
     }
     case CommandType::ClearDepthStencilImage: {
       const auto& c = as<ClearDepthStencilImageCmd>(cmd);
-      for (uint32_t i = 0; i < c.range_count; ++i)
-        if (!mem::clear_depth_stencil_image(*c.image, c.value, c.ranges[i]))
+      for (uint32_t i = 0; i < c.range_count; ++i) {
+        std::atomic<bool> ok{true};
+        split_work(pool, image_bytes(*c.image), [&](mem::WorkPart p) {
+          if (!mem::clear_depth_stencil_image(*c.image, c.value, c.ranges[i], p)) ok = false;
+        });
+        if (!ok)
           KILN_LOG_ONCE(LogLevel::Error, "vkCmdClearDepthStencilImage: format %d cannot be cleared", c.image->desc.format);
+      }
       break;
     }
     case CommandType::Barrier:
@@ -71,7 +106,7 @@ void execute_command(const Command* cmd) {
     }
     case CommandType::ExecuteCommands: {
       const auto& c = as<ExecuteCommandsCmd>(cmd);
-      for (uint32_t i = 0; i < c.list_count; ++i) execute_command_list(*c.lists[i]);
+      for (uint32_t i = 0; i < c.list_count; ++i) execute_command_list(*c.lists[i], pool);
       break;
     }
   }
@@ -79,8 +114,8 @@ void execute_command(const Command* cmd) {
 
 }  // namespace
 
-void execute_command_list(const CommandList& list) {
-  for (const Command* cmd = list.first(); cmd; cmd = cmd->next) execute_command(cmd);
+void execute_command_list(const CommandList& list, ThreadPool& pool) {
+  for (const Command* cmd = list.first(); cmd; cmd = cmd->next) execute_command(cmd, pool);
 }
 
 }  // namespace kiln::exec

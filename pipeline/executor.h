@@ -1,9 +1,11 @@
 #pragma once
-// Runs a recorded command list on the calling (queue submission) thread.
+// Runs a recorded command list on the calling (queue submission) thread, spreading the large
+// parts of each command over the device's worker pool.
 #include "pipeline/command_list.h"
+#include "pipeline/thread_pool.h"
 
 namespace kiln::exec {
 
-void execute_command_list(const CommandList& list);
+void execute_command_list(const CommandList& list, ThreadPool& pool);
 
 }  // namespace kiln::exec

@@ -4,7 +4,7 @@
 
 namespace kiln::exec {
 
-QueueEngine::QueueEngine(SyncHub& hub) : hub_(hub), thread_([this] { run(); }) {}
+QueueEngine::QueueEngine(SyncHub& hub, ThreadPool& pool) : hub_(hub), pool_(pool), thread_([this] { run(); }) {}
 
 QueueEngine::~QueueEngine() {
   {
@@ -40,7 +40,7 @@ void QueueEngine::run() {
       busy_ = true;
     }
     for (const SemaphoreOp& w : batch.waits) w.semaphore->wait(w.value, Deadline::max());
-    for (const CommandList* list : batch.command_lists) execute_command_list(*list);
+    for (const CommandList* list : batch.command_lists) execute_command_list(*list, pool_);
     for (const SemaphoreOp& s : batch.signals) s.semaphore->signal(s.value);
     if (batch.fence) batch.fence->signal();
     {

@@ -11,6 +11,7 @@
 
 #include "pipeline/command_list.h"
 #include "pipeline/sync.h"
+#include "pipeline/thread_pool.h"
 
 namespace kiln::exec {
 
@@ -28,7 +29,7 @@ struct Batch {
 
 class QueueEngine {
  public:
-  explicit QueueEngine(SyncHub& hub);
+  QueueEngine(SyncHub& hub, ThreadPool& pool);
   ~QueueEngine();  // finishes queued work, then stops the thread
   QueueEngine(const QueueEngine&) = delete;
   QueueEngine& operator=(const QueueEngine&) = delete;
@@ -40,6 +41,7 @@ class QueueEngine {
   void run();
 
   SyncHub& hub_;
+  ThreadPool& pool_;
   std::mutex mutex_;
   std::condition_variable work_ready_;
   std::condition_variable idle_;

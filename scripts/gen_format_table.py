@@ -6,10 +6,10 @@ Usage: gen_format_table.py <vk.xml> <outdir>
 Output: <outdir>/kiln_format_table.inc, one `kiln::fmt::FormatInfo` initializer per format, sorted by
 VkFormat value. memory/format_table.cpp includes it inside its table definition.
 
-Which formats: every <format> of vk.xml's <formats> section that is in the Vulkan 1.3 core VkFormat
-enum (the base enum plus formats that VK_VERSION_1_1..1_3 promote), except multi-planar/YCbCr
-formats (those carrying a `chroma` attribute). Extension-only formats (PVRTC, R16G16_S10_5_NV, ...)
-are left out.
+Which formats: every <format> of vk.xml's <formats> section that is in the Vulkan 1.3 core
+VkFormat enum (the base enum plus formats that the 1.1..1.3 <feature> blocks promote), except
+multi-planar/YCbCr formats (those carrying a `chroma` attribute). Extension-only formats (PVRTC,
+R16G16_S10_5_NV, ...) are left out.
 
 Where each field comes from:
   - block size, block extent, packed word size and compression scheme: the vk.xml attributes.
@@ -32,15 +32,18 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-CORE_VERSIONS = ("VK_VERSION_1_0", "VK_VERSION_1_1", "VK_VERSION_1_2", "VK_VERSION_1_3")
+# Core versions by their <feature number>: registries from 1.4 on split each version into several
+# <feature> blocks (VK_BASE_VERSION_1_1, VK_GRAPHICS_VERSION_1_1, ...), so names are not enough.
+CORE_VERSIONS = ("1.0", "1.1", "1.2", "1.3")
 
 NUMERIC_KINDS = {  # vk.xml numericFormat / name token -> kiln::fmt::NumericKind
     "UNORM": "UNorm", "SNORM": "SNorm", "USCALED": "UScaled", "SSCALED": "SScaled",
     "UINT": "UInt", "SINT": "SInt", "UFLOAT": "UFloat", "SFLOAT": "SFloat", "SRGB": "SRGB",
 }
 
-# Formats whose vk.xml <component> list disagrees with the spec (checked against the format
-# descriptions in the spec's "Formats" chapter). The name-derived layout is used for them.
+# Formats whose <component> list in vk.xml 1.3.239 (Debian 12's libvulkan-dev) disagrees with the
+# format descriptions in the spec's "Formats" chapter; later registries fix them. The name-derived
+# layout is used, and a registry that agrees with the name passes the check anyway.
 KNOWN_REGISTRY_ERRATA = {
     "VK_FORMAT_B5G5R5A1_UNORM_PACK16": "components listed B,R,G,A instead of B,G,R,A",
     "VK_FORMAT_R64G64_UINT": "second component listed as B instead of G",
@@ -53,6 +56,12 @@ KNOWN_REGISTRY_ERRATA = {
 
 CHANNEL_GROUP = re.compile(r"^(?:[RGBADSXE]\d+)+$")   # e.g. R8G8B8A8, X8, D24, R10X6G10X6
 PACKING = re.compile(r"^(\d*)PACK(\d+)$")              # PACK32, 2PACK16
+
+
+def check(condition, message):
+    """Stops the build with a message (unlike assert, not disabled by python -O)."""
+    if not condition:
+        sys.exit(f"gen_format_table.py: {message}")
 
 
 def api_ok(elem):
@@ -69,7 +78,7 @@ def core_format_values(root):
                 if e.get("value") is not None:
                     values[e.get("name")] = int(e.get("value"), 0)
     for feature in root.findall("feature"):
-        if feature.get("name") not in CORE_VERSIONS or not api_ok(feature):
+        if feature.get("number") not in CORE_VERSIONS or not api_ok(feature):
             continue
         for require in feature.findall("require"):
             for e in require.findall("enum"):
@@ -85,10 +94,18 @@ def core_format_values(root):
     return values
 
 
-def components_from_name(name, packed_word_bits):
-    """The format's components in memory order (LSB first), as [channel, bits, kind] lists.
+def numeric_kind(channel, token):
+    """The kind of a component; an sRGB format's alpha is stored linearly (UNORM)."""
+    kind = NUMERIC_KINDS[token]
+    return "UNorm" if channel == "A" and kind == "SRGB" else kind
 
-    Also returns the components in name order without padding/exponent, for the registry check.
+
+def components_from_name(name, packed_word_bits):
+    """Returns (memory_order, for_registry_check) for an uncompressed format.
+
+    memory_order: [channel, bits, kind] lists, LSB first, padding (X) and exponent (E) included.
+    for_registry_check: (channel, bits, kind) tuples in the name's order without X and E, which is
+    how vk.xml's <component> lists are written.
     """
     tokens = name[len("VK_FORMAT_"):].split("_")
     in_name_order, pending, word_count = [], [], 1
@@ -97,15 +114,15 @@ def components_from_name(name, packed_word_bits):
             pending += [[m[0], int(m[1:]), None] for m in re.findall(r"[RGBADSXE]\d+", token)]
         elif token in NUMERIC_KINDS:
             for comp in pending:
-                comp[2] = NUMERIC_KINDS[token]
+                comp[2] = numeric_kind(comp[0], token)
             in_name_order += pending
             pending = []
         elif PACKING.match(token):
             count, bits = PACKING.match(token).groups()
             word_count = int(count or 1)
-            assert int(bits) == packed_word_bits, f"{name}: PACK size disagrees with vk.xml"
+            check(int(bits) == packed_word_bits, f"{name}: PACK size disagrees with vk.xml")
         else:
-            sys.exit(f"gen_format_table.py: cannot parse '{token}' in {name}")
+            check(False, f"cannot parse '{token}' in {name}")
     in_name_order += pending  # trailing padding-only groups (none in 1.3, kept for robustness)
     for comp in in_name_order:
         if comp[0] == "X":  # padding bits have no numeric kind
@@ -121,24 +138,26 @@ def components_from_name(name, packed_word_bits):
             if used == packed_word_bits:
                 words.append(list(reversed(word)))
                 word, used = [], 0
-        assert not word and len(words) == word_count, f"{name}: components do not fill the words"
+        check(not word and len(words) == word_count, f"{name}: components do not fill the words")
         memory_order = [c for w in words for c in w]
 
     # The shared exponent (E5B9G9R9) is not a component; it must be the topmost field so the other
     # components' bit offsets stay the running sum of bits.
     if any(c[0] == "E" for c in memory_order):
-        assert memory_order[-1][0] == "E", f"{name}: shared exponent is not the topmost field"
-    checked = [tuple(c) for c in in_name_order if c[0] not in "XE"]
-    return memory_order, checked
+        check(memory_order[-1][0] == "E", f"{name}: shared exponent is not the topmost field")
+    for_registry_check = [tuple(c) for c in in_name_order if c[0] not in "XE"]
+    return memory_order, for_registry_check
 
 
 def registry_components(fmt, compressed):
-    out = []
-    for c in fmt.findall("component"):
-        kind = NUMERIC_KINDS[c.get("numericFormat")]
-        bits = c.get("bits")
-        out.append((c.get("name"), None if compressed else int(bits), kind))
-    return out
+    """vk.xml's <component> list as (channel, bits, kind); bits None for compressed formats.
+
+    Older registries give an sRGB format's alpha the numericFormat SRGB, newer ones UNORM; both
+    mean a linear alpha, so numeric_kind() normalises them.
+    """
+    return [(c.get("name"), None if compressed else int(c.get("bits")),
+             numeric_kind(c.get("name"), c.get("numericFormat")))
+            for c in fmt.findall("component")]
 
 
 def build_entry(fmt, value):
@@ -152,27 +171,24 @@ def build_entry(fmt, value):
     if compression:
         # Compressed: channels come from the registry; the kind is the name's numeric token.
         kind_tokens = [t for t in name.split("_") if t in NUMERIC_KINDS]
-        assert len(kind_tokens) == 1, f"{name}: expected one numeric kind in the name"
-        kind = NUMERIC_KINDS[kind_tokens[0]]
+        check(len(kind_tokens) == 1, f"{name}: expected one numeric kind in the name")
         components = []
         for c in fmt.findall("component"):
             bits = c.get("bits")
-            components.append([c.get("name"), 0 if bits == "compressed" else int(bits), kind])
+            components.append([c.get("name"), 0 if bits == "compressed" else int(bits),
+                               numeric_kind(c.get("name"), kind_tokens[0])])
         derived = [(c[0], None, c[2]) for c in components]
     else:
         components, derived = components_from_name(name, packed)
         total = sum(c[1] for c in components)
-        assert total == block_bytes * 8, f"{name}: {total} component bits in a {block_bytes}-byte block"
+        check(total == block_bytes * 8, f"{name}: {total} component bits in a {block_bytes}-byte block")
         components = [c for c in components if c[0] != "E"]
 
     if derived != registry and name not in KNOWN_REGISTRY_ERRATA:
-        sys.exit(f"gen_format_table.py: vk.xml lists {registry} for {name}, but its name says "
-                 f"{derived}. Check the spec and add it to KNOWN_REGISTRY_ERRATA if vk.xml is wrong.")
+        check(False, f"vk.xml lists {registry} for {name}, but its name says {derived}. "
+                     "Check the spec and add it to KNOWN_REGISTRY_ERRATA if vk.xml is wrong.")
 
-    for c in components:  # sRGB alpha is linear
-        if c[0] == "A" and c[2] == "SRGB":
-            c[2] = "UNorm"
-    assert len(components) <= 4, f"{name}: more than 4 components"
+    check(len(components) <= 4, f"{name}: more than 4 components")
 
     channels = {c[0] for c in components}
     aspects = [bit for ch, bit in (("D", "VK_IMAGE_ASPECT_DEPTH_BIT"), ("S", "VK_IMAGE_ASPECT_STENCIL_BIT"))

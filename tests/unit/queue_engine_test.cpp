@@ -74,7 +74,8 @@ TEST(Sync, BinaryWaitConsumesTheSignal) {
 
 TEST(QueueEngine, BatchWaitsForItsSemaphoreBeforeRunning) {
   SyncHub hub;
-  QueueEngine engine(hub);
+  ThreadPool pool(2);
+  QueueEngine engine(hub, pool);
   Semaphore timeline(hub, VK_SEMAPHORE_TYPE_TIMELINE, 0);
   Fence fence(hub, false);
   Marker marker(0xABCD);
@@ -94,7 +95,8 @@ TEST(QueueEngine, BatchWaitsForItsSemaphoreBeforeRunning) {
 
 TEST(QueueEngine, BatchesRunInSubmissionOrderAndSignal) {
   SyncHub hub;
-  QueueEngine engine(hub);
+  ThreadPool pool(2);
+  QueueEngine engine(hub, pool);
   Marker first(1), second(2);
   // Both write the same word through one buffer: the last writer must be the second batch.
   second.buffer.data = first.buffer.data;
@@ -111,10 +113,11 @@ TEST(QueueEngine, BatchesRunInSubmissionOrderAndSignal) {
 
 TEST(QueueEngine, EventBlocksTheQueueUntilSet) {
   SyncHub hub;
-  QueueEngine engine(hub);
   Event event(hub);
   Marker marker(7);
   CommandList waiting;
+  ThreadPool pool(2);
+  QueueEngine engine(hub, pool);
   Event* events[] = {&event};
   auto* wait = waiting.append<WaitEventsCmd>();
   wait->event_count = 1;
@@ -136,8 +139,9 @@ TEST(QueueEngine, ShutdownReleasesAQueueBlockedOnAnEvent) {
   SyncHub hub;
   Event never_set(hub);
   {
-    QueueEngine engine(hub);
-    CommandList waiting;
+    CommandList waiting;  // outlives the engine: a command list must outlive its execution
+    ThreadPool pool(2);
+    QueueEngine engine(hub, pool);
     Event* events[] = {&never_set};
     auto* wait = waiting.append<WaitEventsCmd>();
     wait->event_count = 1;

@@ -84,6 +84,36 @@ TEST(Transfer, ImageToBufferReadsTheRightMipAndLayer) {
   EXPECT_EQ(0, memcmp(buf.storage.data(), values, sizeof values));
 }
 
+TEST(Transfer, PartsTogetherDoTheWholeCopyOrClear) {
+  TestImage whole(VK_FORMAT_R16G16_UINT, {7, 5, 1}, 2, 3), split(VK_FORMAT_R16G16_UINT, {7, 5, 1}, 2, 3);
+  TestBuffer buf(7 * 5 * 3 * 4);
+  std::iota(buf.storage.begin(), buf.storage.end(), 0);
+  VkBufferImageCopy2 r{VK_STRUCTURE_TYPE_BUFFER_IMAGE_COPY_2};
+  r.imageSubresource = color_layers(0, 0, 3);
+  r.imageExtent = {7, 5, 1};
+  copy_buffer_image(buf.buffer, whole.image, r, CopyDirection::BufferToImage);
+  for (uint32_t i = 0; i < 4; ++i) copy_buffer_image(buf.buffer, split.image, r, CopyDirection::BufferToImage, {i, 4});
+  EXPECT_EQ(whole.storage, split.storage);
+
+  VkClearColorValue c{};
+  c.uint32[0] = 0x1234;
+  c.uint32[1] = 0xBEEF;
+  const VkImageSubresourceRange all{VK_IMAGE_ASPECT_COLOR_BIT, 0, 2, 0, 3};
+  ASSERT_TRUE(clear_color_image(whole.image, c, all));
+  for (uint32_t i = 0; i < 5; ++i) ASSERT_TRUE(clear_color_image(split.image, c, all, {i, 5}));
+  EXPECT_EQ(whole.storage, split.storage);
+  SubresourceAddress last = whole.image.layout.address(VK_IMAGE_ASPECT_COLOR_BIT, 1, 2);
+  uint16_t texel[2];
+  memcpy(texel, whole.storage.data() + last.offset + last.size - 4, 4);
+  EXPECT_EQ(texel[0], 0x1234);
+  EXPECT_EQ(texel[1], 0xBEEF);
+
+  TestBuffer a(1000, 1), b(1000, 1);
+  fill_buffer(a.buffer, 8, 900, 0xA0B0C0D0u);
+  for (uint32_t i = 0; i < 3; ++i) fill_buffer(b.buffer, 8, 900, 0xA0B0C0D0u, {i, 3});
+  EXPECT_EQ(a.storage, b.storage);
+}
+
 TEST(Transfer, OutOfBoundsRegionsAreDetected) {
   TestImage img(VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1});
   TestBuffer small(63);
