@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "common/log.h"
+#include "icd/buffer_view.h"
 #include "icd/device.h"
 #include "icd/device_limits.h"
 #include "icd/format_support.h"
@@ -94,13 +95,6 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetDeviceBufferMemoryRequirements(VkD
   pMemoryRequirements->memoryRequirements = buffer_requirements(pInfo->pCreateInfo->size);
   fill_dedicated(pMemoryRequirements->pNext);
 }
-
-struct BufferView {
-  mem::Buffer* buffer;
-  VkFormat format;
-  VkDeviceSize offset;
-  VkDeviceSize range;
-};
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateBufferView(VkDevice handle, const VkBufferViewCreateInfo* pCreateInfo,
                                                                 const VkAllocationCallbacks* pAllocator, VkBufferView* pView) {

@@ -28,10 +28,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_DestroyCommandPool(VkDevice handle, V
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_ResetCommandPool(VkDevice, VkCommandPool poolHandle, VkCommandPoolResetFlags) {
-  for (CommandBuffer* cb : from_handle<CommandPool>(poolHandle)->buffers) {
-    cb->commands.reset();
-    cb->record_result = VK_SUCCESS;
-  }
+  for (CommandBuffer* cb : from_handle<CommandPool>(poolHandle)->buffers) cb->reset_recording();
   return VK_SUCCESS;
 }
 
@@ -72,8 +69,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_FreeCommandBuffers(VkDevice handle, V
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_BeginCommandBuffer(VkCommandBuffer commandBuffer,
                                                                   const VkCommandBufferBeginInfo* pBeginInfo) {
   CommandBuffer* cb = command_buffer_of(commandBuffer);
-  cb->commands.reset();  // begin implicitly resets a command buffer
-  cb->record_result = VK_SUCCESS;
+  cb->reset_recording();  // begin implicitly resets a command buffer
   cb->usage = pBeginInfo->flags;
   return VK_SUCCESS;
 }
@@ -83,9 +79,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_EndCommandBuffer(VkCommandBuffer 
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_ResetCommandBuffer(VkCommandBuffer commandBuffer, VkCommandBufferResetFlags) {
-  CommandBuffer* cb = command_buffer_of(commandBuffer);
-  cb->commands.reset();
-  cb->record_result = VK_SUCCESS;
+  command_buffer_of(commandBuffer)->reset_recording();
   return VK_SUCCESS;
 }
 

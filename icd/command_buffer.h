@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "compiler/kernel_abi.h"
 #include "icd/device.h"
 #include "icd/object.h"
 #include "pipeline/command_list.h"
@@ -11,6 +12,7 @@
 namespace kiln {
 
 struct CommandPool;
+struct Pipeline;
 
 struct CommandBuffer : DispatchableObject {
   Device* device = nullptr;
@@ -20,6 +22,16 @@ struct CommandBuffer : DispatchableObject {
   exec::CommandList commands;
   // First error hit while recording (e.g. out of host memory); returned by vkEndCommandBuffer.
   VkResult record_result = VK_SUCCESS;
+  // Compute state as bound so far; each dispatch captures a copy of it.
+  const struct Pipeline* compute_pipeline = nullptr;
+  abi::ResourceContext compute_resources{};
+
+  void reset_recording() {
+    commands.reset();
+    record_result = VK_SUCCESS;
+    compute_pipeline = nullptr;
+    compute_resources = {};
+  }
 };
 
 struct CommandPool {

@@ -49,7 +49,10 @@ VkResult check_requested_features(VkPhysicalDevice pd, const VkDeviceCreateInfo*
     probe->sType = s->sType;
     VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, probe, {}};
     kiln_GetPhysicalDeviceFeatures2(pd, &query);
-    if (!bools_subset(s, supported, sizeof(VkBaseOutStructure), size)) return VK_ERROR_FEATURE_NOT_PRESENT;
+    if (!bools_subset(s, supported, sizeof(VkBaseOutStructure), size)) {
+      log(LogLevel::Info, "vkCreateDevice: an unsupported feature is requested in structure type %d", s->sType);
+      return VK_ERROR_FEATURE_NOT_PRESENT;
+    }
   }
   return VK_SUCCESS;
 }

@@ -12,7 +12,9 @@
 #include <memory>
 #include <vector>
 
+#include "compiler/kernel_abi.h"
 #include "memory/resources.h"
+#include "pipeline/compute_dispatch.h"
 #include "pipeline/sync.h"
 
 namespace kiln::exec {
@@ -31,6 +33,8 @@ enum class CommandType : uint8_t {
   ResetEvent,
   WaitEvents,
   ExecuteCommands,
+  Dispatch,
+  DispatchIndirect,
 };
 
 struct Command {
@@ -78,6 +82,22 @@ class CommandList;
 // Secondary command buffers are inlined at execution: the primary refers to their lists.
 struct ExecuteCommandsCmd : CommandOf<CommandType::ExecuteCommands> {
   uint32_t list_count; const CommandList* const* lists;
+};
+
+// A compute dispatch with everything it reads captured at record time (kernel, bound resources).
+struct DispatchCmd : CommandOf<CommandType::Dispatch> {
+  const ComputeKernel* kernel;
+  const abi::ResourceContext* resources;
+  uint32_t base[3];
+  uint32_t count[3];
+};
+// The group counts come from a VkDispatchIndirectCommand in a buffer, read at execution.
+struct DispatchIndirectCmd : CommandOf<CommandType::DispatchIndirect> {
+  const ComputeKernel* kernel;
+  const abi::ResourceContext* resources;
+  const mem::Buffer* buffer;
+  VkDeviceSize offset;
+  uint32_t max_count[3];  // maxComputeWorkGroupCount: larger counts are clamped (and logged)
 };
 
 class CommandList {

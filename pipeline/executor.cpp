@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 
 #include "common/log.h"
 #include "memory/transfer.h"
@@ -102,6 +103,25 @@ void execute_command(const Command* cmd, ThreadPool& pool) {
     case CommandType::WaitEvents: {
       const auto& c = as<WaitEventsCmd>(cmd);
       for (uint32_t i = 0; i < c.event_count; ++i) c.events[i]->wait_set();
+      break;
+    }
+    case CommandType::Dispatch: {
+      const auto& c = as<DispatchCmd>(cmd);
+      run_compute_dispatch(pool, *c.kernel, *c.resources, c.base, c.count);
+      break;
+    }
+    case CommandType::DispatchIndirect: {
+      const auto& c = as<DispatchIndirectCmd>(cmd);
+      uint32_t count[3];
+      memcpy(count, c.buffer->data + c.offset, sizeof count);
+      for (int i = 0; i < 3; ++i) {
+        if (count[i] > c.max_count[i]) {
+          KILN_LOG_ONCE(LogLevel::Error, "vkCmdDispatchIndirect: group count %u exceeds the limit; clamped", count[i]);
+          count[i] = c.max_count[i];
+        }
+      }
+      const uint32_t base[3] = {0, 0, 0};
+      run_compute_dispatch(pool, *c.kernel, *c.resources, base, count);
       break;
     }
     case CommandType::ExecuteCommands: {

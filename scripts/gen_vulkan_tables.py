@@ -69,7 +69,8 @@ def load(xml_path):
             continue
         for m in t.findall("member"):
             if m.find("name").text == "sType" and m.get("values"):
-                struct_types.append((t.get("name"), m.get("values"), t.get("structextends") or ""))
+                members = [mm.find("name").text for mm in t.findall("member") if api_ok(mm)]
+                struct_types.append((t.get("name"), m.get("values"), t.get("structextends") or "", members[-1]))
     # struct -> protect macro (structs of guarded extensions must be guarded too)
     struct_protect = {}
     for ext in root.find("extensions").findall("extension"):
@@ -151,23 +152,24 @@ def main():
          "#pragma once", "#include <vulkan/vulkan.h>", "#include <cstddef>", "", "namespace kiln {",
          "// The VkStructureType that goes with a Vulkan struct type, for typed pNext walking.",
          "template <typename T> inline constexpr VkStructureType stype_of = VK_STRUCTURE_TYPE_MAX_ENUM;"]
-    for name, value, _ in struct_types:
+    for name, value, _, _ in struct_types:
         p = struct_protect.get(name)
         if p == "KILN_NEVER_DEFINED":
             continue
         s.append(f"{guard_open(p)}template <> inline constexpr VkStructureType stype_of<{name}> = {value};\n{guard_close(p)}".rstrip("\n"))
     s += ["",
-          "// sizeof the feature struct (one that extends VkPhysicalDeviceFeatures2) with this sType, or 0.",
-          "// Feature structs hold only VkBool32 members after sType/pNext, so the size says how many.",
+          "// Bytes up to the end of the last member of the feature struct (one that extends",
+          "// VkPhysicalDeviceFeatures2) with this sType, or 0. Feature structs hold only VkBool32 members",
+          "// after sType/pNext, so this says how many there are (trailing padding excluded).",
           "inline size_t feature_struct_size(VkStructureType type) {",
           "  switch (type) {"]
-    for name, value, extends in struct_types:
+    for name, value, extends, last_member in struct_types:
         if "VkPhysicalDeviceFeatures2" not in extends.split(","):
             continue
         p = struct_protect.get(name)
         if p == "KILN_NEVER_DEFINED":
             continue
-        s.append(f"{guard_open(p)}    case {value}: return sizeof({name});\n{guard_close(p)}".rstrip("\n"))
+        s.append(f"{guard_open(p)}    case {value}: return offsetof({name}, {last_member}) + sizeof(VkBool32);\n{guard_close(p)}".rstrip("\n"))
     s += ["    default: return 0;", "  }", "}", "}  // namespace kiln"]
     open(f"{outdir}/kiln_struct_types.h", "w").write("\n".join(s) + "\n")
 

@@ -1,0 +1,113 @@
+#include "compiler/jit.h"
+
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
+
+#include <atomic>
+#include <mutex>
+
+#include "common/log.h"
+
+namespace kiln::compiler {
+
+struct Jit::Impl {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::unique_ptr<llvm::TargetMachine> target_machine;  // for IR optimization cost models
+  std::string triple, layout, cpu;
+  std::mutex optimize_mutex;  // the TargetMachine is not thread-safe
+  std::atomic<uint64_t> next_dylib{0};
+};
+
+Jit& Jit::instance() {
+  static Jit jit;
+  return jit;
+}
+
+Jit::Jit() : impl_(std::make_unique<Impl>()) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb) {
+    log(LogLevel::Error, "JIT: cannot detect the host CPU: %s", llvm::toString(jtmb.takeError()).c_str());
+    return;
+  }
+  jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);  // O2
+  auto tm = jtmb->createTargetMachine();
+  if (!tm) {
+    log(LogLevel::Error, "JIT: %s", llvm::toString(tm.takeError()).c_str());
+    return;
+  }
+  impl_->target_machine = std::move(*tm);
+  impl_->triple = jtmb->getTargetTriple().str();
+  impl_->cpu = jtmb->getCPU();
+  impl_->layout = impl_->target_machine->createDataLayout().getStringRepresentation();
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+  if (!jit) {
+    log(LogLevel::Error, "JIT: %s", llvm::toString(jit.takeError()).c_str());
+    return;
+  }
+  impl_->jit = std::move(*jit);
+}
+
+Jit::~Jit() = default;
+
+const std::string& Jit::target_triple() const { return impl_->triple; }
+const std::string& Jit::data_layout() const { return impl_->layout; }
+const std::string& Jit::cpu_name() const { return impl_->cpu; }
+
+uint64_t Jit::compile(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module,
+                      const std::string& symbol, std::string* error) {
+  if (!impl_->jit) {
+    *error = "the JIT could not be initialised";
+    return 0;
+  }
+  std::string verify_message;
+  llvm::raw_string_ostream verify_stream(verify_message);
+  if (llvm::verifyModule(*module, &verify_stream)) {
+    *error = "invalid LLVM IR generated (a Kiln bug): " + verify_stream.str();
+    return 0;
+  }
+  {
+    std::lock_guard lock(impl_->optimize_mutex);
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(impl_->target_machine.get());
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(*module, mam);
+  }
+  // Each kernel gets its own JITDylib so its symbol names never clash with another kernel's.
+  auto& es = impl_->jit->getExecutionSession();
+  auto dylib = es.createJITDylib("kernel" + std::to_string(impl_->next_dylib++));
+  if (!dylib) {
+    *error = llvm::toString(dylib.takeError());
+    return 0;
+  }
+  dylib->addToLinkOrder(impl_->jit->getMainJITDylib());
+  if (auto err = impl_->jit->addIRModule(*dylib, llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
+    *error = llvm::toString(std::move(err));
+    return 0;
+  }
+  auto address = impl_->jit->lookup(*dylib, symbol);
+  if (!address) {
+    *error = llvm::toString(address.takeError());
+    return 0;
+  }
+  return address->getValue();
+}
+
+}  // namespace kiln::compiler

@@ -1,0 +1,41 @@
+#pragma once
+// The JIT: one ORC LLJIT per process, configured for the host CPU, that turns translated LLVM
+// modules into callable kernels. IR is optimized at O2 with the host's TargetMachine before code
+// generation. Kernels reach the driver only through function pointers in their context structs
+// (compiler/kernel_abi.h), so no driver symbols need registering; libm comes from the process.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace kiln::compiler {
+
+class Jit {
+ public:
+  // The process-wide JIT (created on first use). Thread-safe.
+  static Jit& instance();
+
+  // Optimizes `module` (created in `context`) and compiles it; returns the address of
+  // `symbol`, or 0 with `error` set. The module and context are consumed.
+  uint64_t compile(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module,
+                   const std::string& symbol, std::string* error);
+
+  // The host's target triple and data layout, for creating modules.
+  const std::string& target_triple() const;
+  const std::string& data_layout() const;
+  // Host CPU name and features (part of cache keys: object code is only valid on the same CPU).
+  const std::string& cpu_name() const;
+
+  struct Impl;
+
+ private:
+  Jit();
+  ~Jit();
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kiln::compiler

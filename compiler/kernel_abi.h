@@ -1,0 +1,93 @@
+#pragma once
+// Kiln's kernel ABI: the one header that says how JIT-compiled shader kernels are called and
+// what memory they read (ARCHITECTURE.md, decisions 1 and 2). Plain C++ — no LLVM here; icd/
+// writes descriptor memory in these formats, pipeline/ calls kernels with these signatures, and
+// compiler/ generates code that reads exactly these layouts. Change it only together with the
+// translator and the tests in tests/unit/kernel_abi_test.cpp.
+#include <cstddef>
+#include <cstdint>
+
+namespace kiln::abi {
+
+// ---------------------------------------------------------------------------------------------
+// Descriptors are memory. A descriptor set is a block of fixed-size records, one per array
+// element of each binding, at the offsets its layout assigns (DescriptorSetLayout in icd/).
+// Shaders load these records directly; there is no C++ call per descriptor access.
+// ---------------------------------------------------------------------------------------------
+constexpr uint32_t kDescriptorRecordSize = 32;
+constexpr uint32_t kDescriptorRecordAlignment = 16;
+
+// UNIFORM_BUFFER, STORAGE_BUFFER (and their _DYNAMIC forms once the dynamic offset is applied).
+// A null descriptor (robustness2) has address 0 and range 0.
+struct BufferDescriptor {
+  uint64_t address;  // first byte the shader sees
+  uint64_t range;    // bytes the shader may access; robust access clamps against it
+  uint64_t reserved[2];
+};
+
+// UNIFORM_TEXEL_BUFFER, STORAGE_TEXEL_BUFFER.
+struct TexelBufferDescriptor {
+  uint64_t address;
+  uint32_t element_count;  // texels in range
+  uint32_t format;         // VkFormat
+  uint64_t reserved[2];
+};
+
+// SAMPLED_IMAGE, STORAGE_IMAGE, INPUT_ATTACHMENT, SAMPLER, COMBINED_IMAGE_SAMPLER: pointers to
+// records owned by the VkImageView / VkSampler objects (their layouts arrive with the images
+// issue; the view must outlive the set's use, as Vulkan requires).
+struct ImageSamplerDescriptor {
+  const void* image_view;  // ImageViewRecord*, or nullptr
+  const void* sampler;     // SamplerRecord*, or nullptr
+  uint64_t reserved[2];
+};
+
+static_assert(sizeof(BufferDescriptor) == kDescriptorRecordSize);
+static_assert(sizeof(TexelBufferDescriptor) == kDescriptorRecordSize);
+static_assert(sizeof(ImageSamplerDescriptor) == kDescriptorRecordSize);
+
+// INLINE_UNIFORM_BLOCK bindings are not records: their descriptorCount bytes are stored in the
+// set's memory at the binding's offset (16-byte aligned) and read like a uniform buffer.
+
+constexpr uint32_t kMaxBoundDescriptorSets = 8;
+constexpr uint32_t kMaxPushConstantBytes = 256;
+constexpr uint32_t kMaxDynamicBuffers = 32;  // 16 uniform + 16 storage
+
+// ---------------------------------------------------------------------------------------------
+// What every kernel receives: the bound resources of the draw or dispatch.
+// ---------------------------------------------------------------------------------------------
+struct ResourceContext {
+  const uint8_t* descriptor_sets[kMaxBoundDescriptorSets];  // set memory, or nullptr if unbound
+  // Dynamic buffers of all bound sets, in pipeline-layout order, offsets already applied.
+  BufferDescriptor dynamic_buffers[kMaxDynamicBuffers];
+  alignas(16) uint8_t push_constants[kMaxPushConstantBytes];
+};
+
+// ---------------------------------------------------------------------------------------------
+// Compute (and later task/mesh) kernels: one call runs one subgroup of W invocations of one
+// workgroup. Lanes are invocations local_index = subgroup_id * W + lane; lanes past the
+// workgroup's size are inactive from the start.
+// ---------------------------------------------------------------------------------------------
+struct ComputeDispatchContext {
+  const ResourceContext* resources;
+  uint32_t workgroup_size[3];   // LocalSize (from the module or specialization)
+  uint32_t workgroup_count[3];  // NumWorkgroups: the dispatch's group counts
+  uint32_t base_workgroup[3];   // vkCmdDispatchBase offset (WorkgroupId includes it)
+};
+
+struct ComputeInvocation {
+  const ComputeDispatchContext* dispatch;
+  uint32_t workgroup_id[3];  // includes base_workgroup
+  uint32_t subgroup_id;
+  uint32_t subgroup_count;
+  uint8_t* shared_memory;    // the workgroup's Workgroup-storage block (zeroed when the shader asks)
+  // OpControlBarrier with Workgroup scope: suspends this subgroup until every other live
+  // subgroup of the workgroup has reached a barrier too (pipeline/compute_dispatch.cpp).
+  void (*workgroup_barrier)(void* barrier_context);
+  void* barrier_context;
+};
+
+// The kernel entry point. Returns nothing; writes memory only through descriptors.
+using ComputeKernelFn = void (*)(const ComputeInvocation* invocation);
+
+}  // namespace kiln::abi

@@ -1,0 +1,336 @@
+#include "compiler/spirv_front.h"
+
+#include <spirv-tools/libspirv.hpp>
+#include <spirv-tools/optimizer.hpp>
+#include <spirv/unified1/spirv.hpp11>
+
+#include <functional>
+#include <unordered_map>
+
+#include "compiler/shader_dump.h"
+#include "compiler/shader_hash.h"
+
+namespace kiln::compiler {
+namespace {
+
+// Vulkan 1.3 consumes SPIR-V 1.0 through 1.6; validating against it also applies Vulkan's own
+// rules (VUIDs), and relaxed block layout (core since 1.1) and LocalSizeId (core in 1.3).
+constexpr spv_target_env kTargetEnv = SPV_ENV_VULKAN_1_3;
+constexpr size_t kHeaderWords = 5;  // magic, version, generator, id bound, schema
+
+// SPIRV-Tools reports problems through a callback; this collects the errors into one message.
+class MessageCollector {
+ public:
+  spvtools::MessageConsumer consumer() {
+    return [this](spv_message_level_t level, const char*, const spv_position_t& position, const char* message) {
+      if (level > SPV_MSG_ERROR) return;  // warnings and info do not fail the shader
+      if (!text_.empty()) text_ += "\n";
+      text_ += message;
+      if (position.index) text_ += " (word " + std::to_string(position.index) + ")";
+    };
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+// --- Raw instruction walking (used before SPIRV-Tools builds its IR) -----------------------------
+
+struct RawInstruction {
+  spv::Op opcode;
+  std::span<const uint32_t> words;  // the whole instruction, opcode word included
+};
+
+// Calls visit(RawInstruction) for each instruction after the header. Returns false when an
+// instruction's word count is zero or runs past the end (the module is then malformed).
+template <typename Visit>
+bool for_each_instruction(std::span<const uint32_t> module, Visit&& visit) {
+  size_t at = kHeaderWords;
+  while (at < module.size()) {
+    const uint32_t count = module[at] >> 16;
+    if (count == 0 || count > module.size() - at) return false;
+    visit(RawInstruction{static_cast<spv::Op>(module[at] & 0xffff), module.subspan(at, count)});
+    at += count;
+  }
+  return true;
+}
+
+// A SPIR-V literal string starting at words[first]: UTF-8 bytes packed four to a word,
+// little-endian, ending with a NUL byte (or at the end of `words`).
+std::string literal_string(std::span<const uint32_t> words, size_t first) {
+  std::string text;
+  for (size_t i = first; i < words.size(); ++i)
+    for (int byte = 0; byte < 4; ++byte) {
+      const char c = static_cast<char>((words[i] >> (8 * byte)) & 0xff);
+      if (c == '\0') return text;
+      text += c;
+    }
+  return text;
+}
+
+spv::ExecutionModel execution_model_of(ShaderStage stage) {
+  switch (stage) {
+    case ShaderStage::Vertex: return spv::ExecutionModel::Vertex;
+    case ShaderStage::TessellationControl: return spv::ExecutionModel::TessellationControl;
+    case ShaderStage::TessellationEvaluation: return spv::ExecutionModel::TessellationEvaluation;
+    case ShaderStage::Geometry: return spv::ExecutionModel::Geometry;
+    case ShaderStage::Fragment: return spv::ExecutionModel::Fragment;
+    case ShaderStage::Compute: return spv::ExecutionModel::GLCompute;
+    case ShaderStage::Task: return spv::ExecutionModel::TaskEXT;
+    case ShaderStage::Mesh: return spv::ExecutionModel::MeshEXT;
+  }
+  return spv::ExecutionModel::Max;
+}
+
+// SPIR-V may be stored in either byte order (the magic number tells which); Kiln works on
+// host order, so a byte-swapped module is swapped once here.
+std::vector<uint32_t> in_host_byte_order(std::span<const uint32_t> words) {
+  std::vector<uint32_t> module(words.begin(), words.end());
+  if (!module.empty() && module[0] == __builtin_bswap32(spv::MagicNumber))
+    for (uint32_t& word : module) word = __builtin_bswap32(word);
+  return module;
+}
+
+bool is_constant_instruction(spv::Op opcode) {
+  switch (opcode) {
+    case spv::Op::OpConstant:
+    case spv::Op::OpConstantTrue:
+    case spv::Op::OpConstantFalse:
+    case spv::Op::OpConstantComposite:
+    case spv::Op::OpConstantNull:
+    case spv::Op::OpSpecConstant:
+    case spv::Op::OpSpecConstantTrue:
+    case spv::Op::OpSpecConstantFalse:
+    case spv::Op::OpSpecConstantComposite:
+    case spv::Op::OpSpecConstantOp:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Rules SPIRV-Tools 2023.1's validator misses but its optimizer relies on (found by fuzzing:
+// modules breaking them pass validation and then crash a pass). Returns an error or "".
+//  - OpExecutionModeId operands must be constant instructions (SPIR-V spec, OpExecutionModeId).
+std::string check_rules_validator_misses(std::span<const uint32_t> module) {
+  std::unordered_map<uint32_t, spv::Op> constants;
+  for_each_instruction(module, [&](const RawInstruction& inst) {
+    if (is_constant_instruction(inst.opcode) && inst.words.size() > 2) constants.emplace(inst.words[2], inst.opcode);
+  });
+  std::string error;
+  for_each_instruction(module, [&](const RawInstruction& inst) {
+    if (inst.opcode != spv::Op::OpExecutionModeId || !error.empty()) return;
+    for (size_t i = 3; i < inst.words.size(); ++i)
+      if (!constants.contains(inst.words[i]))
+        error = "invalid SPIR-V: OpExecutionModeId operand %" + std::to_string(inst.words[i]) +
+                " is not a constant instruction";
+  });
+  return error;
+}
+
+// Removes every entry point except (`name`, `model`), with their execution modes, so dead-code
+// passes drop the other entry points' functions and globals. SPIRV-Tools 2023.1 has no pass for
+// this; the module must already be valid. Returns an error message, or "" on success.
+std::string keep_only_entry_point(std::vector<uint32_t>& module, std::string_view name, spv::ExecutionModel model) {
+  uint32_t function_id = 0;
+  std::string available;
+  for_each_instruction(module, [&](const RawInstruction& inst) {
+    if (inst.opcode != spv::Op::OpEntryPoint || inst.words.size() < 4) return;
+    const auto inst_model = static_cast<spv::ExecutionModel>(inst.words[1]);
+    const std::string inst_name = literal_string(inst.words, 3);
+    if (inst_model == model && inst_name == name) function_id = inst.words[2];
+    available += (available.empty() ? "" : ", ") + inst_name + " (execution model " +
+                 std::to_string(static_cast<uint32_t>(inst_model)) + ")";
+  });
+  if (function_id == 0)
+    return "the module has no entry point named '" + std::string(name) + "' with execution model " +
+           std::to_string(static_cast<uint32_t>(model)) + "; it has: " + (available.empty() ? "none" : available);
+
+  std::vector<uint32_t> kept(module.begin(), module.begin() + kHeaderWords);
+  kept.reserve(module.size());
+  for_each_instruction(module, [&](const RawInstruction& inst) {
+    const bool other_entry_point = inst.opcode == spv::Op::OpEntryPoint && inst.words[2] != function_id;
+    const bool other_mode = (inst.opcode == spv::Op::OpExecutionMode || inst.opcode == spv::Op::OpExecutionModeId) &&
+                            inst.words.size() > 1 && inst.words[1] != function_id;
+    if (other_entry_point || other_mode) return;
+    kept.insert(kept.end(), inst.words.begin(), inst.words.end());
+  });
+  module = std::move(kept);
+  return "";
+}
+
+// --- Passes ----------------------------------------------------------------------------------------
+
+struct PassStep {
+  const char* name;  // spirv-opt's flag name, for messages
+  std::function<spvtools::Optimizer::PassToken()> make;
+};
+
+// Specialization: write the application's values into the OpSpecConstant* defaults, turn every
+// SpecId constant into a plain constant, then fold the OpSpecConstantOp / OpSpecConstantComposite
+// built from them (gl_WorkGroupSize, `const uint n = k * 2`) into plain constants too.
+std::vector<PassStep> specialization_steps(const SpecializationInput& spec) {
+  // SetSpecConstantDefaultValuePass takes SPIR-V literal words: one word for types up to 32 bits
+  // (it masks or sign-extends 8- and 16-bit values itself; any nonzero word is `true` for a
+  // bool, which Vulkan passes as a 4-byte VkBool32) and two words, low first, for 64-bit types.
+  // A size that does not fit the constant's type leaves the default in place (invalid usage).
+  std::unordered_map<uint32_t, std::vector<uint32_t>> literals;
+  for (const auto& value : spec.values()) {
+    std::vector<uint32_t> words{static_cast<uint32_t>(value.bits)};
+    if (value.size == 8) words.push_back(static_cast<uint32_t>(value.bits >> 32));
+    literals.emplace(value.constant_id, std::move(words));
+  }
+  std::vector<PassStep> steps;
+  if (!literals.empty())
+    steps.push_back({"set-spec-const-default-value",
+                     [literals] { return spvtools::CreateSetSpecConstantDefaultValuePass(literals); }});
+  steps.push_back({"freeze-spec-const", [] { return spvtools::CreateFreezeSpecConstantValuePass(); }});
+  steps.push_back({"fold-spec-const-op-composite", [] { return spvtools::CreateFoldSpecConstantOpAndCompositePass(); }});
+  return steps;
+}
+
+// The fixed optimization list. Every pass here keeps structured control flow (merge and
+// continue blocks) valid, which the translator's lane masks rely on; the order follows
+// spirv-opt's -O recipe, trimmed to what helps a SIMD translator:
+std::vector<PassStep> optimization_steps() {
+  using namespace spvtools;
+  return {
+      // NonSemantic.* instructions (shader debug info, debugPrintf) carry nothing Kiln executes.
+      {"strip-nonsemantic", [] { return CreateStripNonSemanticInfoPass(); }},
+      // Functions only the removed entry points called.
+      {"eliminate-dead-functions", [] { return CreateEliminateDeadFunctionsPass(); }},
+      // Merge-return needs unreachable merge/continue blocks to be trivial, which this ensures.
+      {"eliminate-dead-branches", [] { return CreateDeadBranchElimPass(); }},
+      // One return per function. The translator handles early returns with a return mask, so
+      // this is not for the entry point's sake: the inliner refuses functions that return from
+      // inside a loop, and after merge-return there are none.
+      {"merge-return", [] { return CreateMergeReturnPass(); }},
+      // Inline every call (recursion is not allowed in shaders); OpFunctionCall remains only
+      // where inlining is impossible, e.g. OpKill inside a function called from a continue block.
+      {"inline-entry-points-exhaustive", [] { return CreateInlineExhaustivePass(); }},
+      {"eliminate-dead-functions", [] { return CreateEliminateDeadFunctionsPass(); }},
+      // Private globals used by one function become Function variables, so SSA can take them.
+      {"private-to-local", [] { return CreatePrivateToLocalPass(); }},
+      // Split local structs/arrays (default limit: 100 elements) into scalar variables, and
+      // constant-index access chains into OpCompositeExtract/Insert, so mem2reg can lift them.
+      {"scalar-replacement", [] { return CreateScalarReplacementPass(); }},
+      {"convert-local-access-chains", [] { return CreateLocalAccessChainConvertPass(); }},
+      // mem2reg: Function-storage loads and stores become SSA values and OpPhi.
+      {"local-single-block-elim", [] { return CreateLocalSingleBlockLoadStoreElimPass(); }},
+      {"local-single-store-elim", [] { return CreateLocalSingleStoreElimPass(); }},
+      {"ssa-rewrite", [] { return CreateSSARewritePass(); }},
+      // Constant propagation (specialization constants included) and folding. Note: the folder
+      // may fuse a*b+c into GLSL.std.450 Fma, which Vulkan's precision rules allow; the
+      // translator should lower Fma as llvm.fmuladd so hosts without FMA stay fast.
+      {"ccp", [] { return CreateCCPPass(); }},
+      {"simplify-instructions", [] { return CreateSimplificationPass(); }},
+      // Branches on now-constant conditions (`if (kFlag)`) and the code they guarded.
+      {"eliminate-dead-branches", [] { return CreateDeadBranchElimPass(); }},
+      {"aggressive-dce", [] { return CreateAggressiveDCEPass(); }},
+      // Small if/else diamonds that only pick a value become OpSelect: no divergence to mask.
+      {"if-conversion", [] { return CreateIfConversionPass(); }},
+      {"redundancy-elimination", [] { return CreateRedundancyEliminationPass(); }},
+      {"aggressive-dce", [] { return CreateAggressiveDCEPass(); }},
+      // Straight-line block chains become one block (merge/continue targets are kept).
+      {"merge-blocks", [] { return CreateBlockMergePass(); }},
+  };
+}
+
+// Runs `steps` over `module` in one optimizer. The validator is off: the caller has validated
+// with the options the device allows, which the optimizer's own validation would not know.
+bool run_steps(const std::vector<PassStep>& steps, std::span<const uint32_t> module, std::vector<uint32_t>* out,
+               std::string* error) {
+  MessageCollector messages;
+  spvtools::Optimizer optimizer(kTargetEnv);
+  optimizer.SetMessageConsumer(messages.consumer());
+  for (const auto& step : steps) optimizer.RegisterPass(step.make());
+  spvtools::OptimizerOptions options;
+  options.set_run_validator(false);
+  if (optimizer.Run(module.data(), module.size(), out, options)) return true;
+  *error = messages.text().empty() ? "no message" : messages.text();
+  return false;
+}
+
+// Runs the steps; when the combined run fails, replays them one by one to name the failing pass.
+std::string optimize(std::vector<uint32_t>& module, const std::vector<PassStep>& steps) {
+  std::vector<uint32_t> out;
+  std::string error;
+  if (run_steps(steps, module, &out, &error)) {
+    module = std::move(out);
+    return "";
+  }
+  std::vector<uint32_t> current = module;
+  for (const auto& step : steps) {
+    std::string step_error;
+    if (!run_steps({step}, current, &out, &step_error)) return "SPIR-V pass " + std::string(step.name) + " failed: " + step_error;
+    current = std::move(out);
+  }
+  return "SPIR-V optimization failed: " + error;
+}
+
+std::string validate(std::span<const uint32_t> module, const LayoutFeatures& layout) {
+  MessageCollector messages;
+  spvtools::SpirvTools tools(kTargetEnv);
+  tools.SetMessageConsumer(messages.consumer());
+  spvtools::ValidatorOptions options;
+  options.SetUniformBufferStandardLayout(layout.uniform_buffer_standard_layout);
+  options.SetScalarBlockLayout(layout.scalar_block_layout);
+  options.SetWorkgroupScalarBlockLayout(layout.workgroup_scalar_block_layout);
+  if (!tools.Validate(module.data(), module.size(), options))
+    return "invalid SPIR-V: " + (messages.text().empty() ? std::string("no message") : messages.text());
+  return check_rules_validator_misses(module);
+}
+
+// The steps of prepare_spirv after hashing; returns the prepared module or an error.
+FrontResult prepare(const ShaderSource& source, const LayoutFeatures& layout) {
+  FrontResult result;
+  std::vector<uint32_t> module = in_host_byte_order(source.words);
+  if (module.size() < kHeaderWords) {
+    result.error = "SPIR-V module too short: " + std::to_string(module.size()) + " words";
+    return result;
+  }
+  if (module[0] != spv::MagicNumber) {
+    result.error = "not a SPIR-V module: first word is " + std::to_string(module[0]) + ", not the SPIR-V magic number";
+    return result;
+  }
+  if (std::string error = validate(module, layout); !error.empty()) {
+    result.error = std::move(error);
+    return result;
+  }
+  if (std::string error = keep_only_entry_point(module, source.entry_point, execution_model_of(source.stage));
+      !error.empty()) {
+    result.error = std::move(error);
+    return result;
+  }
+  std::vector<PassStep> steps = specialization_steps(source.specialization);
+  for (auto& step : optimization_steps()) steps.push_back(std::move(step));
+  if (std::string error = optimize(module, steps); !error.empty()) {
+    result.error = std::move(error);
+    return result;
+  }
+  result.words = std::move(module);
+  return result;
+}
+
+}  // namespace
+
+FrontResult prepare_spirv(const ShaderSource& source, const LayoutFeatures& layout) {
+  const uint64_t hash = shader_hash(source);
+  dump_source_spirv(hash, source.stage, source.words);
+  FrontResult result;
+  try {
+    result = prepare(source, layout);
+  } catch (const std::exception& e) {  // SPIRV-Tools may throw (std::bad_alloc at least)
+    result = {};
+    result.error = std::string("SPIR-V front end failed: ") + e.what();
+  } catch (...) {
+    result = {};
+    result.error = "SPIR-V front end failed with an unknown exception";
+  }
+  result.source_hash = hash;
+  if (result.ok()) dump_prepared_spirv(hash, source.stage, result.words);
+  return result;
+}
+
+}  // namespace kiln::compiler

@@ -1,0 +1,567 @@
+// Variables, descriptors, access chains, loads and stores, atomics, barriers and built-ins.
+//
+// Every access computes per-lane addresses and checks them against the bounds of the object the
+// pointer came from (a buffer's descriptor range, a variable's size): out-of-bounds lanes read
+// zero and do not write, so a bad index never touches memory outside its resource.
+#include <llvm/IR/Intrinsics.h>
+
+#include "compiler/kernel_abi.h"
+#include "compiler/translator_internal.h"
+
+namespace kiln::compiler {
+namespace {
+
+bool is_buffer_class(spv::StorageClass c) {
+  return c == spv::StorageClass::StorageBuffer || c == spv::StorageClass::Uniform ||
+         c == spv::StorageClass::PushConstant || c == spv::StorageClass::PhysicalStorageBuffer;
+}
+
+}  // namespace
+
+// Loads (address, range) of buffer descriptor `element` of a binding: from the set's records, or
+// from the dynamic-buffer array for dynamic bindings. Unbound sets read as a null descriptor.
+static void load_buffer_descriptor(Translator& t, uint32_t set, const BindingLocation& loc, llvm::Value* element,
+                                   llvm::Value** address, llvm::Value** range) {
+  auto& b = t.b();
+  llvm::Type* i64 = b.getInt64Ty();
+  llvm::Value* element64 = b.CreateZExtOrTrunc(element, t.lane_type(i64));
+  llvm::Value* record;  // <W x i64> address of each lane's record
+  if (loc.dynamic) {
+    llvm::Value* base = b.CreatePtrToInt(
+        b.CreateConstGEP1_64(b.getInt8Ty(), t.resources, offsetof(abi::ResourceContext, dynamic_buffers) +
+                                                                 loc.dynamic_index * sizeof(abi::BufferDescriptor)),
+        i64);
+    record = b.CreateAdd(t.splat(base), b.CreateMul(element64, t.splat(b.getInt64(sizeof(abi::BufferDescriptor)))));
+  } else {
+    llvm::Value* set_memory = b.CreateLoad(
+        b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), t.resources, offsetof(abi::ResourceContext, descriptor_sets) + set * 8));
+    // An unbound set reads as a null descriptor (address 0, range 0): every access is out of bounds.
+    if (!t.null_record) {
+      auto* type = llvm::ArrayType::get(b.getInt8Ty(), abi::kDescriptorRecordSize);
+      t.null_record = new llvm::GlobalVariable(*t.llvm_module, type, true, llvm::GlobalValue::PrivateLinkage,
+                                               llvm::ConstantAggregateZero::get(type), "kiln_null_descriptor");
+    }
+    llvm::Value* null_record = t.null_record;
+    llvm::Value* is_null = b.CreateIsNull(set_memory);
+    llvm::Value* base = b.CreatePtrToInt(b.CreateConstGEP1_64(b.getInt8Ty(), set_memory, loc.offset), i64);
+    record = b.CreateAdd(t.splat(base), b.CreateMul(element64, t.splat(b.getInt64(abi::kDescriptorRecordSize))));
+    record = b.CreateSelect(t.splat(is_null), t.splat(b.CreatePtrToInt(null_record, i64)), record);
+  }
+  llvm::Type* ptrs = t.lane_type(b.getPtrTy());
+  llvm::Value* all = llvm::Constant::getAllOnesValue(t.lane_type(b.getInt1Ty()));
+  llvm::Value* zero = llvm::Constant::getNullValue(t.lane_type(i64));
+  *address = b.CreateMaskedGather(t.lane_type(i64), b.CreateIntToPtr(record, ptrs), llvm::Align(8), all, zero);
+  *range = b.CreateMaskedGather(t.lane_type(i64), b.CreateIntToPtr(b.CreateAdd(record, t.splat(b.getInt64(8))), ptrs),
+                                llvm::Align(8), all, zero);
+}
+
+static Pointer buffer_pointer(Translator& t, Id pointee, llvm::Value* address, llvm::Value* range) {
+  Pointer p;
+  p.kind = PointerKind::Memory;
+  p.pointee = pointee;
+  p.addr = address;
+  p.lo = address;
+  p.hi = t.b().CreateAdd(address, range);
+  p.explicit_layout = true;
+  return p;
+}
+
+bool Translator::setup_variables() {
+  auto& b = builder_;
+  llvm::Type* i64 = b.getInt64Ty();
+  auto add_variable = [&](Id id, const spirv::Variable& var) -> bool {
+    const spirv::Type& ptr_type = m.type(var.type);
+    const Id pointee = ptr_type.element;
+    const spirv::Decorations& d = m.decorations(id);
+    switch (var.storage_class) {
+      case spv::StorageClass::StorageBuffer:
+      case spv::StorageClass::Uniform: {
+        const uint32_t set = d.set.value_or(0), binding = d.binding.value_or(0);
+        auto loc = options_.bindings ? options_.bindings(set, binding) : std::nullopt;
+        if (!loc) {
+          error_ = "descriptor set " + std::to_string(set) + " binding " + std::to_string(binding) +
+                   " is not in the pipeline layout";
+          return false;
+        }
+        const spirv::Type& pt = m.type(pointee);
+        if (pt.kind == spirv::TypeKind::Array || pt.kind == spirv::TypeKind::RuntimeArray) {
+          Pointer p;
+          p.kind = PointerKind::DescriptorArray;
+          p.pointee = pointee;
+          p.set = set;
+          p.binding = binding;
+          p.variable = id;
+          pointers_[id] = p;
+          return true;
+        }
+        llvm::Value *address, *range;
+        if (loc->inline_uniform_block) {
+          llvm::Value* set_memory = b.CreateLoad(
+              b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), resources, offsetof(abi::ResourceContext, descriptor_sets) + set * 8));
+          address = splat(b.CreatePtrToInt(b.CreateConstGEP1_64(b.getInt8Ty(), set_memory, loc->offset), i64));
+          range = splat(b.getInt64(loc->inline_size));
+        } else {
+          load_buffer_descriptor(*this, set, *loc, splat(b.getInt32(0)), &address, &range);
+        }
+        pointers_[id] = buffer_pointer(*this, pointee, address, range);
+        return true;
+      }
+      case spv::StorageClass::PushConstant: {
+        llvm::Value* base = b.CreatePtrToInt(
+            b.CreateConstGEP1_64(b.getInt8Ty(), resources, offsetof(abi::ResourceContext, push_constants)), i64);
+        pointers_[id] = buffer_pointer(*this, pointee, splat(base), splat(b.getInt64(abi::kMaxPushConstantBytes)));
+        return true;
+      }
+      case spv::StorageClass::Workgroup: {
+        const uint32_t size = spirv::type_size(m, pointee);
+        shared_bytes_ = (shared_bytes_ + 15) / 16 * 16;
+        const uint32_t offset = shared_bytes_;
+        shared_bytes_ += size;
+        llvm::Value* shared = b.CreateLoad(
+            b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), invocation, offsetof(abi::ComputeInvocation, shared_memory)));
+        llvm::Value* base = splat(b.CreatePtrToInt(b.CreateConstGEP1_64(b.getInt8Ty(), shared, offset), i64));
+        Pointer p;
+        p.pointee = pointee;
+        p.addr = p.lo = base;
+        p.hi = b.CreateAdd(base, splat(b.getInt64(size)));
+        pointers_[id] = p;
+        return true;
+      }
+      case spv::StorageClass::Private:
+      case spv::StorageClass::Function: {
+        // W private copies, lane i's at base + i * size.
+        const uint32_t size = std::max(1u, spirv::type_size(m, pointee));
+        const uint32_t stride = (size + 7) / 8 * 8;
+        auto* storage = alloca_builder_.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), uint64_t{stride} * width()));
+        storage->setAlignment(llvm::Align(16));
+        llvm::Value* base = b.CreateAdd(splat(b.CreatePtrToInt(storage, i64)),
+                                        b.CreateMul(b.CreateZExt(lane_index(), lane_type(i64)), splat(b.getInt64(stride))));
+        Pointer p;
+        p.pointee = pointee;
+        p.addr = p.lo = base;
+        p.hi = b.CreateAdd(base, splat(b.getInt64(size)));
+        pointers_[id] = p;
+        if (var.initializer) {
+          llvm::Value* saved = mask_;
+          mask_ = llvm::Constant::getAllOnesValue(lane_type(b.getInt1Ty()));
+          store(p, pointee, get(var.initializer));
+          mask_ = saved;
+        }
+        return true;
+      }
+      case spv::StorageClass::Input: {
+        if (!d.builtin) {
+          error_ = "compute shaders have no non-built-in inputs";
+          return false;
+        }
+        Pointer p;
+        p.kind = PointerKind::Builtin;
+        p.pointee = pointee;
+        p.builtin = *d.builtin;
+        pointers_[id] = p;
+        return true;
+      }
+      case spv::StorageClass::UniformConstant:
+        return true;  // images and samplers: translated when used (images issue)
+      default:
+        error_ = "unsupported storage class " + std::to_string(static_cast<unsigned>(var.storage_class));
+        return false;
+    }
+  };
+  const spirv::Function* f = m.function(entry.function);
+  for (const auto& [id, var] : m.variables()) {
+    bool local = false;
+    if (f && !f->blocks.empty())
+      for (const spirv::Instruction& inst : f->blocks[0].body)
+        if (inst.opcode == spv::Op::OpVariable && inst.result == id) local = true;
+    if (var.storage_class == spv::StorageClass::Function && !local) continue;  // another function's
+    if (!add_variable(id, var)) return false;
+  }
+  return true;
+}
+
+// Calls `leaf(address, bounds_ok, scalar_type)` for every scalar of `type` stored at `p`.
+template <typename Leaf>
+static void for_each_leaf(Translator& t, const Pointer& p, Id type, llvm::Value* addr, Leaf&& leaf) {
+  auto& b = t.b();
+  const spirv::Module& m = t.m;
+  const spirv::Type& ty = m.type(type);
+  auto at = [&](llvm::Value* base, uint64_t offset) { return offset ? b.CreateAdd(base, t.splat(b.getInt64(offset))) : base; };
+  switch (ty.kind) {
+    case spirv::TypeKind::Vector: {
+      const uint32_t scalar = spirv::type_size(m, ty.element);
+      const uint32_t stride = p.component_stride ? p.component_stride : scalar;
+      for (uint32_t i = 0; i < ty.count; ++i) for_each_leaf(t, Pointer{}, ty.element, at(addr, uint64_t{i} * stride), leaf);
+      return;
+    }
+    case spirv::TypeKind::Matrix: {
+      const spirv::Type& column = m.type(ty.element);
+      const uint32_t scalar = spirv::type_size(m, column.element);
+      const uint32_t matrix_stride = p.matrix_stride ? p.matrix_stride : spirv::type_size(m, ty.element);
+      for (uint32_t c = 0; c < ty.count; ++c)
+        for (uint32_t r = 0; r < column.count; ++r) {
+          const uint64_t offset = p.row_major ? uint64_t{c} * scalar + uint64_t{r} * matrix_stride
+                                              : uint64_t{c} * matrix_stride + uint64_t{r} * scalar;
+          for_each_leaf(t, Pointer{}, column.element, at(addr, offset), leaf);
+        }
+      return;
+    }
+    case spirv::TypeKind::Array: {
+      const uint32_t stride = spirv::array_stride(m, type);
+      for (uint32_t i = 0; i < ty.count; ++i) for_each_leaf(t, Pointer{}, ty.element, at(addr, uint64_t{i} * stride), leaf);
+      return;
+    }
+    case spirv::TypeKind::Struct: {
+      for (uint32_t i = 0; i < ty.members.size(); ++i) {
+        Pointer member;
+        if (i < ty.member_matrix_strides.size()) member.matrix_stride = ty.member_matrix_strides[i];
+        if (i < ty.member_row_major.size()) member.row_major = ty.member_row_major[i];
+        for_each_leaf(t, member, ty.members[i], at(addr, spirv::member_offset(m, type, i)), leaf);
+      }
+      return;
+    }
+    default:
+      leaf(addr, type);
+  }
+}
+
+static llvm::Value* in_bounds(Translator& t, const Pointer& p, llvm::Value* addr, uint32_t size) {
+  auto& b = t.b();
+  llvm::Value* end = b.CreateAdd(addr, t.splat(b.getInt64(size)));
+  return b.CreateAnd(b.CreateICmpUGE(addr, p.lo), b.CreateICmpULE(end, p.hi));
+}
+
+static llvm::Value* load_builtin(Translator& t, spv::BuiltIn builtin, uint32_t component) {
+  auto& b = t.b();
+  llvm::Type* i32 = b.getInt32Ty();
+  auto field = [&](llvm::Value* base, size_t offset) {
+    return b.CreateLoad(i32, b.CreateConstGEP1_64(b.getInt8Ty(), base, offset));
+  };
+  const uint32_t* size = t.entry.local_size;
+  llvm::Value* subgroup = field(t.invocation, offsetof(abi::ComputeInvocation, subgroup_id));
+  llvm::Value* local_index = b.CreateAdd(t.splat(b.CreateMul(subgroup, b.getInt32(t.width()))), t.lane_index());
+  auto local_id = [&](uint32_t c) -> llvm::Value* {
+    if (c == 0) return b.CreateURem(local_index, t.splat(b.getInt32(size[0])));
+    if (c == 1) return b.CreateURem(b.CreateUDiv(local_index, t.splat(b.getInt32(size[0]))), t.splat(b.getInt32(size[1])));
+    return b.CreateUDiv(local_index, t.splat(b.getInt32(size[0] * size[1])));
+  };
+  switch (builtin) {
+    case spv::BuiltIn::LocalInvocationId: return local_id(component);
+    case spv::BuiltIn::LocalInvocationIndex: return local_index;
+    case spv::BuiltIn::WorkgroupId:
+      return t.splat(field(t.invocation, offsetof(abi::ComputeInvocation, workgroup_id) + 4 * component));
+    case spv::BuiltIn::NumWorkgroups:
+      return t.splat(field(t.dispatch, offsetof(abi::ComputeDispatchContext, workgroup_count) + 4 * component));
+    case spv::BuiltIn::WorkgroupSize: return t.splat(b.getInt32(size[component]));
+    case spv::BuiltIn::GlobalInvocationId: {
+      llvm::Value* group = field(t.invocation, offsetof(abi::ComputeInvocation, workgroup_id) + 4 * component);
+      return b.CreateAdd(t.splat(b.CreateMul(group, b.getInt32(size[component]))), local_id(component));
+    }
+    case spv::BuiltIn::SubgroupSize: return t.splat(b.getInt32(t.width()));
+    case spv::BuiltIn::SubgroupLocalInvocationId: return t.lane_index();
+    case spv::BuiltIn::SubgroupId: return t.splat(subgroup);
+    case spv::BuiltIn::NumSubgroups: return t.splat(field(t.invocation, offsetof(abi::ComputeInvocation, subgroup_count)));
+    default: return nullptr;
+  }
+}
+
+Value Translator::load(const Pointer& p, Id type) {
+  Value out;
+  auto& b = builder_;
+  if (p.kind == PointerKind::Builtin) {
+    const uint32_t n = p.component >= 0 ? 1 : std::max(1u, m.type(type).count);
+    for (uint32_t c = 0; c < n; ++c) {
+      llvm::Value* v = load_builtin(*this, p.builtin, p.component >= 0 ? p.component : c);
+      if (!v) return Value{};
+      out.leaves.push_back(v);
+    }
+    return out;
+  }
+  for_each_leaf(*this, p, type, p.addr, [&](llvm::Value* addr, Id scalar) {
+    const spirv::Type& st = m.type(scalar);
+    const bool is_bool = st.kind == spirv::TypeKind::Bool;
+    llvm::Type* memory_type = is_bool ? b.getInt32Ty() : leaf_type(scalar);
+    const uint32_t size = is_bool ? 4 : spirv::type_size(m, scalar);
+    llvm::Value* lanes = b.CreateAnd(mask_, in_bounds(*this, p, addr, size));
+    llvm::Value* v = b.CreateMaskedGather(lane_type(memory_type), b.CreateIntToPtr(addr, lane_type(b.getPtrTy())),
+                                          llvm::Align(std::min(size, 8u)), lanes,
+                                          llvm::Constant::getNullValue(lane_type(memory_type)));
+    if (is_bool) v = b.CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
+    out.leaves.push_back(v);
+  });
+  return out;
+}
+
+void Translator::store(const Pointer& p, Id type, const Value& value) {
+  auto& b = builder_;
+  size_t next = 0;
+  for_each_leaf(*this, p, type, p.addr, [&](llvm::Value* addr, Id scalar) {
+    if (next >= value.leaves.size()) return;
+    llvm::Value* v = value.leaves[next++];
+    const bool is_bool = m.type(scalar).kind == spirv::TypeKind::Bool;
+    if (is_bool) v = b.CreateZExt(v, lane_type(b.getInt32Ty()));
+    const uint32_t size = is_bool ? 4 : spirv::type_size(m, scalar);
+    llvm::Value* lanes = b.CreateAnd(mask_, in_bounds(*this, p, addr, size));
+    b.CreateMaskedScatter(v, b.CreateIntToPtr(addr, lane_type(b.getPtrTy())), llvm::Align(std::min(size, 8u)), lanes);
+  });
+}
+
+// Applies one access-chain index to `p`.
+static bool step(Translator& t, Pointer& p, Id index_id, const spirv::Instruction& inst) {
+  auto& b = t.b();
+  const spirv::Module& m = t.m;
+  llvm::Type* i64 = b.getInt64Ty();
+  const spirv::Type& ty = m.type(p.pointee);
+  auto index_vector = [&]() {
+    llvm::Value* v = t.get(index_id).leaves.at(0);
+    return b.CreateSExtOrTrunc(v, t.lane_type(i64));
+  };
+  auto constant_index = [&]() -> std::optional<uint64_t> { return m.constant_uint(index_id); };
+
+  if (p.kind == PointerKind::DescriptorArray) {
+    auto loc = t.options_.bindings(p.set, p.binding);
+    llvm::Value *address, *range;
+    load_buffer_descriptor(t, p.set, *loc, t.get(index_id).leaves.at(0), &address, &range);
+    p = buffer_pointer(t, ty.element, address, range);
+    return true;
+  }
+  if (p.kind == PointerKind::Builtin) {
+    auto c = constant_index();
+    if (c) {
+      p.component = static_cast<int>(*c);
+      p.pointee = ty.element;
+      return true;
+    }
+    return t.fail(inst, "dynamic index into a built-in");
+  }
+  switch (ty.kind) {
+    case spirv::TypeKind::Struct: {
+      auto c = constant_index();
+      if (!c || *c >= ty.members.size()) return t.fail(inst, "struct index is not a valid constant");
+      const uint32_t member = static_cast<uint32_t>(*c);
+      p.addr = b.CreateAdd(p.addr, t.splat(b.getInt64(spirv::member_offset(m, p.pointee, member))));
+      p.matrix_stride = member < ty.member_matrix_strides.size() ? ty.member_matrix_strides[member] : 0;
+      p.row_major = member < ty.member_row_major.size() && ty.member_row_major[member];
+      p.component_stride = 0;
+      p.pointee = ty.members[member];
+      return true;
+    }
+    case spirv::TypeKind::Array:
+    case spirv::TypeKind::RuntimeArray: {
+      const uint32_t stride = spirv::array_stride(m, p.pointee);
+      p.addr = b.CreateAdd(p.addr, b.CreateMul(index_vector(), t.splat(b.getInt64(stride))));
+      p.pointee = ty.element;
+      p.matrix_stride = 0;
+      p.row_major = false;
+      return true;
+    }
+    case spirv::TypeKind::Matrix: {
+      const uint32_t scalar = spirv::type_size(m, m.type(ty.element).element);
+      const uint32_t matrix_stride = p.matrix_stride ? p.matrix_stride : spirv::type_size(m, ty.element);
+      if (p.row_major) {
+        p.addr = b.CreateAdd(p.addr, b.CreateMul(index_vector(), t.splat(b.getInt64(scalar))));
+        p.component_stride = matrix_stride;
+      } else {
+        p.addr = b.CreateAdd(p.addr, b.CreateMul(index_vector(), t.splat(b.getInt64(matrix_stride))));
+        p.component_stride = 0;
+      }
+      p.pointee = ty.element;
+      return true;
+    }
+    case spirv::TypeKind::Vector: {
+      const uint32_t stride = p.component_stride ? p.component_stride : spirv::type_size(m, ty.element);
+      p.addr = b.CreateAdd(p.addr, b.CreateMul(index_vector(), t.splat(b.getInt64(stride))));
+      p.pointee = ty.element;
+      p.component_stride = 0;
+      return true;
+    }
+    default:
+      return t.fail(inst, "access chain into a non-composite type");
+  }
+}
+
+static llvm::AtomicRMWInst::BinOp rmw_op(spv::Op op, bool* ok) {
+  *ok = true;
+  switch (op) {
+    case spv::Op::OpAtomicIAdd:
+    case spv::Op::OpAtomicIIncrement: return llvm::AtomicRMWInst::Add;
+    case spv::Op::OpAtomicISub:
+    case spv::Op::OpAtomicIDecrement: return llvm::AtomicRMWInst::Sub;
+    case spv::Op::OpAtomicSMin: return llvm::AtomicRMWInst::Min;
+    case spv::Op::OpAtomicUMin: return llvm::AtomicRMWInst::UMin;
+    case spv::Op::OpAtomicSMax: return llvm::AtomicRMWInst::Max;
+    case spv::Op::OpAtomicUMax: return llvm::AtomicRMWInst::UMax;
+    case spv::Op::OpAtomicAnd: return llvm::AtomicRMWInst::And;
+    case spv::Op::OpAtomicOr: return llvm::AtomicRMWInst::Or;
+    case spv::Op::OpAtomicXor: return llvm::AtomicRMWInst::Xor;
+    case spv::Op::OpAtomicExchange: return llvm::AtomicRMWInst::Xchg;
+    case spv::Op::OpAtomicFAddEXT: return llvm::AtomicRMWInst::FAdd;
+    default: *ok = false; return llvm::AtomicRMWInst::Add;
+  }
+}
+
+// Atomics serialize per address: each active in-bounds lane performs its own atomic, in lane order.
+static bool atomic(Translator& t, const spirv::Instruction& inst) {
+  auto& b = t.b();
+  const spv::Op op = inst.opcode;
+  const Pointer p = t.get_pointer(inst.operands[0]);
+  const bool is_store = op == spv::Op::OpAtomicStore;
+  const Id value_type = is_store ? p.pointee : inst.result_type;
+  llvm::Type* scalar = t.leaf_type(value_type);
+  if (!scalar) return t.fail(inst, "atomic on a non-scalar");
+  const uint32_t size = scalar->getPrimitiveSizeInBits() / 8;
+  llvm::Value* lanes = b.CreateAnd(t.mask(), in_bounds(t, p, p.addr, size));
+  llvm::Value* operand = nullptr;
+  llvm::Value* comparator = nullptr;
+  switch (op) {
+    case spv::Op::OpAtomicLoad: break;
+    case spv::Op::OpAtomicStore: operand = t.get(inst.operands[3]).leaves.at(0); break;
+    case spv::Op::OpAtomicIIncrement:
+    case spv::Op::OpAtomicIDecrement: operand = t.splat(llvm::ConstantInt::get(scalar, 1)); break;
+    case spv::Op::OpAtomicCompareExchange:
+      operand = t.get(inst.operands[4]).leaves.at(0);
+      comparator = t.get(inst.operands[5]).leaves.at(0);
+      break;
+    default: operand = t.get(inst.operands[3]).leaves.at(0); break;
+  }
+  llvm::Function* fn = b.GetInsertBlock()->getParent();
+  llvm::Value* result = llvm::UndefValue::get(t.lane_type(scalar));
+  for (uint32_t lane = 0; lane < t.width(); ++lane) {
+    llvm::BasicBlock* run = llvm::BasicBlock::Create(t.ctx, "atomic_lane", fn);
+    llvm::BasicBlock* done = llvm::BasicBlock::Create(t.ctx, "atomic_next", fn);
+    llvm::BasicBlock* from = b.GetInsertBlock();
+    b.CreateCondBr(b.CreateExtractElement(lanes, lane), run, done);
+    b.SetInsertPoint(run);
+    llvm::Value* address = b.CreateIntToPtr(b.CreateExtractElement(p.addr, lane), b.getPtrTy());
+    llvm::Value* old = nullptr;
+    const auto order = llvm::AtomicOrdering::SequentiallyConsistent;
+    if (op == spv::Op::OpAtomicLoad) {
+      auto* load = b.CreateLoad(scalar, address);
+      load->setAtomic(order);
+      load->setAlignment(llvm::Align(size));
+      old = load;
+    } else if (op == spv::Op::OpAtomicStore) {
+      auto* st = b.CreateStore(b.CreateExtractElement(operand, lane), address);
+      st->setAtomic(order);
+      st->setAlignment(llvm::Align(size));
+    } else if (op == spv::Op::OpAtomicCompareExchange) {
+      auto* cx = b.CreateAtomicCmpXchg(address, b.CreateExtractElement(comparator, lane),
+                                       b.CreateExtractElement(operand, lane), llvm::MaybeAlign(size), order, order);
+      old = b.CreateExtractValue(cx, 0);
+    } else {
+      bool ok;
+      auto binop = rmw_op(op, &ok);
+      if (!ok) return t.fail(inst, "unsupported atomic");
+      old = b.CreateAtomicRMW(binop, address, b.CreateExtractElement(operand, lane), llvm::MaybeAlign(size), order);
+    }
+    llvm::Value* updated = old ? b.CreateInsertElement(result, old, lane) : nullptr;
+    llvm::BasicBlock* run_end = b.GetInsertBlock();
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    if (updated) {
+      auto* phi = b.CreatePHI(t.lane_type(scalar), 2);
+      phi->addIncoming(result, from);
+      phi->addIncoming(updated, run_end);
+      result = phi;
+    }
+  }
+  if (!is_store) t.set(inst.result, Value{{result}});
+  return true;
+}
+
+bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handled) {
+  *handled = true;
+  auto& b = builder_;
+  switch (inst.opcode) {
+    case spv::Op::OpVariable:
+      return true;  // created by setup_variables
+    case spv::Op::OpLoad: {
+      const Pointer p = get_pointer(inst.operands[0]);
+      Value v = load(p, inst.result_type);
+      if (v.leaves.empty()) return fail(inst, "unsupported load (built-in or type)");
+      set(inst.result, std::move(v));
+      return true;
+    }
+    case spv::Op::OpStore: {
+      const Pointer p = get_pointer(inst.operands[0]);
+      if (p.kind != PointerKind::Memory) return fail(inst, "store through a non-memory pointer");
+      store(p, p.pointee, get(inst.operands[1]));
+      return true;
+    }
+    case spv::Op::OpCopyMemory: {
+      const Pointer dst = get_pointer(inst.operands[0]);
+      const Pointer src = get_pointer(inst.operands[1]);
+      store(dst, dst.pointee, load(src, src.pointee));
+      return true;
+    }
+    case spv::Op::OpAccessChain:
+    case spv::Op::OpInBoundsAccessChain: {
+      Pointer p = get_pointer(inst.operands[0]);
+      for (size_t i = 1; i < inst.operands.size(); ++i)
+        if (!step(*this, p, inst.operands[i], inst)) return false;
+      set_pointer(inst.result, p);
+      return true;
+    }
+    case spv::Op::OpCopyObject:
+      if (pointers_.count(inst.operands[0])) {
+        set_pointer(inst.result, get_pointer(inst.operands[0]));
+        return true;
+      }
+      *handled = false;
+      return true;
+    case spv::Op::OpArrayLength: {
+      // Elements of the runtime array member: (bytes in range past the member's offset) / stride.
+      const Pointer p = get_pointer(inst.operands[0]);
+      const spirv::Type& st = m.type(p.pointee);
+      const uint32_t member = inst.operands[1];
+      if (member >= st.members.size()) return fail(inst, "bad member");
+      const uint64_t offset = spirv::member_offset(m, p.pointee, member);
+      const uint64_t stride = std::max(1u, spirv::array_stride(m, st.members[member]));
+      llvm::Value* bytes = b.CreateSub(p.hi, b.CreateAdd(p.addr, splat(b.getInt64(offset))));
+      llvm::Value* positive = b.CreateICmpUGT(p.hi, b.CreateAdd(p.addr, splat(b.getInt64(offset))));
+      llvm::Value* count = b.CreateSelect(positive, b.CreateUDiv(bytes, splat(b.getInt64(stride))),
+                                          llvm::Constant::getNullValue(lane_type(b.getInt64Ty())));
+      set(inst.result, Value{{b.CreateTrunc(count, lane_type(b.getInt32Ty()))}});
+      return true;
+    }
+    case spv::Op::OpControlBarrier: {
+      const auto scope = m.constant_uint(inst.operands[0]);
+      b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+      if (scope && *scope == static_cast<uint32_t>(spv::Scope::Workgroup)) {
+        info_.uses_barrier = true;
+        llvm::Value* fn = b.CreateLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), invocation,
+                                                                          offsetof(abi::ComputeInvocation, workgroup_barrier)));
+        llvm::Value* context = b.CreateLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), invocation,
+                                                                               offsetof(abi::ComputeInvocation, barrier_context)));
+        b.CreateCall(llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy()}, false), fn, {context});
+        b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+      }
+      return true;
+    }
+    case spv::Op::OpMemoryBarrier:
+      b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+      return true;
+    case spv::Op::OpAtomicLoad:
+    case spv::Op::OpAtomicStore:
+    case spv::Op::OpAtomicExchange:
+    case spv::Op::OpAtomicCompareExchange:
+    case spv::Op::OpAtomicIIncrement:
+    case spv::Op::OpAtomicIDecrement:
+    case spv::Op::OpAtomicIAdd:
+    case spv::Op::OpAtomicISub:
+    case spv::Op::OpAtomicSMin:
+    case spv::Op::OpAtomicUMin:
+    case spv::Op::OpAtomicSMax:
+    case spv::Op::OpAtomicUMax:
+    case spv::Op::OpAtomicAnd:
+    case spv::Op::OpAtomicOr:
+    case spv::Op::OpAtomicXor:
+    case spv::Op::OpAtomicFAddEXT:
+      return atomic(*this, inst);
+    default:
+      *handled = false;
+      return true;
+  }
+}
+
+}  // namespace kiln::compiler

@@ -1,0 +1,389 @@
+// Kernel setup and structured control flow under lane masks.
+//
+// Blocks are emitted once each, in structured order (compiler/spirv_module.cpp). Every block has
+// an "arriving lanes" mask in memory; a branch ORs its edge's lanes into the target's mask, and a
+// block whose mask is empty is skipped. A loop header is also a loop top: after the loop's last
+// block, if any lanes went back to the header, control jumps back to it. So divergent lanes
+// simply sit out the parts they do not take, and a region no lane takes costs one test.
+// SSA values that live across blocks are kept in allocas (LLVM's mem2reg turns them back into
+// registers), because a skipped block's values do not dominate later uses.
+#include "compiler/translator_internal.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+#include "compiler/jit.h"
+#include "compiler/kernel_abi.h"
+
+namespace kiln::compiler {
+
+Translator::Translator(const spirv::Module& module, const spirv::EntryPoint& entry_point, const TranslateOptions& options,
+                       llvm::LLVMContext& context, const std::string& symbol)
+    : m(module), entry(entry_point), options_(options), ctx(context),
+      llvm_module(std::make_unique<llvm::Module>("kiln_kernel", context)), builder_(context), alloca_builder_(context) {
+  auto* fn_type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {llvm::PointerType::get(ctx, 0)}, false);
+  function = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, symbol, llvm_module.get());
+  function->addParamAttr(0, llvm::Attribute::NoAlias);
+  function->addParamAttr(0, llvm::Attribute::ReadOnly);
+}
+
+bool Translator::fail(const spirv::Instruction& inst, const std::string& what) {
+  if (error_.empty())
+    error_ = "SPIR-V word " + std::to_string(inst.word_offset) + " (opcode " +
+             std::to_string(static_cast<unsigned>(inst.opcode)) + "): " + what;
+  return false;
+}
+
+llvm::Type* Translator::leaf_type(Id scalar) {
+  const spirv::Type& t = m.type(scalar);
+  switch (t.kind) {
+    case spirv::TypeKind::Bool: return llvm::Type::getInt1Ty(ctx);
+    case spirv::TypeKind::Int: return llvm::Type::getIntNTy(ctx, t.width);
+    case spirv::TypeKind::Float:
+      return t.width == 16 ? llvm::Type::getHalfTy(ctx) : t.width == 64 ? llvm::Type::getDoubleTy(ctx) : llvm::Type::getFloatTy(ctx);
+    case spirv::TypeKind::Pointer: return llvm::Type::getInt64Ty(ctx);  // physical pointers as integers
+    default: return nullptr;
+  }
+}
+
+llvm::VectorType* Translator::lane_type(llvm::Type* scalar) { return llvm::FixedVectorType::get(scalar, width()); }
+
+llvm::Value* Translator::splat(llvm::Value* scalar) { return builder_.CreateVectorSplat(width(), scalar); }
+
+llvm::Value* Translator::lane_index() {
+  std::vector<llvm::Constant*> lanes;
+  for (uint32_t i = 0; i < width(); ++i) lanes.push_back(builder_.getInt32(i));
+  return llvm::ConstantVector::get(lanes);
+}
+
+void Translator::scalar_types(Id type, std::vector<Id>* out) const {
+  const spirv::Type& t = m.type(type);
+  switch (t.kind) {
+    case spirv::TypeKind::Vector:
+    case spirv::TypeKind::Matrix:
+    case spirv::TypeKind::Array:
+      for (uint32_t i = 0; i < t.count; ++i) scalar_types(t.element, out);
+      break;
+    case spirv::TypeKind::Struct:
+      for (Id member : t.members) scalar_types(member, out);
+      break;
+    default:
+      out->push_back(type);
+  }
+}
+
+uint32_t Translator::leaf_count(Id type) const {
+  std::vector<Id> s;
+  scalar_types(type, &s);
+  return static_cast<uint32_t>(s.size());
+}
+
+llvm::Value* Translator::any_lane(llvm::Value* mask) { return builder_.CreateOrReduce(mask); }
+
+void Translator::spill(Id id) {
+  // Only this block's active lanes are written: inactive lanes keep the value they computed in
+  // an earlier pass through the block (a loop iteration they have since left).
+  auto& slots = spills_[id];
+  size_t next = 0;
+  auto keep = [&](llvm::Value* v) {
+    if (next == slots.size()) {
+      auto* slot = alloca_builder_.CreateAlloca(v->getType());
+      slots.push_back(slot);
+    }
+    llvm::AllocaInst* slot = slots[next++];
+    llvm::Value* old = builder_.CreateLoad(slot->getAllocatedType(), slot);
+    llvm::Value* lanes = mask_;
+    if (!v->getType()->isVectorTy()) lanes = any_lane(mask_);
+    builder_.CreateStore(builder_.CreateSelect(lanes, v, old), slot);
+  };
+  if (auto p = pointers_.find(id); p != pointers_.end() && p->second.kind == PointerKind::Memory) {
+    keep(p->second.addr);
+    keep(p->second.lo);
+    keep(p->second.hi);
+  } else if (auto v = values_.find(id); v != values_.end()) {
+    for (llvm::Value* leaf : v->second.leaves) keep(leaf);
+  }
+}
+
+void Translator::set(Id id, Value value) {
+  values_[id] = std::move(value);
+  if (escaping_.count(id)) spill(id);
+}
+
+void Translator::set_pointer(Id id, Pointer pointer) {
+  pointers_[id] = std::move(pointer);
+  if (escaping_.count(id)) spill(id);
+}
+
+Value Translator::get(Id id) {
+  auto def = def_block_.find(id);
+  if (def != def_block_.end() && def->second != current_block_ && spills_.count(id)) {
+    // Defined in another block: reload from its slots (the register copy may not dominate here).
+    Value reloaded;
+    for (llvm::AllocaInst* slot : spills_[id]) reloaded.leaves.push_back(builder_.CreateLoad(slot->getAllocatedType(), slot));
+    return reloaded;
+  }
+  auto it = values_.find(id);
+  if (it != values_.end()) return it->second;
+  Value constant = constant_value(id);
+  values_[id] = constant;
+  return constant;
+}
+
+Pointer Translator::get_pointer(Id id) {
+  auto it = pointers_.find(id);
+  if (it == pointers_.end()) return Pointer{};
+  Pointer p = it->second;
+  auto def = def_block_.find(id);
+  if (def != def_block_.end() && def->second != current_block_ && spills_.count(id) && p.kind == PointerKind::Memory) {
+    auto& slots = spills_[id];
+    p.addr = builder_.CreateLoad(slots[0]->getAllocatedType(), slots[0]);
+    p.lo = builder_.CreateLoad(slots[1]->getAllocatedType(), slots[1]);
+    p.hi = builder_.CreateLoad(slots[2]->getAllocatedType(), slots[2]);
+  }
+  return p;
+}
+
+Id Translator::composite_type(Id id) const {
+  if (auto it = value_types_.find(id); it != value_types_.end()) return it->second;
+  if (const spirv::Constant* c = m.constant(id)) return c->type;
+  return 0;
+}
+
+void Translator::analyse_escapes(const spirv::Function& f) {
+  // Function variables are created at kernel entry (setup_variables), so they dominate every block.
+  for (size_t i = 0; i < f.blocks.size(); ++i)
+    for (const spirv::Instruction& inst : f.blocks[i].body) {
+      if (inst.result && inst.result_type) value_types_[inst.result] = inst.result_type;
+      if (inst.result && inst.opcode != spv::Op::OpVariable) def_block_[inst.result] = i;
+    }
+  auto note_use = [&](Id id, size_t block) {
+    auto def = def_block_.find(id);
+    if (def != def_block_.end() && def->second != block) escaping_.insert(id);
+  };
+  for (size_t i = 0; i < f.blocks.size(); ++i) {
+    const spirv::Block& blk = f.blocks[i];
+    for (const spirv::Instruction& inst : blk.body) {
+      if (inst.opcode == spv::Op::OpPhi) {
+        // Phi inputs are read at the end of their predecessor; phis themselves live in slots.
+        for (size_t k = 0; k + 1 < inst.operands.size(); k += 2) {
+          auto pred = f.block_index.find(inst.operands[k + 1]);
+          if (pred != f.block_index.end()) note_use(inst.operands[k], pred->second);
+        }
+        escaping_.insert(inst.result);
+        continue;
+      }
+      for (uint32_t word : inst.operands) note_use(word, i);
+      if (inst.result_type) note_use(inst.result_type, i);
+    }
+    for (uint32_t word : blk.terminator.operands) note_use(word, i);
+  }
+}
+
+void Translator::send_mask(const spirv::Function& f, size_t from, Id to_label, llvm::Value* edge_mask) {
+  auto it = f.block_index.find(to_label);
+  if (it == f.block_index.end()) return;
+  const size_t to = it->second;
+  llvm::AllocaInst* slot = in_masks_[to];
+  builder_.CreateStore(builder_.CreateOr(builder_.CreateLoad(slot->getAllocatedType(), slot), edge_mask), slot);
+  // Phi inputs for this edge: lanes on the edge take the value from this predecessor.
+  for (const spirv::Instruction& inst : f.blocks[to].body) {
+    if (inst.opcode != spv::Op::OpPhi) break;
+    for (size_t k = 0; k + 1 < inst.operands.size(); k += 2) {
+      if (inst.operands[k + 1] != f.blocks[from].label) continue;
+      const Value incoming = get(inst.operands[k]);  // by value: later get() calls may reload
+      auto& slots = spills_[inst.result];
+      for (size_t leaf = 0; leaf < slots.size() && leaf < incoming.leaves.size(); ++leaf) {
+        llvm::Value* old = builder_.CreateLoad(slots[leaf]->getAllocatedType(), slots[leaf]);
+        builder_.CreateStore(builder_.CreateSelect(edge_mask, incoming.leaves[leaf], old), slots[leaf]);
+      }
+    }
+  }
+}
+
+bool Translator::terminator(const spirv::Function& f, size_t index) {
+  const spirv::Instruction& t = f.blocks[index].terminator;
+  switch (t.opcode) {
+    case spv::Op::OpBranch:
+      send_mask(f, index, t.operands[0], mask_);
+      return true;
+    case spv::Op::OpBranchConditional: {
+      llvm::Value* cond = get(t.operands[0]).leaves.at(0);
+      send_mask(f, index, t.operands[1], builder_.CreateAnd(mask_, cond));
+      send_mask(f, index, t.operands[2], builder_.CreateAnd(mask_, builder_.CreateNot(cond)));
+      return true;
+    }
+    case spv::Op::OpSwitch: {
+      // Operands: selector, default, then (literal, target) pairs; 64-bit selectors use 2-word literals.
+      llvm::Value* selector = get(t.operands[0]).leaves.at(0);
+      const unsigned bits = selector->getType()->getScalarSizeInBits();
+      const size_t literal_words = bits > 32 ? 2 : 1;
+      llvm::Value* taken = llvm::Constant::getNullValue(mask_->getType());
+      for (size_t i = 2; i + literal_words < t.operands.size(); i += literal_words + 1) {
+        uint64_t literal = t.operands[i];
+        if (literal_words == 2) literal |= uint64_t{t.operands[i + 1]} << 32;
+        const Id target = t.operands[i + literal_words];
+        llvm::Value* hit = builder_.CreateICmpEQ(selector, splat(builder_.getIntN(bits, literal)));
+        hit = builder_.CreateAnd(builder_.CreateAnd(mask_, hit), builder_.CreateNot(taken));
+        taken = builder_.CreateOr(taken, hit);
+        send_mask(f, index, target, hit);
+      }
+      send_mask(f, index, t.operands[1], builder_.CreateAnd(mask_, builder_.CreateNot(taken)));
+      return true;
+    }
+    case spv::Op::OpReturn:
+    case spv::Op::OpReturnValue:
+    case spv::Op::OpKill:
+    case spv::Op::OpTerminateInvocation:
+    case spv::Op::OpUnreachable:
+      return true;  // these lanes are done: they reach no other block
+    default:
+      return fail(t, "unsupported terminator");
+  }
+}
+
+bool Translator::translate_block(const spirv::Function& f, size_t index) {
+  current_block_ = index;
+  for (const spirv::Instruction& inst : f.blocks[index].body) {
+    if (inst.opcode == spv::Op::OpPhi) {
+      Value v;
+      for (llvm::AllocaInst* slot : spills_[inst.result]) v.leaves.push_back(builder_.CreateLoad(slot->getAllocatedType(), slot));
+      values_[inst.result] = std::move(v);
+      continue;
+    }
+    bool handled = false;
+    if (!memory_instruction(inst, &handled)) return false;
+    if (handled) continue;
+    if (!alu_instruction(inst, &handled)) return false;
+    if (!handled) return fail(inst, "unsupported instruction");
+  }
+  return terminator(f, index);
+}
+
+bool Translator::translate_function(const spirv::Function& f) {
+  analyse_escapes(f);
+  llvm::BasicBlock* entry_bb = &function->getEntryBlock();
+  // Slots for masks and phis, created up front in the entry block.
+  in_masks_.clear();
+  llvm::Type* mask_type = lane_type(builder_.getInt1Ty());
+  for (size_t i = 0; i < f.blocks.size(); ++i) {
+    auto* slot = alloca_builder_.CreateAlloca(mask_type);
+    builder_.CreateStore(llvm::Constant::getNullValue(mask_type), slot);
+    in_masks_.push_back(slot);
+  }
+  for (const spirv::Block& blk : f.blocks)
+    for (const spirv::Instruction& inst : blk.body)
+      if (inst.opcode == spv::Op::OpPhi) {
+        std::vector<Id> scalars;
+        scalar_types(inst.result_type, &scalars);
+        for (Id s : scalars) {
+          llvm::Type* t = lane_type(leaf_type(s));
+          auto* slot = alloca_builder_.CreateAlloca(t);
+          builder_.CreateStore(llvm::UndefValue::get(t), slot);
+          spills_[inst.result].push_back(slot);
+        }
+      }
+  builder_.CreateStore(mask_, in_masks_[0]);
+  (void)entry_bb;
+
+  struct OpenLoop {
+    size_t header;
+    Id merge;
+    llvm::BasicBlock* top;
+  };
+  std::vector<OpenLoop> loops;
+  llvm::BasicBlock* next = llvm::BasicBlock::Create(ctx, "block0", function);
+  builder_.CreateBr(next);
+
+  auto close_loop = [&](llvm::BasicBlock* after) {
+    // Lanes that went back to the header run the loop again; the others wait at the merge.
+    OpenLoop loop = loops.back();
+    loops.pop_back();
+    llvm::AllocaInst* slot = in_masks_[loop.header];
+    llvm::Value* again = any_lane(builder_.CreateLoad(slot->getAllocatedType(), slot));
+    builder_.CreateCondBr(again, loop.top, after);
+  };
+
+  for (size_t i = 0; i < f.blocks.size(); ++i) {
+    const spirv::Block& blk = f.blocks[i];
+    // Loops whose merge block this is end here.
+    while (!loops.empty() && loops.back().merge == blk.label) {
+      builder_.SetInsertPoint(next);
+      llvm::BasicBlock* after = llvm::BasicBlock::Create(ctx, "loop_exit", function);
+      close_loop(after);
+      next = after;
+    }
+    builder_.SetInsertPoint(next);
+    if (blk.is_loop_header) loops.push_back({i, blk.merge_block, next});
+    llvm::BasicBlock* body = llvm::BasicBlock::Create(ctx, "body" + std::to_string(i), function);
+    next = llvm::BasicBlock::Create(ctx, "block" + std::to_string(i + 1), function);
+    llvm::AllocaInst* slot = in_masks_[i];
+    mask_ = builder_.CreateLoad(slot->getAllocatedType(), slot);
+    builder_.CreateStore(llvm::Constant::getNullValue(mask_type), slot);
+    builder_.CreateCondBr(any_lane(mask_), body, next);
+    builder_.SetInsertPoint(body);
+    if (!translate_block(f, i)) return false;
+    builder_.CreateBr(next);
+  }
+  // Loops without a reachable merge block (no break) end with the function.
+  builder_.SetInsertPoint(next);
+  while (!loops.empty()) {
+    llvm::BasicBlock* after = llvm::BasicBlock::Create(ctx, "loop_exit", function);
+    close_loop(after);
+    builder_.SetInsertPoint(after);
+  }
+  builder_.CreateRetVoid();
+  return true;
+}
+
+std::unique_ptr<llvm::Module> Translator::run(ComputeKernelInfo* info, std::string* error) {
+  auto* entry_bb = llvm::BasicBlock::Create(ctx, "entry", function);
+  builder_.SetInsertPoint(entry_bb);
+  alloca_builder_.SetInsertPoint(entry_bb);
+  invocation = function->getArg(0);
+  llvm::Type* ptr = builder_.getPtrTy();
+  dispatch = builder_.CreateLoad(ptr, builder_.CreateConstGEP1_64(builder_.getInt8Ty(), invocation,
+                                                                   offsetof(abi::ComputeInvocation, dispatch)));
+  resources = builder_.CreateLoad(ptr, builder_.CreateConstGEP1_64(builder_.getInt8Ty(), dispatch,
+                                                                   offsetof(abi::ComputeDispatchContext, resources)));
+  // Lanes past the end of the workgroup never run.
+  for (int i = 0; i < 3; ++i) info_.local_size[i] = entry.local_size[i];
+  const uint32_t invocations = entry.local_size[0] * entry.local_size[1] * entry.local_size[2];
+  llvm::Value* subgroup = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateConstGEP1_64(
+      builder_.getInt8Ty(), invocation, offsetof(abi::ComputeInvocation, subgroup_id)));
+  llvm::Value* local_index = builder_.CreateAdd(splat(builder_.CreateMul(subgroup, builder_.getInt32(width()))), lane_index());
+  mask_ = builder_.CreateICmpULT(local_index, splat(builder_.getInt32(invocations)));
+
+  // The allocas must stay at the top of the entry block: insert them before its first instruction.
+  alloca_builder_.SetInsertPoint(entry_bb, entry_bb->getFirstInsertionPt());
+  if (!setup_variables()) {
+    *error = error_;
+    return nullptr;
+  }
+  const spirv::Function* f = m.function(entry.function);
+  if (!f) {
+    *error = "entry point function not found";
+    return nullptr;
+  }
+  if (!translate_function(*f)) {
+    *error = error_;
+    return nullptr;
+  }
+  info_.shared_memory_bytes = shared_bytes_;
+  *info = info_;
+  llvm_module->setTargetTriple(Jit::instance().target_triple());
+  llvm_module->setDataLayout(Jit::instance().data_layout());
+  return std::move(llvm_module);
+}
+
+std::unique_ptr<llvm::Module> translate_compute(const spirv::Module& module, const spirv::EntryPoint& entry,
+                                                const TranslateOptions& options, llvm::LLVMContext& context,
+                                                const std::string& symbol, ComputeKernelInfo* info, std::string* error) {
+  if (entry.model != spv::ExecutionModel::GLCompute) {
+    *error = "not a compute entry point";
+    return nullptr;
+  }
+  Translator t(module, entry, options, context, symbol);
+  return t.run(info, error);
+}
+
+}  // namespace kiln::compiler

@@ -1,0 +1,47 @@
+#pragma once
+// SPIR-V → LLVM IR translation into SIMD kernels of W lanes (ARCHITECTURE.md "The compiler").
+// Only compiler/ sees LLVM; callers get a compiled kernel address from compiler/kernel_cache.h.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "compiler/spirv_module.h"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace kiln::compiler {
+
+// Where a (set, binding) lives at run time, as the pipeline layout decides.
+struct BindingLocation {
+  uint32_t offset = 0;         // byte offset of the binding's first record in its set's memory
+  bool dynamic = false;        // dynamic buffer: read from ResourceContext::dynamic_buffers
+  uint32_t dynamic_index = 0;  // first slot in dynamic_buffers (array elements follow)
+  bool inline_uniform_block = false;  // bytes in set memory instead of a record
+  uint32_t inline_size = 0;           // bytes of an inline uniform block
+};
+using BindingResolver = std::function<std::optional<BindingLocation>(uint32_t set, uint32_t binding)>;
+
+struct TranslateOptions {
+  uint32_t simd_width = 8;  // W: lanes per kernel call (4, 8 or 16)
+  BindingResolver bindings;
+};
+
+struct ComputeKernelInfo {
+  uint32_t local_size[3] = {1, 1, 1};
+  uint32_t shared_memory_bytes = 0;
+  bool uses_barrier = false;
+};
+
+// Translates the compute entry point `entry` of `module` into an LLVM module in `context` whose
+// function `symbol` has the abi::ComputeKernelFn signature. Returns nullptr and sets `error`
+// (naming the SPIR-V instruction) when the module uses something Kiln cannot translate.
+std::unique_ptr<llvm::Module> translate_compute(const spirv::Module& module, const spirv::EntryPoint& entry,
+                                                const TranslateOptions& options, llvm::LLVMContext& context,
+                                                const std::string& symbol, ComputeKernelInfo* info, std::string* error);
+
+}  // namespace kiln::compiler

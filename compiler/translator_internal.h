@@ -1,0 +1,127 @@
+#pragma once
+// The translator's shared state, split over translate_*.cpp by instruction family:
+//   translator.cpp        kernel setup, structured control flow under lane masks, values across blocks
+//   translate_memory.cpp  variables, descriptors, access chains, loads/stores, atomics, built-ins
+//   translate_alu.cpp     arithmetic, logic, conversions, composites, GLSL.std.450
+//
+// Value model: every SPIR-V value is a list of "leaves", one per scalar component in declaration
+// order (a vec4 has 4 leaves, a struct the leaves of its members); each leaf is an LLVM vector
+// <W x T> holding that component for all W lanes. Booleans are <W x i1>.
+// Pointers carry a per-lane byte address plus the bounds of the object they point into, so every
+// access can be clamped to its buffer or variable (robust access never touches other memory).
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "compiler/translator.h"
+
+namespace kiln::compiler {
+
+using spirv::Id;
+
+struct Value {
+  std::vector<llvm::Value*> leaves;
+};
+
+// What a pointer points at.
+enum class PointerKind {
+  Memory,           // addr/lo/hi describe bytes in memory
+  Builtin,          // an input built-in variable (component = selected element, -1 for all)
+  DescriptorArray,  // an array of buffer descriptors, before the array index is applied
+};
+
+struct Pointer {
+  PointerKind kind = PointerKind::Memory;
+  Id pointee = 0;                // SPIR-V type pointed to
+  llvm::Value* addr = nullptr;   // <W x i64> per-lane address
+  llvm::Value* lo = nullptr;     // <W x i64> first valid byte
+  llvm::Value* hi = nullptr;     // <W x i64> one past the last valid byte
+  bool explicit_layout = false;  // buffer storage: offsets/strides from decorations
+  uint32_t matrix_stride = 0;    // for matrix pointees (and vectors inside them)
+  bool row_major = false;
+  uint32_t component_stride = 0; // vectors inside row-major matrices: stride between components
+  // Builtin
+  spv::BuiltIn builtin = spv::BuiltIn::Max;
+  int component = -1;
+  // DescriptorArray
+  uint32_t set = 0, binding = 0;
+  Id variable = 0;
+};
+
+class Translator {
+ public:
+  Translator(const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& options,
+             llvm::LLVMContext& context, const std::string& symbol);
+  std::unique_ptr<llvm::Module> run(ComputeKernelInfo* info, std::string* error);
+
+  // --- shared helpers (translator.cpp) ---
+  bool fail(const spirv::Instruction& inst, const std::string& what);
+  llvm::Type* leaf_type(Id scalar_type);             // LLVM scalar type of a SPIR-V scalar type
+  llvm::VectorType* lane_type(llvm::Type* scalar);   // <W x scalar>
+  llvm::Value* splat(llvm::Value* scalar);
+  llvm::Value* lane_index();                         // <W x i32> 0..W-1
+  // The leaves' scalar SPIR-V types, in order.
+  void scalar_types(Id type, std::vector<Id>* out) const;
+  uint32_t leaf_count(Id type) const;
+  Value get(Id id);                                  // value of an id (constants materialised)
+  Pointer get_pointer(Id id);
+  void set(Id id, Value value);
+  void set_pointer(Id id, Pointer pointer);
+  llvm::Value* any_lane(llvm::Value* mask);
+  llvm::Value* mask() const { return mask_; }
+  llvm::IRBuilder<>& b() { return builder_; }
+  uint32_t width() const { return options_.simd_width; }
+
+  // --- translate_memory.cpp ---
+  bool setup_variables();
+  bool memory_instruction(const spirv::Instruction& inst, bool* handled);
+  Value load(const Pointer& p, Id type);
+  void store(const Pointer& p, Id type, const Value& value);
+
+  // --- translate_alu.cpp ---
+  bool alu_instruction(const spirv::Instruction& inst, bool* handled);
+  bool glsl_instruction(const spirv::Instruction& inst);
+  Value constant_value(Id id);
+  Id composite_type(Id id) const;                    // SPIR-V type of a value id (0 if unknown)
+
+  const spirv::Module& m;
+  const spirv::EntryPoint& entry;
+  const TranslateOptions& options_;
+  llvm::LLVMContext& ctx;
+  std::unique_ptr<llvm::Module> llvm_module;
+  llvm::Function* function = nullptr;
+  llvm::Value* invocation = nullptr;     // const abi::ComputeInvocation*
+  llvm::Value* dispatch = nullptr;       // const abi::ComputeDispatchContext*
+  llvm::Value* resources = nullptr;      // const abi::ResourceContext*
+  llvm::GlobalVariable* null_record = nullptr;  // a zero descriptor record for unbound sets
+  llvm::IRBuilder<> builder_;
+  llvm::IRBuilder<> alloca_builder_;     // inserts allocas at the top of the entry block
+  llvm::Value* mask_ = nullptr;          // lanes active in the block being translated
+  ComputeKernelInfo info_;
+  std::string error_;
+  uint32_t shared_bytes_ = 0;
+  std::unordered_map<Id, uint32_t> shared_offsets_;  // Workgroup variables → offset in shared memory
+  std::unordered_map<Id, Pointer> pointers_;
+  std::unordered_map<Id, Value> values_;
+  std::unordered_map<Id, Id> value_types_;           // result id → its SPIR-V type
+  std::unordered_map<Id, size_t> def_block_;         // id → index of its defining block
+  std::unordered_set<Id> escaping_;                  // ids used outside their defining block
+  std::unordered_map<Id, std::vector<llvm::AllocaInst*>> spills_;  // storage of escaping ids
+  size_t current_block_ = 0;
+
+ private:
+  bool translate_function(const spirv::Function& f);
+  bool translate_block(const spirv::Function& f, size_t index);
+  bool terminator(const spirv::Function& f, size_t index);
+  void send_mask(const spirv::Function& f, size_t from, Id to_label, llvm::Value* edge_mask);
+  void analyse_escapes(const spirv::Function& f);
+  void spill(Id id);
+
+  std::vector<llvm::AllocaInst*> in_masks_;          // per block: lanes arriving from predecessors
+};
+
+}  // namespace kiln::compiler

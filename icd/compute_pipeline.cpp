@@ -1,0 +1,97 @@
+// vkCreateComputePipelines: SPIR-V → kernel through the compiler, with the pipeline layout
+// deciding where each (set, binding) lives.
+#include "common/cpu.h"
+#include "common/log.h"
+#include "compiler/shader_hash.h"
+#include "icd/device.h"
+#include "icd/pipeline.h"
+#include "icd/pipeline_layout.h"
+#include "icd/shader_module.h"
+#include "kiln_entrypoints.h"
+
+using namespace kiln;
+
+namespace {
+
+// Answers the translator's "where is (set, binding)?" from a pipeline layout.
+compiler::BindingResolver resolver_for(const desc::PipelineLayoutDesc& layout) {
+  return [&layout](uint32_t set, uint32_t binding) -> std::optional<compiler::BindingLocation> {
+    if (set >= layout.sets.size()) return std::nullopt;
+    const desc::BindingLayout* b = layout.sets[set].find(binding);
+    if (!b) return std::nullopt;
+    compiler::BindingLocation loc;
+    loc.offset = b->offset;
+    if (b->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || b->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC) {
+      loc.dynamic = true;
+      loc.dynamic_index = layout.dynamic_slot(set, *b, 0);
+    }
+    if (b->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+      loc.inline_uniform_block = true;
+      loc.inline_size = b->count;
+    }
+    return loc;
+  };
+}
+
+uint64_t layout_hash(const desc::PipelineLayoutDesc& layout) {
+  compiler::StableHasher h;
+  for (size_t s = 0; s < layout.sets.size(); ++s) {
+    h.add_u64(s);
+    for (const desc::BindingLayout& b : layout.sets[s].bindings)
+      h.add_u64(b.binding).add_u64(b.type).add_u64(b.count).add_u64(b.offset).add_u64(layout.dynamic_slot(
+          static_cast<uint32_t>(s), b, 0));
+  }
+  return h.finish();
+}
+
+VkResult create_compute_pipeline(Device* device, const VkComputePipelineCreateInfo& info,
+                                 const VkAllocationCallbacks* allocator, VkPipeline* out) {
+  compiler::ShaderSource source;
+  if (const char* why = shader_source_of(info.stage, &source)) {
+    log(LogLevel::Error, "vkCreateComputePipelines: %s", why);
+    return VK_ERROR_INVALID_SHADER_NV;
+  }
+  const PipelineLayout* layout = pipeline_layout_of(info.layout);
+  std::string error;
+  auto compiled = compiler::compile_compute_kernel(source, host_simd_width(), resolver_for(layout->desc),
+                                                   layout_hash(layout->desc), &error);
+  if (!compiled) {
+    log(LogLevel::Error, "vkCreateComputePipelines: %s", error.c_str());
+    return VK_ERROR_INVALID_SHADER_NV;
+  }
+  auto* pipeline = create_object<Pipeline>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (!pipeline) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  pipeline->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
+  pipeline->compiled = compiled;
+  pipeline->kernel.function = compiled->function;
+  pipeline->kernel.simd_width = compiled->simd_width;
+  for (int i = 0; i < 3; ++i) pipeline->kernel.local_size[i] = compiled->info.local_size[i];
+  pipeline->kernel.shared_memory_bytes = compiled->info.shared_memory_bytes;
+  pipeline->kernel.uses_barrier = compiled->info.uses_barrier;
+  *out = to_handle<VkPipeline>(pipeline);
+  return VK_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateComputePipelines(VkDevice handle, VkPipelineCache, uint32_t count,
+                                                                      const VkComputePipelineCreateInfo* pCreateInfos,
+                                                                      const VkAllocationCallbacks* pAllocator,
+                                                                      VkPipeline* pPipelines) {
+  Device* device = device_of(handle);
+  VkResult result = VK_SUCCESS;
+  for (uint32_t i = 0; i < count; ++i) pPipelines[i] = VK_NULL_HANDLE;
+  for (uint32_t i = 0; i < count; ++i) {
+    VkResult r = create_compute_pipeline(device, pCreateInfos[i], choose_allocator(pAllocator, device->allocator), &pPipelines[i]);
+    if (r != VK_SUCCESS) {
+      result = r;
+      if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT) break;
+    }
+  }
+  return result;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_DestroyPipeline(VkDevice handle, VkPipeline pipeline,
+                                                           const VkAllocationCallbacks* pAllocator) {
+  destroy_object(choose_allocator(pAllocator, device_of(handle)->allocator), pipeline_of(pipeline));
+}

@@ -1,0 +1,83 @@
+#include "pipeline/compute_dispatch.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "pipeline/fiber.h"
+
+namespace kiln::exec {
+namespace {
+
+// Per worker thread: the workgroup's shared memory and the fibers, reused across workgroups.
+struct WorkerScratch {
+  std::unique_ptr<uint8_t[]> shared;
+  size_t shared_size = 0;
+  FiberGroup fibers;
+  uint8_t* shared_memory(size_t bytes) {
+    if (bytes > shared_size) {
+      shared.reset(new uint8_t[bytes]);
+      shared_size = bytes;
+    }
+    return shared.get();
+  }
+};
+
+thread_local WorkerScratch scratch;
+
+void run_workgroup(const ComputeKernel& kernel, const abi::ComputeDispatchContext& dispatch, const uint32_t group[3]) {
+  const uint32_t invocations = kernel.local_size[0] * kernel.local_size[1] * kernel.local_size[2];
+  const uint32_t subgroups = (invocations + kernel.simd_width - 1) / kernel.simd_width;
+  abi::ComputeInvocation invocation{};
+  invocation.dispatch = &dispatch;
+  for (int i = 0; i < 3; ++i) invocation.workgroup_id[i] = group[i];
+  invocation.subgroup_count = subgroups;
+  // Shared memory starts zeroed: deterministic results for shaders that read before writing.
+  invocation.shared_memory = scratch.shared_memory(std::max<uint32_t>(kernel.shared_memory_bytes, 16));
+  memset(invocation.shared_memory, 0, kernel.shared_memory_bytes);
+  if (!kernel.uses_barrier) {
+    for (uint32_t s = 0; s < subgroups; ++s) {
+      invocation.subgroup_id = s;
+      kernel.function(&invocation);
+    }
+    return;
+  }
+  // Each subgroup gets its own invocation record (its subgroup id) and fiber.
+  std::vector<abi::ComputeInvocation> records(subgroups, invocation);
+  FiberGroup& fibers = scratch.fibers;
+  for (uint32_t s = 0; s < subgroups; ++s) {
+    records[s].subgroup_id = s;
+    records[s].workgroup_barrier = &FiberGroup::yield_current;
+    records[s].barrier_context = &fibers;
+  }
+  fibers.run(subgroups, [&](size_t s) { kernel.function(&records[s]); });
+}
+
+}  // namespace
+
+void run_compute_dispatch(ThreadPool& pool, const ComputeKernel& kernel, const abi::ResourceContext& resources,
+                          const uint32_t base_workgroup[3], const uint32_t workgroup_count[3]) {
+  abi::ComputeDispatchContext dispatch{};
+  dispatch.resources = &resources;
+  for (int i = 0; i < 3; ++i) {
+    dispatch.workgroup_size[i] = kernel.local_size[i];
+    dispatch.workgroup_count[i] = workgroup_count[i];
+    dispatch.base_workgroup[i] = base_workgroup[i];
+  }
+  const uint64_t total = uint64_t{workgroup_count[0]} * workgroup_count[1] * workgroup_count[2];
+  if (total == 0) return;
+  // Hand out workgroups in chunks: enough chunks to balance load, few enough to keep hand-off cheap.
+  const uint64_t chunks = std::min<uint64_t>(total, 8ull * pool.thread_count());
+  pool.parallel_for(chunks, [&](size_t chunk) {
+    const uint64_t first = total * chunk / chunks, last = total * (chunk + 1) / chunks;
+    for (uint64_t g = first; g < last; ++g) {
+      const uint32_t group[3] = {
+          base_workgroup[0] + static_cast<uint32_t>(g % workgroup_count[0]),
+          base_workgroup[1] + static_cast<uint32_t>((g / workgroup_count[0]) % workgroup_count[1]),
+          base_workgroup[2] + static_cast<uint32_t>(g / (uint64_t{workgroup_count[0]} * workgroup_count[1]))};
+      run_workgroup(kernel, dispatch, group);
+    }
+  });
+}
+
+}  // namespace kiln::exec

@@ -1,0 +1,24 @@
+#pragma once
+// Running a compute dispatch: workgroups spread over the worker pool; within a workgroup, the
+// subgroups of W invocations run one after another, or — when the shader has workgroup
+// barriers — as fibers that each run until their next barrier (pipeline/fiber.h), so a barrier
+// waits for every live subgroup and never deadlocks, even in non-uniform control flow.
+#include <cstdint>
+
+#include "compiler/kernel_abi.h"
+#include "pipeline/thread_pool.h"
+
+namespace kiln::exec {
+
+struct ComputeKernel {
+  abi::ComputeKernelFn function = nullptr;
+  uint32_t simd_width = 8;
+  uint32_t local_size[3] = {1, 1, 1};
+  uint32_t shared_memory_bytes = 0;
+  bool uses_barrier = false;
+};
+
+void run_compute_dispatch(ThreadPool& pool, const ComputeKernel& kernel, const abi::ResourceContext& resources,
+                          const uint32_t base_workgroup[3], const uint32_t workgroup_count[3]);
+
+}  // namespace kiln::exec

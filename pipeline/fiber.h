@@ -1,0 +1,36 @@
+#pragma once
+// Minimal cooperative fibers for workgroup barriers: a set of fibers is run in rounds; each
+// fiber runs until it yields (a barrier) or returns. A round ends when every live fiber has
+// yielded or finished, which is exactly "all live subgroups reached the barrier".
+#include <ucontext.h>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace kiln::exec {
+
+class FiberGroup {
+ public:
+  // `count` fibers, fiber i runs body(i). Stacks are reused across runs on the same thread.
+  void run(size_t count, const std::function<void(size_t)>& body);
+  // Called from inside a fiber: suspends it until the next round.
+  static void yield_current(void* group);
+
+ private:
+  struct Fiber {
+    ucontext_t context;
+    std::unique_ptr<char[]> stack;
+    bool finished = false;
+  };
+  static void trampoline(unsigned lo, unsigned hi, unsigned index_lo, unsigned index_hi);
+
+  static constexpr size_t kStackBytes = 256 * 1024;
+  std::vector<Fiber> fibers_;
+  ucontext_t scheduler_{};
+  const std::function<void(size_t)>* body_ = nullptr;
+  size_t current_ = 0;
+};
+
+}  // namespace kiln::exec

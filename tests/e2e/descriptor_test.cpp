@@ -1,0 +1,523 @@
+// Descriptor set layouts, pools, sets, updates (writes, copies, templates) and pipeline layouts
+// through the loader. What the driver writes into descriptor memory is checked by the unit tests
+// (tests/unit/descriptor_memory_test.cpp); here the API behaviour is: pool capacity and
+// VK_ERROR_OUT_OF_POOL_MEMORY, freeing and resetting, and updates the validation layer accepts.
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "e2e/vk_fixture.h"
+
+namespace kiln::test {
+namespace {
+
+constexpr VkDescriptorType kBufferTypes[] = {
+    VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,         VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+    VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+    VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,   VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER,
+};
+
+VkDescriptorSetLayoutBinding layout_binding(uint32_t binding, VkDescriptorType type, uint32_t count) {
+  return {binding, type, count, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+}
+
+VkDescriptorSetLayoutCreateInfo layout_info(const std::vector<VkDescriptorSetLayoutBinding>& bindings) {
+  VkDescriptorSetLayoutCreateInfo info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  info.bindingCount = static_cast<uint32_t>(bindings.size());
+  info.pBindings = bindings.data();
+  return info;
+}
+
+// Objects of one VkDevice (not necessarily the fixture's), destroyed with the TestDevice.
+class DescriptorObjects {
+ public:
+  explicit DescriptorObjects(TestDevice& device) : device_(device) {}
+
+  VkDescriptorSetLayout layout(const std::vector<VkDescriptorSetLayoutBinding>& bindings, const void* chain = nullptr) {
+    VkDescriptorSetLayoutCreateInfo info = layout_info(bindings);
+    info.pNext = chain;
+    VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+    EXPECT_EQ(VK_SUCCESS, vkCreateDescriptorSetLayout(device_.handle(), &info, nullptr, &layout));
+    VkDevice d = device_.handle();
+    device_.defer_destroy([=] { vkDestroyDescriptorSetLayout(d, layout, nullptr); });
+    return layout;
+  }
+
+  VkDescriptorPool pool(uint32_t max_sets, const std::vector<VkDescriptorPoolSize>& sizes,
+                        VkDescriptorPoolCreateFlags flags = 0) {
+    VkDescriptorPoolCreateInfo info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    info.flags = flags;
+    info.maxSets = max_sets;
+    info.poolSizeCount = static_cast<uint32_t>(sizes.size());
+    info.pPoolSizes = sizes.data();
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    EXPECT_EQ(VK_SUCCESS, vkCreateDescriptorPool(device_.handle(), &info, nullptr, &pool));
+    VkDevice d = device_.handle();
+    device_.defer_destroy([=] { vkDestroyDescriptorPool(d, pool, nullptr); });
+    return pool;
+  }
+
+  // Allocates one set; VK_NULL_HANDLE (and the result in *result) on failure.
+  VkDescriptorSet set(VkDescriptorPool pool, VkDescriptorSetLayout layout, VkResult* result = nullptr,
+                      const void* chain = nullptr) {
+    VkDescriptorSetAllocateInfo info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    info.pNext = chain;
+    info.descriptorPool = pool;
+    info.descriptorSetCount = 1;
+    info.pSetLayouts = &layout;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    const VkResult r = vkAllocateDescriptorSets(device_.handle(), &info, &set);
+    if (result) *result = r;
+    else EXPECT_EQ(VK_SUCCESS, r);
+    return set;
+  }
+
+  VkBufferView buffer_view(VkBuffer buffer, VkFormat format, VkDeviceSize offset, VkDeviceSize range) {
+    VkBufferViewCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+    info.buffer = buffer;
+    info.format = format;
+    info.offset = offset;
+    info.range = range;
+    VkBufferView view = VK_NULL_HANDLE;
+    EXPECT_EQ(VK_SUCCESS, vkCreateBufferView(device_.handle(), &info, nullptr, &view));
+    VkDevice d = device_.handle();
+    device_.defer_destroy([=] { vkDestroyBufferView(d, view, nullptr); });
+    return view;
+  }
+
+ private:
+  TestDevice& device_;
+};
+
+// Kiln must refuse an allocation beyond the pool's capacity with VK_ERROR_OUT_OF_POOL_MEMORY;
+// the spec lets other drivers succeed or report fragmentation instead.
+#define EXPECT_POOL_EXHAUSTED(result)                                                            \
+  do {                                                                                           \
+    const VkResult r_ = (result);                                                                \
+    if (is_kiln()) EXPECT_EQ(VK_ERROR_OUT_OF_POOL_MEMORY, r_);                                   \
+    else EXPECT_TRUE(r_ == VK_SUCCESS || r_ == VK_ERROR_OUT_OF_POOL_MEMORY || r_ == VK_ERROR_FRAGMENTED_POOL) << r_; \
+  } while (0)
+
+class DescriptorTest : public VulkanTest {
+ protected:
+  DescriptorObjects& objects() {
+    if (!objects_) objects_ = std::make_unique<DescriptorObjects>(device());
+    return *objects_;
+  }
+  VkDeviceSize storage_alignment() { return device().properties().limits.minStorageBufferOffsetAlignment; }
+  VkDeviceSize uniform_alignment() { return device().properties().limits.minUniformBufferOffsetAlignment; }
+  // Whether `format` can back both uniform and storage texel buffers. The spec requires it for
+  // R32_UINT; Kiln reports texel-buffer support once shaders can read texel buffers.
+  bool texel_buffers_supported(VkFormat format) {
+    VkFormatProperties properties;
+    vkGetPhysicalDeviceFormatProperties(physical_device(), format, &properties);
+    const VkFormatFeatureFlags both =
+        VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;
+    return (properties.bufferFeatures & both) == both;
+  }
+
+ private:
+  std::unique_ptr<DescriptorObjects> objects_;
+};
+
+// --- Layouts ----------------------------------------------------------------------------------
+
+TEST_F(DescriptorTest, LayoutsOfEveryBufferTypeAreSupportedAndCreated) {
+  for (VkDescriptorType type : kBufferTypes) {
+    const std::vector<VkDescriptorSetLayoutBinding> bindings = {layout_binding(0, type, 4)};
+    const VkDescriptorSetLayoutCreateInfo info = layout_info(bindings);
+    VkDescriptorSetLayoutSupport support{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_SUPPORT};
+    vkGetDescriptorSetLayoutSupport(device().handle(), &info, &support);
+    EXPECT_TRUE(support.supported) << "type " << type;
+    EXPECT_NE(VK_NULL_HANDLE, objects().layout(bindings)) << "type " << type;
+  }
+  // All of them in one layout, with sparse binding numbers, out of order, and an empty binding.
+  std::vector<VkDescriptorSetLayoutBinding> mixed;
+  uint32_t number = 20;
+  for (VkDescriptorType type : kBufferTypes) mixed.push_back(layout_binding(number -= 3, type, 2));
+  mixed.push_back(layout_binding(30, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0));
+  EXPECT_NE(VK_NULL_HANDLE, objects().layout(mixed));
+  EXPECT_NE(VK_NULL_HANDLE, objects().layout({}));
+}
+
+TEST_F(DescriptorTest, LayoutSupportFollowsMaxPerSetDescriptors) {
+  VkPhysicalDeviceMaintenance3Properties m3{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties2{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &m3};
+  vkGetPhysicalDeviceProperties2(physical_device(), &properties2);
+  ASSERT_GE(m3.maxPerSetDescriptors, 1024u);
+  // Within the limit the spec guarantees support.
+  std::vector<VkDescriptorSetLayoutBinding> bindings = {
+      layout_binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m3.maxPerSetDescriptors / 2),
+      layout_binding(1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, m3.maxPerSetDescriptors / 2)};
+  VkDescriptorSetLayoutCreateInfo info = layout_info(bindings);
+  VkDescriptorSetLayoutSupport support{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_SUPPORT};
+  vkGetDescriptorSetLayoutSupport(device().handle(), &info, &support);
+  EXPECT_TRUE(support.supported);
+  // Beyond it, other drivers may still say yes; Kiln (descriptor memory is host memory) says no.
+  KILN_ONLY();
+  bindings[1].descriptorCount = m3.maxPerSetDescriptors / 2 + 1;
+  info = layout_info(bindings);
+  vkGetDescriptorSetLayoutSupport(device().handle(), &info, &support);
+  EXPECT_FALSE(support.supported);
+}
+
+// --- Pools ------------------------------------------------------------------------------------
+
+TEST_F(DescriptorTest, PoolHandsOutMaxSetsThenRunsOut) {
+  VkDescriptorSetLayout layout = objects().layout({layout_binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1)});
+  VkDescriptorPool pool = objects().pool(3, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 100}});
+  std::vector<VkDescriptorSet> sets;
+  for (int i = 0; i < 3; ++i) sets.push_back(objects().set(pool, layout));
+  for (VkDescriptorSet set : sets) EXPECT_NE(VK_NULL_HANDLE, set);
+  VkResult result;
+  objects().set(pool, layout, &result);
+  EXPECT_POOL_EXHAUSTED(result);
+}
+
+TEST_F(DescriptorTest, PoolRunsOutOfOneDescriptorType) {
+  VkDescriptorSetLayout two_ubos = objects().layout({layout_binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2)});
+  VkDescriptorSetLayout one_ssbo = objects().layout({layout_binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1)});
+  VkDescriptorPool pool = objects().pool(10, {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 3}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+                                              {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2}});  // 5 uniform buffers in all
+  EXPECT_NE(VK_NULL_HANDLE, objects().set(pool, two_ubos));
+  EXPECT_NE(VK_NULL_HANDLE, objects().set(pool, two_ubos));
+  VkResult result;
+  objects().set(pool, two_ubos, &result);  // 6 > 5
+  EXPECT_POOL_EXHAUSTED(result);
+  // Storage buffers are counted separately and still available.
+  EXPECT_NE(VK_NULL_HANDLE, objects().set(pool, one_ssbo));
+  objects().set(pool, one_ssbo, &result);
+  EXPECT_POOL_EXHAUSTED(result);
+}
+
+TEST_F(DescriptorTest, FailedMultiSetAllocationLeavesNothingAllocated) {
+  VkDescriptorSetLayout layout = objects().layout({layout_binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1)});
+  VkDescriptorPool pool = objects().pool(2, {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2}});
+  const VkDescriptorSetLayout layouts[3] = {layout, layout, layout};
+  VkDescriptorSetAllocateInfo info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  info.descriptorPool = pool;
+  info.descriptorSetCount = 3;
+  info.pSetLayouts = layouts;
+  std::array<VkDescriptorSet, 3> sets;
+  sets.fill(reinterpret_cast<VkDescriptorSet>(uint64_t{0xBAD}));
+  const VkResult result = vkAllocateDescriptorSets(device().handle(), &info, sets.data());
+  EXPECT_POOL_EXHAUSTED(result);
+  if (result != VK_SUCCESS) {
+    for (VkDescriptorSet set : sets) EXPECT_EQ(VK_NULL_HANDLE, set);  // the spec's rule for a failed call
+    // The two sets that fitted were released again: both can still be allocated.
+    info.descriptorSetCount = 2;
+    EXPECT_EQ(VK_SUCCESS, vkAllocateDescriptorSets(device().handle(), &info, sets.data()));
+  }
+}
+
+TEST_F(DescriptorTest, FreedSetsReturnTheirCapacity) {
+  VkDescriptorSetLayout layout = objects().layout({layout_binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4)});
+  VkDescriptorPool pool = objects().pool(2, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8}},
+                                         VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT);
+  VkDescriptorSet a = objects().set(pool, layout);
+  VkDescriptorSet b = objects().set(pool, layout);
+  VkResult result;
+  objects().set(pool, layout, &result);
+  EXPECT_POOL_EXHAUSTED(result);
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_EQ(VK_SUCCESS, vkFreeDescriptorSets(device().handle(), pool, 1, &a));
+    a = objects().set(pool, layout);
+    EXPECT_NE(VK_NULL_HANDLE, a);
+  }
+  const VkDescriptorSet both[] = {a, b, VK_NULL_HANDLE};  // null handles are ignored
+  EXPECT_EQ(VK_SUCCESS, vkFreeDescriptorSets(device().handle(), pool, 3, both));
+  EXPECT_NE(VK_NULL_HANDLE, objects().set(pool, layout));
+  EXPECT_NE(VK_NULL_HANDLE, objects().set(pool, layout));
+}
+
+TEST_F(DescriptorTest, ResetFreesEverySet) {
+  VkDescriptorSetLayout layout = objects().layout({layout_binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 3)});
+  VkDescriptorPool pool = objects().pool(2, {{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 6}});
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_NE(VK_NULL_HANDLE, objects().set(pool, layout)) << "round " << round;
+    EXPECT_NE(VK_NULL_HANDLE, objects().set(pool, layout)) << "round " << round;
+    VkResult result;
+    objects().set(pool, layout, &result);
+    EXPECT_POOL_EXHAUSTED(result);
+    EXPECT_EQ(VK_SUCCESS, vkResetDescriptorPool(device().handle(), pool, 0));
+  }
+}
+
+// --- Updates ----------------------------------------------------------------------------------
+
+TEST_F(DescriptorTest, WritesOfEveryBufferTypeAndCopies) {
+  const VkDeviceSize ua = uniform_alignment(), sa = storage_alignment();
+  const VkFormat texel_format = VK_FORMAT_R32_UINT;
+  const bool texels = texel_buffers_supported(texel_format);
+  Buffer buffer = device().create_buffer(
+      64 * 1024, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                     (texels ? VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT : 0));
+  VkBufferView views[2] = {};
+  if (texels) {
+    views[0] = objects().buffer_view(buffer.buffer, texel_format, 0, 256);
+    views[1] = objects().buffer_view(buffer.buffer, texel_format, 1024, VK_WHOLE_SIZE);
+  }
+
+  // Binding 1 is followed by a binding of the same type, so a write can run from one into the other.
+  VkDescriptorSetLayout layout = objects().layout({layout_binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2),
+                                                   layout_binding(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2),
+                                                   layout_binding(2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3),
+                                                   layout_binding(3, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2),
+                                                   layout_binding(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 2),
+                                                   layout_binding(5, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 2),
+                                                   layout_binding(6, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 2)});
+  std::vector<VkDescriptorPoolSize> sizes;
+  for (VkDescriptorType type : kBufferTypes) sizes.push_back({type, 4});
+  sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6});
+  VkDescriptorPool pool = objects().pool(2, sizes);
+  VkDescriptorSet src = objects().set(pool, layout);
+  VkDescriptorSet dst = objects().set(pool, layout);
+
+  std::vector<VkDescriptorBufferInfo> infos;
+  for (uint32_t i = 0; i < 4; ++i) infos.push_back({buffer.buffer, i * 4 * std::max(ua, sa), 256});
+  const VkDescriptorBufferInfo whole[2] = {{buffer.buffer, 0, VK_WHOLE_SIZE}, {buffer.buffer, 4 * ua, VK_WHOLE_SIZE}};
+  std::vector<VkWriteDescriptorSet> writes;
+  auto write = [&](uint32_t binding, uint32_t element, uint32_t count, VkDescriptorType type,
+                   const VkDescriptorBufferInfo* buffer_infos) {
+    VkWriteDescriptorSet w{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    w.dstSet = src;
+    w.dstBinding = binding;
+    w.dstArrayElement = element;
+    w.descriptorCount = count;
+    w.descriptorType = type;
+    w.pBufferInfo = buffer_infos;
+    w.pTexelBufferView = views;
+    writes.push_back(w);
+  };
+  write(0, 0, 2, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, whole);
+  write(1, 1, 4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, infos.data());  // 1[1], then 2[0..2]
+  write(3, 0, 2, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, infos.data());
+  write(4, 1, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, infos.data() + 2);
+  if (texels) {
+    write(5, 0, 2, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, nullptr);
+    write(6, 0, 2, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, nullptr);
+  }
+  vkUpdateDescriptorSets(device().handle(), static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
+
+  std::vector<VkCopyDescriptorSet> copies;
+  auto copy = [&](uint32_t binding, uint32_t element, uint32_t count, uint32_t dst_element) {
+    VkCopyDescriptorSet c{.sType = VK_STRUCTURE_TYPE_COPY_DESCRIPTOR_SET};
+    c.srcSet = src;
+    c.srcBinding = binding;
+    c.srcArrayElement = element;
+    c.dstSet = dst;
+    c.dstBinding = binding;
+    c.dstArrayElement = dst_element;
+    c.descriptorCount = count;
+    copies.push_back(c);
+  };
+  copy(0, 0, 2, 0);
+  copy(1, 1, 4, 1);  // across bindings 1 and 2 again
+  copy(3, 0, 2, 0);
+  copy(4, 1, 1, 0);
+  if (texels) {
+    copy(5, 1, 1, 0);
+    copy(6, 0, 2, 0);
+  }
+  vkUpdateDescriptorSets(device().handle(), 0, nullptr, static_cast<uint32_t>(copies.size()), copies.data());
+  // Copies within one set work too.
+  copy(0, 0, 1, 1);
+  copies.back().dstSet = src;
+  vkUpdateDescriptorSets(device().handle(), 0, nullptr, 1, &copies.back());
+}
+
+TEST_F(DescriptorTest, UpdateTemplatesReadTheApplicationsStruct) {
+  const bool texels = texel_buffers_supported(VK_FORMAT_R32_UINT);
+  Buffer buffer = device().create_buffer(
+      16 * 1024, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                     (texels ? VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT : 0));
+  VkBufferView view = texels ? objects().buffer_view(buffer.buffer, VK_FORMAT_R32_UINT, 0, VK_WHOLE_SIZE) : VK_NULL_HANDLE;
+  VkDescriptorSetLayout layout = objects().layout({layout_binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3),
+                                                   layout_binding(1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1),
+                                                   layout_binding(2, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1)});
+  VkDescriptorPool pool = objects().pool(4, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 12},
+                                             {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 4},
+                                             {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 4}});
+
+  // The application's own record of its resources, laid out as it likes.
+  struct Resources {
+    uint32_t unrelated;
+    struct {
+      VkDescriptorBufferInfo info;
+      uint64_t padding;  // the template's stride skips it
+    } storage[3];
+    VkDescriptorBufferInfo dynamic;
+    VkBufferView texels;
+  };
+  const VkDeviceSize step = std::max<VkDeviceSize>(storage_alignment(), 256);
+  Resources resources{};
+  for (uint32_t i = 0; i < 3; ++i) resources.storage[i].info = {buffer.buffer, step * i, step};
+  resources.dynamic = {buffer.buffer, 0, 64};
+  resources.texels = view;
+
+  const VkDescriptorUpdateTemplateEntry entries[] = {
+      {0, 0, 3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, offsetof(Resources, storage), sizeof(Resources::storage[0])},
+      {1, 0, 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, offsetof(Resources, dynamic), 0},
+      {2, 0, 1, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, offsetof(Resources, texels), 0},
+  };
+  VkDescriptorUpdateTemplateCreateInfo info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO};
+  info.descriptorUpdateEntryCount = static_cast<uint32_t>(std::size(entries)) - (texels ? 0 : 1);  // texels last
+  info.pDescriptorUpdateEntries = entries;
+  info.templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET;
+  info.descriptorSetLayout = layout;
+  VkDescriptorUpdateTemplate update_template = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateDescriptorUpdateTemplate(device().handle(), &info, nullptr, &update_template));
+  for (int i = 0; i < 4; ++i) {
+    VkDescriptorSet set = objects().set(pool, layout);
+    ASSERT_NE(VK_NULL_HANDLE, set);
+    vkUpdateDescriptorSetWithTemplate(device().handle(), set, update_template, &resources);
+  }
+  vkDestroyDescriptorUpdateTemplate(device().handle(), update_template, nullptr);
+}
+
+// --- Pipeline layouts -------------------------------------------------------------------------
+
+TEST_F(DescriptorTest, PipelineLayoutsOutliveTheirSetLayouts) {
+  const VkPhysicalDeviceLimits& limits = device().properties().limits;
+  ASSERT_GE(limits.maxBoundDescriptorSets, 4u);
+  if (is_kiln()) {
+    EXPECT_EQ(8u, limits.maxBoundDescriptorSets);  // compiler/kernel_abi.h: kMaxBoundDescriptorSets
+    EXPECT_EQ(256u, limits.maxPushConstantsSize);  // kMaxPushConstantBytes
+    EXPECT_EQ(32u, limits.maxDescriptorSetUniformBuffersDynamic + limits.maxDescriptorSetStorageBuffersDynamic);
+  }
+  const uint32_t uniform_dynamic = std::min(limits.maxDescriptorSetUniformBuffersDynamic, 8u) / 2;
+  const uint32_t storage_dynamic = std::min(limits.maxDescriptorSetStorageBuffersDynamic, 4u) / 2;
+  VkDevice d = device().handle();
+  auto make_layout = [&](const std::vector<VkDescriptorSetLayoutBinding>& bindings) {
+    const VkDescriptorSetLayoutCreateInfo info = layout_info(bindings);
+    VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+    EXPECT_EQ(VK_SUCCESS, vkCreateDescriptorSetLayout(d, &info, nullptr, &layout));
+    return layout;
+  };
+  // Dynamic buffers in sets 0 and 2 (both kinds), none in set 1.
+  VkDescriptorSetLayout set_layouts[3] = {
+      make_layout({layout_binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, uniform_dynamic),
+                   layout_binding(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2)}),
+      make_layout({layout_binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1)}),
+      make_layout({layout_binding(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, storage_dynamic),
+                   layout_binding(4, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, uniform_dynamic)}),
+  };
+  const VkPushConstantRange push[] = {{VK_SHADER_STAGE_COMPUTE_BIT, 0, 64},
+                                      {VK_SHADER_STAGE_VERTEX_BIT, 64, limits.maxPushConstantsSize - 64}};
+  VkPipelineLayoutCreateInfo info{.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  info.setLayoutCount = 3;
+  info.pSetLayouts = set_layouts;
+  info.pushConstantRangeCount = 2;
+  info.pPushConstantRanges = push;
+  VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreatePipelineLayout(d, &info, nullptr, &pipeline_layout));
+  VkPipelineLayout empty_layout = VK_NULL_HANDLE;
+  VkPipelineLayoutCreateInfo empty_info{.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  ASSERT_EQ(VK_SUCCESS, vkCreatePipelineLayout(d, &empty_info, nullptr, &empty_layout));
+
+  // Sets outlive their layouts too: allocate, destroy the set layouts, then update-free-reset.
+  VkDescriptorPool pool = objects().pool(
+      3, {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2 * uniform_dynamic}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2},
+          {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, storage_dynamic}},
+      VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT);
+  VkDescriptorSetAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  allocate.descriptorPool = pool;
+  allocate.descriptorSetCount = 3;
+  allocate.pSetLayouts = set_layouts;
+  VkDescriptorSet sets[3];
+  ASSERT_EQ(VK_SUCCESS, vkAllocateDescriptorSets(d, &allocate, sets));
+  for (VkDescriptorSetLayout layout : set_layouts) vkDestroyDescriptorSetLayout(d, layout, nullptr);
+  EXPECT_EQ(VK_SUCCESS, vkFreeDescriptorSets(d, pool, 1, &sets[1]));
+  EXPECT_EQ(VK_SUCCESS, vkResetDescriptorPool(d, pool, 0));
+  vkDestroyPipelineLayout(d, pipeline_layout, nullptr);
+  vkDestroyPipelineLayout(d, empty_layout, nullptr);
+}
+
+// --- Kiln-only paths the validation layer would reject ----------------------------------------
+
+// ERROR PATH (unvalidated instance): variable descriptor counts are not an advertised feature yet,
+// but a set's variable count already decides what it takes from its pool.
+TEST_F(DescriptorTest, VariableCountSetsTakeOnlyTheirCountFromThePool) {
+  KILN_ONLY();
+  UnvalidatedContext context = create_unvalidated_context();
+  ASSERT_NE(VK_NULL_HANDLE, context.physical_device);
+  std::unique_ptr<TestDevice> device;
+  ASSERT_EQ(VK_SUCCESS, TestDevice::create(context.physical_device, {}, &device));
+  DescriptorObjects objects(*device);
+
+  const VkDescriptorBindingFlags flags[] = {0, VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT};
+  VkDescriptorSetLayoutBindingFlagsCreateInfo flag_info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO};
+  flag_info.bindingCount = 2;
+  flag_info.pBindingFlags = flags;
+  const std::vector<VkDescriptorSetLayoutBinding> bindings = {layout_binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1),
+                                                              layout_binding(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8)};
+  VkDescriptorSetLayoutCreateInfo info = layout_info(bindings);
+  info.pNext = &flag_info;
+  VkDescriptorSetVariableDescriptorCountLayoutSupport variable_support{
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_LAYOUT_SUPPORT};
+  VkDescriptorSetLayoutSupport support{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_SUPPORT, .pNext = &variable_support};
+  vkGetDescriptorSetLayoutSupport(device->handle(), &info, &support);
+  EXPECT_TRUE(support.supported);
+  EXPECT_GE(variable_support.maxVariableDescriptorCount, 8u);
+
+  VkDescriptorSetLayout layout = objects.layout(bindings, &flag_info);
+  VkDescriptorPool pool = objects.pool(10, {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 10}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10}});
+  auto allocate = [&](uint32_t count) {
+    VkDescriptorSetVariableDescriptorCountAllocateInfo variable{
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_ALLOCATE_INFO};
+    variable.descriptorSetCount = 1;
+    variable.pDescriptorCounts = &count;
+    VkResult result;
+    objects.set(pool, layout, &result, &variable);
+    return result;
+  };
+  EXPECT_EQ(VK_SUCCESS, allocate(6));
+  EXPECT_EQ(VK_ERROR_OUT_OF_POOL_MEMORY, allocate(6));  // 12 > 10 storage buffers
+  EXPECT_EQ(VK_SUCCESS, allocate(4));
+  EXPECT_EQ(VK_ERROR_OUT_OF_POOL_MEMORY, allocate(1));
+  VkResult result;
+  objects.set(pool, layout, &result);  // no variable count given: zero storage buffers
+  EXPECT_EQ(VK_SUCCESS, result);
+}
+
+// ERROR PATH (unvalidated instance): updates outside the layout are skipped, not written past the
+// set's memory. Kiln only: the spec calls this undefined behaviour.
+TEST_F(DescriptorTest, OutOfRangeUpdatesAreSkipped) {
+  KILN_ONLY();
+  UnvalidatedContext context = create_unvalidated_context();
+  ASSERT_NE(VK_NULL_HANDLE, context.physical_device);
+  std::unique_ptr<TestDevice> device;
+  ASSERT_EQ(VK_SUCCESS, TestDevice::create(context.physical_device, {}, &device));
+  DescriptorObjects objects(*device);
+  Buffer buffer = device->create_buffer(4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  VkDescriptorSetLayout layout = objects.layout({layout_binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2),
+                                                 layout_binding(1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1)});
+  VkDescriptorPool pool = objects.pool(2, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2}});
+  VkDescriptorSet a = objects.set(pool, layout), b = objects.set(pool, layout);
+
+  std::vector<VkDescriptorBufferInfo> infos(1000, VkDescriptorBufferInfo{buffer.buffer, 0, VK_WHOLE_SIZE});
+  VkWriteDescriptorSet writes[4] = {};
+  for (VkWriteDescriptorSet& w : writes) {
+    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    w.dstSet = a;
+    w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    w.pBufferInfo = infos.data();
+  }
+  writes[0].dstBinding = 7, writes[0].descriptorCount = 1;                               // no such binding
+  writes[1].dstBinding = 0, writes[1].dstArrayElement = 100000, writes[1].descriptorCount = 1;  // element far away
+  writes[2].dstBinding = 0, writes[2].descriptorCount = 1000;                            // runs off the end
+  writes[3].dstBinding = 1, writes[3].descriptorCount = 1;                               // wrong type
+  VkCopyDescriptorSet copy{.sType = VK_STRUCTURE_TYPE_COPY_DESCRIPTOR_SET};
+  copy.srcSet = a;
+  copy.dstSet = b;
+  copy.descriptorCount = 500;
+  vkUpdateDescriptorSets(device->handle(), 4, writes, 1, &copy);
+  // Still a working device and pool afterwards.
+  EXPECT_EQ(VK_SUCCESS, vkResetDescriptorPool(device->handle(), pool, 0));
+  EXPECT_NE(VK_NULL_HANDLE, objects.set(pool, layout));
+}
+
+}  // namespace
+}  // namespace kiln::test

@@ -1,0 +1,227 @@
+// Logical devices: creation with several queues, queue retrieval, rejected extensions and
+// features, device-level proc addresses, wait idle.
+#include <cstddef>
+#include <cstring>
+
+#include "e2e/vk_fixture.h"
+
+namespace kiln::test {
+namespace {
+
+using DeviceTest = VulkanTest;
+
+uint32_t family_zero_queue_count(VkPhysicalDevice physical_device) {
+  uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &count, families.data());
+  return families.at(0).queueCount;
+}
+
+// The VkBool32 members of a feature struct, viewed as an array: from `first` to `last` inclusive.
+template <typename Struct>
+VkBool32* feature_bits(Struct* features, VkBool32 Struct::*first, VkBool32 Struct::*last, size_t* count) {
+  VkBool32* begin = &(features->*first);
+  *count = static_cast<size_t>(&(features->*last) - begin) + 1;
+  return begin;
+}
+
+// Finds a feature the device reports FALSE and sets it in `request` (all FALSE on entry).
+// Returns a description, or an empty string when the device supports every feature.
+std::string request_unsupported_feature(const DeviceFeatures& supported, DeviceFeatures* request) {
+  struct Group {
+    const char* name;
+    const VkBool32* supported;
+    VkBool32* request;
+    size_t count;
+  };
+  size_t n11 = 0, n12 = 0, n13 = 0;
+  auto* s11 = const_cast<VkPhysicalDeviceVulkan11Features*>(&supported.v11);
+  auto* s12 = const_cast<VkPhysicalDeviceVulkan12Features*>(&supported.v12);
+  auto* s13 = const_cast<VkPhysicalDeviceVulkan13Features*>(&supported.v13);
+  const Group groups[] = {
+      {"VkPhysicalDeviceFeatures", &supported.core.features.robustBufferAccess,
+       &request->core.features.robustBufferAccess, sizeof(VkPhysicalDeviceFeatures) / sizeof(VkBool32)},
+      {"VkPhysicalDeviceVulkan11Features",
+       feature_bits(s11, &VkPhysicalDeviceVulkan11Features::storageBuffer16BitAccess,
+                    &VkPhysicalDeviceVulkan11Features::shaderDrawParameters, &n11),
+       &request->v11.storageBuffer16BitAccess, n11},
+      {"VkPhysicalDeviceVulkan12Features",
+       feature_bits(s12, &VkPhysicalDeviceVulkan12Features::samplerMirrorClampToEdge,
+                    &VkPhysicalDeviceVulkan12Features::subgroupBroadcastDynamicId, &n12),
+       &request->v12.samplerMirrorClampToEdge, n12},
+      {"VkPhysicalDeviceVulkan13Features",
+       feature_bits(s13, &VkPhysicalDeviceVulkan13Features::robustImageAccess,
+                    &VkPhysicalDeviceVulkan13Features::maintenance4, &n13),
+       &request->v13.robustImageAccess, n13},
+  };
+  for (const Group& group : groups) {
+    for (size_t i = 0; i < group.count; ++i) {
+      if (group.supported[i]) continue;
+      group.request[i] = VK_TRUE;
+      return std::string(group.name) + " member #" + std::to_string(i);
+    }
+  }
+  return {};
+}
+
+TEST_F(DeviceTest, CreateWithTwoQueuesAndGetThem) {
+  REQUIRE_ON_KILN(family_zero_queue_count(physical_device()) >= 2, "two queues in family 0");
+  DeviceOptions options;
+  options.queue_count = 2;
+  TestDevice* device = create_device(options);
+  ASSERT_NE(nullptr, device);
+  VkQueue first = VK_NULL_HANDLE, second = VK_NULL_HANDLE;
+  vkGetDeviceQueue(device->handle(), 0, 0, &first);
+  vkGetDeviceQueue(device->handle(), 0, 1, &second);
+  EXPECT_NE(VK_NULL_HANDLE, first);
+  EXPECT_NE(VK_NULL_HANDLE, second);
+  EXPECT_NE(first, second);
+  // The same queue is returned every time, also through vkGetDeviceQueue2.
+  VkQueue again = VK_NULL_HANDLE;
+  vkGetDeviceQueue(device->handle(), 0, 1, &again);
+  EXPECT_EQ(second, again);
+  VkDeviceQueueInfo2 info{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_INFO_2};
+  info.queueFamilyIndex = 0;
+  info.queueIndex = 0;
+  VkQueue via_info2 = VK_NULL_HANDLE;
+  vkGetDeviceQueue2(device->handle(), &info, &via_info2);
+  EXPECT_EQ(first, via_info2);
+  // Both queues accept work.
+  for (uint32_t q = 0; q < 2; ++q) EXPECT_EQ(VK_SUCCESS, vkQueueWaitIdle(device->queue(q)));
+}
+
+TEST_F(DeviceTest, TwoDevicesOnOnePhysicalDeviceAreIndependent) {
+  TestDevice* other = create_device({});
+  ASSERT_NE(nullptr, other);
+  EXPECT_NE(device().handle(), other->handle());
+  Buffer a = device().create_buffer(64, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  Buffer b = other->create_buffer(64, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  device().run_commands([&](VkCommandBuffer cmd) {
+    vkCmdFillBuffer(cmd, a.buffer, 0, VK_WHOLE_SIZE, 0x11111111u);
+    full_barrier(cmd);
+  });
+  other->run_commands([&](VkCommandBuffer cmd) {
+    vkCmdFillBuffer(cmd, b.buffer, 0, VK_WHOLE_SIZE, 0x22222222u);
+    full_barrier(cmd);
+  });
+  EXPECT_EQ(0x11, a.mapped[63]);
+  EXPECT_EQ(0x22, b.mapped[63]);
+}
+
+// ERROR PATH (unvalidated instance): the layer would flag the unknown extension.
+TEST_F(DeviceTest, UnknownExtensionIsRejected) {
+  UnvalidatedContext context = create_unvalidated_context();
+  ASSERT_NE(VK_NULL_HANDLE, context.physical_device);
+  DeviceOptions options;
+  options.extensions = {"VK_KILN_extension_that_does_not_exist"};
+  std::unique_ptr<TestDevice> device;
+  EXPECT_EQ(VK_ERROR_EXTENSION_NOT_PRESENT, TestDevice::create(context.physical_device, options, &device));
+  EXPECT_EQ(nullptr, device);
+}
+
+// ERROR PATH (unvalidated instance): requesting a feature the device reports FALSE.
+TEST_F(DeviceTest, UnsupportedFeatureIsRejected) {
+  UnvalidatedContext context = create_unvalidated_context();
+  ASSERT_NE(VK_NULL_HANDLE, context.physical_device);
+  DeviceFeatures supported;
+  DeviceFeatures::query(context.physical_device, &supported);
+  DeviceFeatures request;
+  const std::string feature = request_unsupported_feature(supported, &request);
+  if (feature.empty()) GTEST_SKIP() << "the device supports every core feature";
+  DeviceOptions options;
+  options.create_info_chain = &request.core;
+  std::unique_ptr<TestDevice> device;
+  EXPECT_EQ(VK_ERROR_FEATURE_NOT_PRESENT, TestDevice::create(context.physical_device, options, &device))
+      << "requested unsupported " << feature;
+}
+
+// The same through pEnabledFeatures (the 1.0 path) rather than a VkPhysicalDeviceFeatures2 chain.
+TEST_F(DeviceTest, UnsupportedCoreFeatureViaEnabledFeaturesIsRejected) {
+  UnvalidatedContext context = create_unvalidated_context();
+  ASSERT_NE(VK_NULL_HANDLE, context.physical_device);
+  VkPhysicalDeviceFeatures supported;
+  vkGetPhysicalDeviceFeatures(context.physical_device, &supported);
+  VkPhysicalDeviceFeatures request{};
+  const VkBool32* have = &supported.robustBufferAccess;
+  VkBool32* want = &request.robustBufferAccess;
+  size_t index = 0;
+  const size_t count = sizeof(VkPhysicalDeviceFeatures) / sizeof(VkBool32);
+  while (index < count && have[index]) ++index;
+  if (index == count) GTEST_SKIP() << "the device supports every 1.0 feature";
+  want[index] = VK_TRUE;
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue.queueCount = 1;
+  queue.pQueuePriorities = &priority;
+  VkDeviceCreateInfo info{.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queue;
+  info.pEnabledFeatures = &request;
+  VkDevice device = VK_NULL_HANDLE;
+  const VkResult result = vkCreateDevice(context.physical_device, &info, nullptr, &device);
+  if (result == VK_SUCCESS) vkDestroyDevice(device, nullptr);
+  EXPECT_EQ(VK_ERROR_FEATURE_NOT_PRESENT, result) << "requested VkPhysicalDeviceFeatures member #" << index;
+}
+
+// VkPhysicalDeviceVulkan12Features ends in 4 bytes of padding after its last VkBool32. A driver
+// must look at the members only: applications need not zero padding.
+TEST_F(DeviceTest, PaddingAfterTheLastFeatureIsIgnored) {
+  VkPhysicalDeviceVulkan12Features v12;
+  std::memset(&v12, 0xFF, sizeof v12);  // padding stays 0xFF
+  v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+  v12.pNext = nullptr;
+  size_t count = 0;
+  VkBool32* bits = feature_bits(&v12, &VkPhysicalDeviceVulkan12Features::samplerMirrorClampToEdge,
+                                &VkPhysicalDeviceVulkan12Features::subgroupBroadcastDynamicId, &count);
+  const size_t members_end = reinterpret_cast<const char*>(bits + count) - reinterpret_cast<const char*>(&v12);
+  if (members_end == sizeof v12) GTEST_SKIP() << "this ABI leaves no padding after the last member";
+  for (size_t i = 0; i < count; ++i) bits[i] = VK_FALSE;
+  v12.timelineSemaphore = features().v12.timelineSemaphore;  // one real request alongside
+  VkPhysicalDeviceFeatures2 chain{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &v12};
+  DeviceOptions options;
+  options.create_info_chain = &chain;
+  EXPECT_NE(nullptr, create_device(options)) << "padding bytes were read as a requested feature";
+}
+
+TEST_F(DeviceTest, ListedExtensionsCanBeEnabled) {
+  uint32_t count = 0;
+  ASSERT_EQ(VK_SUCCESS, vkEnumerateDeviceExtensionProperties(physical_device(), nullptr, &count, nullptr));
+  std::vector<VkExtensionProperties> listed(count);
+  ASSERT_EQ(VK_SUCCESS, vkEnumerateDeviceExtensionProperties(physical_device(), nullptr, &count, listed.data()));
+  // Promoted extensions without dependencies beyond 1.3 core; enable those the device lists.
+  DeviceOptions options;
+  for (const char* name : {VK_KHR_COPY_COMMANDS_2_EXTENSION_NAME, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME,
+                           VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME, VK_KHR_MAINTENANCE_4_EXTENSION_NAME}) {
+    for (const VkExtensionProperties& extension : listed)
+      if (std::strcmp(extension.extensionName, name) == 0) options.extensions.push_back(name);
+  }
+  if (options.extensions.empty()) GTEST_SKIP() << "the device lists none of the promoted extensions tried";
+  EXPECT_NE(nullptr, create_device(options));
+}
+
+TEST_F(DeviceTest, GetDeviceProcAddr) {
+  VkDevice device_handle = device().handle();
+  EXPECT_EQ(nullptr, vkGetDeviceProcAddr(device_handle, "vkThisFunctionDoesNotExistKILN"));
+  for (const char* name : {"vkQueueSubmit", "vkCmdCopyBuffer", "vkCmdCopyBuffer2", "vkQueueSubmit2",
+                           "vkWaitSemaphores", "vkGetDeviceBufferMemoryRequirements", "vkDestroyDevice"})
+    EXPECT_NE(nullptr, vkGetDeviceProcAddr(device_handle, name)) << name;
+}
+
+TEST_F(DeviceTest, DeviceWaitIdleWaitsForSubmittedWork) {
+  Buffer buffer = device().create_buffer(4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  VkCommandBuffer cmd = device().allocate_command_buffer();
+  VkCommandBufferBeginInfo begin = begin_info(VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+  ASSERT_EQ(VK_SUCCESS, vkBeginCommandBuffer(cmd, &begin));
+  vkCmdFillBuffer(cmd, buffer.buffer, 0, VK_WHOLE_SIZE, 0xCAFEF00Du);
+  full_barrier(cmd);
+  ASSERT_EQ(VK_SUCCESS, vkEndCommandBuffer(cmd));
+  ASSERT_EQ(VK_SUCCESS, submit(device().queue(), cmd));
+  ASSERT_EQ(VK_SUCCESS, vkDeviceWaitIdle(device().handle()));
+  uint32_t last = 0;
+  std::memcpy(&last, buffer.mapped + 4092, 4);
+  EXPECT_EQ(0xCAFEF00Du, last);
+}
+
+}  // namespace
+}  // namespace kiln::test

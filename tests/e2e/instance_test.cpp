@@ -1,0 +1,92 @@
+// Instance-level entry points through the loader: version, creation, proc addresses, devices.
+#include "e2e/vk_fixture.h"
+
+namespace kiln::test {
+namespace {
+
+using InstanceTest = VulkanTest;
+
+TEST_F(InstanceTest, InstanceVersionIsAtLeast13) {
+  uint32_t version = 0;
+  ASSERT_EQ(VK_SUCCESS, vkEnumerateInstanceVersion(&version));
+  EXPECT_GE(VK_API_VERSION_MAJOR(version), 1u);
+  EXPECT_GE(version, VK_API_VERSION_1_3) << "instance version " << VK_API_VERSION_MAJOR(version) << "."
+                                         << VK_API_VERSION_MINOR(version);
+}
+
+TEST_F(InstanceTest, SecondInstanceCanBeCreatedAndDestroyed) {
+  std::unique_ptr<TestInstance> second;
+  ASSERT_EQ(VK_SUCCESS, TestInstance::create({}, &second));
+  ASSERT_NE(VK_NULL_HANDLE, second->handle());
+  EXPECT_NE(instance().handle(), second->handle());
+  EXPECT_FALSE(second->physical_devices().empty());
+  second->destroy();
+  EXPECT_TRUE(second->messages().empty()) << second->messages().front();
+}
+
+TEST_F(InstanceTest, GetInstanceProcAddrReturnsNullForUnknownName) {
+  EXPECT_EQ(nullptr, vkGetInstanceProcAddr(instance().handle(), "vkThisFunctionDoesNotExistKILN"));
+  EXPECT_EQ(nullptr, vkGetInstanceProcAddr(instance().handle(), ""));
+}
+
+TEST_F(InstanceTest, GetInstanceProcAddrFindsCoreCommands) {
+  // Instance-level, device-level and 1.3-core commands are all reachable from the instance.
+  for (const char* name : {"vkEnumeratePhysicalDevices", "vkGetPhysicalDeviceProperties2", "vkCreateDevice",
+                           "vkQueueSubmit2", "vkCmdCopyBuffer2", "vkCmdPipelineBarrier2"})
+    EXPECT_NE(nullptr, vkGetInstanceProcAddr(instance().handle(), name)) << name;
+  // Global commands are reachable without an instance.
+  EXPECT_NE(nullptr, vkGetInstanceProcAddr(VK_NULL_HANDLE, "vkCreateInstance"));
+}
+
+TEST_F(InstanceTest, AtLeastOnePhysicalDevice) {
+  uint32_t count = 0;
+  ASSERT_EQ(VK_SUCCESS, vkEnumeratePhysicalDevices(instance().handle(), &count, nullptr));
+  EXPECT_GE(count, 1u);
+  std::vector<VkPhysicalDevice> devices(count);
+  ASSERT_EQ(VK_SUCCESS, vkEnumeratePhysicalDevices(instance().handle(), &count, devices.data()));
+  for (VkPhysicalDevice device : devices) EXPECT_NE(VK_NULL_HANDLE, device);
+}
+
+TEST_F(InstanceTest, EnumeratePhysicalDevicesReportsIncomplete) {
+  uint32_t count = 0;
+  ASSERT_EQ(VK_SUCCESS, vkEnumeratePhysicalDevices(instance().handle(), &count, nullptr));
+  ASSERT_GE(count, 1u);
+  if (count < 2) {
+    // With a zero-sized array the call must report VK_INCOMPLETE.
+    uint32_t none = 0;
+    VkPhysicalDevice unused = VK_NULL_HANDLE;
+    EXPECT_EQ(VK_INCOMPLETE, vkEnumeratePhysicalDevices(instance().handle(), &none, &unused));
+    EXPECT_EQ(0u, none);
+    return;
+  }
+  uint32_t fewer = count - 1;
+  std::vector<VkPhysicalDevice> devices(fewer);
+  EXPECT_EQ(VK_INCOMPLETE, vkEnumeratePhysicalDevices(instance().handle(), &fewer, devices.data()));
+  EXPECT_EQ(count - 1, fewer);
+}
+
+// The fixture's promise — any validation message fails the test — rests on the messenger
+// actually capturing them. Provoke one in a separate instance and look for it.
+TEST_F(InstanceTest, ValidationMessagesAreCaptured) {
+  std::unique_ptr<TestInstance> probe;
+  ASSERT_EQ(VK_SUCCESS, TestInstance::create({}, &probe));
+  const std::vector<VkPhysicalDevice> devices = probe->physical_devices();
+  ASSERT_FALSE(devices.empty());
+  {
+    std::unique_ptr<TestDevice> device;
+    ASSERT_EQ(VK_SUCCESS, TestDevice::create(devices[0], {}, &device));
+    // A buffer without usage flags: invalid usage the layer reports, harmless for a driver.
+    VkBufferCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    info.size = 64;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    if (vkCreateBuffer(device->handle(), &info, nullptr, &buffer) == VK_SUCCESS)
+      vkDestroyBuffer(device->handle(), buffer, nullptr);
+  }
+  probe->destroy();
+  const std::vector<std::string> messages = probe->messages();
+  ASSERT_FALSE(messages.empty()) << "the validation layer's error was not captured";
+  EXPECT_NE(std::string::npos, messages.front().find("ERROR")) << messages.front();
+}
+
+}  // namespace
+}  // namespace kiln::test

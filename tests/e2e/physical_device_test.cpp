@@ -1,0 +1,361 @@
+// Physical-device queries: properties (1.0–1.3, ID, driver), limits against the spec's
+// "Required Limits" table, memory, queue families, features and format support.
+#include <cstring>
+
+#include "e2e/vk_fixture.h"
+
+namespace kiln::test {
+namespace {
+
+using PhysicalDeviceTest = VulkanTest;
+
+bool is_power_of_two(uint64_t value) { return value != 0 && (value & (value - 1)) == 0; }
+
+bool all_zero(const uint8_t* bytes, size_t size) {
+  for (size_t i = 0; i < size; ++i)
+    if (bytes[i] != 0) return false;
+  return true;
+}
+
+// Every property struct the tests look at, chained into one vkGetPhysicalDeviceProperties2 call.
+struct AllProperties {
+  VkPhysicalDeviceProperties2 core{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  VkPhysicalDeviceVulkan11Properties v11{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+  VkPhysicalDeviceVulkan12Properties v12{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
+  VkPhysicalDeviceVulkan13Properties v13{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
+  VkPhysicalDeviceIDProperties id{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+  VkPhysicalDeviceDriverProperties driver{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+
+  explicit AllProperties(VkPhysicalDevice physical_device) {
+    core.pNext = &v11;
+    v11.pNext = &v12;
+    v12.pNext = &v13;
+    v13.pNext = &id;
+    id.pNext = &driver;
+    vkGetPhysicalDeviceProperties2(physical_device, &core);
+  }
+  AllProperties(const AllProperties&) = delete;
+};
+
+std::vector<VkQueueFamilyProperties> queue_families(VkPhysicalDevice physical_device) {
+  uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &count, families.data());
+  return families;
+}
+
+TEST_F(PhysicalDeviceTest, ApiVersionIsAtLeast13) {
+  EXPECT_GE(properties().apiVersion, VK_API_VERSION_1_3)
+      << "apiVersion " << VK_API_VERSION_MAJOR(properties().apiVersion) << "."
+      << VK_API_VERSION_MINOR(properties().apiVersion);
+}
+
+TEST_F(PhysicalDeviceTest, KilnDeviceNameAndType) {
+  KILN_ONLY();
+  EXPECT_EQ(0, std::strncmp(properties().deviceName, "Kiln", 4)) << properties().deviceName;
+  EXPECT_EQ(VK_PHYSICAL_DEVICE_TYPE_CPU, properties().deviceType);
+}
+
+TEST_F(PhysicalDeviceTest, Properties2MatchesProperties) {
+  AllProperties all(physical_device());
+  EXPECT_STREQ(properties().deviceName, all.core.properties.deviceName);
+  EXPECT_EQ(properties().apiVersion, all.core.properties.apiVersion);
+  EXPECT_EQ(properties().vendorID, all.core.properties.vendorID);
+  EXPECT_EQ(0, std::memcmp(&properties().limits, &all.core.properties.limits, sizeof(VkPhysicalDeviceLimits)));
+}
+
+TEST_F(PhysicalDeviceTest, IdAndDriverProperties) {
+  AllProperties all(physical_device());
+  EXPECT_FALSE(all_zero(all.id.deviceUUID, VK_UUID_SIZE)) << "deviceUUID is all zero";
+  EXPECT_FALSE(all_zero(all.id.driverUUID, VK_UUID_SIZE)) << "driverUUID is all zero";
+  // The 1.1 properties struct repeats the ID properties.
+  EXPECT_EQ(0, std::memcmp(all.id.deviceUUID, all.v11.deviceUUID, VK_UUID_SIZE));
+  EXPECT_EQ(0, std::memcmp(all.id.driverUUID, all.v11.driverUUID, VK_UUID_SIZE));
+  EXPECT_NE(0, all.driver.driverID);
+  EXPECT_GT(std::strlen(all.driver.driverName), 0u);
+  EXPECT_EQ(all.driver.driverID, all.v12.driverID);
+  EXPECT_STREQ(all.driver.driverName, all.v12.driverName);
+}
+
+TEST_F(PhysicalDeviceTest, DeviceUuidIsStableAcrossInstances) {
+  AllProperties first(physical_device());
+  std::unique_ptr<TestInstance> second;
+  ASSERT_EQ(VK_SUCCESS, TestInstance::create({}, &second));
+  const std::vector<VkPhysicalDevice> devices = second->physical_devices();
+  ASSERT_FALSE(devices.empty());
+  bool found = false;
+  for (VkPhysicalDevice device : devices) {
+    AllProperties other(device);
+    if (std::strcmp(other.core.properties.deviceName, properties().deviceName) != 0) continue;
+    found = true;
+    EXPECT_EQ(0, std::memcmp(first.id.deviceUUID, other.id.deviceUUID, VK_UUID_SIZE));
+    EXPECT_EQ(0, std::memcmp(first.id.driverUUID, other.id.driverUUID, VK_UUID_SIZE));
+  }
+  EXPECT_TRUE(found) << "the second instance does not list " << properties().deviceName;
+  second->destroy();
+  for (const std::string& message : second->messages()) ADD_FAILURE() << "validation: " << message;
+}
+
+TEST_F(PhysicalDeviceTest, CoreLimitsMeetRequiredMinimums) {
+  const VkPhysicalDeviceLimits& l = properties().limits;
+  const VkPhysicalDeviceFeatures& f = features().core.features;
+  EXPECT_GE(l.maxImageDimension1D, 4096u);
+  EXPECT_GE(l.maxImageDimension2D, 4096u);
+  EXPECT_GE(l.maxImageDimension3D, 256u);
+  EXPECT_GE(l.maxImageDimensionCube, 4096u);
+  EXPECT_GE(l.maxImageArrayLayers, 256u);
+  EXPECT_GE(l.maxTexelBufferElements, 65536u);
+  EXPECT_GE(l.maxUniformBufferRange, 16384u);
+  EXPECT_GE(l.maxStorageBufferRange, 1u << 27);
+  EXPECT_GE(l.maxPushConstantsSize, 128u);
+  EXPECT_GE(l.maxMemoryAllocationCount, 4096u);
+  EXPECT_GE(l.maxSamplerAllocationCount, 4000u);
+  EXPECT_LE(l.bufferImageGranularity, 131072u);
+  EXPECT_TRUE(is_power_of_two(l.bufferImageGranularity)) << l.bufferImageGranularity;
+  EXPECT_GE(l.maxBoundDescriptorSets, 4u);
+  EXPECT_GE(l.maxPerStageDescriptorSamplers, 16u);
+  EXPECT_GE(l.maxPerStageDescriptorUniformBuffers, 12u);
+  EXPECT_GE(l.maxPerStageDescriptorStorageBuffers, 4u);
+  EXPECT_GE(l.maxPerStageDescriptorSampledImages, 16u);
+  EXPECT_GE(l.maxPerStageDescriptorStorageImages, 4u);
+  EXPECT_GE(l.maxPerStageDescriptorInputAttachments, 4u);
+  EXPECT_GE(l.maxPerStageResources, 128u);
+  EXPECT_GE(l.maxDescriptorSetSamplers, 96u);
+  EXPECT_GE(l.maxDescriptorSetUniformBuffers, 72u);
+  EXPECT_GE(l.maxDescriptorSetUniformBuffersDynamic, 8u);
+  EXPECT_GE(l.maxDescriptorSetStorageBuffers, 24u);
+  EXPECT_GE(l.maxDescriptorSetStorageBuffersDynamic, 4u);
+  EXPECT_GE(l.maxDescriptorSetSampledImages, 96u);
+  EXPECT_GE(l.maxDescriptorSetStorageImages, 24u);
+  EXPECT_GE(l.maxDescriptorSetInputAttachments, 4u);
+  EXPECT_GE(l.maxVertexInputAttributes, 16u);
+  EXPECT_GE(l.maxVertexInputBindings, 16u);
+  EXPECT_GE(l.maxVertexInputAttributeOffset, 2047u);
+  EXPECT_GE(l.maxVertexInputBindingStride, 2048u);
+  EXPECT_GE(l.maxVertexOutputComponents, 64u);
+  EXPECT_GE(l.maxFragmentInputComponents, 64u);
+  EXPECT_GE(l.maxFragmentOutputAttachments, 4u);
+  EXPECT_GE(l.maxFragmentCombinedOutputResources, 4u);
+  EXPECT_GE(l.maxComputeSharedMemorySize, 16384u);
+  for (uint32_t count : l.maxComputeWorkGroupCount) EXPECT_GE(count, 65535u);
+  EXPECT_GE(l.maxComputeWorkGroupInvocations, 128u);
+  EXPECT_GE(l.maxComputeWorkGroupSize[0], 128u);
+  EXPECT_GE(l.maxComputeWorkGroupSize[1], 128u);
+  EXPECT_GE(l.maxComputeWorkGroupSize[2], 64u);
+  EXPECT_GE(l.subPixelPrecisionBits, 4u);
+  EXPECT_GE(l.subTexelPrecisionBits, 4u);
+  EXPECT_GE(l.mipmapPrecisionBits, 4u);
+  EXPECT_GE(l.maxDrawIndexedIndexValue, (1u << 24) - 1);
+  EXPECT_GE(l.maxDrawIndirectCount, f.multiDrawIndirect ? 65535u : 1u);
+  EXPECT_GE(l.maxSamplerLodBias, 2.0f);
+  EXPECT_GE(l.maxSamplerAnisotropy, f.samplerAnisotropy ? 16.0f : 1.0f);
+  EXPECT_GE(l.maxViewports, f.multiViewport ? 16u : 1u);
+  EXPECT_GE(l.maxViewportDimensions[0], 4096u);
+  EXPECT_GE(l.maxViewportDimensions[1], 4096u);
+  EXPECT_LE(l.viewportBoundsRange[0], -8192.0f);
+  EXPECT_GE(l.viewportBoundsRange[1], 8191.0f);
+  EXPECT_GE(l.minMemoryMapAlignment, 64u);
+  EXPECT_TRUE(is_power_of_two(l.minMemoryMapAlignment));
+  EXPECT_LE(l.minTexelBufferOffsetAlignment, 256u);
+  EXPECT_TRUE(is_power_of_two(l.minTexelBufferOffsetAlignment));
+  EXPECT_LE(l.minUniformBufferOffsetAlignment, 256u);
+  EXPECT_TRUE(is_power_of_two(l.minUniformBufferOffsetAlignment));
+  EXPECT_LE(l.minStorageBufferOffsetAlignment, 256u);
+  EXPECT_TRUE(is_power_of_two(l.minStorageBufferOffsetAlignment));
+  EXPECT_LE(l.minTexelOffset, -8);
+  EXPECT_GE(l.maxTexelOffset, 7u);
+  EXPECT_GE(l.maxFramebufferWidth, 4096u);
+  EXPECT_GE(l.maxFramebufferHeight, 4096u);
+  EXPECT_GE(l.maxFramebufferLayers, 256u);
+  const VkSampleCountFlags one_and_four = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+  EXPECT_EQ(one_and_four, l.framebufferColorSampleCounts & one_and_four);
+  EXPECT_EQ(one_and_four, l.framebufferDepthSampleCounts & one_and_four);
+  EXPECT_EQ(one_and_four, l.framebufferStencilSampleCounts & one_and_four);
+  EXPECT_EQ(one_and_four, l.sampledImageColorSampleCounts & one_and_four);
+  EXPECT_EQ(one_and_four, l.sampledImageDepthSampleCounts & one_and_four);
+  EXPECT_TRUE(l.storageImageSampleCounts & VK_SAMPLE_COUNT_1_BIT);
+  EXPECT_GE(l.maxColorAttachments, 4u);
+  EXPECT_GE(l.maxSampleMaskWords, 1u);
+  if (f.shaderClipDistance) {
+    EXPECT_GE(l.maxClipDistances, 8u);
+  }
+  if (f.shaderCullDistance) {
+    EXPECT_GE(l.maxCullDistances, 8u);
+  }
+  if (f.shaderClipDistance || f.shaderCullDistance) {
+    EXPECT_GE(l.maxCombinedClipAndCullDistances, 8u);
+  }
+  EXPECT_LE(l.pointSizeRange[0], 1.0f);
+  EXPECT_LE(l.lineWidthRange[0], 1.0f);
+  EXPECT_GE(l.lineWidthRange[1], f.wideLines ? 7.9f : 1.0f);
+  if (f.largePoints) {
+    EXPECT_GE(l.pointSizeRange[1], 63.9f);
+  }
+  EXPECT_LE(l.nonCoherentAtomSize, 256u);
+  EXPECT_TRUE(is_power_of_two(l.nonCoherentAtomSize));
+}
+
+TEST_F(PhysicalDeviceTest, Vulkan11To13LimitsMeetRequiredMinimums) {
+  AllProperties all(physical_device());
+  EXPECT_GE(all.v11.subgroupSize, 1u);
+  EXPECT_TRUE(is_power_of_two(all.v11.subgroupSize)) << all.v11.subgroupSize;
+  EXPECT_TRUE(all.v11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT);
+  EXPECT_TRUE(all.v11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT);
+  EXPECT_GE(all.v11.maxPerSetDescriptors, 1024u);
+  EXPECT_GE(all.v11.maxMemoryAllocationSize, VkDeviceSize(1) << 30);
+  if (features().v11.multiview) {
+    EXPECT_GE(all.v11.maxMultiviewViewCount, 6u);
+    EXPECT_GE(all.v11.maxMultiviewInstanceIndex, (1u << 27) - 1);
+  }
+  if (features().v12.timelineSemaphore) {
+    EXPECT_GE(all.v12.maxTimelineSemaphoreValueDifference, (1ull << 31) - 1);
+  }
+  EXPECT_TRUE(all.v12.framebufferIntegerColorSampleCounts & VK_SAMPLE_COUNT_1_BIT);
+  EXPECT_TRUE(is_power_of_two(all.v13.minSubgroupSize)) << all.v13.minSubgroupSize;
+  EXPECT_TRUE(is_power_of_two(all.v13.maxSubgroupSize)) << all.v13.maxSubgroupSize;
+  EXPECT_LE(all.v13.minSubgroupSize, all.v11.subgroupSize);
+  EXPECT_GE(all.v13.maxSubgroupSize, all.v11.subgroupSize);
+  if (features().v13.inlineUniformBlock) {
+    EXPECT_GE(all.v13.maxInlineUniformBlockSize, 256u);
+    EXPECT_GE(all.v13.maxPerStageDescriptorInlineUniformBlocks, 4u);
+    EXPECT_GE(all.v13.maxDescriptorSetInlineUniformBlocks, 4u);
+  }
+  if (features().v13.maintenance4) {
+    EXPECT_GE(all.v13.maxBufferSize, VkDeviceSize(1) << 30);
+  }
+}
+
+TEST_F(PhysicalDeviceTest, MemoryPropertiesHaveHostVisibleCoherentAndDeviceLocalTypes) {
+  VkPhysicalDeviceMemoryProperties memory;
+  vkGetPhysicalDeviceMemoryProperties(physical_device(), &memory);
+  ASSERT_GE(memory.memoryHeapCount, 1u);
+  ASSERT_LE(memory.memoryHeapCount, uint32_t(VK_MAX_MEMORY_HEAPS));
+  ASSERT_GE(memory.memoryTypeCount, 1u);
+  ASSERT_LE(memory.memoryTypeCount, uint32_t(VK_MAX_MEMORY_TYPES));
+  for (uint32_t i = 0; i < memory.memoryHeapCount; ++i) EXPECT_GT(memory.memoryHeaps[i].size, 0u) << "heap " << i;
+  bool host_visible_coherent = false, device_local = false;
+  const VkMemoryPropertyFlags visible_coherent =
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+    const VkMemoryType& type = memory.memoryTypes[i];
+    EXPECT_LT(type.heapIndex, memory.memoryHeapCount) << "type " << i;
+    host_visible_coherent |= (type.propertyFlags & visible_coherent) == visible_coherent;
+    device_local |= (type.propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0;
+  }
+  EXPECT_TRUE(host_visible_coherent) << "the spec requires a HOST_VISIBLE|HOST_COHERENT memory type";
+  EXPECT_TRUE(device_local) << "the spec requires a DEVICE_LOCAL memory type";
+}
+
+TEST_F(PhysicalDeviceTest, QueueFamilyZeroDoesGraphicsComputeTransfer) {
+  const std::vector<VkQueueFamilyProperties> families = queue_families(physical_device());
+  ASSERT_GE(families.size(), 1u);
+  const VkQueueFlags wanted = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
+  EXPECT_EQ(wanted, families[0].queueFlags & wanted) << "queueFlags " << families[0].queueFlags;
+  EXPECT_GE(families[0].queueCount, 1u);
+  // Graphics queues transfer at texel granularity.
+  EXPECT_EQ(1u, families[0].minImageTransferGranularity.width);
+  EXPECT_EQ(1u, families[0].minImageTransferGranularity.height);
+  EXPECT_EQ(1u, families[0].minImageTransferGranularity.depth);
+}
+
+TEST_F(PhysicalDeviceTest, KilnQueueFamilyZeroHasTwoQueues) {
+  KILN_ONLY();
+  EXPECT_GE(queue_families(physical_device()).at(0).queueCount, 2u);
+}
+
+TEST_F(PhysicalDeviceTest, Features2MatchesFeatures) {
+  VkPhysicalDeviceFeatures core;
+  vkGetPhysicalDeviceFeatures(physical_device(), &core);
+  EXPECT_EQ(0, std::memcmp(&core, &features().core.features, sizeof(core)));
+  EXPECT_TRUE(core.robustBufferAccess) << "robustBufferAccess is required by every Vulkan version";
+}
+
+// Features that Vulkan 1.1–1.3 make mandatory for a 1.3 device (spec, "Feature Requirements").
+TEST_F(PhysicalDeviceTest, FeaturesRequiredByVulkan13AreSupported) {
+  const DeviceFeatures& f = features();
+  EXPECT_TRUE(f.v11.multiview);
+  EXPECT_TRUE(f.v12.timelineSemaphore);
+  EXPECT_TRUE(f.v12.uniformBufferStandardLayout);
+  EXPECT_TRUE(f.v12.shaderSubgroupExtendedTypes);
+  EXPECT_TRUE(f.v12.separateDepthStencilLayouts);
+  EXPECT_TRUE(f.v12.hostQueryReset);
+  EXPECT_TRUE(f.v12.imagelessFramebuffer);
+  EXPECT_TRUE(f.v12.subgroupBroadcastDynamicId);
+  EXPECT_TRUE(f.v12.vulkanMemoryModel);
+  EXPECT_TRUE(f.v12.vulkanMemoryModelDeviceScope);
+  EXPECT_TRUE(f.v12.bufferDeviceAddress);
+  EXPECT_TRUE(f.v13.robustImageAccess);
+  EXPECT_TRUE(f.v13.inlineUniformBlock);
+  EXPECT_TRUE(f.v13.pipelineCreationCacheControl);
+  EXPECT_TRUE(f.v13.privateData);
+  EXPECT_TRUE(f.v13.shaderDemoteToHelperInvocation);
+  EXPECT_TRUE(f.v13.shaderTerminateInvocation);
+  EXPECT_TRUE(f.v13.subgroupSizeControl);
+  EXPECT_TRUE(f.v13.computeFullSubgroups);
+  EXPECT_TRUE(f.v13.synchronization2);
+  EXPECT_TRUE(f.v13.shaderZeroInitializeWorkgroupMemory);
+  EXPECT_TRUE(f.v13.dynamicRendering);
+  EXPECT_TRUE(f.v13.shaderIntegerDotProduct);
+  EXPECT_TRUE(f.v13.maintenance4);
+}
+
+TEST_F(PhysicalDeviceTest, KilnExposesTimelineSemaphoreAndSynchronization2) {
+  KILN_ONLY();
+  EXPECT_TRUE(features().v12.timelineSemaphore);
+  EXPECT_TRUE(features().v13.synchronization2);
+}
+
+TEST_F(PhysicalDeviceTest, Rgba8UnormSupportsTransfersWithOptimalTiling) {
+  VkFormatProperties format;
+  vkGetPhysicalDeviceFormatProperties(physical_device(), VK_FORMAT_R8G8B8A8_UNORM, &format);
+  const VkFormatFeatureFlags transfer = VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+  EXPECT_EQ(transfer, format.optimalTilingFeatures & transfer);
+  // The spec's "Required Format Support" table also mandates these for R8G8B8A8_UNORM.
+  const VkFormatFeatureFlags required = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT |
+                                        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT |
+                                        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT |
+                                        VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT;
+  EXPECT_EQ(required, format.optimalTilingFeatures & required);
+
+  // vkGetPhysicalDeviceFormatProperties2 agrees, and the 64-bit flags (1.3) include the 32-bit ones.
+  VkFormatProperties3 format3{.sType = VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3};
+  VkFormatProperties2 format2{.sType = VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_2, .pNext = &format3};
+  vkGetPhysicalDeviceFormatProperties2(physical_device(), VK_FORMAT_R8G8B8A8_UNORM, &format2);
+  EXPECT_EQ(format.optimalTilingFeatures, format2.formatProperties.optimalTilingFeatures);
+  EXPECT_EQ(format.linearTilingFeatures, format2.formatProperties.linearTilingFeatures);
+  EXPECT_EQ(format.bufferFeatures, format2.formatProperties.bufferFeatures);
+  EXPECT_EQ(VkFormatFeatureFlags2(format.optimalTilingFeatures),
+            format3.optimalTilingFeatures & VkFormatFeatureFlags2(format.optimalTilingFeatures));
+}
+
+TEST_F(PhysicalDeviceTest, RequiredDepthFormatsAreSupported) {
+  auto supports_depth_attachment = [&](VkFormat format) {
+    VkFormatProperties properties;
+    vkGetPhysicalDeviceFormatProperties(physical_device(), format, &properties);
+    return (properties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) != 0;
+  };
+  EXPECT_TRUE(supports_depth_attachment(VK_FORMAT_D16_UNORM));
+  EXPECT_TRUE(supports_depth_attachment(VK_FORMAT_X8_D24_UNORM_PACK32) ||
+              supports_depth_attachment(VK_FORMAT_D32_SFLOAT));
+  EXPECT_TRUE(supports_depth_attachment(VK_FORMAT_D24_UNORM_S8_UINT) ||
+              supports_depth_attachment(VK_FORMAT_D32_SFLOAT_S8_UINT));
+}
+
+TEST_F(PhysicalDeviceTest, ImageFormatPropertiesFor2DRgba8) {
+  VkImageFormatProperties image;
+  ASSERT_EQ(VK_SUCCESS, vkGetPhysicalDeviceImageFormatProperties(
+                            physical_device(), VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                            VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                VK_IMAGE_USAGE_SAMPLED_BIT,
+                            0, &image));
+  EXPECT_GE(image.maxExtent.width, 4096u);
+  EXPECT_GE(image.maxExtent.height, 4096u);
+  EXPECT_EQ(1u, image.maxExtent.depth);
+  EXPECT_GE(image.maxArrayLayers, 256u);
+  EXPECT_GE(image.maxMipLevels, 13u);  // log2(4096) + 1
+  EXPECT_TRUE(image.sampleCounts & VK_SAMPLE_COUNT_1_BIT);
+}
+
+}  // namespace
+}  // namespace kiln::test
