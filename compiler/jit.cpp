@@ -64,8 +64,12 @@ const std::string& Jit::target_triple() const { return impl_->triple; }
 const std::string& Jit::data_layout() const { return impl_->layout; }
 const std::string& Jit::cpu_name() const { return impl_->cpu; }
 
-uint64_t Jit::compile(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module,
+uint64_t Jit::compile(std::unique_ptr<llvm::LLVMContext> context_arg, std::unique_ptr<llvm::Module> module_arg,
                       const std::string& symbol, std::string* error) {
+  // Locals, not parameters: on an early return the module must die before its context, and the
+  // destruction order of parameters is up to the compiler.
+  std::unique_ptr<llvm::LLVMContext> context = std::move(context_arg);
+  std::unique_ptr<llvm::Module> module = std::move(module_arg);
   if (!impl_->jit) {
     *error = "the JIT could not be initialised";
     return 0;

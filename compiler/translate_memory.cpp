@@ -231,6 +231,44 @@ static llvm::Value* in_bounds(Translator& t, const Pointer& p, llvm::Value* addr
   return b.CreateAnd(b.CreateICmpUGE(addr, p.lo), b.CreateICmpULE(end, p.hi));
 }
 
+// Loads (store_value == nullptr) or stores one scalar per lane at per-lane addresses, for the
+// lanes in `lanes`. When the lanes' addresses are consecutive (a[gl_GlobalInvocationID.x] and
+// the like — the common case) one masked vector load/store replaces the gather/scatter.
+static llvm::Value* access_lanes(Translator& t, llvm::Value* addr, llvm::Value* lanes, llvm::Type* scalar, uint32_t size,
+                                 llvm::Value* store_value) {
+  auto& b = t.b();
+  llvm::Type* vec = t.lane_type(scalar);
+  const llvm::Align align(std::min(size, 8u));
+  llvm::Value* first = b.CreateExtractElement(addr, uint64_t{0});
+  llvm::Value* expected = b.CreateAdd(t.splat(first), b.CreateMul(b.CreateZExt(t.lane_index(), addr->getType()),
+                                                                   t.splat(b.getInt64(size))));
+  llvm::Value* consecutive = b.CreateAndReduce(b.CreateICmpEQ(addr, expected));
+  llvm::Function* fn = b.GetInsertBlock()->getParent();
+  auto* dense = llvm::BasicBlock::Create(t.ctx, "dense", fn);
+  auto* sparse = llvm::BasicBlock::Create(t.ctx, "sparse", fn);
+  auto* join = llvm::BasicBlock::Create(t.ctx, "access_done", fn);
+  b.CreateCondBr(consecutive, dense, sparse);
+  llvm::Value* zero = llvm::Constant::getNullValue(vec);
+  b.SetInsertPoint(dense);
+  llvm::Value* dense_value = nullptr;
+  llvm::Value* base = b.CreateIntToPtr(first, b.getPtrTy());
+  if (store_value) b.CreateMaskedStore(store_value, base, align, lanes);
+  else dense_value = b.CreateMaskedLoad(vec, base, align, lanes, zero);
+  b.CreateBr(join);
+  b.SetInsertPoint(sparse);
+  llvm::Value* sparse_value = nullptr;
+  llvm::Value* pointers = b.CreateIntToPtr(addr, t.lane_type(b.getPtrTy()));
+  if (store_value) b.CreateMaskedScatter(store_value, pointers, align, lanes);
+  else sparse_value = b.CreateMaskedGather(vec, pointers, align, lanes, zero);
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  if (store_value) return nullptr;
+  auto* phi = b.CreatePHI(vec, 2);
+  phi->addIncoming(dense_value, dense);
+  phi->addIncoming(sparse_value, sparse);
+  return phi;
+}
+
 static llvm::Value* load_builtin(Translator& t, spv::BuiltIn builtin, uint32_t component) {
   auto& b = t.b();
   llvm::Type* i32 = b.getInt32Ty();
@@ -261,6 +299,25 @@ static llvm::Value* load_builtin(Translator& t, spv::BuiltIn builtin, uint32_t c
     case spv::BuiltIn::SubgroupLocalInvocationId: return t.lane_index();
     case spv::BuiltIn::SubgroupId: return t.splat(subgroup);
     case spv::BuiltIn::NumSubgroups: return t.splat(field(t.invocation, offsetof(abi::ComputeInvocation, subgroup_count)));
+    case spv::BuiltIn::SubgroupEqMask:
+    case spv::BuiltIn::SubgroupGeMask:
+    case spv::BuiltIn::SubgroupGtMask:
+    case spv::BuiltIn::SubgroupLeMask:
+    case spv::BuiltIn::SubgroupLtMask: {
+      // uvec4 of lane bits relative to this lane; only .x holds lanes (W ≤ 32).
+      if (component != 0) return t.splat(b.getInt32(0));
+      llvm::Value* one = t.splat(b.getInt32(1));
+      llvm::Value* eq = b.CreateShl(one, t.lane_index());
+      llvm::Value* lt = b.CreateSub(eq, one);
+      llvm::Value* all = t.splat(b.getInt32(t.width() == 32 ? 0xFFFFFFFFu : (1u << t.width()) - 1));
+      switch (builtin) {
+        case spv::BuiltIn::SubgroupEqMask: return eq;
+        case spv::BuiltIn::SubgroupLtMask: return lt;
+        case spv::BuiltIn::SubgroupLeMask: return b.CreateOr(lt, eq);
+        case spv::BuiltIn::SubgroupGtMask: return b.CreateAnd(all, b.CreateNot(b.CreateOr(lt, eq)));
+        default: return b.CreateAnd(all, b.CreateNot(lt));  // GeMask
+      }
+    }
     default: return nullptr;
   }
 }
@@ -283,9 +340,7 @@ Value Translator::load(const Pointer& p, Id type) {
     llvm::Type* memory_type = is_bool ? b.getInt32Ty() : leaf_type(scalar);
     const uint32_t size = is_bool ? 4 : spirv::type_size(m, scalar);
     llvm::Value* lanes = b.CreateAnd(mask_, in_bounds(*this, p, addr, size));
-    llvm::Value* v = b.CreateMaskedGather(lane_type(memory_type), b.CreateIntToPtr(addr, lane_type(b.getPtrTy())),
-                                          llvm::Align(std::min(size, 8u)), lanes,
-                                          llvm::Constant::getNullValue(lane_type(memory_type)));
+    llvm::Value* v = access_lanes(*this, addr, lanes, memory_type, size, nullptr);
     if (is_bool) v = b.CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
     out.leaves.push_back(v);
   });
@@ -302,7 +357,7 @@ void Translator::store(const Pointer& p, Id type, const Value& value) {
     if (is_bool) v = b.CreateZExt(v, lane_type(b.getInt32Ty()));
     const uint32_t size = is_bool ? 4 : spirv::type_size(m, scalar);
     llvm::Value* lanes = b.CreateAnd(mask_, in_bounds(*this, p, addr, size));
-    b.CreateMaskedScatter(v, b.CreateIntToPtr(addr, lane_type(b.getPtrTy())), llvm::Align(std::min(size, 8u)), lanes);
+    access_lanes(*this, addr, lanes, v->getType()->getScalarType(), size, v);
   });
 }
 

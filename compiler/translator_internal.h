@@ -82,6 +82,9 @@ class Translator {
   Value load(const Pointer& p, Id type);
   void store(const Pointer& p, Id type, const Value& value);
 
+  // --- translate_subgroup.cpp ---
+  bool subgroup_instruction(const spirv::Instruction& inst, bool* handled);
+
   // --- translate_alu.cpp ---
   bool alu_instruction(const spirv::Instruction& inst, bool* handled);
   bool glsl_instruction(const spirv::Instruction& inst);

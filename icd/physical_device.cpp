@@ -59,8 +59,12 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   p11.deviceNodeMask = 0;
   p11.deviceLUIDValid = VK_FALSE;
   p11.subgroupSize = host_simd_width();
-  p11.subgroupSupportedStages = 0;      // no shader stages yet
-  p11.subgroupSupportedOperations = 0;
+  // Subgroups are the W lanes of a kernel call; compute is the only stage that exists so far.
+  p11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
+  p11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+                                    VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                                    VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |
+                                    VK_SUBGROUP_FEATURE_CLUSTERED_BIT | VK_SUBGROUP_FEATURE_QUAD_BIT;
   p11.subgroupQuadOperationsInAllStages = VK_FALSE;
   p11.pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
   p11.maxMultiviewViewCount = 6;
@@ -177,6 +181,14 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
         auto* m3 = reinterpret_cast<VkPhysicalDeviceMaintenance3Properties*>(s);
         m3->maxPerSetDescriptors = pd->properties11.maxPerSetDescriptors;
         m3->maxMemoryAllocationSize = pd->properties11.maxMemoryAllocationSize;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES: {
+        auto* sg = reinterpret_cast<VkPhysicalDeviceSubgroupProperties*>(s);
+        sg->subgroupSize = pd->properties11.subgroupSize;
+        sg->supportedStages = pd->properties11.subgroupSupportedStages;
+        sg->supportedOperations = pd->properties11.subgroupSupportedOperations;
+        sg->quadOperationsInAllStages = pd->properties11.subgroupQuadOperationsInAllStages;
         break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES:

@@ -1,7 +1,8 @@
 // Descriptor set layouts, pools, sets, updates (writes, copies, templates) and pipeline layouts
-// through the loader. What the driver writes into descriptor memory is checked by the unit tests
-// (tests/unit/descriptor_memory_test.cpp); here the API behaviour is: pool capacity and
-// VK_ERROR_OUT_OF_POOL_MEMORY, freeing and resetting, and updates the validation layer accepts.
+// through the loader: pool capacity and VK_ERROR_OUT_OF_POOL_MEMORY, freeing and resetting,
+// updates the validation layer accepts, and — through a compute shader — where written, copied and
+// templated buffer descriptors point once bound with dynamic offsets. The record bytes themselves
+// are checked by tests/unit/descriptor_memory_test.cpp.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "e2e/vk_fixture.h"
+#include "shaders/test_shaders.h"
 
 namespace kiln::test {
 namespace {
@@ -433,6 +435,128 @@ TEST_F(DescriptorTest, PipelineLayoutsOutliveTheirSetLayouts) {
   EXPECT_EQ(VK_SUCCESS, vkResetDescriptorPool(d, pool, 0));
   vkDestroyPipelineLayout(d, pipeline_layout, nullptr);
   vkDestroyPipelineLayout(d, empty_layout, nullptr);
+}
+
+// --- Contents, as a shader sees them ----------------------------------------------------------
+
+// A compute pipeline running tests/shaders/descriptor_gather.comp with two descriptor sets.
+struct GatherPipeline {
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+
+  GatherPipeline(TestDevice& device, VkDescriptorSetLayout set0, VkDescriptorSetLayout set1) {
+    VkDevice d = device.handle();
+    const VkDescriptorSetLayout sets[2] = {set0, set1};
+    VkPipelineLayoutCreateInfo layout_info{.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layout_info.setLayoutCount = 2;
+    layout_info.pSetLayouts = sets;
+    EXPECT_EQ(VK_SUCCESS, vkCreatePipelineLayout(d, &layout_info, nullptr, &layout));
+    const std::vector<uint32_t> words = kiln_test_shader("descriptor_gather.comp");
+    VkShaderModuleCreateInfo module_info{.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    module_info.codeSize = words.size() * 4;
+    module_info.pCode = words.data();
+    VkShaderModule module = VK_NULL_HANDLE;
+    EXPECT_EQ(VK_SUCCESS, vkCreateShaderModule(d, &module_info, nullptr, &module));
+    VkComputePipelineCreateInfo info{.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main", nullptr};
+    info.layout = layout;
+    EXPECT_EQ(VK_SUCCESS, vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
+    vkDestroyShaderModule(d, module, nullptr);
+    VkPipelineLayout l = layout;
+    VkPipeline p = pipeline;
+    device.defer_destroy([=] {
+      vkDestroyPipeline(d, p, nullptr);
+      vkDestroyPipelineLayout(d, l, nullptr);
+    });
+  }
+};
+
+TEST_F(DescriptorTest, ShaderReadsThroughWrittenCopiedAndTemplatedDescriptors) {
+  TestDevice& dev = device();
+  VkDevice d = dev.handle();
+  // Word i of `data` holds kMark + i, so each value the shader returns names the byte offset
+  // (value - kMark) * 4 its descriptor pointed at.
+  constexpr uint32_t kMark = 0xA0000;
+  Buffer data = dev.create_buffer(4096, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  for (uint32_t i = 0; i < 1024; ++i) reinterpret_cast<uint32_t*>(data.mapped)[i] = kMark + i;
+  Buffer results = dev.create_buffer(64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xFF);
+  const VkDeviceSize step = 256;  // a multiple of every offset alignment the suite meets
+  ASSERT_EQ(0u, step % std::max(uniform_alignment(), storage_alignment()));
+
+  VkDescriptorSetLayout set0_layout = objects().layout({layout_binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1),
+                                                        layout_binding(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2),
+                                                        layout_binding(2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2)});
+  VkDescriptorSetLayout set1_layout = objects().layout({layout_binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1),
+                                                        layout_binding(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1)});
+  GatherPipeline gather(dev, set0_layout, set1_layout);
+  VkDescriptorPool pool = objects().pool(3, {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1},
+                                             {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6},
+                                             {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 2}});
+  VkDescriptorSet set0 = objects().set(pool, set0_layout);
+  VkDescriptorSet set1 = objects().set(pool, set1_layout);
+  VkDescriptorSet staging = objects().set(pool, set1_layout);
+
+  // Set 0, binding 0: through an update template.
+  const VkDescriptorBufferInfo uniform_info{data.buffer, 1 * step, 16};
+  const VkDescriptorUpdateTemplateEntry entry{0, 0, 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 0, 0};
+  VkDescriptorUpdateTemplateCreateInfo template_info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO};
+  template_info.descriptorUpdateEntryCount = 1;
+  template_info.pDescriptorUpdateEntries = &entry;
+  template_info.templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET;
+  template_info.descriptorSetLayout = set0_layout;
+  VkDescriptorUpdateTemplate update_template = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateDescriptorUpdateTemplate(d, &template_info, nullptr, &update_template));
+  vkUpdateDescriptorSetWithTemplate(d, set0, update_template, &uniform_info);
+  vkDestroyDescriptorUpdateTemplate(d, update_template, nullptr);
+
+  // Set 0, bindings 1 and 2: element 1[0] alone, then one write of three from 1[1] into 2[0..1].
+  const VkDescriptorBufferInfo storage_infos[4] = {
+      {data.buffer, 8 * step, 4}, {data.buffer, 4 * step, 4}, {data.buffer, 5 * step, VK_WHOLE_SIZE}, {data.buffer, 6 * step, 4}};
+  VkWriteDescriptorSet writes[3] = {};
+  for (VkWriteDescriptorSet& w : writes) {
+    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  }
+  writes[0].dstSet = set0, writes[0].dstBinding = 1, writes[0].descriptorCount = 1, writes[0].pBufferInfo = storage_infos;
+  writes[1].dstSet = set0, writes[1].dstBinding = 1, writes[1].dstArrayElement = 1, writes[1].descriptorCount = 3;
+  writes[1].pBufferInfo = storage_infos + 1;
+  // Set 1: written into `staging`, then copied; the results buffer is written directly.
+  const VkDescriptorBufferInfo dynamic_storage_info{data.buffer, 12 * step, 4};
+  const VkDescriptorBufferInfo results_info{results.buffer, 0, VK_WHOLE_SIZE};
+  writes[2].dstSet = staging, writes[2].dstBinding = 0, writes[2].descriptorCount = 1;
+  writes[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, writes[2].pBufferInfo = &dynamic_storage_info;
+  vkUpdateDescriptorSets(d, 3, writes, 0, nullptr);
+  VkCopyDescriptorSet copy{.sType = VK_STRUCTURE_TYPE_COPY_DESCRIPTOR_SET};
+  copy.srcSet = staging;
+  copy.dstSet = set1;
+  copy.descriptorCount = 1;
+  VkWriteDescriptorSet results_write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  results_write.dstSet = set1;
+  results_write.dstBinding = 1;
+  results_write.descriptorCount = 1;
+  results_write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  results_write.pBufferInfo = &results_info;
+  vkUpdateDescriptorSets(d, 1, &results_write, 1, &copy);
+
+  const VkDescriptorSet sets[2] = {set0, set1};
+  const uint32_t dynamic_offsets[2] = {2 * step, 1 * step};  // set 0's uniform buffer, then set 1's storage buffer
+  dev.run_commands([&](VkCommandBuffer cmd) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gather.pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gather.layout, 0, 2, sets, 2, dynamic_offsets);
+    vkCmdDispatch(cmd, 1, 1, 1);
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                         nullptr);
+  });
+  auto offset_read = [&](uint32_t index) {
+    return (reinterpret_cast<const uint32_t*>(results.mapped)[index] - kMark) * 4;
+  };
+  EXPECT_EQ(3 * step, offset_read(0)) << "dynamic uniform buffer: template offset + dynamic offset";
+  EXPECT_EQ(8 * step, offset_read(1)) << "binding 1[0]";
+  EXPECT_EQ(4 * step, offset_read(2)) << "binding 1[1]";
+  EXPECT_EQ(5 * step, offset_read(3)) << "binding 2[0], reached by overflowing binding 1";
+  EXPECT_EQ(6 * step, offset_read(4)) << "binding 2[1]";
+  EXPECT_EQ(13 * step, offset_read(5)) << "copied dynamic storage buffer + its dynamic offset";
 }
 
 // --- Kiln-only paths the validation layer would reject ----------------------------------------
