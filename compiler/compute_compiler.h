@@ -1,12 +1,13 @@
 #pragma once
-// Compute kernels from SPIR-V: front end → typed module → SIMD translation → JIT, with an
-// in-memory cache keyed by (shader, specialization, binding layout, SIMD width), so creating the
-// same pipeline twice compiles once.
+// Compute kernels from SPIR-V: front end → typed module → SIMD translation → object code → JIT
+// link. Keyed by (shader, specialization, binding layout, SIMD width, host CPU): a kernel is
+// linked once per process, and object code is shared through VkPipelineCache (kernel_cache.h).
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "compiler/kernel_abi.h"
+#include "compiler/kernel_cache.h"
 #include "compiler/shader_source.h"
 #include "compiler/translator.h"
 
@@ -19,9 +20,11 @@ struct CompiledComputeKernel {
 };
 
 // `layout_hash` identifies what `bindings` answers (the pipeline layout), for the cache key.
-// Returns nullptr and sets `error` (one line naming the problem) when the shader cannot be compiled.
+// With `cache` (a VkPipelineCache's), object code found there is linked without running LLVM,
+// and newly compiled code is added to it. Returns nullptr and sets `error` (one line naming the
+// problem) when the shader cannot be compiled.
 std::shared_ptr<const CompiledComputeKernel> compile_compute_kernel(const ShaderSource& source, uint32_t simd_width,
                                                                     const BindingResolver& bindings, uint64_t layout_hash,
-                                                                    std::string* error);
+                                                                    KernelCache* cache, std::string* error);
 
 }  // namespace kiln::compiler

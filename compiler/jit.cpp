@@ -5,7 +5,10 @@
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -64,35 +67,63 @@ const std::string& Jit::target_triple() const { return impl_->triple; }
 const std::string& Jit::data_layout() const { return impl_->layout; }
 const std::string& Jit::cpu_name() const { return impl_->cpu; }
 
-uint64_t Jit::compile(std::unique_ptr<llvm::LLVMContext> context_arg, std::unique_ptr<llvm::Module> module_arg,
-                      const std::string& symbol, std::string* error) {
+bool Jit::compile_to_object(std::unique_ptr<llvm::LLVMContext> context_arg, std::unique_ptr<llvm::Module> module_arg,
+                            std::vector<char>* object, std::string* assembly, std::string* error) {
   // Locals, not parameters: on an early return the module must die before its context, and the
   // destruction order of parameters is up to the compiler.
   std::unique_ptr<llvm::LLVMContext> context = std::move(context_arg);
   std::unique_ptr<llvm::Module> module = std::move(module_arg);
   if (!impl_->jit) {
     *error = "the JIT could not be initialised";
-    return 0;
+    return false;
   }
   std::string verify_message;
   llvm::raw_string_ostream verify_stream(verify_message);
   if (llvm::verifyModule(*module, &verify_stream)) {
     *error = "invalid LLVM IR generated (a Kiln bug): " + verify_stream.str();
-    return 0;
+    return false;
   }
-  {
-    std::lock_guard lock(impl_->optimize_mutex);
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb(impl_->target_machine.get());
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
-    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(*module, mam);
+  // The TargetMachine (cost models, code generation) is not thread-safe.
+  std::lock_guard lock(impl_->optimize_mutex);
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(impl_->target_machine.get());
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(*module, mam);
+
+  auto emit = [&](llvm::CodeGenFileType type, llvm::SmallVectorImpl<char>& out) {
+    llvm::raw_svector_ostream stream(out);
+    llvm::legacy::PassManager codegen;
+    if (impl_->target_machine->addPassesToEmitFile(codegen, stream, nullptr, type)) return false;
+    codegen.run(*module);
+    return true;
+  };
+  if (assembly) {
+    llvm::SmallVector<char, 0> text;
+    auto copy = llvm::CloneModule(*module);  // code generation consumes the module's state
+    std::swap(copy, module);
+    if (emit(llvm::CodeGenFileType::AssemblyFile, text)) assembly->assign(text.begin(), text.end());
+    std::swap(copy, module);
+  }
+  llvm::SmallVector<char, 0> bytes;
+  if (!emit(llvm::CodeGenFileType::ObjectFile, bytes)) {
+    *error = "the host target cannot emit object code";
+    return false;
+  }
+  object->assign(bytes.begin(), bytes.end());
+  return true;
+}
+
+uint64_t Jit::load_object(const std::vector<char>& object, const std::string& symbol, std::string* error) {
+  if (!impl_->jit) {
+    *error = "the JIT could not be initialised";
+    return 0;
   }
   // Each kernel gets its own JITDylib so its symbol names never clash with another kernel's.
   auto& es = impl_->jit->getExecutionSession();
@@ -102,7 +133,8 @@ uint64_t Jit::compile(std::unique_ptr<llvm::LLVMContext> context_arg, std::uniqu
     return 0;
   }
   dylib->addToLinkOrder(impl_->jit->getMainJITDylib());
-  if (auto err = impl_->jit->addIRModule(*dylib, llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(object.data(), object.size()), symbol);
+  if (auto err = impl_->jit->addObjectFile(*dylib, std::move(buffer))) {
     *error = llvm::toString(std::move(err));
     return 0;
   }

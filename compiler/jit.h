@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -19,10 +20,15 @@ class Jit {
   // The process-wide JIT (created on first use). Thread-safe.
   static Jit& instance();
 
-  // Optimizes `module` (created in `context`) and compiles it; returns the address of
-  // `symbol`, or 0 with `error` set. The module and context are consumed.
-  uint64_t compile(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module,
-                   const std::string& symbol, std::string* error);
+  // Optimizes `module` (created in `context`; both consumed) at O2 and emits host object code
+  // into `object` — the form kernels are cached and persisted in. With `assembly`, also the
+  // assembly text (KILN_DUMP=asm). False with `error` set on failure.
+  bool compile_to_object(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module,
+                         std::vector<char>* object, std::string* assembly, std::string* error);
+
+  // Links object code from compile_to_object (this process's or a pipeline cache's) and returns
+  // the address of `symbol`, or 0 with `error` set. No LLVM optimization or codegen runs here.
+  uint64_t load_object(const std::vector<char>& object, const std::string& symbol, std::string* error);
 
   // The host's target triple and data layout, for creating modules.
   const std::string& target_triple() const;

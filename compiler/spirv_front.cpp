@@ -24,9 +24,11 @@ class MessageCollector {
   spvtools::MessageConsumer consumer() {
     return [this](spv_message_level_t level, const char*, const spv_position_t& position, const char* message) {
       if (level > SPV_MSG_ERROR) return;  // warnings and info do not fail the shader
+      std::string_view text = message;
+      while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
       if (!text_.empty()) text_ += "\n";
-      text_ += message;
-      if (position.index) text_ += " (word " + std::to_string(position.index) + ")";
+      text_ += text;
+      if (position.index) text_ += " (at word " + std::to_string(position.index) + ")";
     };
   }
   const std::string& text() const { return text_; }
@@ -150,7 +152,8 @@ std::string keep_only_entry_point(std::vector<uint32_t>& module, std::string_vie
   std::vector<uint32_t> kept(module.begin(), module.begin() + kHeaderWords);
   kept.reserve(module.size());
   for_each_instruction(module, [&](const RawInstruction& inst) {
-    const bool other_entry_point = inst.opcode == spv::Op::OpEntryPoint && inst.words[2] != function_id;
+    const bool other_entry_point =
+        inst.opcode == spv::Op::OpEntryPoint && (inst.words.size() < 3 || inst.words[2] != function_id);
     const bool other_mode = (inst.opcode == spv::Op::OpExecutionMode || inst.opcode == spv::Op::OpExecutionModeId) &&
                             inst.words.size() > 1 && inst.words[1] != function_id;
     if (other_entry_point || other_mode) return;

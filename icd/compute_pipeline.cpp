@@ -5,6 +5,7 @@
 #include "compiler/shader_hash.h"
 #include "icd/device.h"
 #include "icd/pipeline.h"
+#include "icd/pipeline_cache.h"
 #include "icd/pipeline_layout.h"
 #include "icd/shader_module.h"
 #include "kiln_entrypoints.h"
@@ -44,7 +45,7 @@ uint64_t layout_hash(const desc::PipelineLayoutDesc& layout) {
   return h.finish();
 }
 
-VkResult create_compute_pipeline(Device* device, const VkComputePipelineCreateInfo& info,
+VkResult create_compute_pipeline(Device* device, const VkComputePipelineCreateInfo& info, PipelineCache* cache,
                                  const VkAllocationCallbacks* allocator, VkPipeline* out) {
   compiler::ShaderSource source;
   if (const char* why = shader_source_of(info.stage, &source)) {
@@ -54,7 +55,7 @@ VkResult create_compute_pipeline(Device* device, const VkComputePipelineCreateIn
   const PipelineLayout* layout = pipeline_layout_of(info.layout);
   std::string error;
   auto compiled = compiler::compile_compute_kernel(source, host_simd_width(), resolver_for(layout->desc),
-                                                   layout_hash(layout->desc), &error);
+                                                   layout_hash(layout->desc), cache ? &cache->kernels : nullptr, &error);
   if (!compiled) {
     log(LogLevel::Error, "vkCreateComputePipelines: %s", error.c_str());
     return VK_ERROR_INVALID_SHADER_NV;
@@ -74,7 +75,7 @@ VkResult create_compute_pipeline(Device* device, const VkComputePipelineCreateIn
 
 }  // namespace
 
-extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateComputePipelines(VkDevice handle, VkPipelineCache, uint32_t count,
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateComputePipelines(VkDevice handle, VkPipelineCache pipelineCache, uint32_t count,
                                                                       const VkComputePipelineCreateInfo* pCreateInfos,
                                                                       const VkAllocationCallbacks* pAllocator,
                                                                       VkPipeline* pPipelines) {
@@ -82,7 +83,8 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateComputePipelines(VkDevice h
   VkResult result = VK_SUCCESS;
   for (uint32_t i = 0; i < count; ++i) pPipelines[i] = VK_NULL_HANDLE;
   for (uint32_t i = 0; i < count; ++i) {
-    VkResult r = create_compute_pipeline(device, pCreateInfos[i], choose_allocator(pAllocator, device->allocator), &pPipelines[i]);
+    VkResult r = create_compute_pipeline(device, pCreateInfos[i], pipeline_cache_of(pipelineCache),
+                                         choose_allocator(pAllocator, device->allocator), &pPipelines[i]);
     if (r != VK_SUCCESS) {
       result = r;
       if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT) break;

@@ -1,0 +1,81 @@
+#include "compiler/kernel_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace kiln::compiler {
+namespace {
+
+std::shared_ptr<CachedKernel> sample_kernel(uint32_t seed) {
+  auto k = std::make_shared<CachedKernel>();
+  k->symbol = "kiln_compute_" + std::to_string(seed);
+  k->simd_width = 8;
+  k->info.local_size[0] = 64 + seed;
+  k->info.shared_memory_bytes = 512;
+  k->info.uses_barrier = seed % 2;
+  k->object.assign(100 + seed, static_cast<char>(seed));
+  return k;
+}
+
+TEST(KernelCache, SerializedEntriesComeBackIdentical) {
+  KernelCache a;
+  a.insert(11, sample_kernel(1));
+  a.insert(22, sample_kernel(2));
+  const std::vector<uint8_t> bytes = a.serialize("skylake-avx512");
+  KernelCache b;
+  ASSERT_TRUE(b.deserialize(bytes, "skylake-avx512"));
+  ASSERT_EQ(b.size(), 2u);
+  auto k = b.find(22);
+  ASSERT_TRUE(k);
+  EXPECT_EQ(k->symbol, "kiln_compute_2");
+  EXPECT_EQ(k->info.local_size[0], 66u);
+  EXPECT_EQ(k->info.shared_memory_bytes, 512u);
+  EXPECT_FALSE(k->info.uses_barrier);
+  EXPECT_EQ(k->object, std::vector<char>(102, 2));
+  EXPECT_FALSE(b.find(33));
+}
+
+TEST(KernelCache, DataForAnotherCpuIsIgnored) {
+  KernelCache a;
+  a.insert(1, sample_kernel(1));
+  KernelCache b;
+  EXPECT_FALSE(b.deserialize(a.serialize("znver4"), "skylake-avx512"));
+  EXPECT_EQ(b.size(), 0u);
+}
+
+TEST(KernelCache, DamagedDataAddsNothingAndNeverCrashes) {
+  KernelCache a;
+  a.insert(1, sample_kernel(1));
+  a.insert(2, sample_kernel(2));
+  const std::vector<uint8_t> good = a.serialize("cpu");
+  for (size_t cut = 0; cut < good.size(); cut += 7) {
+    KernelCache b;
+    EXPECT_FALSE(b.deserialize({good.data(), cut}, "cpu")) << "truncated at " << cut;
+    EXPECT_EQ(b.size(), 0u);
+  }
+  std::mt19937 rng(42);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<uint8_t> damaged = good;
+    damaged[rng() % damaged.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
+    KernelCache b;
+    b.deserialize(damaged, "cpu");  // may or may not be accepted (object bytes are opaque); must not crash
+  }
+  std::vector<uint8_t> noise(300);
+  for (auto& byte : noise) byte = static_cast<uint8_t>(rng());
+  KernelCache c;
+  EXPECT_FALSE(c.deserialize(noise, "cpu"));
+}
+
+TEST(KernelCache, MergeKeepsEveryEntry) {
+  KernelCache a, b;
+  a.insert(1, sample_kernel(1));
+  b.insert(2, sample_kernel(2));
+  b.insert(1, sample_kernel(3));  // same key: the existing entry is kept
+  a.merge(b);
+  EXPECT_EQ(a.size(), 2u);
+  EXPECT_EQ(a.find(1)->symbol, "kiln_compute_1");
+}
+
+}  // namespace
+}  // namespace kiln::compiler
