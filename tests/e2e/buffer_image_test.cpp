@@ -2,6 +2,7 @@
 // storage (cleared to a distinct value and read back), plus linear-tiling subresource layouts.
 #include <cstring>
 
+#include "e2e/conformance_gaps.h"
 #include "e2e/vk_fixture.h"
 
 namespace kiln::test {
@@ -88,7 +89,7 @@ VkImageCreateInfo uint_image_info(VkImageType type, VkExtent3D extent, uint32_t 
   info.arrayLayers = layers;
   info.samples = VK_SAMPLE_COUNT_1_BIT;
   info.tiling = VK_IMAGE_TILING_OPTIMAL;
-  info.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+  info.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
   return info;
 }
@@ -112,8 +113,9 @@ TEST_F(BufferImageTest, BuffersOfEveryUsageAndSize) {
 TEST_F(BufferImageTest, UniformTexelBufferViewOfR32Uint) {
   VkFormatProperties format;
   vkGetPhysicalDeviceFormatProperties(physical_device(), VK_FORMAT_R32_UINT, &format);
-  if (!(format.bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT))
-    GTEST_SKIP() << "R32_UINT is not a uniform texel buffer format here";
+  const bool supported = format.bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT;
+  expect_requirement(supported, "R32_UINT uniform texel buffers", is_kiln());  // required by the spec
+  if (!supported) return;
   const VkDeviceSize alignment = properties().limits.minTexelBufferOffsetAlignment;
   Buffer buffer = device().create_buffer(alignment + 1024, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
   VkBufferViewCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
@@ -132,62 +134,72 @@ TEST_F(BufferImageTest, UniformTexelBufferViewOfR32Uint) {
   }
 }
 
+// Storage: every (mip, layer) of every image type holds its own texels.
+
 TEST_F(BufferImageTest, Image1DWithMipsAndLayers) {
   const VkImageCreateInfo info = uint_image_info(VK_IMAGE_TYPE_1D, {64, 1, 1}, 7, 3);
   ASSERT_TRUE(image_supported(physical_device(), info));
-  Image image = device().create_image(info);
-  ASSERT_NE(VK_NULL_HANDLE, image.image);
-  expect_view(device(), image, VK_IMAGE_VIEW_TYPE_1D, 2, 1, 1, 1);
-  expect_view(device(), image, VK_IMAGE_VIEW_TYPE_1D_ARRAY, 0, 7, 0, 3);
-  clear_and_verify_every_subresource(device(), image);
+  clear_and_verify_every_subresource(device(), device().create_image(info));
 }
 
 TEST_F(BufferImageTest, Image2DWithMipsAndLayers) {
   const VkImageCreateInfo info = uint_image_info(VK_IMAGE_TYPE_2D, {32, 12, 1}, 6, 4);  // 32x12 … 1x1
   ASSERT_TRUE(image_supported(physical_device(), info));
-  Image image = device().create_image(info);
-  ASSERT_NE(VK_NULL_HANDLE, image.image);
-  expect_view(device(), image, VK_IMAGE_VIEW_TYPE_2D, 0, 6, 3, 1);
-  expect_view(device(), image, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 1, 2, 1, 3);
-  clear_and_verify_every_subresource(device(), image);
+  clear_and_verify_every_subresource(device(), device().create_image(info));
 }
 
 TEST_F(BufferImageTest, Image3DWithMips) {
   const VkImageCreateInfo info = uint_image_info(VK_IMAGE_TYPE_3D, {16, 8, 6}, 4, 1);
   ASSERT_TRUE(image_supported(physical_device(), info));
-  Image image = device().create_image(info);
-  ASSERT_NE(VK_NULL_HANDLE, image.image);
-  expect_view(device(), image, VK_IMAGE_VIEW_TYPE_3D, 0, 4, 0, 1);
-  clear_and_verify_every_subresource(device(), image);
+  clear_and_verify_every_subresource(device(), device().create_image(info));
 }
 
-TEST_F(BufferImageTest, CubeCompatible2DArray) {
-  const VkImageCreateInfo info =
-      uint_image_info(VK_IMAGE_TYPE_2D, {16, 16, 1}, 5, 6, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT);
-  ASSERT_TRUE(image_supported(physical_device(), info));
-  Image image = device().create_image(info);
-  ASSERT_NE(VK_NULL_HANDLE, image.image);
-  expect_view(device(), image, VK_IMAGE_VIEW_TYPE_CUBE, 0, 5, 0, 6);
-  expect_view(device(), image, VK_IMAGE_VIEW_TYPE_2D, 0, 1, 4, 1);  // one face as a 2D view
-  expect_view(device(), image, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 0, 5, 0, 6);
-  clear_and_verify_every_subresource(device(), image);
+TEST_F(BufferImageTest, CubeCompatible2DArrays) {
+  for (const uint32_t layers : {6u, 12u}) {  // one cube, two cubes
+    const VkImageCreateInfo info =
+        uint_image_info(VK_IMAGE_TYPE_2D, {16, 16, 1}, 5, layers, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT);
+    ASSERT_TRUE(image_supported(physical_device(), info)) << layers << " layers";
+    clear_and_verify_every_subresource(device(), device().create_image(info));
+  }
 }
 
-TEST_F(BufferImageTest, CubeArrayWhenSupported) {
-  REQUIRE_ON_KILN(features().core.features.imageCubeArray, "imageCubeArray");
-  const VkImageCreateInfo info =
-      uint_image_info(VK_IMAGE_TYPE_2D, {8, 8, 1}, 1, 12, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT);
-  ASSERT_TRUE(image_supported(physical_device(), info));
+// Views of every type over sampled images (cube arrays only with the imageCubeArray feature).
+TEST_F(BufferImageTest, ImageViewsOfEveryType) {
+  const bool cube_arrays = features().core.features.imageCubeArray;
   VkPhysicalDeviceFeatures2 enabled{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  enabled.features.imageCubeArray = VK_TRUE;
+  enabled.features.imageCubeArray = cube_arrays;
   DeviceOptions options;
   options.create_info_chain = &enabled;
   TestDevice* device = create_device(options);
   ASSERT_NE(nullptr, device);
-  Image image = device->create_image(info);
-  ASSERT_NE(VK_NULL_HANDLE, image.image);
-  expect_view(*device, image, VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, 0, 1, 0, 12);
-  clear_and_verify_every_subresource(*device, image);
+  auto sampled = [](VkImageCreateInfo info) {
+    info.usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
+    return info;
+  };
+  const VkImageCreateInfo one_d = sampled(uint_image_info(VK_IMAGE_TYPE_1D, {64, 1, 1}, 7, 3));
+  const VkImageCreateInfo two_d = sampled(uint_image_info(VK_IMAGE_TYPE_2D, {32, 12, 1}, 6, 4));
+  const VkImageCreateInfo three_d = sampled(uint_image_info(VK_IMAGE_TYPE_3D, {16, 8, 6}, 4, 1));
+  const VkImageCreateInfo cube =
+      sampled(uint_image_info(VK_IMAGE_TYPE_2D, {16, 16, 1}, 5, 12, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT));
+  bool all_supported = true;
+  for (const VkImageCreateInfo* info : {&one_d, &two_d, &three_d, &cube})
+    all_supported = all_supported && image_supported(physical_device(), *info);
+  expect_requirement(all_supported, "image views", is_kiln());
+  if (!all_supported) return;  // nothing to view (a known gap on Kiln, a failure elsewhere)
+
+  const Image image_1d = device->create_image(one_d);
+  expect_view(*device, image_1d, VK_IMAGE_VIEW_TYPE_1D, 2, 1, 1, 1);
+  expect_view(*device, image_1d, VK_IMAGE_VIEW_TYPE_1D_ARRAY, 0, 7, 0, 3);
+  const Image image_2d = device->create_image(two_d);
+  expect_view(*device, image_2d, VK_IMAGE_VIEW_TYPE_2D, 0, 6, 3, 1);
+  expect_view(*device, image_2d, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 1, 2, 1, 3);
+  const Image image_3d = device->create_image(three_d);
+  expect_view(*device, image_3d, VK_IMAGE_VIEW_TYPE_3D, 0, 4, 0, 1);
+  const Image image_cube = device->create_image(cube);
+  expect_view(*device, image_cube, VK_IMAGE_VIEW_TYPE_CUBE, 0, 5, 6, 6);
+  expect_view(*device, image_cube, VK_IMAGE_VIEW_TYPE_2D, 0, 1, 4, 1);  // one face as a 2D view
+  expect_view(*device, image_cube, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 0, 5, 0, 12);
+  if (cube_arrays) expect_view(*device, image_cube, VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, 0, 5, 0, 12);
 }
 
 // A linear image written through its mapping at the offsets vkGetImageSubresourceLayout reports

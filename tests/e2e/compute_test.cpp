@@ -4,114 +4,16 @@
 #include <cstring>
 #include <numeric>
 
+#include "e2e/compute_job.h"
 #include "e2e/vk_fixture.h"
 #include "shaders/test_shaders.h"
 
 namespace kiln::test {
 namespace {
 
-// One compute pipeline whose set 0 holds the given buffer descriptor types at bindings 0, 1, …
-class ComputeJob {
- public:
-  ComputeJob(TestDevice& device, const std::string& shader, std::vector<VkDescriptorType> bindings,
-             uint32_t push_constant_bytes = 0, const VkSpecializationInfo* specialization = nullptr)
-      : device_(device), types_(std::move(bindings)) {
-    VkDevice d = device.handle();
-    std::vector<VkDescriptorSetLayoutBinding> layout_bindings;
-    for (uint32_t i = 0; i < types_.size(); ++i)
-      layout_bindings.push_back({i, types_[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
-    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    set_info.bindingCount = static_cast<uint32_t>(layout_bindings.size());
-    set_info.pBindings = layout_bindings.data();
-    EXPECT_EQ(vkCreateDescriptorSetLayout(d, &set_info, nullptr, &set_layout_), VK_SUCCESS);
-    VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_constant_bytes};
-    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layout_info.setLayoutCount = 1;
-    layout_info.pSetLayouts = &set_layout_;
-    layout_info.pushConstantRangeCount = push_constant_bytes ? 1 : 0;
-    layout_info.pPushConstantRanges = &push;
-    EXPECT_EQ(vkCreatePipelineLayout(d, &layout_info, nullptr, &layout_), VK_SUCCESS);
-
-    std::vector<uint32_t> words = kiln_test_shader(shader);
-    VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    module_info.codeSize = words.size() * 4;
-    module_info.pCode = words.data();
-    VkShaderModule module;
-    EXPECT_EQ(vkCreateShaderModule(d, &module_info, nullptr, &module), VK_SUCCESS);
-    VkComputePipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    pipeline_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
-                           module, "main", specialization};
-    pipeline_info.layout = layout_;
-    pipeline_result_ = vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &pipeline_);
-    vkDestroyShaderModule(d, module, nullptr);
-
-    std::vector<VkDescriptorPoolSize> sizes;
-    for (VkDescriptorType t : types_) sizes.push_back({t, 1});
-    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pool_info.maxSets = 1;
-    pool_info.poolSizeCount = static_cast<uint32_t>(sizes.size());
-    pool_info.pPoolSizes = sizes.data();
-    EXPECT_EQ(vkCreateDescriptorPool(d, &pool_info, nullptr, &pool_), VK_SUCCESS);
-    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    alloc.descriptorPool = pool_;
-    alloc.descriptorSetCount = 1;
-    alloc.pSetLayouts = &set_layout_;
-    EXPECT_EQ(vkAllocateDescriptorSets(d, &alloc, &set_), VK_SUCCESS);
-  }
-
-  ~ComputeJob() {
-    VkDevice d = device_.handle();
-    vkDestroyDescriptorPool(d, pool_, nullptr);
-    vkDestroyPipeline(d, pipeline_, nullptr);
-    vkDestroyPipelineLayout(d, layout_, nullptr);
-    vkDestroyDescriptorSetLayout(d, set_layout_, nullptr);
-  }
-
-  VkResult pipeline_result() const { return pipeline_result_; }
-
-  void bind_buffer(uint32_t binding, const Buffer& buffer) {
-    VkDescriptorBufferInfo info{buffer.buffer, 0, VK_WHOLE_SIZE};
-    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = set_;
-    write.dstBinding = binding;
-    write.descriptorCount = 1;
-    write.descriptorType = types_.at(binding);
-    write.pBufferInfo = &info;
-    vkUpdateDescriptorSets(device_.handle(), 1, &write, 0, nullptr);
-  }
-
-  // Dispatches (x, y, z) groups, with `push` bytes of push constants, and waits.
-  void run(uint32_t x, uint32_t y = 1, uint32_t z = 1, const void* push = nullptr, uint32_t push_bytes = 0) {
-    device_.run_commands([&](VkCommandBuffer cb) {
-      vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
-      vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
-      if (push_bytes) vkCmdPushConstants(cb, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
-      vkCmdDispatch(cb, x, y, z);
-      VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
-      vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, nullptr,
-                           0, nullptr);
-    });
-  }
-
- private:
-  TestDevice& device_;
-  std::vector<VkDescriptorType> types_;
-  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
-  VkPipelineLayout layout_ = VK_NULL_HANDLE;
-  VkPipeline pipeline_ = VK_NULL_HANDLE;
-  VkResult pipeline_result_ = VK_ERROR_UNKNOWN;
-  VkDescriptorPool pool_ = VK_NULL_HANDLE;
-  VkDescriptorSet set_ = VK_NULL_HANDLE;
-};
-
 constexpr VkDescriptorType kStorage = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
 constexpr VkDescriptorType kUniform = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
 constexpr VkBufferUsageFlags kStorageUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-
-template <typename T>
-T* as(const Buffer& b) {
-  return reinterpret_cast<T*>(b.mapped);
-}
 
 class ComputeTest : public VulkanTest {};
 
@@ -122,8 +24,8 @@ TEST_F(ComputeTest, SaxpyMatchesTheCpuWithAPartialLastWorkgroup) {
   Buffer y = device.create_buffer((n + 24) * 4, kStorageUsage);  // room past n that must stay untouched
   Buffer params = device.create_buffer(8, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
   for (uint32_t i = 0; i < n + 24; ++i) {
-    if (i < n) as<float>(x)[i] = static_cast<float>(i) * 0.5f;
-    as<float>(y)[i] = 1000.0f + i;
+    if (i < n) mapped_as<float>(x)[i] = static_cast<float>(i) * 0.5f;
+    mapped_as<float>(y)[i] = 1000.0f + i;
   }
   const float a = 3.0f;
   memcpy(params.mapped, &a, 4);
@@ -136,7 +38,7 @@ TEST_F(ComputeTest, SaxpyMatchesTheCpuWithAPartialLastWorkgroup) {
   job.run((n + 63) / 64);
   for (uint32_t i = 0; i < n + 24; ++i) {
     const float expected = i < n ? a * (static_cast<float>(i) * 0.5f) + (1000.0f + i) : 1000.0f + i;
-    ASSERT_EQ(as<float>(y)[i], expected) << "element " << i;
+    ASSERT_EQ(mapped_as<float>(y)[i], expected) << "element " << i;
   }
 }
 
@@ -145,7 +47,7 @@ TEST_F(ComputeTest, DivergentLoopsAndEarlyReturnsMatchTheCpu) {
   const uint32_t n = 96;
   Buffer counts = device.create_buffer(n * 4, kStorageUsage);
   Buffer results = device.create_buffer(n * 4, kStorageUsage);
-  for (uint32_t i = 0; i < n; ++i) as<uint32_t>(counts)[i] = (i * 37) % 90;
+  for (uint32_t i = 0; i < n; ++i) mapped_as<uint32_t>(counts)[i] = (i * 37) % 90;
   ComputeJob job(device, "loop_control.comp", {kStorage, kStorage});
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   job.bind_buffer(0, counts);
@@ -170,7 +72,7 @@ TEST_F(ComputeTest, DivergentLoopsAndEarlyReturnsMatchTheCpu) {
         }
       sum += first;
     }
-    ASSERT_EQ(as<uint32_t>(results)[i], sum) << "invocation " << i;
+    ASSERT_EQ(mapped_as<uint32_t>(results)[i], sum) << "invocation " << i;
   }
 }
 
@@ -179,7 +81,7 @@ TEST_F(ComputeTest, SharedMemoryReductionWithBarriersInALoop) {
   const uint32_t groups = 6;
   Buffer values = device.create_buffer(groups * 128 * 4, kStorageUsage);
   Buffer sums = device.create_buffer(groups * 4, kStorageUsage);
-  for (uint32_t i = 0; i < groups * 128; ++i) as<float>(values)[i] = static_cast<float>(i % 17);
+  for (uint32_t i = 0; i < groups * 128; ++i) mapped_as<float>(values)[i] = static_cast<float>(i % 17);
   ComputeJob job(device, "shared_reduction.comp", {kStorage, kStorage});
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   job.bind_buffer(0, values);
@@ -188,7 +90,7 @@ TEST_F(ComputeTest, SharedMemoryReductionWithBarriersInALoop) {
   for (uint32_t g = 0; g < groups; ++g) {
     float expected = 0;
     for (uint32_t i = 0; i < 128; ++i) expected += static_cast<float>((g * 128 + i) % 17);
-    EXPECT_EQ(as<float>(sums)[g], expected) << "workgroup " << g;
+    EXPECT_EQ(mapped_as<float>(sums)[g], expected) << "workgroup " << g;
   }
 }
 
@@ -201,7 +103,7 @@ TEST_F(ComputeTest, AtomicHistogramUnderContention) {
   for (uint32_t i = 0; i < words; ++i) {
     // Skewed towards a few bins so many invocations hit the same counters.
     const uint32_t w = (i % 7 == 0) ? 0x01010101u * (i % 256) : 0x05050505u;
-    as<uint32_t>(input)[i] = w;
+    mapped_as<uint32_t>(input)[i] = w;
     for (int k = 0; k < 4; ++k) expected[(w >> (8 * k)) & 0xFF]++;
   }
   ComputeJob job(device, "histogram.comp", {kStorage, kStorage});
@@ -209,14 +111,14 @@ TEST_F(ComputeTest, AtomicHistogramUnderContention) {
   job.bind_buffer(0, input);
   job.bind_buffer(1, bins);
   job.run(words / 64);
-  for (uint32_t b = 0; b < 256; ++b) ASSERT_EQ(as<uint32_t>(bins)[b], expected[b]) << "bin " << b;
+  for (uint32_t b = 0; b < 256; ++b) ASSERT_EQ(mapped_as<uint32_t>(bins)[b], expected[b]) << "bin " << b;
 }
 
 TEST_F(ComputeTest, PushConstantsReachTheShader) {
   TestDevice& device = this->device();
   Buffer src = device.create_buffer(300 * 4, kStorageUsage);
   Buffer dst = device.create_buffer(256 * 4, kStorageUsage, 0xFF);
-  for (uint32_t i = 0; i < 300; ++i) as<float>(src)[i] = static_cast<float>(i);
+  for (uint32_t i = 0; i < 300; ++i) mapped_as<float>(src)[i] = static_cast<float>(i);
   struct {
     uint32_t first, count;
     float scale, pad;
@@ -227,7 +129,7 @@ TEST_F(ComputeTest, PushConstantsReachTheShader) {
   job.bind_buffer(0, src);
   job.bind_buffer(1, dst);
   job.run(4, 1, 1, &push, sizeof push);
-  for (uint32_t i = 0; i < 200; ++i) ASSERT_EQ(as<float>(dst)[i], (10.0f + i) * 2.0f + push.bias[i % 4]) << i;
+  for (uint32_t i = 0; i < 200; ++i) ASSERT_EQ(mapped_as<float>(dst)[i], (10.0f + i) * 2.0f + push.bias[i % 4]) << i;
   uint32_t untouched;
   memcpy(&untouched, dst.mapped + 200 * 4, 4);
   EXPECT_EQ(untouched, 0xFFFFFFFFu);  // invocations past `count` returned early
@@ -246,13 +148,13 @@ TEST_F(ComputeTest, SpecializationConstantsChangeTheKernel) {
   const VkSpecializationMapEntry entries[] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}};
   VkSpecializationInfo spec{4, entries, sizeof data, &data};
   Buffer values = device.create_buffer(64 * 4, kStorageUsage);
-  for (uint32_t i = 0; i < 64; ++i) as<float>(values)[i] = static_cast<float>(i);
+  for (uint32_t i = 0; i < 64; ++i) mapped_as<float>(values)[i] = static_cast<float>(i);
   ComputeJob job(device, "spec_constants.comp", {kStorage}, 0, &spec);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   job.bind_buffer(0, values);
   job.run(64 / width);
   for (uint32_t i = 0; i < 64; ++i)
-    ASSERT_EQ(as<float>(values)[i], i * 5.0f + 16.0f + 0.25f * 6.0f) << i;
+    ASSERT_EQ(mapped_as<float>(values)[i], i * 5.0f + 16.0f + 0.25f * 6.0f) << i;
 }
 
 TEST_F(ComputeTest, InvalidSpirvFailsPipelineCreationWithoutCrashing) {

@@ -19,47 +19,42 @@ uint32_t family_zero_queue_count(VkPhysicalDevice physical_device) {
 }
 
 // The VkBool32 members of a feature struct, viewed as an array: from `first` to `last` inclusive.
+struct FeatureSpan {
+  const char* struct_name;
+  VkBool32* bits;
+  size_t count;
+};
+
 template <typename Struct>
-VkBool32* feature_bits(Struct* features, VkBool32 Struct::*first, VkBool32 Struct::*last, size_t* count) {
-  VkBool32* begin = &(features->*first);
-  *count = static_cast<size_t>(&(features->*last) - begin) + 1;
-  return begin;
+FeatureSpan feature_span(const char* struct_name, Struct& features, VkBool32 Struct::*first, VkBool32 Struct::*last) {
+  VkBool32* begin = &(features.*first);
+  return {struct_name, begin, static_cast<size_t>(&(features.*last) - begin) + 1};
 }
 
-// Finds a feature the device reports FALSE and sets it in `request` (all FALSE on entry).
-// Returns a description, or an empty string when the device supports every feature.
-std::string request_unsupported_feature(const DeviceFeatures& supported, DeviceFeatures* request) {
-  struct Group {
-    const char* name;
-    const VkBool32* supported;
-    VkBool32* request;
-    size_t count;
+// The 1.0, 1.1, 1.2 and 1.3 feature structs of `f`, in that order.
+std::vector<FeatureSpan> feature_spans(DeviceFeatures& f) {
+  return {
+      feature_span("VkPhysicalDeviceFeatures", f.core.features, &VkPhysicalDeviceFeatures::robustBufferAccess,
+                   &VkPhysicalDeviceFeatures::inheritedQueries),
+      feature_span("VkPhysicalDeviceVulkan11Features", f.v11, &VkPhysicalDeviceVulkan11Features::storageBuffer16BitAccess,
+                   &VkPhysicalDeviceVulkan11Features::shaderDrawParameters),
+      feature_span("VkPhysicalDeviceVulkan12Features", f.v12, &VkPhysicalDeviceVulkan12Features::samplerMirrorClampToEdge,
+                   &VkPhysicalDeviceVulkan12Features::subgroupBroadcastDynamicId),
+      feature_span("VkPhysicalDeviceVulkan13Features", f.v13, &VkPhysicalDeviceVulkan13Features::robustImageAccess,
+                   &VkPhysicalDeviceVulkan13Features::maintenance4),
   };
-  size_t n11 = 0, n12 = 0, n13 = 0;
-  auto* s11 = const_cast<VkPhysicalDeviceVulkan11Features*>(&supported.v11);
-  auto* s12 = const_cast<VkPhysicalDeviceVulkan12Features*>(&supported.v12);
-  auto* s13 = const_cast<VkPhysicalDeviceVulkan13Features*>(&supported.v13);
-  const Group groups[] = {
-      {"VkPhysicalDeviceFeatures", &supported.core.features.robustBufferAccess,
-       &request->core.features.robustBufferAccess, sizeof(VkPhysicalDeviceFeatures) / sizeof(VkBool32)},
-      {"VkPhysicalDeviceVulkan11Features",
-       feature_bits(s11, &VkPhysicalDeviceVulkan11Features::storageBuffer16BitAccess,
-                    &VkPhysicalDeviceVulkan11Features::shaderDrawParameters, &n11),
-       &request->v11.storageBuffer16BitAccess, n11},
-      {"VkPhysicalDeviceVulkan12Features",
-       feature_bits(s12, &VkPhysicalDeviceVulkan12Features::samplerMirrorClampToEdge,
-                    &VkPhysicalDeviceVulkan12Features::subgroupBroadcastDynamicId, &n12),
-       &request->v12.samplerMirrorClampToEdge, n12},
-      {"VkPhysicalDeviceVulkan13Features",
-       feature_bits(s13, &VkPhysicalDeviceVulkan13Features::robustImageAccess,
-                    &VkPhysicalDeviceVulkan13Features::maintenance4, &n13),
-       &request->v13.robustImageAccess, n13},
-  };
-  for (const Group& group : groups) {
-    for (size_t i = 0; i < group.count; ++i) {
-      if (group.supported[i]) continue;
-      group.request[i] = VK_TRUE;
-      return std::string(group.name) + " member #" + std::to_string(i);
+}
+
+// Finds a feature the device reports FALSE — among the first `struct_count` feature structs —
+// and sets it in `request` (all FALSE on entry). Returns its description, or "" if there is none.
+std::string request_unsupported_feature(DeviceFeatures& supported, DeviceFeatures* request, size_t struct_count) {
+  const std::vector<FeatureSpan> have = feature_spans(supported);
+  const std::vector<FeatureSpan> want = feature_spans(*request);
+  for (size_t group = 0; group < struct_count && group < have.size(); ++group) {
+    for (size_t i = 0; i < have[group].count; ++i) {
+      if (have[group].bits[i]) continue;
+      want[group].bits[i] = VK_TRUE;
+      return std::string(have[group].struct_name) + " member #" + std::to_string(i);
     }
   }
   return {};
@@ -120,14 +115,15 @@ TEST_F(DeviceTest, UnknownExtensionIsRejected) {
   EXPECT_EQ(nullptr, device);
 }
 
-// ERROR PATH (unvalidated instance): requesting a feature the device reports FALSE.
+// ERROR PATH (unvalidated instance): requesting a feature the device reports FALSE, through a
+// VkPhysicalDeviceFeatures2 chain (any of the 1.0–1.3 structs) and through pEnabledFeatures.
 TEST_F(DeviceTest, UnsupportedFeatureIsRejected) {
   UnvalidatedContext context = create_unvalidated_context();
   ASSERT_NE(VK_NULL_HANDLE, context.physical_device);
   DeviceFeatures supported;
   DeviceFeatures::query(context.physical_device, &supported);
   DeviceFeatures request;
-  const std::string feature = request_unsupported_feature(supported, &request);
+  const std::string feature = request_unsupported_feature(supported, &request, 4);
   if (feature.empty()) GTEST_SKIP() << "the device supports every core feature";
   DeviceOptions options;
   options.create_info_chain = &request.core;
@@ -136,32 +132,19 @@ TEST_F(DeviceTest, UnsupportedFeatureIsRejected) {
       << "requested unsupported " << feature;
 }
 
-// The same through pEnabledFeatures (the 1.0 path) rather than a VkPhysicalDeviceFeatures2 chain.
 TEST_F(DeviceTest, UnsupportedCoreFeatureViaEnabledFeaturesIsRejected) {
   UnvalidatedContext context = create_unvalidated_context();
   ASSERT_NE(VK_NULL_HANDLE, context.physical_device);
-  VkPhysicalDeviceFeatures supported;
-  vkGetPhysicalDeviceFeatures(context.physical_device, &supported);
-  VkPhysicalDeviceFeatures request{};
-  const VkBool32* have = &supported.robustBufferAccess;
-  VkBool32* want = &request.robustBufferAccess;
-  size_t index = 0;
-  const size_t count = sizeof(VkPhysicalDeviceFeatures) / sizeof(VkBool32);
-  while (index < count && have[index]) ++index;
-  if (index == count) GTEST_SKIP() << "the device supports every 1.0 feature";
-  want[index] = VK_TRUE;
-  float priority = 1.0f;
-  VkDeviceQueueCreateInfo queue{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-  queue.queueCount = 1;
-  queue.pQueuePriorities = &priority;
-  VkDeviceCreateInfo info{.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-  info.queueCreateInfoCount = 1;
-  info.pQueueCreateInfos = &queue;
-  info.pEnabledFeatures = &request;
-  VkDevice device = VK_NULL_HANDLE;
-  const VkResult result = vkCreateDevice(context.physical_device, &info, nullptr, &device);
-  if (result == VK_SUCCESS) vkDestroyDevice(device, nullptr);
-  EXPECT_EQ(VK_ERROR_FEATURE_NOT_PRESENT, result) << "requested VkPhysicalDeviceFeatures member #" << index;
+  DeviceFeatures supported;
+  DeviceFeatures::query(context.physical_device, &supported);
+  DeviceFeatures request;
+  const std::string feature = request_unsupported_feature(supported, &request, 1);
+  if (feature.empty()) GTEST_SKIP() << "the device supports every 1.0 feature";
+  DeviceOptions options;
+  options.enabled_features = &request.core.features;
+  std::unique_ptr<TestDevice> device;
+  EXPECT_EQ(VK_ERROR_FEATURE_NOT_PRESENT, TestDevice::create(context.physical_device, options, &device))
+      << "requested unsupported " << feature;
 }
 
 // VkPhysicalDeviceVulkan12Features ends in 4 bytes of padding after its last VkBool32. A driver
@@ -171,12 +154,13 @@ TEST_F(DeviceTest, PaddingAfterTheLastFeatureIsIgnored) {
   std::memset(&v12, 0xFF, sizeof v12);  // padding stays 0xFF
   v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
   v12.pNext = nullptr;
-  size_t count = 0;
-  VkBool32* bits = feature_bits(&v12, &VkPhysicalDeviceVulkan12Features::samplerMirrorClampToEdge,
-                                &VkPhysicalDeviceVulkan12Features::subgroupBroadcastDynamicId, &count);
-  const size_t members_end = reinterpret_cast<const char*>(bits + count) - reinterpret_cast<const char*>(&v12);
+  const FeatureSpan members =
+      feature_span("VkPhysicalDeviceVulkan12Features", v12, &VkPhysicalDeviceVulkan12Features::samplerMirrorClampToEdge,
+                   &VkPhysicalDeviceVulkan12Features::subgroupBroadcastDynamicId);
+  const size_t members_end =
+      reinterpret_cast<const char*>(members.bits + members.count) - reinterpret_cast<const char*>(&v12);
   if (members_end == sizeof v12) GTEST_SKIP() << "this ABI leaves no padding after the last member";
-  for (size_t i = 0; i < count; ++i) bits[i] = VK_FALSE;
+  for (size_t i = 0; i < members.count; ++i) members.bits[i] = VK_FALSE;
   v12.timelineSemaphore = features().v12.timelineSemaphore;  // one real request alongside
   VkPhysicalDeviceFeatures2 chain{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &v12};
   DeviceOptions options;

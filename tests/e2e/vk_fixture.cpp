@@ -67,6 +67,10 @@ VkPhysicalDeviceIDProperties id_properties(VkPhysicalDevice physical_device) {
 
 }  // namespace
 
+void require(VkResult result, const std::string& what) {
+  if (result != VK_SUCCESS) throw std::runtime_error(what + " failed with VkResult " + std::to_string(result));
+}
+
 // --- Driver selection --------------------------------------------------------------------------
 
 Driver driver_under_test() {
@@ -221,6 +225,7 @@ VkResult TestDevice::create(VkPhysicalDevice physical_device, const DeviceOption
   queue_info.pQueuePriorities = priorities.data();
   VkDeviceCreateInfo create_info{.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   create_info.pNext = options.create_info_chain;
+  create_info.pEnabledFeatures = options.enabled_features;
   create_info.queueCreateInfoCount = 1;
   create_info.pQueueCreateInfos = &queue_info;
   create_info.enabledExtensionCount = static_cast<uint32_t>(options.extensions.size());
@@ -269,35 +274,29 @@ Buffer TestDevice::create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, ui
   info.size = size;
   info.usage = usage;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  if (vkCreateBuffer(device_, &info, allocator_, &result.buffer) != VK_SUCCESS) {
-    ADD_FAILURE() << "vkCreateBuffer failed (size " << size << ")";
-    return {};
-  }
+  require(vkCreateBuffer(device_, &info, allocator_, &result.buffer),
+          "vkCreateBuffer (" + std::to_string(size) + " bytes)");
+  VkDevice device = device_;
+  const VkAllocationCallbacks* allocator = allocator_;
+  VkBuffer buffer = result.buffer;
+  defer_destroy([=] { vkDestroyBuffer(device, buffer, allocator); });
   VkMemoryRequirements requirements;
   vkGetBufferMemoryRequirements(device_, result.buffer, &requirements);
   VkMemoryAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   allocate.allocationSize = requirements.size;
   allocate.memoryTypeIndex = find_memory_type(
       requirements.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-  VkDevice device = device_;
-  const VkAllocationCallbacks* allocator = allocator_;
-  VkBuffer buffer = result.buffer;
-  if (allocate.memoryTypeIndex == UINT32_MAX ||
-      vkAllocateMemory(device_, &allocate, allocator_, &result.memory) != VK_SUCCESS) {
-    ADD_FAILURE() << "no host-visible coherent memory for a buffer of " << size << " bytes";
-    vkDestroyBuffer(device, buffer, allocator);
-    return {};
-  }
+  if (allocate.memoryTypeIndex == UINT32_MAX)
+    throw std::runtime_error("no HOST_VISIBLE|HOST_COHERENT memory type accepts the buffer");
+  require(vkAllocateMemory(device_, &allocate, allocator_, &result.memory),
+          "vkAllocateMemory (" + std::to_string(requirements.size) + " bytes for a buffer)");
   VkDeviceMemory memory = result.memory;
-  defer_destroy([=] {
-    vkDestroyBuffer(device, buffer, allocator);
-    vkFreeMemory(device, memory, allocator);
-  });
-  EXPECT_EQ(VK_SUCCESS, vkBindBufferMemory(device_, result.buffer, result.memory, 0));
+  defer_destroy([=] { vkFreeMemory(device, memory, allocator); });
+  require(vkBindBufferMemory(device_, result.buffer, result.memory, 0), "vkBindBufferMemory");
   void* mapped = nullptr;
-  EXPECT_EQ(VK_SUCCESS, vkMapMemory(device_, result.memory, 0, VK_WHOLE_SIZE, 0, &mapped));
+  require(vkMapMemory(device_, result.memory, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory");
   result.mapped = static_cast<uint8_t*>(mapped);
-  if (result.mapped) std::memset(result.mapped, fill, size);
+  std::memset(result.mapped, fill, size);
   return result;
 }
 
@@ -305,32 +304,26 @@ Image TestDevice::create_image(const VkImageCreateInfo& info, VkMemoryPropertyFl
   Image result;
   result.info = info;
   result.info.pNext = nullptr;  // the caller's chain need not outlive this call
-  if (vkCreateImage(device_, &info, allocator_, &result.image) != VK_SUCCESS) {
-    ADD_FAILURE() << "vkCreateImage failed (format " << info.format << ")";
-    return {};
-  }
+  require(vkCreateImage(device_, &info, allocator_, &result.image),
+          "vkCreateImage (format " + std::to_string(info.format) + ", usage " + std::to_string(info.usage) + ")");
+  VkDevice device = device_;
+  const VkAllocationCallbacks* allocator = allocator_;
+  VkImage image = result.image;
+  defer_destroy([=] { vkDestroyImage(device, image, allocator); });
   VkMemoryRequirements requirements;
   vkGetImageMemoryRequirements(device_, result.image, &requirements);
   const VkMemoryPropertyFlags preferred = required ? required : VkMemoryPropertyFlags(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   uint32_t type = find_memory_type(requirements.memoryTypeBits, preferred);
   if (type == UINT32_MAX && !required) type = find_memory_type(requirements.memoryTypeBits, 0);
+  if (type == UINT32_MAX) throw std::runtime_error("no suitable memory type accepts the image");
   VkMemoryAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   allocate.allocationSize = requirements.size;
   allocate.memoryTypeIndex = type;
-  VkDevice device = device_;
-  const VkAllocationCallbacks* allocator = allocator_;
-  VkImage image = result.image;
-  if (type == UINT32_MAX || vkAllocateMemory(device_, &allocate, allocator_, &result.memory) != VK_SUCCESS) {
-    ADD_FAILURE() << "could not allocate " << requirements.size << " bytes for an image";
-    vkDestroyImage(device, image, allocator);
-    return {};
-  }
+  require(vkAllocateMemory(device_, &allocate, allocator_, &result.memory),
+          "vkAllocateMemory (" + std::to_string(requirements.size) + " bytes for an image)");
   VkDeviceMemory memory = result.memory;
-  defer_destroy([=] {
-    vkDestroyImage(device, image, allocator);
-    vkFreeMemory(device, memory, allocator);
-  });
-  EXPECT_EQ(VK_SUCCESS, vkBindImageMemory(device_, result.image, result.memory, 0));
+  defer_destroy([=] { vkFreeMemory(device, memory, allocator); });
+  require(vkBindImageMemory(device_, result.image, result.memory, 0), "vkBindImageMemory");
   return result;
 }
 
@@ -355,7 +348,7 @@ VkFence TestDevice::create_fence(bool signaled) {
   VkFenceCreateInfo info{.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   info.flags = signaled ? VK_FENCE_CREATE_SIGNALED_BIT : 0;
   VkFence fence = VK_NULL_HANDLE;
-  EXPECT_EQ(VK_SUCCESS, vkCreateFence(device_, &info, allocator_, &fence));
+  require(vkCreateFence(device_, &info, allocator_, &fence), "vkCreateFence");
   VkDevice device = device_;
   const VkAllocationCallbacks* allocator = allocator_;
   defer_destroy([=] { vkDestroyFence(device, fence, allocator); });
@@ -365,7 +358,7 @@ VkFence TestDevice::create_fence(bool signaled) {
 VkSemaphore TestDevice::create_binary_semaphore() {
   VkSemaphoreCreateInfo info{.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
   VkSemaphore semaphore = VK_NULL_HANDLE;
-  EXPECT_EQ(VK_SUCCESS, vkCreateSemaphore(device_, &info, allocator_, &semaphore));
+  require(vkCreateSemaphore(device_, &info, allocator_, &semaphore), "vkCreateSemaphore (binary)");
   VkDevice device = device_;
   const VkAllocationCallbacks* allocator = allocator_;
   defer_destroy([=] { vkDestroySemaphore(device, semaphore, allocator); });
@@ -378,7 +371,7 @@ VkSemaphore TestDevice::create_timeline_semaphore(uint64_t initial_value) {
   type.initialValue = initial_value;
   VkSemaphoreCreateInfo info{.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type};
   VkSemaphore semaphore = VK_NULL_HANDLE;
-  EXPECT_EQ(VK_SUCCESS, vkCreateSemaphore(device_, &info, allocator_, &semaphore));
+  require(vkCreateSemaphore(device_, &info, allocator_, &semaphore), "vkCreateSemaphore (timeline)");
   VkDevice device = device_;
   const VkAllocationCallbacks* allocator = allocator_;
   defer_destroy([=] { vkDestroySemaphore(device, semaphore, allocator); });
@@ -388,7 +381,7 @@ VkSemaphore TestDevice::create_timeline_semaphore(uint64_t initial_value) {
 VkEvent TestDevice::create_event() {
   VkEventCreateInfo info{.sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
   VkEvent event = VK_NULL_HANDLE;
-  EXPECT_EQ(VK_SUCCESS, vkCreateEvent(device_, &info, allocator_, &event));
+  require(vkCreateEvent(device_, &info, allocator_, &event), "vkCreateEvent");
   VkDevice device = device_;
   const VkAllocationCallbacks* allocator = allocator_;
   defer_destroy([=] { vkDestroyEvent(device, event, allocator); });
@@ -401,20 +394,20 @@ VkCommandBuffer TestDevice::allocate_command_buffer(VkCommandBufferLevel level) 
   info.level = level;
   info.commandBufferCount = 1;
   VkCommandBuffer cmd = VK_NULL_HANDLE;
-  EXPECT_EQ(VK_SUCCESS, vkAllocateCommandBuffers(device_, &info, &cmd));
+  require(vkAllocateCommandBuffers(device_, &info, &cmd), "vkAllocateCommandBuffers");
   return cmd;  // freed with the pool
 }
 
 void TestDevice::run_commands(const std::function<void(VkCommandBuffer)>& record, uint32_t queue_index) {
   VkCommandBuffer cmd = allocate_command_buffer();
   VkCommandBufferBeginInfo begin = begin_info(VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-  ASSERT_EQ(VK_SUCCESS, vkBeginCommandBuffer(cmd, &begin));
+  require(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
   record(cmd);
-  ASSERT_EQ(VK_SUCCESS, vkEndCommandBuffer(cmd));
+  require(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
   VkFence fence = create_fence(false);
-  ASSERT_EQ(VK_SUCCESS, submit(queue(queue_index), cmd, fence));
-  ASSERT_EQ(VK_SUCCESS, vkWaitForFences(device_, 1, &fence, VK_TRUE, kGpuTimeoutNs))
-      << "one-shot command buffer did not complete";
+  require(submit(queue(queue_index), cmd, fence), "vkQueueSubmit");
+  // On a timeout the command buffer is still pending: leave it to the pool's destruction.
+  require(vkWaitForFences(device_, 1, &fence, VK_TRUE, kGpuTimeoutNs), "waiting for a one-shot command buffer");
   vkFreeCommandBuffers(device_, command_pool_, 1, &cmd);
 }
 
@@ -424,7 +417,6 @@ std::vector<uint8_t> TestDevice::read_image(const Image& image, VkImageAspectFla
   const VkDeviceSize size =
       VkDeviceSize(extent.width) * extent.height * extent.depth * texel_size(image.info.format, aspect);
   Buffer readback = create_buffer(size, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-  if (!readback.mapped) return {};
   run_commands([&](VkCommandBuffer cmd) {
     full_barrier(cmd);  // earlier submissions' writes → this copy
     VkBufferImageCopy region{};
@@ -505,8 +497,7 @@ uint32_t texel_size(VkFormat format, VkImageAspectFlags aspect) {
     case VK_FORMAT_R32G32B32A32_SFLOAT:
       return 16;
     default:
-      ADD_FAILURE() << "texel_size: format " << format << " is not in the test suite's table";
-      return 0;
+      throw std::runtime_error("texel_size: format " + std::to_string(format) + " is not in the suite's table");
   }
 }
 

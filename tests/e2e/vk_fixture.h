@@ -8,8 +8,10 @@
 // (KILN_ONLY / REQUIRE_ON_KILN below) must pass there.
 //
 // Objects: TestInstance (instance + validation messages), TestDevice (device, queues, command
-// pool and every resource made through it, destroyed in reverse order with the device), and the
-// GoogleTest fixture VulkanTest that wires them to a test's lifetime.
+// pool and every resource made through it, destroyed in reverse order with the device), the
+// GoogleTest fixture VulkanTest that wires them to a test's lifetime, and DifferentialTest, which
+// opens Kiln and lavapipe side by side for differential tests (compare results with
+// image_compare.h).
 #include <gtest/gtest.h>
 #include <vulkan/vulkan.h>
 
@@ -25,6 +27,11 @@ namespace kiln::test {
 // Generous bound for any wait on GPU work, so that a hanging driver fails a test instead of
 // hanging the suite. Every workload in the suite finishes in milliseconds.
 inline constexpr uint64_t kGpuTimeoutNs = 5'000'000'000ull;
+
+// Helpers that return objects cannot return a VkResult: when making the object fails the test
+// cannot go on (it would hand a null handle to the driver), so they throw std::runtime_error,
+// which GoogleTest reports as the test's failure. `require` does that for a result.
+void require(VkResult result, const std::string& what);
 
 enum class Driver { Kiln, Lavapipe };
 
@@ -98,6 +105,8 @@ struct DeviceOptions {
   uint32_t queue_count = 1;  // queues created in family 0
   // pNext chain of VkDeviceCreateInfo (e.g. a VkPhysicalDeviceFeatures2 chain), may be null.
   const void* create_info_chain = nullptr;
+  // VkDeviceCreateInfo::pEnabledFeatures (the 1.0 way; not together with a features chain).
+  const VkPhysicalDeviceFeatures* enabled_features = nullptr;
   std::vector<const char*> extensions;
   const VkAllocationCallbacks* allocator = nullptr;
 };
@@ -117,6 +126,8 @@ struct Image {
 
 // A VkDevice with queues of family 0, a command pool (RESET_COMMAND_BUFFER) and helpers that make
 // resources. Everything made through the helpers is destroyed, in reverse order, before the device.
+// A helper that cannot make its object throws std::runtime_error, which fails the current test
+// (GoogleTest reports the exception) instead of letting it pass a null handle to the driver.
 class TestDevice {
  public:
   static VkResult create(VkPhysicalDevice physical_device, const DeviceOptions& options,
@@ -157,7 +168,7 @@ class TestDevice {
   VkCommandBuffer allocate_command_buffer(VkCommandBufferLevel level = VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 
   // Records `record` into a one-time command buffer, submits it to `queue(queue_index)` and waits
-  // for it. Adds a test failure if anything fails.
+  // for it (at most kGpuTimeoutNs).
   void run_commands(const std::function<void(VkCommandBuffer)>& record, uint32_t queue_index = 0);
 
   // Copies one subresource of `image` (currently in `layout`, TRANSFER_SRC_OPTIMAL or GENERAL,
