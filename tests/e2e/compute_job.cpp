@@ -1,0 +1,85 @@
+#include "e2e/compute_job.h"
+
+#include "shaders/test_shaders.h"
+
+namespace kiln::test {
+
+ComputeJob::ComputeJob(TestDevice& device, const std::string& shader, std::vector<VkDescriptorType> bindings,
+                       uint32_t push_constant_bytes, const VkSpecializationInfo* specialization)
+    : device_(device), types_(std::move(bindings)) {
+  VkDevice d = device.handle();
+  std::vector<VkDescriptorSetLayoutBinding> layout_bindings;
+  for (uint32_t i = 0; i < types_.size(); ++i)
+    layout_bindings.push_back({i, types_[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+  VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  set_info.bindingCount = static_cast<uint32_t>(layout_bindings.size());
+  set_info.pBindings = layout_bindings.data();
+  EXPECT_EQ(vkCreateDescriptorSetLayout(d, &set_info, nullptr, &set_layout_), VK_SUCCESS);
+  VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_constant_bytes};
+  VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layout_info.setLayoutCount = 1;
+  layout_info.pSetLayouts = &set_layout_;
+  layout_info.pushConstantRangeCount = push_constant_bytes ? 1 : 0;
+  layout_info.pPushConstantRanges = &push;
+  EXPECT_EQ(vkCreatePipelineLayout(d, &layout_info, nullptr, &layout_), VK_SUCCESS);
+
+  std::vector<uint32_t> words = kiln_test_shader(shader);
+  EXPECT_FALSE(words.empty()) << "test shader " << shader << " was not built";
+  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  module_info.codeSize = words.size() * 4;
+  module_info.pCode = words.data();
+  VkShaderModule module;
+  EXPECT_EQ(vkCreateShaderModule(d, &module_info, nullptr, &module), VK_SUCCESS);
+  VkComputePipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  pipeline_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                         module, "main", specialization};
+  pipeline_info.layout = layout_;
+  pipeline_result_ = vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &pipeline_);
+  vkDestroyShaderModule(d, module, nullptr);
+
+  std::vector<VkDescriptorPoolSize> sizes;
+  for (VkDescriptorType t : types_) sizes.push_back({t, 1});
+  VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pool_info.maxSets = 1;
+  pool_info.poolSizeCount = static_cast<uint32_t>(sizes.size());
+  pool_info.pPoolSizes = sizes.data();
+  EXPECT_EQ(vkCreateDescriptorPool(d, &pool_info, nullptr, &pool_), VK_SUCCESS);
+  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  alloc.descriptorPool = pool_;
+  alloc.descriptorSetCount = 1;
+  alloc.pSetLayouts = &set_layout_;
+  EXPECT_EQ(vkAllocateDescriptorSets(d, &alloc, &set_), VK_SUCCESS);
+}
+
+ComputeJob::~ComputeJob() {
+  VkDevice d = device_.handle();
+  vkDestroyDescriptorPool(d, pool_, nullptr);
+  vkDestroyPipeline(d, pipeline_, nullptr);
+  vkDestroyPipelineLayout(d, layout_, nullptr);
+  vkDestroyDescriptorSetLayout(d, set_layout_, nullptr);
+}
+
+void ComputeJob::bind_buffer(uint32_t binding, const Buffer& buffer) {
+  VkDescriptorBufferInfo info{buffer.buffer, 0, VK_WHOLE_SIZE};
+  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstSet = set_;
+  write.dstBinding = binding;
+  write.descriptorCount = 1;
+  write.descriptorType = types_.at(binding);
+  write.pBufferInfo = &info;
+  vkUpdateDescriptorSets(device_.handle(), 1, &write, 0, nullptr);
+}
+
+void ComputeJob::run(uint32_t x, uint32_t y, uint32_t z, const void* push, uint32_t push_bytes) {
+  device_.run_commands([&](VkCommandBuffer cb) {
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
+    if (push_bytes) vkCmdPushConstants(cb, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
+    vkCmdDispatch(cb, x, y, z);
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                         nullptr);
+  });
+}
+
+}  // namespace kiln::test
