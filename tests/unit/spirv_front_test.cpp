@@ -244,6 +244,25 @@ TEST(SpirvFront, InvalidModuleErrorNamesTheInstruction) {
   EXPECT_NE(result.error.find("OpIAdd"), std::string::npos) << result.error;
 }
 
+TEST(SpirvFront, ExecutionModeIdOperandMustBeAConstant) {
+  // SPIRV-Tools 2023.1 validates this module, then aggressive-dce crashes on it (found by
+  // fuzzing): LocalSizeId's y operand is made to name an OpLabel.
+  std::vector<uint32_t> words = kiln_test_shader("spec_constants.comp");
+  size_t mode_at = 0;
+  uint32_t label_id = 0;
+  for (size_t at = 5; at < words.size(); at += words[at] >> 16) {
+    const uint32_t opcode = words[at] & 0xffff;
+    if (opcode == 331 /* OpExecutionModeId */) mode_at = at;
+    if (opcode == 248 /* OpLabel */ && !label_id) label_id = words[at + 1];
+  }
+  ASSERT_NE(mode_at, 0u);
+  ASSERT_NE(label_id, 0u);
+  words[mode_at + 4] = label_id;  // opcode word, entry point, mode, x, y
+  const FrontResult result = prepare_spirv(compute_source(words));
+  EXPECT_FALSE(result.ok());
+  EXPECT_NE(result.error.find("OpExecutionModeId"), std::string::npos) << result.error;
+}
+
 TEST(SpirvFront, TruncatedModulesFailCleanly) {
   const std::vector<uint32_t> words = kiln_test_shader("loop_control.comp");
   ASSERT_GT(words.size(), 100u);
