@@ -133,6 +133,8 @@ uint64_t Jit::load_object(const std::vector<char>& object, const std::string& sy
     return 0;
   }
   dylib->addToLinkOrder(impl_->jit->getMainJITDylib());
+  // The process's own symbols (libm for double-precision math that is not inlined).
+  if (auto process = impl_->jit->getProcessSymbolsJITDylib()) dylib->addToLinkOrder(*process);
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(object.data(), object.size()), symbol);
   if (auto err = impl_->jit->addObjectFile(*dylib, std::move(buffer))) {
     *error = llvm::toString(std::move(err));

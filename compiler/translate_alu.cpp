@@ -119,7 +119,10 @@ bool Translator::alu_instruction(const spirv::Instruction& inst, bool* handled) 
       set(inst.result, std::move(r));
       return true;
     }
-    case spv::Op::OpCopyObject: return unary([](llvm::Value* v) { return v; });
+    case spv::Op::OpCopyObject:
+    // Leaves carry no layout, so copying between types that differ only in layout (e.g. a struct
+    // loaded from a buffer into a function-storage struct) copies the leaves.
+    case spv::Op::OpCopyLogical: return unary([](llvm::Value* v) { return v; });
     // Integer arithmetic
     case spv::Op::OpIAdd: return binary([&](auto x, auto y) { return b.CreateAdd(x, y); });
     case spv::Op::OpISub: return binary([&](auto x, auto y) { return b.CreateSub(x, y); });
@@ -223,7 +226,12 @@ bool Translator::alu_instruction(const spirv::Instruction& inst, bool* handled) 
     case spv::Op::OpFSub: return binary([&](auto x, auto y) { return b.CreateFSub(x, y); });
     case spv::Op::OpFMul: return binary([&](auto x, auto y) { return b.CreateFMul(x, y); });
     case spv::Op::OpFDiv: return binary([&](auto x, auto y) { return b.CreateFDiv(x, y); });
-    case spv::Op::OpFRem: return binary([&](auto x, auto y) { return b.CreateFRem(x, y); });
+    case spv::Op::OpFRem:
+      // x - y * trunc(x / y), the formula Vulkan's precision rules give (the sign follows x); LLVM's
+      // frem would call libm's fmod once per lane.
+      return binary([&](auto x, auto y) {
+        return b.CreateFSub(x, b.CreateFMul(y, b.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, b.CreateFDiv(x, y))));
+      });
     case spv::Op::OpFMod:
       // x - y * floor(x / y): the sign follows y.
       return binary([&](auto x, auto y) {
@@ -291,7 +299,15 @@ bool Translator::alu_instruction(const spirv::Instruction& inst, bool* handled) 
     case spv::Op::OpSConvert: return unary([&](auto v) { return b.CreateSExtOrTrunc(v, lane_type(result_scalar())); });
     case spv::Op::OpFConvert: return unary([&](auto v) { return b.CreateFPCast(v, lane_type(result_scalar())); });
     case spv::Op::OpQuantizeToF16:
-      return unary([&](auto v) { return b.CreateFPExt(b.CreateFPTrunc(v, lane_type(b.getHalfTy())), v->getType()); });
+      // Round to half precision and back. Results below half's normal range must become zero
+      // (of either sign); the plain round trip would keep them as half subnormals.
+      return unary([&](auto v) {
+        llvm::Type* type = v->getType();
+        llvm::Value* q = b.CreateFPExt(b.CreateFPTrunc(v, lane_type(b.getHalfTy())), type);
+        llvm::Value* tiny = b.CreateFCmpOLT(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, q), llvm::ConstantFP::get(type, 0x1p-14));
+        llvm::Value* zero = b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, llvm::ConstantFP::get(type, 0.0), q);
+        return b.CreateSelect(tiny, zero, q);
+      });
     case spv::Op::OpBitcast: {
       Value v = get(ops[0]);
       std::vector<Id> out_types;

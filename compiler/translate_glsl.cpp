@@ -3,6 +3,7 @@
 
 #include <llvm/IR/Intrinsics.h>
 
+#include <cmath>
 #include <numbers>
 
 #include "compiler/translator_internal.h"
@@ -10,24 +11,364 @@
 namespace kiln::compiler {
 namespace {
 
-// Calls a libm function (float or double flavour) on every lane; for the functions LLVM 19 has
-// no vector intrinsic for. Inactive lanes compute too: these functions have no side effects.
-llvm::Value* libm_per_lane(Translator& t, const char* float_name, const char* double_name,
-                           std::initializer_list<llvm::Value*> args) {
+// Calls the double-precision libm function `name` on every lane (inactive lanes too: these
+// functions have no side effects that matter). Only for double lanes, which Kiln does not expose
+// yet (no shaderFloat64); kernels that use it need the JIT to resolve libm.
+llvm::Value* libm_per_lane(Translator& t, const char* name, const std::vector<llvm::Value*>& args) {
   auto& b = t.b();
-  llvm::Value* first = *args.begin();
-  auto* vec = llvm::cast<llvm::FixedVectorType>(first->getType());
+  auto* vec = llvm::cast<llvm::FixedVectorType>(args[0]->getType());
   llvm::Type* scalar = vec->getElementType();
-  llvm::Type* call_type = scalar->isHalfTy() ? b.getFloatTy() : scalar;
-  const char* name = call_type->isDoubleTy() ? double_name : float_name;
-  std::vector<llvm::Type*> params(args.size(), call_type);
-  llvm::FunctionCallee fn = t.llvm_module->getOrInsertFunction(name, llvm::FunctionType::get(call_type, params, false));
+  std::vector<llvm::Type*> params(args.size(), scalar);
+  llvm::FunctionCallee fn = t.llvm_module->getOrInsertFunction(name, llvm::FunctionType::get(scalar, params, false));
   llvm::Value* out = llvm::UndefValue::get(vec);
   for (unsigned lane = 0; lane < vec->getNumElements(); ++lane) {
     std::vector<llvm::Value*> lane_args;
-    for (llvm::Value* a : args) lane_args.push_back(b.CreateFPCast(b.CreateExtractElement(a, lane), call_type));
-    out = b.CreateInsertElement(out, b.CreateFPCast(b.CreateCall(fn, lane_args), scalar), lane);
+    for (llvm::Value* a : args) lane_args.push_back(b.CreateExtractElement(a, lane));
+    out = b.CreateInsertElement(out, b.CreateCall(fn, lane_args), lane);
   }
+  return out;
+}
+
+// How a float type is encoded, for the bit-level functions below.
+struct FloatFormat {
+  unsigned bits;           // total width
+  unsigned fraction_bits;  // stored fraction (23 for float)
+  int max_exponent;        // largest unbiased exponent of a normal number (127), also the bias
+  int min_exponent;        // smallest (-126)
+};
+
+FloatFormat format_of(llvm::Type* scalar) {
+  const llvm::fltSemantics& s = scalar->getFltSemantics();
+  return {static_cast<unsigned>(scalar->getPrimitiveSizeInBits()), llvm::APFloat::semanticsPrecision(s) - 1,
+          llvm::APFloat::semanticsMaxExponent(s), llvm::APFloat::semanticsMinExponent(s)};
+}
+
+// 2^e for per-lane exponents in the normal range, assembled from the bit pattern.
+llvm::Value* power_of_two(llvm::IRBuilder<>& b, llvm::Value* e, const FloatFormat& f, llvm::Type* float_type) {
+  llvm::Value* biased = b.CreateAdd(e, llvm::ConstantInt::get(e->getType(), f.max_exponent));
+  return b.CreateBitCast(b.CreateShl(biased, llvm::ConstantInt::get(e->getType(), f.fraction_bits)), float_type);
+}
+
+llvm::Value* float_power_of_two(llvm::Type* float_type, int e) {
+  return llvm::ConstantFP::get(float_type, std::ldexp(1.0, e));
+}
+
+// ldexp(x, e) = x * 2^e, inline (LLVM would call libm per lane). An exponent outside the normal
+// range is applied in steps first; a downward step stops fraction_bits + 1 short of the smallest
+// normal exponent, so a subnormal result is still rounded only once, by the last multiply.
+llvm::Value* inline_ldexp(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* e) {
+  llvm::Type* float_type = x->getType();
+  const FloatFormat f = format_of(float_type->getScalarType());
+  // Beyond this every result is 0 or infinity (or x itself for 0, inf and NaN).
+  const int limit = f.max_exponent - f.min_exponent + static_cast<int>(f.fraction_bits) + 2;
+  e = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, e, llvm::ConstantInt::getSigned(e->getType(), -limit));
+  e = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, e, llvm::ConstantInt::getSigned(e->getType(), limit));
+  auto* int_type = llvm::VectorType::get(b.getIntNTy(f.bits), llvm::cast<llvm::VectorType>(float_type)->getElementCount());
+  e = b.CreateSExtOrTrunc(e, int_type);
+  auto constant = [&](int v) { return llvm::ConstantInt::getSigned(int_type, v); };
+  const int down_step = f.min_exponent + static_cast<int>(f.fraction_bits) + 1;  // -102 for float
+  llvm::Value* y = x;
+  for (int round = 0; round < 2; ++round) {  // two steps of each kind cover the clamped range
+    llvm::Value* above = b.CreateICmpSGT(e, constant(f.max_exponent));
+    y = b.CreateSelect(above, b.CreateFMul(y, float_power_of_two(float_type, f.max_exponent)), y);
+    e = b.CreateSelect(above, b.CreateSub(e, constant(f.max_exponent)), e);
+    llvm::Value* below = b.CreateICmpSLT(e, constant(f.min_exponent));
+    y = b.CreateSelect(below, b.CreateFMul(y, float_power_of_two(float_type, down_step)), y);
+    e = b.CreateSelect(below, b.CreateSub(e, constant(down_step)), e);
+  }
+  return b.CreateFMul(y, power_of_two(b, e, f, float_type));
+}
+
+// frexp: (mantissa in [0.5, 1), exponent) with x = mantissa * 2^exponent, inline from the bits;
+// zero, infinity and NaN give (x, 0). The exponent is returned as <W x i32>.
+std::pair<llvm::Value*, llvm::Value*> inline_frexp(llvm::IRBuilder<>& b, llvm::Value* x) {
+  llvm::Type* float_type = x->getType();
+  const FloatFormat f = format_of(float_type->getScalarType());
+  const auto count = llvm::cast<llvm::VectorType>(float_type)->getElementCount();
+  auto* int_type = llvm::VectorType::get(b.getIntNTy(f.bits), count);
+  auto constant = [&](uint64_t v) { return llvm::ConstantInt::get(int_type, v); };
+  const uint64_t exponent_mask = (uint64_t{1} << (f.bits - 1 - f.fraction_bits)) - 1;
+  auto exponent_field = [&](llvm::Value* bits) {
+    return b.CreateAnd(b.CreateLShr(bits, constant(f.fraction_bits)), constant(exponent_mask));
+  };
+  llvm::Value* field = exponent_field(b.CreateBitCast(x, int_type));
+  // Subnormals are scaled into the normal range first.
+  const int scale = static_cast<int>(f.fraction_bits) + 1;
+  llvm::Value* zero = llvm::ConstantFP::get(float_type, 0.0);
+  llvm::Value* subnormal = b.CreateAnd(b.CreateICmpEQ(field, constant(0)), b.CreateFCmpONE(x, zero));
+  llvm::Value* scaled = b.CreateSelect(subnormal, b.CreateFMul(x, float_power_of_two(float_type, scale)), x);
+  llvm::Value* bits = b.CreateBitCast(scaled, int_type);
+  const uint64_t half_exponent = static_cast<uint64_t>(f.max_exponent - 1);  // biased exponent of [0.5, 1)
+  llvm::Value* exponent = b.CreateSub(exponent_field(bits), constant(half_exponent));
+  exponent = b.CreateSub(exponent, b.CreateSelect(subnormal, constant(scale), constant(0)));
+  llvm::Value* mantissa_bits = b.CreateOr(b.CreateAnd(bits, constant(~(exponent_mask << f.fraction_bits))),
+                                          constant(half_exponent << f.fraction_bits));
+  llvm::Value* special = b.CreateOr(b.CreateFCmpUEQ(x, zero), b.CreateICmpEQ(field, constant(exponent_mask)));
+  llvm::Value* mantissa = b.CreateSelect(special, x, b.CreateBitCast(mantissa_bits, float_type));
+  exponent = b.CreateSelect(special, constant(0), exponent);
+  return {mantissa, b.CreateSExtOrTrunc(exponent, llvm::VectorType::get(b.getInt32Ty(), count))};
+}
+
+// --- Vector math -----------------------------------------------------------------------------
+// GLSL.std.450's transcendental functions on float lanes, inline: a range reduction, then a
+// polynomial (truncated Taylor series, whose truncation error is below float's precision on the
+// reduced range). No library call, so all lanes compute at once and the JIT needs no external
+// symbols. Accuracy, checked against Vulkan's requirements by tests/e2e/compute_instructions_test:
+// exp, exp2, log, log2 and atan within a few ULP; sin and cos within about 1e-7 absolute on
+// [-pi, pi]. Functions Vulkan specifies through others (tan, asin, acos, sinh, cosh, tanh, asinh,
+// acosh, atanh, pow) follow those formulas, rearranged where a formula would overflow or cancel.
+class VectorMath {
+ public:
+  VectorMath(llvm::IRBuilder<>& b, llvm::Type* float_lanes) : b_(b), type_(float_lanes) {}
+
+  llvm::Value* exp2(llvm::Value* x) {
+    // 2^x = 2^n * e^(f ln 2) with n = round(x), |f| <= 1/2.
+    x = clamp(x, -160, 160);  // the result is 0 or infinity beyond
+    llvm::Value* n = round(x);
+    return scale(exp_series(mul(sub(x, n), c(std::numbers::ln2))), n);
+  }
+
+  llvm::Value* exp(llvm::Value* x) {
+    // e^x = 2^n * e^r with n = round(x / ln 2), r = x - n ln 2 (|r| <= ln2 / 2). ln 2 is split so
+    // that n * kLn2High is exact and r is computed almost exactly.
+    x = clamp(x, -110, 90);
+    llvm::Value* n = round(mul(x, c(std::numbers::log2e)));
+    llvm::Value* r = sub(sub(x, mul(n, c(kLn2High))), mul(n, c(kLn2Low)));
+    return scale(exp_series(r), n);
+  }
+
+  llvm::Value* log(llvm::Value* x) {
+    auto [e, log_m] = log_parts(x);
+    return log_special_cases(x, add(mul(e, c(kLn2High)), add(mul(e, c(kLn2Low)), log_m)));
+  }
+
+  llvm::Value* log2(llvm::Value* x) {
+    auto [e, log_m] = log_parts(x);
+    return log_special_cases(x, add(e, mul(log_m, c(std::numbers::log2e))));
+  }
+
+  llvm::Value* pow(llvm::Value* x, llvm::Value* y) { return exp2(mul(y, log2(x))); }  // Vulkan's definition
+
+  llvm::Value* sin(llvm::Value* x) {
+    // Quadrants 0..3: sin r, cos r, -sin r, -cos r.
+    const Reduced r = reduce(x);
+    llvm::Value* value = b_.CreateSelect(quadrant_bit(r, 1), r.cos, r.sin);
+    return b_.CreateSelect(quadrant_bit(r, 2), b_.CreateFNeg(value), value);
+  }
+
+  llvm::Value* cos(llvm::Value* x) {
+    // Quadrants 0..3: cos r, -sin r, -cos r, sin r.
+    const Reduced r = reduce(x);
+    llvm::Value* value = b_.CreateSelect(quadrant_bit(r, 1), r.sin, r.cos);
+    llvm::Value* negate = b_.CreateXor(quadrant_bit(r, 1), quadrant_bit(r, 2));
+    return b_.CreateSelect(negate, b_.CreateFNeg(value), value);
+  }
+
+  llvm::Value* tan(llvm::Value* x) {
+    // sin / cos: sin r / cos r in even quadrants, -cos r / sin r in odd ones.
+    const Reduced r = reduce(x);
+    llvm::Value* odd = quadrant_bit(r, 1);
+    return div(b_.CreateSelect(odd, b_.CreateFNeg(r.cos), r.sin), b_.CreateSelect(odd, r.sin, r.cos));
+  }
+
+  llvm::Value* atan(llvm::Value* x) {
+    // atan(|x|) = pi/2 - atan(1 / |x|) above 1.
+    llvm::Value* a = abs(x);
+    llvm::Value* inverted = b_.CreateFCmpOGT(a, c(1));
+    llvm::Value* core = atan_unit(b_.CreateSelect(inverted, div(c(1), a), a));
+    return copysign(b_.CreateSelect(inverted, sub(c(std::numbers::pi / 2), core), core), x);
+  }
+
+  llvm::Value* atan2(llvm::Value* y, llvm::Value* x) {
+    // The angle of (|x|, |y|) from the smaller over the larger, then reflected into x's half and
+    // given y's sign. Both zero (or both infinite) is undefined and gives NaN.
+    llvm::Value *ax = abs(x), *ay = abs(y);
+    llvm::Value* steep = b_.CreateFCmpOGT(ay, ax);
+    llvm::Value* angle = atan_unit(div(b_.CreateSelect(steep, ax, ay), b_.CreateSelect(steep, ay, ax)));
+    angle = b_.CreateSelect(steep, sub(c(std::numbers::pi / 2), angle), angle);
+    angle = b_.CreateSelect(sign_bit(x), sub(c(std::numbers::pi), angle), angle);
+    return copysign(angle, y);
+  }
+
+  llvm::Value* asin(llvm::Value* x) { return atan2(x, sqrt(cosine_from_sine(x))); }  // Vulkan's definitions,
+  llvm::Value* acos(llvm::Value* x) { return atan2(sqrt(cosine_from_sine(x)), x); }  // with 1 - x² factored
+
+  llvm::Value* sinh(llvm::Value* x) {
+    // (e^x - e^-x) / 2, which cancels for small |x|: there the Taylor series.
+    llvm::Value* a = abs(x);
+    llvm::Value* z = mul(a, a);
+    llvm::Value* series = add(a, mul(mul(a, z), polynomial(z, {1.0 / 6, 1.0 / 120, 1.0 / 5040, 1.0 / 362880})));
+    llvm::Value* e = exp(a);
+    llvm::Value* formula = mul(sub(e, div(c(1), e)), c(0.5));
+    return copysign(b_.CreateSelect(b_.CreateFCmpOLT(a, c(1)), series, formula), x);
+  }
+
+  llvm::Value* cosh(llvm::Value* x) {
+    llvm::Value* e = exp(abs(x));
+    return mul(add(e, div(c(1), e)), c(0.5));
+  }
+
+  llvm::Value* tanh(llvm::Value* x) {
+    // sinh / cosh, for |x| <= 9 (beyond, tanh is ±1 in float and e^x would overflow the quotient).
+    llvm::Value* t = clamp(x, -9, 9);
+    return div(sinh(t), cosh(t));
+  }
+
+  llvm::Value* asinh(llvm::Value* x) {
+    // log(|x| + sqrt(x² + 1)) with x's sign (the formula cancels for negative x); for huge |x|,
+    // log(2 |x|) (x² would overflow); for tiny |x|, x itself (log(1 + tiny) loses the digits).
+    llvm::Value* a = abs(x);
+    llvm::Value* huge = b_.CreateFCmpOGT(a, c(4096));
+    llvm::Value* argument = b_.CreateSelect(huge, a, add(a, sqrt(add(mul(a, a), c(1)))));
+    llvm::Value* r = add(log(argument), b_.CreateSelect(huge, c(std::numbers::ln2), c(0)));
+    r = b_.CreateSelect(b_.CreateFCmpOLT(a, c(0x1p-12)), a, r);
+    return copysign(r, x);
+  }
+
+  llvm::Value* acosh(llvm::Value* x) {
+    // log(x + sqrt(x² - 1)); log(2x) for huge x.
+    llvm::Value* huge = b_.CreateFCmpOGT(x, c(4096));
+    llvm::Value* argument = b_.CreateSelect(huge, x, add(x, sqrt(sub(mul(x, x), c(1)))));
+    return add(log(argument), b_.CreateSelect(huge, c(std::numbers::ln2), c(0)));
+  }
+
+  llvm::Value* atanh(llvm::Value* x) { return mul(log(div(add(c(1), x), sub(c(1), x))), c(0.5)); }
+
+ private:
+  static constexpr double kLn2High = 0.693359375;  // 355/512: n * kLn2High is exact for |n| < 2^15
+  static constexpr double kLn2Low = std::numbers::ln2 - kLn2High;
+  // pi/2 in three parts; the first two have few significant bits, so k * part is exact for the
+  // quadrant counts k of arguments up to a few thousand.
+  static constexpr double kHalfPi1 = 1.5703125;
+  static constexpr double kHalfPi2 = 4.837512969970703125e-4;
+  static constexpr double kHalfPi3 = std::numbers::pi / 2 - kHalfPi1 - kHalfPi2;
+
+  struct Reduced {
+    llvm::Value* sin;       // sin r
+    llvm::Value* cos;       // cos r
+    llvm::Value* quadrant;  // <W x i32>: k (x = k pi/2 + r, |r| <= pi/4)
+  };
+
+  Reduced reduce(llvm::Value* x) {
+    llvm::Value* k = round(mul(x, c(2 / std::numbers::pi)));
+    llvm::Value* r = sub(sub(sub(x, mul(k, c(kHalfPi1))), mul(k, c(kHalfPi2))), mul(k, c(kHalfPi3)));
+    llvm::Value* z = mul(r, r);
+    llvm::Value* sin_r = add(r, mul(mul(r, z), polynomial(z, {-1.0 / 6, 1.0 / 120, -1.0 / 5040, 1.0 / 362880})));
+    llvm::Value* cos_r = polynomial(z, {1, -1.0 / 2, 1.0 / 24, -1.0 / 720, 1.0 / 40320, -1.0 / 3628800});
+    return {sin_r, cos_r, to_int(k)};
+  }
+
+  llvm::Value* quadrant_bit(const Reduced& r, int bit) {
+    llvm::Value* mask = llvm::ConstantInt::get(r.quadrant->getType(), bit);
+    return b_.CreateICmpNE(b_.CreateAnd(r.quadrant, mask), llvm::Constant::getNullValue(r.quadrant->getType()));
+  }
+
+  // atan on [0, 1]: above tan(pi/8), atan(a) = pi/4 + atan((a - 1) / (a + 1)), so the series
+  // argument stays within tan(pi/8) ~ 0.414.
+  llvm::Value* atan_unit(llvm::Value* a) {
+    llvm::Value* shifted = b_.CreateFCmpOGT(a, c(0.41421356237309503));
+    llvm::Value* t = b_.CreateSelect(shifted, div(sub(a, c(1)), add(a, c(1))), a);
+    llvm::Value* z = mul(t, t);
+    llvm::Value* series = add(t, mul(mul(t, z), polynomial(z, {-1.0 / 3, 1.0 / 5, -1.0 / 7, 1.0 / 9, -1.0 / 11,
+                                                                1.0 / 13, -1.0 / 15})));
+    return b_.CreateSelect(shifted, add(series, c(std::numbers::pi / 4)), series);
+  }
+
+  // e^r for |r| <= ln2 / 2: Taylor series to degree 7.
+  llvm::Value* exp_series(llvm::Value* r) {
+    return polynomial(r, {1, 1, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040});
+  }
+
+  // x = m 2^e with m in [sqrt(1/2), sqrt(2)); log(m) = 2 atanh(s) with s = (m - 1) / (m + 1),
+  // |s| <= 0.172, by its series. Returns (e as float, log(m)).
+  std::pair<llvm::Value*, llvm::Value*> log_parts(llvm::Value* x) {
+    auto [m, exponent] = inline_frexp(b_, x);  // m in [0.5, 1)
+    llvm::Value* e = b_.CreateSIToFP(exponent, type_);
+    llvm::Value* low = b_.CreateFCmpOLT(m, c(std::numbers::sqrt2 / 2));
+    m = b_.CreateSelect(low, mul(m, c(2)), m);
+    e = b_.CreateSelect(low, sub(e, c(1)), e);
+    llvm::Value* s = div(sub(m, c(1)), add(m, c(1)));
+    llvm::Value* z = mul(s, s);
+    return {e, mul(mul(s, c(2)), polynomial(z, {1, 1.0 / 3, 1.0 / 5, 1.0 / 7, 1.0 / 9, 1.0 / 11}))};
+  }
+
+  // log of 0 is -infinity, of +infinity +infinity, of negative numbers and NaN a NaN.
+  llvm::Value* log_special_cases(llvm::Value* x, llvm::Value* r) {
+    r = b_.CreateSelect(b_.CreateFCmpOEQ(x, llvm::ConstantFP::getInfinity(type_)), x, r);
+    r = b_.CreateSelect(b_.CreateFCmpULT(x, c(0)), llvm::ConstantFP::getNaN(type_), r);
+    return b_.CreateSelect(b_.CreateFCmpOEQ(x, c(0)), llvm::ConstantFP::getInfinity(type_, true), r);
+  }
+
+  llvm::Value* cosine_from_sine(llvm::Value* x) { return mul(sub(c(1), x), add(c(1), x)); }  // 1 - x²
+
+  // p * 2^n for integral float n.
+  llvm::Value* scale(llvm::Value* p, llvm::Value* n) { return inline_ldexp(b_, p, to_int(n)); }
+
+  // c0 + c1 z + c2 z² + … by Horner's rule.
+  llvm::Value* polynomial(llvm::Value* z, std::initializer_list<double> coefficients) {
+    auto it = std::rbegin(coefficients);
+    llvm::Value* acc = c(*it);
+    for (++it; it != std::rend(coefficients); ++it)
+      acc = b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {type_}, {acc, z, c(*it)});
+    return acc;
+  }
+
+  // lo <= x <= hi, keeping NaN.
+  llvm::Value* clamp(llvm::Value* x, double lo, double hi) {
+    x = b_.CreateSelect(b_.CreateFCmpOLT(x, c(lo)), c(lo), x);
+    return b_.CreateSelect(b_.CreateFCmpOGT(x, c(hi)), c(hi), x);
+  }
+
+  llvm::Value* sign_bit(llvm::Value* x) {
+    llvm::Type* int_type = llvm::VectorType::getInteger(llvm::cast<llvm::VectorType>(type_));
+    return b_.CreateICmpSLT(b_.CreateBitCast(x, int_type), llvm::Constant::getNullValue(int_type));
+  }
+
+  llvm::Value* to_int(llvm::Value* integral) {
+    auto* int_type = llvm::VectorType::get(b_.getInt32Ty(), llvm::cast<llvm::VectorType>(type_)->getElementCount());
+    return b_.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {int_type, type_}, {integral});  // NaN → 0
+  }
+
+  llvm::Value* c(double v) { return llvm::ConstantFP::get(type_, v); }
+  llvm::Value* add(llvm::Value* x, llvm::Value* y) { return b_.CreateFAdd(x, y); }
+  llvm::Value* sub(llvm::Value* x, llvm::Value* y) { return b_.CreateFSub(x, y); }
+  llvm::Value* mul(llvm::Value* x, llvm::Value* y) { return b_.CreateFMul(x, y); }
+  llvm::Value* div(llvm::Value* x, llvm::Value* y) { return b_.CreateFDiv(x, y); }
+  llvm::Value* abs(llvm::Value* x) { return b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x); }
+  llvm::Value* sqrt(llvm::Value* x) { return b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x); }
+  llvm::Value* round(llvm::Value* x) { return b_.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, x); }
+  llvm::Value* copysign(llvm::Value* magnitude, llvm::Value* sign) {
+    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, magnitude, sign);
+  }
+
+  llvm::IRBuilder<>& b_;
+  llvm::Type* type_;  // <W x float>
+};
+
+// Determinant of the square submatrix of `m` (column-major leaves with `n` rows) made of `rows`
+// and `cols`, by Laplace expansion along its first column.
+llvm::Value* sub_determinant(llvm::IRBuilder<>& b, const std::vector<llvm::Value*>& m, size_t n,
+                             const std::vector<size_t>& rows, const std::vector<size_t>& cols) {
+  auto at = [&](size_t col, size_t row) { return m[col * n + row]; };
+  if (rows.size() == 1) return at(cols[0], rows[0]);
+  if (rows.size() == 2)
+    return b.CreateFSub(b.CreateFMul(at(cols[0], rows[0]), at(cols[1], rows[1])),
+                        b.CreateFMul(at(cols[1], rows[0]), at(cols[0], rows[1])));
+  const std::vector<size_t> rest_cols(cols.begin() + 1, cols.end());
+  llvm::Value* sum = nullptr;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    std::vector<size_t> rest_rows = rows;
+    rest_rows.erase(rest_rows.begin() + static_cast<std::ptrdiff_t>(i));
+    llvm::Value* term = b.CreateFMul(at(cols[0], rows[i]), sub_determinant(b, m, n, rest_rows, rest_cols));
+    sum = !sum ? term : i % 2 ? b.CreateFSub(sum, term) : b.CreateFAdd(sum, term);
+  }
+  return sum;
+}
+
+std::vector<size_t> indices_except(size_t n, size_t skip) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < n; ++i)
+    if (i != skip) out.push_back(i);
   return out;
 }
 
@@ -56,8 +397,19 @@ bool Translator::glsl_instruction(const spirv::Instruction& inst) {
   auto intrinsic2 = [&](llvm::Intrinsic::ID id) {
     return per_leaf([&](size_t i) { return b.CreateBinaryIntrinsic(id, arg(0, i), arg(1, i)); });
   };
-  auto libm = [&](const char* f, const char* d) {
-    return per_leaf([&](size_t i) { return libm_per_lane(*this, f, d, {arg(0, i)}); });
+  // Transcendental functions (VectorMath): float lanes inline, half lanes through float, double
+  // lanes through libm.
+  auto math = [&](const char* libm_double, auto fn) {
+    return per_leaf([&](size_t i) {
+      std::vector<llvm::Value*> xs;
+      for (size_t a = 0; a < args.size(); ++a) xs.push_back(arg(a, i));
+      llvm::Type* type = xs[0]->getType();
+      if (type->getScalarType()->isDoubleTy()) return libm_per_lane(*this, libm_double, xs);
+      llvm::Type* float_lanes = lane_type(b.getFloatTy());
+      for (llvm::Value*& x : xs) x = b.CreateFPCast(x, float_lanes);
+      VectorMath vm(b, float_lanes);
+      return b.CreateFPCast(fn(vm, xs), type);
+    });
   };
   auto fconst = [&](llvm::Value* like, double v) { return llvm::ConstantFP::get(like->getType(), v); };
   auto dot = [&](size_t x, size_t y) {
@@ -93,24 +445,24 @@ bool Translator::glsl_instruction(const spirv::Instruction& inst) {
       return per_leaf([&](size_t i) { return b.CreateFMul(arg(0, i), fconst(arg(0, i), std::numbers::pi / 180.0)); });
     case GLSLstd450Degrees:
       return per_leaf([&](size_t i) { return b.CreateFMul(arg(0, i), fconst(arg(0, i), 180.0 / std::numbers::pi)); });
-    case GLSLstd450Sin: return intrinsic(llvm::Intrinsic::sin);
-    case GLSLstd450Cos: return intrinsic(llvm::Intrinsic::cos);
-    case GLSLstd450Tan: return libm("tanf", "tan");
-    case GLSLstd450Asin: return libm("asinf", "asin");
-    case GLSLstd450Acos: return libm("acosf", "acos");
-    case GLSLstd450Atan: return libm("atanf", "atan");
-    case GLSLstd450Sinh: return libm("sinhf", "sinh");
-    case GLSLstd450Cosh: return libm("coshf", "cosh");
-    case GLSLstd450Tanh: return libm("tanhf", "tanh");
-    case GLSLstd450Asinh: return libm("asinhf", "asinh");
-    case GLSLstd450Acosh: return libm("acoshf", "acosh");
-    case GLSLstd450Atanh: return libm("atanhf", "atanh");
-    case GLSLstd450Atan2: return per_leaf([&](size_t i) { return libm_per_lane(*this, "atan2f", "atan2", {arg(0, i), arg(1, i)}); });
-    case GLSLstd450Pow: return intrinsic2(llvm::Intrinsic::pow);
-    case GLSLstd450Exp: return intrinsic(llvm::Intrinsic::exp);
-    case GLSLstd450Log: return intrinsic(llvm::Intrinsic::log);
-    case GLSLstd450Exp2: return intrinsic(llvm::Intrinsic::exp2);
-    case GLSLstd450Log2: return intrinsic(llvm::Intrinsic::log2);
+    case GLSLstd450Sin: return math("sin", [](VectorMath& vm, const auto& x) { return vm.sin(x[0]); });
+    case GLSLstd450Cos: return math("cos", [](VectorMath& vm, const auto& x) { return vm.cos(x[0]); });
+    case GLSLstd450Tan: return math("tan", [](VectorMath& vm, const auto& x) { return vm.tan(x[0]); });
+    case GLSLstd450Asin: return math("asin", [](VectorMath& vm, const auto& x) { return vm.asin(x[0]); });
+    case GLSLstd450Acos: return math("acos", [](VectorMath& vm, const auto& x) { return vm.acos(x[0]); });
+    case GLSLstd450Atan: return math("atan", [](VectorMath& vm, const auto& x) { return vm.atan(x[0]); });
+    case GLSLstd450Sinh: return math("sinh", [](VectorMath& vm, const auto& x) { return vm.sinh(x[0]); });
+    case GLSLstd450Cosh: return math("cosh", [](VectorMath& vm, const auto& x) { return vm.cosh(x[0]); });
+    case GLSLstd450Tanh: return math("tanh", [](VectorMath& vm, const auto& x) { return vm.tanh(x[0]); });
+    case GLSLstd450Asinh: return math("asinh", [](VectorMath& vm, const auto& x) { return vm.asinh(x[0]); });
+    case GLSLstd450Acosh: return math("acosh", [](VectorMath& vm, const auto& x) { return vm.acosh(x[0]); });
+    case GLSLstd450Atanh: return math("atanh", [](VectorMath& vm, const auto& x) { return vm.atanh(x[0]); });
+    case GLSLstd450Atan2: return math("atan2", [](VectorMath& vm, const auto& x) { return vm.atan2(x[0], x[1]); });
+    case GLSLstd450Pow: return math("pow", [](VectorMath& vm, const auto& x) { return vm.pow(x[0], x[1]); });
+    case GLSLstd450Exp: return math("exp", [](VectorMath& vm, const auto& x) { return vm.exp(x[0]); });
+    case GLSLstd450Log: return math("log", [](VectorMath& vm, const auto& x) { return vm.log(x[0]); });
+    case GLSLstd450Exp2: return math("exp2", [](VectorMath& vm, const auto& x) { return vm.exp2(x[0]); });
+    case GLSLstd450Log2: return math("log2", [](VectorMath& vm, const auto& x) { return vm.log2(x[0]); });
     case GLSLstd450Sqrt: return intrinsic(llvm::Intrinsic::sqrt);
     case GLSLstd450InverseSqrt:
       return per_leaf([&](size_t i) { return b.CreateFDiv(fconst(arg(0, i), 1.0), b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, arg(0, i))); });
@@ -153,13 +505,12 @@ bool Translator::glsl_instruction(const spirv::Instruction& inst) {
         return b.CreateFMul(b.CreateFMul(t, t), b.CreateFSub(fconst(t, 3), b.CreateFMul(fconst(t, 2), t)));
       });
     case GLSLstd450Fma:
+      // Vulkan's precision for fma is that of a multiply followed by an add, so fusing is optional:
+      // fmuladd fuses on hosts with FMA instructions and avoids a libm call on the others.
       return per_leaf([&](size_t i) {
-        return b.CreateIntrinsic(llvm::Intrinsic::fma, {arg(0, i)->getType()}, {arg(0, i), arg(1, i), arg(2, i)});
+        return b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {arg(0, i)->getType()}, {arg(0, i), arg(1, i), arg(2, i)});
       });
-    case GLSLstd450Ldexp:
-      return per_leaf([&](size_t i) {
-        return b.CreateIntrinsic(llvm::Intrinsic::ldexp, {arg(0, i)->getType(), arg(1, i)->getType()}, {arg(0, i), arg(1, i)});
-      });
+    case GLSLstd450Ldexp: return per_leaf([&](size_t i) { return inline_ldexp(b, arg(0, i), arg(1, i)); });
     case GLSLstd450Length:
       set(inst.result, Value{{b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, dot(0, 0))}});
       return true;
@@ -228,12 +579,30 @@ bool Translator::glsl_instruction(const spirv::Instruction& inst) {
         fract.leaves.push_back(b.CreateFSub(arg(0, i), w));
       }
       if (op == GLSLstd450Modf) {
-        store(get_pointer(ops[3]), composite_type(ops[2]), whole);
+        const Pointer whole_out = get_pointer(ops[3]);
+        store(whole_out, whole_out.pointee, whole);
         set(inst.result, std::move(fract));
       } else {
         fract.leaves.insert(fract.leaves.end(), whole.leaves.begin(), whole.leaves.end());
         set(inst.result, std::move(fract));
       }
+      return true;
+    }
+    case GLSLstd450Frexp:
+    case GLSLstd450FrexpStruct: {
+      Value mantissa, exponent;
+      for (size_t i = 0; i < leaves; ++i) {
+        auto [m, e] = inline_frexp(b, arg(0, i));
+        mantissa.leaves.push_back(m);
+        exponent.leaves.push_back(e);
+      }
+      if (op == GLSLstd450Frexp) {
+        const Pointer exponent_out = get_pointer(ops[3]);
+        store(exponent_out, exponent_out.pointee, exponent);
+      } else {
+        mantissa.leaves.insert(mantissa.leaves.end(), exponent.leaves.begin(), exponent.leaves.end());
+      }
+      set(inst.result, std::move(mantissa));
       return true;
     }
     case GLSLstd450PackHalf2x16: {
@@ -295,36 +664,33 @@ bool Translator::glsl_instruction(const spirv::Instruction& inst) {
       return true;
     }
     case GLSLstd450Determinant: {
-      const auto& v = args[0].leaves;
-      const size_t n = v.size() == 4 ? 2 : v.size() == 9 ? 3 : 4;
-      auto e = [&](size_t c, size_t r) { return v[c * n + r]; };
-      auto det2 = [&](llvm::Value* a, llvm::Value* bb, llvm::Value* c, llvm::Value* d) {
-        return b.CreateFSub(b.CreateFMul(a, d), b.CreateFMul(bb, c));
+      const auto& m = args[0].leaves;
+      const size_t n = m.size() == 4 ? 2 : m.size() == 9 ? 3 : 4;
+      const std::vector<size_t> all = indices_except(n, n);
+      set(inst.result, Value{{sub_determinant(b, m, n, all, all)}});
+      return true;
+    }
+    case GLSLstd450MatrixInverse: {
+      // The adjugate divided by the determinant: inverse[c][r] = cofactor(row c, column r) / det.
+      const auto& m = args[0].leaves;
+      const size_t n = m.size() == 4 ? 2 : m.size() == 9 ? 3 : 4;
+      auto cofactor = [&](size_t row, size_t col) {
+        llvm::Value* minor = sub_determinant(b, m, n, indices_except(n, row), indices_except(n, col));
+        return (row + col) % 2 ? b.CreateFNeg(minor) : minor;
       };
-      llvm::Value* r;
-      if (n == 2) {
-        r = det2(e(0, 0), e(1, 0), e(0, 1), e(1, 1));
-      } else if (n == 3) {
-        r = b.CreateFAdd(b.CreateFSub(b.CreateFMul(e(0, 0), det2(e(1, 1), e(2, 1), e(1, 2), e(2, 2))),
-                                      b.CreateFMul(e(1, 0), det2(e(0, 1), e(2, 1), e(0, 2), e(2, 2)))),
-                         b.CreateFMul(e(2, 0), det2(e(0, 1), e(1, 1), e(0, 2), e(1, 2))));
-      } else {
-        // Laplace expansion along the first row using 3x3 minors.
-        auto det3 = [&](size_t skip) {
-          std::vector<size_t> cols;
-          for (size_t c = 0; c < 4; ++c) if (c != skip) cols.push_back(c);
-          auto m3 = [&](size_t c, size_t row) { return e(cols[c], row); };
-          return b.CreateFAdd(b.CreateFSub(b.CreateFMul(m3(0, 1), det2(m3(1, 2), m3(2, 2), m3(1, 3), m3(2, 3))),
-                                           b.CreateFMul(m3(1, 1), det2(m3(0, 2), m3(2, 2), m3(0, 3), m3(2, 3)))),
-                              b.CreateFMul(m3(2, 1), det2(m3(0, 2), m3(1, 2), m3(0, 3), m3(1, 3))));
-        };
-        r = nullptr;
-        for (size_t c = 0; c < 4; ++c) {
-          llvm::Value* term = b.CreateFMul(e(c, 0), det3(c));
-          r = !r ? term : (c % 2 ? b.CreateFSub(r, term) : b.CreateFAdd(r, term));
-        }
+      std::vector<llvm::Value*> cofactors(n * n);  // [row * n + col]
+      for (size_t row = 0; row < n; ++row)
+        for (size_t col = 0; col < n; ++col) cofactors[row * n + col] = cofactor(row, col);
+      llvm::Value* det = nullptr;  // expansion along the first column
+      for (size_t row = 0; row < n; ++row) {
+        llvm::Value* term = b.CreateFMul(m[row], cofactors[row * n]);
+        det = det ? b.CreateFAdd(det, term) : term;
       }
-      set(inst.result, Value{{r}});
+      llvm::Value* inverse_det = b.CreateFDiv(fconst(det, 1.0), det);
+      Value r;
+      for (size_t c = 0; c < n; ++c)
+        for (size_t row = 0; row < n; ++row) r.leaves.push_back(b.CreateFMul(cofactors[c * n + row], inverse_det));
+      set(inst.result, std::move(r));
       return true;
     }
     default:
