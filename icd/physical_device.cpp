@@ -118,6 +118,9 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->maintenance4.maxBufferSize = kMaxResourceSize;
 
   // Features: only what works and is tested.
+  // Every shader buffer access is bounds-checked against its descriptor (compiler/translate_memory.cpp);
+  // vertex input must keep this when graphics arrives.
+  pd->features.robustBufferAccess = VK_TRUE;
   pd->features12.timelineSemaphore = VK_TRUE;
   pd->features13.synchronization2 = VK_TRUE;
   pd->features13.maintenance4 = VK_TRUE;

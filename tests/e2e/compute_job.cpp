@@ -59,8 +59,8 @@ ComputeJob::~ComputeJob() {
   vkDestroyDescriptorSetLayout(d, set_layout_, nullptr);
 }
 
-void ComputeJob::bind_buffer(uint32_t binding, const Buffer& buffer) {
-  VkDescriptorBufferInfo info{buffer.buffer, 0, VK_WHOLE_SIZE};
+void ComputeJob::bind_buffer(uint32_t binding, const Buffer& buffer, VkDeviceSize offset, VkDeviceSize range) {
+  VkDescriptorBufferInfo info{buffer.buffer, offset, range};
   VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
   write.dstSet = set_;
   write.dstBinding = binding;

@@ -25,7 +25,8 @@ class ComputeJob {
   VkResult pipeline_result() const { return pipeline_result_; }
 
   // Points `binding` at the whole of `buffer`.
-  void bind_buffer(uint32_t binding, const Buffer& buffer);
+  // Binds [offset, offset + range) of `buffer` (the whole buffer by default) to `binding`.
+  void bind_buffer(uint32_t binding, const Buffer& buffer, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE);
 
   // Dispatches (x, y, z) groups, with `push_bytes` bytes of push constants, then makes the
   // shader's writes visible to the host and waits.

@@ -23,7 +23,7 @@ inline constexpr std::string_view kKilnKnownGaps[] = {
     "uniformBufferStandardLayout", "shaderSubgroupExtendedTypes", "subgroupBroadcastDynamicId", "vulkanMemoryModel",
     "vulkanMemoryModelDeviceScope", "bufferDeviceAddress", "inlineUniformBlock", "pipelineCreationCacheControl",
     "subgroupSizeControl", "computeFullSubgroups", "shaderZeroInitializeWorkgroupMemory", "shaderIntegerDotProduct",
-    "robustImageAccess", "robustBufferAccess",
+    "robustImageAccess",
     // Queries and small objects (no issue yet)
     "hostQueryReset", "privateData",
 };
