@@ -164,17 +164,21 @@ void VulkanContext::create_device() {
   vkGetPhysicalDeviceQueueFamilyProperties(physical_device_, &family_count, nullptr);
   std::vector<VkQueueFamilyProperties> families(family_count);
   vkGetPhysicalDeviceQueueFamilyProperties(physical_device_, &family_count, families.data());
-  // Graphics and compute queues support transfer commands implicitly.
+  // Graphics and compute queues support transfer commands implicitly. A family that runs compute
+  // work is preferred (kiln-bench's compute scenarios need it); the first one wins among equals.
   const VkQueueFlags transfer_capable =
       VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
-  bool found = false;
-  for (uint32_t i = 0; i < family_count && !found; ++i) {
-    if (families[i].queueCount > 0 && (families[i].queueFlags & transfer_capable)) {
-      queue_family_ = i;
-      found = true;
+  std::optional<uint32_t> chosen;
+  for (uint32_t i = 0; i < family_count; ++i) {
+    const VkQueueFlags flags = families[i].queueFlags;
+    if (families[i].queueCount == 0 || !(flags & transfer_capable)) continue;
+    if (!chosen || ((flags & VK_QUEUE_COMPUTE_BIT) && !(families[*chosen].queueFlags & VK_QUEUE_COMPUTE_BIT))) {
+      chosen = i;
     }
   }
-  if (!found) throw VulkanError(VK_ERROR_FEATURE_NOT_PRESENT, "finding a transfer-capable queue");
+  if (!chosen) throw VulkanError(VK_ERROR_FEATURE_NOT_PRESENT, "finding a transfer-capable queue");
+  queue_family_ = *chosen;
+  queue_flags_ = families[*chosen].queueFlags;
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{};

@@ -30,7 +30,8 @@ const char* result_name(VkResult result);
 class VulkanContext {
  public:
   // Creates the instance, picks the first physical device and creates a device with one queue
-  // that supports transfer commands. Throws VulkanError when there is no usable device.
+  // that supports transfer commands, preferring one that also runs compute (or graphics) work.
+  // Throws VulkanError when there is no usable device.
   explicit VulkanContext(const char* application_name);
   ~VulkanContext();
   VulkanContext(const VulkanContext&) = delete;
@@ -40,6 +41,8 @@ class VulkanContext {
   VkPhysicalDevice physical_device() const { return physical_device_; }
   VkDevice device() const { return device_; }
   VkQueue queue() const { return queue_; }
+  // What queue() can do (VK_QUEUE_COMPUTE_BIT etc.).
+  VkQueueFlags queue_flags() const { return queue_flags_; }
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
   const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
 
@@ -87,6 +90,7 @@ class VulkanContext {
   std::string driver_name_ = "unknown";
   VkDevice device_ = VK_NULL_HANDLE;
   uint32_t queue_family_ = 0;
+  VkQueueFlags queue_flags_ = 0;
   VkQueue queue_ = VK_NULL_HANDLE;
   VkCommandPool command_pool_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;

@@ -10,14 +10,14 @@ namespace kiln::bench {
 void print_table(const RunInfo& info, const std::vector<ScenarioResult>& results) {
   std::printf("kiln-bench on %s (driver %s), %.2f s per scenario\n", info.device_name.c_str(),
               info.driver_name.c_str(), info.seconds_per_scenario);
-  std::printf("%-32s %-6s %12s %-6s %7s %10s\n", "scenario", "status", "median", "unit", "reps", "setup ms");
+  std::printf("%-32s %-6s %12s %-11s %7s %10s\n", "scenario", "status", "median", "unit", "reps", "setup ms");
   for (const ScenarioResult& result : results) {
     if (result.status == Status::Skip) {
       std::printf("%-32s %-6s %s\n", result.name.c_str(), "skip", result.reason.c_str());
       continue;
     }
     // A failed scenario's number is shown but marked: a fast wrong answer is no result.
-    std::printf("%-32s %-6s %12.3f %-6s %7llu %10.1f\n", result.name.c_str(),
+    std::printf("%-32s %-6s %12.3f %-11s %7llu %10.1f\n", result.name.c_str(),
                 result.status == Status::Ok ? "ok" : "FAIL", result.median_throughput,
                 result.unit.c_str(), static_cast<unsigned long long>(result.iterations),
                 result.setup_seconds * 1e3);

@@ -44,27 +44,6 @@ double median(std::vector<double> samples) {
   return samples.size() % 2 ? samples[middle] : (samples[middle - 1] + samples[middle]) / 2;
 }
 
-// A command buffer holding one repetition between the harness's ordering barriers; it is
-// submitted many times, so it is recorded without ONE_TIME_SUBMIT.
-VkCommandBuffer record_repetition_commands(VulkanContext& context, Scenario& scenario) {
-  VkCommandBuffer cmd = context.allocate_command_buffer();
-  VkCommandBufferBeginInfo begin{};
-  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  tools::check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
-  // The previous repetition's (or the setup's, or poisoning's) transfers happen before this one's.
-  tools::memory_barrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                        VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_MEMORY_WRITE_BIT,
-                        VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
-                            VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
-  scenario.record_repetition(cmd);
-  // Results are visible to the host (verification reads mapped memory).
-  tools::memory_barrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
-                        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  tools::check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
-  return cmd;
-}
-
 // Runs the scenario on a supported device; throws on Vulkan errors.
 ScenarioResult measure(VulkanContext& context, const ScenarioDescriptor& descriptor,
                        const RunSettings& settings, ScenarioResult result) {
@@ -72,34 +51,28 @@ ScenarioResult measure(VulkanContext& context, const ScenarioDescriptor& descrip
   progress(settings, "%s: setting up", name);
   const auto setup_start = std::chrono::steady_clock::now();
   std::unique_ptr<Scenario> scenario = descriptor.create(context);
-  VkCommandBuffer cmd = record_repetition_commands(context, *scenario);
+  scenario->prepare(context);
   result.setup_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
-
-  struct FreeCommandBuffer {  // the scenario (and its resources) outlives the command buffer
-    VulkanContext& context;
-    VkCommandBuffer cmd;
-    ~FreeCommandBuffer() { context.free_command_buffer(cmd); }
-  } free_cmd{context, cmd};
 
   progress(settings, "%s: setup took %.0f ms, warming up", name, result.setup_seconds * 1e3);
   double warm_up_seconds = 0;
   do {
-    warm_up_seconds += context.submit_and_wait(cmd);
+    warm_up_seconds += scenario->run_repetition(context);
   } while (warm_up_seconds < settings.seconds_per_scenario * kWarmUpShare);
 
   std::vector<double> samples;
   double timed_seconds = 0;
   while ((timed_seconds < settings.seconds_per_scenario || samples.size() < kMinTimedRepetitions) &&
          samples.size() < kMaxTimedRepetitions) {
-    samples.push_back(context.submit_and_wait(cmd));
+    samples.push_back(scenario->run_repetition(context));
     timed_seconds += samples.back();
   }
 
   // The verified repetition: outputs are poisoned first, so only this submission can fix them.
   progress(settings, "%s: %zu repetitions in %.2f s, verifying", name, samples.size(), timed_seconds);
   scenario->poison_output(context);
-  samples.push_back(context.submit_and_wait(cmd));
+  samples.push_back(scenario->run_repetition(context));
   const std::optional<std::string> wrong = scenario->verify_output(context);
 
   result.iterations = samples.size();

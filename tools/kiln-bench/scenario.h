@@ -1,9 +1,10 @@
 #pragma once
-// A kiln-bench scenario: one measured operation (a copy, a fill, later a dispatch or a draw) that
-// the harness (run_scenario.*) sets up, repeats for a time budget and verifies.
+// A kiln-bench scenario: one measured operation (a copy, a fill, a dispatch, a pipeline creation,
+// later a draw) that the harness (run_scenario.*) sets up, repeats for a time budget and verifies.
 //
 // Adding a scenario = adding one .cpp file under tools/kiln-bench/scenarios/ (CMake globs them):
-// a class deriving from Scenario plus one KILN_BENCH_SCENARIO(...) line. See docs/benchmarks.md.
+// a class deriving from CommandScenario (or Scenario) plus one KILN_BENCH_SCENARIO(...) line.
+// See docs/benchmarks.md.
 #include <vulkan/vulkan.h>
 
 #include <functional>
@@ -16,15 +17,19 @@
 
 namespace kiln::bench {
 
+// What the harness measures: one repetition of some work, timed, repeated, then verified.
+// Most scenarios measure commands and derive from CommandScenario below; a scenario that measures
+// a host-side API call (pipeline creation) derives from Scenario directly and times the call.
 class Scenario {
  public:
   virtual ~Scenario() = default;
 
-  // Records the commands of one repetition. The harness records this once into a command buffer
-  // that it submits again and again, and wraps it in barriers: everything of the previous
-  // repetition (and host writes) happens before, and transfer writes are visible to the host after.
-  // Images must therefore be in the same layout at the end of a repetition as at its start.
-  virtual void record_repetition(VkCommandBuffer command_buffer) = 0;
+  // Called once after construction, still inside the timed setup (CommandScenario records its
+  // command buffer here).
+  virtual void prepare(tools::VulkanContext& /*context*/) {}
+
+  // Runs one repetition and returns the seconds it took: the samples the median is taken of.
+  virtual double run_repetition(tools::VulkanContext& context) = 0;
 
   // The amount of work one repetition does, in the numerator of the scenario's unit
   // (e.g. gigabytes, 1e9 bytes, for "GB/s"). Throughput = work / median seconds per repetition.
@@ -36,6 +41,28 @@ class Scenario {
 
   // Checks the outputs of the last repetition; a description of the first wrong value, or nullopt.
   virtual std::optional<std::string> verify_output(tools::VulkanContext& context) = 0;
+};
+
+// A scenario whose repetition is a sequence of commands (a copy, a dispatch, later a draw).
+// The commands are recorded once, in prepare(), into a command buffer that every repetition
+// submits again; a repetition's time runs from just before vkQueueSubmit to the fence wait's return.
+class CommandScenario : public Scenario {
+ public:
+  // Frees the command buffer. The derived scenario's resources are already destroyed by then,
+  // which Vulkan allows: the buffer is no longer pending, only invalid.
+  ~CommandScenario() override;
+
+  // Records the commands of one repetition. They are wrapped in barriers: everything of the
+  // previous repetition (and host writes) happens before, and all writes are visible to the host
+  // after. Images must therefore be in the same layout at the end of a repetition as at its start.
+  virtual void record_repetition(VkCommandBuffer command_buffer) = 0;
+
+  void prepare(tools::VulkanContext& context) final;
+  double run_repetition(tools::VulkanContext& context) final;
+
+ private:
+  tools::VulkanContext* context_ = nullptr;  // owner of command_buffer_'s pool
+  VkCommandBuffer command_buffer_ = VK_NULL_HANDLE;
 };
 
 struct ScenarioDescriptor {

@@ -11,7 +11,7 @@ namespace {
 constexpr VkDeviceSize kSize = 256 * kMebibyte;
 constexpr uint32_t kSeed = 0xc0b1;
 
-class CopyBuffer256MiB final : public Scenario {
+class CopyBuffer256MiB final : public CommandScenario {
  public:
   static std::optional<std::string> unsupported_reason(const tools::VulkanContext& context) {
     return missing_host_buffer_memory(context, kSize, 2);

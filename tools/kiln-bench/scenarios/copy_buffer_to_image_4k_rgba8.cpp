@@ -8,7 +8,7 @@ namespace {
 
 constexpr uint32_t kSeed = 0xb2a1;
 
-class CopyBufferToImage4kRgba8 final : public Scenario {
+class CopyBufferToImage4kRgba8 final : public CommandScenario {
  public:
   static std::optional<std::string> unsupported_reason(const tools::VulkanContext& context) {
     if (auto reason = missing_transfer_image_support(context, VK_FORMAT_R8G8B8A8_UNORM, k4kWidth, k4kHeight)) {

@@ -8,7 +8,7 @@ namespace {
 
 constexpr uint32_t kSeed = 0x1a6e;
 
-class CopyImage4kRgba8 final : public Scenario {
+class CopyImage4kRgba8 final : public CommandScenario {
  public:
   static std::optional<std::string> unsupported_reason(const tools::VulkanContext& context) {
     return missing_transfer_image_support(context, VK_FORMAT_R8G8B8A8_UNORM, k4kWidth, k4kHeight);

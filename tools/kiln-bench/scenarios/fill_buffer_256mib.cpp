@@ -10,7 +10,7 @@ namespace {
 constexpr VkDeviceSize kSize = 256 * kMebibyte;
 constexpr uint32_t kFillWord = 0x5eed1e55u;
 
-class FillBuffer256MiB final : public Scenario {
+class FillBuffer256MiB final : public CommandScenario {
  public:
   static std::optional<std::string> unsupported_reason(const tools::VulkanContext& context) {
     return missing_host_buffer_memory(context, kSize, 1);
