@@ -2,8 +2,7 @@
 // Minimal cooperative fibers for workgroup barriers: a set of fibers is run in rounds; each
 // fiber runs until it yields (a barrier) or returns. A round ends when every live fiber has
 // yielded or finished, which is exactly "all live subgroups reached the barrier".
-#include <ucontext.h>
-
+// Context switches are a few instructions (fiber_switch_x86_64.S), not swapcontext's system call.
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -20,15 +19,15 @@ class FiberGroup {
 
  private:
   struct Fiber {
-    ucontext_t context;
+    void* stack_pointer = nullptr;  // saved while suspended
     std::unique_ptr<char[]> stack;
     bool finished = false;
   };
-  static void trampoline(unsigned lo, unsigned hi, unsigned index_lo, unsigned index_hi);
+  [[noreturn]] static void entry();
 
   static constexpr size_t kStackBytes = 256 * 1024;
   std::vector<Fiber> fibers_;
-  ucontext_t scheduler_{};
+  void* scheduler_sp_ = nullptr;
   const std::function<void(size_t)>* body_ = nullptr;
   size_t current_ = 0;
 };
