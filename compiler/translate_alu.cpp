@@ -12,25 +12,6 @@
 #include "compiler/translator_internal.h"
 
 namespace kiln::compiler {
-namespace {
-
-// Index of the first leaf of element `index` of composite `type`.
-uint32_t leaf_offset(const Translator& t, Id type, uint32_t index) {
-  const spirv::Type& ty = t.m.type(type);
-  if (ty.kind == spirv::TypeKind::Struct) {
-    uint32_t offset = 0;
-    for (uint32_t i = 0; i < index && i < ty.members.size(); ++i) offset += t.leaf_count(ty.members[i]);
-    return offset;
-  }
-  return index * t.leaf_count(ty.element);
-}
-
-Id element_type(const Translator& t, Id type, uint32_t index) {
-  const spirv::Type& ty = t.m.type(type);
-  return ty.kind == spirv::TypeKind::Struct ? ty.members.at(index) : ty.element;
-}
-
-}  // namespace
 
 Value Translator::constant_value(Id id) {
   Value out;
@@ -368,8 +349,8 @@ bool Translator::alu_instruction(const spirv::Instruction& inst, bool* handled) 
       }
       uint32_t first = 0;
       for (size_t i = insert ? 2 : 1; i < ops.size(); ++i) {
-        first += leaf_offset(*this, type, ops[i]);
-        type = element_type(*this, type, ops[i]);
+        first += leaf_offset(type, ops[i]);
+        type = element_type(type, ops[i]);
       }
       const uint32_t count = leaf_count(type);
       if (first + count > whole.leaves.size()) return fail(inst, "composite index out of range");

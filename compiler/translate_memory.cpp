@@ -5,6 +5,8 @@
 // zero and do not write, so a bad index never touches memory outside its resource.
 #include <llvm/IR/Intrinsics.h>
 
+#include <unordered_set>
+
 #include "compiler/kernel_abi.h"
 #include "compiler/translator_internal.h"
 
@@ -66,9 +68,52 @@ static Pointer buffer_pointer(Translator& t, Id pointee, llvm::Value* address, l
   return p;
 }
 
+// Function/Private variables whose every use is a load, a store, or an access chain with constant
+// indices: those live as SSA leaves (register slots) instead of per-lane memory, which turns
+// gathers/scatters into plain register moves after mem2reg. Returns the variables that need memory.
+static std::unordered_set<Id> variables_needing_memory(const spirv::Module& m, const spirv::Function* f) {
+  std::unordered_set<Id> needs_memory;
+  if (!f) return needs_memory;
+  std::unordered_map<Id, Id> root;  // pointer id → the variable it points into
+  for (const auto& [id, var] : m.variables())
+    if (var.storage_class == spv::StorageClass::Function || var.storage_class == spv::StorageClass::Private) root[id] = id;
+  for (const spirv::Block& block : f->blocks) {
+    for (const spirv::Instruction& inst : block.body) {
+      const auto& ops = inst.operands;
+      switch (inst.opcode) {
+        case spv::Op::OpVariable:
+          break;
+        case spv::Op::OpAccessChain:
+        case spv::Op::OpInBoundsAccessChain:
+          if (auto r = root.find(ops[0]); r != root.end()) {
+            root[inst.result] = r->second;
+            for (size_t i = 1; i < ops.size(); ++i)
+              if (!m.constant_uint(ops[i])) needs_memory.insert(r->second);
+          }
+          break;
+        case spv::Op::OpLoad:
+          break;
+        case spv::Op::OpStore:
+          if (auto r = root.find(ops[1]); r != root.end()) needs_memory.insert(r->second);  // a pointer stored
+          break;
+        case spv::Op::OpCopyMemory:
+          break;
+        default:
+          for (uint32_t word : ops)
+            if (auto r = root.find(word); r != root.end()) needs_memory.insert(r->second);
+          break;
+      }
+    }
+    for (uint32_t word : block.terminator.operands)
+      if (auto r = root.find(word); r != root.end()) needs_memory.insert(r->second);
+  }
+  return needs_memory;
+}
+
 bool Translator::setup_variables() {
   auto& b = builder_;
   llvm::Type* i64 = b.getInt64Ty();
+  const std::unordered_set<Id> needs_memory = variables_needing_memory(m, m.function(entry.function));
   auto add_variable = [&](Id id, const spirv::Variable& var) -> bool {
     const spirv::Type& ptr_type = m.type(var.type);
     const Id pointee = ptr_type.element;
@@ -129,6 +174,25 @@ bool Translator::setup_variables() {
       }
       case spv::StorageClass::Private:
       case spv::StorageClass::Function: {
+        if (!needs_memory.count(id)) {
+          // Register variable: one slot per leaf, written with lane masks.
+          std::vector<Id> scalars;
+          scalar_types(pointee, &scalars);
+          Value initial = var.initializer ? get(var.initializer) : Value{};
+          auto& slots = register_slots_[id];
+          for (size_t i = 0; i < scalars.size(); ++i) {
+            llvm::Type* t = lane_type(leaf_type(scalars[i]));
+            auto* slot = alloca_builder_.CreateAlloca(t);
+            b.CreateStore(i < initial.leaves.size() ? initial.leaves[i] : llvm::UndefValue::get(t), slot);
+            slots.push_back(slot);
+          }
+          Pointer p;
+          p.kind = PointerKind::Register;
+          p.pointee = pointee;
+          p.variable = id;
+          pointers_[id] = p;
+          return true;
+        }
         // W private copies, lane i's at base + i * size.
         const uint32_t size = std::max(1u, spirv::type_size(m, pointee));
         const uint32_t stride = (size + 7) / 8 * 8;
@@ -325,6 +389,15 @@ static llvm::Value* load_builtin(Translator& t, spv::BuiltIn builtin, uint32_t c
 Value Translator::load(const Pointer& p, Id type) {
   Value out;
   auto& b = builder_;
+  if (p.kind == PointerKind::Register) {
+    const auto& slots = register_slots_[p.variable];
+    const uint32_t count = leaf_count(type);
+    for (uint32_t i = 0; i < count && p.first_leaf + i < slots.size(); ++i) {
+      llvm::AllocaInst* slot = slots[p.first_leaf + i];
+      out.leaves.push_back(b.CreateLoad(slot->getAllocatedType(), slot));
+    }
+    return out;
+  }
   if (p.kind == PointerKind::Builtin) {
     const uint32_t n = p.component >= 0 ? 1 : std::max(1u, m.type(type).count);
     for (uint32_t c = 0; c < n; ++c) {
@@ -349,6 +422,16 @@ Value Translator::load(const Pointer& p, Id type) {
 
 void Translator::store(const Pointer& p, Id type, const Value& value) {
   auto& b = builder_;
+  if (p.kind == PointerKind::Register) {
+    // Only active lanes change their copy of the variable.
+    const auto& slots = register_slots_[p.variable];
+    for (size_t i = 0; i < value.leaves.size() && p.first_leaf + i < slots.size(); ++i) {
+      llvm::AllocaInst* slot = slots[p.first_leaf + i];
+      llvm::Value* old = b.CreateLoad(slot->getAllocatedType(), slot);
+      b.CreateStore(b.CreateSelect(mask_, value.leaves[i], old), slot);
+    }
+    return;
+  }
   size_t next = 0;
   for_each_leaf(*this, p, type, p.addr, [&](llvm::Value* addr, Id scalar) {
     if (next >= value.leaves.size()) return;
@@ -378,6 +461,13 @@ static bool step(Translator& t, Pointer& p, Id index_id, const spirv::Instructio
     llvm::Value *address, *range;
     load_buffer_descriptor(t, p.set, *loc, t.get(index_id).leaves.at(0), &address, &range);
     p = buffer_pointer(t, ty.element, address, range);
+    return true;
+  }
+  if (p.kind == PointerKind::Register) {
+    auto c = constant_index();
+    if (!c) return t.fail(inst, "dynamic index into a register variable");  // excluded by the use scan
+    p.first_leaf += t.leaf_offset(p.pointee, static_cast<uint32_t>(*c));
+    p.pointee = t.element_type(p.pointee, static_cast<uint32_t>(*c));
     return true;
   }
   if (p.kind == PointerKind::Builtin) {
@@ -539,7 +629,8 @@ bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handle
     }
     case spv::Op::OpStore: {
       const Pointer p = get_pointer(inst.operands[0]);
-      if (p.kind != PointerKind::Memory) return fail(inst, "store through a non-memory pointer");
+      if (p.kind != PointerKind::Memory && p.kind != PointerKind::Register)
+        return fail(inst, "store through a non-memory pointer");
       store(p, p.pointee, get(inst.operands[1]));
       return true;
     }

@@ -77,6 +77,21 @@ uint32_t Translator::leaf_count(Id type) const {
   return static_cast<uint32_t>(s.size());
 }
 
+uint32_t Translator::leaf_offset(Id type, uint32_t index) const {
+  const spirv::Type& ty = m.type(type);
+  if (ty.kind == spirv::TypeKind::Struct) {
+    uint32_t offset = 0;
+    for (uint32_t i = 0; i < index && i < ty.members.size(); ++i) offset += leaf_count(ty.members[i]);
+    return offset;
+  }
+  return index * leaf_count(ty.element);
+}
+
+Id Translator::element_type(Id type, uint32_t index) const {
+  const spirv::Type& ty = m.type(type);
+  return ty.kind == spirv::TypeKind::Struct ? ty.members.at(index) : ty.element;
+}
+
 llvm::Value* Translator::any_lane(llvm::Value* mask) { return builder_.CreateOrReduce(mask); }
 
 void Translator::spill(Id id) {

@@ -32,6 +32,7 @@ enum class PointerKind {
   Memory,           // addr/lo/hi describe bytes in memory
   Builtin,          // an input built-in variable (component = selected element, -1 for all)
   DescriptorArray,  // an array of buffer descriptors, before the array index is applied
+  Register,         // a Function/Private variable kept as SSA leaves (only constant indexing)
 };
 
 struct Pointer {
@@ -50,6 +51,8 @@ struct Pointer {
   // DescriptorArray
   uint32_t set = 0, binding = 0;
   Id variable = 0;
+  // Register: leaves [first_leaf, first_leaf + leaf_count(pointee)) of `variable`'s slots
+  uint32_t first_leaf = 0;
 };
 
 class Translator {
@@ -67,6 +70,8 @@ class Translator {
   // The leaves' scalar SPIR-V types, in order.
   void scalar_types(Id type, std::vector<Id>* out) const;
   uint32_t leaf_count(Id type) const;
+  uint32_t leaf_offset(Id composite_type, uint32_t index) const;  // first leaf of element `index`
+  Id element_type(Id composite_type, uint32_t index) const;
   Value get(Id id);                                  // value of an id (constants materialised)
   Pointer get_pointer(Id id);
   void set(Id id, Value value);
@@ -114,6 +119,7 @@ class Translator {
   std::unordered_map<Id, size_t> def_block_;         // id → index of its defining block
   std::unordered_set<Id> escaping_;                  // ids used outside their defining block
   std::unordered_map<Id, std::vector<llvm::AllocaInst*>> spills_;  // storage of escaping ids
+  std::unordered_map<Id, std::vector<llvm::AllocaInst*>> register_slots_;  // Register variables' leaves
   size_t current_block_ = 0;
 
  private:
