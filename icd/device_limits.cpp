@@ -4,6 +4,8 @@ namespace kiln {
 
 // Values are what Kiln's design supports (ARCHITECTURE.md): 64-byte aligned host memory, 8 sub-pixel
 // bits, up to 8 colour attachments, workgroups of up to 1024 invocations, 32 KiB of shared memory.
+// Limits that belong to a feature Kiln does not support yet take the value the spec prescribes
+// for that case (marked "not yet"); raise them together with the feature.
 static VkPhysicalDeviceLimits make_limits() {
   VkPhysicalDeviceLimits l{};
   l.maxImageDimension1D = 16384;
@@ -40,22 +42,10 @@ static VkPhysicalDeviceLimits make_limits() {
   l.maxVertexInputAttributeOffset = 2047;
   l.maxVertexInputBindingStride = 2048;
   l.maxVertexOutputComponents = 128;
-  l.maxTessellationGenerationLevel = 64;
-  l.maxTessellationPatchSize = 32;
-  l.maxTessellationControlPerVertexInputComponents = 128;
-  l.maxTessellationControlPerVertexOutputComponents = 128;
-  l.maxTessellationControlPerPatchOutputComponents = 120;
-  l.maxTessellationControlTotalOutputComponents = 4096;
-  l.maxTessellationEvaluationInputComponents = 128;
-  l.maxTessellationEvaluationOutputComponents = 128;
-  l.maxGeometryShaderInvocations = 32;
-  l.maxGeometryInputComponents = 64;
-  l.maxGeometryOutputComponents = 128;
-  l.maxGeometryOutputVertices = 256;
-  l.maxGeometryTotalOutputComponents = 1024;
+  // Tessellation and geometry shaders are not supported yet: the spec requires 0 for their limits.
   l.maxFragmentInputComponents = 128;
   l.maxFragmentOutputAttachments = 8;
-  l.maxFragmentDualSrcAttachments = 1;
+  l.maxFragmentDualSrcAttachments = 0;  // dualSrcBlend: not yet
   l.maxFragmentCombinedOutputResources = 1u << 20;
   l.maxComputeSharedMemorySize = 32768;
   l.maxComputeWorkGroupCount[0] = l.maxComputeWorkGroupCount[1] = l.maxComputeWorkGroupCount[2] = 65535;
@@ -66,11 +56,11 @@ static VkPhysicalDeviceLimits make_limits() {
   l.subPixelPrecisionBits = 8;
   l.subTexelPrecisionBits = 8;
   l.mipmapPrecisionBits = 8;
-  l.maxDrawIndexedIndexValue = UINT32_MAX;
-  l.maxDrawIndirectCount = UINT32_MAX;
+  l.maxDrawIndexedIndexValue = (1u << 24) - 1;  // fullDrawIndexUint32: not yet
+  l.maxDrawIndirectCount = 1;                  // multiDrawIndirect: not yet
   l.maxSamplerLodBias = 16.0f;
-  l.maxSamplerAnisotropy = 16.0f;
-  l.maxViewports = 16;
+  l.maxSamplerAnisotropy = 1.0f;               // samplerAnisotropy: not yet
+  l.maxViewports = 1;                          // multiViewport: not yet
   l.maxViewportDimensions[0] = l.maxViewportDimensions[1] = 16384;
   l.viewportBoundsRange[0] = -32768.0f;
   l.viewportBoundsRange[1] = 32767.0f;
@@ -81,11 +71,11 @@ static VkPhysicalDeviceLimits make_limits() {
   l.minStorageBufferOffsetAlignment = 16;
   l.minTexelOffset = -32;
   l.maxTexelOffset = 31;
-  l.minTexelGatherOffset = -32;
-  l.maxTexelGatherOffset = 31;
-  l.minInterpolationOffset = -0.5f;
-  l.maxInterpolationOffset = 0.4375f;
-  l.subPixelInterpolationOffsetBits = 4;
+  l.minTexelGatherOffset = 0;  // shaderImageGatherExtended: not yet
+  l.maxTexelGatherOffset = 0;
+  l.minInterpolationOffset = 0.0f;  // sampleRateShading: not yet
+  l.maxInterpolationOffset = 0.0f;
+  l.subPixelInterpolationOffsetBits = 0;
   l.maxFramebufferWidth = 16384;
   l.maxFramebufferHeight = 16384;
   l.maxFramebufferLayers = 2048;
@@ -102,16 +92,16 @@ static VkPhysicalDeviceLimits make_limits() {
   l.maxSampleMaskWords = 1;
   l.timestampComputeAndGraphics = VK_FALSE;  // no timestamp queries yet
   l.timestampPeriod = 1.0f;
-  l.maxClipDistances = 8;
-  l.maxCullDistances = 8;
-  l.maxCombinedClipAndCullDistances = 8;
+  l.maxClipDistances = 0;  // shaderClipDistance / shaderCullDistance: not yet
+  l.maxCullDistances = 0;
+  l.maxCombinedClipAndCullDistances = 0;
   l.discreteQueuePriorities = 2;
-  l.pointSizeRange[0] = 1.0f;
-  l.pointSizeRange[1] = 64.0f;
+  l.pointSizeRange[0] = 1.0f;  // largePoints / wideLines: not yet
+  l.pointSizeRange[1] = 1.0f;
   l.lineWidthRange[0] = 1.0f;
-  l.lineWidthRange[1] = 8.0f;
-  l.pointSizeGranularity = 1.0f / 8;
-  l.lineWidthGranularity = 1.0f / 8;
+  l.lineWidthRange[1] = 1.0f;
+  l.pointSizeGranularity = 0.0f;
+  l.lineWidthGranularity = 0.0f;
   l.strictLines = VK_FALSE;
   l.standardSampleLocations = VK_TRUE;
   l.optimalBufferCopyOffsetAlignment = 64;
