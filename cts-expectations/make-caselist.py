@@ -8,11 +8,16 @@ Sources are text files in any of the forms the CTS produces:
 Tests keep the order of the sources; duplicates are dropped. The output can be given to
 run-cts.py --caselist, or to deqp-vk --deqp-caselist-file directly.
 
+A dump lists every test of the binary, including those the mustpass leaves out: pass the mustpass
+exclusion lists (external/vulkancts/mustpass/main/src/{excluded-tests,test-issues,android-tests}.txt,
+names or '*' globs) with --exclude to get the mustpass selection.
+
 Example:
   make-caselist.py /path/to/vk-default.txt -p dEQP-VK.info dEQP-VK.api.smoke -o caselists/x.txt
 """
 
 import argparse
+import fnmatch
 import sys
 from pathlib import Path
 
@@ -37,6 +42,17 @@ def tests_in(source, seen_files=()):
             yield line
 
 
+def read_exclusions(paths):
+    """The name globs of mustpass exclusion files ('#' comments, '*' matches anything)."""
+    globs = []
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            line = line.strip()
+            if line and not line.startswith("#"):
+                globs.append(line)
+    return globs
+
+
 def group_of(test, groups):
     """The first of `groups` containing `test`, or None. Groups are given as 'a.b', 'a.b.' or
     'a.b.*', all meaning the group a.b (and a test named exactly a.b), never a sibling like a.bc."""
@@ -53,18 +69,24 @@ def main(argv):
     parser.add_argument("sources", nargs="+", type=Path, help="mustpass lists, indexes or dumps")
     parser.add_argument("-p", "--prefix", nargs="+", required=True, dest="prefixes",
                         help="test groups to keep, e.g. dEQP-VK.api.smoke")
+    parser.add_argument("-x", "--exclude", type=Path, action="append", default=[],
+                        help="mustpass exclusion list (names or '*' globs); repeatable")
     parser.add_argument("-o", "--output", type=Path, help="caselist to write (default: stdout)")
     args = parser.parse_args(argv)
 
     selected = {}
     counts = dict.fromkeys(args.prefixes, 0)
     try:
+        excluded = read_exclusions(args.exclude)
         for source in args.sources:
             for test in tests_in(source):
                 group = group_of(test, args.prefixes)
-                if group is not None and test not in selected:
-                    selected[test] = None
-                    counts[group] += 1
+                if group is None or test in selected:
+                    continue
+                if any(fnmatch.fnmatchcase(test, glob) for glob in excluded):
+                    continue
+                selected[test] = None
+                counts[group] += 1
     except (OSError, ValueError) as error:
         print(f"make-caselist: {error}", file=sys.stderr)
         return 2

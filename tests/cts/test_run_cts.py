@@ -337,6 +337,14 @@ class MakeCaselistTests(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stderr)
         self.assertEqual(output.read_text(), "dEQP-VK.api.info.format\n")
 
+    def test_exclusion_globs_apply_like_the_mustpass(self):
+        exclusions = self.tmp / "android-tests.txt"
+        exclusions.write_text("# Android only\ndEQP-VK.api.smoke.create_*\n")
+        run = run_script(MAKE_CASELIST, self.tmp / "vk-default.txt", "-p", "dEQP-VK.api.smoke",
+                         "-x", exclusions)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout.splitlines(), ["dEQP-VK.api.smoke.triangle"])
+
     def test_group_without_tests_is_an_error(self):
         run = run_script(MAKE_CASELIST, self.tmp / "vk-default.txt", "-p", "dEQP-VK.info",
                          "dEQP-VK.synchronization.basic")
