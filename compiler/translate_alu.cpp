@@ -12,6 +12,54 @@
 #include "compiler/translator_internal.h"
 
 namespace kiln::compiler {
+namespace {
+
+// double → half with one rounding and no library call (x86 converts to half only from float;
+// LLVM would call __truncdfhf2 per lane). The double is first rounded to float with round-to-odd —
+// truncated, then the last bit set if anything was lost — which keeps enough information for the
+// final float → half rounding to be the correct one (float has more than 11 + 2 bits).
+llvm::Value* double_to_half(llvm::IRBuilder<>& b, llvm::Value* d, llvm::Type* half_lanes) {
+  const auto count = llvm::cast<llvm::VectorType>(d->getType())->getElementCount();
+  llvm::Type* float_lanes = llvm::VectorType::get(b.getFloatTy(), count);
+  llvm::Type* int_lanes = llvm::VectorType::get(b.getInt32Ty(), count);
+  llvm::Value* nearest = b.CreateFPTrunc(d, float_lanes);
+  llvm::Value* back = b.CreateFPExt(nearest, d->getType());
+  llvm::Value* bits = b.CreateBitCast(nearest, int_lanes);
+  // Rounded away from zero: one step back (toward zero) in magnitude. Overflow to infinity steps
+  // back to the largest float, which still becomes half's infinity.
+  llvm::Value* away = b.CreateFCmpOGT(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, back),
+                                      b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, d));
+  bits = b.CreateSelect(away, b.CreateSub(bits, llvm::ConstantInt::get(int_lanes, 1)), bits);
+  llvm::Value* inexact = b.CreateFCmpUNE(back, d);  // NaN too: it stays a NaN
+  bits = b.CreateOr(bits, b.CreateZExt(inexact, int_lanes));
+  return b.CreateFPTrunc(b.CreateBitCast(bits, float_lanes), half_lanes);
+}
+
+// The bits of a scalar constant of `width` bits from its literal words: one word up to 32 bits,
+// two (low first) for 64. SPIRV-Tools 2023.1 folds an OpBitcast of a constant vector of 8- or
+// 16-bit components to a wider scalar (f16vec2 → uint, u16vec4 → uint64) into a constant with one
+// word per component instead, which the validator would reject; such a constant (more words than
+// its width needs) is packed component by component, as the bit cast means.
+uint64_t scalar_constant_bits(const std::vector<uint32_t>& words, unsigned width) {
+  const size_t needed = width > 32 ? 2 : 1;
+  if (words.size() <= needed) {
+    uint64_t bits = words.empty() ? 0 : words[0];
+    if (words.size() > 1) bits |= uint64_t{words[1]} << 32;
+    return bits;
+  }
+  const unsigned part = width / static_cast<unsigned>(words.size());
+  uint64_t bits = 0;
+  for (size_t i = 0; i < words.size(); ++i) bits |= (uint64_t{words[i]} & ((uint64_t{1} << part) - 1)) << (i * part);
+  return bits;
+}
+
+}  // namespace
+
+llvm::Value* float_min_max(llvm::IRBuilder<>& b, llvm::Intrinsic::ID id, llvm::Value* x, llvm::Value* y) {
+  if (!x->getType()->getScalarType()->isHalfTy()) return b.CreateBinaryIntrinsic(id, x, y);
+  llvm::Value* x_wins = id == llvm::Intrinsic::minnum ? b.CreateFCmpOLT(x, y) : b.CreateFCmpOGT(x, y);
+  return b.CreateSelect(b.CreateOr(x_wins, b.CreateFCmpUNO(y, y)), x, y);
+}
 
 Value Translator::constant_value(Id id) {
   Value out;
@@ -35,8 +83,7 @@ Value Translator::constant_value(Id id) {
   }
   llvm::Type* t = leaf_type(c->type);
   if (!t) return out;
-  uint64_t bits = c->words.empty() ? 0 : c->words[0];
-  if (c->words.size() > 1) bits |= uint64_t{c->words[1]} << 32;
+  const uint64_t bits = scalar_constant_bits(c->words, t->getPrimitiveSizeInBits());
   llvm::Constant* scalar;
   if (t->isIntegerTy()) {
     scalar = llvm::ConstantInt::get(t, bits);
@@ -278,7 +325,12 @@ bool Translator::alu_instruction(const spirv::Instruction& inst, bool* handled) 
     case spv::Op::OpConvertUToF: return unary([&](auto v) { return b.CreateUIToFP(v, lane_type(result_scalar())); });
     case spv::Op::OpUConvert: return unary([&](auto v) { return b.CreateZExtOrTrunc(v, lane_type(result_scalar())); });
     case spv::Op::OpSConvert: return unary([&](auto v) { return b.CreateSExtOrTrunc(v, lane_type(result_scalar())); });
-    case spv::Op::OpFConvert: return unary([&](auto v) { return b.CreateFPCast(v, lane_type(result_scalar())); });
+    case spv::Op::OpFConvert:
+      return unary([&](auto v) {
+        llvm::Type* target = lane_type(result_scalar());
+        if (v->getType()->getScalarType()->isDoubleTy() && target->getScalarType()->isHalfTy()) return double_to_half(b, v, target);
+        return b.CreateFPCast(v, target);
+      });
     case spv::Op::OpQuantizeToF16:
       // Round to half precision and back. Results below half's normal range must become zero
       // (of either sign); the plain round trip would keep them as half subnormals.

@@ -11,24 +11,6 @@
 namespace kiln::compiler {
 namespace {
 
-// Calls the double-precision libm function `name` on every lane (inactive lanes too: these
-// functions have no side effects that matter). Only for double lanes, which Kiln does not expose
-// yet (no shaderFloat64); kernels that use it need the JIT to resolve libm.
-llvm::Value* libm_per_lane(Translator& t, const char* name, const std::vector<llvm::Value*>& args) {
-  auto& b = t.b();
-  auto* vec = llvm::cast<llvm::FixedVectorType>(args[0]->getType());
-  llvm::Type* scalar = vec->getElementType();
-  std::vector<llvm::Type*> params(args.size(), scalar);
-  llvm::FunctionCallee fn = t.llvm_module->getOrInsertFunction(name, llvm::FunctionType::get(scalar, params, false));
-  llvm::Value* out = llvm::UndefValue::get(vec);
-  for (unsigned lane = 0; lane < vec->getNumElements(); ++lane) {
-    std::vector<llvm::Value*> lane_args;
-    for (llvm::Value* a : args) lane_args.push_back(b.CreateExtractElement(a, lane));
-    out = b.CreateInsertElement(out, b.CreateCall(fn, lane_args), lane);
-  }
-  return out;
-}
-
 // How a float type is encoded, for the bit-level functions below.
 struct FloatFormat {
   unsigned bits;           // total width
@@ -53,12 +35,17 @@ llvm::Value* float_power_of_two(llvm::Type* float_type, int e) {
   return llvm::ConstantFP::get(float_type, std::ldexp(1.0, e));
 }
 
-// ldexp(x, e) = x * 2^e, inline (LLVM would call libm per lane). An exponent outside the normal
-// range is applied in steps first; a downward step stops fraction_bits + 1 short of the smallest
-// normal exponent, so a subnormal result is still rounded only once, by the last multiply.
+// ldexp(x, e) = x * 2^e, inline (LLVM would call libm per lane), for float and double lanes. An
+// exponent outside the normal range is applied in steps first; a downward step stops
+// fraction_bits + 1 short of the smallest normal exponent, so a subnormal result is still rounded
+// only once, by the last multiply. (Two steps of each kind cover float's and double's range, not
+// half's: half lanes go through float, see GLSLstd450Ldexp.)
 llvm::Value* inline_ldexp(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* e) {
   llvm::Type* float_type = x->getType();
   const FloatFormat f = format_of(float_type->getScalarType());
+  // 8- and 16-bit exponents are widened so that the clamping constants below fit.
+  if (e->getType()->getScalarSizeInBits() < 32)
+    e = b.CreateSExt(e, llvm::VectorType::get(b.getInt32Ty(), llvm::cast<llvm::VectorType>(e->getType())->getElementCount()));
   // Beyond this every result is 0 or infinity (or x itself for 0, inf and NaN).
   const int limit = f.max_exponent - f.min_exponent + static_cast<int>(f.fraction_bits) + 2;
   e = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, e, llvm::ConstantInt::getSigned(e->getType(), -limit));
@@ -397,14 +384,14 @@ bool Translator::glsl_instruction(const spirv::Instruction& inst) {
   auto intrinsic2 = [&](llvm::Intrinsic::ID id) {
     return per_leaf([&](size_t i) { return b.CreateBinaryIntrinsic(id, arg(0, i), arg(1, i)); });
   };
-  // Transcendental functions (VectorMath): float lanes inline, half lanes through float, double
-  // lanes through libm.
-  auto math = [&](const char* libm_double, auto fn) {
+  // Transcendental functions (VectorMath): float lanes inline, half lanes through float (whose
+  // error rounded to half is far inside half's bounds). GLSL.std.450 defines them for 16- and
+  // 32-bit floats only; the validator rejects doubles.
+  auto math = [&](auto fn) {
     return per_leaf([&](size_t i) {
       std::vector<llvm::Value*> xs;
       for (size_t a = 0; a < args.size(); ++a) xs.push_back(arg(a, i));
       llvm::Type* type = xs[0]->getType();
-      if (type->getScalarType()->isDoubleTy()) return libm_per_lane(*this, libm_double, xs);
       llvm::Type* float_lanes = lane_type(b.getFloatTy());
       for (llvm::Value*& x : xs) x = b.CreateFPCast(x, float_lanes);
       VectorMath vm(b, float_lanes);
@@ -445,31 +432,31 @@ bool Translator::glsl_instruction(const spirv::Instruction& inst) {
       return per_leaf([&](size_t i) { return b.CreateFMul(arg(0, i), fconst(arg(0, i), std::numbers::pi / 180.0)); });
     case GLSLstd450Degrees:
       return per_leaf([&](size_t i) { return b.CreateFMul(arg(0, i), fconst(arg(0, i), 180.0 / std::numbers::pi)); });
-    case GLSLstd450Sin: return math("sin", [](VectorMath& vm, const auto& x) { return vm.sin(x[0]); });
-    case GLSLstd450Cos: return math("cos", [](VectorMath& vm, const auto& x) { return vm.cos(x[0]); });
-    case GLSLstd450Tan: return math("tan", [](VectorMath& vm, const auto& x) { return vm.tan(x[0]); });
-    case GLSLstd450Asin: return math("asin", [](VectorMath& vm, const auto& x) { return vm.asin(x[0]); });
-    case GLSLstd450Acos: return math("acos", [](VectorMath& vm, const auto& x) { return vm.acos(x[0]); });
-    case GLSLstd450Atan: return math("atan", [](VectorMath& vm, const auto& x) { return vm.atan(x[0]); });
-    case GLSLstd450Sinh: return math("sinh", [](VectorMath& vm, const auto& x) { return vm.sinh(x[0]); });
-    case GLSLstd450Cosh: return math("cosh", [](VectorMath& vm, const auto& x) { return vm.cosh(x[0]); });
-    case GLSLstd450Tanh: return math("tanh", [](VectorMath& vm, const auto& x) { return vm.tanh(x[0]); });
-    case GLSLstd450Asinh: return math("asinh", [](VectorMath& vm, const auto& x) { return vm.asinh(x[0]); });
-    case GLSLstd450Acosh: return math("acosh", [](VectorMath& vm, const auto& x) { return vm.acosh(x[0]); });
-    case GLSLstd450Atanh: return math("atanh", [](VectorMath& vm, const auto& x) { return vm.atanh(x[0]); });
-    case GLSLstd450Atan2: return math("atan2", [](VectorMath& vm, const auto& x) { return vm.atan2(x[0], x[1]); });
-    case GLSLstd450Pow: return math("pow", [](VectorMath& vm, const auto& x) { return vm.pow(x[0], x[1]); });
-    case GLSLstd450Exp: return math("exp", [](VectorMath& vm, const auto& x) { return vm.exp(x[0]); });
-    case GLSLstd450Log: return math("log", [](VectorMath& vm, const auto& x) { return vm.log(x[0]); });
-    case GLSLstd450Exp2: return math("exp2", [](VectorMath& vm, const auto& x) { return vm.exp2(x[0]); });
-    case GLSLstd450Log2: return math("log2", [](VectorMath& vm, const auto& x) { return vm.log2(x[0]); });
+    case GLSLstd450Sin: return math([](VectorMath& vm, const auto& x) { return vm.sin(x[0]); });
+    case GLSLstd450Cos: return math([](VectorMath& vm, const auto& x) { return vm.cos(x[0]); });
+    case GLSLstd450Tan: return math([](VectorMath& vm, const auto& x) { return vm.tan(x[0]); });
+    case GLSLstd450Asin: return math([](VectorMath& vm, const auto& x) { return vm.asin(x[0]); });
+    case GLSLstd450Acos: return math([](VectorMath& vm, const auto& x) { return vm.acos(x[0]); });
+    case GLSLstd450Atan: return math([](VectorMath& vm, const auto& x) { return vm.atan(x[0]); });
+    case GLSLstd450Sinh: return math([](VectorMath& vm, const auto& x) { return vm.sinh(x[0]); });
+    case GLSLstd450Cosh: return math([](VectorMath& vm, const auto& x) { return vm.cosh(x[0]); });
+    case GLSLstd450Tanh: return math([](VectorMath& vm, const auto& x) { return vm.tanh(x[0]); });
+    case GLSLstd450Asinh: return math([](VectorMath& vm, const auto& x) { return vm.asinh(x[0]); });
+    case GLSLstd450Acosh: return math([](VectorMath& vm, const auto& x) { return vm.acosh(x[0]); });
+    case GLSLstd450Atanh: return math([](VectorMath& vm, const auto& x) { return vm.atanh(x[0]); });
+    case GLSLstd450Atan2: return math([](VectorMath& vm, const auto& x) { return vm.atan2(x[0], x[1]); });
+    case GLSLstd450Pow: return math([](VectorMath& vm, const auto& x) { return vm.pow(x[0], x[1]); });
+    case GLSLstd450Exp: return math([](VectorMath& vm, const auto& x) { return vm.exp(x[0]); });
+    case GLSLstd450Log: return math([](VectorMath& vm, const auto& x) { return vm.log(x[0]); });
+    case GLSLstd450Exp2: return math([](VectorMath& vm, const auto& x) { return vm.exp2(x[0]); });
+    case GLSLstd450Log2: return math([](VectorMath& vm, const auto& x) { return vm.log2(x[0]); });
     case GLSLstd450Sqrt: return intrinsic(llvm::Intrinsic::sqrt);
     case GLSLstd450InverseSqrt:
       return per_leaf([&](size_t i) { return b.CreateFDiv(fconst(arg(0, i), 1.0), b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, arg(0, i))); });
     case GLSLstd450FMin:
-    case GLSLstd450NMin: return intrinsic2(llvm::Intrinsic::minnum);
+    case GLSLstd450NMin: return per_leaf([&](size_t i) { return float_min_max(b, llvm::Intrinsic::minnum, arg(0, i), arg(1, i)); });
     case GLSLstd450FMax:
-    case GLSLstd450NMax: return intrinsic2(llvm::Intrinsic::maxnum);
+    case GLSLstd450NMax: return per_leaf([&](size_t i) { return float_min_max(b, llvm::Intrinsic::maxnum, arg(0, i), arg(1, i)); });
     case GLSLstd450UMin: return intrinsic2(llvm::Intrinsic::umin);
     case GLSLstd450SMin: return intrinsic2(llvm::Intrinsic::smin);
     case GLSLstd450UMax: return intrinsic2(llvm::Intrinsic::umax);
@@ -477,7 +464,7 @@ bool Translator::glsl_instruction(const spirv::Instruction& inst) {
     case GLSLstd450FClamp:
     case GLSLstd450NClamp:
       return per_leaf([&](size_t i) {
-        return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, arg(0, i), arg(1, i)), arg(2, i));
+        return float_min_max(b, llvm::Intrinsic::minnum, float_min_max(b, llvm::Intrinsic::maxnum, arg(0, i), arg(1, i)), arg(2, i));
       });
     case GLSLstd450UClamp:
       return per_leaf([&](size_t i) {
@@ -501,7 +488,7 @@ bool Translator::glsl_instruction(const spirv::Instruction& inst) {
       return per_leaf([&](size_t i) {
         llvm::Value *e0 = arg(0, i), *e1 = arg(1, i), *x = arg(2, i);
         llvm::Value* t = b.CreateFDiv(b.CreateFSub(x, e0), b.CreateFSub(e1, e0));
-        t = b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, t, fconst(t, 0)), fconst(t, 1));
+        t = float_min_max(b, llvm::Intrinsic::minnum, float_min_max(b, llvm::Intrinsic::maxnum, t, fconst(t, 0)), fconst(t, 1));
         return b.CreateFMul(b.CreateFMul(t, t), b.CreateFSub(fconst(t, 3), b.CreateFMul(fconst(t, 2), t)));
       });
     case GLSLstd450Fma:
@@ -510,7 +497,29 @@ bool Translator::glsl_instruction(const spirv::Instruction& inst) {
       return per_leaf([&](size_t i) {
         return b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {arg(0, i)->getType()}, {arg(0, i), arg(1, i), arg(2, i)});
       });
-    case GLSLstd450Ldexp: return per_leaf([&](size_t i) { return inline_ldexp(b, arg(0, i), arg(1, i)); });
+    case GLSLstd450Ldexp:
+      // Half lanes go through float: a half times 2^e is exact in float for every e that does not
+      // already make the result 0 or infinity in half, so the one rounding is the conversion back.
+      return per_leaf([&](size_t i) {
+        llvm::Value* x = arg(0, i);
+        if (!x->getType()->getScalarType()->isHalfTy()) return inline_ldexp(b, x, arg(1, i));
+        llvm::Value* wide = inline_ldexp(b, b.CreateFPExt(x, lane_type(b.getFloatTy())), arg(1, i));
+        return b.CreateFPTrunc(wide, x->getType());
+      });
+    case GLSLstd450PackDouble2x32: {
+      // A bit cast of the uvec2 (low word first) to a double.
+      llvm::Type* i64 = lane_type(b.getInt64Ty());
+      llvm::Value* low = b.CreateZExt(args[0].leaves[0], i64);
+      llvm::Value* high = b.CreateShl(b.CreateZExt(args[0].leaves[1], i64), llvm::ConstantInt::get(i64, 32));
+      set(inst.result, Value{{b.CreateBitCast(b.CreateOr(low, high), lane_type(b.getDoubleTy()))}});
+      return true;
+    }
+    case GLSLstd450UnpackDouble2x32: {
+      llvm::Value* bits = b.CreateBitCast(args[0].leaves[0], lane_type(b.getInt64Ty()));
+      llvm::Type* i32 = lane_type(b.getInt32Ty());
+      set(inst.result, Value{{b.CreateTrunc(bits, i32), b.CreateTrunc(b.CreateLShr(bits, 32), i32)}});
+      return true;
+    }
     case GLSLstd450Length:
       set(inst.result, Value{{b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, dot(0, 0))}});
       return true;
@@ -590,11 +599,16 @@ bool Translator::glsl_instruction(const spirv::Instruction& inst) {
     }
     case GLSLstd450Frexp:
     case GLSLstd450FrexpStruct: {
+      // The exponent has the shader's integer type (32-bit in GLSL; SPIR-V allows other widths).
+      const Id exponent_type = op == GLSLstd450Frexp ? get_pointer(ops[3]).pointee : m.type(inst.result_type).members.at(1);
+      std::vector<Id> exponent_scalars;
+      scalar_types(exponent_type, &exponent_scalars);
+      llvm::Type* exponent_lanes = lane_type(leaf_type(exponent_scalars.at(0)));
       Value mantissa, exponent;
       for (size_t i = 0; i < leaves; ++i) {
-        auto [m, e] = inline_frexp(b, arg(0, i));
-        mantissa.leaves.push_back(m);
-        exponent.leaves.push_back(e);
+        auto [fraction, e] = inline_frexp(b, arg(0, i));
+        mantissa.leaves.push_back(fraction);
+        exponent.leaves.push_back(b.CreateSExtOrTrunc(e, exponent_lanes));
       }
       if (op == GLSLstd450Frexp) {
         const Pointer exponent_out = get_pointer(ops[3]);

@@ -37,7 +37,7 @@ bool arithmetic_of(spv::Op op, GroupArithmetic* out) {
               [](llvm::Type* t) { return llvm::ConstantInt::get(t, llvm::APInt::getMaxValue(t->getIntegerBitWidth())); }};
       return true;
     case spv::Op::OpGroupNonUniformFMin:
-      *out = {[](B& b, auto x, auto y) { return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, y); },
+      *out = {[](B& b, auto x, auto y) { return float_min_max(b, llvm::Intrinsic::minnum, x, y); },
               [](llvm::Type* t) { return llvm::ConstantFP::getInfinity(t, false); }};
       return true;
     case spv::Op::OpGroupNonUniformSMax:
@@ -46,7 +46,7 @@ bool arithmetic_of(spv::Op op, GroupArithmetic* out) {
       return true;
     case spv::Op::OpGroupNonUniformUMax: *out = {[](B& b, auto x, auto y) { return b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, x, y); }, int_const(0)}; return true;
     case spv::Op::OpGroupNonUniformFMax:
-      *out = {[](B& b, auto x, auto y) { return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y); },
+      *out = {[](B& b, auto x, auto y) { return float_min_max(b, llvm::Intrinsic::maxnum, x, y); },
               [](llvm::Type* t) { return llvm::ConstantFP::getInfinity(t, true); }};
       return true;
     case spv::Op::OpGroupNonUniformBitwiseAnd:

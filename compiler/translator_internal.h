@@ -55,6 +55,11 @@ struct Pointer {
   uint32_t first_leaf = 0;
 };
 
+// llvm.minnum / llvm.maxnum (`id`) of two float lane vectors: a NaN operand loses. Half lanes
+// use a compare and a select, because x86 without AVX512-FP16 has no half min/max and LLVM
+// would call libm's fminf/fmaxf lane by lane (translate_alu.cpp).
+llvm::Value* float_min_max(llvm::IRBuilder<>& b, llvm::Intrinsic::ID id, llvm::Value* x, llvm::Value* y);
+
 class Translator {
  public:
   Translator(const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& options,

@@ -122,6 +122,21 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // vertex input must keep this when graphics arrives.
   pd->features.robustBufferAccess = VK_TRUE;
   pd->features12.timelineSemaphore = VK_TRUE;
+  // 8-, 16- and 64-bit arithmetic types and 8/16-bit buffer and push-constant storage, including
+  // subgroup operations on them (tests/e2e/compute_types_test.cpp). storageInputOutput16 stays
+  // FALSE until stages with inputs and outputs exist.
+  pd->features.shaderInt64 = VK_TRUE;
+  pd->features.shaderInt16 = VK_TRUE;
+  pd->features.shaderFloat64 = VK_TRUE;
+  pd->features11.storageBuffer16BitAccess = VK_TRUE;
+  pd->features11.uniformAndStorageBuffer16BitAccess = VK_TRUE;
+  pd->features11.storagePushConstant16 = VK_TRUE;
+  pd->features12.shaderInt8 = VK_TRUE;
+  pd->features12.shaderFloat16 = VK_TRUE;
+  pd->features12.storageBuffer8BitAccess = VK_TRUE;
+  pd->features12.uniformAndStorageBuffer8BitAccess = VK_TRUE;
+  pd->features12.storagePushConstant8 = VK_TRUE;
+  pd->features12.shaderSubgroupExtendedTypes = VK_TRUE;
   pd->features13.synchronization2 = VK_TRUE;
   pd->features13.maintenance4 = VK_TRUE;
 
@@ -201,6 +216,29 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
         reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreProperties*>(s)->maxTimelineSemaphoreValueDifference =
             pd->properties12.maxTimelineSemaphoreValueDifference;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES: {
+        // The same members as the float-controls part of the 1.2 properties.
+        auto* fc = reinterpret_cast<VkPhysicalDeviceFloatControlsProperties*>(s);
+        const VkPhysicalDeviceVulkan12Properties& p12 = pd->properties12;
+        fc->denormBehaviorIndependence = p12.denormBehaviorIndependence;
+        fc->roundingModeIndependence = p12.roundingModeIndependence;
+        fc->shaderSignedZeroInfNanPreserveFloat16 = p12.shaderSignedZeroInfNanPreserveFloat16;
+        fc->shaderSignedZeroInfNanPreserveFloat32 = p12.shaderSignedZeroInfNanPreserveFloat32;
+        fc->shaderSignedZeroInfNanPreserveFloat64 = p12.shaderSignedZeroInfNanPreserveFloat64;
+        fc->shaderDenormPreserveFloat16 = p12.shaderDenormPreserveFloat16;
+        fc->shaderDenormPreserveFloat32 = p12.shaderDenormPreserveFloat32;
+        fc->shaderDenormPreserveFloat64 = p12.shaderDenormPreserveFloat64;
+        fc->shaderDenormFlushToZeroFloat16 = p12.shaderDenormFlushToZeroFloat16;
+        fc->shaderDenormFlushToZeroFloat32 = p12.shaderDenormFlushToZeroFloat32;
+        fc->shaderDenormFlushToZeroFloat64 = p12.shaderDenormFlushToZeroFloat64;
+        fc->shaderRoundingModeRTEFloat16 = p12.shaderRoundingModeRTEFloat16;
+        fc->shaderRoundingModeRTEFloat32 = p12.shaderRoundingModeRTEFloat32;
+        fc->shaderRoundingModeRTEFloat64 = p12.shaderRoundingModeRTEFloat64;
+        fc->shaderRoundingModeRTZFloat16 = p12.shaderRoundingModeRTZFloat16;
+        fc->shaderRoundingModeRTZFloat32 = p12.shaderRoundingModeRTZFloat32;
+        fc->shaderRoundingModeRTZFloat64 = p12.shaderRoundingModeRTZFloat64;
+        break;
+      }
       default:
         break;  // structures Kiln does not know keep what the application put there
     }
@@ -235,6 +273,31 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES:
         reinterpret_cast<VkPhysicalDeviceMaintenance4Features*>(s)->maintenance4 = pd->features13.maintenance4;
+        break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES: {
+        auto* f = reinterpret_cast<VkPhysicalDeviceShaderFloat16Int8Features*>(s);
+        f->shaderFloat16 = pd->features12.shaderFloat16;
+        f->shaderInt8 = pd->features12.shaderInt8;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES: {
+        auto* f = reinterpret_cast<VkPhysicalDevice8BitStorageFeatures*>(s);
+        f->storageBuffer8BitAccess = pd->features12.storageBuffer8BitAccess;
+        f->uniformAndStorageBuffer8BitAccess = pd->features12.uniformAndStorageBuffer8BitAccess;
+        f->storagePushConstant8 = pd->features12.storagePushConstant8;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES: {
+        auto* f = reinterpret_cast<VkPhysicalDevice16BitStorageFeatures*>(s);
+        f->storageBuffer16BitAccess = pd->features11.storageBuffer16BitAccess;
+        f->uniformAndStorageBuffer16BitAccess = pd->features11.uniformAndStorageBuffer16BitAccess;
+        f->storagePushConstant16 = pd->features11.storagePushConstant16;
+        f->storageInputOutput16 = pd->features11.storageInputOutput16;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES:
+        reinterpret_cast<VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures*>(s)->shaderSubgroupExtendedTypes =
+            pd->features12.shaderSubgroupExtendedTypes;
         break;
       default: {
         // Any other feature struct: every bit FALSE (Kiln does not support it). Feature structs are

@@ -20,7 +20,7 @@ inline constexpr std::string_view kKilnKnownGaps[] = {
     "multiview", "imagelessFramebuffer", "separateDepthStencilLayouts", "dynamicRendering",
     "shaderDemoteToHelperInvocation", "shaderTerminateInvocation",
     // Shader compiler (issue "Shader compiler ... compute")
-    "uniformBufferStandardLayout", "shaderSubgroupExtendedTypes", "subgroupBroadcastDynamicId", "vulkanMemoryModel",
+    "uniformBufferStandardLayout", "subgroupBroadcastDynamicId", "vulkanMemoryModel",
     "vulkanMemoryModelDeviceScope", "bufferDeviceAddress", "inlineUniformBlock", "pipelineCreationCacheControl",
     "subgroupSizeControl", "computeFullSubgroups", "shaderZeroInitializeWorkgroupMemory", "shaderIntegerDotProduct",
     "robustImageAccess",
