@@ -82,6 +82,11 @@ static llvm::Value* mask_bits(Translator& t, llvm::Value* mask) {
 // Per-lane gather from `v`: lane i gets v[index[i]] (indices outside the subgroup give lane 0's).
 static llvm::Value* shuffle_dynamic(Translator& t, llvm::Value* v, llvm::Value* index) {
   auto& b = t.b();
+  if (v->getType()->getScalarType()->isIntegerTy(1)) {
+    // A vector of i1 is stored as packed bits, so the byte-addressed gather below needs bytes.
+    llvm::Value* bytes = shuffle_dynamic(t, b.CreateZExt(v, t.lane_type(b.getInt8Ty())), index);
+    return b.CreateTrunc(bytes, v->getType());
+  }
   auto* slot = t.alloca_builder_.CreateAlloca(v->getType());  // entry block: no stack growth in loops
   b.CreateStore(v, slot);
   llvm::Value* i32 = b.CreateZExtOrTrunc(index, t.lane_type(b.getInt32Ty()));

@@ -1345,6 +1345,10 @@ TEST_F(ComputeTypesTest, SubgroupOperationsOnExtendedTypes) {
     const SubgroupCase& partner = cases[base + ((i % size) ^ 2)];
     e.f16("subgroupShuffleXor(f16vec2, 2) [0]", partner.h);
     e.f16("subgroupShuffleXor(f16vec2, 2) [1]", partner.hm);
+    e.boolean("subgroupShuffle(bool, lane + 3)", cases[base + (i % size + 3) % size].a8 > 0);
+    const SubgroupCase& neighbour = cases[base + ((i % size) ^ 1)];
+    e.boolean("subgroupShuffleXor(bvec2, 1) [0]", neighbour.a8 > 0);
+    e.boolean("subgroupShuffleXor(bvec2, 1) [1]", neighbour.u8 > 127);
   });
 }
 

@@ -92,5 +92,11 @@ void main() {
   // A vector of a small type: per component.
   emit(subgroupAdd(i8vec3(c.a8, int8_t(c.u8), int8_t(lane))));
   emit(subgroupShuffleXor(f16vec2(c.h, c.hm), 2u));
+  // Booleans, whose vectors are bit-packed in memory: shuffled through a byte per lane.
+  const bool positive = c.a8 > int8_t(0);
+  emit(subgroupShuffle(positive, (lane + 3u) & (gl_SubgroupSize - 1u)));
+  const bvec2 flags = subgroupShuffleXor(bvec2(positive, c.u8 > uint8_t(127)), 1u);
+  emit(flags.x);
+  emit(flags.y);
   finish_results();
 }
