@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "e2e/compute_job.h"
+#include "e2e/grouped_failures.h"
 #include "e2e/vk_fixture.h"
 
 namespace kiln::test {
@@ -156,24 +157,11 @@ class Expected {
 template <typename Case>
 void check_rows(const std::vector<Case>& cases, const std::vector<Expected>& expected, const uint32_t* rows,
                 uint32_t row_words) {
-  struct Failures {
-    uint32_t count = 0;
-    std::string examples;
-  };
-  std::map<std::string, Failures> by_op;
-  std::vector<std::string> order;
-  auto fail = [&](const std::string& op, size_t invocation, const std::string& got, const std::string& want) {
-    auto [it, inserted] = by_op.try_emplace(op);
-    if (inserted) order.push_back(op);
-    if (++it->second.count <= 3)
-      it->second.examples += "\n    invocation " + std::to_string(invocation) + " (" + cases[invocation].describe() +
-                             "): got " + got + ", want " + want;
-  };
+  GroupedFailures failures([&](size_t i) { return cases[i].describe(); });
   for (size_t i = 0; i < cases.size(); ++i) {
     const uint32_t* row = rows + i * row_words;
     if (row[0] != row_words) {
-      fail("row length", i, std::to_string(row[0]) + " words",
-           std::to_string(row_words) + " (shader and test disagree on the results, or the shader did not finish)");
+      failures.add_bad_row(i, row[0], row_words);
       continue;
     }
     const auto& list = expected[i].list();
@@ -183,12 +171,10 @@ void check_rows(const std::vector<Case>& cases, const std::vector<Expected>& exp
       std::ostringstream g;
       g.precision(9);
       g << "0x" << std::hex << got << std::dec << " (" << static_cast<int32_t>(got) << " / " << float_of(got) << ")";
-      fail(list[k].op, i, g.str(), list[k].describe());
+      failures.add(list[k].op, i, g.str(), list[k].describe());
     }
   }
-  for (const std::string& op : order)
-    ADD_FAILURE() << op << ": " << by_op[op].count << " of " << cases.size() << " invocations wrong"
-                  << by_op[op].examples;
+  failures.report(cases.size());
 }
 
 // Runs test shader `shader` with one invocation per case (binding 0 holds the cases as a std430

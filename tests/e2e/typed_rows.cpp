@@ -1,5 +1,7 @@
 #include "e2e/typed_rows.h"
 
+#include "e2e/grouped_failures.h"
+
 #include <bit>
 #include <cmath>
 #include <map>
@@ -162,24 +164,11 @@ uint32_t TypedExpected::words() const {
 
 void check_typed_rows(const std::vector<TypedExpected>& expected, const uint32_t* rows, uint32_t row_words,
                       const std::function<std::string(size_t)>& describe) {
-  struct Failures {
-    uint32_t count = 0;
-    std::string examples;
-  };
-  std::map<std::string, Failures> by_op;
-  std::vector<std::string> order;
-  auto fail = [&](const std::string& op, size_t invocation, const std::string& got, const std::string& want) {
-    auto [it, inserted] = by_op.try_emplace(op);
-    if (inserted) order.push_back(op);
-    if (++it->second.count <= 3)
-      it->second.examples += "\n    invocation " + std::to_string(invocation) + " (" + describe(invocation) + "): got " +
-                             got + ", want " + want;
-  };
+  GroupedFailures failures(describe);
   for (size_t i = 0; i < expected.size(); ++i) {
     const uint32_t* row = rows + i * row_words;
     if (row[0] != row_words) {
-      fail("row length", i, std::to_string(row[0]) + " words",
-           std::to_string(row_words) + " (shader and test disagree on the results, or the shader did not finish)");
+      failures.add_bad_row(i, row[0], row_words);
       continue;
     }
     uint32_t at = 1;
@@ -187,12 +176,10 @@ void check_typed_rows(const std::vector<TypedExpected>& expected, const uint32_t
       uint64_t got = row[at];
       if (e.words == 2) got |= uint64_t{row[at + 1]} << 32;
       at += e.words;
-      if (!e.matches(got)) fail(e.op, i, e.describe_result(got), e.describe());
+      if (!e.matches(got)) failures.add(e.op, i, e.describe_result(got), e.describe());
     }
   }
-  for (const std::string& op : order)
-    ADD_FAILURE() << op << ": " << by_op[op].count << " of " << expected.size() << " invocations wrong"
-                  << by_op[op].examples;
+  failures.report(expected.size());
 }
 
 }  // namespace kiln::test
