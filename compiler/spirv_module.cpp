@@ -51,6 +51,7 @@ void apply_decoration(Decorations& d, spv::Decoration decoration, std::span<cons
     case spv::Decoration::NoContraction: d.no_contraction = true; break;
     case spv::Decoration::RelaxedPrecision: d.relaxed_precision = true; break;
     case spv::Decoration::NonUniform: d.non_uniform = true; break;
+    case spv::Decoration::FPRoundingMode: d.rounding = static_cast<spv::FPRoundingMode>(arg(0)); break;
     default: break;
   }
 }

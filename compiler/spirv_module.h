@@ -55,6 +55,7 @@ struct Constant {
 struct Decorations {
   std::optional<uint32_t> set, binding, location, component, offset, spec_id, array_stride;
   std::optional<spv::BuiltIn> builtin;
+  std::optional<spv::FPRoundingMode> rounding;  // FPRoundingMode on a conversion result
   bool flat = false, no_perspective = false, centroid = false, sample = false, patch = false;
   bool non_writable = false, non_readable = false, coherent = false, volatile_ = false, restrict_ = false;
   bool no_contraction = false, relaxed_precision = false, non_uniform = false;

@@ -35,6 +35,24 @@ llvm::Value* double_to_half(llvm::IRBuilder<>& b, llvm::Value* d, llvm::Type* ha
   return b.CreateFPTrunc(b.CreateBitCast(bits, float_lanes), half_lanes);
 }
 
+// Re-rounds `nearest` (the round-to-nearest-even conversion of `source` to a narrower float type)
+// toward zero, for FPRoundingMode RTZ (Vulkan allows only RTE and RTZ). The narrower value converts
+// back exactly, so comparing magnitudes tells whether rounding went away from zero; then one step
+// back on the bit pattern (sign-magnitude, so minus one ulp of magnitude) is the truncated value.
+// Overflow to infinity thereby becomes the largest finite value, as RTZ means; NaN and exact
+// results compare unordered/equal and stay.
+llvm::Value* round_toward_zero(llvm::IRBuilder<>& b, llvm::Value* source, llvm::Value* nearest) {
+  llvm::Type* narrow = nearest->getType();
+  const auto count = llvm::cast<llvm::VectorType>(narrow)->getElementCount();
+  llvm::Type* bits_type = llvm::VectorType::get(b.getIntNTy(narrow->getScalarSizeInBits()), count);
+  llvm::Value* back = b.CreateFPExt(nearest, source->getType());
+  llvm::Value* away = b.CreateFCmpOGT(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, back),
+                                      b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, source));
+  llvm::Value* bits = b.CreateBitCast(nearest, bits_type);
+  bits = b.CreateSelect(away, b.CreateSub(bits, llvm::ConstantInt::get(bits_type, 1)), bits);
+  return b.CreateBitCast(bits, narrow);
+}
+
 // The bits of a scalar constant of `width` bits from its literal words: one word up to 32 bits,
 // two (low first) for 64. SPIRV-Tools 2023.1 folds an OpBitcast of a constant vector of 8- or
 // 16-bit components to a wider scalar (f16vec2 → uint, u16vec4 → uint64) into a constant with one
@@ -328,8 +346,12 @@ bool Translator::alu_instruction(const spirv::Instruction& inst, bool* handled) 
     case spv::Op::OpFConvert:
       return unary([&](auto v) {
         llvm::Type* target = lane_type(result_scalar());
-        if (v->getType()->getScalarType()->isDoubleTy() && target->getScalarType()->isHalfTy()) return double_to_half(b, v, target);
-        return b.CreateFPCast(v, target);
+        llvm::Value* converted = v->getType()->getScalarType()->isDoubleTy() && target->getScalarType()->isHalfTy()
+                                     ? double_to_half(b, v, target)
+                                     : b.CreateFPCast(v, target);
+        const bool toward_zero = m.decorations(inst.result).rounding == spv::FPRoundingMode::RTZ;
+        const bool narrowing = target->getScalarSizeInBits() < v->getType()->getScalarSizeInBits();
+        return toward_zero && narrowing ? round_toward_zero(b, v, converted) : converted;
       });
     case spv::Op::OpQuantizeToF16:
       // Round to half precision and back. Results below half's normal range must become zero

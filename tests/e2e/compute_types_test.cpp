@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "e2e/compute_job.h"
+#include "e2e/grouped_failures.h"
 #include "e2e/typed_rows.h"
 #include "e2e/vk_fixture.h"
 
@@ -1355,6 +1356,72 @@ TEST_F(ComputeTypesTest, SubgroupOperationsOnExtendedTypes) {
 // --- What the driver reports -------------------------------------------------------------------
 
 // The structs of the extensions promoted into Vulkan 1.1/1.2 report what the 1.1/1.2 structs do.
+// --- FPRoundingMode on conversions stored to 16-bit storage -------------------------------------
+
+// The float16 of `x` rounded toward zero, by search over every finite float16 magnitude (an
+// independent reference for the driver's one-step correction): infinities stay, NaN stays NaN.
+uint16_t half_toward_zero(double x) {
+  if (std::isnan(x)) return 0x7E00;
+  const uint16_t sign = std::signbit(x) ? 0x8000 : 0;
+  if (std::isinf(x)) return sign | 0x7C00;
+  uint16_t best = 0;
+  for (uint16_t magnitude = 0; magnitude < 0x7C00; ++magnitude)
+    if (double_from_half(magnitude) <= std::fabs(x)) best = magnitude;
+  return sign | best;
+}
+
+TEST_F(ComputeTypesTest, RoundingModeDecorationsOnConversionsToHalf) {
+  const DeviceFeatures& f = features();
+  REQUIRE_FEATURES({f.v12.shaderFloat16, "shaderFloat16"}, {f.core.features.shaderFloat64, "shaderFloat64"},
+                   {f.v11.storageBuffer16BitAccess, "storageBuffer16BitAccess"});
+  TestDevice& device = typed_device();
+  constexpr uint32_t kCount = 64;  // one workgroup (fp_rounding_modes.spvasm)
+  std::vector<double> values = {
+      1.0, -1.0, 0.0, -0.0, 1.0 + 0x1p-11,  // a tie: RTE to even (1.0), RTZ to 1.0
+      1.0 + 3 * 0x1p-11, -(1.0 + 3 * 0x1p-11),  // ties rounding up to even under RTE
+      1.0 + 0x1p-11 + 0x1p-40,  // just above a tie: RTE up, only when rounded once from the double
+                                // (the Debian 12 lavapipe rounds through float and gets this wrong)
+      65504.0, 65519.0, 65520.0, -65520.0, 70000.0, 1e30, -1e30,  // RTE overflows at 65520, RTZ never
+      0x1p-14, 0x1p-24, 0x1p-25, 3 * 0x1p-26, 1e-10, -1e-10,      // subnormal and underflow
+      std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(), kNaN,
+      0.1, -0.1, 3.14159265358979, 2.0 / 3.0, -1234.567, 999.99};
+  Random random(2026);
+  while (values.size() < kCount) values.push_back(random.uniform(-70000, 70000) * std::exp2(-static_cast<int>(random.below(30))));
+  std::vector<float> floats(kCount);
+  for (uint32_t i = 0; i < kCount; ++i) floats[i] = static_cast<float>(values[i]);
+
+  const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  Buffer float_in = device.create_buffer(sizeof(float) * kCount, storage);
+  Buffer double_in = device.create_buffer(sizeof(double) * kCount, storage);
+  Buffer results = device.create_buffer(sizeof(uint16_t) * 4 * kCount, storage, 0xCD);
+  std::memcpy(float_in.mapped, floats.data(), sizeof(float) * kCount);
+  std::memcpy(double_in.mapped, values.data(), sizeof(double) * kCount);
+  const VkDescriptorType ssbo = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  ComputeJob job(device, "fp_rounding_modes.spvasm", {ssbo, ssbo, ssbo});
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, float_in);
+  job.bind_buffer(1, double_in);
+  job.bind_buffer(2, results);
+  job.run(1);
+
+  const uint16_t* got = mapped_as<uint16_t>(results);
+  GroupedFailures failures([&](size_t i) { return "value " + num(values[i]) + ", as float " + num(floats[i]); });
+  for (uint32_t i = 0; i < kCount; ++i) {
+    const double sources[4] = {floats[i], floats[i], values[i], values[i]};
+    const char* names[4] = {"float RTE", "float RTZ", "double RTE", "double RTZ"};
+    for (int k = 0; k < 4; ++k) {
+      const uint16_t expected = k % 2 == 0 ? half_from_double(sources[k]) : half_toward_zero(sources[k]);
+      const uint16_t actual = got[4 * i + k];
+      const bool both_nan = std::isnan(double_from_half(expected)) && std::isnan(double_from_half(actual));
+      // Vulkan lets float16 results in the subnormal range flush to zero of either sign.
+      const bool flushed = is_subnormal(double_from_half(expected), 16) && (actual & 0x7FFF) == 0;
+      if (actual != expected && !both_nan && !flushed)
+        failures.add(names[k], i, hex(actual), hex(expected));
+    }
+  }
+  failures.report(kCount);
+}
+
 TEST_F(ComputeTypesTest, PromotedFeatureStructsAgreeWithTheCoreStructs) {
   VkPhysicalDeviceShaderFloat16Int8Features float16_int8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
   VkPhysicalDevice8BitStorageFeatures storage8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES, &float16_int8};
