@@ -172,7 +172,9 @@ struct PassStep {
 
 // Specialization: write the application's values into the OpSpecConstant* defaults, turn every
 // SpecId constant into a plain constant, then fold the OpSpecConstantOp / OpSpecConstantComposite
-// built from them (gl_WorkGroupSize, `const uint n = k * 2`) into plain constants too.
+// built from them (gl_WorkGroupSize, `const uint n = k * 2`) into plain constants too. What the
+// pass cannot fold (it folds 32-bit integer operations) the translator evaluates at kernel entry
+// (spirv::Module::deferred_spec_constants).
 std::vector<PassStep> specialization_steps(const SpecializationInput& spec) {
   // SetSpecConstantDefaultValuePass takes SPIR-V literal words: one word for types up to 32 bits
   // (it masks or sign-extends 8- and 16-bit values itself; any nonzero word is `true` for a

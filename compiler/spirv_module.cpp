@@ -276,6 +276,14 @@ std::optional<Module> Module::parse(std::span<const uint32_t> words, std::string
       }
       case spv::Op::OpConstantComposite:
       case spv::Op::OpSpecConstantComposite: {
+        const bool has_deferred_part = std::any_of(ops.begin(), ops.end(), [&](Id part) {
+          return std::any_of(m.deferred_spec_constants_.begin(), m.deferred_spec_constants_.end(),
+                             [&](const Instruction& d) { return d.result == part; });
+        });
+        if (has_deferred_part) {
+          m.deferred_spec_constants_.push_back({spv::Op::OpCompositeConstruct, inst.result_type, inst.result, ops, inst.word_offset});
+          break;
+        }
         Constant& c = m.constants_[inst.result];
         c.type = inst.result_type;
         c.constituents.assign(ops.begin(), ops.end());
@@ -297,7 +305,9 @@ std::optional<Module> Module::parse(std::span<const uint32_t> words, std::string
         }
         break;
       case spv::Op::OpSpecConstantOp:
-        return fail(inst.word_offset, "OpSpecConstantOp left after specialization (front end must fold it)");
+        if (ops.empty()) return fail(inst.word_offset, "OpSpecConstantOp without an opcode");
+        m.deferred_spec_constants_.push_back({static_cast<spv::Op>(ops[0]), inst.result_type, inst.result, ops.subspan(1), inst.word_offset});
+        break;
       case spv::Op::OpVariable:
         if (!current_function) {
           m.variables_[inst.result] = {inst.result_type, static_cast<spv::StorageClass>(op(0)), op(1)};

@@ -112,6 +112,11 @@ class Module {
   // Imported extended instruction set id for GLSL.std.450 (0 if not imported).
   Id glsl_std_450() const { return glsl_std_450_; }
   const std::vector<spv::Capability>& capabilities() const { return capabilities_; }
+  // OpSpecConstantOp / OpSpecConstantComposite that specialization could not fold (SPIRV-Tools
+  // folds 32-bit integer operations only), rewritten as the ordinary instructions they name, in
+  // definition order. The translator evaluates them at kernel entry; their operands are
+  // constants, so LLVM folds them to constants there.
+  const std::vector<Instruction>& deferred_spec_constants() const { return deferred_spec_constants_; }
   // Scalar value of an integer/bool constant, if `id` is one.
   std::optional<uint64_t> constant_uint(Id id) const;
   uint32_t id_bound() const { return id_bound_; }
@@ -124,6 +129,7 @@ class Module {
   std::unordered_map<Id, Variable> variables_;
   std::unordered_map<Id, Function> functions_;
   std::vector<EntryPoint> entry_points_;
+  std::vector<Instruction> deferred_spec_constants_;
   std::vector<spv::Capability> capabilities_;
   Id glsl_std_450_ = 0;
   uint32_t id_bound_ = 0;

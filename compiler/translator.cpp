@@ -376,6 +376,19 @@ std::unique_ptr<llvm::Module> Translator::run(ComputeKernelInfo* info, std::stri
     *error = error_;
     return nullptr;
   }
+  for (const spirv::Instruction& inst : m.deferred_spec_constants()) {
+    value_types_[inst.result] = inst.result_type;
+    bool handled = false;
+    if (!alu_instruction(inst, &handled)) {
+      *error = error_;
+      return nullptr;
+    }
+    if (!handled) {
+      fail(inst, "unsupported operation in OpSpecConstantOp");
+      *error = error_;
+      return nullptr;
+    }
+  }
   const spirv::Function* f = m.function(entry.function);
   if (!f) {
     *error = "entry point function not found";

@@ -1422,6 +1422,43 @@ TEST_F(ComputeTypesTest, RoundingModeDecorationsOnConversionsToHalf) {
   failures.report(kCount);
 }
 
+// --- OpSpecConstantOp that specialization cannot fold ----------------------------------------------
+
+TEST_F(ComputeTypesTest, SpecConstantOpsOnWideAndNarrowTypesAndShuffles) {
+  const DeviceFeatures& f = features();
+  REQUIRE_FEATURES({f.core.features.shaderInt16, "shaderInt16"}, {f.core.features.shaderInt64, "shaderInt64"},
+                   {f.core.features.shaderFloat64, "shaderFloat64"});
+  TestDevice& device = typed_device();
+  struct {
+    int16_t s16 = -7;
+    int16_t pad[3] = {};
+    int64_t s64 = -123456789012;
+    float f32 = 0.1f;
+    int32_t a = 11, b = 22, c = 33;
+  } data;
+  const VkSpecializationMapEntry entries[] = {{0, offsetof(decltype(data), s16), 2}, {1, offsetof(decltype(data), s64), 8},
+                                             {2, offsetof(decltype(data), f32), 4}, {3, offsetof(decltype(data), a), 4},
+                                             {4, offsetof(decltype(data), b), 4},   {5, offsetof(decltype(data), c), 4}};
+  const VkSpecializationInfo spec{6, entries, sizeof data, &data};
+  Buffer results = device.create_buffer(8 * sizeof(uint32_t), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xCD);
+  ComputeJob job(device, "spec_constant_ops_wide.spvasm", {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 0, &spec);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, results);
+  job.run(1);
+
+  const uint64_t shifted_right = static_cast<uint64_t>(data.s64 >> 4);  // arithmetic on every C++20 target
+  const uint64_t shifted_left = static_cast<uint64_t>(data.s64) << 4;
+  const uint64_t widened = std::bit_cast<uint64_t>(static_cast<double>(data.f32));
+  const uint32_t expected[8] = {0xFFC8u,  // uint16(-7 << 3), zero-extended
+                                0xFFFFFFFEu,  // -7 >> 2 = -2
+                                static_cast<uint32_t>(shifted_right), static_cast<uint32_t>(shifted_right >> 32),
+                                static_cast<uint32_t>(widened), static_cast<uint32_t>(widened >> 32),
+                                33u,  // the shuffles put c first
+                                static_cast<uint32_t>(shifted_left)};
+  const uint32_t* got = mapped_as<uint32_t>(results);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(got[i], expected[i]) << "result " << i;
+}
+
 TEST_F(ComputeTypesTest, PromotedFeatureStructsAgreeWithTheCoreStructs) {
   VkPhysicalDeviceShaderFloat16Int8Features float16_int8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
   VkPhysicalDevice8BitStorageFeatures storage8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES, &float16_int8};
