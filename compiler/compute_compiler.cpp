@@ -40,7 +40,7 @@ std::shared_ptr<const CompiledComputeKernel> link(uint64_t key, const CachedKern
 // SPIR-V → object code: the expensive path that a cache hit skips.
 std::shared_ptr<const CachedKernel> build(const ShaderSource& source, uint32_t simd_width, const BindingResolver& bindings,
                                           uint64_t key, std::string* error) {
-  FrontResult front = prepare_spirv(source);
+  FrontResult front = prepare_spirv(source, kKilnLayoutSupport);
   if (!front.ok()) {
     *error = front.error;
     return nullptr;

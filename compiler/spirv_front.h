@@ -16,18 +16,18 @@
 
 namespace kiln::compiler {
 
-// Block-layout rules the validator relaxes when the device feature is enabled. Defaults are
-// Vulkan 1.3's strict rules (relaxed block layout is core since 1.1 and always on; LocalSizeId
-// is core in 1.3 and always allowed).
-// TODO(features): fill these from the device's enabled features once Kiln exposes them:
-//   - uniformBufferStandardLayout                    -> uniform_buffer_standard_layout
-//   - scalarBlockLayout                              -> scalar_block_layout
-//   - workgroupMemoryExplicitLayoutScalarBlockLayout -> workgroup_scalar_block_layout
+// Block-layout rules the validator relaxes. Defaults are Vulkan 1.3's strict rules (relaxed block
+// layout is core since 1.1 and always on; LocalSizeId is core in 1.3 and always allowed). Kiln
+// validates with the rules of the features it supports (kKilnLayoutSupport), whether or not the
+// application enabled them: a module that uses a layout its device did not enable is an
+// application error the validation layer reports, and Kiln translates it correctly anyway, because
+// every buffer access follows the module's own Offset/ArrayStride/MatrixStride decorations.
 struct LayoutFeatures {
   bool uniform_buffer_standard_layout = false;
   bool scalar_block_layout = false;
   bool workgroup_scalar_block_layout = false;
 };
+inline constexpr LayoutFeatures kKilnLayoutSupport{.uniform_buffer_standard_layout = true, .scalar_block_layout = true};
 
 struct FrontResult {
   bool ok() const { return error.empty(); }

@@ -140,7 +140,11 @@ bool Translator::subgroup_instruction(const spirv::Instruction& inst, bool* hand
       return true;
     }
     case spv::Op::OpGroupNonUniformBroadcast: {
-      llvm::Value* id = b.CreateExtractElement(get(ops[2]).leaves.at(0), uint64_t{0});  // dynamically uniform
+      // The id is dynamically uniform (a constant before SPIR-V 1.5 / subgroupBroadcastDynamicId):
+      // take it from an active lane (lane 0 may be inactive and hold anything), and keep it
+      // inside the subgroup so an out-of-range id reads some lane rather than poison.
+      llvm::Value* id = b.CreateExtractElement(get(ops[2]).leaves.at(0), first_active_lane(*this));
+      id = b.CreateAnd(b.CreateZExtOrTrunc(id, b.getInt32Ty()), b.getInt32(W - 1));
       return per_leaf(ops[1], [&](llvm::Value* leaf) { return splat(b.CreateExtractElement(leaf, id)); });
     }
     case spv::Op::OpGroupNonUniformBroadcastFirst: {

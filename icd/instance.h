@@ -17,7 +17,6 @@ struct PhysicalDevice : DispatchableObject {
   VkPhysicalDeviceVulkan11Properties properties11{};
   VkPhysicalDeviceVulkan12Properties properties12{};
   VkPhysicalDeviceVulkan13Properties properties13{};
-  VkPhysicalDeviceMaintenance4Properties maintenance4{};
   VkPhysicalDeviceMemoryProperties memory{};
   VkPhysicalDeviceFeatures features{};
   VkPhysicalDeviceVulkan11Features features11{};

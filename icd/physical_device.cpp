@@ -105,7 +105,9 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   p13.minSubgroupSize = host_simd_width();
   p13.maxSubgroupSize = host_simd_width();
   p13.maxComputeWorkgroupSubgroups = 1024 / host_simd_width();
-  p13.requiredSubgroupSizeStages = 0;
+  // One subgroup size (the SIMD width): a required size can only be that, and workgroups whose
+  // size is a multiple of it have only full subgroups, as computeFullSubgroups asks.
+  p13.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
   p13.maxInlineUniformBlockSize = 4096;
   p13.maxPerStageDescriptorInlineUniformBlocks = 4;
   p13.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 4;
@@ -115,7 +117,6 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   p13.storageTexelBufferOffsetAlignmentBytes = 16;
   p13.uniformTexelBufferOffsetAlignmentBytes = 16;
   p13.maxBufferSize = kMaxResourceSize;
-  pd->maintenance4.maxBufferSize = kMaxResourceSize;
 
   // Features: only what works and is tested.
   // Every shader buffer access is bounds-checked against its descriptor (compiler/translate_memory.cpp);
@@ -139,6 +140,16 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features12.shaderSubgroupExtendedTypes = VK_TRUE;
   pd->features13.synchronization2 = VK_TRUE;
   pd->features13.maintenance4 = VK_TRUE;
+  pd->features13.subgroupSizeControl = VK_TRUE;
+  pd->features13.computeFullSubgroups = VK_TRUE;
+  pd->features12.subgroupBroadcastDynamicId = VK_TRUE;
+  // Buffer accesses follow each module's Offset/ArrayStride decorations whatever the layout
+  // rules (compiler/spirv_front.h, kKilnLayoutSupport).
+  pd->features12.uniformBufferStandardLayout = VK_TRUE;
+  pd->features12.scalarBlockLayout = VK_TRUE;
+  // Shared memory is zeroed before every workgroup (pipeline/compute_dispatch.cpp), which is what
+  // a Workgroup variable's OpConstantNull initializer asks for.
+  pd->features13.shaderZeroInitializeWorkgroupMemory = VK_TRUE;
 
   VkPhysicalDeviceMemoryProperties& m = pd->memory;
   m.memoryHeapCount = 1;
@@ -178,69 +189,11 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES:
         copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceVulkan13Properties*>(s), pd->properties13);
         break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES: {
-        auto* id = reinterpret_cast<VkPhysicalDeviceIDProperties*>(s);
-        memcpy(id->deviceUUID, pd->properties11.deviceUUID, VK_UUID_SIZE);
-        memcpy(id->driverUUID, pd->properties11.driverUUID, VK_UUID_SIZE);
-        memcpy(id->deviceLUID, pd->properties11.deviceLUID, VK_LUID_SIZE);
-        id->deviceNodeMask = pd->properties11.deviceNodeMask;
-        id->deviceLUIDValid = pd->properties11.deviceLUIDValid;
-        break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES: {
-        auto* d = reinterpret_cast<VkPhysicalDeviceDriverProperties*>(s);
-        d->driverID = pd->properties12.driverID;
-        memcpy(d->driverName, pd->properties12.driverName, VK_MAX_DRIVER_NAME_SIZE);
-        memcpy(d->driverInfo, pd->properties12.driverInfo, VK_MAX_DRIVER_INFO_SIZE);
-        d->conformanceVersion = pd->properties12.conformanceVersion;
-        break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES: {
-        auto* m3 = reinterpret_cast<VkPhysicalDeviceMaintenance3Properties*>(s);
-        m3->maxPerSetDescriptors = pd->properties11.maxPerSetDescriptors;
-        m3->maxMemoryAllocationSize = pd->properties11.maxMemoryAllocationSize;
-        break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES: {
-        auto* sg = reinterpret_cast<VkPhysicalDeviceSubgroupProperties*>(s);
-        sg->subgroupSize = pd->properties11.subgroupSize;
-        sg->supportedStages = pd->properties11.subgroupSupportedStages;
-        sg->supportedOperations = pd->properties11.subgroupSupportedOperations;
-        sg->quadOperationsInAllStages = pd->properties11.subgroupQuadOperationsInAllStages;
-        break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES:
-        copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceMaintenance4Properties*>(s), pd->maintenance4);
-        break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES:
-        reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreProperties*>(s)->maxTimelineSemaphoreValueDifference =
-            pd->properties12.maxTimelineSemaphoreValueDifference;
-        break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES: {
-        // The same members as the float-controls part of the 1.2 properties.
-        auto* fc = reinterpret_cast<VkPhysicalDeviceFloatControlsProperties*>(s);
-        const VkPhysicalDeviceVulkan12Properties& p12 = pd->properties12;
-        fc->denormBehaviorIndependence = p12.denormBehaviorIndependence;
-        fc->roundingModeIndependence = p12.roundingModeIndependence;
-        fc->shaderSignedZeroInfNanPreserveFloat16 = p12.shaderSignedZeroInfNanPreserveFloat16;
-        fc->shaderSignedZeroInfNanPreserveFloat32 = p12.shaderSignedZeroInfNanPreserveFloat32;
-        fc->shaderSignedZeroInfNanPreserveFloat64 = p12.shaderSignedZeroInfNanPreserveFloat64;
-        fc->shaderDenormPreserveFloat16 = p12.shaderDenormPreserveFloat16;
-        fc->shaderDenormPreserveFloat32 = p12.shaderDenormPreserveFloat32;
-        fc->shaderDenormPreserveFloat64 = p12.shaderDenormPreserveFloat64;
-        fc->shaderDenormFlushToZeroFloat16 = p12.shaderDenormFlushToZeroFloat16;
-        fc->shaderDenormFlushToZeroFloat32 = p12.shaderDenormFlushToZeroFloat32;
-        fc->shaderDenormFlushToZeroFloat64 = p12.shaderDenormFlushToZeroFloat64;
-        fc->shaderRoundingModeRTEFloat16 = p12.shaderRoundingModeRTEFloat16;
-        fc->shaderRoundingModeRTEFloat32 = p12.shaderRoundingModeRTEFloat32;
-        fc->shaderRoundingModeRTEFloat64 = p12.shaderRoundingModeRTEFloat64;
-        fc->shaderRoundingModeRTZFloat16 = p12.shaderRoundingModeRTZFloat16;
-        fc->shaderRoundingModeRTZFloat32 = p12.shaderRoundingModeRTZFloat32;
-        fc->shaderRoundingModeRTZFloat64 = p12.shaderRoundingModeRTZFloat64;
-        break;
-      }
       default:
-        break;  // structures Kiln does not know keep what the application put there
+        // Extension structs promoted to core: the core answer, member by member (generated);
+        // structures Kiln does not know keep what the application put there.
+        copy_promoted_properties(s, pd->properties11, pd->properties12, pd->properties13);
+        break;
     }
   }
 }
@@ -265,41 +218,9 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES:
         copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceVulkan13Features*>(s), pd->features13);
         break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
-        reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreFeatures*>(s)->timelineSemaphore = pd->features12.timelineSemaphore;
-        break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES:
-        reinterpret_cast<VkPhysicalDeviceSynchronization2Features*>(s)->synchronization2 = pd->features13.synchronization2;
-        break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES:
-        reinterpret_cast<VkPhysicalDeviceMaintenance4Features*>(s)->maintenance4 = pd->features13.maintenance4;
-        break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES: {
-        auto* f = reinterpret_cast<VkPhysicalDeviceShaderFloat16Int8Features*>(s);
-        f->shaderFloat16 = pd->features12.shaderFloat16;
-        f->shaderInt8 = pd->features12.shaderInt8;
-        break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES: {
-        auto* f = reinterpret_cast<VkPhysicalDevice8BitStorageFeatures*>(s);
-        f->storageBuffer8BitAccess = pd->features12.storageBuffer8BitAccess;
-        f->uniformAndStorageBuffer8BitAccess = pd->features12.uniformAndStorageBuffer8BitAccess;
-        f->storagePushConstant8 = pd->features12.storagePushConstant8;
-        break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES: {
-        auto* f = reinterpret_cast<VkPhysicalDevice16BitStorageFeatures*>(s);
-        f->storageBuffer16BitAccess = pd->features11.storageBuffer16BitAccess;
-        f->uniformAndStorageBuffer16BitAccess = pd->features11.uniformAndStorageBuffer16BitAccess;
-        f->storagePushConstant16 = pd->features11.storagePushConstant16;
-        f->storageInputOutput16 = pd->features11.storageInputOutput16;
-        break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES:
-        reinterpret_cast<VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures*>(s)->shaderSubgroupExtendedTypes =
-            pd->features12.shaderSubgroupExtendedTypes;
-        break;
       default: {
+        // Extension structs promoted to core: the core answer, member by member (generated).
+        if (copy_promoted_features(s, pd->features11, pd->features12, pd->features13)) break;
         // Any other feature struct: every bit FALSE (Kiln does not support it). Feature structs are
         // sType, pNext, then VkBool32 members only, so zeroing the tail is exact.
         VkBaseOutStructure* next = s->pNext;

@@ -5,7 +5,8 @@
 namespace kiln::test {
 
 ComputeJob::ComputeJob(TestDevice& device, const std::string& shader, std::vector<VkDescriptorType> bindings,
-                       uint32_t push_constant_bytes, const VkSpecializationInfo* specialization)
+                       uint32_t push_constant_bytes, const VkSpecializationInfo* specialization,
+                       const ComputeStage& stage)
     : device_(device), types_(std::move(bindings)) {
   VkDevice d = device.handle();
   std::vector<VkDescriptorSetLayoutBinding> layout_bindings;
@@ -31,8 +32,8 @@ ComputeJob::ComputeJob(TestDevice& device, const std::string& shader, std::vecto
   VkShaderModule module;
   EXPECT_EQ(vkCreateShaderModule(d, &module_info, nullptr, &module), VK_SUCCESS);
   VkComputePipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  pipeline_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
-                         module, "main", specialization};
+  pipeline_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, stage.next, stage.flags,
+                         VK_SHADER_STAGE_COMPUTE_BIT, module, "main", specialization};
   pipeline_info.layout = layout_;
   pipeline_result_ = vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &pipeline_);
   vkDestroyShaderModule(d, module, nullptr);

@@ -11,13 +11,20 @@
 
 namespace kiln::test {
 
+// Extra state of the compute stage: VkPipelineShaderStageCreateInfo flags and pNext chain.
+struct ComputeStage {
+  VkPipelineShaderStageCreateFlags flags = 0;
+  const void* next = nullptr;
+};
+
 class ComputeJob {
  public:
   // Creates the pipeline from test shader `shader` (e.g. "saxpy.comp"); set 0 holds one
   // descriptor of each type in `bindings`, at bindings 0, 1, … Creation failures are test
   // failures, except the pipeline's own result, which pipeline_result() reports.
   ComputeJob(TestDevice& device, const std::string& shader, std::vector<VkDescriptorType> bindings,
-             uint32_t push_constant_bytes = 0, const VkSpecializationInfo* specialization = nullptr);
+             uint32_t push_constant_bytes = 0, const VkSpecializationInfo* specialization = nullptr,
+             const ComputeStage& stage = {});
   ~ComputeJob();
   ComputeJob(const ComputeJob&) = delete;
   ComputeJob& operator=(const ComputeJob&) = delete;

@@ -20,9 +20,9 @@ inline constexpr std::string_view kKilnKnownGaps[] = {
     "multiview", "imagelessFramebuffer", "separateDepthStencilLayouts", "dynamicRendering",
     "shaderDemoteToHelperInvocation", "shaderTerminateInvocation",
     // Shader compiler (issue "Shader compiler ... compute")
-    "uniformBufferStandardLayout", "subgroupBroadcastDynamicId", "vulkanMemoryModel",
+    "vulkanMemoryModel",
     "vulkanMemoryModelDeviceScope", "bufferDeviceAddress", "inlineUniformBlock", "pipelineCreationCacheControl",
-    "subgroupSizeControl", "computeFullSubgroups", "shaderZeroInitializeWorkgroupMemory", "shaderIntegerDotProduct",
+    "shaderIntegerDotProduct",
     "robustImageAccess",
     // Queries and small objects (no issue yet)
     "hostQueryReset", "privateData",
