@@ -85,7 +85,8 @@ std::shared_ptr<const CachedKernel> build(const ShaderSource& source, uint32_t s
 
 std::shared_ptr<const CompiledComputeKernel> compile_compute_kernel(const ShaderSource& source, uint32_t simd_width,
                                                                     const BindingResolver& bindings, uint64_t layout_hash,
-                                                                    KernelCache* cache, std::string* error) {
+                                                                    KernelCache* cache, std::string* error,
+                                                                    bool* compile_required) {
   const uint64_t key = StableHasher()
                            .add_u64(shader_hash(source))
                            .add_u64(simd_width)
@@ -99,6 +100,9 @@ std::shared_ptr<const CompiledComputeKernel> compile_compute_kernel(const Shader
   std::shared_ptr<const CachedKernel> cached = cache ? cache->find(key) : nullptr;
   if (cached) {
     log(LogLevel::Info, "compute kernel %016llx: linked from VkPipelineCache without compiling", (unsigned long long)key);
+  } else if (compile_required) {
+    *compile_required = true;
+    return nullptr;
   } else {
     const auto start = std::chrono::steady_clock::now();
     cached = build(source, simd_width, bindings, key, error);

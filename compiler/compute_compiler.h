@@ -22,9 +22,12 @@ struct CompiledComputeKernel {
 // `layout_hash` identifies what `bindings` answers (the pipeline layout), for the cache key.
 // With `cache` (a VkPipelineCache's), object code found there is linked without running LLVM,
 // and newly compiled code is added to it. Returns nullptr and sets `error` (one line naming the
-// problem) when the shader cannot be compiled.
+// problem) when the shader cannot be compiled. With `compile_required` (pipelineCreationCacheControl's
+// FAIL_ON_PIPELINE_COMPILE_REQUIRED), only kernels already in this process or in `cache` are
+// returned; otherwise nullptr, with *compile_required set.
 std::shared_ptr<const CompiledComputeKernel> compile_compute_kernel(const ShaderSource& source, uint32_t simd_width,
                                                                     const BindingResolver& bindings, uint64_t layout_hash,
-                                                                    KernelCache* cache, std::string* error);
+                                                                    KernelCache* cache, std::string* error,
+                                                                    bool* compile_required = nullptr);
 
 }  // namespace kiln::compiler

@@ -54,8 +54,12 @@ VkResult create_compute_pipeline(Device* device, const VkComputePipelineCreateIn
   }
   const PipelineLayout* layout = pipeline_layout_of(info.layout);
   std::string error;
+  const bool must_not_compile = info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT;
+  bool compile_required = false;
   auto compiled = compiler::compile_compute_kernel(source, host_simd_width(), resolver_for(layout->desc),
-                                                   layout_hash(layout->desc), cache ? &cache->kernels : nullptr, &error);
+                                                   layout_hash(layout->desc), cache ? &cache->kernels : nullptr, &error,
+                                                   must_not_compile ? &compile_required : nullptr);
+  if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
   if (!compiled) {
     log(LogLevel::Error, "vkCreateComputePipelines: %s", error.c_str());
     return VK_ERROR_INVALID_SHADER_NV;

@@ -140,6 +140,8 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features12.shaderSubgroupExtendedTypes = VK_TRUE;
   pd->features13.synchronization2 = VK_TRUE;
   pd->features13.maintenance4 = VK_TRUE;
+  // FAIL_ON_PIPELINE_COMPILE_REQUIRED: kernels in this process or the VkPipelineCache only.
+  pd->features13.pipelineCreationCacheControl = VK_TRUE;
   pd->features13.subgroupSizeControl = VK_TRUE;
   pd->features13.computeFullSubgroups = VK_TRUE;
   pd->features12.subgroupBroadcastDynamicId = VK_TRUE;

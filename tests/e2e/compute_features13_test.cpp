@@ -57,7 +57,7 @@ TEST_F(ComputeFeatures13Test, SubgroupSizeControlDynamicBroadcastBlockLayoutsAnd
       VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO, nullptr, S};
   ComputeJob job(device, "core13_compute_features.comp",
                  {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 0,
-                 &spec, {VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT, &required});
+                 &spec, {.stage_flags = VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT, .stage_next = &required});
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   job.bind_buffer(0, std430_buffer);
   job.bind_buffer(1, scalar_buffer);

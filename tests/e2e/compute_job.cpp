@@ -6,7 +6,7 @@ namespace kiln::test {
 
 ComputeJob::ComputeJob(TestDevice& device, const std::string& shader, std::vector<VkDescriptorType> bindings,
                        uint32_t push_constant_bytes, const VkSpecializationInfo* specialization,
-                       const ComputeStage& stage)
+                       const ComputePipelineOptions& pipeline_options)
     : device_(device), types_(std::move(bindings)) {
   VkDevice d = device.handle();
   std::vector<VkDescriptorSetLayoutBinding> layout_bindings;
@@ -32,10 +32,11 @@ ComputeJob::ComputeJob(TestDevice& device, const std::string& shader, std::vecto
   VkShaderModule module;
   EXPECT_EQ(vkCreateShaderModule(d, &module_info, nullptr, &module), VK_SUCCESS);
   VkComputePipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  pipeline_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, stage.next, stage.flags,
-                         VK_SHADER_STAGE_COMPUTE_BIT, module, "main", specialization};
+  pipeline_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, pipeline_options.stage_next,
+                         pipeline_options.stage_flags, VK_SHADER_STAGE_COMPUTE_BIT, module, "main", specialization};
+  pipeline_info.flags = pipeline_options.pipeline_flags;
   pipeline_info.layout = layout_;
-  pipeline_result_ = vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &pipeline_);
+  pipeline_result_ = vkCreateComputePipelines(d, pipeline_options.cache, 1, &pipeline_info, nullptr, &pipeline_);
   vkDestroyShaderModule(d, module, nullptr);
 
   std::vector<VkDescriptorPoolSize> sizes;

@@ -11,10 +11,13 @@
 
 namespace kiln::test {
 
-// Extra state of the compute stage: VkPipelineShaderStageCreateInfo flags and pNext chain.
-struct ComputeStage {
-  VkPipelineShaderStageCreateFlags flags = 0;
-  const void* next = nullptr;
+// Optional pipeline-creation state: the stage's flags and pNext chain, the pipeline's flags and
+// the VkPipelineCache to create it with.
+struct ComputePipelineOptions {
+  VkPipelineShaderStageCreateFlags stage_flags = 0;
+  const void* stage_next = nullptr;
+  VkPipelineCreateFlags pipeline_flags = 0;
+  VkPipelineCache cache = VK_NULL_HANDLE;
 };
 
 class ComputeJob {
@@ -24,7 +27,7 @@ class ComputeJob {
   // failures, except the pipeline's own result, which pipeline_result() reports.
   ComputeJob(TestDevice& device, const std::string& shader, std::vector<VkDescriptorType> bindings,
              uint32_t push_constant_bytes = 0, const VkSpecializationInfo* specialization = nullptr,
-             const ComputeStage& stage = {});
+             const ComputePipelineOptions& pipeline_options = {});
   ~ComputeJob();
   ComputeJob(const ComputeJob&) = delete;
   ComputeJob& operator=(const ComputeJob&) = delete;

@@ -151,5 +151,54 @@ TEST_F(PipelineCacheChild, CreatesThePipelineFromTheCacheFile) {
   vkDestroyPipelineCache(device.handle(), cache, nullptr);
 }
 
+// pipelineCreationCacheControl: FAIL_ON_PIPELINE_COMPILE_REQUIRED creates only pipelines that
+// need no compilation. A specialization value no other test uses makes the kernel new to this
+// process; once created normally it is linked, and the flag then succeeds on Kiln.
+TEST_F(PipelineCacheTest, FailOnCompileRequiredCreatesOnlyWhatNeedsNoCompilation) {
+  REQUIRE_ON_KILN(features().v13.pipelineCreationCacheControl, "pipelineCreationCacheControl");
+  DeviceFeatures enabled;
+  enabled.v13.pipelineCreationCacheControl = VK_TRUE;
+  enabled.v13.maintenance4 = VK_TRUE;  // the shader's LocalSizeId
+  DeviceOptions options;
+  options.create_info_chain = &enabled.core;
+  TestDevice& device = *create_device(options);
+  VkPipelineCacheCreateInfo cache_info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  cache_info.flags = VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT;
+  VkPipelineCache cache;
+  ASSERT_EQ(vkCreatePipelineCache(device.handle(), &cache_info, nullptr, &cache), VK_SUCCESS);
+  struct CacheOwner {
+    VkDevice device;
+    VkPipelineCache cache;
+    ~CacheOwner() { vkDestroyPipelineCache(device, cache, nullptr); }
+  } owner{device.handle(), cache};
+  struct {
+    uint32_t width = 16, multiplier = 0x5EED;
+    VkBool32 add = VK_FALSE;
+    float offset = 0;
+  } data;
+  const VkSpecializationMapEntry entries[] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}};
+  const VkSpecializationInfo spec{4, entries, sizeof data, &data};
+  const ComputePipelineOptions no_compile{.pipeline_flags = VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT |
+                                                            VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT,
+                                          .cache = cache};
+  {
+    ComputeJob refused(device, "spec_constants.comp", {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 0, &spec, no_compile);
+    if (is_kiln()) EXPECT_EQ(refused.pipeline_result(), VK_PIPELINE_COMPILE_REQUIRED);
+    else EXPECT_TRUE(refused.pipeline_result() == VK_PIPELINE_COMPILE_REQUIRED || refused.pipeline_result() == VK_SUCCESS);
+  }
+  {
+    ComputeJob compiled(device, "spec_constants.comp", {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 0, &spec, {.cache = cache});
+    ASSERT_EQ(compiled.pipeline_result(), VK_SUCCESS);
+  }
+  ComputeJob linked(device, "spec_constants.comp", {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 0, &spec, no_compile);
+  if (!is_kiln() && linked.pipeline_result() == VK_PIPELINE_COMPILE_REQUIRED) GTEST_SKIP() << "the driver does not cache pipelines";
+  ASSERT_EQ(linked.pipeline_result(), VK_SUCCESS);
+  Buffer values = device.create_buffer(64 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  for (uint32_t i = 0; i < 64; ++i) mapped_as<float>(values)[i] = static_cast<float>(i);
+  linked.bind_buffer(0, values);
+  linked.run(64 / data.width);
+  for (uint32_t i = 0; i < 64; ++i) ASSERT_EQ(mapped_as<float>(values)[i], i * float(0x5EED) + 16.0f) << i;
+}
+
 }  // namespace
 }  // namespace kiln::test
