@@ -163,6 +163,26 @@ std::string keep_only_entry_point(std::vector<uint32_t>& module, std::string_vie
   return "";
 }
 
+// True when a Function or Private variable can hold a pointer (variable pointers, or a local
+// PhysicalStorageBuffer reference). SPIRV-Tools 2023.1's ssa-rewrite drops the load through a
+// pointer read back from such a variable when it becomes an OpPhi (SPIRV-Tools issue #6157), and
+// private-to-local does not retype pointers to the variables it moves (#6156).
+bool has_pointer_holding_variables(std::span<const uint32_t> module) {
+  std::unordered_map<uint32_t, uint32_t> pointer_pointee;  // pointer type → pointee type
+  for_each_instruction(module, [&](const RawInstruction& inst) {
+    if (inst.opcode == spv::Op::OpTypePointer && inst.words.size() == 4) pointer_pointee.emplace(inst.words[1], inst.words[3]);
+  });
+  bool found = false;
+  for_each_instruction(module, [&](const RawInstruction& inst) {
+    if (inst.opcode != spv::Op::OpTypePointer || inst.words.size() != 4) return;
+    const auto storage = static_cast<spv::StorageClass>(inst.words[2]);
+    if ((storage == spv::StorageClass::Function || storage == spv::StorageClass::Private) &&
+        pointer_pointee.contains(inst.words[3]))
+      found = true;
+  });
+  return found;
+}
+
 // --- Passes ----------------------------------------------------------------------------------------
 
 struct PassStep {
@@ -309,7 +329,13 @@ FrontResult prepare(const ShaderSource& source, const LayoutFeatures& layout) {
     return result;
   }
   std::vector<PassStep> steps = specialization_steps(source.specialization);
-  for (auto& step : optimization_steps()) steps.push_back(std::move(step));
+  // Variables holding pointers stay variables: the translator keeps them in registers itself.
+  const bool pointer_variables = has_pointer_holding_variables(module);
+  for (auto& step : optimization_steps()) {
+    const std::string_view name = step.name;
+    if (pointer_variables && (name == "ssa-rewrite" || name == "private-to-local")) continue;
+    steps.push_back(std::move(step));
+  }
   if (std::string error = optimize(module, steps); !error.empty()) {
     result.error = std::move(error);
     return result;

@@ -497,7 +497,9 @@ uint32_t type_size(const Module& m, Id id) {
       const uint32_t last = static_cast<uint32_t>(t.members.size() - 1);
       return align_up(member_offset(m, id, last) + type_size(m, t.members[last]), natural_alignment(m, id));
     }
-    case TypeKind::Pointer: return 8;
+    // A physical pointer is a 64-bit address; a logical one kept in Function/Private memory (variable
+    // pointers) is stored as its value leaves [addr, lo, hi] (compiler/translator_internal.h).
+    case TypeKind::Pointer: return t.storage_class == spv::StorageClass::PhysicalStorageBuffer ? 8 : 24;
     default: return 0;
   }
 }

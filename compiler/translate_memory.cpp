@@ -20,6 +20,26 @@ bool is_buffer_class(spv::StorageClass c) {
 
 }  // namespace
 
+// A pointer that travelled as a value (OpSelect, OpPhi, a Function variable, a load of a
+// PhysicalStorageBuffer pointer, OpConvertUToPtr): leaves [addr, lo, hi], or [addr] when physical.
+Pointer Translator::pointer_from_value(Id id) {
+  const spirv::Type& type = m.type(type_of(id));
+  if (type.kind != spirv::TypeKind::Pointer) return Pointer{};
+  const Value v = get(id);
+  Pointer p;
+  p.pointee = type.element;
+  if (v.leaves.empty()) return p;  // addr stays null: users report a pointer they cannot follow
+  p.addr = p.lo = p.hi = v.leaves[0];
+  p.explicit_layout = is_buffer_class(type.storage_class);
+  if (type.storage_class == spv::StorageClass::PhysicalStorageBuffer) {
+    p.bounded = false;
+  } else if (v.leaves.size() >= 3) {
+    p.lo = v.leaves[1];
+    p.hi = v.leaves[2];
+  }
+  return p;
+}
+
 // Loads (address, range) of buffer descriptor `element` of a binding: from the set's records, or
 // from the dynamic-buffer array for dynamic bindings. Unbound sets read as a null descriptor.
 static void load_buffer_descriptor(Translator& t, uint32_t set, const BindingLocation& loc, llvm::Value* element,
@@ -284,6 +304,13 @@ static void for_each_leaf(Translator& t, const Pointer& p, Id type, llvm::Value*
       }
       return;
     }
+    case spirv::TypeKind::Pointer:
+      if (ty.storage_class == spv::StorageClass::PhysicalStorageBuffer) {
+        leaf(addr, type);
+      } else {  // a logical pointer in Function/Private memory: its leaves addr, lo, hi
+        for (uint32_t i = 0; i < 3; ++i) leaf(at(addr, uint64_t{i} * 8), type);
+      }
+      return;
     default:
       leaf(addr, type);
   }
@@ -293,6 +320,11 @@ static llvm::Value* in_bounds(Translator& t, const Pointer& p, llvm::Value* addr
   auto& b = t.b();
   llvm::Value* end = b.CreateAdd(addr, t.splat(b.getInt64(size)));
   return b.CreateAnd(b.CreateICmpUGE(addr, p.lo), b.CreateICmpULE(end, p.hi));
+}
+
+llvm::Value* Translator::lanes_in_bounds(const Pointer& p, llvm::Value* addr, uint32_t size) {
+  if (!p.bounded) return mask_;  // PhysicalStorageBuffer: the application owns the address
+  return builder_.CreateAnd(mask_, in_bounds(*this, p, addr, size));
 }
 
 // Loads (store_value == nullptr) or stores one scalar per lane at per-lane addresses, for the
@@ -412,7 +444,7 @@ Value Translator::load(const Pointer& p, Id type) {
     const bool is_bool = st.kind == spirv::TypeKind::Bool;
     llvm::Type* memory_type = is_bool ? b.getInt32Ty() : leaf_type(scalar);
     const uint32_t size = is_bool ? 4 : spirv::type_size(m, scalar);
-    llvm::Value* lanes = b.CreateAnd(mask_, in_bounds(*this, p, addr, size));
+    llvm::Value* lanes = lanes_in_bounds(p, addr, size);
     llvm::Value* v = access_lanes(*this, addr, lanes, memory_type, size, nullptr);
     if (is_bool) v = b.CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
     out.leaves.push_back(v);
@@ -439,7 +471,7 @@ void Translator::store(const Pointer& p, Id type, const Value& value) {
     const bool is_bool = m.type(scalar).kind == spirv::TypeKind::Bool;
     if (is_bool) v = b.CreateZExt(v, lane_type(b.getInt32Ty()));
     const uint32_t size = is_bool ? 4 : spirv::type_size(m, scalar);
-    llvm::Value* lanes = b.CreateAnd(mask_, in_bounds(*this, p, addr, size));
+    llvm::Value* lanes = lanes_in_bounds(p, addr, size);
     access_lanes(*this, addr, lanes, v->getType()->getScalarType(), size, v);
   });
 }
@@ -545,17 +577,34 @@ static llvm::AtomicRMWInst::BinOp rmw_op(spv::Op op, bool* ok) {
   }
 }
 
+// Bytes between the elements that OpPtrAccessChain and OpPtrDiff count in: the pointer type's
+// ArrayStride (required for buffer storage classes), else the pointee's natural size.
+static uint32_t element_stride(const spirv::Module& m, Id pointer_type) {
+  const spirv::Type& ty = m.type(pointer_type);
+  return ty.array_stride ? ty.array_stride : spirv::type_size(m, ty.element);
+}
+
+// The pointer operand `id` of `inst`, or a failure when it has no address (a pointer Kiln could
+// not follow, e.g. an OpSelect between descriptor arrays).
+static bool memory_pointer(Translator& t, const spirv::Instruction& inst, Id id, Pointer* p) {
+  *p = t.get_pointer(id);
+  if (p->kind == PointerKind::Memory && !p->addr) return t.fail(inst, "pointer operand is not an address Kiln can follow");
+  return true;
+}
+
 // Atomics serialize per address: each active in-bounds lane performs its own atomic, in lane order.
 static bool atomic(Translator& t, const spirv::Instruction& inst) {
   auto& b = t.b();
   const spv::Op op = inst.opcode;
-  const Pointer p = t.get_pointer(inst.operands[0]);
+  Pointer p;
+  if (!memory_pointer(t, inst, inst.operands[0], &p)) return false;
+  if (p.kind != PointerKind::Memory) return t.fail(inst, "atomic on a non-memory pointer");
   const bool is_store = op == spv::Op::OpAtomicStore;
   const Id value_type = is_store ? p.pointee : inst.result_type;
   llvm::Type* scalar = t.leaf_type(value_type);
   if (!scalar) return t.fail(inst, "atomic on a non-scalar");
   const uint32_t size = scalar->getPrimitiveSizeInBits() / 8;
-  llvm::Value* lanes = b.CreateAnd(t.mask(), in_bounds(t, p, p.addr, size));
+  llvm::Value* lanes = t.lanes_in_bounds(p, p.addr, size);
   llvm::Value* operand = nullptr;
   llvm::Value* comparator = nullptr;
   switch (op) {
@@ -621,31 +670,82 @@ bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handle
     case spv::Op::OpVariable:
       return true;  // created by setup_variables
     case spv::Op::OpLoad: {
-      const Pointer p = get_pointer(inst.operands[0]);
+      Pointer p;
+      if (!memory_pointer(*this, inst, inst.operands[0], &p)) return false;
       Value v = load(p, inst.result_type);
       if (v.leaves.empty()) return fail(inst, "unsupported load (built-in or type)");
       set(inst.result, std::move(v));
       return true;
     }
     case spv::Op::OpStore: {
-      const Pointer p = get_pointer(inst.operands[0]);
+      Pointer p;
+      if (!memory_pointer(*this, inst, inst.operands[0], &p)) return false;
       if (p.kind != PointerKind::Memory && p.kind != PointerKind::Register)
         return fail(inst, "store through a non-memory pointer");
       store(p, p.pointee, get(inst.operands[1]));
       return true;
     }
     case spv::Op::OpCopyMemory: {
-      const Pointer dst = get_pointer(inst.operands[0]);
-      const Pointer src = get_pointer(inst.operands[1]);
+      Pointer dst, src;
+      if (!memory_pointer(*this, inst, inst.operands[0], &dst) || !memory_pointer(*this, inst, inst.operands[1], &src))
+        return false;
       store(dst, dst.pointee, load(src, src.pointee));
       return true;
     }
     case spv::Op::OpAccessChain:
     case spv::Op::OpInBoundsAccessChain: {
-      Pointer p = get_pointer(inst.operands[0]);
+      Pointer p;
+      if (!memory_pointer(*this, inst, inst.operands[0], &p)) return false;
       for (size_t i = 1; i < inst.operands.size(); ++i)
         if (!step(*this, p, inst.operands[i], inst)) return false;
       set_pointer(inst.result, p);
+      return true;
+    }
+    case spv::Op::OpPtrAccessChain:
+    case spv::Op::OpInBoundsPtrAccessChain: {
+      // The first index moves the base pointer by whole elements, as if it pointed into an array.
+      Pointer p;
+      if (!memory_pointer(*this, inst, inst.operands[0], &p)) return false;
+      if (p.kind != PointerKind::Memory) return fail(inst, "OpPtrAccessChain on a non-memory pointer");
+      llvm::Type* i64 = b.getInt64Ty();
+      llvm::Value* element = b.CreateSExtOrTrunc(get(inst.operands[1]).leaves.at(0), lane_type(i64));
+      const uint32_t stride = element_stride(m, type_of(inst.operands[0]));
+      p.addr = b.CreateAdd(p.addr, b.CreateMul(element, splat(b.getInt64(stride))));
+      for (size_t i = 2; i < inst.operands.size(); ++i)
+        if (!step(*this, p, inst.operands[i], inst)) return false;
+      set_pointer(inst.result, p);
+      return true;
+    }
+    case spv::Op::OpConvertUToPtr: {
+      llvm::Value* address = b.CreateZExtOrTrunc(get(inst.operands[0]).leaves.at(0), lane_type(b.getInt64Ty()));
+      set(inst.result, Value{{address}});
+      return true;
+    }
+    case spv::Op::OpConvertPtrToU: {
+      Pointer p;
+      if (!memory_pointer(*this, inst, inst.operands[0], &p)) return false;
+      set(inst.result, Value{{b.CreateZExtOrTrunc(p.addr, lane_type(leaf_type(inst.result_type)))}});
+      return true;
+    }
+    case spv::Op::OpPtrEqual:
+    case spv::Op::OpPtrNotEqual:
+    case spv::Op::OpPtrDiff: {
+      Pointer x, y;
+      if (!memory_pointer(*this, inst, inst.operands[0], &x) || !memory_pointer(*this, inst, inst.operands[1], &y))
+        return false;
+      if (x.kind != PointerKind::Memory || y.kind != PointerKind::Memory)
+        return fail(inst, "pointer comparison of non-memory pointers");
+      llvm::Value* r;
+      if (inst.opcode == spv::Op::OpPtrEqual) {
+        r = b.CreateICmpEQ(x.addr, y.addr);
+      } else if (inst.opcode == spv::Op::OpPtrNotEqual) {
+        r = b.CreateICmpNE(x.addr, y.addr);
+      } else {
+        const uint32_t stride = std::max(1u, element_stride(m, type_of(inst.operands[0])));
+        r = b.CreateSDiv(b.CreateSub(x.addr, y.addr), splat(b.getInt64(stride)));
+        r = b.CreateSExtOrTrunc(r, lane_type(leaf_type(inst.result_type)));
+      }
+      set(inst.result, Value{{r}});
       return true;
     }
     case spv::Op::OpCopyObject:

@@ -66,6 +66,10 @@ void Translator::scalar_types(Id type, std::vector<Id>* out) const {
     case spirv::TypeKind::Struct:
       for (Id member : t.members) scalar_types(member, out);
       break;
+    case spirv::TypeKind::Pointer:
+      // A logical pointer as a value is [addr, lo, hi]; a physical one is just its address.
+      out->insert(out->end(), t.storage_class == spv::StorageClass::PhysicalStorageBuffer ? 1 : 3, type);
+      break;
     default:
       out->push_back(type);
   }
@@ -130,6 +134,12 @@ void Translator::set_pointer(Id id, Pointer pointer) {
 }
 
 Value Translator::get(Id id) {
+  // A pointer used as a value (stored, selected, passed to a phi, converted to an integer).
+  if (auto p = pointers_.find(id); p != pointers_.end() && p->second.kind == PointerKind::Memory) {
+    const Pointer pointer = get_pointer(id);
+    if (!pointer.bounded) return Value{{pointer.addr}};
+    return Value{{pointer.addr, pointer.lo, pointer.hi}};
+  }
   auto def = def_block_.find(id);
   if (def != def_block_.end() && def->second != current_block_ && spills_.count(id)) {
     // Defined in another block: reload from its slots (the register copy may not dominate here).
@@ -144,9 +154,15 @@ Value Translator::get(Id id) {
   return constant;
 }
 
+Id Translator::type_of(Id id) const {
+  if (Id type = composite_type(id)) return type;
+  if (const spirv::Variable* var = m.variable(id)) return var->type;
+  return 0;
+}
+
 Pointer Translator::get_pointer(Id id) {
   auto it = pointers_.find(id);
-  if (it == pointers_.end()) return Pointer{};
+  if (it == pointers_.end()) return pointer_from_value(id);
   Pointer p = it->second;
   auto def = def_block_.find(id);
   if (def != def_block_.end() && def->second != current_block_ && spills_.count(id) && p.kind == PointerKind::Memory) {

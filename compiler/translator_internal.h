@@ -9,6 +9,10 @@
 // <W x T> holding that component for all W lanes. Booleans are <W x i1>.
 // Pointers carry a per-lane byte address plus the bounds of the object they point into, so every
 // access can be clamped to its buffer or variable (robust access never touches other memory).
+// PhysicalStorageBuffer pointers (buffer device addresses) are bare addresses: the spec leaves
+// their accesses unchecked. A pointer that travels as a value (OpSelect, OpPhi, a Function
+// variable, a load of a PhysicalStorageBuffer pointer) has the leaves [addr, lo, hi], or just
+// [addr] for PhysicalStorageBuffer, so every value path carries pointers without special cases.
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -42,6 +46,7 @@ struct Pointer {
   llvm::Value* lo = nullptr;     // <W x i64> first valid byte
   llvm::Value* hi = nullptr;     // <W x i64> one past the last valid byte
   bool explicit_layout = false;  // buffer storage: offsets/strides from decorations
+  bool bounded = true;           // false for PhysicalStorageBuffer: lo/hi unused, accesses unchecked
   uint32_t matrix_stride = 0;    // for matrix pointees (and vectors inside them)
   bool row_major = false;
   uint32_t component_stride = 0; // vectors inside row-major matrices: stride between components
@@ -79,6 +84,7 @@ class Translator {
   Id element_type(Id composite_type, uint32_t index) const;
   Value get(Id id);                                  // value of an id (constants materialised)
   Pointer get_pointer(Id id);
+  Id type_of(Id id) const;                           // SPIR-V type of an id (values, variables, constants)
   void set(Id id, Value value);
   void set_pointer(Id id, Pointer pointer);
   llvm::Value* any_lane(llvm::Value* mask);
@@ -91,6 +97,8 @@ class Translator {
   bool memory_instruction(const spirv::Instruction& inst, bool* handled);
   Value load(const Pointer& p, Id type);
   void store(const Pointer& p, Id type, const Value& value);
+  // Lanes of the current mask whose `size`-byte access at `addr` stays inside p's object.
+  llvm::Value* lanes_in_bounds(const Pointer& p, llvm::Value* addr, uint32_t size);
 
   // --- translate_subgroup.cpp ---
   bool subgroup_instruction(const spirv::Instruction& inst, bool* handled);
@@ -134,6 +142,7 @@ class Translator {
   void send_mask(const spirv::Function& f, size_t from, Id to_label, llvm::Value* edge_mask);
   void analyse_escapes(const spirv::Function& f);
   void spill(Id id);
+  Pointer pointer_from_value(Id id);
 
   std::vector<llvm::AllocaInst*> in_masks_;          // per block: lanes arriving from predecessors
 };
