@@ -286,6 +286,10 @@ Buffer TestDevice::create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, ui
   allocate.allocationSize = requirements.size;
   allocate.memoryTypeIndex = find_memory_type(
       requirements.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  // A buffer used through its device address needs memory allocated for device addresses.
+  VkMemoryAllocateFlagsInfo flags{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+  if (usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) allocate.pNext = &flags;
   if (allocate.memoryTypeIndex == UINT32_MAX)
     throw std::runtime_error("no HOST_VISIBLE|HOST_COHERENT memory type accepts the buffer");
   require(vkAllocateMemory(device_, &allocate, allocator_, &result.memory),

@@ -151,6 +151,7 @@ class TestDevice {
   void defer_destroy(std::function<void()> destroy);
 
   // Buffer bound to its own HOST_VISIBLE|HOST_COHERENT allocation, mapped, filled with `fill`.
+  // With SHADER_DEVICE_ADDRESS usage the memory is allocated with DEVICE_ADDRESS_BIT.
   Buffer create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, uint8_t fill = 0);
   // Image with its own allocation: of a memory type with all `required` flags when given,
   // otherwise any type the image allows, device-local preferred.
