@@ -152,6 +152,12 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // Shared memory is zeroed before every workgroup (pipeline/compute_dispatch.cpp), which is what
   // a Workgroup variable's OpConstantNull initializer asks for.
   pd->features13.shaderZeroInitializeWorkgroupMemory = VK_TRUE;
+  // Buffer device addresses are host addresses (icd/device_address.cpp); PhysicalStorageBuffer
+  // pointers and variable pointers on StorageBuffer and Workgroup storage
+  // (tests/e2e/compute_device_address_test.cpp). No capture/replay, a single device.
+  pd->features12.bufferDeviceAddress = VK_TRUE;
+  pd->features11.variablePointersStorageBuffer = VK_TRUE;
+  pd->features11.variablePointers = VK_TRUE;
 
   VkPhysicalDeviceMemoryProperties& m = pd->memory;
   m.memoryHeapCount = 1;

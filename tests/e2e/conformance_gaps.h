@@ -21,7 +21,7 @@ inline constexpr std::string_view kKilnKnownGaps[] = {
     "shaderDemoteToHelperInvocation", "shaderTerminateInvocation",
     // Shader compiler (issue "Shader compiler ... compute")
     "vulkanMemoryModel",
-    "vulkanMemoryModelDeviceScope", "bufferDeviceAddress", "inlineUniformBlock",
+    "vulkanMemoryModelDeviceScope", "inlineUniformBlock",
     "shaderIntegerDotProduct",
     "robustImageAccess",
     // Queries and small objects (no issue yet)
