@@ -86,10 +86,8 @@ Value Translator::constant_value(Id id) {
   std::vector<Id> scalars;
   scalar_types(c->type, &scalars);
   if (c->null || c->undef) {
-    for (Id s : scalars) {
-      llvm::Type* t = lane_type(leaf_type(s));
-      out.leaves.push_back(c->null ? llvm::Constant::getNullValue(t) : static_cast<llvm::Value*>(llvm::UndefValue::get(t)));
-    }
+    for (Id s : scalars)
+      out.leaves.push_back(c->null ? llvm::Constant::getNullValue(lane_type(leaf_type(s))) : undefined_leaf(s));
     return out;
   }
   if (!c->constituents.empty()) {
@@ -161,7 +159,7 @@ bool Translator::alu_instruction(const spirv::Instruction& inst, bool* handled) 
       std::vector<Id> s;
       scalar_types(inst.result_type, &s);
       Value r;
-      for (Id t : s) r.leaves.push_back(llvm::UndefValue::get(lane_type(leaf_type(t))));
+      for (Id t : s) r.leaves.push_back(undefined_leaf(t));
       set(inst.result, std::move(r));
       return true;
     }

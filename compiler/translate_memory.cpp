@@ -203,7 +203,7 @@ bool Translator::setup_variables() {
           for (size_t i = 0; i < scalars.size(); ++i) {
             llvm::Type* t = lane_type(leaf_type(scalars[i]));
             auto* slot = alloca_builder_.CreateAlloca(t);
-            b.CreateStore(i < initial.leaves.size() ? initial.leaves[i] : llvm::UndefValue::get(t), slot);
+            b.CreateStore(i < initial.leaves.size() ? initial.leaves[i] : undefined_leaf(scalars[i]), slot);
             slots.push_back(slot);
           }
           Pointer p;

@@ -75,6 +75,12 @@ void Translator::scalar_types(Id type, std::vector<Id>* out) const {
   }
 }
 
+llvm::Value* Translator::undefined_leaf(Id scalar) {
+  llvm::Type* t = lane_type(leaf_type(scalar));
+  if (m.type(scalar).kind == spirv::TypeKind::Pointer) return llvm::Constant::getNullValue(t);
+  return llvm::UndefValue::get(t);
+}
+
 uint32_t Translator::leaf_count(Id type) const {
   std::vector<Id> s;
   scalar_types(type, &s);
@@ -309,9 +315,8 @@ bool Translator::translate_function(const spirv::Function& f) {
         std::vector<Id> scalars;
         scalar_types(inst.result_type, &scalars);
         for (Id s : scalars) {
-          llvm::Type* t = lane_type(leaf_type(s));
-          auto* slot = alloca_builder_.CreateAlloca(t);
-          builder_.CreateStore(llvm::UndefValue::get(t), slot);
+          auto* slot = alloca_builder_.CreateAlloca(lane_type(leaf_type(s)));
+          builder_.CreateStore(undefined_leaf(s), slot);
           spills_[inst.result].push_back(slot);
         }
       }

@@ -80,6 +80,9 @@ class Translator {
   // The leaves' scalar SPIR-V types, in order.
   void scalar_types(Id type, std::vector<Id>* out) const;
   uint32_t leaf_count(Id type) const;
+  // The value of an undefined leaf of SPIR-V scalar type `scalar`: LLVM undef, except that an
+  // undefined pointer is null (bounds 0..0), so dereferencing it touches no memory.
+  llvm::Value* undefined_leaf(Id scalar);
   uint32_t leaf_offset(Id composite_type, uint32_t index) const;  // first leaf of element `index`
   Id element_type(Id composite_type, uint32_t index) const;
   Value get(Id id);                                  // value of an id (constants materialised)

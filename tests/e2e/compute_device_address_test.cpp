@@ -234,5 +234,24 @@ TEST_F(ComputeDeviceAddressTest, VariablePointersSelectPhiAndWorkgroupPointers) 
   }
 }
 
+// Kiln's robustness promise extended to variable pointers: a null or undefined logical pointer
+// reads 0 and drops stores (the spec leaves both undefined, so this is a Kiln-only check).
+TEST_F(ComputeDeviceAddressTest, NullAndUndefinedVariablePointersTouchNoMemory) {
+  KILN_ONLY();
+  REQUIRE_ON_KILN(features().v11.variablePointers, "variablePointers");
+  TestDevice& device = address_device();
+  const uint32_t count = 128, guard = 16;
+  Buffer out = device.create_buffer((count + guard) * 4, kStorageUsage);
+  for (uint32_t i = 0; i < count + guard; ++i) mapped_as<uint32_t>(out)[i] = 100 + i;
+  ComputeJob job(device, "null_pointers.spvasm", {kStorage});
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, out, 0, count * 4);
+  job.run(count / 64);
+  for (uint32_t i = 0; i < count + guard; ++i) {
+    const uint32_t expected = i < count && i % 3 == 0 ? 101 + i : 100 + i;
+    EXPECT_EQ(mapped_as<uint32_t>(out)[i], expected) << "element " << i << (i % 3 == 1 ? " (null lane)" : i % 3 == 2 ? " (undefined lane)" : "");
+  }
+}
+
 }  // namespace
 }  // namespace kiln::test
