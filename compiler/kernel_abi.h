@@ -61,7 +61,14 @@ struct ResourceContext {
   // Dynamic buffers of all bound sets, in pipeline-layout order, offsets already applied.
   BufferDescriptor dynamic_buffers[kMaxDynamicBuffers];
   alignas(16) uint8_t push_constants[kMaxPushConstantBytes];
+  // Elements of each bound set's variable-count binding (VARIABLE_DESCRIPTOR_COUNT, always the
+  // set's last binding), chosen when the set was allocated: shaders clamp indices against it.
+  uint32_t variable_counts[kMaxBoundDescriptorSets];
 };
+
+// Bits a kernel ORs into ComputeDispatchContext::faults when the application's data made it clamp
+// something it cannot detect at record time; the engine logs each kind once after the dispatch.
+constexpr uint32_t kFaultDescriptorIndex = 1u << 0;  // a descriptor array index past the array's end
 
 // ---------------------------------------------------------------------------------------------
 // Compute (and later task/mesh) kernels: one call runs one subgroup of W invocations of one
@@ -73,6 +80,7 @@ struct ComputeDispatchContext {
   uint32_t workgroup_size[3];   // LocalSize (from the module or specialization)
   uint32_t workgroup_count[3];  // NumWorkgroups: the dispatch's group counts
   uint32_t base_workgroup[3];   // vkCmdDispatchBase offset (WorkgroupId includes it)
+  uint32_t* faults;             // kFault* bits, ORed atomically by kernels (never null)
 };
 
 struct ComputeInvocation {

@@ -40,13 +40,54 @@ Pointer Translator::pointer_from_value(Id id) {
   return p;
 }
 
-// Loads (address, range) of buffer descriptor `element` of a binding: from the set's records, or
-// from the dynamic-buffer array for dynamic bindings. Unbound sets read as a null descriptor.
+// The memory of bound set `set` (null when unbound).
+static llvm::Value* set_memory(Translator& t, uint32_t set) {
+  auto& b = t.b();
+  return b.CreateLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), t.resources,
+                                                         offsetof(abi::ResourceContext, descriptor_sets) + set * 8));
+}
+
+// Array elements (bytes for an inline uniform block) the binding has at run time: its layout's
+// count, or the bound set's variable descriptor count. An i64.
+static llvm::Value* binding_elements(Translator& t, uint32_t set, const BindingLocation& loc) {
+  auto& b = t.b();
+  if (!loc.variable_count) return b.getInt64(loc.array_size);
+  llvm::Value* count = b.CreateLoad(b.getInt32Ty(), b.CreateConstGEP1_64(b.getInt8Ty(), t.resources,
+                                                                          offsetof(abi::ResourceContext, variable_counts) + set * 4));
+  return b.CreateZExt(count, b.getInt64Ty());
+}
+
+// ORs `fault` (an abi::kFault* bit) into the dispatch's fault word when any lane of `lanes` is set;
+// the engine logs it after the dispatch. Branches around the atomic so the common case costs a test.
+static void report_fault(Translator& t, llvm::Value* lanes, uint32_t fault) {
+  auto& b = t.b();
+  llvm::Function* fn = b.GetInsertBlock()->getParent();
+  auto* report = llvm::BasicBlock::Create(t.ctx, "report_fault", fn);
+  auto* done = llvm::BasicBlock::Create(t.ctx, "fault_reported", fn);
+  b.CreateCondBr(t.any_lane(lanes), report, done);
+  b.SetInsertPoint(report);
+  llvm::Value* faults =
+      b.CreateLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), t.dispatch, offsetof(abi::ComputeDispatchContext, faults)));
+  b.CreateAtomicRMW(llvm::AtomicRMWInst::Or, faults, b.getInt32(fault), llvm::MaybeAlign(4), llvm::AtomicOrdering::Monotonic);
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+}
+
+// Loads (address, range) of buffer descriptor `element` (per lane: lanes may index different
+// descriptors) of a binding: from the set's records, or from the dynamic-buffer array for dynamic
+// bindings. Unbound sets and elements past the binding's end read as a null descriptor (every
+// access out of bounds), the latter reported as kFaultDescriptorIndex.
 static void load_buffer_descriptor(Translator& t, uint32_t set, const BindingLocation& loc, llvm::Value* element,
                                    llvm::Value** address, llvm::Value** range) {
   auto& b = t.b();
   llvm::Type* i64 = b.getInt64Ty();
   llvm::Value* element64 = b.CreateZExtOrTrunc(element, t.lane_type(i64));
+  if (!t.null_record) {
+    auto* type = llvm::ArrayType::get(b.getInt8Ty(), abi::kDescriptorRecordSize);
+    t.null_record = new llvm::GlobalVariable(*t.llvm_module, type, true, llvm::GlobalValue::PrivateLinkage,
+                                             llvm::ConstantAggregateZero::get(type), "kiln_null_descriptor");
+  }
+  llvm::Value* null_record = t.splat(b.CreatePtrToInt(t.null_record, i64));
   llvm::Value* record;  // <W x i64> address of each lane's record
   if (loc.dynamic) {
     llvm::Value* base = b.CreatePtrToInt(
@@ -55,19 +96,20 @@ static void load_buffer_descriptor(Translator& t, uint32_t set, const BindingLoc
         i64);
     record = b.CreateAdd(t.splat(base), b.CreateMul(element64, t.splat(b.getInt64(sizeof(abi::BufferDescriptor)))));
   } else {
-    llvm::Value* set_memory = b.CreateLoad(
-        b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), t.resources, offsetof(abi::ResourceContext, descriptor_sets) + set * 8));
-    // An unbound set reads as a null descriptor (address 0, range 0): every access is out of bounds.
-    if (!t.null_record) {
-      auto* type = llvm::ArrayType::get(b.getInt8Ty(), abi::kDescriptorRecordSize);
-      t.null_record = new llvm::GlobalVariable(*t.llvm_module, type, true, llvm::GlobalValue::PrivateLinkage,
-                                               llvm::ConstantAggregateZero::get(type), "kiln_null_descriptor");
-    }
-    llvm::Value* null_record = t.null_record;
-    llvm::Value* is_null = b.CreateIsNull(set_memory);
-    llvm::Value* base = b.CreatePtrToInt(b.CreateConstGEP1_64(b.getInt8Ty(), set_memory, loc.offset), i64);
+    llvm::Value* memory = set_memory(t, set);
+    llvm::Value* base = b.CreatePtrToInt(b.CreateConstGEP1_64(b.getInt8Ty(), memory, loc.offset), i64);
     record = b.CreateAdd(t.splat(base), b.CreateMul(element64, t.splat(b.getInt64(abi::kDescriptorRecordSize))));
-    record = b.CreateSelect(t.splat(is_null), t.splat(b.CreatePtrToInt(null_record, i64)), record);
+    record = b.CreateSelect(t.splat(b.CreateIsNull(memory)), null_record, record);
+  }
+  // A constant index inside a fixed-size array needs no check (validation already rejects others).
+  auto* constant = llvm::dyn_cast<llvm::Constant>(element64);
+  llvm::Constant* first = constant ? constant->getSplatValue() : nullptr;
+  const bool known_in_range = !loc.variable_count && first && llvm::isa<llvm::ConstantInt>(first) &&
+                              llvm::cast<llvm::ConstantInt>(first)->getZExtValue() < loc.array_size;
+  if (!known_in_range) {
+    llvm::Value* in_range = b.CreateICmpULT(element64, t.splat(binding_elements(t, set, loc)));
+    report_fault(t, b.CreateAnd(t.mask(), b.CreateNot(in_range)), abi::kFaultDescriptorIndex);
+    record = b.CreateSelect(in_range, record, null_record);
   }
   llvm::Type* ptrs = t.lane_type(b.getPtrTy());
   llvm::Value* all = llvm::Constant::getAllOnesValue(t.lane_type(b.getInt1Ty()));
@@ -75,6 +117,16 @@ static void load_buffer_descriptor(Translator& t, uint32_t set, const BindingLoc
   *address = b.CreateMaskedGather(t.lane_type(i64), b.CreateIntToPtr(record, ptrs), llvm::Align(8), all, zero);
   *range = b.CreateMaskedGather(t.lane_type(i64), b.CreateIntToPtr(b.CreateAdd(record, t.splat(b.getInt64(8))), ptrs),
                                 llvm::Align(8), all, zero);
+}
+
+// The bytes of an inline uniform block: in its set's memory, `binding_elements` long; an unbound
+// set gives an empty range, so every access reads zero.
+static void inline_uniform_block(Translator& t, uint32_t set, const BindingLocation& loc, llvm::Value** address,
+                                 llvm::Value** range) {
+  auto& b = t.b();
+  llvm::Value* memory = set_memory(t, set);
+  *address = t.splat(b.CreatePtrToInt(b.CreateConstGEP1_64(b.getInt8Ty(), memory, loc.offset), b.getInt64Ty()));
+  *range = t.splat(b.CreateSelect(b.CreateIsNull(memory), b.getInt64(0), binding_elements(t, set, loc)));
 }
 
 static Pointer buffer_pointer(Translator& t, Id pointee, llvm::Value* address, llvm::Value* range) {
@@ -161,10 +213,7 @@ bool Translator::setup_variables() {
         }
         llvm::Value *address, *range;
         if (loc->inline_uniform_block) {
-          llvm::Value* set_memory = b.CreateLoad(
-              b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), resources, offsetof(abi::ResourceContext, descriptor_sets) + set * 8));
-          address = splat(b.CreatePtrToInt(b.CreateConstGEP1_64(b.getInt8Ty(), set_memory, loc->offset), i64));
-          range = splat(b.getInt64(loc->inline_size));
+          inline_uniform_block(*this, set, *loc, &address, &range);
         } else {
           load_buffer_descriptor(*this, set, *loc, splat(b.getInt32(0)), &address, &range);
         }

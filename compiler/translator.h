@@ -22,7 +22,10 @@ struct BindingLocation {
   bool dynamic = false;        // dynamic buffer: read from ResourceContext::dynamic_buffers
   uint32_t dynamic_index = 0;  // first slot in dynamic_buffers (array elements follow)
   bool inline_uniform_block = false;  // bytes in set memory instead of a record
-  uint32_t inline_size = 0;           // bytes of an inline uniform block
+  // Array elements (bytes for an inline uniform block); indices at or past it read a null
+  // descriptor. With `variable_count` the set's ResourceContext::variable_counts entry instead.
+  uint32_t array_size = 1;
+  bool variable_count = false;
 };
 using BindingResolver = std::function<std::optional<BindingLocation>(uint32_t set, uint32_t binding)>;
 

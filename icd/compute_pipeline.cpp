@@ -22,14 +22,13 @@ compiler::BindingResolver resolver_for(const desc::PipelineLayoutDesc& layout) {
     if (!b) return std::nullopt;
     compiler::BindingLocation loc;
     loc.offset = b->offset;
+    loc.array_size = b->count;
+    loc.variable_count = (b->flags & VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT) != 0;
     if (b->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || b->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC) {
       loc.dynamic = true;
       loc.dynamic_index = layout.dynamic_slot(set, *b, 0);
     }
-    if (b->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
-      loc.inline_uniform_block = true;
-      loc.inline_size = b->count;
-    }
+    loc.inline_uniform_block = b->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK;
     return loc;
   };
 }
@@ -39,7 +38,7 @@ uint64_t layout_hash(const desc::PipelineLayoutDesc& layout) {
   for (size_t s = 0; s < layout.sets.size(); ++s) {
     h.add_u64(s);
     for (const desc::BindingLayout& b : layout.sets[s].bindings)
-      h.add_u64(b.binding).add_u64(b.type).add_u64(b.count).add_u64(b.offset).add_u64(layout.dynamic_slot(
+      h.add_u64(b.binding).add_u64(b.type).add_u64(b.count).add_u64(b.flags).add_u64(b.offset).add_u64(layout.dynamic_slot(
           static_cast<uint32_t>(s), b, 0));
   }
   return h.finish();

@@ -52,6 +52,7 @@ bool bind_sets(const PipelineLayoutDesc& layout, uint32_t first_set, std::span<c
     if (set_index >= layout.sets.size()) return false;
     const BoundSet& set = sets[i];
     context->descriptor_sets[set_index] = set.records;
+    context->variable_counts[set_index] = set.records ? set.variable_count : 0;
     const uint32_t dynamic_count = layout.sets[set_index].dynamic_count;
     if (set.records && set.dynamic_count != dynamic_count) ok = false;  // the set's layout is not the pipeline layout's
     for (uint32_t d = 0; d < dynamic_count; ++d) {

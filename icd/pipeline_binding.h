@@ -39,16 +39,17 @@ struct PipelineLayoutDesc {
 const char* build_pipeline_layout(std::span<const SetLayoutDesc* const> sets, std::span<const VkPushConstantRange> push_ranges,
                                   PipelineLayoutDesc* out);
 
-// One descriptor set being bound: its memory and its dynamic buffers as written (null records and
-// no dynamic buffers for a VK_NULL_HANDLE set).
+// One descriptor set being bound: its memory, its dynamic buffers as written and the element count
+// of its variable-count binding (null records, no dynamic buffers for a VK_NULL_HANDLE set).
 struct BoundSet {
   const uint8_t* records = nullptr;
   const DynamicBufferSlot* dynamic_buffers = nullptr;
   uint32_t dynamic_count = 0;
+  uint32_t variable_count = 0;
 };
 
 // What vkCmdBindDescriptorSets does to the resources a kernel sees: sets [first_set, first_set +
-// sets.size()) point at the sets' memory, and their dynamic buffers land in their slots with
+// sets.size()) point at the sets' memory (and give their variable counts), and their dynamic buffers land in their slots with
 // `dynamic_offsets` (consumed in set order, then binding order, as the spec says) added to the
 // address; each range is clamped so that it stays inside its buffer. Other sets are left alone.
 // Returns false when the input is bad (sets beyond the layout, too few dynamic offsets, an offset

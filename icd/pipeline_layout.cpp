@@ -18,7 +18,8 @@ bool bind_descriptor_sets(const PipelineLayout& layout, uint32_t first_set, std:
   desc::BoundSet bound[abi::kMaxBoundDescriptorSets];
   const size_t count = std::min<size_t>(sets.size(), abi::kMaxBoundDescriptorSets);
   for (size_t i = 0; i < count; ++i) {
-    if (const DescriptorSet* set = set_of(sets[i])) bound[i] = {set->memory.records, set->memory.dynamic_buffers, set->dynamic_count};
+    if (const DescriptorSet* set = set_of(sets[i])) bound[i] = {set->memory.records, set->memory.dynamic_buffers, set->dynamic_count,
+                                                           set->memory.variable_count};
   }
   const bool ok = count == sets.size() && desc::bind_sets(layout.desc, first_set, {bound, count}, dynamic_offsets, context);
   if (!ok)

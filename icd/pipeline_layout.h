@@ -22,9 +22,9 @@ inline PipelineLayout* pipeline_layout_of(VkPipelineLayout handle) { return from
 // context->dynamic_buffers (desc::bind_sets). Sets outside [first_set, first_set + sets.size())
 // are left as they are. VK_NULL_HANDLE sets bind as unbound (nullptr).
 //
-// The dynamic buffers' addresses are read from the sets now: call it when the sets' contents are
-// final — at record time is fine, since updating a bound set invalidates the command buffer
-// (Kiln has no update-after-bind). Returns false, with one log line, on bad input (sets beyond
+// The dynamic buffers' addresses are read from the sets now, at record time: dynamic buffers cannot
+// be update-after-bind, so updating them invalidates the command buffer. Every other descriptor is
+// read by the kernel from set memory when it runs, which is what makes update-after-bind work. Returns false, with one log line, on bad input (sets beyond
 // the layout, missing or out-of-range dynamic offsets); the bad parts bind as null descriptors.
 bool bind_descriptor_sets(const PipelineLayout& layout, uint32_t first_set, std::span<const VkDescriptorSet> sets,
                           std::span<const uint32_t> dynamic_offsets, abi::ResourceContext* context);

@@ -1,9 +1,11 @@
 #include "pipeline/compute_dispatch.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <memory>
 
+#include "common/log.h"
 #include "pipeline/fiber.h"
 
 namespace kiln::exec {
@@ -59,6 +61,8 @@ void run_compute_dispatch(ThreadPool& pool, const ComputeKernel& kernel, const a
                           const uint32_t base_workgroup[3], const uint32_t workgroup_count[3]) {
   abi::ComputeDispatchContext dispatch{};
   dispatch.resources = &resources;
+  alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t faults = 0;
+  dispatch.faults = &faults;
   for (int i = 0; i < 3; ++i) {
     dispatch.workgroup_size[i] = kernel.local_size[i];
     dispatch.workgroup_count[i] = workgroup_count[i];
@@ -78,6 +82,9 @@ void run_compute_dispatch(ThreadPool& pool, const ComputeKernel& kernel, const a
       run_workgroup(kernel, dispatch, group);
     }
   });
+  if (std::atomic_ref<uint32_t>(faults).load() & abi::kFaultDescriptorIndex)
+    KILN_LOG_ONCE(LogLevel::Warn, "compute dispatch: a shader indexed a descriptor array past its end (or past the "
+                  "set's variable descriptor count); those accesses read zero and write nothing");
 }
 
 }  // namespace kiln::exec

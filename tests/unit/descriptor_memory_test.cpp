@@ -411,6 +411,39 @@ TEST(DescriptorCounts, FitsChecksEveryTypeAndTheSetCount) {
   EXPECT_FALSE(used.fits(sampler, capacity));  // the pool has no samplers at all
 }
 
+TEST(DescriptorCounts, InlineUniformBlocksCountBytesAndBindings) {
+  const SetLayoutDesc layout = make_layout({binding(0, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 64),
+                                            binding(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1),
+                                            binding(2, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 16)});
+  const DescriptorCounts set = layout.counts_for(0);
+  EXPECT_EQ(80u, set.per_type[type_slot(VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)]);
+  EXPECT_EQ(2u, set.inline_uniform_block_bindings);
+  DescriptorCounts capacity;  // room for two sets' bytes but only three bindings
+  capacity.sets = 10;
+  capacity.per_type[type_slot(VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)] = 160;
+  capacity.per_type[type_slot(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER)] = 10;
+  capacity.inline_uniform_block_bindings = 3;
+  DescriptorCounts used;
+  ASSERT_TRUE(used.fits(set, capacity));
+  used += set;
+  EXPECT_FALSE(used.fits(set, capacity));  // 4 bindings > 3
+  capacity.inline_uniform_block_bindings = 4;
+  EXPECT_TRUE(used.fits(set, capacity));
+  capacity.per_type[type_slot(VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)] = 159;
+  EXPECT_FALSE(used.fits(set, capacity));  // 160 bytes > 159
+}
+
+TEST(DescriptorCounts, VariableCountBindingTakesItsAllocatedCount) {
+  const SetLayoutDesc layout = make_layout({binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2),
+                                            binding(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 100)},
+                                           {0, VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT});
+  EXPECT_EQ(7u, layout.counts_for(7).per_type[type_slot(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER)]);
+  EXPECT_EQ(2u, layout.counts_for(7).per_type[type_slot(VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER)]);
+  EXPECT_EQ(100u, layout.counts_for(5000).per_type[type_slot(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER)]);  // clamped
+  EXPECT_EQ(0u, layout.counts_for(0).per_type[type_slot(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER)]);
+  EXPECT_EQ(kMaxDescriptorsPerSet - 2, layout.max_variable_count());
+}
+
 // --- Pipeline layouts and binding -------------------------------------------------------------
 
 TEST(PipelineBinding, DynamicSlotsFollowSetOrder) {
@@ -508,6 +541,23 @@ TEST(PipelineBinding, BadBindInputBecomesNullOrClamped) {
   // Sets beyond the pipeline layout are not bound.
   EXPECT_FALSE(bind_sets(f.layout, 1, sets, offsets, &f.context));
   EXPECT_EQ(nullptr, f.context.descriptor_sets[2]);
+}
+
+TEST(PipelineBinding, BindGivesEachSetsVariableCount) {
+  const SetLayoutDesc variable = make_layout({binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 64)},
+                                             {VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT});
+  const SetLayoutDesc* sets[] = {&variable, &variable};
+  PipelineLayoutDesc layout;
+  ASSERT_EQ(nullptr, build_pipeline_layout(sets, {}, &layout));
+  TestSet five(variable, 5), forty(variable, 40);
+  abi::ResourceContext context{};
+  const BoundSet bound[] = {{five.memory.records, nullptr, 0, 5}, {forty.memory.records, nullptr, 0, 40}};
+  EXPECT_TRUE(bind_sets(layout, 0, bound, {}, &context));
+  EXPECT_EQ(5u, context.variable_counts[0]);
+  EXPECT_EQ(40u, context.variable_counts[1]);
+  const BoundSet unbound[] = {{}};  // a VK_NULL_HANDLE set has no elements
+  EXPECT_TRUE(bind_sets(layout, 1, unbound, {}, &context));
+  EXPECT_EQ(0u, context.variable_counts[1]);
 }
 
 }  // namespace
