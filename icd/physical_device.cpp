@@ -4,6 +4,7 @@
 
 #include "common/cpu.h"
 #include "common/env.h"
+#include "icd/descriptor_memory.h"
 #include "icd/device_limits.h"
 #include "icd/extensions.h"
 #include "icd/format_support.h"
@@ -70,7 +71,7 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   p11.maxMultiviewViewCount = 6;
   p11.maxMultiviewInstanceIndex = (1u << 27) - 1;
   p11.protectedNoFault = VK_FALSE;
-  p11.maxPerSetDescriptors = 1u << 20;
+  p11.maxPerSetDescriptors = desc::kMaxDescriptorsPerSet;
   p11.maxMemoryAllocationSize = kMaxResourceSize;
 
   VkPhysicalDeviceVulkan12Properties& p12 = pd->properties12;
@@ -96,6 +97,13 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   p12.maxDescriptorSetUpdateAfterBindSampledImages = 1u << 20;
   p12.maxDescriptorSetUpdateAfterBindStorageImages = 1u << 20;
   p12.maxDescriptorSetUpdateAfterBindInputAttachments = 8;
+  // Descriptor indexing: kernels read descriptors from set memory when they run (update after bind
+  // needs nothing more) and gather each lane's own record, so non-uniform indices are native.
+  // Buffers only: image descriptors arrive with the images issue.
+  p12.shaderUniformBufferArrayNonUniformIndexingNative = VK_TRUE;
+  p12.shaderStorageBufferArrayNonUniformIndexingNative = VK_TRUE;
+  p12.robustBufferAccessUpdateAfterBind = VK_TRUE;
+  p12.quadDivergentImplicitLod = VK_FALSE;
   p12.supportedDepthResolveModes = 0;
   p12.supportedStencilResolveModes = 0;
   p12.maxTimelineSemaphoreValueDifference = UINT64_MAX;
@@ -108,12 +116,12 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // One subgroup size (the SIMD width): a required size can only be that, and workgroups whose
   // size is a multiple of it have only full subgroups, as computeFullSubgroups asks.
   p13.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
-  p13.maxInlineUniformBlockSize = 4096;
-  p13.maxPerStageDescriptorInlineUniformBlocks = 4;
-  p13.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 4;
-  p13.maxDescriptorSetInlineUniformBlocks = 4;
-  p13.maxDescriptorSetUpdateAfterBindInlineUniformBlocks = 4;
-  p13.maxInlineUniformTotalSize = 4096 * 4;
+  p13.maxInlineUniformBlockSize = desc::kMaxInlineUniformBlockSize;
+  p13.maxPerStageDescriptorInlineUniformBlocks = desc::kMaxInlineUniformBlocksPerSet;
+  p13.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = desc::kMaxInlineUniformBlocksPerSet;
+  p13.maxDescriptorSetInlineUniformBlocks = desc::kMaxInlineUniformBlocksPerSet;
+  p13.maxDescriptorSetUpdateAfterBindInlineUniformBlocks = desc::kMaxInlineUniformBlocksPerSet;
+  p13.maxInlineUniformTotalSize = desc::kMaxInlineUniformBlockSize * desc::kMaxInlineUniformBlocksPerSet;
   p13.storageTexelBufferOffsetAlignmentBytes = 16;
   p13.uniformTexelBufferOffsetAlignmentBytes = 16;
   p13.maxBufferSize = kMaxResourceSize;
@@ -138,6 +146,23 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features12.uniformAndStorageBuffer8BitAccess = VK_TRUE;
   pd->features12.storagePushConstant8 = VK_TRUE;
   pd->features12.shaderSubgroupExtendedTypes = VK_TRUE;
+  // Descriptors (icd/descriptor_*.cpp; tests/e2e/descriptor_indexing_test.cpp,
+  // descriptor_inline_uniform_block_test.cpp): inline uniform blocks live in set memory; arrays of
+  // uniform/storage buffers take any index per lane (past the end: a null descriptor), may be
+  // runtime-sized, partially bound, of variable count and updated after bind. The image, sampler
+  // and texel-buffer indexing bits wait for shaders that use those descriptors.
+  pd->features.shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
+  pd->features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
+  pd->features12.shaderUniformBufferArrayNonUniformIndexing = VK_TRUE;
+  pd->features12.shaderStorageBufferArrayNonUniformIndexing = VK_TRUE;
+  pd->features12.descriptorBindingUniformBufferUpdateAfterBind = VK_TRUE;
+  pd->features12.descriptorBindingStorageBufferUpdateAfterBind = VK_TRUE;
+  pd->features12.descriptorBindingUpdateUnusedWhilePending = VK_TRUE;
+  pd->features12.descriptorBindingPartiallyBound = VK_TRUE;
+  pd->features12.descriptorBindingVariableDescriptorCount = VK_TRUE;
+  pd->features12.runtimeDescriptorArray = VK_TRUE;
+  pd->features13.inlineUniformBlock = VK_TRUE;
+  pd->features13.descriptorBindingInlineUniformBlockUpdateAfterBind = VK_TRUE;
   pd->features13.synchronization2 = VK_TRUE;
   pd->features13.maintenance4 = VK_TRUE;
   // FAIL_ON_PIPELINE_COMPILE_REQUIRED: kernels in this process or the VkPipelineCache only.

@@ -26,6 +26,11 @@ struct AllProperties {
   VkPhysicalDeviceVulkan13Properties v13{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
   VkPhysicalDeviceIDProperties id{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
   VkPhysicalDeviceDriverProperties driver{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  // Promoted extension structs: the same members as parts of v12 and v13.
+  VkPhysicalDeviceDescriptorIndexingProperties indexing{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_PROPERTIES};
+  VkPhysicalDeviceInlineUniformBlockProperties inline_block{
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_PROPERTIES};
+  VkPhysicalDeviceMaintenance3Properties maintenance3{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
 
   explicit AllProperties(VkPhysicalDevice physical_device) {
     core.pNext = &v11;
@@ -33,6 +38,9 @@ struct AllProperties {
     v12.pNext = &v13;
     v13.pNext = &id;
     id.pNext = &driver;
+    driver.pNext = &indexing;
+    indexing.pNext = &inline_block;
+    inline_block.pNext = &maintenance3;
     vkGetPhysicalDeviceProperties2(physical_device, &core);
   }
   AllProperties(const AllProperties&) = delete;
@@ -231,10 +239,60 @@ TEST_F(PhysicalDeviceTest, Vulkan11To13LimitsMeetRequiredMinimums) {
   if (features().v13.inlineUniformBlock) {
     EXPECT_GE(all.v13.maxInlineUniformBlockSize, 256u);
     EXPECT_GE(all.v13.maxPerStageDescriptorInlineUniformBlocks, 4u);
+    EXPECT_GE(all.v13.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks, 4u);
     EXPECT_GE(all.v13.maxDescriptorSetInlineUniformBlocks, 4u);
+    EXPECT_GE(all.v13.maxDescriptorSetUpdateAfterBindInlineUniformBlocks, 4u);
+    EXPECT_GE(all.v13.maxInlineUniformTotalSize, 256u);
+  }
+  // The descriptor-indexing limits' minimums (the spec ties them to descriptorIndexing; Kiln
+  // meets them as soon as any update-after-bind feature is on).
+  const VkPhysicalDeviceVulkan12Features& f12 = features().v12;
+  if (f12.descriptorIndexing || f12.descriptorBindingStorageBufferUpdateAfterBind ||
+      f12.descriptorBindingUniformBufferUpdateAfterBind) {
+    EXPECT_GE(all.v12.maxUpdateAfterBindDescriptorsInAllPools, 500000u);
+    EXPECT_GE(all.v12.maxPerStageDescriptorUpdateAfterBindSamplers, 500000u);
+    EXPECT_GE(all.v12.maxPerStageDescriptorUpdateAfterBindUniformBuffers, 12u);
+    EXPECT_GE(all.v12.maxPerStageDescriptorUpdateAfterBindStorageBuffers, 500000u);
+    EXPECT_GE(all.v12.maxPerStageDescriptorUpdateAfterBindSampledImages, 500000u);
+    EXPECT_GE(all.v12.maxPerStageDescriptorUpdateAfterBindStorageImages, 500000u);
+    EXPECT_GE(all.v12.maxPerStageDescriptorUpdateAfterBindInputAttachments, 4u);
+    EXPECT_GE(all.v12.maxPerStageUpdateAfterBindResources, 500000u);
+    EXPECT_GE(all.v12.maxDescriptorSetUpdateAfterBindSamplers, 500000u);
+    EXPECT_GE(all.v12.maxDescriptorSetUpdateAfterBindUniformBuffers, 72u);
+    EXPECT_GE(all.v12.maxDescriptorSetUpdateAfterBindUniformBuffersDynamic, 8u);
+    EXPECT_GE(all.v12.maxDescriptorSetUpdateAfterBindStorageBuffers, 500000u);
+    EXPECT_GE(all.v12.maxDescriptorSetUpdateAfterBindStorageBuffersDynamic, 4u);
+    EXPECT_GE(all.v12.maxDescriptorSetUpdateAfterBindSampledImages, 500000u);
+    EXPECT_GE(all.v12.maxDescriptorSetUpdateAfterBindStorageImages, 500000u);
+    EXPECT_GE(all.v12.maxDescriptorSetUpdateAfterBindInputAttachments, 4u);
   }
   if (features().v13.maintenance4) {
     EXPECT_GE(all.v13.maxBufferSize, VkDeviceSize(1) << 30);
+  }
+}
+
+// The promoted extension structs report exactly what the core structs do.
+TEST_F(PhysicalDeviceTest, PromotedDescriptorPropertyStructsMatchTheCoreStructs) {
+  const AllProperties all(physical_device());
+  const VkPhysicalDeviceDescriptorIndexingProperties& x = all.indexing;
+  EXPECT_EQ(all.v12.maxUpdateAfterBindDescriptorsInAllPools, x.maxUpdateAfterBindDescriptorsInAllPools);
+  EXPECT_EQ(all.v12.shaderUniformBufferArrayNonUniformIndexingNative, x.shaderUniformBufferArrayNonUniformIndexingNative);
+  EXPECT_EQ(all.v12.shaderStorageBufferArrayNonUniformIndexingNative, x.shaderStorageBufferArrayNonUniformIndexingNative);
+  EXPECT_EQ(all.v12.robustBufferAccessUpdateAfterBind, x.robustBufferAccessUpdateAfterBind);
+  EXPECT_EQ(all.v12.quadDivergentImplicitLod, x.quadDivergentImplicitLod);
+  EXPECT_EQ(all.v12.maxPerStageDescriptorUpdateAfterBindStorageBuffers, x.maxPerStageDescriptorUpdateAfterBindStorageBuffers);
+  EXPECT_EQ(all.v12.maxDescriptorSetUpdateAfterBindInputAttachments, x.maxDescriptorSetUpdateAfterBindInputAttachments);
+  EXPECT_EQ(all.v13.maxInlineUniformBlockSize, all.inline_block.maxInlineUniformBlockSize);
+  EXPECT_EQ(all.v13.maxPerStageDescriptorInlineUniformBlocks, all.inline_block.maxPerStageDescriptorInlineUniformBlocks);
+  EXPECT_EQ(all.v13.maxDescriptorSetUpdateAfterBindInlineUniformBlocks,
+            all.inline_block.maxDescriptorSetUpdateAfterBindInlineUniformBlocks);
+  EXPECT_EQ(all.v11.maxPerSetDescriptors, all.maintenance3.maxPerSetDescriptors);
+  EXPECT_EQ(all.v11.maxMemoryAllocationSize, all.maintenance3.maxMemoryAllocationSize);
+  if (is_kiln()) {
+    // Each lane gathers its own descriptor record: non-uniform buffer indexing is native.
+    EXPECT_TRUE(x.shaderUniformBufferArrayNonUniformIndexingNative);
+    EXPECT_TRUE(x.shaderStorageBufferArrayNonUniformIndexingNative);
+    EXPECT_TRUE(x.robustBufferAccessUpdateAfterBind);
   }
 }
 
@@ -280,6 +338,23 @@ TEST_F(PhysicalDeviceTest, Features2MatchesFeatures) {
   VkPhysicalDeviceFeatures core;
   vkGetPhysicalDeviceFeatures(physical_device(), &core);
   EXPECT_EQ(0, std::memcmp(&core, &features().core.features, sizeof(core)));
+}
+
+// The promoted extension feature structs report exactly the bits of the core structs.
+TEST_F(PhysicalDeviceTest, PromotedDescriptorFeatureStructsMatchTheCoreStructs) {
+  VkPhysicalDeviceDescriptorIndexingFeatures indexing{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_FEATURES};
+  VkPhysicalDeviceInlineUniformBlockFeatures block{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_FEATURES,
+                                                   .pNext = &indexing};
+  VkPhysicalDeviceFeatures2 features2{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &block};
+  vkGetPhysicalDeviceFeatures2(physical_device(), &features2);
+  const VkPhysicalDeviceVulkan12Features& v12 = features().v12;
+  // Both list the same 20 VkBool32 members in the same order.
+  EXPECT_EQ(0, std::memcmp(&indexing.shaderInputAttachmentArrayDynamicIndexing, &v12.shaderInputAttachmentArrayDynamicIndexing,
+                           20 * sizeof(VkBool32)));
+  EXPECT_EQ(features().v13.inlineUniformBlock, block.inlineUniformBlock);
+  EXPECT_EQ(features().v13.descriptorBindingInlineUniformBlockUpdateAfterBind,
+            block.descriptorBindingInlineUniformBlockUpdateAfterBind);
+  EXPECT_EQ(&indexing, block.pNext) << "the chain must be kept";
 }
 
 // Features that Vulkan 1.1–1.3 make mandatory for a 1.3 device (spec, "Feature Requirements").
