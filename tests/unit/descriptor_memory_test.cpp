@@ -165,6 +165,11 @@ TEST(DescriptorSetLayout, RejectsWhatKilnCannotHold) {
                                    binding(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 16),
                                    binding(2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kMaxDescriptorsPerSet)}));
   EXPECT_EQ(nullptr, layout_error({}));
+  std::vector<VkDescriptorSetLayoutBinding> blocks;
+  for (uint32_t i = 0; i < kMaxInlineUniformBlocksPerSet; ++i) blocks.push_back(binding(i, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 16));
+  EXPECT_EQ(nullptr, layout_error(blocks));  // maxDescriptorSetInlineUniformBlocks blocks
+  blocks.push_back(binding(kMaxInlineUniformBlocksPerSet, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 16));
+  EXPECT_NE(nullptr, layout_error(blocks));  // one more
 }
 
 // --- Records ----------------------------------------------------------------------------------
