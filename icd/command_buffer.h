@@ -2,6 +2,7 @@
 // VkCommandPool and VkCommandBuffer. A command buffer owns the command list it records into.
 #include <vulkan/vulkan.h>
 
+#include <array>
 #include <vector>
 
 #include "compiler/kernel_abi.h"
@@ -25,12 +26,20 @@ struct CommandBuffer : DispatchableObject {
   // Compute state as bound so far; each dispatch captures a copy of it.
   const struct Pipeline* compute_pipeline = nullptr;
   abi::ResourceContext compute_resources{};
+  // The memory each push descriptor set (VK_KHR_push_descriptor) last got in `commands`, where the
+  // next push to that set starts from (icd/cmd_push_descriptors.cpp).
+  struct PushedSet {
+    const uint8_t* memory = nullptr;
+    uint32_t size = 0;
+  };
+  std::array<PushedSet, abi::kMaxBoundDescriptorSets> pushed_sets{};
 
   void reset_recording() {
     commands.reset();
     record_result = VK_SUCCESS;
     compute_pipeline = nullptr;
     compute_resources = {};
+    pushed_sets = {};
   }
 };
 

@@ -29,6 +29,7 @@ namespace kiln::desc {
 constexpr uint32_t kMaxDescriptorsPerSet = 1u << 20;   // maxPerSetDescriptors
 constexpr uint32_t kMaxDynamicBuffersPerType = 16;     // maxDescriptorSet{Uniform,Storage}BuffersDynamic
 constexpr uint32_t kMaxInlineUniformBlockSize = 4096;  // maxInlineUniformBlockSize
+constexpr uint32_t kMaxPushDescriptors = 32;         // maxPushDescriptors (VK_KHR_push_descriptor)
 constexpr uint32_t kMaxInlineUniformBlocksPerSet = 32;  // maxDescriptorSetInlineUniformBlocks (only set memory size limits it)
 static_assert(2 * kMaxDynamicBuffersPerType <= abi::kMaxDynamicBuffers);
 

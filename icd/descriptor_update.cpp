@@ -1,5 +1,7 @@
 // Descriptor updates: vkUpdateDescriptorSets (writes and copies) and descriptor update templates.
 // Handles are resolved here; descriptor_memory.h turns descriptors into records and walks bindings.
+#include "icd/descriptor_update.h"
+
 #include <cstring>
 #include <span>
 #include <vector>
@@ -54,21 +56,20 @@ desc::DescriptorSource source_at(VkDescriptorType type, const uint8_t* data, siz
   return source;
 }
 
-// Writes `count` descriptors of `type` into `set` from (binding, element) on. For inline uniform
+// Writes `count` descriptors of `type` into `memory` from (binding, element) on. For inline uniform
 // blocks `element` and `count` are bytes and `data` the bytes; otherwise `data` holds one
 // source_at() element every `stride` bytes. Bad input stops the write with one log line.
-void write_to_set(const char* api, DescriptorSet* set, uint32_t binding, uint32_t element, uint32_t count,
-                  VkDescriptorType type, const uint8_t* data, size_t stride) {
+void write_to_memory(const char* api, const desc::SetLayoutDesc& layout, const desc::SetMemory& memory, uint32_t binding,
+                     uint32_t element, uint32_t count, VkDescriptorType type, const uint8_t* data, size_t stride) {
   if (count == 0) return;
-  if (!set || !data) {
-    KILN_LOG_ONCE(LogLevel::Error, "%s: null descriptor set or descriptor data; write skipped", api);
+  if (!data) {
+    KILN_LOG_ONCE(LogLevel::Error, "%s: null descriptor data; write skipped", api);
     return;
   }
-  const desc::SetLayoutDesc& layout = set->layout->desc;
   const desc::UpdateStatus status =
       desc::is_inline_uniform_block(type)
-          ? desc::write_inline_uniform_block(layout, set->memory, binding, element, {data, count})
-          : desc::write_descriptors(layout, set->memory, binding, element, count, type,
+          ? desc::write_inline_uniform_block(layout, memory, binding, element, {data, count})
+          : desc::write_descriptors(layout, memory, binding, element, count, type,
                                     [&](uint32_t i) { return source_at(type, data, stride, i); });
   if (status != desc::UpdateStatus::Done)
     KILN_LOG_ONCE(LogLevel::Error, "%s: binding %u element %u: %s; the rest of the write is skipped", api, binding,
@@ -96,20 +97,36 @@ std::pair<const uint8_t*, size_t> write_data(const VkWriteDescriptorSet& write) 
   }
 }
 
-struct DescriptorUpdateTemplate {
-  VkDescriptorUpdateTemplateType type;
-  std::vector<VkDescriptorUpdateTemplateEntry> entries;
-};
-
 }  // namespace
+
+namespace kiln {
+
+void write_descriptors(const char* api, const desc::SetLayoutDesc& layout, const desc::SetMemory& memory,
+                       const VkWriteDescriptorSet& write) {
+  const auto [data, stride] = write_data(write);
+  write_to_memory(api, layout, memory, write.dstBinding, write.dstArrayElement, write.descriptorCount,
+                  write.descriptorType, data, stride);
+}
+
+void apply_update_template(const char* api, const DescriptorUpdateTemplate& update_template,
+                           const desc::SetLayoutDesc& layout, const desc::SetMemory& memory, const void* data) {
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  for (const VkDescriptorUpdateTemplateEntry& e : update_template.entries)
+    write_to_memory(api, layout, memory, e.dstBinding, e.dstArrayElement, e.descriptorCount, e.descriptorType,
+                    bytes ? bytes + e.offset : nullptr, e.stride);
+}
+
+}  // namespace kiln
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_UpdateDescriptorSets(VkDevice, uint32_t writeCount, const VkWriteDescriptorSet* pWrites,
                                                                 uint32_t copyCount, const VkCopyDescriptorSet* pCopies) {
   for (uint32_t i = 0; i < writeCount; ++i) {
-    const VkWriteDescriptorSet& w = pWrites[i];
-    const auto [data, stride] = write_data(w);
-    write_to_set("vkUpdateDescriptorSets", set_of(w.dstSet), w.dstBinding, w.dstArrayElement, w.descriptorCount,
-                 w.descriptorType, data, stride);
+    const DescriptorSet* set = set_of(pWrites[i].dstSet);
+    if (!set) {
+      KILN_LOG_ONCE(LogLevel::Error, "vkUpdateDescriptorSets: write to a null descriptor set; skipped");
+      continue;
+    }
+    write_descriptors("vkUpdateDescriptorSets", set->layout->desc, set->memory, pWrites[i]);
   }
   for (uint32_t i = 0; i < copyCount; ++i) {
     const VkCopyDescriptorSet& c = pCopies[i];
@@ -137,6 +154,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateDescriptorUpdateTemplate(Vk
                                                          VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (!object) return VK_ERROR_OUT_OF_HOST_MEMORY;
   object->type = pCreateInfo->templateType;
+  object->bind_point = pCreateInfo->pipelineBindPoint;
   object->entries.assign(pCreateInfo->pDescriptorUpdateEntries,
                          pCreateInfo->pDescriptorUpdateEntries + pCreateInfo->descriptorUpdateEntryCount);
   *pTemplate = to_handle<VkDescriptorUpdateTemplate>(object);
@@ -146,15 +164,17 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateDescriptorUpdateTemplate(Vk
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_DestroyDescriptorUpdateTemplate(VkDevice handle, VkDescriptorUpdateTemplate updateTemplate,
                                                                            const VkAllocationCallbacks* pAllocator) {
   destroy_object(choose_allocator(pAllocator, device_of(handle)->allocator),
-                 from_handle<DescriptorUpdateTemplate>(updateTemplate));
+                 update_template_of(updateTemplate));
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_UpdateDescriptorSetWithTemplate(VkDevice, VkDescriptorSet descriptorSet,
                                                                            VkDescriptorUpdateTemplate updateTemplate,
                                                                            const void* pData) {
-  auto* object = from_handle<DescriptorUpdateTemplate>(updateTemplate);
-  const auto* data = static_cast<const uint8_t*>(pData);
-  for (const VkDescriptorUpdateTemplateEntry& e : object->entries)
-    write_to_set("vkUpdateDescriptorSetWithTemplate", set_of(descriptorSet), e.dstBinding, e.dstArrayElement,
-                 e.descriptorCount, e.descriptorType, data ? data + e.offset : nullptr, e.stride);
+  const DescriptorSet* set = set_of(descriptorSet);
+  if (!set) {
+    KILN_LOG_ONCE(LogLevel::Error, "vkUpdateDescriptorSetWithTemplate: null descriptor set; skipped");
+    return;
+  }
+  apply_update_template("vkUpdateDescriptorSetWithTemplate", *update_template_of(updateTemplate), set->layout->desc,
+                        set->memory, pData);
 }

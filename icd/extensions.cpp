@@ -23,7 +23,8 @@ std::span<const VkExtensionProperties> supported_instance_extensions() {
 }
 
 std::span<const VkExtensionProperties> supported_device_extensions() {
-  // Core-promoted extensions whose commands and structures Kiln implements in core form.
+  // Core-promoted extensions whose commands and structures Kiln implements in core form, and
+  // VK_KHR_push_descriptor.
   static const VkExtensionProperties list[] = {
       ext(VK_KHR_BIND_MEMORY_2_EXTENSION_NAME, VK_KHR_BIND_MEMORY_2_SPEC_VERSION),
       ext(VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME, VK_KHR_BUFFER_DEVICE_ADDRESS_SPEC_VERSION),
@@ -33,6 +34,7 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_KHR_GET_MEMORY_REQUIREMENTS_2_EXTENSION_NAME, VK_KHR_GET_MEMORY_REQUIREMENTS_2_SPEC_VERSION),
       ext(VK_KHR_MAINTENANCE_3_EXTENSION_NAME, VK_KHR_MAINTENANCE_3_SPEC_VERSION),
       ext(VK_KHR_MAINTENANCE_4_EXTENSION_NAME, VK_KHR_MAINTENANCE_4_SPEC_VERSION),
+      ext(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, VK_KHR_PUSH_DESCRIPTOR_SPEC_VERSION),
       ext(VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME, VK_KHR_SYNCHRONIZATION_2_SPEC_VERSION),
       ext(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME, VK_KHR_TIMELINE_SEMAPHORE_SPEC_VERSION),
       // Shader types, layouts and subgroups (compute today; each stage as it lands).

@@ -222,6 +222,9 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES:
         copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceVulkan13Properties*>(s), pd->properties13);
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR:
+        reinterpret_cast<VkPhysicalDevicePushDescriptorPropertiesKHR*>(s)->maxPushDescriptors = desc::kMaxPushDescriptors;
+        break;
       default:
         // Extension structs promoted to core: the core answer, member by member (generated);
         // structures Kiln does not know keep what the application put there.
