@@ -31,6 +31,7 @@ Pointer Translator::pointer_from_value(Id id) {
   if (v.leaves.empty()) return p;  // addr stays null: users report a pointer they cannot follow
   p.addr = p.lo = p.hi = v.leaves[0];
   p.explicit_layout = is_buffer_class(type.storage_class);
+  p.lanes_interleaved = type.storage_class == spv::StorageClass::Function || type.storage_class == spv::StorageClass::Private;
   if (type.storage_class == spv::StorageClass::PhysicalStorageBuffer) {
     p.bounded = false;
   } else if (v.leaves.size() >= 3) {
@@ -262,15 +263,14 @@ bool Translator::setup_variables() {
           pointers_[id] = p;
           return true;
         }
-        // W private copies, lane i's at base + i * size.
+        // W private copies, interleaved element by element (Pointer::lanes_interleaved).
         const uint32_t size = std::max(1u, spirv::type_size(m, pointee));
-        const uint32_t stride = (size + 7) / 8 * 8;
-        auto* storage = alloca_builder_.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), uint64_t{stride} * width()));
-        storage->setAlignment(llvm::Align(16));
-        llvm::Value* base = b.CreateAdd(splat(b.CreatePtrToInt(storage, i64)),
-                                        b.CreateMul(b.CreateZExt(lane_index(), lane_type(i64)), splat(b.getInt64(stride))));
+        auto* storage = alloca_builder_.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), uint64_t{size} * width()));
+        storage->setAlignment(llvm::Align(64));
+        llvm::Value* base = splat(b.CreatePtrToInt(storage, i64));
         Pointer p;
         p.pointee = pointee;
+        p.lanes_interleaved = true;
         p.addr = p.lo = base;
         p.hi = b.CreateAdd(base, splat(b.getInt64(size)));
         pointers_[id] = p;
@@ -369,6 +369,15 @@ static llvm::Value* in_bounds(Translator& t, const Pointer& p, llvm::Value* addr
   auto& b = t.b();
   llvm::Value* end = b.CreateAdd(addr, t.splat(b.getInt64(size)));
   return b.CreateAnd(b.CreateICmpUGE(addr, p.lo), b.CreateICmpULE(end, p.hi));
+}
+
+llvm::Value* Translator::physical_address(const Pointer& p, llvm::Value* addr, uint32_t scalar_size) {
+  if (!p.lanes_interleaved) return addr;
+  auto& b = builder_;
+  llvm::Type* i64_lanes = lane_type(b.getInt64Ty());
+  llvm::Value* element = b.CreateMul(b.CreateSub(addr, p.lo), splat(b.getInt64(width())));
+  llvm::Value* lane = b.CreateMul(b.CreateZExt(lane_index(), i64_lanes), splat(b.getInt64(scalar_size)));
+  return b.CreateAdd(p.lo, b.CreateAdd(element, lane));
 }
 
 llvm::Value* Translator::lanes_in_bounds(const Pointer& p, llvm::Value* addr, uint32_t size) {
@@ -494,7 +503,7 @@ Value Translator::load(const Pointer& p, Id type) {
     llvm::Type* memory_type = is_bool ? b.getInt32Ty() : leaf_type(scalar);
     const uint32_t size = is_bool ? 4 : spirv::type_size(m, scalar);
     llvm::Value* lanes = lanes_in_bounds(p, addr, size);
-    llvm::Value* v = access_lanes(*this, addr, lanes, memory_type, size, nullptr);
+    llvm::Value* v = access_lanes(*this, physical_address(p, addr, size), lanes, memory_type, size, nullptr);
     if (is_bool) v = b.CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
     out.leaves.push_back(v);
   });
@@ -521,7 +530,7 @@ void Translator::store(const Pointer& p, Id type, const Value& value) {
     if (is_bool) v = b.CreateZExt(v, lane_type(b.getInt32Ty()));
     const uint32_t size = is_bool ? 4 : spirv::type_size(m, scalar);
     llvm::Value* lanes = lanes_in_bounds(p, addr, size);
-    access_lanes(*this, addr, lanes, v->getType()->getScalarType(), size, v);
+    access_lanes(*this, physical_address(p, addr, size), lanes, v->getType()->getScalarType(), size, v);
   });
 }
 
@@ -668,6 +677,7 @@ static bool atomic(Translator& t, const spirv::Instruction& inst) {
     default: operand = t.get(inst.operands[3]).leaves.at(0); break;
   }
   llvm::Function* fn = b.GetInsertBlock()->getParent();
+  llvm::Value* physical = t.physical_address(p, p.addr, size);
   llvm::Value* result = llvm::UndefValue::get(t.lane_type(scalar));
   for (uint32_t lane = 0; lane < t.width(); ++lane) {
     llvm::BasicBlock* run = llvm::BasicBlock::Create(t.ctx, "atomic_lane", fn);
@@ -675,7 +685,7 @@ static bool atomic(Translator& t, const spirv::Instruction& inst) {
     llvm::BasicBlock* from = b.GetInsertBlock();
     b.CreateCondBr(b.CreateExtractElement(lanes, lane), run, done);
     b.SetInsertPoint(run);
-    llvm::Value* address = b.CreateIntToPtr(b.CreateExtractElement(p.addr, lane), b.getPtrTy());
+    llvm::Value* address = b.CreateIntToPtr(b.CreateExtractElement(physical, lane), b.getPtrTy());
     llvm::Value* old = nullptr;
     const auto order = llvm::AtomicOrdering::SequentiallyConsistent;
     if (op == spv::Op::OpAtomicLoad) {

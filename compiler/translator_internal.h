@@ -47,6 +47,10 @@ struct Pointer {
   llvm::Value* hi = nullptr;     // <W x i64> one past the last valid byte
   bool explicit_layout = false;  // buffer storage: offsets/strides from decorations
   bool bounded = true;           // false for PhysicalStorageBuffer: lo/hi unused, accesses unchecked
+  // Function/Private memory holds all W lanes' copies element-major: the scalar at natural offset
+  // o of lane i lives at lo + o * W + i * size(scalar), so constant-indexed accesses are one
+  // vector load/store. addr/lo/hi stay natural (one copy's addresses); physical_address maps them.
+  bool lanes_interleaved = false;
   uint32_t matrix_stride = 0;    // for matrix pointees (and vectors inside them)
   bool row_major = false;
   uint32_t component_stride = 0; // vectors inside row-major matrices: stride between components
@@ -101,6 +105,7 @@ class Translator {
   Value load(const Pointer& p, Id type);
   void store(const Pointer& p, Id type, const Value& value);
   // Lanes of the current mask whose `size`-byte access at `addr` stays inside p's object.
+  llvm::Value* physical_address(const Pointer& p, llvm::Value* addr, uint32_t scalar_size);
   llvm::Value* lanes_in_bounds(const Pointer& p, llvm::Value* addr, uint32_t size);
 
   // --- translate_subgroup.cpp ---
