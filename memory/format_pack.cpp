@@ -371,4 +371,57 @@ bool unpack_depth(VkFormat format, const void* texel, float* depth_out) {
   return true;
 }
 
+bool pack_stencil(VkFormat format, uint32_t stencil, void* texel_out) {
+  const FormatInfo* info = format_info(format);
+  if (info == nullptr || !info->has_stencil()) return false;
+  *static_cast<uint8_t*>(texel_out) = static_cast<uint8_t>(stencil);
+  return true;
+}
+
+bool unpack_stencil(VkFormat format, const void* texel, uint32_t* stencil_out) {
+  const FormatInfo* info = format_info(format);
+  if (info == nullptr || !info->has_stencil()) return false;
+  *stencil_out = *static_cast<const uint8_t*>(texel);
+  return true;
+}
+
+ValueClass value_class(VkFormat format, VkImageAspectFlagBits aspect) {
+  if (aspect == VK_IMAGE_ASPECT_STENCIL_BIT) return ValueClass::UInt;
+  if (aspect == VK_IMAGE_ASPECT_DEPTH_BIT) return ValueClass::Float;
+  const FormatInfo* info = format_info(format);
+  if (info == nullptr) return ValueClass::Float;
+  for (uint32_t i = 0; i < info->component_count; ++i) {
+    if (info->components[i].kind == NumericKind::UInt) return ValueClass::UInt;
+    if (info->components[i].kind == NumericKind::SInt) return ValueClass::SInt;
+  }
+  return ValueClass::Float;
+}
+
+bool unpack_aspect(VkFormat format, VkImageAspectFlagBits aspect, const void* texel, VkClearColorValue* value_out) {
+  VkClearColorValue v{};
+  switch (aspect) {
+    case VK_IMAGE_ASPECT_COLOR_BIT: return unpack_color(format, texel, value_out);
+    case VK_IMAGE_ASPECT_DEPTH_BIT:
+      if (!unpack_depth(format, texel, &v.float32[0])) return false;
+      v.float32[3] = 1.0f;
+      break;
+    case VK_IMAGE_ASPECT_STENCIL_BIT:
+      if (!unpack_stencil(format, texel, &v.uint32[0])) return false;
+      v.uint32[3] = 1;
+      break;
+    default: return false;
+  }
+  *value_out = v;
+  return true;
+}
+
+bool pack_aspect(VkFormat format, VkImageAspectFlagBits aspect, const VkClearColorValue& value, void* texel_out) {
+  switch (aspect) {
+    case VK_IMAGE_ASPECT_COLOR_BIT: return pack_color(format, value, texel_out);
+    case VK_IMAGE_ASPECT_DEPTH_BIT: return pack_depth(format, value.float32[0], texel_out);
+    case VK_IMAGE_ASPECT_STENCIL_BIT: return pack_stencil(format, value.uint32[0], texel_out);
+    default: return false;
+  }
+}
+
 }  // namespace kiln::fmt

@@ -36,6 +36,24 @@ bool unpack_color(VkFormat format, const void* texel, VkClearColorValue* value_o
 bool pack_depth(VkFormat format, float depth, void* texel_out);
 bool unpack_depth(VkFormat format, const void* texel, float* depth_out);
 
+// The stencil aspect: one byte per texel in Kiln's plane storage (S8, D16S8, D24S8, D32S8).
+// Packing keeps the low 8 bits. False for formats without stencil.
+bool pack_stencil(VkFormat format, uint32_t stencil, void* texel_out);
+bool unpack_stencil(VkFormat format, const void* texel, uint32_t* stencil_out);
+
+// --- One aspect as a four-component value ------------------------------------------------------
+// Copies between formats, blits and (later) sampling see every aspect the same way: a colour
+// texel as unpack_color gives it, depth as (D, 0, 0, 1) floats, stencil as (S, 0, 0, 1) uints.
+
+// Which member of VkClearColorValue an aspect's values use.
+enum class ValueClass : uint8_t { Float, SInt, UInt };
+ValueClass value_class(VkFormat format, VkImageAspectFlagBits aspect);
+
+// `texel` is in the aspect's plane storage (aspect_texel_bytes). False for formats without the
+// aspect and for compressed formats (see memory/block_decode.h).
+bool unpack_aspect(VkFormat format, VkImageAspectFlagBits aspect, const void* texel, VkClearColorValue* value_out);
+bool pack_aspect(VkFormat format, VkImageAspectFlagBits aspect, const VkClearColorValue& value, void* texel_out);
+
 // --- Single values (the building blocks above, for code that converts one channel) -------------
 
 // UNORM of `bits` bits: clamp to [0,1], round to nearest (ties to even); NaN -> 0.

@@ -511,3 +511,73 @@ TEST(FormatPack, ChannelsLandWhereTheTableSays) {
 
 }  // namespace
 }  // namespace kiln::fmt
+
+namespace kiln::fmt {
+namespace {
+
+// Depth and stencil through the per-aspect interface that copies and blits use: every
+// depth/stencil format keeps its aspects apart, and each aspect round-trips its codes.
+TEST(FormatPack, DepthStencilAspectsRoundTrip) {
+  const VkFormat formats[] = {VK_FORMAT_D16_UNORM, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D32_SFLOAT,
+                              VK_FORMAT_S8_UINT, VK_FORMAT_D16_UNORM_S8_UINT, VK_FORMAT_D24_UNORM_S8_UINT,
+                              VK_FORMAT_D32_SFLOAT_S8_UINT};
+  for (VkFormat format : formats) {
+    const FormatInfo* info = format_info(format);
+    SCOPED_TRACE(info->name);
+    if (info->has_stencil()) {
+      EXPECT_EQ(value_class(format, VK_IMAGE_ASPECT_STENCIL_BIT), ValueClass::UInt);
+      for (uint32_t s = 0; s < 256; ++s) {
+        uint8_t texel = 0;
+        VkClearColorValue v{};
+        v.uint32[0] = s + 0x100;  // only the low 8 bits are stored
+        ASSERT_TRUE(pack_aspect(format, VK_IMAGE_ASPECT_STENCIL_BIT, v, &texel));
+        VkClearColorValue back{};
+        ASSERT_TRUE(unpack_aspect(format, VK_IMAGE_ASPECT_STENCIL_BIT, &texel, &back));
+        EXPECT_EQ(back.uint32[0], s);
+        EXPECT_EQ(back.uint32[3], 1u);
+      }
+    } else {
+      uint8_t texel = 0;
+      EXPECT_FALSE(pack_stencil(format, 1, &texel));
+    }
+    if (!info->has_depth()) {
+      float d;
+      EXPECT_FALSE(unpack_depth(format, "\0\0\0\0", &d));
+      continue;
+    }
+    EXPECT_EQ(value_class(format, VK_IMAGE_ASPECT_DEPTH_BIT), ValueClass::Float);
+    const uint32_t bytes = aspect_texel_bytes(format, VK_IMAGE_ASPECT_DEPTH_BIT);
+    const bool is_float = format == VK_FORMAT_D32_SFLOAT || format == VK_FORMAT_D32_SFLOAT_S8_UINT;
+    const uint32_t bits = bytes == 2 ? 16 : 24;
+    // UNORM depth: every 16-bit code and a spread of 24-bit codes survive unpack -> pack.
+    for (uint32_t code = 0; !is_float && code < (1u << bits); code += bits == 16 ? 1 : 4099) {
+      uint32_t texel = code, again = 0;
+      VkClearColorValue v{};
+      ASSERT_TRUE(unpack_aspect(format, VK_IMAGE_ASPECT_DEPTH_BIT, &texel, &v));
+      ASSERT_EQ(v.float32[3], 1.0f);
+      ASSERT_TRUE(pack_aspect(format, VK_IMAGE_ASPECT_DEPTH_BIT, v, &again));
+      ASSERT_EQ(again, code) << code;
+    }
+    // Known values: 0.5 -> round(0.5 * (2^b - 1)) (ties to even), out-of-range clamps for UNORM.
+    uint32_t texel = 0;
+    ASSERT_TRUE(pack_depth(format, 0.5f, &texel));
+    EXPECT_EQ(texel, is_float ? 0x3F000000u : bits == 16 ? 32768u : 8388608u);
+    texel = 0;
+    ASSERT_TRUE(pack_depth(format, 2.0f, &texel));
+    if (!is_float) {
+      EXPECT_EQ(texel, (1u << bits) - 1);
+    }
+  }
+}
+
+TEST(FormatPack, ValueClassFollowsTheNumericKind) {
+  EXPECT_EQ(value_class(VK_FORMAT_R8G8B8A8_UINT, VK_IMAGE_ASPECT_COLOR_BIT), ValueClass::UInt);
+  EXPECT_EQ(value_class(VK_FORMAT_A2B10G10R10_SINT_PACK32, VK_IMAGE_ASPECT_COLOR_BIT), ValueClass::SInt);
+  EXPECT_EQ(value_class(VK_FORMAT_R64_SINT, VK_IMAGE_ASPECT_COLOR_BIT), ValueClass::SInt);
+  EXPECT_EQ(value_class(VK_FORMAT_R8G8B8A8_SSCALED, VK_IMAGE_ASPECT_COLOR_BIT), ValueClass::Float);
+  EXPECT_EQ(value_class(VK_FORMAT_E5B9G9R9_UFLOAT_PACK32, VK_IMAGE_ASPECT_COLOR_BIT), ValueClass::Float);
+  EXPECT_EQ(value_class(VK_FORMAT_BC7_SRGB_BLOCK, VK_IMAGE_ASPECT_COLOR_BIT), ValueClass::Float);
+}
+
+}  // namespace
+}  // namespace kiln::fmt
