@@ -5,6 +5,7 @@
 #include "common/log.h"
 #include "icd/command_buffer.h"
 #include "kiln_entrypoints.h"
+#include "memory/blit.h"
 #include "memory/transfer.h"
 
 using namespace kiln;
@@ -50,6 +51,17 @@ void record_copy_image(CommandBuffer* cb, const VkCopyImageInfo2& info) {
                                     [&](const VkImageCopy2& r) { return mem::image_copy_in_bounds(*src, *dst, r); });
 }
 
+void record_blit_image(CommandBuffer* cb, const VkBlitImageInfo2& info) {
+  auto* src = from_handle<mem::Image>(info.srcImage);
+  auto* dst = from_handle<mem::Image>(info.dstImage);
+  auto* cmd = cb->commands.append<exec::BlitImageCmd>();
+  cmd->src = src;
+  cmd->dst = dst;
+  cmd->filter = info.filter;
+  cmd->regions = keep_valid_regions(cb, "vkCmdBlitImage", info.pRegions, info.regionCount, &cmd->region_count,
+                                    [&](const VkImageBlit2& r) { return mem::blit_region_valid(*src, *dst, r, info.filter); });
+}
+
 void record_buffer_image_copy(CommandBuffer* cb, exec::CommandType type, VkBuffer buffer_handle, VkImage image_handle,
                               const VkBufferImageCopy2* regions, uint32_t count) {
   auto* buffer = from_handle<mem::Buffer>(buffer_handle);
@@ -64,6 +76,10 @@ void record_buffer_image_copy(CommandBuffer* cb, exec::CommandType type, VkBuffe
 VkBufferCopy2 to_v2(const VkBufferCopy& r) { return {VK_STRUCTURE_TYPE_BUFFER_COPY_2, nullptr, r.srcOffset, r.dstOffset, r.size}; }
 VkImageCopy2 to_v2(const VkImageCopy& r) {
   return {VK_STRUCTURE_TYPE_IMAGE_COPY_2, nullptr, r.srcSubresource, r.srcOffset, r.dstSubresource, r.dstOffset, r.extent};
+}
+VkImageBlit2 to_v2(const VkImageBlit& r) {
+  return {VK_STRUCTURE_TYPE_IMAGE_BLIT_2, nullptr, r.srcSubresource, {r.srcOffsets[0], r.srcOffsets[1]},
+          r.dstSubresource, {r.dstOffsets[0], r.dstOffsets[1]}};
 }
 VkBufferImageCopy2 to_v2(const VkBufferImageCopy& r) {
   return {VK_STRUCTURE_TYPE_BUFFER_IMAGE_COPY_2, nullptr, r.bufferOffset, r.bufferRowLength, r.bufferImageHeight,
@@ -101,6 +117,18 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdCopyImage(VkCommandBuffer commandB
   auto regions = regions_to_v2(pRegions, count);
   record_copy_image(command_buffer_of(commandBuffer),
                     {VK_STRUCTURE_TYPE_COPY_IMAGE_INFO_2, nullptr, src, srcLayout, dst, dstLayout, count, regions.data()});
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBlitImage2(VkCommandBuffer commandBuffer, const VkBlitImageInfo2* pInfo) {
+  record_blit_image(command_buffer_of(commandBuffer), *pInfo);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBlitImage(VkCommandBuffer commandBuffer, VkImage src, VkImageLayout srcLayout,
+                                                        VkImage dst, VkImageLayout dstLayout, uint32_t count,
+                                                        const VkImageBlit* pRegions, VkFilter filter) {
+  auto regions = regions_to_v2(pRegions, count);
+  record_blit_image(command_buffer_of(commandBuffer), {VK_STRUCTURE_TYPE_BLIT_IMAGE_INFO_2, nullptr, src, srcLayout, dst,
+                                                       dstLayout, count, regions.data(), filter});
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdCopyBufferToImage2(VkCommandBuffer commandBuffer,

@@ -3,20 +3,44 @@
 #include <algorithm>
 
 #include "icd/device_limits.h"
+#include "memory/block_decode.h"
+#include "memory/format_pack.h"
 #include "memory/format_table.h"
 
 namespace kiln {
 
+namespace {
+
+// Compressed formats Kiln can decode (BC, ETC2/EAC, ASTC LDR; not ASTC HDR).
+bool decodable(VkFormat format) {
+  float texels[fmt::kMaxBlockTexels][4];
+  const uint8_t block[16] = {};
+  return fmt::decode_block(format, block, texels);
+}
+
+}  // namespace
+
 FormatSupport format_support(VkFormat format) {
   FormatSupport s;
   const fmt::FormatInfo* info = fmt::format_info(format);
-  // Compressed formats stay unsupported until their decoders and sampling exist (issue: images).
-  if (!info || info->is_compressed()) return s;
+  if (!info) return s;
   const VkFormatFeatureFlags2 transfer =
       VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
-  s.optimal = transfer;
+  // Blits read any format through unpack/decode and write any uncompressed one
+  // (memory/blit.cpp); LINEAR filtering only for float-valued colour formats. Sampling, storage
+  // and attachments are not reported until shaders and rasterization use images.
+  const bool float_color = !(info->has_depth() || info->has_stencil()) &&
+                           fmt::value_class(format, VK_IMAGE_ASPECT_COLOR_BIT) == fmt::ValueClass::Float;
+  const VkFormatFeatureFlags2 linear_blit = float_color ? VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT : 0;
+  if (info->is_compressed()) {
+    // Compressed images are copied as blocks and decoded when blitted from; optimal tiling only.
+    if (decodable(format)) s.optimal = transfer | VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | linear_blit;
+    return s;
+  }
+  const VkFormatFeatureFlags2 blit = VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
+  s.optimal = transfer | blit | linear_blit;
   // Depth/stencil images are optimal-tiling only, as on GPUs (Kiln stores each aspect in its own plane).
-  if (!(info->has_depth() || info->has_stencil())) s.linear = transfer;
+  if (!(info->has_depth() || info->has_stencil())) s.linear = transfer | blit | linear_blit;
   return s;
 }
 
@@ -40,10 +64,14 @@ VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTilin
   const VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT |
                                              VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT |
                                              VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT |
-                                             VK_IMAGE_CREATE_EXTENDED_USAGE_BIT | VK_IMAGE_CREATE_ALIAS_BIT;
+                                             VK_IMAGE_CREATE_EXTENDED_USAGE_BIT | VK_IMAGE_CREATE_ALIAS_BIT |
+                                             VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT;
   if (flags & ~supported_flags) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if ((flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if ((flags & VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_3D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  // Block-compressed images are 2D (the block layout has no depth).
+  const fmt::FormatInfo* info = fmt::format_info(format);
+  if (info && info->is_compressed() && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
 
   const VkPhysicalDeviceLimits& L = device_limits();
   uint32_t max_dim = 0;

@@ -22,6 +22,7 @@ namespace kiln::exec {
 enum class CommandType : uint8_t {
   CopyBuffer,
   CopyImage,
+  BlitImage,
   CopyBufferToImage,
   CopyImageToBuffer,
   FillBuffer,
@@ -52,6 +53,9 @@ struct CopyBufferCmd : CommandOf<CommandType::CopyBuffer> {
 };
 struct CopyImageCmd : CommandOf<CommandType::CopyImage> {
   const mem::Image* src; mem::Image* dst; uint32_t region_count; const VkImageCopy2* regions;
+};
+struct BlitImageCmd : CommandOf<CommandType::BlitImage> {
+  const mem::Image* src; mem::Image* dst; VkFilter filter; uint32_t region_count; const VkImageBlit2* regions;
 };
 // Used for both directions; the command type says which.
 struct BufferImageCopyCmd : Command {

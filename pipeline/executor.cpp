@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/log.h"
+#include "memory/blit.h"
 #include "memory/transfer.h"
 
 namespace kiln::exec {
@@ -46,6 +47,14 @@ void execute_command(const Command* cmd, ThreadPool& pool) {
       for (uint32_t i = 0; i < c.region_count; ++i)
         split_work(pool, region_bytes(*c.src, c.regions[i].srcSubresource, c.regions[i].extent),
                    [&](mem::WorkPart p) { mem::copy_image(*c.src, *c.dst, c.regions[i], p); });
+      break;
+    }
+    case CommandType::BlitImage: {
+      const auto& c = as<BlitImageCmd>(cmd);
+      // Blits convert texel by texel: split by destination rows, about 64 KiB of texels a part.
+      for (uint32_t i = 0; i < c.region_count; ++i)
+        split_work(pool, mem::blit_row_count(c.regions[i], *c.dst) * 16 * 1024,
+                   [&](mem::WorkPart p) { mem::blit_image(*c.src, *c.dst, c.regions[i], c.filter, p); });
       break;
     }
     case CommandType::CopyBufferToImage:
