@@ -1,0 +1,41 @@
+#pragma once
+// VkImageView and VkSampler as the memory side sees them: plain descriptions that copies today
+// and sampling routines later read. Validation of the create infos lives in icd/image_view.cpp and
+// icd/sampler.cpp; everything here has already been checked against its image.
+#include <vulkan/vulkan.h>
+
+#include "memory/resources.h"
+
+namespace kiln::mem {
+
+struct ImageView {
+  const Image* image = nullptr;
+  VkImageViewType type = VK_IMAGE_VIEW_TYPE_2D;
+  // The view's format: the image's, or a compatible one for MUTABLE_FORMAT images (same texel
+  // block size; an uncompressed format of a compressed image's block size for
+  // BLOCK_TEXEL_VIEW_COMPATIBLE, then one texel per block).
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkComponentMapping components{};  // IDENTITY already replaced by the channel itself
+  VkImageSubresourceRange range{};  // REMAINING_* resolved
+  VkImageUsageFlags usage = 0;      // the image's, or the VkImageViewUsageCreateInfo subset
+  // A 2D or 2D-array view of a 3D image: range's layers are depth slices of range.baseMipLevel.
+  bool slices_of_3d = false;
+};
+
+struct Sampler {
+  VkFilter mag_filter = VK_FILTER_NEAREST, min_filter = VK_FILTER_NEAREST;
+  VkSamplerMipmapMode mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+  VkSamplerAddressMode address[3] = {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                                     VK_SAMPLER_ADDRESS_MODE_REPEAT};
+  float mip_lod_bias = 0.0f;  // clamped to +-maxSamplerLodBias
+  float max_anisotropy = 1.0f;  // 1 when anisotropy is off
+  bool compare_enable = false;
+  VkCompareOp compare_op = VK_COMPARE_OP_NEVER;
+  float min_lod = 0.0f, max_lod = 0.0f;
+  VkBorderColor border_color = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
+  VkClearColorValue border_value{};  // the border colour's four values (float or integer)
+  bool unnormalized_coordinates = false;
+  VkSamplerReductionMode reduction_mode = VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE;
+};
+
+}  // namespace kiln::mem
