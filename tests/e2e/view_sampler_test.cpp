@@ -1,0 +1,94 @@
+// VkSampler and VkImageView creation: valid create infos succeed (validated), and on Kiln the
+// application errors the driver checks cheaply come back as error codes instead of objects that
+// would reach outside their image later (unvalidated, since they are invalid usage).
+#include "e2e/vk_fixture.h"
+
+namespace kiln::test {
+namespace {
+
+using ViewSamplerTest = VulkanTest;
+
+VkSamplerCreateInfo sampler_info() {
+  VkSamplerCreateInfo info{.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  info.magFilter = info.minFilter = VK_FILTER_LINEAR;
+  info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+  info.maxLod = VK_LOD_CLAMP_NONE;
+  return info;
+}
+
+TEST_F(ViewSamplerTest, SamplersWithEveryCoreStateAreCreated) {
+  std::vector<VkSamplerCreateInfo> infos;
+  for (VkSamplerAddressMode mode : {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
+                                    VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER}) {
+    VkSamplerCreateInfo info = sampler_info();
+    info.addressModeU = info.addressModeV = info.addressModeW = mode;
+    infos.push_back(info);
+  }
+  for (int border = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK; border <= VK_BORDER_COLOR_INT_OPAQUE_WHITE; ++border) {
+    VkSamplerCreateInfo info = sampler_info();
+    info.addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+    info.borderColor = static_cast<VkBorderColor>(border);
+    infos.push_back(info);
+  }
+  VkSamplerCreateInfo compare = sampler_info();
+  compare.compareEnable = VK_TRUE;
+  compare.compareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
+  compare.mipLodBias = 2.5f;
+  compare.minLod = 1.0f, compare.maxLod = 4.0f;
+  infos.push_back(compare);
+  VkSamplerCreateInfo unnormalized = sampler_info();
+  unnormalized.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+  unnormalized.addressModeU = unnormalized.addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  unnormalized.maxLod = 0;
+  unnormalized.unnormalizedCoordinates = VK_TRUE;
+  infos.push_back(unnormalized);
+  for (const VkSamplerCreateInfo& info : infos) {
+    VkSampler sampler = VK_NULL_HANDLE;
+    ASSERT_EQ(VK_SUCCESS, vkCreateSampler(device().handle(), &info, nullptr, &sampler));
+    EXPECT_NE(VK_NULL_HANDLE, sampler);
+    vkDestroySampler(device().handle(), sampler, nullptr);
+  }
+  vkDestroySampler(device().handle(), VK_NULL_HANDLE, nullptr);  // a no-op
+}
+
+TEST_F(ViewSamplerTest, KilnRefusesSamplersAndViewsItCannotHonour) {
+  KILN_ONLY();
+  UnvalidatedContext context = create_unvalidated_context();
+  std::unique_ptr<TestDevice> device;
+  ASSERT_EQ(VK_SUCCESS, TestDevice::create(context.physical_device, {}, &device));
+  VkSampler sampler = VK_NULL_HANDLE;
+  VkSamplerCreateInfo inverted = sampler_info();
+  inverted.minLod = 3, inverted.maxLod = 1;
+  EXPECT_EQ(VK_ERROR_OUT_OF_HOST_MEMORY, vkCreateSampler(device->handle(), &inverted, nullptr, &sampler));
+  VkSamplerCreateInfo unnormalized_linear_mips = sampler_info();
+  unnormalized_linear_mips.unnormalizedCoordinates = VK_TRUE;
+  EXPECT_EQ(VK_ERROR_OUT_OF_HOST_MEMORY, vkCreateSampler(device->handle(), &unnormalized_linear_mips, nullptr, &sampler));
+
+  // Views of a transfer-only image (Kiln has no sampled/storage/attachment images yet, so a view
+  // has no valid use; these only check the range and format rules).
+  const Image image = device->create_image(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {16, 16, 1}, 3, 2,
+                                           VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT);
+  auto create_view = [&](VkImageViewType type, VkFormat format, VkImageSubresourceRange range) {
+    VkImageViewCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    info.image = image.image, info.viewType = type, info.format = format, info.subresourceRange = range;
+    VkImageView view = VK_NULL_HANDLE;
+    const VkResult result = vkCreateImageView(device->handle(), &info, nullptr, &view);
+    if (result == VK_SUCCESS) vkDestroyImageView(device->handle(), view, nullptr);
+    return result;
+  };
+  const VkImageAspectFlags color = VK_IMAGE_ASPECT_COLOR_BIT;
+  EXPECT_EQ(VK_SUCCESS, create_view(VK_IMAGE_VIEW_TYPE_2D_ARRAY, VK_FORMAT_R8G8B8A8_UNORM, {color, 0, 3, 0, 2}));
+  EXPECT_EQ(VK_SUCCESS, create_view(VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R32_UINT, {color, 1, 1, 1, 1}));  // same size
+  EXPECT_EQ(VK_SUCCESS, create_view(VK_IMAGE_VIEW_TYPE_2D_ARRAY, VK_FORMAT_R8G8B8A8_SRGB,
+                                    {color, 1, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS}));
+  EXPECT_EQ(VK_ERROR_OUT_OF_HOST_MEMORY, create_view(VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {color, 3, 1, 0, 1}));
+  EXPECT_EQ(VK_ERROR_OUT_OF_HOST_MEMORY, create_view(VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {color, 0, 1, 1, 2}));
+  EXPECT_EQ(VK_ERROR_OUT_OF_HOST_MEMORY, create_view(VK_IMAGE_VIEW_TYPE_CUBE, VK_FORMAT_R8G8B8A8_UNORM, {color, 0, 1, 0, 2}));
+  EXPECT_EQ(VK_ERROR_OUT_OF_HOST_MEMORY, create_view(VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R16G16B16A16_UNORM, {color, 0, 1, 0, 1}));
+  EXPECT_EQ(VK_ERROR_OUT_OF_HOST_MEMORY,
+            create_view(VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1}));
+  EXPECT_EQ(VK_ERROR_OUT_OF_HOST_MEMORY, create_view(VK_IMAGE_VIEW_TYPE_3D, VK_FORMAT_R8G8B8A8_UNORM, {color, 0, 1, 0, 1}));
+}
+
+}  // namespace
+}  // namespace kiln::test
