@@ -22,6 +22,7 @@ struct PhysicalDevice : DispatchableObject {
   VkPhysicalDeviceVulkan11Features features11{};
   VkPhysicalDeviceVulkan12Features features12{};
   VkPhysicalDeviceVulkan13Features features13{};
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float{};  // VK_EXT_shader_atomic_float
   uint32_t queue_count = 0;
 };
 

@@ -177,6 +177,18 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // Shared memory is zeroed before every workgroup (pipeline/compute_dispatch.cpp), which is what
   // a Workgroup variable's OpConstantNull initializer asks for.
   pd->features13.shaderZeroInitializeWorkgroupMemory = VK_TRUE;
+  // Atomics on buffer and shared memory are LLVM atomicrmw/cmpxchg of any width and float add
+  // (tests/e2e/compute_atomics_test.cpp); image atomics wait for storage images.
+  pd->features12.shaderBufferInt64Atomics = VK_TRUE;
+  pd->features12.shaderSharedInt64Atomics = VK_TRUE;
+  pd->atomic_float.shaderBufferFloat32Atomics = VK_TRUE;
+  pd->atomic_float.shaderBufferFloat32AtomicAdd = VK_TRUE;
+  pd->atomic_float.shaderBufferFloat64Atomics = VK_TRUE;
+  pd->atomic_float.shaderBufferFloat64AtomicAdd = VK_TRUE;
+  pd->atomic_float.shaderSharedFloat32Atomics = VK_TRUE;
+  pd->atomic_float.shaderSharedFloat32AtomicAdd = VK_TRUE;
+  pd->atomic_float.shaderSharedFloat64Atomics = VK_TRUE;
+  pd->atomic_float.shaderSharedFloat64AtomicAdd = VK_TRUE;
   // Buffer device addresses are host addresses (icd/device_address.cpp); PhysicalStorageBuffer
   // pointers and variable pointers on StorageBuffer and Workgroup storage
   // (tests/e2e/compute_device_address_test.cpp). No capture/replay, a single device.
@@ -253,6 +265,9 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES:
         copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceVulkan13Features*>(s), pd->features13);
+        break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT:
+        copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT*>(s), pd->atomic_float);
         break;
       default: {
         // Extension structs promoted to core: the core answer, member by member (generated).

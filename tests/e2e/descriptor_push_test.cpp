@@ -14,20 +14,10 @@ namespace {
 
 constexpr uint32_t kInvocations = 16;
 
-bool has_extension(VkPhysicalDevice physical_device, const char* name) {
-  uint32_t count = 0;
-  vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr);
-  std::vector<VkExtensionProperties> extensions(count);
-  vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data());
-  for (const VkExtensionProperties& e : extensions)
-    if (std::string(e.extensionName) == name) return true;
-  return false;
-}
-
 class ComputePushDescriptorTest : public VulkanTest {};
 
 TEST_F(ComputePushDescriptorTest, PushesKeepUnwrittenBindingsAndEarlierDispatchesKeepTheirs) {
-  REQUIRE_ON_KILN(has_extension(physical_device(), VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME), "VK_KHR_push_descriptor");
+  REQUIRE_ON_KILN(device_has_extension(physical_device(), VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME), "VK_KHR_push_descriptor");
   DeviceFeatures enabled;
   enabled.v13.maintenance4 = features().v13.maintenance4;  // glslang's LocalSizeId needs it
   DeviceOptions options;

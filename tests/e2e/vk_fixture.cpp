@@ -9,6 +9,16 @@
 
 namespace kiln::test {
 
+bool device_has_extension(VkPhysicalDevice physical_device, const char* name) {
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data());
+  for (const VkExtensionProperties& e : extensions)
+    if (std::string(e.extensionName) == name) return true;
+  return false;
+}
+
 namespace {
 
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";

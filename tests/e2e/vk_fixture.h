@@ -101,6 +101,9 @@ struct DeviceFeatures {
   static void query(VkPhysicalDevice physical_device, DeviceFeatures* out);
 };
 
+// Whether the physical device lists device extension `name`.
+bool device_has_extension(VkPhysicalDevice physical_device, const char* name);
+
 struct DeviceOptions {
   uint32_t queue_count = 1;  // queues created in family 0
   // pNext chain of VkDeviceCreateInfo (e.g. a VkPhysicalDeviceFeatures2 chain), may be null.
