@@ -339,9 +339,9 @@ static void for_each_leaf(Translator& t, const Pointer& p, Id type, llvm::Value*
         }
       return;
     }
-    case spirv::TypeKind::Array: {
+    case spirv::TypeKind::Array: {  // the elements keep the member's matrix layout (p)
       const uint32_t stride = spirv::array_stride(m, type);
-      for (uint32_t i = 0; i < ty.count; ++i) for_each_leaf(t, Pointer{}, ty.element, at(addr, uint64_t{i} * stride), leaf);
+      for (uint32_t i = 0; i < ty.count; ++i) for_each_leaf(t, p, ty.element, at(addr, uint64_t{i} * stride), leaf);
       return;
     }
     case spirv::TypeKind::Struct: {
@@ -586,8 +586,7 @@ static bool step(Translator& t, Pointer& p, Id index_id, const spirv::Instructio
       const uint32_t stride = spirv::array_stride(m, p.pointee);
       p.addr = b.CreateAdd(p.addr, b.CreateMul(index_vector(), t.splat(b.getInt64(stride))));
       p.pointee = ty.element;
-      p.matrix_stride = 0;
-      p.row_major = false;
+      // A member's MatrixStride/RowMajor apply to the matrices of an array member too: keep them.
       return true;
     }
     case spirv::TypeKind::Matrix: {

@@ -1392,5 +1392,38 @@ TEST_F(ComputeInstructionsTest, NestedLoopsWithBreakAndContinue) {
   });
 }
 
+// Arrays of matrices in std140: every element keeps the member's MatrixStride (16) and row-major
+// layout, for element loads and for whole-matrix stores (the CTS ssbo.layout *_mat2 arrays).
+TEST_F(ComputeInstructionsTest, Std140ArraysOfColumnAndRowMajorMatrices) {
+  TestDevice& device = this->device();
+  // columns[i] column c row r at 32 i + 16 c + 4 r; rows[i] column c row r at 96 + 48 i + 16 r + 4 c.
+  auto column_major = [](int i, int c, int r) { return (32 * i + 16 * c + 4 * r) / 4; };
+  auto row_major = [](int i, int c, int r) { return (96 + 48 * i + 16 * r + 4 * c) / 4; };
+  constexpr int kFloats = (96 + 2 * 48) / 4;
+  Buffer matrices = device.create_buffer(kFloats * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  float* slots = reinterpret_cast<float*>(matrices.mapped);
+  for (int k = 0; k < kFloats; ++k) slots[k] = static_cast<float>(k + 1);  // distinct: a misplaced read shows
+  Buffer logical = device.create_buffer(24 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  ComputeJob job(device, "matrix_arrays.comp", {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, matrices);
+  job.bind_buffer(1, logical);
+  job.run(1);
+  const float* got = mapped_as<float>(logical);
+  int k = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int c = 0; c < 2; ++c)
+      for (int r = 0; r < 2; ++r, ++k) EXPECT_EQ(got[k], column_major(i, c, r) + 1.0f) << "columns[" << i << "][" << c << "][" << r << "]";
+  for (int i = 0; i < 2; ++i)
+    for (int c = 0; c < 2; ++c)
+      for (int r = 0; r < 3; ++r, ++k) EXPECT_EQ(got[k], row_major(i, c, r) + 1.0f) << "rows[" << i << "][" << c << "][" << r << "]";
+  for (int c = 0; c < 2; ++c)
+    for (int r = 0; r < 2; ++r) EXPECT_EQ(slots[column_major(1, c, r)], 2.0f * (column_major(1, c, r) + 1)) << "stored columns[1]";
+  for (int c = 0; c < 2; ++c)
+    for (int r = 0; r < 3; ++r) EXPECT_EQ(slots[row_major(0, c, r)], 3.0f * (row_major(0, c, r) + 1)) << "stored rows[0]";
+  EXPECT_EQ(slots[column_major(0, 0, 0)], 1.0f);  // untouched elements and padding stay
+  EXPECT_EQ(slots[2], 3.0f);
+}
+
 }  // namespace
 }  // namespace kiln::test
