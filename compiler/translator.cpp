@@ -293,6 +293,8 @@ bool Translator::translate_block(const spirv::Function& f, size_t index) {
     if (!alu_instruction(inst, &handled)) return false;
     if (handled) continue;
     if (!subgroup_instruction(inst, &handled)) return false;
+    if (handled) continue;
+    if (!dot_instruction(inst, &handled)) return false;
     if (!handled) return fail(inst, "unsupported instruction");
   }
   return terminator(f, index);

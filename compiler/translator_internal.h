@@ -3,6 +3,7 @@
 //   translator.cpp        kernel setup, structured control flow under lane masks, values across blocks
 //   translate_memory.cpp  variables, descriptors, access chains, loads/stores, atomics, built-ins
 //   translate_alu.cpp     arithmetic, logic, conversions, composites, GLSL.std.450
+//   translate_dot.cpp     integer dot products (OpSDot and relatives)
 //
 // Value model: every SPIR-V value is a list of "leaves", one per scalar component in declaration
 // order (a vec4 has 4 leaves, a struct the leaves of its members); each leaf is an LLVM vector
@@ -54,6 +55,9 @@ struct Pointer {
   uint32_t matrix_stride = 0;    // for matrix pointees (and vectors inside them)
   bool row_major = false;
   uint32_t component_stride = 0; // vectors inside row-major matrices: stride between components
+  // A Coherent or Volatile variable (or block member): other invocations may write it at any
+  // time, so every access really happens where the shader has it (translate_memory.cpp).
+  bool coherent = false;
   // Builtin
   spv::BuiltIn builtin = spv::BuiltIn::Max;
   int component = -1;
@@ -107,6 +111,9 @@ class Translator {
   // Lanes of the current mask whose `size`-byte access at `addr` stays inside p's object.
   llvm::Value* physical_address(const Pointer& p, llvm::Value* addr, uint32_t scalar_size);
   llvm::Value* lanes_in_bounds(const Pointer& p, llvm::Value* addr, uint32_t size);
+
+  // --- translate_dot.cpp ---
+  bool dot_instruction(const spirv::Instruction& inst, bool* handled);
 
   // --- translate_subgroup.cpp ---
   bool subgroup_instruction(const spirv::Instruction& inst, bool* handled);

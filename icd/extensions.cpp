@@ -52,6 +52,7 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_KHR_ZERO_INITIALIZE_WORKGROUP_MEMORY_EXTENSION_NAME, VK_KHR_ZERO_INITIALIZE_WORKGROUP_MEMORY_SPEC_VERSION),
       ext(VK_KHR_VARIABLE_POINTERS_EXTENSION_NAME, VK_KHR_VARIABLE_POINTERS_SPEC_VERSION),
       ext(VK_EXT_INLINE_UNIFORM_BLOCK_EXTENSION_NAME, VK_EXT_INLINE_UNIFORM_BLOCK_SPEC_VERSION),
+      ext(VK_KHR_SHADER_INTEGER_DOT_PRODUCT_EXTENSION_NAME, VK_KHR_SHADER_INTEGER_DOT_PRODUCT_SPEC_VERSION),
       // Not VK_EXT_descriptor_indexing: exposing it requires the descriptorIndexing feature, which
       // requires image and texel-buffer indexing too (Kiln indexes buffer arrays only so far).
   };

@@ -195,6 +195,11 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features12.bufferDeviceAddress = VK_TRUE;
   pd->features11.variablePointersStorageBuffer = VK_TRUE;
   pd->features11.variablePointers = VK_TRUE;
+  // OpSDot/OpUDot/OpSUDot and the AccSat forms on every integer width and on packed 4x8-bit
+  // scalars (compiler/translate_dot.cpp; tests/e2e/compute_dot_product_test.cpp). The
+  // integerDotProduct*Accelerated properties stay FALSE: the products are plain widened
+  // multiply-adds, no faster than the shader doing that arithmetic itself.
+  pd->features13.shaderIntegerDotProduct = VK_TRUE;
 
   VkPhysicalDeviceMemoryProperties& m = pd->memory;
   m.memoryHeapCount = 1;

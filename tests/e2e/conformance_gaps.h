@@ -20,7 +20,7 @@ inline constexpr std::string_view kKilnKnownGaps[] = {
     "multiview", "imagelessFramebuffer", "separateDepthStencilLayouts", "dynamicRendering",
     "shaderDemoteToHelperInvocation", "shaderTerminateInvocation",
     // Shader compiler (issue "Shader compiler ... compute")
-    "vulkanMemoryModel", "vulkanMemoryModelDeviceScope", "shaderIntegerDotProduct",
+    "vulkanMemoryModel", "vulkanMemoryModelDeviceScope",
     "robustImageAccess",
     // Queries and small objects (no issue yet)
     "hostQueryReset", "privateData",
