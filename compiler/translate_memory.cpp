@@ -183,6 +183,23 @@ static std::unordered_set<Id> variables_needing_memory(const spirv::Module& m, c
   return needs_memory;
 }
 
+// Whether `var` or a member of its block is Coherent or Volatile (GLSL's `coherent`/`volatile`
+// decorate the block's members).
+static bool is_coherent(const spirv::Module& m, Id id, const spirv::Variable& var) {
+  const spirv::Decorations& d = m.decorations(id);
+  if (d.coherent || d.volatile_) return true;
+  Id block = m.type(var.type).element;
+  while (m.type(block).kind == spirv::TypeKind::Array || m.type(block).kind == spirv::TypeKind::RuntimeArray)
+    block = m.type(block).element;
+  const spirv::Type& t = m.type(block);
+  if (t.kind != spirv::TypeKind::Struct) return false;
+  for (uint32_t i = 0; i < t.members.size(); ++i) {
+    const spirv::Decorations& md = m.member_decorations(block, i);
+    if (md.coherent || md.volatile_) return true;
+  }
+  return false;
+}
+
 bool Translator::setup_variables() {
   auto& b = builder_;
   llvm::Type* i64 = b.getInt64Ty();
@@ -309,6 +326,7 @@ bool Translator::setup_variables() {
         if (inst.opcode == spv::Op::OpVariable && inst.result == id) local = true;
     if (var.storage_class == spv::StorageClass::Function && !local) continue;  // another function's
     if (!add_variable(id, var)) return false;
+    if (auto p = pointers_.find(id); p != pointers_.end()) p->second.coherent = is_coherent(m, id, var);
   }
   return true;
 }
@@ -550,7 +568,9 @@ static bool step(Translator& t, Pointer& p, Id index_id, const spirv::Instructio
     auto loc = t.options_.bindings(p.set, p.binding);
     llvm::Value *address, *range;
     load_buffer_descriptor(t, p.set, *loc, t.get(index_id).leaves.at(0), &address, &range);
+    const bool coherent = p.coherent;
     p = buffer_pointer(t, ty.element, address, range);
+    p.coherent = coherent;
     return true;
   }
   if (p.kind == PointerKind::Register) {
@@ -675,6 +695,11 @@ static bool atomic(Translator& t, const spirv::Instruction& inst) {
       break;
     default: operand = t.get(inst.operands[3]).leaves.at(0); break;
   }
+  // Kiln's atomics are all sequentially consistent, which every Vulkan memory-model semantics
+  // (relaxed, acquire, release, acq_rel, seq_cst; MakeAvailable/MakeVisible) is allowed to be.
+  // Volatile semantics additionally forbid LLVM to merge or drop the access.
+  const auto semantics = t.m.constant_uint(inst.operands[2]);
+  const bool is_volatile = semantics && (*semantics & static_cast<uint32_t>(spv::MemorySemanticsMask::Volatile));
   llvm::Function* fn = b.GetInsertBlock()->getParent();
   llvm::Value* physical = t.physical_address(p, p.addr, size);
   llvm::Value* result = llvm::UndefValue::get(t.lane_type(scalar));
@@ -691,20 +716,25 @@ static bool atomic(Translator& t, const spirv::Instruction& inst) {
       auto* load = b.CreateLoad(scalar, address);
       load->setAtomic(order);
       load->setAlignment(llvm::Align(size));
+      load->setVolatile(is_volatile);
       old = load;
     } else if (op == spv::Op::OpAtomicStore) {
       auto* st = b.CreateStore(b.CreateExtractElement(operand, lane), address);
       st->setAtomic(order);
       st->setAlignment(llvm::Align(size));
+      st->setVolatile(is_volatile);
     } else if (op == spv::Op::OpAtomicCompareExchange) {
       auto* cx = b.CreateAtomicCmpXchg(address, b.CreateExtractElement(comparator, lane),
                                        b.CreateExtractElement(operand, lane), llvm::MaybeAlign(size), order, order);
+      cx->setVolatile(is_volatile);
       old = b.CreateExtractValue(cx, 0);
     } else {
       bool ok;
       auto binop = rmw_op(op, &ok);
       if (!ok) return t.fail(inst, "unsupported atomic");
-      old = b.CreateAtomicRMW(binop, address, b.CreateExtractElement(operand, lane), llvm::MaybeAlign(size), order);
+      auto* rmw = b.CreateAtomicRMW(binop, address, b.CreateExtractElement(operand, lane), llvm::MaybeAlign(size), order);
+      rmw->setVolatile(is_volatile);
+      old = rmw;
     }
     llvm::Value* updated = old ? b.CreateInsertElement(result, old, lane) : nullptr;
     llvm::BasicBlock* run_end = b.GetInsertBlock();
@@ -721,6 +751,32 @@ static bool atomic(Translator& t, const spirv::Instruction& inst) {
   return true;
 }
 
+// Whether an OpLoad/OpStore/OpCopyMemory must access memory exactly where and as often as the
+// shader says: through a Coherent/Volatile variable, or with a Volatile, MakePointerAvailable or
+// MakePointerVisible memory operand (the Vulkan memory model's per-access visibility; the mask
+// is operand `mask_index`, the later words are its scope ids or a second mask). CPU caches are
+// coherent, so the only hazard is the compiler keeping a value in a register — e.g. LLVM hoisting
+// the load of a flag out of a spin loop.
+static bool must_happen_here(const Pointer& p, const spirv::Instruction& inst, size_t mask_index) {
+  if (p.coherent) return true;
+  using Mask = spv::MemoryAccessMask;
+  auto has = [](uint32_t mask, Mask bit) { return (mask & static_cast<uint32_t>(bit)) != 0; };
+  // OpCopyMemory may have a second mask after the first one's extra operands.
+  for (size_t at = mask_index; at < inst.operands.size();) {
+    const uint32_t mask = inst.operands[at++];
+    if (has(mask, Mask::Volatile) || has(mask, Mask::MakePointerAvailable) || has(mask, Mask::MakePointerVisible))
+      return true;
+    at += has(mask, Mask::Aligned);  // its alignment literal (the scopes of the two Make* bits need not be skipped: they pin)
+  }
+  return false;
+}
+
+// A fence for the compiler only (no instruction on x86): LLVM may not move memory accesses across
+// it, cache a load's value past it or merge stores over it.
+static void compiler_barrier(llvm::IRBuilder<>& b) {
+  b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent, llvm::SyncScope::SingleThread);
+}
+
 bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handled) {
   *handled = true;
   auto& b = builder_;
@@ -730,7 +786,10 @@ bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handle
     case spv::Op::OpLoad: {
       Pointer p;
       if (!memory_pointer(*this, inst, inst.operands[0], &p)) return false;
+      const bool pinned = must_happen_here(p, inst, 1);
+      if (pinned) compiler_barrier(b);
       Value v = load(p, inst.result_type);
+      if (pinned) compiler_barrier(b);
       if (v.leaves.empty()) return fail(inst, "unsupported load (built-in or type)");
       set(inst.result, std::move(v));
       return true;
@@ -740,14 +799,22 @@ bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handle
       if (!memory_pointer(*this, inst, inst.operands[0], &p)) return false;
       if (p.kind != PointerKind::Memory && p.kind != PointerKind::Register)
         return fail(inst, "store through a non-memory pointer");
+      const bool pinned = must_happen_here(p, inst, 2);
+      if (pinned) compiler_barrier(b);
       store(p, p.pointee, get(inst.operands[1]));
+      if (pinned) compiler_barrier(b);
       return true;
     }
     case spv::Op::OpCopyMemory: {
       Pointer dst, src;
       if (!memory_pointer(*this, inst, inst.operands[0], &dst) || !memory_pointer(*this, inst, inst.operands[1], &src))
         return false;
+      // The operands may carry one memory-access mask for both pointers or one each; either way
+      // any of them (or a coherent pointer) pins the copy.
+      const bool pinned = must_happen_here(dst, inst, 2) || must_happen_here(src, inst, 2);
+      if (pinned) compiler_barrier(b);
       store(dst, dst.pointee, load(src, src.pointee));
+      if (pinned) compiler_barrier(b);
       return true;
     }
     case spv::Op::OpAccessChain:
