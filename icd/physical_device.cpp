@@ -200,6 +200,12 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // integerDotProduct*Accelerated properties stay FALSE: the products are plain widened
   // multiply-adds, no faster than the shader doing that arithmetic itself.
   pd->features13.shaderIntegerDotProduct = VK_TRUE;
+  // The Vulkan memory model: seq_cst atomics and fences, coherent host caches, and accesses with
+  // availability/visibility operands or through Coherent/Volatile variables kept in place by
+  // compiler fences (compiler/translate_memory.cpp; CTS caselist memory_model.compute: no
+  // failures). Availability/visibility chains are not claimed.
+  pd->features12.vulkanMemoryModel = VK_TRUE;
+  pd->features12.vulkanMemoryModelDeviceScope = VK_TRUE;
 
   VkPhysicalDeviceMemoryProperties& m = pd->memory;
   m.memoryHeapCount = 1;

@@ -20,7 +20,6 @@ inline constexpr std::string_view kKilnKnownGaps[] = {
     "multiview", "imagelessFramebuffer", "separateDepthStencilLayouts", "dynamicRendering",
     "shaderDemoteToHelperInvocation", "shaderTerminateInvocation",
     // Shader compiler (issue "Shader compiler ... compute")
-    "vulkanMemoryModel", "vulkanMemoryModelDeviceScope",
     "robustImageAccess",
     // Queries and small objects (no issue yet)
     "hostQueryReset", "privateData",
