@@ -6,6 +6,7 @@
 
 #include "common/log.h"
 #include "icd/extensions.h"
+#include "icd/private_data.h"
 #include "icd/struct_chain.h"
 #include "kiln_entrypoints.h"
 
@@ -109,6 +110,8 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateDevice(VkPhysicalDevice phy
       device->queues.push_back(queue);
     }
   }
+  if (auto* reservation = find_in_chain<VkDevicePrivateDataCreateInfo>(pCreateInfo->pNext))
+    reserve_private_data(reservation->privateDataSlotRequestCount);
   *pDevice = to_handle<VkDevice>(device);
   return VK_SUCCESS;
 }

@@ -90,8 +90,8 @@ static VkPhysicalDeviceLimits make_limits() {
   l.sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT;
   l.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
   l.maxSampleMaskWords = 1;
-  l.timestampComputeAndGraphics = VK_FALSE;  // no timestamp queries yet
-  l.timestampPeriod = 1.0f;
+  l.timestampComputeAndGraphics = VK_TRUE;  // every queue writes timestamps
+  l.timestampPeriod = 1.0f;  // nanoseconds
   l.maxClipDistances = 0;  // shaderClipDistance / shaderCullDistance: not yet
   l.maxCullDistances = 0;
   l.maxCombinedClipAndCullDistances = 0;

@@ -2,6 +2,8 @@
 
 #include <cstddef>
 
+#include "icd/private_data.h"
+
 namespace kiln {
 
 void* host_alloc(const VkAllocationCallbacks* allocator, size_t size, size_t alignment,
@@ -13,6 +15,7 @@ void* host_alloc(const VkAllocationCallbacks* allocator, size_t size, size_t ali
 
 void host_free(const VkAllocationCallbacks* allocator, void* memory) {
   if (!memory) return;
+  forget_private_data(memory);  // the object living here is gone, and so are its private data
   if (allocator) {
     allocator->pfnFree(allocator->pUserData, memory);
   } else {

@@ -206,6 +206,11 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // failures). Availability/visibility chains are not claimed.
   pd->features12.vulkanMemoryModel = VK_TRUE;
   pd->features12.vulkanMemoryModelDeviceScope = VK_TRUE;
+  // Query pools: timestamps and occlusion queries, reset on the host or on a queue
+  // (icd/query_pool.cpp, tests/e2e/query_pool_test.cpp); private data on any object
+  // (icd/private_data.cpp). pipelineStatisticsQuery and occlusionQueryPrecise stay FALSE.
+  pd->features12.hostQueryReset = VK_TRUE;
+  pd->features13.privateData = VK_TRUE;
 
   VkPhysicalDeviceMemoryProperties& m = pd->memory;
   m.memoryHeapCount = 1;
@@ -310,7 +315,7 @@ static VkQueueFamilyProperties queue_family(PhysicalDevice* pd) {
   VkQueueFamilyProperties q{};
   q.queueFlags = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
   q.queueCount = pd->queue_count;
-  q.timestampValidBits = 0;  // no timestamp queries yet
+  q.timestampValidBits = 64;  // CLOCK_MONOTONIC nanoseconds (pipeline/query_pool.cpp)
   q.minImageTransferGranularity = {1, 1, 1};
   return q;
 }

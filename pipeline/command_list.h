@@ -15,6 +15,7 @@
 #include "compiler/kernel_abi.h"
 #include "memory/resources.h"
 #include "pipeline/compute_dispatch.h"
+#include "pipeline/query_pool.h"
 #include "pipeline/sync.h"
 
 namespace kiln::exec {
@@ -36,6 +37,10 @@ enum class CommandType : uint8_t {
   ExecuteCommands,
   Dispatch,
   DispatchIndirect,
+  ResetQueries,
+  WriteTimestamp,
+  EndQuery,
+  CopyQueryResults,
 };
 
 struct Command {
@@ -102,6 +107,17 @@ struct DispatchIndirectCmd : CommandOf<CommandType::DispatchIndirect> {
   const mem::Buffer* buffer;
   VkDeviceSize offset;
   uint32_t max_count[3];  // maxComputeWorkGroupCount: larger counts are clamped (and logged)
+};
+
+// Queries (pipeline/query_pool.h): each takes effect when it executes, in queue order.
+struct ResetQueriesCmd : CommandOf<CommandType::ResetQueries> { QueryPool* pool; uint32_t first; uint32_t count; };
+struct WriteTimestampCmd : CommandOf<CommandType::WriteTimestamp> { QueryPool* pool; uint32_t query; };
+// The end of an occlusion query. No command Kiln can record draws, and no draw means no samples
+// pass, so the result is 0 and the matching begin needs no engine work.
+struct EndQueryCmd : CommandOf<CommandType::EndQuery> { QueryPool* pool; uint32_t query; };
+struct CopyQueryResultsCmd : CommandOf<CommandType::CopyQueryResults> {
+  QueryPool* pool; uint32_t first; uint32_t count; mem::Buffer* dst; VkDeviceSize offset; VkDeviceSize stride;
+  VkQueryResultFlags flags;
 };
 
 class CommandList {

@@ -133,6 +133,28 @@ void execute_command(const Command* cmd, ThreadPool& pool) {
       run_compute_dispatch(pool, *c.kernel, *c.resources, base, count);
       break;
     }
+    case CommandType::ResetQueries: {
+      const auto& c = as<ResetQueriesCmd>(cmd);
+      c.pool->reset(c.first, c.count);
+      break;
+    }
+    case CommandType::WriteTimestamp: {
+      // Every earlier command has finished every stage by now, so any stage's timestamp is "now".
+      const auto& c = as<WriteTimestampCmd>(cmd);
+      c.pool->write(c.query, device_timestamp_ns());
+      break;
+    }
+    case CommandType::EndQuery: {
+      const auto& c = as<EndQueryCmd>(cmd);
+      c.pool->write(c.query, 0);
+      break;
+    }
+    case CommandType::CopyQueryResults: {
+      const auto& c = as<CopyQueryResultsCmd>(cmd);
+      if (c.pool->get_results(c.first, c.count, c.dst->data + c.offset, c.stride, c.flags) == VK_ERROR_DEVICE_LOST)
+        KILN_LOG_ONCE(LogLevel::Error, "vkCmdCopyQueryPoolResults: device destroyed while waiting for a query");
+      break;
+    }
     case CommandType::ExecuteCommands: {
       const auto& c = as<ExecuteCommandsCmd>(cmd);
       for (uint32_t i = 0; i < c.list_count; ++i) execute_command_list(*c.lists[i], pool);

@@ -21,8 +21,6 @@ inline constexpr std::string_view kKilnKnownGaps[] = {
     "shaderDemoteToHelperInvocation", "shaderTerminateInvocation",
     // Shader compiler (issue "Shader compiler ... compute")
     "robustImageAccess",
-    // Queries and small objects (no issue yet)
-    "hostQueryReset", "privateData",
 };
 
 inline bool is_known_kiln_gap(std::string_view requirement) {

@@ -1,0 +1,148 @@
+// VkQueryPool: creation, host reset and reads, and the recorded query commands. The pool itself
+// is the engine's exec::QueryPool (pipeline/query_pool.h).
+#include "common/log.h"
+#include "icd/command_buffer.h"
+#include "kiln_entrypoints.h"
+
+using namespace kiln;
+using exec::QueryPool;
+
+namespace {
+
+// Clamps [first, first+count) to the pool (an application error, logged once per call site).
+void clamp_range(const QueryPool& pool, uint32_t first, uint32_t* count, const char* command) {
+  if (first <= pool.count() && *count <= pool.count() - first) return;
+  KILN_LOG_ONCE(LogLevel::Error, "%s: queries %u..%u outside a pool of %u; clamped", command, first, first + *count,
+           pool.count());
+  *count = first < pool.count() ? pool.count() - first : 0;
+}
+
+// vkGetQueryPoolResults/vkCmdCopyQueryPoolResults write (count-1)*stride + one result's bytes.
+VkDeviceSize results_span(uint32_t count, VkDeviceSize stride, VkQueryResultFlags flags) {
+  return count == 0 ? 0 : (count - 1) * stride + exec::query_result_size(flags);
+}
+
+}  // namespace
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateQueryPool(VkDevice handle, const VkQueryPoolCreateInfo* pCreateInfo,
+                                                               const VkAllocationCallbacks* pAllocator, VkQueryPool* pQueryPool) {
+  Device* device = device_of(handle);
+  // Timestamps, and occlusion queries (exact: no draws exist yet). Pipeline statistics and the
+  // extension query types are not supported (pipelineStatisticsQuery is FALSE).
+  if (pCreateInfo->queryType != VK_QUERY_TYPE_TIMESTAMP && pCreateInfo->queryType != VK_QUERY_TYPE_OCCLUSION) {
+    kiln::log(LogLevel::Error, "vkCreateQueryPool: query type %d is not supported", pCreateInfo->queryType);
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+  if (pCreateInfo->queryCount == 0) {
+    kiln::log(LogLevel::Error, "vkCreateQueryPool: queryCount is 0");
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+  QueryPool* pool = nullptr;
+  try {
+    pool = create_object<QueryPool>(choose_allocator(pAllocator, device->allocator), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT,
+                                    device->sync_hub, pCreateInfo->queryType, pCreateInfo->queryCount);
+  } catch (const std::bad_alloc&) {
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+  if (!pool) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  *pQueryPool = to_handle<VkQueryPool>(pool);
+  return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_DestroyQueryPool(VkDevice handle, VkQueryPool queryPool,
+                                                            const VkAllocationCallbacks* pAllocator) {
+  destroy_object(choose_allocator(pAllocator, device_of(handle)->allocator), from_handle<QueryPool>(queryPool));
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_ResetQueryPool(VkDevice, VkQueryPool queryPool, uint32_t firstQuery,
+                                                          uint32_t queryCount) {
+  QueryPool* pool = from_handle<QueryPool>(queryPool);
+  clamp_range(*pool, firstQuery, &queryCount, "vkResetQueryPool");
+  pool->reset(firstQuery, queryCount);
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetQueryPoolResults(VkDevice, VkQueryPool queryPool, uint32_t firstQuery,
+                                                                   uint32_t queryCount, size_t dataSize, void* pData,
+                                                                   VkDeviceSize stride, VkQueryResultFlags flags) {
+  QueryPool* pool = from_handle<QueryPool>(queryPool);
+  clamp_range(*pool, firstQuery, &queryCount, "vkGetQueryPoolResults");
+  if (results_span(queryCount, stride, flags) > dataSize) {
+    KILN_LOG_ONCE(LogLevel::Error, "vkGetQueryPoolResults: dataSize %zu too small; results clipped", dataSize);
+    const VkDeviceSize one = exec::query_result_size(flags);
+    queryCount = dataSize < one ? 0 : stride == 0 ? 1 : static_cast<uint32_t>((dataSize - one) / stride + 1);
+  }
+  return pool->get_results(firstQuery, queryCount, static_cast<uint8_t*>(pData), stride, flags);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdResetQueryPool(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
+                                                             uint32_t firstQuery, uint32_t queryCount) {
+  QueryPool* pool = from_handle<QueryPool>(queryPool);
+  clamp_range(*pool, firstQuery, &queryCount, "vkCmdResetQueryPool");
+  auto* cmd = command_buffer_of(commandBuffer)->commands.append<exec::ResetQueriesCmd>();
+  cmd->pool = pool;
+  cmd->first = firstQuery;
+  cmd->count = queryCount;
+}
+
+static void record_timestamp(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query) {
+  QueryPool* pool = from_handle<QueryPool>(queryPool);
+  if (pool->type() != VK_QUERY_TYPE_TIMESTAMP || query >= pool->count()) {
+    KILN_LOG_ONCE(LogLevel::Error, "vkCmdWriteTimestamp: query %u is not a query of a timestamp pool; skipped", query);
+    return;
+  }
+  auto* cmd = command_buffer_of(commandBuffer)->commands.append<exec::WriteTimestampCmd>();
+  cmd->pool = pool;
+  cmd->query = query;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdWriteTimestamp(VkCommandBuffer commandBuffer, VkPipelineStageFlagBits,
+                                                             VkQueryPool queryPool, uint32_t query) {
+  record_timestamp(commandBuffer, queryPool, query);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdWriteTimestamp2(VkCommandBuffer commandBuffer, VkPipelineStageFlags2,
+                                                              VkQueryPool queryPool, uint32_t query) {
+  record_timestamp(commandBuffer, queryPool, query);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBeginQuery(VkCommandBuffer, VkQueryPool queryPool, uint32_t query,
+                                                         VkQueryControlFlags) {
+  // Nothing to start: an occlusion query counts the samples of draws, and none can be recorded yet.
+  QueryPool* pool = from_handle<QueryPool>(queryPool);
+  if (pool->type() != VK_QUERY_TYPE_OCCLUSION || query >= pool->count())
+    KILN_LOG_ONCE(LogLevel::Error, "vkCmdBeginQuery: query %u is not a query of an occlusion pool", query);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query) {
+  QueryPool* pool = from_handle<QueryPool>(queryPool);
+  if (pool->type() != VK_QUERY_TYPE_OCCLUSION || query >= pool->count()) {
+    KILN_LOG_ONCE(LogLevel::Error, "vkCmdEndQuery: query %u is not a query of an occlusion pool; skipped", query);
+    return;
+  }
+  auto* cmd = command_buffer_of(commandBuffer)->commands.append<exec::EndQueryCmd>();
+  cmd->pool = pool;
+  cmd->query = query;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdCopyQueryPoolResults(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
+                                                                   uint32_t firstQuery, uint32_t queryCount, VkBuffer dstBuffer,
+                                                                   VkDeviceSize dstOffset, VkDeviceSize stride,
+                                                                   VkQueryResultFlags flags) {
+  QueryPool* pool = from_handle<QueryPool>(queryPool);
+  auto* dst = from_handle<mem::Buffer>(dstBuffer);
+  clamp_range(*pool, firstQuery, &queryCount, "vkCmdCopyQueryPoolResults");
+  const VkDeviceSize span = results_span(queryCount, stride, flags);
+  const VkDeviceSize align = (flags & VK_QUERY_RESULT_64_BIT) ? 8 : 4;
+  if (!dst->data || dstOffset > dst->size || span > dst->size - dstOffset || dstOffset % 4 || stride % align) {
+    KILN_LOG_ONCE(LogLevel::Error, "vkCmdCopyQueryPoolResults: destination range outside the buffer or misaligned; skipped");
+    return;
+  }
+  auto* cmd = command_buffer_of(commandBuffer)->commands.append<exec::CopyQueryResultsCmd>();
+  cmd->pool = pool;
+  cmd->first = firstQuery;
+  cmd->count = queryCount;
+  cmd->dst = dst;
+  cmd->offset = dstOffset;
+  cmd->stride = stride;
+  cmd->flags = flags;
+}
