@@ -116,6 +116,9 @@ TEST_F(QueryPoolTest, TimestampsIncreaseAcrossCommandsAndSubmissions) {
 // event leaves its query unavailable (VK_NOT_READY, availability 0, value untouched) until the
 // host sets the event.
 TEST_F(QueryPoolTest, AvailabilityFollowsQueueExecution) {
+  // Kiln-only: on lavapipe vkGetQueryPoolResults blocks while the submission is held (it appears
+  // to drain the queue first), so this test would hang there.
+  KILN_ONLY();
   TestDevice& dev = query_device();
   VkDevice handle = dev.handle();
   VkQueryPool pool = create_pool(VK_QUERY_TYPE_TIMESTAMP, 2);
@@ -195,10 +198,13 @@ TEST_F(QueryPoolTest, ResultLayoutsFollowFlagsAndStride) {
                                             0xAAAAAAAAu, 0, 0xAAAAAAAAu, 0, 1, 0xAAAAAAAAu};
   EXPECT_EQ(expected32, w);
   // 64-bit with availability and PARTIAL, stride 24: the unavailable query gets a partial 0.
+  // The spec ties VK_NOT_READY to "neither WAIT nor PARTIAL"; with PARTIAL, Kiln still says
+  // VK_NOT_READY, lavapipe VK_SUCCESS.
   std::vector<uint64_t> d(12, kSentinel);
-  EXPECT_EQ(VK_NOT_READY, vkGetQueryPoolResults(handle, pool, 0, 4, d.size() * 8, d.data(), 24,
-                                                VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT |
-                                                    VK_QUERY_RESULT_PARTIAL_BIT));
+  const VkResult partial = vkGetQueryPoolResults(handle, pool, 0, 4, d.size() * 8, d.data(), 24,
+                                                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT |
+                                                     VK_QUERY_RESULT_PARTIAL_BIT);
+  EXPECT_TRUE(partial == VK_NOT_READY || partial == VK_SUCCESS) << partial;
   const std::vector<uint64_t> expected64 = {0, 1, kSentinel, 0, 1, kSentinel, 0, 0, kSentinel, 0, 1, kSentinel};
   EXPECT_EQ(expected64, d);
   // Only available queries: VK_SUCCESS, values only.
@@ -241,12 +247,16 @@ TEST_F(QueryPoolTest, CommandResetAndCopyToBuffer) {
   std::memcpy(&v1, out.mapped + 64, 4);
   std::memcpy(&avail1, out.mapped + 68, 4);
   std::memcpy(&t2_low, out.mapped + 100, 4);
-  EXPECT_EQ(0xEEEEEEEEu, v1);
   EXPECT_EQ(0u, avail1);
   std::vector<uint64_t> now = read64(handle, pool, 2, 1, 0, VK_SUCCESS);
-  EXPECT_EQ(static_cast<uint32_t>(now[0]), t2_low) << "32-bit copies hold the low bits";
+  // A 32-bit copy of a timestamp may wrap or saturate (spec); lavapipe saturates.
+  EXPECT_TRUE(static_cast<uint32_t>(now[0]) == t2_low || t2_low == UINT32_MAX) << t2_low;
   for (size_t i : {0ul, 7ul, 24ul, 63ul, 72ul, 99ul, 104ul}) EXPECT_EQ(0xEE, out.mapped[i]) << "byte " << i;
   read64(handle, pool, 1, 1, 0, VK_NOT_READY);
+  // Kiln leaves an unavailable query's value unwritten (no WAIT, no PARTIAL); lavapipe writes 0.
+  KILN_ONLY();
+  EXPECT_EQ(0xEEEEEEEEu, v1);
+  EXPECT_EQ(static_cast<uint32_t>(now[0]), t2_low) << "Kiln's 32-bit copies hold the low bits";
 }
 
 // hostQueryReset: a host reset makes written queries unavailable again, ready for reuse.
