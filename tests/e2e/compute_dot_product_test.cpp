@@ -54,16 +54,18 @@ std::optional<uint64_t> reference(const Config& c, size_t op, const uint64_t* wo
   const unsigned count = c.count ? c.count : 4;
   const unsigned bits = c.count ? c.bits : 8;  // packed: the low byte of each word
   i128 positive = 0, negative = 0;
+  bool overflowed = false;  // 64-bit unsigned products can exceed even 128 bits (signed)
   for (unsigned k = 0; k < count; ++k) {
-    const i128 product = extend(words[k], bits, x_signed) * extend(words[4 + k], bits, y_signed);
-    (product < 0 ? negative : positive) += product;
+    i128 product;
+    overflowed |= __builtin_mul_overflow(extend(words[k], bits, x_signed), extend(words[4 + k], bits, y_signed), &product);
+    overflowed |= __builtin_add_overflow(product < 0 ? negative : positive, product, product < 0 ? &negative : &positive);
   }
   const uint64_t mask = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
   if (!saturating) return static_cast<uint64_t>(positive + negative) & mask;  // wraps: the low n bits
   // With products of one sign and the other summed separately inside the range, no product and
   // no partial sum in any order overflows: only then is the result defined.
   const bool is_signed = x_signed;  // SDot and SUDot saturate signed, UDot unsigned
-  if (positive > range_max(n, is_signed) || negative < range_min(n, is_signed)) return std::nullopt;
+  if (overflowed || positive > range_max(n, is_signed) || negative < range_min(n, is_signed)) return std::nullopt;
   i128 sum = positive + negative + extend(words[8], n, is_signed);
   sum = std::min(std::max(sum, range_min(n, is_signed)), range_max(n, is_signed));
   return static_cast<uint64_t>(sum) & mask;

@@ -22,6 +22,7 @@ TEST_F(ComputeMemoryModelTest, MessagePassingWithScopedSemantics) {
   DeviceFeatures enabled;
   enabled.v12.vulkanMemoryModel = VK_TRUE;
   enabled.v12.vulkanMemoryModelDeviceScope = VK_TRUE;
+  enabled.v13.maintenance4 = VK_TRUE;  // glslang declares the workgroup size with LocalSizeId
   DeviceOptions options;
   options.create_info_chain = &enabled.core;
   TestDevice* device = create_device(options);
