@@ -26,20 +26,40 @@ struct BufferDescriptor {
 };
 
 // UNIFORM_TEXEL_BUFFER, STORAGE_TEXEL_BUFFER.
+// A null descriptor (or a view Kiln cannot address) is all zero: every access is out of bounds.
 struct TexelBufferDescriptor {
   uint64_t address;
   uint32_t element_count;  // texels in range
   uint32_t format;         // VkFormat
-  uint64_t reserved[2];
+  uint32_t texel_bytes;    // bytes per texel of `format`
+  uint32_t reserved0;
+  uint64_t reserved1;
 };
 
 // SAMPLED_IMAGE, STORAGE_IMAGE, INPUT_ATTACHMENT, SAMPLER, COMBINED_IMAGE_SAMPLER: pointers to
-// records owned by the VkImageView / VkSampler objects (their layouts arrive with the images
-// issue; the view must outlive the set's use, as Vulkan requires).
+// records owned by the VkImageView / VkSampler objects (the view must outlive the set's use, as
+// Vulkan requires). A null descriptor has image_view == nullptr: shaders then read a record of
+// zero size, so every access is out of bounds.
 struct ImageSamplerDescriptor {
   const void* image_view;  // ImageViewRecord*, or nullptr
-  const void* sampler;     // SamplerRecord*, or nullptr
+  const void* sampler;     // mem::Sampler* (memory/image_view.h), or nullptr
   uint64_t reserved[2];
+};
+
+// What a shader needs to address the texels of an image view's base mip level. The view is
+// described as a grid in the coordinate space of SPIR-V image instructions, so the kernel's
+// address math is the same for every view type:
+//   texel (c0, c1, c2) lives at address + c0 * pitch[0] + c1 * pitch[1] + c2 * pitch[2]
+//   and exists when c_i < size[i] for each i (unused dimensions have size 1, pitch 0).
+// Per view type, (size[0], size[1], size[2]) is:
+//   1D (w,1,1)  1D_ARRAY (w,layers,1)  2D (w,h,1)  2D_ARRAY (w,h,layers)  3D (w,h,d)
+//   CUBE (w,h,6)  CUBE_ARRAY (w,h,6*cubes)  2D(_ARRAY) view of a 3D image (w,h,slices).
+// pitch[0] is the texel size in bytes. Depth/stencil views address the aspect they select.
+struct ImageViewRecord {
+  uint64_t address;    // texel (0,0,0) of the view's base mip level and first layer/slice
+  uint64_t pitch[3];   // bytes between neighbouring texels in each coordinate
+  uint32_t size[3];    // texels in each coordinate
+  uint32_t format;     // VkFormat of the view
 };
 
 static_assert(sizeof(BufferDescriptor) == kDescriptorRecordSize);

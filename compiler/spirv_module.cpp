@@ -252,9 +252,25 @@ std::optional<Module> Module::parse(std::span<const uint32_t> words, std::string
         t.members.assign(ops.begin(), ops.end());
         break;
       }
-      case spv::Op::OpTypeImage:
+      case spv::Op::OpTypeImage: {
+        Type& t = m.types_[inst.result];
+        t.kind = TypeKind::Image;
+        t.element = op(0);
+        t.dim = static_cast<spv::Dim>(op(1));
+        t.arrayed = op(3) != 0;
+        t.multisampled = op(4) != 0;
+        t.sampled = op(5);
+        t.image_format = static_cast<spv::ImageFormat>(op(6));
+        break;
+      }
+      case spv::Op::OpTypeSampledImage: {
+        // Described by its image: texel-buffer fetches (OpImage of a samplerBuffer) need no more.
+        Type t = m.types_.count(op(0)) ? m.types_[op(0)] : Type{};
+        t.sampled_image = true;
+        m.types_[inst.result] = t;
+        break;
+      }
       case spv::Op::OpTypeSampler:
-      case spv::Op::OpTypeSampledImage:
       case spv::Op::OpTypeForwardPointer:
         m.types_[inst.result].kind = TypeKind::Other;
         break;

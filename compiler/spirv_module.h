@@ -25,7 +25,7 @@ struct Instruction {
   uint32_t word_offset = 0;            // position in the module, for error messages
 };
 
-enum class TypeKind { Void, Bool, Int, Float, Vector, Matrix, Array, RuntimeArray, Struct, Pointer, Function, Other };
+enum class TypeKind { Void, Bool, Int, Float, Vector, Matrix, Array, RuntimeArray, Struct, Pointer, Function, Image, Other };
 
 struct Type {
   TypeKind kind = TypeKind::Other;
@@ -42,6 +42,13 @@ struct Type {
   std::vector<bool> member_row_major;
   bool block = false;         // Block decoration (uniform/storage/push-constant interface)
   bool buffer_block = false;  // BufferBlock (pre-1.3 storage buffers)
+  // Image (OpTypeImage; `element` is the Sampled Type)
+  spv::Dim dim = spv::Dim::Max;
+  bool arrayed = false;
+  bool multisampled = false;
+  uint32_t sampled = 0;  // 1: used with a sampler, 2: storage image
+  spv::ImageFormat image_format = spv::ImageFormat::Unknown;
+  bool sampled_image = false;  // OpTypeSampledImage (the other fields describe its image)
 };
 
 struct Constant {

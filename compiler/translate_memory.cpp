@@ -74,12 +74,12 @@ static void report_fault(Translator& t, llvm::Value* lanes, uint32_t fault) {
   b.SetInsertPoint(done);
 }
 
-// Loads (address, range) of buffer descriptor `element` (per lane: lanes may index different
-// descriptors) of a binding: from the set's records, or from the dynamic-buffer array for dynamic
-// bindings. Unbound sets and elements past the binding's end read as a null descriptor (every
-// access out of bounds), the latter reported as kFaultDescriptorIndex.
-static void load_buffer_descriptor(Translator& t, uint32_t set, const BindingLocation& loc, llvm::Value* element,
-                                   llvm::Value** address, llvm::Value** range) {
+// The address of descriptor `element`'s record (per lane: lanes may index different descriptors)
+// of a binding: in the set's records, or in the dynamic-buffer array for dynamic bindings.
+// Unbound sets and elements past the binding's end give a null (all-zero) record, the latter
+// reported as kFaultDescriptorIndex.
+llvm::Value* Translator::descriptor_record(uint32_t set, const BindingLocation& loc, llvm::Value* element) {
+  Translator& t = *this;
   auto& b = t.b();
   llvm::Type* i64 = b.getInt64Ty();
   llvm::Value* element64 = b.CreateZExtOrTrunc(element, t.lane_type(i64));
@@ -112,6 +112,15 @@ static void load_buffer_descriptor(Translator& t, uint32_t set, const BindingLoc
     report_fault(t, b.CreateAnd(t.mask(), b.CreateNot(in_range)), abi::kFaultDescriptorIndex);
     record = b.CreateSelect(in_range, record, null_record);
   }
+  return record;
+}
+
+// Loads (address, range) of buffer descriptor `element` of a binding (see descriptor_record).
+static void load_buffer_descriptor(Translator& t, uint32_t set, const BindingLocation& loc, llvm::Value* element,
+                                   llvm::Value** address, llvm::Value** range) {
+  auto& b = t.b();
+  llvm::Type* i64 = b.getInt64Ty();
+  llvm::Value* record = t.descriptor_record(set, loc, element);
   llvm::Type* ptrs = t.lane_type(b.getPtrTy());
   llvm::Value* all = llvm::Constant::getAllOnesValue(t.lane_type(b.getInt1Ty()));
   llvm::Value* zero = llvm::Constant::getNullValue(t.lane_type(i64));
@@ -312,7 +321,7 @@ bool Translator::setup_variables() {
         return true;
       }
       case spv::StorageClass::UniformConstant:
-        return true;  // images and samplers: translated when used (images issue)
+        return image_variable(id, pointee, d.set.value_or(0), d.binding.value_or(0));
       default:
         error_ = "unsupported storage class " + std::to_string(static_cast<unsigned>(var.storage_class));
         return false;
@@ -406,8 +415,8 @@ llvm::Value* Translator::lanes_in_bounds(const Pointer& p, llvm::Value* addr, ui
 // Loads (store_value == nullptr) or stores one scalar per lane at per-lane addresses, for the
 // lanes in `lanes`. When the lanes' addresses are consecutive (a[gl_GlobalInvocationID.x] and
 // the like — the common case) one masked vector load/store replaces the gather/scatter.
-static llvm::Value* access_lanes(Translator& t, llvm::Value* addr, llvm::Value* lanes, llvm::Type* scalar, uint32_t size,
-                                 llvm::Value* store_value) {
+llvm::Value* access_lanes(Translator& t, llvm::Value* addr, llvm::Value* lanes, llvm::Type* scalar, uint32_t size,
+                          llvm::Value* store_value) {
   auto& b = t.b();
   llvm::Type* vec = t.lane_type(scalar);
   const llvm::Align align(std::min(size, 8u));
@@ -497,6 +506,7 @@ static llvm::Value* load_builtin(Translator& t, spv::BuiltIn builtin, uint32_t c
 Value Translator::load(const Pointer& p, Id type) {
   Value out;
   auto& b = builder_;
+  if (p.kind == PointerKind::Image) return Value{{p.addr}};  // an image's value is its record's address
   if (p.kind == PointerKind::Register) {
     const auto& slots = register_slots_[p.variable];
     const uint32_t count = leaf_count(type);
@@ -564,6 +574,13 @@ static bool step(Translator& t, Pointer& p, Id index_id, const spirv::Instructio
   };
   auto constant_index = [&]() -> std::optional<uint64_t> { return m.constant_uint(index_id); };
 
+  if (p.kind == PointerKind::DescriptorArray && t.m.type(ty.element).kind == spirv::TypeKind::Image) {
+    auto loc = t.options_.bindings(p.set, p.binding);
+    p.kind = PointerKind::Image;
+    p.addr = t.descriptor_record(p.set, *loc, t.get(index_id).leaves.at(0));
+    p.pointee = ty.element;
+    return true;
+  }
   if (p.kind == PointerKind::DescriptorArray) {
     auto loc = t.options_.bindings(p.set, p.binding);
     llvm::Value *address, *range;

@@ -41,6 +41,7 @@ llvm::Type* Translator::leaf_type(Id scalar) {
     case spirv::TypeKind::Float:
       return t.width == 16 ? llvm::Type::getHalfTy(ctx) : t.width == 64 ? llvm::Type::getDoubleTy(ctx) : llvm::Type::getFloatTy(ctx);
     case spirv::TypeKind::Pointer: return llvm::Type::getInt64Ty(ctx);  // physical pointers as integers
+    case spirv::TypeKind::Image: return llvm::Type::getInt64Ty(ctx);    // the descriptor record's address
     default: return nullptr;
   }
 }
@@ -288,6 +289,8 @@ bool Translator::translate_block(const spirv::Function& f, size_t index) {
       continue;
     }
     bool handled = false;
+    if (!image_instruction(inst, &handled)) return false;
+    if (handled) continue;
     if (!memory_instruction(inst, &handled)) return false;
     if (handled) continue;
     if (!alu_instruction(inst, &handled)) return false;

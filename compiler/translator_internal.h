@@ -38,6 +38,7 @@ enum class PointerKind {
   Builtin,          // an input built-in variable (component = selected element, -1 for all)
   DescriptorArray,  // an array of buffer descriptors, before the array index is applied
   Register,         // a Function/Private variable kept as SSA leaves (only constant indexing)
+  Image,            // an image descriptor: addr is the <W x i64> address of each lane's record
 };
 
 struct Pointer {
@@ -114,6 +115,15 @@ class Translator {
 
   // --- translate_dot.cpp ---
   bool dot_instruction(const spirv::Instruction& inst, bool* handled);
+  // <W x i64> address of each lane's descriptor record `element` of a binding; a null record for
+  // unbound sets and elements past the binding's end (translate_memory.cpp).
+  llvm::Value* descriptor_record(uint32_t set, const BindingLocation& loc, llvm::Value* element);
+
+  // --- translate_image.cpp ---
+  // A UniformConstant variable: images (and arrays of them) become Image / DescriptorArray
+  // pointers; samplers are left for when a sampling instruction uses them.
+  bool image_variable(Id id, Id pointee, uint32_t set, uint32_t binding);
+  bool image_instruction(const spirv::Instruction& inst, bool* handled);
 
   // --- translate_subgroup.cpp ---
   bool subgroup_instruction(const spirv::Instruction& inst, bool* handled);
@@ -161,5 +171,11 @@ class Translator {
 
   std::vector<llvm::AllocaInst*> in_masks_;          // per block: lanes arriving from predecessors
 };
+
+// Loads (store_value == nullptr) or stores one `size`-byte scalar per lane at the <W x i64>
+// addresses `addr` for the lanes in `lanes` (a vector access when the addresses are consecutive);
+// translate_memory.cpp. Lanes not in `lanes` load zero.
+llvm::Value* access_lanes(Translator& t, llvm::Value* addr, llvm::Value* lanes, llvm::Type* scalar, uint32_t size,
+                          llvm::Value* store_value);
 
 }  // namespace kiln::compiler

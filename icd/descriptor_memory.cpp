@@ -227,7 +227,7 @@ abi::TexelBufferDescriptor texel_buffer_record(const BufferView* view) {
   const VkDeviceSize bytes = clamped_range(*view->buffer, view->offset, view->range);
   const VkDeviceSize elements = std::min<VkDeviceSize>(bytes / info->block_bytes, UINT32_MAX);
   return {reinterpret_cast<uint64_t>(view->buffer->data + view->offset), static_cast<uint32_t>(elements),
-          static_cast<uint32_t>(view->format), {}};
+          static_cast<uint32_t>(view->format), info->block_bytes, 0, 0};
 }
 
 bool encode_record(VkDescriptorType type, const DescriptorSource& source, uint8_t out[abi::kDescriptorRecordSize]) {

@@ -4,6 +4,7 @@
 
 #include "icd/descriptor_memory.h"
 #include "icd/object.h"
+#include "memory/image_view.h"
 
 namespace kiln {
 
@@ -14,12 +15,13 @@ struct DescriptorSetLayout {
 
 inline DescriptorSetLayout* set_layout_of(VkDescriptorSetLayout handle) { return from_handle<DescriptorSetLayout>(handle); }
 
-// The records image and sampler descriptors point at (abi::ImageSamplerDescriptor). VkImageView
-// and VkSampler objects do not exist in Kiln yet, so for now a descriptor stores the handle value
-// itself; when they arrive, these two functions return the objects' ImageViewRecord /
-// SamplerRecord and nothing else in the descriptor code changes. Until then no shader may
-// dereference these pointers.
-inline const void* image_view_record(VkImageView view) { return reinterpret_cast<const void*>(view); }
-inline const void* sampler_record(VkSampler sampler) { return reinterpret_cast<const void*>(sampler); }
+// The records image and sampler descriptors point at (abi::ImageSamplerDescriptor): the view's
+// abi::ImageViewRecord and the mem::Sampler itself; a null handle gives a null record.
+inline const void* image_view_record(VkImageView view) {
+  return view ? &from_handle<mem::ImageView>(view)->shader_record : nullptr;
+}
+inline const void* sampler_record(VkSampler sampler) {
+  return sampler ? static_cast<const void*>(from_handle<mem::Sampler>(sampler)) : nullptr;
+}
 
 }  // namespace kiln

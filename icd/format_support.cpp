@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compiler/shader_image_formats.h"
 #include "icd/device_limits.h"
 #include "memory/block_decode.h"
 #include "memory/format_pack.h"
@@ -27,7 +28,7 @@ FormatSupport format_support(VkFormat format) {
   const VkFormatFeatureFlags2 transfer =
       VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
   // Blits read any format through unpack/decode and write any uncompressed one
-  // (memory/blit.cpp); LINEAR filtering only for float-valued colour formats. Sampling, storage
+  // (memory/blit.cpp); LINEAR filtering only for float-valued colour formats. Sampling
   // and attachments are not reported until shaders and rasterization use images.
   const bool float_color = !(info->has_depth() || info->has_stencil()) &&
                            fmt::value_class(format, VK_IMAGE_ASPECT_COLOR_BIT) == fmt::ValueClass::Float;
@@ -46,9 +47,20 @@ FormatSupport format_support(VkFormat format) {
   }
   const VkFormatFeatureFlags2 blit =
       blittable ? VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT | linear_blit : 0;
-  s.optimal = transfer | blit;
+  // Storage images and texel buffers: the formats compute shaders convert inline, with and
+  // without a format in the shader for texel-buffer fetches (compiler/shader_image_formats.h); atomics on 32-bit integers.
+  VkFormatFeatureFlags2 storage = 0;
+  if (abi::shader_texel_format(format)) {
+    storage = VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT;
+    s.buffer = VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT;
+    if (format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT) {
+      storage |= VK_FORMAT_FEATURE_2_STORAGE_IMAGE_ATOMIC_BIT;
+      s.buffer |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_ATOMIC_BIT;
+    }
+  }
+  s.optimal = transfer | blit | storage;
   // Depth/stencil images are optimal-tiling only, as on GPUs (Kiln stores each aspect in its own plane).
-  if (!(info->has_depth() || info->has_stencil())) s.linear = transfer | blit;
+  if (!(info->has_depth() || info->has_stencil())) s.linear = transfer | blit | storage;
   return s;
 }
 
@@ -63,10 +75,11 @@ VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTilin
   else return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if (!features) return VK_ERROR_FORMAT_NOT_SUPPORTED;
 
-  // Every usage needs its format feature; Kiln can do transfers only for now.
+  // Every usage needs its format feature; Kiln can do transfers and storage images for now.
   const VkImageUsageFlags supported_usage =
       ((features & VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT) ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0) |
-      ((features & VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT) ? VK_IMAGE_USAGE_TRANSFER_DST_BIT : 0);
+      ((features & VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT) ? VK_IMAGE_USAGE_TRANSFER_DST_BIT : 0) |
+      ((features & VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT) ? VK_IMAGE_USAGE_STORAGE_BIT : 0);
   if (usage & ~supported_usage) return VK_ERROR_FORMAT_NOT_SUPPORTED;
 
   const VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT |

@@ -126,6 +126,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateImageView(VkDevice handle, 
   view->range = range;
   view->usage = usage;
   view->slices_of_3d = slices_of_3d;
+  view->shader_record = mem::make_shader_record(*view);
   *pView = to_handle<VkImageView>(view);
   return VK_SUCCESS;
 }

@@ -164,6 +164,9 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features13.inlineUniformBlock = VK_TRUE;
   pd->features13.descriptorBindingInlineUniformBlockUpdateAfterBind = VK_TRUE;
   pd->features13.synchronization2 = VK_TRUE;
+  // Storage images and texel buffers check every coordinate against the view (out of bounds:
+  // reads zero, writes dropped; compiler/translate_image.cpp).
+  pd->features13.robustImageAccess = VK_TRUE;
   pd->features13.maintenance4 = VK_TRUE;
   // FAIL_ON_PIPELINE_COMPILE_REQUIRED: kernels in this process or the VkPipelineCache only.
   pd->features13.pipelineCreationCacheControl = VK_TRUE;

@@ -4,6 +4,7 @@
 // icd/sampler.cpp; everything here has already been checked against its image.
 #include <vulkan/vulkan.h>
 
+#include "compiler/kernel_abi.h"
 #include "memory/resources.h"
 
 namespace kiln::mem {
@@ -20,7 +21,13 @@ struct ImageView {
   VkImageUsageFlags usage = 0;      // the image's, or the VkImageViewUsageCreateInfo subset
   // A 2D or 2D-array view of a 3D image: range's layers are depth slices of range.baseMipLevel.
   bool slices_of_3d = false;
+  // What storage-image descriptors point at (abi::ImageSamplerDescriptor::image_view): the base
+  // mip level's texels, filled when the view is created (the image's memory is bound by then).
+  abi::ImageViewRecord shader_record{};
 };
+
+// The shader record of `view` (see abi::ImageViewRecord for the coordinate grid).
+abi::ImageViewRecord make_shader_record(const ImageView& view);
 
 struct Sampler {
   VkFilter mag_filter = VK_FILTER_NEAREST, min_filter = VK_FILTER_NEAREST;

@@ -1,0 +1,355 @@
+// Storage images and texel buffers: image variables, OpImageRead/Write, OpImageFetch on texel
+// buffers, OpImageQuerySize, OpImageTexelPointer (image atomics).
+//
+// An image's value is the address of its descriptor record. Every access resolves the record into
+// a grid (base address, per-coordinate size and pitch, format; abi::ImageViewRecord and
+// abi::TexelBufferDescriptor), checks each lane's coordinate against the grid and the texel size
+// against the format the code was generated for, and touches memory only for lanes that pass:
+// out-of-bounds reads return zero (alpha one for formats without alpha), writes are dropped
+// (robustImageAccess). Format conversion is generated inline; a module without an Image Format
+// (Unknown) gets code for every format of the image's sampled type, chosen per lane at run time.
+#include <llvm/IR/Intrinsics.h>
+#include <vulkan/vulkan_core.h>
+
+#include <span>
+
+#include "compiler/kernel_abi.h"
+#include "compiler/shader_image_formats.h"
+#include "compiler/translator_internal.h"
+
+namespace kiln::compiler {
+namespace {
+
+using abi::Numeric;
+using abi::TexelFormat;
+using abi::kTexelFormats;
+
+// Per lane: where the image's texels are and how many there are (see abi::ImageViewRecord).
+struct Grid {
+  llvm::Value* base;      // <W x i64>
+  llvm::Value* size[3];   // <W x i64>
+  llvm::Value* pitch[3];  // <W x i64>; pitch[0] is the texel size
+  llvm::Value* format;    // <W x i32> VkFormat
+};
+
+// Coordinates an image instruction takes: one per dimension, plus the layer for arrays (cube
+// faces and cube-array layer-faces are the third coordinate of a 2D grid).
+uint32_t coordinate_count(const spirv::Type& image) {
+  switch (image.dim) {
+    case spv::Dim::Dim1D: return image.arrayed ? 2 : 1;
+    case spv::Dim::Buffer: return 1;
+    case spv::Dim::Dim2D:
+    case spv::Dim::Rect: return image.arrayed ? 3 : 2;
+    default: return 3;  // 3D, Cube
+  }
+}
+
+class ImageCodegen {
+ public:
+  explicit ImageCodegen(Translator& t) : t_(t), b_(t.b()) {}
+
+  llvm::Value* i64(uint64_t v) { return t_.splat(b_.getInt64(v)); }
+
+  // Loads a field of `type` at `offset` of each lane's record (records are always readable).
+  llvm::Value* field(llvm::Value* record, uint32_t offset, llvm::Type* type) {
+    llvm::Value* addr = b_.CreateAdd(record, i64(offset));
+    llvm::Value* all = llvm::Constant::getAllOnesValue(t_.lane_type(b_.getInt1Ty()));
+    return b_.CreateMaskedGather(t_.lane_type(type), b_.CreateIntToPtr(addr, t_.lane_type(b_.getPtrTy())),
+                                 llvm::Align(4), all, llvm::Constant::getNullValue(t_.lane_type(type)));
+  }
+
+  Grid grid(const spirv::Type& image, llvm::Value* record) {
+    Grid g;
+    llvm::Type* i32 = b_.getInt32Ty();
+    llvm::Type* i64t = b_.getInt64Ty();
+    auto wide = [&](llvm::Value* v) { return b_.CreateZExt(v, t_.lane_type(i64t)); };
+    if (image.dim == spv::Dim::Buffer) {
+      using D = abi::TexelBufferDescriptor;
+      g.base = field(record, offsetof(D, address), i64t);
+      g.size[0] = wide(field(record, offsetof(D, element_count), i32));
+      g.size[1] = g.size[2] = i64(1);
+      g.pitch[0] = wide(field(record, offsetof(D, texel_bytes), i32));
+      g.pitch[1] = g.pitch[2] = i64(0);
+      g.format = field(record, offsetof(D, format), i32);
+      return g;
+    }
+    using R = abi::ImageViewRecord;
+    llvm::Value* view = field(record, offsetof(abi::ImageSamplerDescriptor, image_view), i64t);
+    view = b_.CreateSelect(b_.CreateICmpEQ(view, i64(0)), t_.splat(null_view()), view);
+    g.base = field(view, offsetof(R, address), i64t);
+    for (uint32_t i = 0; i < 3; ++i) {
+      g.pitch[i] = field(view, offsetof(R, pitch) + 8 * i, i64t);
+      g.size[i] = wide(field(view, offsetof(R, size) + 4 * i, i32));
+    }
+    g.format = field(view, offsetof(R, format), i32);
+    return g;
+  }
+
+  // Lanes of the current mask whose coordinate lies inside the grid, and their texel addresses.
+  llvm::Value* texel_address(const spirv::Type& image, const Grid& g, const Value& coord, llvm::Value** inside) {
+    llvm::Type* i64t = b_.getInt64Ty();
+    llvm::Value* addr = g.base;
+    llvm::Value* ok = t_.mask();
+    const uint32_t n = std::min<uint32_t>(coordinate_count(image), static_cast<uint32_t>(coord.leaves.size()));
+    for (uint32_t i = 0; i < n; ++i) {
+      // Negative coordinates become huge unsigned ones: out of bounds like any other.
+      llvm::Value* c = b_.CreateZExt(b_.CreateZExtOrTrunc(coord.leaves[i], t_.lane_type(b_.getInt32Ty())), t_.lane_type(i64t));
+      ok = b_.CreateAnd(ok, b_.CreateICmpULT(c, g.size[i]));
+      addr = b_.CreateAdd(addr, b_.CreateMul(c, g.pitch[i]));
+    }
+    *inside = ok;
+    return addr;
+  }
+
+  // The formats code is generated for: the module's, or (Unknown) every one of the sampled type's class.
+  std::vector<const TexelFormat*> formats(const spirv::Type& image) {
+    std::vector<const TexelFormat*> out;
+    const bool integer = t_.m.type(image.element).kind == spirv::TypeKind::Int;
+    for (const TexelFormat& f : kTexelFormats) {
+      if (image.image_format == spv::ImageFormat::Unknown ? f.integer() == integer : f.spv == image.image_format)
+        out.push_back(&f);
+    }
+    return out;
+  }
+
+  // Lanes for which format `f`'s code runs: with a module format the texel size must match the
+  // view's (so a mismatched view can never be read past its end); without one, the view's format.
+  llvm::Value* format_lanes(const spirv::Type& image, const Grid& g, const TexelFormat& f, llvm::Value* inside) {
+    llvm::Value* match = image.image_format == spv::ImageFormat::Unknown
+                             ? b_.CreateICmpEQ(g.format, t_.splat(b_.getInt32(static_cast<uint32_t>(f.vk))))
+                             : b_.CreateICmpEQ(g.pitch[0], i64(f.bytes()));
+    return b_.CreateAnd(inside, match);
+  }
+
+  // Four 32-bit values (float or int as the format's class) of the texels at `addr` for `lanes`;
+  // zero for other lanes, missing components (0, 0, 1).
+  std::array<llvm::Value*, 4> read(const TexelFormat& f, llvm::Value* addr, llvm::Value* lanes, bool gather) {
+    std::array<llvm::Value*, 4> out{};
+    llvm::Type* raw = b_.getIntNTy(f.bits);
+    const uint32_t bytes = f.bits / 8;
+    for (uint32_t c = 0; c < 4; ++c) {
+      if (c >= f.components) {
+        const bool one = c == 3;
+        out[c] = f.integer() ? t_.splat(b_.getInt32(one ? 1 : 0)) : t_.splat(llvm::ConstantFP::get(b_.getFloatTy(), one ? 1.0 : 0.0));
+        continue;
+      }
+      llvm::Value* a = b_.CreateAdd(addr, i64(uint64_t{c} * bytes));
+      llvm::Value* v;
+      if (gather) {
+        v = b_.CreateMaskedGather(t_.lane_type(raw), b_.CreateIntToPtr(a, t_.lane_type(b_.getPtrTy())), llvm::Align(bytes),
+                                  lanes, llvm::Constant::getNullValue(t_.lane_type(raw)));
+      } else {
+        v = access_lanes(t_, a, lanes, raw, bytes, nullptr);
+      }
+      out[c] = to_value(f, v);
+    }
+    return out;
+  }
+
+  // A raw component of format `f` as its 32-bit shader value.
+  llvm::Value* to_value(const TexelFormat& f, llvm::Value* v) {
+    llvm::Type* i32 = t_.lane_type(b_.getInt32Ty());
+    llvm::Type* f32 = t_.lane_type(b_.getFloatTy());
+    const double max = static_cast<double>((uint64_t{1} << (f.numeric == Numeric::Snorm ? f.bits - 1 : f.bits)) - 1);
+    switch (f.numeric) {
+      case Numeric::Uint: return b_.CreateZExtOrTrunc(v, i32);
+      case Numeric::Sint: return b_.CreateSExtOrTrunc(v, i32);
+      case Numeric::Unorm: return b_.CreateFDiv(b_.CreateUIToFP(v, f32), t_.splat(llvm::ConstantFP::get(b_.getFloatTy(), max)));
+      case Numeric::Snorm: {
+        llvm::Value* x = b_.CreateFDiv(b_.CreateSIToFP(v, f32), t_.splat(llvm::ConstantFP::get(b_.getFloatTy(), max)));
+        return float_min_max(b_, llvm::Intrinsic::maxnum, x, t_.splat(llvm::ConstantFP::get(b_.getFloatTy(), -1.0)));
+      }
+      case Numeric::Float:
+        if (f.bits == 16) return b_.CreateFPExt(b_.CreateBitCast(v, t_.lane_type(b_.getHalfTy())), f32);
+        return b_.CreateBitCast(v, f32);
+    }
+    return v;
+  }
+
+  // A 32-bit shader value (float or int) as a raw component of format `f`.
+  llvm::Value* to_raw(const TexelFormat& f, llvm::Value* v) {
+    llvm::Type* raw = t_.lane_type(b_.getIntNTy(f.bits));
+    llvm::Type* f32 = t_.lane_type(b_.getFloatTy());
+    auto constant = [&](double x) { return t_.splat(llvm::ConstantFP::get(b_.getFloatTy(), x)); };
+    if (f.integer()) {
+      if (v->getType()->getScalarType()->isFloatingPointTy()) v = b_.CreateBitCast(v, t_.lane_type(b_.getIntNTy(v->getType()->getScalarSizeInBits())));
+      return b_.CreateTrunc(b_.CreateZExtOrTrunc(v, t_.lane_type(b_.getInt32Ty())), raw);
+    }
+    if (!v->getType()->getScalarType()->isFloatingPointTy()) v = b_.CreateBitCast(v, f32);
+    if (!v->getType()->getScalarType()->isFloatTy()) v = b_.CreateFPCast(v, f32);
+    if (f.numeric == Numeric::Float) {
+      if (f.bits == 16) return b_.CreateBitCast(b_.CreateFPTrunc(v, t_.lane_type(b_.getHalfTy())), raw);
+      return b_.CreateBitCast(v, raw);
+    }
+    // Normalized: clamp (NaN becomes 0), scale, round to nearest even.
+    const bool snorm = f.numeric == Numeric::Snorm;
+    const double max = static_cast<double>((uint64_t{1} << (snorm ? f.bits - 1 : f.bits)) - 1);
+    v = float_min_max(b_, llvm::Intrinsic::maxnum, v, constant(snorm ? -1.0 : 0.0));
+    v = float_min_max(b_, llvm::Intrinsic::minnum, v, constant(1.0));
+    v = b_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, b_.CreateFMul(v, constant(max)));
+    return snorm ? b_.CreateFPToSI(v, raw) : b_.CreateFPToUI(v, raw);
+  }
+
+  void write(const TexelFormat& f, llvm::Value* addr, llvm::Value* lanes, const Value& texel, bool scatter) {
+    const uint32_t bytes = f.bits / 8;
+    for (uint32_t c = 0; c < f.components && c < texel.leaves.size(); ++c) {
+      llvm::Value* raw = to_raw(f, texel.leaves[c]);
+      llvm::Value* a = b_.CreateAdd(addr, i64(uint64_t{c} * bytes));
+      if (scatter) {
+        b_.CreateMaskedScatter(raw, b_.CreateIntToPtr(a, t_.lane_type(b_.getPtrTy())), llvm::Align(bytes), lanes);
+      } else {
+        access_lanes(t_, a, lanes, raw->getType()->getScalarType(), bytes, raw);
+      }
+    }
+  }
+
+  // A zero ImageViewRecord for null descriptors: every size 0, so every access is out of bounds.
+  llvm::Value* null_view() {
+    if (!null_view_) {
+      auto* type = llvm::ArrayType::get(b_.getInt8Ty(), sizeof(abi::ImageViewRecord));
+      null_view_ = t_.llvm_module->getGlobalVariable("kiln_null_image_view", true);
+      if (!null_view_)
+        null_view_ = new llvm::GlobalVariable(*t_.llvm_module, type, true, llvm::GlobalValue::PrivateLinkage,
+                                              llvm::ConstantAggregateZero::get(type), "kiln_null_image_view");
+      null_view_->setAlignment(llvm::Align(16));
+    }
+    return b_.CreatePtrToInt(null_view_, b_.getInt64Ty());
+  }
+
+ private:
+  Translator& t_;
+  llvm::IRBuilder<>& b_;
+  llvm::GlobalVariable* null_view_ = nullptr;
+};
+
+}  // namespace
+
+bool Translator::image_variable(Id id, Id pointee, uint32_t set, uint32_t binding) {
+  const spirv::Type& pt = m.type(pointee);
+  const bool array = pt.kind == spirv::TypeKind::Array || pt.kind == spirv::TypeKind::RuntimeArray;
+  const spirv::Type& element = m.type(array ? pt.element : pointee);
+  if (element.kind != spirv::TypeKind::Image) return true;  // samplers, sampled images: not translated yet
+  auto loc = options_.bindings ? options_.bindings(set, binding) : std::nullopt;
+  if (!loc) {
+    error_ = "descriptor set " + std::to_string(set) + " binding " + std::to_string(binding) + " is not in the pipeline layout";
+    return false;
+  }
+  Pointer p;
+  p.pointee = pointee;
+  p.set = set;
+  p.binding = binding;
+  p.variable = id;
+  if (array) {
+    p.kind = PointerKind::DescriptorArray;  // access chains pick the element (translate_memory.cpp)
+  } else {
+    p.kind = PointerKind::Image;
+    p.addr = descriptor_record(set, *loc, splat(builder_.getInt32(0)));
+  }
+  pointers_[id] = p;
+  return true;
+}
+
+bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled) {
+  *handled = true;
+  const auto& ops = inst.operands;
+  ImageCodegen g(*this);
+  auto image_type = [&](Id image) -> const spirv::Type* {
+    const spirv::Type& t = m.type(type_of(image));
+    return t.kind == spirv::TypeKind::Image ? &t : nullptr;
+  };
+  switch (inst.opcode) {
+    case spv::Op::OpImageRead:
+    case spv::Op::OpImageFetch: {
+      const spirv::Type* image = image_type(ops[0]);
+      if (!image) return fail(inst, "image operand is not an image (sampled images are not supported yet)");
+      if (image->multisampled) return fail(inst, "multisampled images are not supported");
+      if (inst.opcode == spv::Op::OpImageFetch && image->dim != spv::Dim::Buffer)
+        return fail(inst, "OpImageFetch is supported on texel buffers only");
+      const Grid grid = g.grid(*image, get(ops[0]).leaves.at(0));
+      llvm::Value* inside;
+      llvm::Value* addr = g.texel_address(*image, grid, get(ops[1]), &inside);
+      const auto formats = g.formats(*image);
+      if (formats.empty()) return fail(inst, "image format not supported");
+      std::array<llvm::Value*, 4> texel{};
+      for (const TexelFormat* f : formats) {
+        llvm::Value* lanes = g.format_lanes(*image, grid, *f, inside);
+        std::array<llvm::Value*, 4> v = g.read(*f, addr, lanes, formats.size() > 1);
+        for (uint32_t c = 0; c < 4; ++c) texel[c] = texel[c] ? builder_.CreateSelect(lanes, v[c], texel[c]) : v[c];
+      }
+      // Lanes no format matched (out of bounds, null or mismatched views) read (0, 0, 0, 1) from the
+      // first format's code: its masked loads returned zero for them.
+      std::vector<Id> scalars;
+      scalar_types(inst.result_type, &scalars);
+      Value out;
+      for (size_t c = 0; c < scalars.size() && c < 4; ++c) {
+        llvm::Type* want = lane_type(leaf_type(scalars[c]));
+        if (!want->getScalarType()->isIntegerTy(32) && !want->getScalarType()->isFloatTy())
+          return fail(inst, "image texels must be 32-bit");
+        out.leaves.push_back(builder_.CreateBitCast(texel[c], want));
+      }
+      set(inst.result, std::move(out));
+      return true;
+    }
+    case spv::Op::OpImageWrite: {
+      const spirv::Type* image = image_type(ops[0]);
+      if (!image) return fail(inst, "image operand is not an image");
+      if (image->multisampled) return fail(inst, "multisampled images are not supported");
+      const Grid grid = g.grid(*image, get(ops[0]).leaves.at(0));
+      llvm::Value* inside;
+      llvm::Value* addr = g.texel_address(*image, grid, get(ops[1]), &inside);
+      const Value texel = get(ops[2]);
+      const auto formats = g.formats(*image);
+      if (formats.empty()) return fail(inst, "image format not supported");
+      for (const TexelFormat* f : formats)
+        g.write(*f, addr, g.format_lanes(*image, grid, *f, inside), texel, formats.size() > 1);
+      return true;
+    }
+    case spv::Op::OpImageQuerySize: {
+      const spirv::Type* image = image_type(ops[0]);
+      if (!image) return fail(inst, "image operand is not an image");
+      const Grid grid = g.grid(*image, get(ops[0]).leaves.at(0));
+      std::vector<Id> scalars;
+      scalar_types(inst.result_type, &scalars);
+      Value out;
+      for (size_t c = 0; c < scalars.size() && c < 3; ++c) {
+        llvm::Value* size = grid.size[c];
+        if (c == 2 && image->dim == spv::Dim::Cube)
+          size = builder_.CreateUDiv(size, g.i64(6));  // cube arrays report cubes, not layer-faces
+        out.leaves.push_back(builder_.CreateTrunc(size, lane_type(leaf_type(scalars[c]))));
+      }
+      set(inst.result, std::move(out));
+      return true;
+    }
+    case spv::Op::OpImage: {
+      // The image of a sampled image: the same descriptor record (texel buffers and combined
+      // image samplers both start with what the image needs).
+      set(inst.result, get(ops[0]));
+      return true;
+    }
+    case spv::Op::OpImageTexelPointer: {
+      // A pointer to one 32-bit texel for atomics: lanes outside the image (or whose view is not
+      // a 4-byte format) get an empty range, so the atomic touches nothing for them.
+      const Pointer image_ptr = get_pointer(ops[0]);
+      if (image_ptr.kind != PointerKind::Image) return fail(inst, "OpImageTexelPointer needs an image variable");
+      const spirv::Type& image = m.type(image_ptr.pointee);
+      const Grid grid = g.grid(image, image_ptr.addr);
+      llvm::Value* inside;
+      llvm::Value* addr = g.texel_address(image, grid, get(ops[1]), &inside);
+      // texel_address limits `inside` to the current mask; a pointer must be valid for every lane.
+      inside = builder_.CreateAnd(inside, builder_.CreateICmpEQ(grid.pitch[0], g.i64(4)));
+      Pointer p;
+      p.kind = PointerKind::Memory;
+      p.pointee = m.type(inst.result_type).element;
+      p.explicit_layout = true;
+      p.addr = p.lo = builder_.CreateSelect(inside, addr, g.i64(0));
+      p.hi = builder_.CreateSelect(inside, builder_.CreateAdd(addr, g.i64(4)), g.i64(0));
+      set_pointer(inst.result, p);
+      return true;
+    }
+    default:
+      *handled = false;
+      return true;
+  }
+}
+
+}  // namespace kiln::compiler

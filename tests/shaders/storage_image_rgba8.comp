@@ -1,0 +1,7 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// storage_image_body.glsl with rgba8 images.
+#define FORMAT_LAYOUT ,rgba8
+#define IMAGE image2D
+#define VEC vec4
+#include "storage_image_body.glsl"
