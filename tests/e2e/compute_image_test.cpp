@@ -165,8 +165,10 @@ TEST_F(ComputeImageTest, StorageImagesLoadStoreAndSizeInEveryTestedFormat) {
       vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);
       vkCmdDispatch(cmd, kWidth / 4, kHeight / 4, 1);
       shader_writes_to_host_barrier(cmd);
+      transition(cmd, dst.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
     });
-    const std::vector<uint8_t> written = device.read_image(dst, VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, VK_IMAGE_LAYOUT_GENERAL);
+    const std::vector<uint8_t> written =
+        device.read_image(dst, VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
     ASSERT_EQ(written.size(), source.size());
     // Reference: texel (x, y) lands at (W-1-x, y) with its components reversed, re-packed.
     for (uint32_t y = 0; y < kHeight; ++y) {
