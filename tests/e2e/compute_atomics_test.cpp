@@ -43,11 +43,7 @@ TEST_F(ComputeAtomicsTest, Int64AndFloatAtomicsOnBufferAndSharedMemoryUnderConte
   enabled.v13.pNext = &enable_float;
   enabled.core.features.shaderInt64 = enabled.core.features.shaderFloat64 = VK_TRUE;
   enabled.v12.shaderBufferInt64Atomics = enabled.v12.shaderSharedInt64Atomics = VK_TRUE;
-  enabled.v13.maintenance4 = VK_TRUE;  // glslang declares the workgroup size with LocalSizeId
-  DeviceOptions options;
-  options.create_info_chain = &enabled.core;
-  options.extensions = {VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME};
-  TestDevice& device = *create_device(options);
+  TestDevice& device = *create_device(enabled, {VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME});
 
   constexpr uint32_t kGroups = 7, kInvocations = 64 * kGroups;  // odd group count: every toggled bit ends set
   const size_t bytes = sizeof(Totals) + 3 * kGroups * sizeof(uint64_t);

@@ -23,10 +23,7 @@ TEST_F(ComputeFeatures13Test, SubgroupSizeControlDynamicBroadcastBlockLayoutsAnd
   enabled.v12.subgroupBroadcastDynamicId = enabled.v12.uniformBufferStandardLayout = VK_TRUE;
   enabled.v12.scalarBlockLayout = VK_TRUE;
   enabled.v13.shaderZeroInitializeWorkgroupMemory = VK_TRUE;
-  enabled.v13.maintenance4 = VK_TRUE;  // glslang declares local_size_x_id with LocalSizeId
-  DeviceOptions options;
-  options.create_info_chain = &enabled.core;
-  TestDevice& device = *create_device(options);
+  TestDevice& device = *create_device(enabled);
 
   VkPhysicalDeviceVulkan13Properties p13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p13};

@@ -22,10 +22,7 @@ TEST_F(ComputeMemoryModelTest, MessagePassingWithScopedSemantics) {
   DeviceFeatures enabled;
   enabled.v12.vulkanMemoryModel = VK_TRUE;
   enabled.v12.vulkanMemoryModelDeviceScope = VK_TRUE;
-  enabled.v13.maintenance4 = VK_TRUE;  // glslang declares the workgroup size with LocalSizeId
-  DeviceOptions options;
-  options.create_info_chain = &enabled.core;
-  TestDevice* device = create_device(options);
+  TestDevice* device = create_device(enabled);
   ASSERT_NE(device, nullptr);
 
   constexpr uint32_t kGroups = 5, kLocal = 64;  // as in memory_model_message_passing.comp

@@ -158,10 +158,7 @@ TEST_F(PipelineCacheTest, FailOnCompileRequiredCreatesOnlyWhatNeedsNoCompilation
   REQUIRE_ON_KILN(features().v13.pipelineCreationCacheControl, "pipelineCreationCacheControl");
   DeviceFeatures enabled;
   enabled.v13.pipelineCreationCacheControl = VK_TRUE;
-  enabled.v13.maintenance4 = VK_TRUE;  // the shader's LocalSizeId
-  DeviceOptions options;
-  options.create_info_chain = &enabled.core;
-  TestDevice& device = *create_device(options);
+  TestDevice& device = *create_device(enabled);
   VkPipelineCacheCreateInfo cache_info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
   cache_info.flags = VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT;
   VkPipelineCache cache;

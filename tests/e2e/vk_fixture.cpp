@@ -587,6 +587,14 @@ TestDevice* VulkanTest::create_device(const DeviceOptions& options) {
   return extra_devices_.back().get();
 }
 
+TestDevice* VulkanTest::create_device(DeviceFeatures& enabled, std::vector<const char*> extensions) {
+  enabled.v13.maintenance4 = features_.v13.maintenance4;
+  DeviceOptions options;
+  options.create_info_chain = &enabled.core;
+  options.extensions = std::move(extensions);
+  return create_device(options);
+}
+
 VulkanTest::UnvalidatedContext VulkanTest::create_unvalidated_context() {
   std::unique_ptr<TestInstance> instance;
   InstanceOptions options;

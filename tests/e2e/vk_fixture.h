@@ -235,6 +235,10 @@ class VulkanTest : public ::testing::Test {
   // Another device on the selected physical device; destroyed at TearDown. Null (and a test
   // failure) if creation fails.
   TestDevice* create_device(const DeviceOptions& options);
+  // A device with the features set in `enabled` (its chain, plus any pNext added to its v13) and
+  // `extensions`. maintenance4 is turned on when the driver has it: glslang's Vulkan 1.3 output
+  // declares workgroup sizes with LocalSizeId, which needs it.
+  TestDevice* create_device(DeviceFeatures& enabled, std::vector<const char*> extensions = {});
 
   // ERROR-PATH HELPER. An instance WITHOUT the validation layer (and the same physical device in
   // it), for the few tests that must exercise invalid usage the spec leaves to the driver
