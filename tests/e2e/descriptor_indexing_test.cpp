@@ -51,10 +51,7 @@ class ComputeDescriptorIndexingTest : public VulkanTest {
     enabled_.v12.descriptorBindingPartiallyBound = VK_TRUE;
     enabled_.v12.descriptorBindingVariableDescriptorCount = VK_TRUE;
     enabled_.v12.runtimeDescriptorArray = VK_TRUE;
-    enabled_.v13.maintenance4 = s.v13.maintenance4;  // glslang's LocalSizeId needs it
-    DeviceOptions options;
-    options.create_info_chain = &enabled_.core;
-    TestDevice* device = create_device(options);
+    TestDevice* device = create_device(enabled_);
     if (!device) throw std::runtime_error("vkCreateDevice with the descriptor-indexing features failed");
     return device;
   }

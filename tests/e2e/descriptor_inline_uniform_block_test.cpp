@@ -51,10 +51,7 @@ class ComputeInlineUniformBlockTest : public VulkanTest {
     }
     enabled_.v13.inlineUniformBlock = VK_TRUE;
     enabled_.v13.descriptorBindingInlineUniformBlockUpdateAfterBind = VK_TRUE;
-    enabled_.v13.maintenance4 = s.v13.maintenance4;  // glslang's LocalSizeId needs it
-    DeviceOptions options;
-    options.create_info_chain = &enabled_.core;
-    TestDevice* device = create_device(options);
+    TestDevice* device = create_device(enabled_);
     if (!device) throw std::runtime_error("vkCreateDevice with inlineUniformBlock failed");
     return device;
   }
