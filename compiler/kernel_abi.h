@@ -118,4 +118,104 @@ struct ComputeInvocation {
 // The kernel entry point. Returns nothing; writes memory only through descriptors.
 using ComputeKernelFn = void (*)(const ComputeInvocation* invocation);
 
+
+// ---------------------------------------------------------------------------------------------
+// Graphics kernels. Stage data flows as structure-of-arrays batches (ARCHITECTURE.md decision 3):
+// a 4-component slot of 32-bit values per varying, component-major, lane-minor:
+//   value (slot s, component c) of lane i is at  data[(s * 4 + c) * W + i]
+// Values are raw 32-bit patterns (float, int or uint as the shader declares them). 64-bit and
+// 16-bit varyings are not supported by these kernels yet (the compiler rejects them).
+// ---------------------------------------------------------------------------------------------
+constexpr uint32_t kMaxVertexBindings = 32;
+constexpr uint32_t kMaxVertexAttributes = 32;
+constexpr uint32_t kMaxVaryingLocations = 32;  // maxVertexOutputComponents / 4
+constexpr uint32_t kMaxColorAttachments = 8;
+constexpr uint32_t kMaxClipDistances = 8;
+
+// One bound vertex buffer (vkCmdBindVertexBuffers(2)); `address` is null when nothing is bound.
+// Attribute fetches past `size` read (0, 0, 0, 1) in the attribute's type (robustBufferAccess).
+struct VertexBufferRecord {
+  const uint8_t* address;  // buffer data + bind offset
+  uint64_t size;           // bytes from `address` the draw may read
+  uint64_t stride;         // bytes between elements (pipeline state or dynamic stride)
+  uint64_t reserved;
+};
+
+// Where a vertex kernel puts each output of a vertex (reported by the compiler per kernel).
+// Position is always slot 0. A -1 slot means the shader does not write that output.
+struct VertexOutputLayout {
+  uint32_t slot_count = 1;
+  int32_t point_size_slot = -1;     // component 0
+  int32_t layer_slot = -1;          // component 0 (int)
+  int32_t viewport_index_slot = -1; // component 0 (int)
+  // ClipDistance[i] / CullDistance[i] live at slot + i / 4, component i % 4.
+  int32_t clip_distance_slot = -1;
+  uint32_t clip_distance_count = 0;
+  int32_t cull_distance_slot = -1;
+  uint32_t cull_distance_count = 0;
+  int32_t location_slot[kMaxVaryingLocations];  // Location L's four components; -1 if unwritten
+  VertexOutputLayout() { for (int32_t& s : location_slot) s = -1; }
+};
+
+// One call shades `lane_count` (<= W) vertices. The kernel fetches its own vertex attributes
+// (the vertex input formats are part of its compile key) from `vertex_buffers`, indexed by
+// binding, at element vertex_index[i] (per-vertex rate) or at the instance element
+// (base_instance + (instance_index - base_instance) / divisor, per-instance rate).
+struct VertexInvocation {
+  const ResourceContext* resources;
+  const VertexBufferRecord* vertex_buffers;  // [kMaxVertexBindings]
+  uint32_t* faults;                          // kFault* bits (never null)
+  const int32_t* vertex_index;               // [W]: VertexIndex (index + vertexOffset, or firstVertex + n)
+  uint32_t lane_count;                       // lanes >= lane_count are inactive
+  uint32_t instance_index;                   // InstanceIndex (includes firstInstance)
+  int32_t base_vertex;                       // BaseVertex: firstVertex, or vertexOffset for indexed draws
+  uint32_t base_instance;                    // BaseInstance: firstInstance
+  uint32_t draw_index;                       // DrawIndex
+  uint32_t view_index;                       // ViewIndex (multiview), 0 otherwise
+  uint32_t* outputs;                         // [slot_count * 4 * W], VertexOutputLayout order
+};
+using VertexKernelFn = void (*)(const VertexInvocation* invocation);
+
+enum class Interpolation : uint8_t { Smooth, Flat, NoPerspective };
+
+// What a fragment kernel reads and writes (reported by the compiler per kernel).
+struct FragmentInterface {
+  uint32_t input_location_mask = 0;                 // Locations the shader reads
+  Interpolation interpolation[kMaxVaryingLocations] = {};
+  uint32_t centroid_mask = 0, sample_mask = 0;      // per input location: Centroid / Sample decorated
+  uint32_t output_location_mask = 0;                // colour outputs written (Location = attachment)
+  // Base type of each colour output: 0 float, 1 signed int, 2 unsigned int.
+  uint8_t output_type[kMaxColorAttachments] = {};
+  bool writes_depth = false;        // FragDepth
+  bool writes_sample_mask = false;  // SampleMask
+  bool can_discard = false;         // OpKill / OpTerminateInvocation / OpDemoteToHelperInvocation
+  bool early_fragment_tests = false;
+  bool depth_replacing_mode_less = false, depth_replacing_mode_greater = false;  // DepthLess/DepthGreater
+  bool uses_sample_rate = false;    // SampleId / SamplePosition / Sample inputs: run per sample
+};
+
+// One call shades W / 4 quads of 2x2 pixels. Lane i is pixel (i & 1, (i >> 1) & 1) of quad i / 4
+// (x to the right, y down), so derivatives are differences within each group of four lanes.
+// Lanes of a quad that cover no sample are helper invocations: they run for derivatives and
+// their results are discarded. The engine interpolates inputs; the kernel only reads them.
+struct FragmentInvocation {
+  const ResourceContext* resources;
+  uint32_t* faults;
+  const uint32_t* inputs;      // [(location * 4 + component) * W + lane] for input_location_mask
+  const float* frag_coord;     // [component * W + lane]: x, y (pixel centre or sample), z, 1/w
+  uint32_t covered_mask;       // lanes that are real fragments (others are helpers or empty)
+  uint32_t quad_mask;          // lanes of quads that hold at least one real fragment
+  uint32_t front_facing;       // 1 when the primitive is front-facing
+  uint32_t primitive_id;       // PrimitiveId
+  uint32_t layer;              // Layer (0 unless layered rendering)
+  uint32_t view_index;         // ViewIndex
+  uint32_t sample_id;          // SampleId when uses_sample_rate (per call), else 0
+  const uint32_t* sample_mask_in;  // [W]: SampleMaskIn (coverage of each lane's pixel)
+  uint32_t* outputs;           // [(location * 4 + component) * W + lane]
+  float* frag_depth;           // [W]: preset to frag_coord z; the shader may overwrite it
+  uint32_t* sample_mask_out;   // [W]: preset to all ones
+};
+// Returns the lanes of covered_mask that were not discarded (killed or demoted).
+using FragmentKernelFn = uint32_t (*)(const FragmentInvocation* invocation);
+
 }  // namespace kiln::abi

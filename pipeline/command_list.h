@@ -15,6 +15,7 @@
 #include "compiler/kernel_abi.h"
 #include "memory/resources.h"
 #include "pipeline/compute_dispatch.h"
+#include "pipeline/graphics_state.h"
 #include "pipeline/query_pool.h"
 #include "pipeline/sync.h"
 
@@ -41,6 +42,7 @@ enum class CommandType : uint8_t {
   WriteTimestamp,
   EndQuery,
   CopyQueryResults,
+  Draw,
 };
 
 struct Command {
@@ -118,6 +120,25 @@ struct EndQueryCmd : CommandOf<CommandType::EndQuery> { QueryPool* pool; uint32_
 struct CopyQueryResultsCmd : CommandOf<CommandType::CopyQueryResults> {
   QueryPool* pool; uint32_t first; uint32_t count; mem::Buffer* dst; VkDeviceSize offset; VkDeviceSize stride;
   VkQueryResultFlags flags;
+};
+
+// A draw (every vkCmdDraw* form) with the state in force captured at record time. Direct draws
+// carry their parameters; indirect ones read VkDraw(Indexed)IndirectCommand records from
+// `indirect_buffer` at execution (and the count from `count_buffer` for the *Count forms).
+struct DrawCmd : CommandOf<CommandType::Draw> {
+  const GraphicsState* state;
+  const RenderTargets* targets;
+  const abi::ResourceContext* resources;
+  const abi::VertexBufferRecord* vertex_buffers;  // [abi::kMaxVertexBindings]
+  bool indexed;
+  // Index buffer (indexed draws): bytes from the bind offset to the buffer's end.
+  const uint8_t* index_data; uint64_t index_bytes; VkIndexType index_type;
+  // Direct parameters (index_count is vertex_count for non-indexed draws).
+  uint32_t count; uint32_t instance_count; uint32_t first; int32_t vertex_offset; uint32_t first_instance;
+  // Indirect: draw_count records `stride` bytes apart from indirect_buffer + indirect_offset.
+  const mem::Buffer* indirect_buffer; VkDeviceSize indirect_offset; uint32_t draw_count; uint32_t stride;
+  const mem::Buffer* count_buffer; VkDeviceSize count_offset;  // *Count forms: min(count, draw_count)
+  uint32_t draw_index_base;  // DrawIndex of the first draw (multi-draw)
 };
 
 class CommandList {

@@ -7,6 +7,7 @@
 #include "common/log.h"
 #include "memory/blit.h"
 #include "memory/transfer.h"
+#include "pipeline/draw.h"
 
 namespace kiln::exec {
 namespace {
@@ -133,6 +134,9 @@ void execute_command(const Command* cmd, ThreadPool& pool) {
       run_compute_dispatch(pool, *c.kernel, *c.resources, base, count);
       break;
     }
+    case CommandType::Draw:
+      run_draw(pool, as<DrawCmd>(cmd));
+      break;
     case CommandType::ResetQueries: {
       const auto& c = as<ResetQueriesCmd>(cmd);
       c.pool->reset(c.first, c.count);

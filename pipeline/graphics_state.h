@@ -1,0 +1,108 @@
+#pragma once
+// What one draw needs from the graphics pipeline and the command buffer, as the execution engine
+// sees it (no icd types). icd/ builds a GraphicsState when a pipeline is created, merges the
+// command buffer's dynamic state into a copy when it changes, and every draw command points at
+// the copy in force (ARCHITECTURE.md "The execution engine"; issue #6).
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+
+#include "compiler/kernel_abi.h"
+#include "memory/image_view.h"
+
+namespace kiln::exec {
+
+constexpr uint32_t kMaxViewports = 16;
+
+// The pipeline's kernels. `fragment` is null for a pipeline without a fragment shader (depth-only
+// passes): coverage still runs the depth/stencil tests.
+struct GraphicsKernels {
+  abi::VertexKernelFn vertex = nullptr;
+  uint32_t vertex_width = 8;
+  abi::VertexOutputLayout vertex_outputs;
+  abi::FragmentKernelFn fragment = nullptr;
+  uint32_t fragment_width = 8;
+  abi::FragmentInterface fragment_interface;
+};
+
+struct InputAssemblyState {
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  bool primitive_restart = false;
+  uint32_t patch_control_points = 0;
+};
+
+struct RasterizationState {
+  bool rasterizer_discard = false;
+  bool depth_clamp = false;
+  bool depth_clip = true;  // VK_EXT_depth_clip_enable; !depth_clamp by default
+  VkPolygonMode polygon_mode = VK_POLYGON_MODE_FILL;
+  VkCullModeFlags cull_mode = VK_CULL_MODE_NONE;
+  VkFrontFace front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  bool depth_bias_enable = false;
+  float depth_bias_constant = 0.0f, depth_bias_clamp = 0.0f, depth_bias_slope = 0.0f;
+  float line_width = 1.0f;
+  VkProvokingVertexModeEXT provoking_vertex = VK_PROVOKING_VERTEX_MODE_FIRST_VERTEX_EXT;
+};
+
+struct MultisampleState {
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  uint32_t sample_mask = ~0u;
+  bool sample_shading = false;
+  float min_sample_shading = 0.0f;
+  bool alpha_to_coverage = false;
+  bool alpha_to_one = false;
+};
+
+struct StencilFaceState {
+  VkStencilOp fail_op = VK_STENCIL_OP_KEEP, pass_op = VK_STENCIL_OP_KEEP, depth_fail_op = VK_STENCIL_OP_KEEP;
+  VkCompareOp compare_op = VK_COMPARE_OP_NEVER;
+  uint32_t compare_mask = 0, write_mask = 0, reference = 0;
+};
+
+struct DepthStencilState {
+  bool depth_test = false, depth_write = false;
+  VkCompareOp depth_compare = VK_COMPARE_OP_NEVER;
+  bool depth_bounds_test = false;
+  float min_depth_bounds = 0.0f, max_depth_bounds = 1.0f;
+  bool stencil_test = false;
+  StencilFaceState front, back;
+};
+
+struct ColorBlendState {
+  bool logic_op_enable = false;
+  VkLogicOp logic_op = VK_LOGIC_OP_COPY;
+  uint32_t attachment_count = 0;
+  VkPipelineColorBlendAttachmentState attachments[abi::kMaxColorAttachments] = {};
+  float blend_constants[4] = {};
+};
+
+struct ViewportState {
+  uint32_t viewport_count = 0, scissor_count = 0;
+  VkViewport viewports[kMaxViewports] = {};
+  VkRect2D scissors[kMaxViewports] = {};
+};
+
+// Pipeline state with the command buffer's dynamic state already applied: complete for a draw.
+struct GraphicsState {
+  const GraphicsKernels* kernels = nullptr;
+  InputAssemblyState input_assembly;
+  RasterizationState rasterization;
+  MultisampleState multisample;
+  DepthStencilState depth_stencil;
+  ColorBlendState color_blend;
+  ViewportState viewport;
+};
+
+// The attachments of the current render pass instance (subpass or vkCmdBeginRendering), as views.
+// Attachment i of the fragment shader's Location i is color[i] (null: writes are discarded).
+struct RenderTargets {
+  const mem::ImageView* color[abi::kMaxColorAttachments] = {};
+  uint32_t color_count = 0;
+  const mem::ImageView* depth = nullptr;    // view with a depth aspect, or null
+  const mem::ImageView* stencil = nullptr;  // view with a stencil aspect, or null
+  VkRect2D render_area{};
+  uint32_t layer_count = 1;
+  uint32_t view_mask = 0;  // multiview: draws repeat for each set bit (0 = no multiview)
+};
+
+}  // namespace kiln::exec
