@@ -203,6 +203,7 @@ struct FragmentInvocation {
   uint32_t* faults;
   const uint32_t* inputs;      // [(location * 4 + component) * W + lane] for input_location_mask
   const float* frag_coord;     // [component * W + lane]: x, y (pixel centre or sample), z, 1/w
+  const float* point_coord;    // [component * W + lane]: PointCoord (s, t) for point primitives, else null
   uint32_t covered_mask;       // lanes that are real fragments (others are helpers or empty)
   uint32_t quad_mask;          // lanes of quads that hold at least one real fragment
   uint32_t front_facing;       // 1 when the primitive is front-facing
