@@ -163,6 +163,19 @@ std::string keep_only_entry_point(std::vector<uint32_t>& module, std::string_vie
   return "";
 }
 
+// The translator has no calls: every function is inlined into the entry point. DontInline is a
+// hint that changes no result, so it is dropped before the inliner, which would honour it.
+void drop_dont_inline(std::vector<uint32_t>& module) {
+  size_t at = kHeaderWords;
+  while (at < module.size()) {
+    const uint32_t count = module[at] >> 16;
+    if (count == 0 || count > module.size() - at) return;
+    if (static_cast<spv::Op>(module[at] & 0xffff) == spv::Op::OpFunction && count == 5)
+      module[at + 3] &= ~static_cast<uint32_t>(spv::FunctionControlMask::DontInline);
+    at += count;
+  }
+}
+
 // True when a Function or Private variable can hold a pointer (variable pointers, or a local
 // PhysicalStorageBuffer reference). SPIRV-Tools 2023.1's ssa-rewrite drops the load through a
 // pointer read back from such a variable when it becomes an OpPhi (SPIRV-Tools issue #6157), and
@@ -328,6 +341,7 @@ FrontResult prepare(const ShaderSource& source, const LayoutFeatures& layout) {
     result.error = std::move(error);
     return result;
   }
+  drop_dont_inline(module);
   std::vector<PassStep> steps = specialization_steps(source.specialization);
   // Variables holding pointers stay variables: the translator keeps them in registers itself.
   const bool pointer_variables = has_pointer_holding_variables(module);

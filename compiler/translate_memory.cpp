@@ -3,6 +3,7 @@
 // Every access computes per-lane addresses and checks them against the bounds of the object the
 // pointer came from (a buffer's descriptor range, a variable's size): out-of-bounds lanes read
 // zero and do not write, so a bad index never touches memory outside its resource.
+#include <functional>
 #include <llvm/IR/Intrinsics.h>
 
 #include <unordered_set>
@@ -328,15 +329,24 @@ bool Translator::setup_variables() {
     }
   };
   const spirv::Function* f = m.function(entry.function);
-  for (const auto& [id, var] : m.variables()) {
+  std::unordered_set<Id> declared;
+  // A variable may be initialised with another module-scope variable's pointer (variable
+  // pointers), so that one is declared first; the map itself has no declaration order.
+  std::function<bool(Id, const spirv::Variable&)> declare = [&](Id id, const spirv::Variable& var) {
+    if (!declared.insert(id).second) return true;
+    if (auto init = m.variables().find(var.initializer); var.initializer && init != m.variables().end())
+      if (!declare(init->first, init->second)) return false;
     bool local = false;
     if (f && !f->blocks.empty())
       for (const spirv::Instruction& inst : f->blocks[0].body)
         if (inst.opcode == spv::Op::OpVariable && inst.result == id) local = true;
-    if (var.storage_class == spv::StorageClass::Function && !local) continue;  // another function's
+    if (var.storage_class == spv::StorageClass::Function && !local) return true;  // another function's
     if (!add_variable(id, var)) return false;
     if (auto p = pointers_.find(id); p != pointers_.end()) p->second.coherent = is_coherent(m, id, var);
-  }
+    return true;
+  };
+  for (const auto& [id, var] : m.variables())
+    if (!declare(id, var)) return false;
   return true;
 }
 

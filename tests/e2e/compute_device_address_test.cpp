@@ -234,6 +234,23 @@ TEST_F(ComputeDeviceAddressTest, VariablePointersSelectPhiAndWorkgroupPointers) 
   }
 }
 
+// A struct with a matrix member, stored to Workgroup memory and loaded back through a pointer kept
+// in a Private variable (CTS variable_init.private.struct_from_workgroup).
+TEST_F(ComputeDeviceAddressTest, WorkgroupStructLoadedThroughPrivatePointer) {
+  REQUIRE_ON_KILN(features().v11.variablePointers, "variablePointers");
+  TestDevice& device = address_device();
+  const uint32_t count = 8;
+  Buffer out = device.create_buffer(count * 64, kStorageUsage, 0xAB);
+  ComputeJob job(device, "workgroup_struct_through_pointer.spvasm", {kStorage});
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, out);
+  job.run(count);
+  const float expected[16] = {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4};
+  for (uint32_t i = 0; i < count; ++i)
+    for (uint32_t k = 0; k < 16; ++k)
+      EXPECT_EQ(mapped_as<float>(out)[16 * i + k], expected[k]) << "element " << i << ", float " << k;
+}
+
 // Kiln's robustness promise extended to variable pointers: a null or undefined logical pointer
 // reads 0 and drops stores (the spec leaves both undefined, so this is a Kiln-only check).
 TEST_F(ComputeDeviceAddressTest, NullAndUndefinedVariablePointersTouchNoMemory) {

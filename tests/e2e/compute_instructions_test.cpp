@@ -1199,6 +1199,23 @@ struct LocalArrayCase {
   std::string describe() const { return join({{"seed", str(seed)}, {"index", str(index)}, {"n", str(n)}}); }
 };
 
+// DontInline is a hint: Kiln inlines every call anyway (CTS function_control.const_dont_inline).
+TEST_F(ComputeInstructionsTest, DontInlineFunctionsAreCalled) {
+  const uint32_t count = 128;
+  Buffer input = device().create_buffer(count * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  Buffer output = device().create_buffer(count * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xCD);
+  for (uint32_t i = 0; i < count; ++i) mapped_as<uint32_t>(input)[i] = i * 5 % 37;
+  ComputeJob job(device(), "dont_inline_calls.spvasm", {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, input);
+  job.bind_buffer(1, output);
+  job.run(count / 64);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t a = 2 * (i * 5 % 37) + 1;
+    EXPECT_EQ(mapped_as<uint32_t>(output)[i], a + a * a) << "invocation " << i;
+  }
+}
+
 TEST_F(ComputeInstructionsTest, LocalArraysWithDynamicIndices) {
   Random random(9);
   std::vector<LocalArrayCase> cases;
