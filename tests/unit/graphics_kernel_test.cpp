@@ -261,6 +261,46 @@ TEST_P(VertexKernel, UnboundBufferAndNegativeIndexReadDefaults) {
   }
 }
 
+TEST_P(VertexKernel, PlainBuiltinVariablesAndComponentArrays) {
+  const uint32_t W = GetParam();
+  Shader shader("gfx_plain_builtins.vert.spvasm", ShaderStage::Vertex);
+  ASSERT_FALSE(shader.words.empty());
+  std::string error;
+  auto kernel = compile_vertex_kernel(shader.source, W, VertexInputKey{}, binding0(), 1, nullptr, &error);
+  ASSERT_TRUE(kernel) << error;
+  const abi::VertexOutputLayout& layout = kernel->outputs;
+  EXPECT_EQ(layout.location_slot[2], 1);
+  EXPECT_EQ(layout.location_slot[3], 2);
+  EXPECT_EQ(layout.point_size_slot, 3);
+  EXPECT_EQ(layout.slot_count, 4u);
+  Resources resources;
+  std::vector<int32_t> indices(W);
+  for (uint32_t i = 0; i < W; ++i) indices[i] = int32_t(i * 3) - 4;
+  std::vector<uint32_t> out(layout.slot_count * 4 * W, 0xDEADBEEFu);
+  uint32_t faults = 0;
+  VertexInvocation inv{};
+  inv.resources = &resources.context;
+  abi::VertexBufferRecord buffers[abi::kMaxVertexBindings]{};
+  inv.vertex_buffers = buffers;
+  inv.faults = &faults;
+  inv.vertex_index = indices.data();
+  inv.lane_count = W;
+  inv.outputs = out.data();
+  kernel->function(&inv);
+  auto at = [&](uint32_t slot, uint32_t c, uint32_t lane) { return bits_float(out[(slot * 4 + c) * W + lane]); };
+  for (uint32_t lane = 0; lane < W; ++lane) {
+    const float v = float(indices[lane]);
+    EXPECT_EQ(at(0, 0, lane), v);
+    EXPECT_EQ(at(0, 1, lane), 1.0f);
+    EXPECT_EQ(at(0, 2, lane), 2.0f);
+    EXPECT_EQ(at(0, 3, lane), 1.0f);
+    EXPECT_EQ(at(3, 0, lane), v) << "PointSize";
+    EXPECT_EQ(at(1, 1, lane), v) << "arr[0] at Location 2 component 1";
+    EXPECT_EQ(at(2, 1, lane), 7.0f) << "arr[1] at Location 3 component 1";
+    EXPECT_EQ(out[(1 * 4 + 0) * W + lane], 0u) << "uncovered components are zero";
+  }
+}
+
 TEST(VertexKernelCompile, SameKeyLinksOnceAndVertexInputIsPartOfTheKey) {
   Shader shader("gfx_fetch.vert", ShaderStage::Vertex);
   std::string error;
@@ -486,6 +526,15 @@ TEST_P(FragmentKernel, DemotedLanesKeepDerivativesButStopWriting) {
     EXPECT_EQ(bits_float(a.output(0, 0, lane)), (left + 1) * (left + 1) - left * left) << "lane " << lane;
     EXPECT_EQ(bits_float(a.output(0, 1, lane)), 0.0f);
   }
+}
+
+TEST(FragmentKernelCompile, SixtyFourBitVaryingsFailWithAnError) {
+  Shader shader("gfx_double_varying.frag", ShaderStage::Fragment);
+  ASSERT_FALSE(shader.words.empty());
+  std::string error;
+  EXPECT_FALSE(compile_fragment_kernel(shader.source, 8, binding0(), 1, nullptr, &error));
+  EXPECT_NE(error.find("64-bit"), std::string::npos) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos) << "one line";
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, FragmentKernel, ::testing::Values(4u, 8u, 16u));
