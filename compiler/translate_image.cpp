@@ -146,25 +146,7 @@ class ImageCodegen {
     return out;
   }
 
-  // A raw component of format `f` as its 32-bit shader value.
-  llvm::Value* to_value(const TexelFormat& f, llvm::Value* v) {
-    llvm::Type* i32 = t_.lane_type(b_.getInt32Ty());
-    llvm::Type* f32 = t_.lane_type(b_.getFloatTy());
-    const double max = static_cast<double>((uint64_t{1} << (f.numeric == Numeric::Snorm ? f.bits - 1 : f.bits)) - 1);
-    switch (f.numeric) {
-      case Numeric::Uint: return b_.CreateZExtOrTrunc(v, i32);
-      case Numeric::Sint: return b_.CreateSExtOrTrunc(v, i32);
-      case Numeric::Unorm: return b_.CreateFDiv(b_.CreateUIToFP(v, f32), t_.splat(llvm::ConstantFP::get(b_.getFloatTy(), max)));
-      case Numeric::Snorm: {
-        llvm::Value* x = b_.CreateFDiv(b_.CreateSIToFP(v, f32), t_.splat(llvm::ConstantFP::get(b_.getFloatTy(), max)));
-        return float_min_max(b_, llvm::Intrinsic::maxnum, x, t_.splat(llvm::ConstantFP::get(b_.getFloatTy(), -1.0)));
-      }
-      case Numeric::Float:
-        if (f.bits == 16) return b_.CreateFPExt(b_.CreateBitCast(v, t_.lane_type(b_.getHalfTy())), f32);
-        return b_.CreateBitCast(v, f32);
-    }
-    return v;
-  }
+  llvm::Value* to_value(const TexelFormat& f, llvm::Value* v) { return component_to_value(t_, f.numeric, f.bits, v); }
 
   // A 32-bit shader value (float or int) as a raw component of format `f`.
   llvm::Value* to_raw(const TexelFormat& f, llvm::Value* v) {
@@ -223,6 +205,28 @@ class ImageCodegen {
 };
 
 }  // namespace
+
+llvm::Value* component_to_value(Translator& t, Numeric numeric, uint32_t bits, llvm::Value* v) {
+  auto& b = t.b();
+  llvm::Type* i32 = t.lane_type(b.getInt32Ty());
+  llvm::Type* f32 = t.lane_type(b.getFloatTy());
+  const double max = static_cast<double>((uint64_t{1} << (numeric == Numeric::Snorm ? bits - 1 : bits)) - 1);
+  switch (numeric) {
+    case Numeric::Uint: return b.CreateZExtOrTrunc(v, i32);
+    case Numeric::Sint: return b.CreateSExtOrTrunc(v, i32);
+    case Numeric::Uscaled: return b.CreateUIToFP(v, f32);
+    case Numeric::Sscaled: return b.CreateSIToFP(v, f32);
+    case Numeric::Unorm: return b.CreateFDiv(b.CreateUIToFP(v, f32), t.splat(llvm::ConstantFP::get(b.getFloatTy(), max)));
+    case Numeric::Snorm: {
+      llvm::Value* x = b.CreateFDiv(b.CreateSIToFP(v, f32), t.splat(llvm::ConstantFP::get(b.getFloatTy(), max)));
+      return float_min_max(b, llvm::Intrinsic::maxnum, x, t.splat(llvm::ConstantFP::get(b.getFloatTy(), -1.0)));
+    }
+    case Numeric::Float:
+      if (bits == 16) return b.CreateFPExt(b.CreateBitCast(v, t.lane_type(b.getHalfTy())), f32);
+      return b.CreateBitCast(v, f32);
+  }
+  return v;
+}
 
 bool Translator::image_variable(Id id, Id pointee, uint32_t set, uint32_t binding) {
   const spirv::Type& pt = m.type(pointee);
@@ -300,6 +304,7 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       const Value texel = get(ops[2]);
       const auto formats = g.formats(*image);
       if (formats.empty()) return fail(inst, "image format not supported");
+      inside = without_helpers(inside);  // fragment helper lanes never write memory
       for (const TexelFormat* f : formats)
         g.write(*f, addr, g.format_lanes(*image, grid, *f, inside), texel, formats.size() > 1);
       return true;
