@@ -192,10 +192,6 @@ struct FragmentInterface {
   bool early_fragment_tests = false;
   bool depth_replacing_mode_less = false, depth_replacing_mode_greater = false;  // DepthLess/DepthGreater
   bool uses_sample_rate = false;    // SampleId / SamplePosition / Sample inputs: run per sample
-  // Added by the rasterizer: the shader writes memory (storage buffers/images, atomics), so
-  // depth/stencil tests may only run before it when early_fragment_tests says so. Conservative
-  // default; the compiler clears it for shaders without such writes (then tests run early).
-  bool has_side_effects = true;
 };
 
 // One call shades W / 4 quads of 2x2 pixels. Lane i is pixel (i & 1, (i >> 1) & 1) of quad i / 4

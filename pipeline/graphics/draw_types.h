@@ -102,6 +102,7 @@ struct RasterTriangle {
   uint32_t values;     // offset of 3 * varying_values() raw values in the batch's value pool
   uint32_t primitive_id;
   uint32_t layer;
+  uint32_t viewport;    // index into DrawContext::viewports (depth clamp range)
   float depth_bias;    // added to every sample's depth (VkPipelineRasterizationStateCreateInfo)
   float point_origin[2], point_size;  // points: the sprite's upper-left corner and size (PointCoord)
   PrimitiveKind kind;

@@ -118,7 +118,7 @@ uint32_t OutputMerger::stencil_op(VkStencilOp op, uint32_t value, uint32_t refer
 }
 
 uint32_t OutputMerger::depth_stencil(uint32_t x, uint32_t y, uint32_t layer, uint32_t coverage, const float* depth,
-                                     bool front_facing) const {
+                                     bool front_facing, uint32_t viewport) const {
   const DepthStencilState& ds = ctx_.state->depth_stencil;
   const bool depth_test = ctx_.has_depth && ds.depth_test;
   const bool bounds_test = ctx_.has_depth && ds.depth_bounds_test;
@@ -136,7 +136,7 @@ uint32_t OutputMerger::depth_stencil(uint32_t x, uint32_t y, uint32_t layer, uin
     // depth clamp, converted to the format), so that equal comparisons behave.
     float z = depth[s];
     if (rs.depth_clamp) {
-      const ViewportTransform& vp = ctx_.viewports[0];
+      const ViewportTransform& vp = ctx_.viewports[viewport];
       z = std::clamp(z, vp.min_depth, vp.max_depth);
     }
     uint8_t zbuf[4];

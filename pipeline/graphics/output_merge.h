@@ -17,7 +17,7 @@ class OutputMerger {
   // applies the stencil ops and the depth write. `depth[s]` is sample s's fragment depth.
   // Returns the samples that passed.
   uint32_t depth_stencil(uint32_t x, uint32_t y, uint32_t layer, uint32_t coverage, const float* depth,
-                         bool front_facing) const;
+                         bool front_facing, uint32_t viewport) const;
   bool has_depth_stencil_work() const { return depth_or_stencil_; }
 
   // Blends and stores the fragment's colour outputs (kernel output layout, lane `lane` of a

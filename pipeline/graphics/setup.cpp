@@ -99,6 +99,7 @@ void emit_triangle(const DrawContext& ctx, const PrimitiveInfo& info, ScreenVert
   if (t.bounds.empty()) return;
   t.primitive_id = info.primitive_id;
   t.layer = info.layer;
+  t.viewport = info.viewport;
   t.depth_bias = bias;
   t.kind = kind;
   t.front_facing = front_facing;

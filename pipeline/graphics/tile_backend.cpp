@@ -84,11 +84,15 @@ class TriangleRasterizer {
     W_ = shading_ ? k.fragment_width : 4;
     if (shading_) scratch.reserve(W_);
     const abi::FragmentInterface& fi = k.fragment_interface;
-    // Tests may run before shading when the shader asks for it, or when it cannot change the
-    // outcome (no discard, depth or sample-mask writes, no alpha to coverage).
-    early_ = !shading_ || fi.early_fragment_tests ||
-             (!fi.can_discard && !fi.writes_depth && !fi.writes_sample_mask && !fi.has_side_effects &&
-              !ctx.state->multisample.alpha_to_coverage);
+    // Sample-rate shading: the shader reads SampleId/SamplePosition/sample inputs, or
+    // minSampleShading asks for more than one invocation per pixel.
+    const MultisampleState& ms = ctx.state->multisample;
+    sample_rate_ = shading_ && ctx.samples > 1 &&
+                   (fi.uses_sample_rate || (ms.sample_shading && ms.min_sample_shading * float(ctx.samples) > 1.0f));
+    // Tests run before shading only when the shader asks for it (or there is no shader): the
+    // FragmentInterface does not say whether a shader writes memory, and such writes must
+    // happen for fragments that later fail the tests.
+    early_ = !shading_ || fi.early_fragment_tests;
   }
 
   void run(const Rect& region) {
@@ -152,37 +156,80 @@ class TriangleRasterizer {
       for (uint32_t l = 0; l < lanes; ++l) {
         if (!coverage_[l]) continue;
         sample_depths(l, depth);
-        coverage_[l] = merger_.depth_stencil(pixel_x(l), pixel_y(l), t_.layer, coverage_[l], depth, t_.front_facing);
+        coverage_[l] = merger_.depth_stencil(pixel_x(l), pixel_y(l), t_.layer, coverage_[l], depth, t_.front_facing,
+                                             t_.viewport);
       }
     }
-    if (!shading_) {
-      quads_ = 0;
-      return;
+    if (shading_) {
+      if (sample_rate_) {
+        // One kernel call per sample index: each lane then covers at most that sample.
+        uint32_t pixel_coverage[kMaxLanes];
+        memcpy(pixel_coverage, coverage_, sizeof(uint32_t) * lanes);
+        for (uint32_t sample = 0; sample < ctx_.samples; ++sample) {
+          for (uint32_t l = 0; l < lanes; ++l) coverage_[l] = pixel_coverage[l] & (1u << sample);
+          shade_covered(lanes, int32_t(sample));
+        }
+      } else {
+        shade_covered(lanes, -1);
+      }
     }
+    quads_ = 0;
+  }
+
+  void shade_covered(uint32_t lanes, int32_t sample) {
     uint32_t covered = 0, quad_mask = 0;
     for (uint32_t l = 0; l < lanes; ++l)
       if (coverage_[l]) covered |= 1u << l;
     for (uint32_t q = 0; q < quads_; ++q)
       if (covered & (0xFu << (4 * q))) quad_mask |= 0xFu << (4 * q);
-    if (covered) shade(lanes, covered, quad_mask);
-    quads_ = 0;
+    if (covered) shade(lanes, covered, quad_mask, sample);
   }
 
-  void shade(uint32_t lanes, uint32_t covered, uint32_t quad_mask) {
+  // Where lane l's inputs are evaluated: the pixel centre, or sample `sample` (sample rate).
+  void lane_position(uint32_t l, int32_t sample, float* px, float* py) const {
+    const float x = float(pixel_x(l)), y = float(pixel_y(l));
+    if (sample < 0) {
+      *px = x + 0.5f;
+      *py = y + 0.5f;
+    } else {
+      *px = x + float(ctx_.sample_x[sample]) / kSubpixelOne;
+      *py = y + float(ctx_.sample_y[sample]) / kSubpixelOne;
+    }
+  }
+
+  // Perspective-correct weights from screen-space barycentrics.
+  void perspective_weights(const float b[3], float p[3], float* inv_w) const {
+    const float q[3] = {b[0] * t_.inv_w[0], b[1] * t_.inv_w[1], b[2] * t_.inv_w[2]};
+    *inv_w = q[0] + q[1] + q[2];
+    for (int i = 0; i < 3; ++i) p[i] = q[i] / *inv_w;
+  }
+
+  void shade(uint32_t lanes, uint32_t covered, uint32_t quad_mask, int32_t sample) {
     const GraphicsKernels& k = *ctx_.kernels;
     const abi::FragmentInterface& fi = k.fragment_interface;
     const VertexFormat& f = ctx_.vertex_format;
     FragmentScratch& s = scratch;
     const uint32_t W = W_, n = f.varying_values();
+    const uint32_t full = (1u << ctx_.samples) - 1;
     for (uint32_t l = 0; l < W; ++l) {
       const bool live = l < lanes;
-      const float px = live ? float(pixel_x(l)) + 0.5f : 0.0f, py = live ? float(pixel_y(l)) + 0.5f : 0.0f;
-      float b[3];
+      float px = 0.0f, py = 0.0f;
+      if (live) lane_position(l, sample, &px, &py);
+      float b[3], p[3], inv_w;
       bary_.at(px, py, b);
+      perspective_weights(b, p, &inv_w);
       const float z = interpolate_depth(b);
-      const float q[3] = {b[0] * t_.inv_w[0], b[1] * t_.inv_w[1], b[2] * t_.inv_w[2]};
-      const float inv_w = q[0] + q[1] + q[2];
-      const float p[3] = {q[0] / inv_w, q[1] / inv_w, q[2] / inv_w};  // perspective-correct weights
+      // Centroid inputs of a partly covered pixel use its first covered sample (pixel rate only).
+      float cb[3], cp[3];
+      bool centroid_moved = false;
+      if (live && sample < 0 && fi.centroid_mask && coverage_[l] && (coverage_[l] & full) != full) {
+        const uint32_t first = uint32_t(__builtin_ctz(coverage_[l]));
+        bary_.at(pixel_x(l) + double(ctx_.sample_x[first]) / kSubpixelOne,
+                 pixel_y(l) + double(ctx_.sample_y[first]) / kSubpixelOne, cb);
+        float unused;
+        perspective_weights(cb, cp, &unused);
+        centroid_moved = true;
+      }
       s.frag_coord[0 * W + l] = px;
       s.frag_coord[1 * W + l] = py;
       s.frag_coord[2 * W + l] = z;
@@ -197,7 +244,8 @@ class TriangleRasterizer {
       for (uint32_t v = 0; v < f.varying_count; ++v) {
         const uint32_t loc = f.varying_location[v];
         const abi::Interpolation mode = t_.flat_only ? abi::Interpolation::Flat : f.varying_interpolation[v];
-        const float* w = mode == abi::Interpolation::Smooth ? p : b;
+        const bool centroid = centroid_moved && (fi.centroid_mask & (1u << loc));
+        const float* w = mode == abi::Interpolation::Smooth ? (centroid ? cp : p) : (centroid ? cb : b);
         for (uint32_t c = 0; c < 4; ++c) {
           const uint32_t at = v * 4 + c;
           uint32_t out;
@@ -226,7 +274,7 @@ class TriangleRasterizer {
     inv.primitive_id = t_.primitive_id;
     inv.layer = t_.layer;
     inv.view_index = ctx_.view_index;
-    inv.sample_id = 0;
+    inv.sample_id = sample < 0 ? 0 : uint32_t(sample);
     inv.sample_mask_in = s.sample_mask_in.data();
     inv.outputs = s.outputs.data();
     inv.frag_depth = s.frag_depth.data();
@@ -239,9 +287,12 @@ class TriangleRasterizer {
       if (fi.writes_sample_mask) cov &= s.sample_mask_out[l];
       if (ctx_.state->multisample.alpha_to_coverage) cov &= alpha_coverage(s.outputs[3 * W + l]);
       if (!early_ && cov) {
-        if (fi.writes_depth) for (uint32_t i = 0; i < ctx_.samples; ++i) depth[i] = s.frag_depth[l];
-        else sample_depths(l, depth);
-        cov = merger_.depth_stencil(pixel_x(l), pixel_y(l), t_.layer, cov, depth, t_.front_facing);
+        if (fi.writes_depth) {
+          for (uint32_t i = 0; i < ctx_.samples; ++i) depth[i] = s.frag_depth[l];
+        } else {
+          sample_depths(l, depth);
+        }
+        cov = merger_.depth_stencil(pixel_x(l), pixel_y(l), t_.layer, cov, depth, t_.front_facing, t_.viewport);
       }
       if (cov) merger_.write_color(pixel_x(l), pixel_y(l), t_.layer, cov, s.outputs.data(), W, l);
     }
@@ -264,7 +315,7 @@ class TriangleRasterizer {
   uint32_t* faults_;
   Edge edges_[3];
   Barycentrics bary_;
-  bool shading_ = false, early_ = true;
+  bool shading_ = false, early_ = true, sample_rate_ = false;
   uint32_t W_ = 4;
   uint32_t quads_ = 0;
   int32_t quad_x_[kMaxLanes / 4], quad_y_[kMaxLanes / 4];

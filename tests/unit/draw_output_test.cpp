@@ -475,3 +475,90 @@ TEST(AttachmentAccess, FastPathsMatchFormatPack) {
 
 }  // namespace
 }  // namespace kiln::exec::test
+
+namespace kiln::exec::test {
+namespace {
+
+// Full-viewport quad covering a w x h target, with layer `layer`.
+void full_quad(DrawSetup& d, float w, float h, int32_t layer = 0, const float* color = kWhite) {
+  for (auto [x, y] : {std::pair{0.f, 0.f}, {w, 0.f}, {w, h}, {0.f, 0.f}, {w, h}, {0.f, h}}) {
+    d.add(x, y, color, 0.5f, 1, w, h);
+    d.vertices.back().layer = layer;
+  }
+}
+
+TEST(DrawMultisample, SampleMaskAndAlphaToCoverage) {
+  for (bool alpha : {false, true}) {
+    TestTarget color(VK_FORMAT_R32G32B32A32_SFLOAT, 4, 4, VK_IMAGE_ASPECT_COLOR_BIT, VK_SAMPLE_COUNT_4_BIT);
+    DrawSetup d(&color.view, 4, 4);
+    d.state.multisample.samples = VK_SAMPLE_COUNT_4_BIT;
+    const float half[4] = {1, 1, 1, 0.5f};
+    if (alpha) d.state.multisample.alpha_to_coverage = true;
+    else d.state.multisample.sample_mask = 0b0101;
+    full_quad(d, 4, 4, 0, half);
+    d.draw(6);
+    // Alpha 0.5 of 4 samples: two samples (0 and 1); the sample mask keeps samples 0 and 2.
+    const uint32_t expect = alpha ? 0b0011 : 0b0101;
+    for (uint32_t s = 0; s < 4; ++s)
+      EXPECT_EQ(color.color(2, 2, s).float32[0], (expect >> s) & 1 ? 1.0f : 0.0f) << "alpha " << alpha << " s " << s;
+  }
+}
+
+TEST(DrawMultisample, SampleRateShadingRunsOncePerSample) {
+  TestTarget color(VK_FORMAT_R32G32B32A32_SFLOAT, 4, 4, VK_IMAGE_ASPECT_COLOR_BIT, VK_SAMPLE_COUNT_4_BIT);
+  DrawSetup d(&color.view, 4, 4);
+  d.state.multisample.samples = VK_SAMPLE_COUNT_4_BIT;
+  d.state.multisample.sample_shading = true;
+  d.state.multisample.min_sample_shading = 1.0f;
+  d.kernels.fragment = &fake_sample_id_kernel<8>;
+  full_quad(d, 4, 4);
+  d.draw(6);
+  for (uint32_t s = 0; s < 4; ++s) EXPECT_EQ(color.color(1, 3, s).float32[0], float(s));
+}
+
+TEST(DrawGeometry, ClipDistancesClipAndCullDistancesCull) {
+  {
+    TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 16, 16);
+    DrawSetup d(&color.view);
+    d.kernels.vertex_outputs.clip_distance_slot = 3;  // ClipDistance[0] = x_clip: keeps x >= 0
+    d.kernels.vertex_outputs.clip_distance_count = 1;
+    full_quad(d, 16, 16);
+    d.draw(6);
+    for (uint32_t x = 0; x < 16; ++x) EXPECT_EQ(color.color(x, 5).float32[0], x >= 8 ? 1.0f : 0.0f) << x;
+  }
+  {
+    TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 16, 16);
+    DrawSetup d(&color.view);
+    d.kernels.vertex_outputs.cull_distance_slot = 3;  // CullDistance[0] = x, [1] = y
+    d.kernels.vertex_outputs.cull_distance_count = 2;
+    d.add(1, 1, kWhite); d.add(7, 1, kWhite); d.add(1, 7, kWhite);      // all x < 0: culled
+    d.add(6, 9, kWhite); d.add(12, 9, kWhite); d.add(6, 15, kWhite);    // straddles x = 0: drawn whole
+    d.draw(6);
+    EXPECT_EQ(color.color(2, 2).float32[0], 0.0f);
+    EXPECT_EQ(color.color(6, 10).float32[0], 1.0f);  // x < 8 part is not clipped
+    EXPECT_EQ(color.color(9, 10).float32[0], 1.0f);
+  }
+}
+
+TEST(DrawGeometry, LayerOutputAndMultiview) {
+  for (bool multiview : {false, true}) {
+    TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 4, 4, VK_IMAGE_ASPECT_COLOR_BIT, VK_SAMPLE_COUNT_1_BIT, 3);
+    DrawSetup d(&color.view, 4, 4);
+    d.targets.layer_count = 3;
+    if (multiview) {
+      d.targets.view_mask = 0b101;
+      full_quad(d, 4, 4);
+    } else {
+      d.kernels.vertex_outputs.layer_slot = 4;
+      full_quad(d, 4, 4, 1);
+    }
+    d.draw(6);
+    for (uint32_t layer = 0; layer < 3; ++layer) {
+      const bool drawn = multiview ? layer != 1 : layer == 1;
+      EXPECT_EQ(color.color(1, 1, 0, layer).float32[0], drawn ? 1.0f : 0.0f) << multiview << " layer " << layer;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kiln::exec::test

@@ -22,12 +22,14 @@ struct Vertex {
   float pos[4];
   float color[4];
   float point_size = 1.0f;
+  int32_t layer = 0;
 };
 
 inline uint32_t bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 inline float flt(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 
-// Vertex kernel: slot 0 = position, slot 1 = colour (Location 0), slot 2 = point size.
+// Vertex kernel: slot 0 = position, slot 1 = colour (Location 0), slot 2 = point size,
+// slot 3 = (clip x, clip y, 0, 0) for tests that use them as clip/cull distances, slot 4 = layer.
 // Instance i shifts x by i * instance_shift (clip space) so instancing is visible.
 inline float instance_shift = 0.0f;
 template <uint32_t W>
@@ -43,6 +45,9 @@ void fake_vertex_kernel(const abi::VertexInvocation* inv) {
       inv->outputs[(1 * 4 + c) * W + lane] = bits(v.color[c]);
     }
     inv->outputs[(2 * 4) * W + lane] = bits(v.point_size);
+    inv->outputs[(3 * 4 + 0) * W + lane] = bits(v.pos[0]);
+    inv->outputs[(3 * 4 + 1) * W + lane] = bits(v.pos[1]);
+    inv->outputs[(4 * 4) * W + lane] = uint32_t(v.layer);
   }
 }
 
@@ -68,6 +73,15 @@ uint32_t fake_point_coord_kernel(const abi::FragmentInvocation* inv) {
   for (uint32_t lane = 0; lane < W; ++lane) {
     const float rgba[4] = {inv->point_coord ? inv->point_coord[lane] : -1.0f,
                            inv->point_coord ? inv->point_coord[W + lane] : -1.0f, inv->frag_coord[2 * W + lane], 1.0f};
+    for (uint32_t c = 0; c < 4; ++c) inv->outputs[c * W + lane] = bits(rgba[c]);
+  }
+  return inv->covered_mask;
+}
+// Fragment kernel: (SampleId, 0, 0, 1).
+template <uint32_t W>
+uint32_t fake_sample_id_kernel(const abi::FragmentInvocation* inv) {
+  for (uint32_t lane = 0; lane < W; ++lane) {
+    const float rgba[4] = {float(inv->sample_id), 0, 0, 1};
     for (uint32_t c = 0; c < 4; ++c) inv->outputs[c * W + lane] = bits(rgba[c]);
   }
   return inv->covered_mask;
@@ -147,13 +161,12 @@ struct DrawSetup {
   explicit DrawSetup(const mem::ImageView* color = nullptr, uint32_t width = 16, uint32_t height = 16) {
     kernels.vertex = &fake_vertex_kernel<8>;
     kernels.vertex_width = 8;
-    kernels.vertex_outputs.slot_count = 3;
+    kernels.vertex_outputs.slot_count = 5;
     kernels.vertex_outputs.location_slot[0] = 1;
     kernels.fragment = &fake_color_kernel<8>;
     kernels.fragment_width = 8;
     kernels.fragment_interface.input_location_mask = 1;
     kernels.fragment_interface.output_location_mask = 1;
-    kernels.fragment_interface.has_side_effects = false;
     state.kernels = &kernels;
     state.viewport.viewport_count = state.viewport.scissor_count = 1;
     state.viewport.viewports[0] = {0, 0, float(width), float(height), 0, 1};
