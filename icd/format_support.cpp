@@ -58,9 +58,14 @@ FormatSupport format_support(VkFormat format) {
       s.buffer |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_ATOMIC_BIT;
     }
   }
-  s.optimal = transfer | blit | storage;
+  // Attachments: load/store ops, clears and resolves go through format_pack like transfers do
+  // (memory/attachment_ops.cpp). Blending is not claimed until the output merger exists.
+  VkFormatFeatureFlags2 attachment = 0;
+  if (info->has_depth() || info->has_stencil()) attachment = VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT;
+  else if (blittable && format != VK_FORMAT_E5B9G9R9_UFLOAT_PACK32) attachment = VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT;
+  s.optimal = transfer | blit | storage | attachment;
   // Depth/stencil images are optimal-tiling only, as on GPUs (Kiln stores each aspect in its own plane).
-  if (!(info->has_depth() || info->has_stencil())) s.linear = transfer | blit | storage;
+  if (!(info->has_depth() || info->has_stencil())) s.linear = transfer | blit | storage | attachment;
   return s;
 }
 
@@ -79,7 +84,11 @@ VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTilin
   const VkImageUsageFlags supported_usage =
       ((features & VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT) ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0) |
       ((features & VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT) ? VK_IMAGE_USAGE_TRANSFER_DST_BIT : 0) |
-      ((features & VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT) ? VK_IMAGE_USAGE_STORAGE_BIT : 0);
+      ((features & VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT) ? VK_IMAGE_USAGE_STORAGE_BIT : 0) |
+      ((features & VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT)
+           ? VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT : 0) |
+      ((features & VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT)
+           ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT : 0);
   if (usage & ~supported_usage) return VK_ERROR_FORMAT_NOT_SUPPORTED;
 
   const VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT |

@@ -164,6 +164,12 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features13.inlineUniformBlock = VK_TRUE;
   pd->features13.descriptorBindingInlineUniformBlockUpdateAfterBind = VK_TRUE;
   pd->features13.synchronization2 = VK_TRUE;
+  // Render pass instances without draws: vkCmdBeginRendering and imageless framebuffers make
+  // their attachments current, clear (load ops, vkCmdClearAttachments) and resolve them
+  // (icd/cmd_rendering.cpp, icd/cmd_render_pass.cpp; tests/e2e/render_pass_test.cpp). Draws wait
+  // for graphics pipelines, which fail to create until the graphics compiler lands.
+  pd->features13.dynamicRendering = VK_TRUE;
+  pd->features12.imagelessFramebuffer = VK_TRUE;
   // Storage images and texel buffers check every coordinate against the view (out of bounds:
   // reads zero, writes dropped; compiler/translate_image.cpp).
   pd->features13.robustImageAccess = VK_TRUE;
