@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compiler/shader_image_formats.h"
+#include "compiler/vertex_formats.h"
 #include "icd/device_limits.h"
 #include "memory/block_decode.h"
 #include "memory/format_pack.h"
@@ -63,6 +64,12 @@ FormatSupport format_support(VkFormat format) {
   VkFormatFeatureFlags2 attachment = 0;
   if (info->has_depth() || info->has_stencil()) attachment = VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT;
   else if (blittable && format != VK_FORMAT_E5B9G9R9_UFLOAT_PACK32) attachment = VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT;
+  // The output merger blends every colour format whose values are floats (UNORM, SNORM, SRGB,
+  // SFLOAT, packed), clamping for the normalized ones (pipeline/graphics/output_merge.cpp).
+  if (attachment == VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT && float_color)
+    attachment |= VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BLEND_BIT;
+  // Vertex kernels fetch and convert these inline (compiler/vertex_formats.h).
+  if (abi::vertex_format(format)) s.buffer |= VK_FORMAT_FEATURE_2_VERTEX_BUFFER_BIT;
   s.optimal = transfer | blit | storage | attachment;
   // Depth/stencil images are optimal-tiling only, as on GPUs (Kiln stores each aspect in its own plane).
   if (!(info->has_depth() || info->has_stencil())) s.linear = transfer | blit | storage | attachment;
