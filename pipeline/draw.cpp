@@ -78,8 +78,10 @@ bool set_targets(const RenderTargets& rt, DrawContext& ctx) {
     width = std::min<int32_t>(width, int32_t(s.width));
     height = std::min<int32_t>(height, int32_t(s.height));
     ctx.layer_count = std::min(ctx.layer_count, s.layers);
+    ctx.attachment_layers = std::min(ctx.attachment_layers, s.layers);
   };
   ctx.layer_count = std::max<uint32_t>(rt.layer_count, 1);
+  ctx.attachment_layers = UINT32_MAX;
   for (uint32_t i = 0; i < rt.color_count && i < abi::kMaxColorAttachments; ++i) {
     if (!rt.color[i]) continue;
     if (!mem::make_attachment_surface(*rt.color[i], VK_IMAGE_ASPECT_COLOR_BIT, &ctx.color[i])) return false;
@@ -240,6 +242,10 @@ void run_draw(ThreadPool& pool, const DrawCmd& cmd) {
   for (uint32_t view = 0; view < 32; ++view) {
     if (!(view_mask & (1u << view))) continue;
     ctx.view_index = cmd.targets->view_mask ? view : 0;
+    if (cmd.targets->view_mask && view >= ctx.attachment_layers) {
+      KILN_LOG_ONCE(LogLevel::Warn, "draw: view %u has no attachment layer; skipped", view);
+      continue;
+    }
     for (size_t d = 0; d < draws.size(); ++d) {
       const uint32_t prim_count = static_cast<uint32_t>(primitives[d].size());
       for (uint32_t inst = 0; inst < draws[d].instance_count && prim_count; ++inst) {

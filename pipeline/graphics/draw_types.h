@@ -69,7 +69,8 @@ struct DrawContext {
   mem::AttachmentSurface depth, stencil;
   mem::DepthCodec depth_codec;
   bool has_depth = false, has_stencil = false;
-  uint32_t layer_count = 1;
+  uint32_t layer_count = 1;        // layers a Layer output may select
+  uint32_t attachment_layers = 1;  // layers every attachment view has (multiview bound)
   uint32_t view_index = 0;  // the multiview pass being run
   Rect framebuffer;         // render area ∩ attachment extents
 };

@@ -20,7 +20,15 @@ struct ScreenVertex {
   const uint32_t* values;
 };
 
-int64_t to_fixed(float v) { return static_cast<int64_t>(std::llround(static_cast<double>(v) * kSubpixelOne)); }
+// Clipping keeps positions inside the guard band; the clamp only protects the integer math from
+// NaN/inf positions, which setup then rejects.
+int64_t to_fixed(float v) {
+  const double limit = 4.0 * kGuardBandPixels;
+  const double d = std::isfinite(v) ? std::clamp(static_cast<double>(v), -limit, limit) : 0.0;
+  return static_cast<int64_t>(std::llround(d * kSubpixelOne));
+}
+
+bool finite(const ScreenVertex& s) { return std::isfinite(s.x) && std::isfinite(s.y) && std::isfinite(s.z); }
 
 ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* v) {
   const float w = value(v, 3), inv_w = 1.0f / w;
@@ -175,7 +183,10 @@ void setup_polygon(const DrawContext& ctx, const PrimitiveInfo& info, const uint
                    BatchOutput& out) {
   const ViewportTransform& vp = ctx.viewports[info.viewport];
   ScreenVertex s[32];
-  for (uint32_t i = 0; i < count; ++i) s[i] = to_screen(vp, vertices[i]);
+  for (uint32_t i = 0; i < count; ++i) {
+    s[i] = to_screen(vp, vertices[i]);
+    if (!finite(s[i])) return;  // NaN/inf positions (clipping keeps finite ones finite) draw nothing
+  }
   // Facing from the whole polygon's exact fixed-point area (the sum over its fan).
   int64_t total = 0;
   for (uint32_t i = 1; i + 1 < count; ++i) total += area2(s[0], s[i], s[i + 1]);
@@ -211,11 +222,13 @@ void setup_polygon(const DrawContext& ctx, const PrimitiveInfo& info, const uint
 
 void setup_line(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* const* vertices, BatchOutput& out) {
   const ViewportTransform& vp = ctx.viewports[info.viewport];
-  emit_line(ctx, info, to_screen(vp, vertices[0]), to_screen(vp, vertices[1]), true, 0.0f, out);
+  const ScreenVertex a = to_screen(vp, vertices[0]), b = to_screen(vp, vertices[1]);
+  if (finite(a) && finite(b)) emit_line(ctx, info, a, b, true, 0.0f, out);
 }
 
 void setup_point(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* vertex, BatchOutput& out) {
-  emit_point(ctx, info, to_screen(ctx.viewports[info.viewport], vertex), true, 0.0f, out);
+  const ScreenVertex p = to_screen(ctx.viewports[info.viewport], vertex);
+  if (finite(p)) emit_point(ctx, info, p, true, 0.0f, out);
 }
 
 }  // namespace kiln::exec::gfx

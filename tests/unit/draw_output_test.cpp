@@ -3,6 +3,7 @@
 // logic ops, write masks, discard, drawing without a fragment kernel; plus memory/'s attachment
 // fast paths against format_pack.
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "draw_test_util.h"
@@ -558,6 +559,50 @@ TEST(DrawGeometry, LayerOutputAndMultiview) {
       EXPECT_EQ(color.color(1, 1, 0, layer).float32[0], drawn ? 1.0f : 0.0f) << multiview << " layer " << layer;
     }
   }
+}
+
+}  // namespace
+}  // namespace kiln::exec::test
+
+namespace kiln::exec::test {
+namespace {
+
+TEST(DrawGeometry, DepthClampClampsToTheViewportRange) {
+  TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 4, 4);
+  TestTarget depth(VK_FORMAT_D32_SFLOAT, 4, 4, VK_IMAGE_ASPECT_DEPTH_BIT);
+  depth.fill_depth(1.0f);
+  DrawSetup d(&color.view, 4, 4);
+  d.targets.depth = &depth.view;
+  d.state.viewport.viewports[0] = {0, 0, 4, 4, 0.2f, 0.8f};
+  d.state.rasterization.depth_clamp = true;
+  d.state.rasterization.depth_clip = false;
+  d.state.depth_stencil.depth_test = d.state.depth_stencil.depth_write = true;
+  d.state.depth_stencil.depth_compare = VK_COMPARE_OP_ALWAYS;
+  // z_ndc = 1.5 lies beyond the far plane: kept (no depth clip) and clamped to maxDepth.
+  for (auto [x, y] : {std::pair{0.f, 0.f}, {4.f, 0.f}, {4.f, 4.f}}) d.add(x, y, kWhite, 1.5f, 1, 4, 4);
+  d.draw(3);
+  EXPECT_FLOAT_EQ(depth.depth(3, 1), 0.8f);
+  EXPECT_EQ(color.color(3, 1).float32[0], 1.0f);
+}
+
+TEST(DrawGeometry, NonFiniteVerticesDrawNothingAndDoNotCrash) {
+  TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 8, 8);
+  DrawSetup d(&color.view, 8, 8);
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  d.add(0, 0, kWhite, 0.5f, 1, 8, 8); d.add(8, 0, kWhite, 0.5f, 1, 8, 8); d.add(0, 8, kWhite, 0.5f, 1, 8, 8);
+  d.vertices[1].pos[0] = nan;
+  d.add(0, 0, kWhite, 0.5f, 1, 8, 8); d.add(8, 0, kWhite, 0.5f, 1, 8, 8); d.add(0, 8, kWhite, 0.5f, 1, 8, 8);
+  d.vertices[5].pos[1] = inf;
+  d.add(0, 0, kWhite, 0.5f, 1, 8, 8); d.add(8, 0, kWhite, 0.5f, 1, 8, 8); d.add(0, 8, kWhite, 0.5f, 1, 8, 8);
+  d.vertices[8].pos[3] = 0.0f;
+  d.draw(9);
+  d.state.input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  d.draw(9);
+  d.state.input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  d.draw(9);
+  // Only primitives with finite positions may draw; the NaN/inf triangles must not cover the
+  // far corner, which only they could reach.
+  EXPECT_EQ(color.color(7, 7).float32[0], 0.0f);
 }
 
 }  // namespace

@@ -388,6 +388,20 @@ TEST(DrawRaster, LinesCoverTheirPixels) {
     }
 }
 
+TEST(DrawRaster, WideLinesExtendAlongTheMinorAxis) {
+  CountingDraw c;
+  c.d.state.input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  c.d.state.rasterization.line_width = 3.0f;
+  c.d.add(2.0f, 5.5f, kOne); c.d.add(10.0f, 6.5f, kOne);  // x-major: y extends by 1.5 each side
+  c.d.draw(2);
+  EXPECT_EQ(c.count(2, 4), 1.0f);
+  EXPECT_EQ(c.count(2, 6), 1.0f);
+  EXPECT_EQ(c.count(2, 7), 0.0f);
+  EXPECT_EQ(c.count(9, 7), 1.0f);
+  EXPECT_EQ(c.count(9, 4), 0.0f);
+  EXPECT_EQ(c.count(10, 6), 0.0f);  // ends are minor-axis segments at x = 2 and x = 10
+}
+
 TEST(DrawRaster, PolygonModeLineDrawsEdges) {
   CountingDraw c;
   c.d.state.rasterization.polygon_mode = VK_POLYGON_MODE_LINE;
