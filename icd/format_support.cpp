@@ -95,7 +95,11 @@ VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTilin
       ((features & VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT)
            ? VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT : 0) |
       ((features & VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT)
-           ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT : 0);
+           ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT : 0) |
+      // The spec ties INPUT_ATTACHMENT usage to either attachment feature (reading one needs a
+      // graphics pipeline, which creation refuses until the graphics compiler lands).
+      ((features & (VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT))
+           ? VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT : 0);
   if (usage & ~supported_usage) return VK_ERROR_FORMAT_NOT_SUPPORTED;
 
   const VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT |
