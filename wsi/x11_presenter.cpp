@@ -51,6 +51,8 @@ class X11Presenter final : public Presenter {
     }
     const char* no_shm = std::getenv("KILN_WSI_NO_SHM");
     if (!(no_shm && *no_shm == '1')) try_shm(row_bytes(layout_, extent.width) * extent.height);
+    log(LogLevel::Debug, "X11 presentation of %ux%u frames through %s", extent.width, extent.height,
+        shm_addr_ ? "MIT-SHM" : "PutImage");
     return VK_SUCCESS;
   }
 

@@ -78,8 +78,22 @@ std::vector<RgbImage> FrameDumpDir::wait_for_frames(size_t count) const {
 // --- The fixture --------------------------------------------------------------------------------
 
 std::vector<const char*> WsiTest::instance_extensions() const {
-  return {VK_KHR_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME, "VK_KHR_xcb_surface",
-          "VK_KHR_xlib_surface", VK_KHR_GET_SURFACE_CAPABILITIES_2_EXTENSION_NAME};
+  uint32_t count = 0;
+  vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> available(count);
+  vkEnumerateInstanceExtensionProperties(nullptr, &count, available.data());
+  std::vector<const char*> wanted;
+  for (const char* name : {VK_KHR_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME, "VK_KHR_xcb_surface",
+                           "VK_KHR_xlib_surface", VK_KHR_GET_SURFACE_CAPABILITIES_2_EXTENSION_NAME})
+    for (const VkExtensionProperties& p : available)
+      if (std::string(p.extensionName) == name) wanted.push_back(name);
+  return wanted;
+}
+
+bool WsiTest::instance_extension_enabled(const char* name) const {
+  for (const char* enabled : instance_extensions())
+    if (std::string(enabled) == name) return true;
+  return false;
 }
 
 void WsiTest::TearDown() {

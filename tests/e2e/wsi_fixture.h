@@ -45,7 +45,9 @@ struct SwapchainSetup {
 
 class WsiTest : public VulkanTest {
  protected:
+  // The surface extensions the loader and driver offer (a driver may lack some, e.g. headless).
   std::vector<const char*> instance_extensions() const override;
+  bool instance_extension_enabled(const char* name) const;
   void TearDown() override;  // swapchains, surfaces, then VulkanTest's teardown
 
   // The device (one queue, VK_KHR_swapchain), made on first use.

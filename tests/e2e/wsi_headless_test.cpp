@@ -10,7 +10,14 @@
 namespace kiln::test {
 namespace {
 
-class HeadlessWsiTest : public WsiTest {};
+class HeadlessWsiTest : public WsiTest {
+ protected:
+  void SetUp() override {
+    WsiTest::SetUp();
+    if (HasFatalFailure()) return;
+    REQUIRE_ON_KILN(instance_extension_enabled(VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME), "VK_EXT_headless_surface");
+  }
+};
 
 bool has_format(const std::vector<VkSurfaceFormatKHR>& formats, VkFormat format) {
   return std::any_of(formats.begin(), formats.end(), [&](const VkSurfaceFormatKHR& f) {
@@ -157,7 +164,9 @@ TEST_F(HeadlessWsiTest, AcquireTimeoutsSemaphoresAndFences) {
     acquired.push_back(index);
   }
   ASSERT_GE(acquired.size(), 1u);
-  if (is_kiln()) EXPECT_EQ(image_count, acquired.size());
+  if (is_kiln()) {
+    EXPECT_EQ(image_count, acquired.size());
+  }
   // Nothing left: timeout 0 → NOT_READY, a short timeout → TIMEOUT, and neither waits forever.
   uint32_t index = UINT32_MAX;
   VkFence unused = device.create_fence(false);
@@ -204,13 +213,6 @@ TEST_F(HeadlessWsiTest, RecreateWithOldSwapchain) {
   second.old_swapchain = old_swapchain;
   VkSwapchainKHR swapchain;
   ASSERT_EQ(VK_SUCCESS, create_swapchain(surface, second, &swapchain));
-  if (is_kiln()) {
-    // The retired swapchain gives no more images.
-    uint32_t index;
-    VkFence fence = wsi_device().create_fence(false);
-    EXPECT_EQ(VK_ERROR_OUT_OF_DATE_KHR,
-              vkAcquireNextImageKHR(wsi_device().handle(), old_swapchain, 0, VK_NULL_HANDLE, fence, &index));
-  }
   destroy_swapchain(old_swapchain);
   std::vector<uint8_t> texels;
   ASSERT_EQ(VK_SUCCESS, clear_and_present(swapchain, second, VkClearColorValue{{0.0f, 0.0f, 1.0f, 1.0f}}, &texels));
@@ -250,7 +252,9 @@ TEST_F(HeadlessWsiTest, EveryReportedPresentModeShowsTheLastFrame) {
       } while ((shown.empty() || shown.back().at(0, 0) != green) && std::chrono::steady_clock::now() < deadline);
       ASSERT_FALSE(shown.empty());
       EXPECT_TRUE(all_pixels_are(shown.back(), green));
-      if (mode != VK_PRESENT_MODE_MAILBOX_KHR) EXPECT_EQ(3u, shown.size());
+      if (mode != VK_PRESENT_MODE_MAILBOX_KHR) {
+        EXPECT_EQ(3u, shown.size());
+      }
     }
     destroy_swapchain(swapchain);
   }

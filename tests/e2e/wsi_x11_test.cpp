@@ -26,6 +26,8 @@ class X11WsiTest : public WsiTest {
     ASSERT_FALSE(xcb_connection_has_error(connection_)) << "cannot connect to " << server_.display();
     screen_ = xcb_setup_roots_iterator(xcb_get_setup(connection_)).data;
     WsiTest::SetUp();
+    if (HasFatalFailure()) return;
+    REQUIRE_ON_KILN(instance_extension_enabled("VK_KHR_xcb_surface"), "VK_KHR_xcb_surface");
   }
 
   void TearDown() override {
@@ -198,8 +200,11 @@ TEST_F(X11WsiTest, ResizeMakesTheSwapchainOutOfDate) {
 
   resize_window(window, 100, 40);
   const VkResult stale = clear_and_present(swapchain, setup, VkClearColorValue{{0.0f, 1.0f, 0.0f, 1.0f}});
-  if (is_kiln()) EXPECT_EQ(VK_ERROR_OUT_OF_DATE_KHR, stale);
-  else EXPECT_TRUE(stale == VK_ERROR_OUT_OF_DATE_KHR || stale == VK_SUBOPTIMAL_KHR) << stale;
+  if (is_kiln()) {
+    EXPECT_EQ(VK_ERROR_OUT_OF_DATE_KHR, stale);
+  } else {  // the spec lets a driver notice the resize later (Mesa learns of it from events)
+    EXPECT_TRUE(stale == VK_ERROR_OUT_OF_DATE_KHR || stale == VK_SUBOPTIMAL_KHR || stale == VK_SUCCESS) << stale;
+  }
 
   // Recreate at the new size: presents succeed and fill the resized window.
   VkSurfaceCapabilitiesKHR caps;
@@ -228,8 +233,11 @@ TEST_F(X11WsiTest, DestroyedWindowGivesAnErrorNotAHang) {
   xcb_destroy_window(connection_, window);
   sync();
   const VkResult r = clear_and_present(swapchain, setup, VkClearColorValue{{0.0f, 0.0f, 0.0f, 1.0f}});
-  if (is_kiln()) EXPECT_EQ(VK_ERROR_SURFACE_LOST_KHR, r);
-  else EXPECT_TRUE(r == VK_ERROR_SURFACE_LOST_KHR || r == VK_ERROR_OUT_OF_DATE_KHR) << r;
+  if (is_kiln()) {
+    EXPECT_EQ(VK_ERROR_SURFACE_LOST_KHR, r);
+  } else {
+    EXPECT_TRUE(r == VK_ERROR_SURFACE_LOST_KHR || r == VK_ERROR_OUT_OF_DATE_KHR) << r;
+  }
   // The device is still usable and idles.
   EXPECT_EQ(VK_SUCCESS, vkDeviceWaitIdle(wsi_device().handle()));
 }

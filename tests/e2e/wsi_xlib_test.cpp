@@ -22,6 +22,8 @@ class XlibWsiTest : public WsiTest {
     display_ = XOpenDisplay(server_.display().c_str());
     ASSERT_NE(nullptr, display_) << "cannot open " << server_.display();
     WsiTest::SetUp();
+    if (HasFatalFailure()) return;
+    REQUIRE_ON_KILN(instance_extension_enabled("VK_KHR_xlib_surface"), "VK_KHR_xlib_surface");
   }
   void TearDown() override {
     WsiTest::TearDown();
