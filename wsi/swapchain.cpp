@@ -152,7 +152,7 @@ void Swapchain::run_presentation() {
   const Clock::time_point origin = Clock::now();
   for (;;) {
     frame_queued_.wait(lock, [&] { return stopping_ || !queued_.empty(); });
-    if (stopping_) return;
+    if (queued_.empty()) return;  // stopping, and every frame handed over has been shown
     // When to show: IMMEDIATE now; FIFO and MAILBOX at the next refresh after the last shown
     // frame's; FIFO_RELAXED like FIFO unless a refresh went by without a new frame (then now).
     Clock::time_point when = Clock::now();
@@ -160,7 +160,8 @@ void Swapchain::run_presentation() {
     const VkPresentModeKHR mode = config_.present_mode;
     if (mode != VK_PRESENT_MODE_IMMEDIATE_KHR && !(mode == VK_PRESENT_MODE_FIFO_RELAXED_KHR && when > next_refresh))
       when = std::max(refresh_at_or_after(origin, when), next_refresh);
-    if (frame_queued_.wait_until(lock, when, [&] { return stopping_; })) return;
+    // Stopping cuts the wait short: frames already handed over are still shown, at once.
+    if (!stopping_ && frame_queued_.wait_until(lock, when, [&] { return stopping_; })) when = Clock::now();
     if (queued_.empty()) continue;
     const uint32_t index = queued_.front();
     queued_.pop_front();

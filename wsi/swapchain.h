@@ -57,8 +57,9 @@ class Swapchain {
   void finish_present(uint32_t index);
   // A newer swapchain replaced this one (oldSwapchain): acquire answers OUT_OF_DATE from now on.
   void retire();
-  // vkDestroySwapchainKHR: stops the presentation thread; presents still queued afterwards only
-  // free their images. Nothing touches the window system after this returns.
+  // vkDestroySwapchainKHR: shows the frames already handed to the presentation thread (at once),
+  // then stops it; presents still waiting on a queue only free their images when they get there.
+  // Nothing touches the window system after this returns.
   void shut_down();
   bool retired() const;
 

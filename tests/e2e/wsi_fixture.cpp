@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -108,7 +109,11 @@ void WsiTest::TearDown() {
 
 TestDevice& WsiTest::wsi_device() {
   if (!device_) {
+    uint32_t family_count = 1;
+    VkQueueFamilyProperties family{};
+    vkGetPhysicalDeviceQueueFamilyProperties(physical_device(), &family_count, &family);
     DeviceOptions options;
+    options.queue_count = std::min(2u, family.queueCount);
     options.extensions = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
     device_ = create_device(options);
     if (!device_) throw std::runtime_error("cannot create a device with VK_KHR_swapchain");
@@ -245,7 +250,7 @@ VkResult WsiTest::clear_and_present(VkSwapchainKHR swapchain, const SwapchainSet
   present.pImageIndices = &index;
   VkResult per_swapchain = VK_RESULT_MAX_ENUM;
   present.pResults = &per_swapchain;
-  const VkResult result = vkQueuePresentKHR(device.queue(), &present);
+  const VkResult result = vkQueuePresentKHR(device.queue(setup.present_queue), &present);
   EXPECT_EQ(result, per_swapchain) << "pResults disagrees with the return value";
   require(vkWaitForFences(device.handle(), 1, &done, VK_TRUE, kGpuTimeoutNs), "submit fence");
   if (readback) readback->assign(copy.mapped, copy.mapped + size);

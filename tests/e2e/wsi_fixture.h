@@ -41,6 +41,7 @@ struct SwapchainSetup {
   uint32_t min_image_count = 0;  // 0: the surface's minImageCount
   VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
   VkSwapchainKHR old_swapchain = VK_NULL_HANDLE;
+  uint32_t present_queue = 0;  // clear_and_present renders on queue 0 and presents on this one
 };
 
 class WsiTest : public VulkanTest {
@@ -50,7 +51,7 @@ class WsiTest : public VulkanTest {
   bool instance_extension_enabled(const char* name) const;
   void TearDown() override;  // swapchains, surfaces, then VulkanTest's teardown
 
-  // The device (one queue, VK_KHR_swapchain), made on first use.
+  // The device (up to two queues of family 0, VK_KHR_swapchain), made on first use.
   TestDevice& wsi_device();
   // Takes ownership of a surface (destroyed at TearDown, after the swapchains).
   VkSurfaceKHR adopt_surface(VkSurfaceKHR surface);

@@ -199,6 +199,24 @@ TEST_F(HeadlessWsiTest, AcquireSemaphoreOrdersSubmission) {
   }
 }
 
+TEST_F(HeadlessWsiTest, PresentFromAnotherQueueWaitsForTheRendering) {
+  // Queue 0 clears, queue 1 presents after the clear's semaphore: the frame shows the clear.
+  FrameDumpDir dumps;
+  VkSurfaceKHR surface = create_headless_surface();
+  REQUIRE_ON_KILN(wsi_device().queue_count() >= 2, "two queues");
+  SwapchainSetup setup;
+  setup.extent = {20, 10};
+  setup.present_queue = 1;
+  VkSwapchainKHR swapchain;
+  ASSERT_EQ(VK_SUCCESS, create_swapchain(surface, setup, &swapchain));
+  for (int f = 0; f < 3; ++f)
+    ASSERT_EQ(VK_SUCCESS, clear_and_present(swapchain, setup, VkClearColorValue{{0.0f, 0.0f, f / 2.0f, 1.0f}}));
+  if (!is_kiln()) return;
+  const std::vector<RgbImage> frames = dumps.wait_for_frames(3);
+  ASSERT_EQ(3u, frames.size());
+  for (int f = 0; f < 3; ++f) EXPECT_TRUE(all_pixels_are(frames[f], {0, 0, unorm8(f / 2.0f)})) << "frame " << f;
+}
+
 TEST_F(HeadlessWsiTest, RecreateWithOldSwapchain) {
   FrameDumpDir dumps;
   VkSurfaceKHR surface = create_headless_surface();
