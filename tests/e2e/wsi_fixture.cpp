@@ -178,6 +178,16 @@ std::vector<VkImage> WsiTest::swapchain_images(VkSwapchainKHR swapchain) {
   return images;
 }
 
+bool WsiTest::surface_offers(VkSurfaceKHR surface, VkFormat format) {
+  uint32_t count = 0;
+  require(vkGetPhysicalDeviceSurfaceFormatsKHR(physical_device(), surface, &count, nullptr), "surface formats");
+  std::vector<VkSurfaceFormatKHR> formats(count);
+  require(vkGetPhysicalDeviceSurfaceFormatsKHR(physical_device(), surface, &count, formats.data()), "surface formats");
+  for (const VkSurfaceFormatKHR& f : formats)
+    if (f.format == format && f.colorSpace == VK_COLOR_SPACE_SRGB_NONLINEAR_KHR) return true;
+  return false;
+}
+
 VkResult WsiTest::clear_and_present(VkSwapchainKHR swapchain, const SwapchainSetup& setup, const VkClearColorValue& color,
                                     std::vector<uint8_t>* readback, uint32_t* image_index) {
   TestDevice& device = wsi_device();

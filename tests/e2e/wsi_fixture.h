@@ -61,6 +61,8 @@ class WsiTest : public VulkanTest {
   VkResult create_swapchain(VkSurfaceKHR surface, const SwapchainSetup& setup, VkSwapchainKHR* out);
   void destroy_swapchain(VkSwapchainKHR swapchain);  // before TearDown (waits for the device first)
   std::vector<VkImage> swapchain_images(VkSwapchainKHR swapchain);
+  // Whether vkGetPhysicalDeviceSurfaceFormatsKHR lists `format` (SRGB_NONLINEAR) for the surface.
+  bool surface_offers(VkSurfaceKHR surface, VkFormat format);
 
   // Acquires an image (waiting on a fence), clears it to `color`, optionally copies it to
   // `readback` (tightly packed texels) and presents it (semaphore-ordered). Returns the present's

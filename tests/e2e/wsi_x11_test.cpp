@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <memory>
+#include <ostream>
 #include <thread>
 
 #include "e2e/wsi_fixture.h"
@@ -19,9 +20,12 @@ namespace {
 
 class X11WsiTest : public WsiTest {
  protected:
+  // The X server's default depth (the root window's visual); 24 unless a test suite says otherwise.
+  virtual int screen_depth() const { return 24; }
+
   void SetUp() override {
     std::string error;
-    ASSERT_TRUE(server_.start(&error)) << error;
+    ASSERT_TRUE(server_.start(&error, 320, 240, screen_depth())) << error;
     connection_ = xcb_connect(server_.display().c_str(), nullptr);
     ASSERT_FALSE(xcb_connection_has_error(connection_)) << "cannot connect to " << server_.display();
     screen_ = xcb_setup_roots_iterator(xcb_get_setup(connection_)).data;
@@ -150,6 +154,7 @@ struct PresentCase {
   VkFormat format;
   bool force_put_image;  // KILN_WSI_NO_SHM=1 (Kiln)
 };
+void PrintTo(const PresentCase& c, std::ostream* os) { *os << c.name; }
 
 class X11PresentTest : public X11WsiTest, public ::testing::WithParamInterface<PresentCase> {};
 
@@ -162,13 +167,7 @@ TEST_P(X11PresentTest, ClearedImageAppearsInTheWindow) {
   } unset;
   const xcb_window_t window = create_window(150, 100);
   VkSurfaceKHR surface = create_xcb_surface(window);
-  uint32_t count = 0;
-  ASSERT_EQ(VK_SUCCESS, vkGetPhysicalDeviceSurfaceFormatsKHR(physical_device(), surface, &count, nullptr));
-  std::vector<VkSurfaceFormatKHR> formats(count);
-  ASSERT_EQ(VK_SUCCESS, vkGetPhysicalDeviceSurfaceFormatsKHR(physical_device(), surface, &count, formats.data()));
-  bool offered = false;
-  for (const VkSurfaceFormatKHR& f : formats) offered |= f.format == param.format;
-  REQUIRE_ON_KILN(offered, "format " << param.format << " on X11");
+  REQUIRE_ON_KILN(surface_offers(surface, param.format), "format " << param.format << " on X11");
 
   SwapchainSetup setup;
   setup.format = param.format;
@@ -260,6 +259,55 @@ TEST_F(X11WsiTest, LostServerConnectionGivesSurfaceLost) {
   VkSurfaceCapabilitiesKHR caps;
   EXPECT_EQ(VK_ERROR_SURFACE_LOST_KHR, vkGetPhysicalDeviceSurfaceCapabilitiesKHR(physical_device(), surface, &caps));
   EXPECT_EQ(VK_SUCCESS, vkDeviceWaitIdle(wsi_device().handle()));
+}
+
+// A 16-bit (RGB 565) server: Kiln converts each pixel to the visual's masks.
+class X11Depth16WsiTest : public X11WsiTest {
+ protected:
+  int screen_depth() const override { return 16; }
+};
+
+TEST_F(X11Depth16WsiTest, FramesAreConvertedToA565Visual) {
+  const xcb_setup_t* setup = xcb_get_setup(connection_);
+  ASSERT_EQ(16, screen_->root_depth);
+  const xcb_visualtype_t* visual = nullptr;
+  for (auto d = xcb_screen_allowed_depths_iterator(screen_); d.rem; xcb_depth_next(&d))
+    for (auto v = xcb_depth_visuals_iterator(d.data); v.rem; xcb_visualtype_next(&v))
+      if (v.data->visual_id == screen_->root_visual) visual = v.data;
+  ASSERT_NE(nullptr, visual);
+  ASSERT_EQ(0xf800u, visual->red_mask);
+  ASSERT_EQ(0x07e0u, visual->green_mask);
+  ASSERT_EQ(0x001fu, visual->blue_mask);
+  ASSERT_EQ(XCB_IMAGE_ORDER_LSB_FIRST, setup->image_byte_order);
+
+  const xcb_window_t window = create_window(40, 30);
+  VkSurfaceKHR surface = create_xcb_surface(window);
+  REQUIRE_ON_KILN(surface_offers(surface, VK_FORMAT_B8G8R8A8_UNORM), "B8G8R8A8 swapchains on a 16-bit visual");
+  SwapchainSetup swapchain_setup;
+  swapchain_setup.extent = {40, 30};
+  VkSwapchainKHR swapchain;
+  ASSERT_EQ(VK_SUCCESS, create_swapchain(surface, swapchain_setup, &swapchain));
+  // 0.6 → 153 = 0b10011001: 5 bits 10011, 6 bits 100110.
+  ASSERT_EQ(VK_SUCCESS, clear_and_present(swapchain, swapchain_setup, VkClearColorValue{{1.0f, 0.6f, 0.6f, 1.0f}}));
+  const uint16_t expected = 0x1f << 11 | 0x26 << 5 | 0x13;
+
+  uint16_t mismatch = expected;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  do {
+    xcb_get_image_reply_t* reply = xcb_get_image_reply(
+        connection_, xcb_get_image(connection_, XCB_IMAGE_FORMAT_Z_PIXMAP, window, 0, 0, 40, 30, ~0u), nullptr);
+    ASSERT_NE(nullptr, reply);
+    const uint8_t* data = xcb_get_image_data(reply);
+    ASSERT_GE(xcb_get_image_data_length(reply), 40 * 30 * 2);
+    mismatch = expected;
+    for (int i = 0; i < 40 * 30 && mismatch == expected; ++i) {
+      const uint16_t pixel = uint16_t(data[i * 2] | data[i * 2 + 1] << 8);  // rows of 80 bytes: no padding
+      if (pixel != expected) mismatch = pixel;
+    }
+    std::free(reply);
+    if (mismatch != expected) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  } while (mismatch != expected && std::chrono::steady_clock::now() < deadline);
+  EXPECT_EQ(expected, mismatch) << "a window pixel differs from the 565 conversion of the clear";
 }
 
 }  // namespace

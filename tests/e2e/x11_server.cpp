@@ -28,7 +28,7 @@ std::string find_xvfb() {
 }
 }  // namespace
 
-bool XvfbServer::start(std::string* error, int width, int height) {
+bool XvfbServer::start(std::string* error, int width, int height, int depth) {
   const std::string xvfb = find_xvfb();
   if (xvfb.empty()) {
     *error = "Xvfb not found in PATH (install the Debian package xvfb: scripts/install-deps.sh)";
@@ -40,7 +40,7 @@ bool XvfbServer::start(std::string* error, int width, int height) {
     return false;
   }
   const std::string fd_arg = std::to_string(fds[1]);
-  const std::string screen = std::to_string(width) + "x" + std::to_string(height) + "x24";
+  const std::string screen = std::to_string(width) + "x" + std::to_string(height) + "x" + std::to_string(depth);
   pid_ = fork();
   if (pid_ == 0) {
     fcntl(fds[1], F_SETFD, 0);  // the display number goes out through this one

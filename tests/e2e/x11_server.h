@@ -15,8 +15,8 @@ class XvfbServer {
   XvfbServer(const XvfbServer&) = delete;
   XvfbServer& operator=(const XvfbServer&) = delete;
 
-  // Starts `Xvfb -screen 0 <width>x<height>x24`; false (with the reason) when it cannot.
-  bool start(std::string* error, int width = 320, int height = 240);
+  // Starts `Xvfb -screen 0 <width>x<height>x<depth>`; false (with the reason) when it cannot.
+  bool start(std::string* error, int width = 320, int height = 240, int depth = 24);
   // Kills the server at once (SIGKILL): its clients see a broken connection.
   void kill_now();
   const std::string& display() const { return display_; }
