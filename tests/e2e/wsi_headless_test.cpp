@@ -217,6 +217,140 @@ TEST_F(HeadlessWsiTest, PresentFromAnotherQueueWaitsForTheRendering) {
   for (int f = 0; f < 3; ++f) EXPECT_TRUE(all_pixels_are(frames[f], {0, 0, unorm8(f / 2.0f)})) << "frame " << f;
 }
 
+TEST_F(HeadlessWsiTest, OnePresentCallForTwoSwapchains) {
+  FrameDumpDir dumps;
+  TestDevice& device = wsi_device();
+  const VkExtent2D extents[2] = {{12, 6}, {7, 9}};
+  const VkClearColorValue colors[2] = {{{1.0f, 0.0f, 0.0f, 1.0f}}, {{0.0f, 1.0f, 0.0f, 1.0f}}};
+  VkSwapchainKHR swapchains[2];
+  uint32_t indices[2];
+  VkSemaphore rendered = device.create_binary_semaphore();
+  VkCommandBuffer cmd = device.allocate_command_buffer();
+  const VkCommandBufferBeginInfo begin = begin_info(VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+  ASSERT_EQ(VK_SUCCESS, vkBeginCommandBuffer(cmd, &begin));
+  for (int i = 0; i < 2; ++i) {
+    SwapchainSetup setup;
+    setup.extent = extents[i];
+    ASSERT_EQ(VK_SUCCESS, create_swapchain(create_headless_surface(), setup, &swapchains[i]));
+    const std::vector<VkImage> images = swapchain_images(swapchains[i]);  // before acquiring, as the layer wants
+    VkFence acquired = device.create_fence(false);
+    ASSERT_EQ(VK_SUCCESS, vkAcquireNextImageKHR(device.handle(), swapchains[i], kGpuTimeoutNs, VK_NULL_HANDLE, acquired,
+                                                &indices[i]));
+    ASSERT_EQ(VK_SUCCESS, vkWaitForFences(device.handle(), 1, &acquired, VK_TRUE, kGpuTimeoutNs));
+    const VkImage image = images[indices[i]];
+    const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    transition(cmd, image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    vkCmdClearColorImage(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &colors[i], 1, &range);
+    transition(cmd, image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+  }
+  ASSERT_EQ(VK_SUCCESS, vkEndCommandBuffer(cmd));
+  VkSubmitInfo submit_info{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit_info.commandBufferCount = 1;
+  submit_info.pCommandBuffers = &cmd;
+  submit_info.signalSemaphoreCount = 1;
+  submit_info.pSignalSemaphores = &rendered;
+  ASSERT_EQ(VK_SUCCESS, vkQueueSubmit(device.queue(), 1, &submit_info, VK_NULL_HANDLE));
+
+  VkPresentInfoKHR present{.sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+  present.waitSemaphoreCount = 1;
+  present.pWaitSemaphores = &rendered;
+  present.swapchainCount = 2;
+  present.pSwapchains = swapchains;
+  present.pImageIndices = indices;
+  VkResult results[2] = {VK_RESULT_MAX_ENUM, VK_RESULT_MAX_ENUM};
+  present.pResults = results;
+  ASSERT_EQ(VK_SUCCESS, vkQueuePresentKHR(device.queue(), &present));
+  EXPECT_EQ(VK_SUCCESS, results[0]);
+  EXPECT_EQ(VK_SUCCESS, results[1]);
+  ASSERT_EQ(VK_SUCCESS, vkQueueWaitIdle(device.queue()));
+  if (!is_kiln()) return;
+  // Each swapchain showed its own frame (the two presentation threads may finish in any order).
+  const std::vector<RgbImage> frames = dumps.wait_for_frames(2);
+  ASSERT_EQ(2u, frames.size());
+  const bool first_is_red = frames[0].width == 12;
+  const RgbImage& red = frames[first_is_red ? 0 : 1];
+  const RgbImage& green = frames[first_is_red ? 1 : 0];
+  EXPECT_EQ(12u, red.width);
+  EXPECT_EQ(6u, red.height);
+  EXPECT_TRUE(all_pixels_are(red, {255, 0, 0}));
+  EXPECT_EQ(7u, green.width);
+  EXPECT_EQ(9u, green.height);
+  EXPECT_TRUE(all_pixels_are(green, {0, 255, 0}));
+}
+
+TEST_F(HeadlessWsiTest, ImageBoundToSwapchainMemoryAliasesTheSwapchainImage) {
+  // Vulkan 1.1 + VK_KHR_swapchain: an image created for the swapchain and bound to one of its
+  // images (VkBindImageMemorySwapchainInfoKHR) shares that image's memory.
+  FrameDumpDir dumps;
+  VkSurfaceKHR surface = create_headless_surface();
+  SwapchainSetup setup;
+  setup.extent = {16, 8};
+  VkSwapchainKHR swapchain;
+  ASSERT_EQ(VK_SUCCESS, create_swapchain(surface, setup, &swapchain));
+  TestDevice& device = wsi_device();
+  swapchain_images(swapchain);  // the validation layer tracks swapchain images from this query on
+
+  VkImageSwapchainCreateInfoKHR for_swapchain{.sType = VK_STRUCTURE_TYPE_IMAGE_SWAPCHAIN_CREATE_INFO_KHR};
+  for_swapchain.swapchain = swapchain;
+  VkImageCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  info.pNext = &for_swapchain;
+  info.imageType = VK_IMAGE_TYPE_2D;
+  info.format = setup.format;
+  info.extent = {setup.extent.width, setup.extent.height, 1};
+  info.mipLevels = 1;
+  info.arrayLayers = 1;
+  info.samples = VK_SAMPLE_COUNT_1_BIT;
+  info.tiling = VK_IMAGE_TILING_OPTIMAL;
+  info.usage = setup.usage;
+  VkImage alias;
+  ASSERT_EQ(VK_SUCCESS, vkCreateImage(device.handle(), &info, nullptr, &alias));
+  device.defer_destroy([&device, alias] { vkDestroyImage(device.handle(), alias, nullptr); });
+
+  VkFence acquired = device.create_fence(false);
+  uint32_t index = 0;
+  ASSERT_EQ(VK_SUCCESS, vkAcquireNextImageKHR(device.handle(), swapchain, kGpuTimeoutNs, VK_NULL_HANDLE, acquired, &index));
+  ASSERT_EQ(VK_SUCCESS, vkWaitForFences(device.handle(), 1, &acquired, VK_TRUE, kGpuTimeoutNs));
+  VkBindImageMemorySwapchainInfoKHR bind_swapchain{.sType = VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_SWAPCHAIN_INFO_KHR};
+  bind_swapchain.swapchain = swapchain;
+  bind_swapchain.imageIndex = index;
+  VkBindImageMemoryInfo bind{.sType = VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_INFO};
+  bind.pNext = &bind_swapchain;
+  bind.image = alias;
+  ASSERT_EQ(VK_SUCCESS, vkBindImageMemory2(device.handle(), 1, &bind));
+
+  // The clear is written through the alias (the validation layer tracks both as one image, so the
+  // alias's transitions are the swapchain image's).
+  const VkClearColorValue color{{0.0f, 0.6f, 1.0f, 1.0f}};
+  const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  VkSemaphore rendered = device.create_binary_semaphore();
+  VkFence done = device.create_fence(false);
+  VkCommandBuffer cmd = device.allocate_command_buffer();
+  const VkCommandBufferBeginInfo begin = begin_info(VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+  ASSERT_EQ(VK_SUCCESS, vkBeginCommandBuffer(cmd, &begin));
+  transition(cmd, alias, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+  vkCmdClearColorImage(cmd, alias, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &color, 1, &range);
+  transition(cmd, alias, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+  ASSERT_EQ(VK_SUCCESS, vkEndCommandBuffer(cmd));
+  VkSubmitInfo submit_info{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit_info.commandBufferCount = 1;
+  submit_info.pCommandBuffers = &cmd;
+  submit_info.signalSemaphoreCount = 1;
+  submit_info.pSignalSemaphores = &rendered;
+  ASSERT_EQ(VK_SUCCESS, vkQueueSubmit(device.queue(), 1, &submit_info, done));
+  VkPresentInfoKHR present{.sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+  present.waitSemaphoreCount = 1;
+  present.pWaitSemaphores = &rendered;
+  present.swapchainCount = 1;
+  present.pSwapchains = &swapchain;
+  present.pImageIndices = &index;
+  ASSERT_EQ(VK_SUCCESS, vkQueuePresentKHR(device.queue(), &present));
+  ASSERT_EQ(VK_SUCCESS, vkWaitForFences(device.handle(), 1, &done, VK_TRUE, kGpuTimeoutNs));
+  if (!is_kiln()) return;
+  const std::vector<RgbImage> frames = dumps.wait_for_frames(1);
+  ASSERT_EQ(1u, frames.size());
+  EXPECT_TRUE(all_pixels_are(frames[0], {0, unorm8(0.6f), 255}));
+}
+
 TEST_F(HeadlessWsiTest, RecreateWithOldSwapchain) {
   FrameDumpDir dumps;
   VkSurfaceKHR surface = create_headless_surface();
