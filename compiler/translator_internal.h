@@ -125,6 +125,9 @@ class Translator {
   bool image_variable(Id id, Id pointee, uint32_t set, uint32_t binding);
   bool image_instruction(const spirv::Instruction& inst, bool* handled);
 
+  // --- translate_sample.cpp ---
+  bool sample_instruction(const spirv::Instruction& inst, bool* handled);
+
   // --- translate_subgroup.cpp ---
   bool subgroup_instruction(const spirv::Instruction& inst, bool* handled);
 
@@ -171,6 +174,10 @@ class Translator {
 
   std::vector<llvm::AllocaInst*> in_masks_;          // per block: lanes arriving from predecessors
 };
+
+// The address of a zero abi::ImageViewRecord that null image descriptors are redirected to
+// (every size 0, no sampling routine); translate_image.cpp.
+llvm::Value* null_image_view(Translator& t);
 
 // Loads (store_value == nullptr) or stores one `size`-byte scalar per lane at the <W x i64>
 // addresses `addr` for the lanes in `lanes` (a vector access when the addresses are consecutive);

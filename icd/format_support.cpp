@@ -7,6 +7,7 @@
 #include "memory/block_decode.h"
 #include "memory/format_pack.h"
 #include "memory/format_table.h"
+#include "memory/sampling.h"
 
 namespace kiln {
 
@@ -28,8 +29,8 @@ FormatSupport format_support(VkFormat format) {
   const VkFormatFeatureFlags2 transfer =
       VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
   // Blits read any format through unpack/decode and write any uncompressed one
-  // (memory/blit.cpp); LINEAR filtering only for float-valued colour formats. Sampling
-  // and attachments are not reported until shaders and rasterization use images.
+  // (memory/blit.cpp); LINEAR filtering only for float-valued colour formats. Attachments are
+  // not reported until rasterization lands.
   const bool float_color = !(info->has_depth() || info->has_stencil()) &&
                            fmt::value_class(format, VK_IMAGE_ASPECT_COLOR_BIT) == fmt::ValueClass::Float;
   const VkFormatFeatureFlags2 linear_blit = float_color ? VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT : 0;
@@ -58,9 +59,17 @@ FormatSupport format_support(VkFormat format) {
       s.buffer |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_ATOMIC_BIT;
     }
   }
-  s.optimal = transfer | blit | storage;
+  // Sampling: the formats memory/sampling.cpp decodes (tests/unit/sampling_test.cpp checks each),
+  // linear filtering for float-valued ones and depth.
+  VkFormatFeatureFlags2 sampled = 0;
+  if (mem::sampleable_format(format)) {
+    sampled = VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT;
+    if (mem::linear_filterable_format(format)) sampled |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+    if (info->has_depth()) sampled |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT;
+  }
+  s.optimal = transfer | blit | storage | sampled;
   // Depth/stencil images are optimal-tiling only, as on GPUs (Kiln stores each aspect in its own plane).
-  if (!(info->has_depth() || info->has_stencil())) s.linear = transfer | blit | storage;
+  if (!(info->has_depth() || info->has_stencil())) s.linear = transfer | blit | storage | sampled;
   return s;
 }
 
@@ -79,7 +88,8 @@ VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTilin
   const VkImageUsageFlags supported_usage =
       ((features & VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT) ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0) |
       ((features & VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT) ? VK_IMAGE_USAGE_TRANSFER_DST_BIT : 0) |
-      ((features & VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT) ? VK_IMAGE_USAGE_STORAGE_BIT : 0);
+      ((features & VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT) ? VK_IMAGE_USAGE_STORAGE_BIT : 0) |
+      ((features & VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT) ? VK_IMAGE_USAGE_SAMPLED_BIT : 0);
   if (usage & ~supported_usage) return VK_ERROR_FORMAT_NOT_SUPPORTED;
 
   const VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT |

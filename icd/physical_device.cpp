@@ -152,6 +152,10 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // runtime-sized, partially bound, of variable count and updated after bind. The image, sampler
   // and texel-buffer indexing bits wait for shaders that use those descriptors.
   pd->features.shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
+  // Sampled images and samplers: any index per lane (the kernel calls each lane's view's routine;
+  // compiler/translate_sample.cpp; tests/e2e/compute_sampling_test.cpp).
+  pd->features.shaderSampledImageArrayDynamicIndexing = VK_TRUE;
+  pd->features12.shaderSampledImageArrayNonUniformIndexing = VK_TRUE;
   pd->features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
   pd->features12.shaderUniformBufferArrayNonUniformIndexing = VK_TRUE;
   pd->features12.shaderStorageBufferArrayNonUniformIndexing = VK_TRUE;

@@ -19,6 +19,8 @@ abi::ImageViewRecord make_shader_record(const ImageView& view) {
   r.address = reinterpret_cast<uint64_t>(view.image->data + sub.offset);
   r.format = static_cast<uint32_t>(view.format);
   r.pitch[0] = sub.texel_bytes;
+  r.level_count = view.range.levelCount;
+  r.samples = view.image->desc.samples;
   r.size[0] = e.width;
   switch (view.type) {
     case VK_IMAGE_VIEW_TYPE_1D:
@@ -44,6 +46,11 @@ abi::ImageViewRecord make_shader_record(const ImageView& view) {
       break;
   }
   return r;
+}
+
+void init_sampling(ImageView& view) {
+  view.shader_record.sample = make_sampled_view(view, &view.sampled);
+  view.shader_record.sampled_view = &view.sampled;
 }
 
 }  // namespace kiln::mem
