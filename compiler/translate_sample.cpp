@@ -126,7 +126,11 @@ class SampleCodegen {
     b_.CreateCondBr(b_.CreateICmpNE(pending, b_.getInt32(0)), body, done);
     b_.SetInsertPoint(body);
     llvm::Value* lane = b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, pending, b_.getTrue());
-    llvm::Value* target = b_.CreateIntToPtr(b_.CreateExtractElement(fns, lane), b_.getPtrTy());
+    // The routine of that lane's view, loaded from memory (an extractelement with a variable index
+    // feeding an indirect call crashes LLVM 19's instruction selection).
+    llvm::Value* slot = b_.CreateGEP(b_.getInt64Ty(), at(a, offsetof(SampleArgs, view)), b_.CreateZExt(lane, i64t));
+    llvm::Value* view = b_.CreateAlignedLoad(b_.getPtrTy(), slot, llvm::Align(8));
+    llvm::Value* target = b_.CreateAlignedLoad(b_.getPtrTy(), at(view, offsetof(abi::ImageViewRecord, sample)), llvm::Align(8));
     auto* type = llvm::FunctionType::get(i32t, {b_.getPtrTy(), i32t}, false);
     llvm::Value* served = b_.CreateCall(type, target, {a, pending});
     // The lane that chose the routine is always served, so the loop ends even if a routine

@@ -15,7 +15,8 @@ void main() {
   results.v[base + 1u] = texelFetch(tex, ivec2(i % 8u, i / 8u) >> level, level);
   results.v[base + 2u] = textureGather(tex, uv, 1);
   results.v[base + 3u] = textureLodOffset(tex, uv, lod, ivec2(1, -2));
-  results.v[base + 4u] = vec4(vec2(textureSize(tex, int(i % 4u))), float(textureQueryLevels(tex)), 0.0);
+  // A workgroup-uniform LOD: lavapipe answers textureSize with the first lane's LOD for all lanes.
+  results.v[base + 4u] = vec4(vec2(textureSize(tex, int(gl_WorkGroupID.x % 4u))), float(textureQueryLevels(tex)), 0.0);
   results.v[base + 5u] = textureGrad(tex, uv, vec2(0.2, 0.0), vec2(0.0, 0.1));
   results.v[base + 6u] = textureGatherOffset(tex, uv, ivec2(-1, 1), 3);
   results.v[base + 7u] = textureProjLod(tex, vec3(uv * 2.0, 2.0), lod);

@@ -1,6 +1,7 @@
 #version 450
 // One sample of each kind of sampled image: 2D array, 3D, cube, 2D shadow, a separate texture
-// and sampler, and an array of combined samplers indexed per workgroup (dynamically uniform).
+// and sampler, and an array of combined samplers with a constant index (dynamic and non-uniform
+// indices: sample_nonuniform.comp).
 layout(local_size_x = 16) in;
 layout(set = 0, binding = 0) uniform sampler2DArray array_tex;
 layout(set = 0, binding = 1) uniform sampler3D volume;
@@ -25,7 +26,7 @@ void main() {
   results.v[base + 2u] = textureLod(cube, dir, 0.0);
   results.v[base + 3u] = vec4(textureLod(shadow, vec3(centre, float(i % 5u) * 0.25), 0.0));
   results.v[base + 4u] = textureLod(sampler2D(separate_tex, separate_sampler), centre, 0.0);
-  results.v[base + 5u] = textureLod(pair[gl_WorkGroupID.x & 1u], centre, 0.0);
+  results.v[base + 5u] = textureLod(pair[1], centre, 0.0) - textureLod(pair[0], centre, 0.0);
   results.v[base + 6u] = vec4(vec3(textureSize(array_tex, 0)), float(textureQueryLevels(cube)));
   results.v[base + 7u] = vec4(vec2(textureSize(cube, 0)), vec2(textureSize(shadow, 0)));
 }
