@@ -13,8 +13,6 @@
 namespace kiln::test {
 
 inline constexpr std::string_view kKilnKnownGaps[] = {
-    // Images, formats, samplers (issue "Images, formats, samplers and transfers")
-    "image views",
     // Graphics pipeline (issue "Graphics pipeline")
     "R8G8B8A8_UNORM colour attachment/blend features", "depth/stencil attachment formats", "4x sample counts",
     "multiview", "imagelessFramebuffer", "separateDepthStencilLayouts", "dynamicRendering",
