@@ -156,6 +156,11 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // compiler/translate_sample.cpp; tests/e2e/compute_sampling_test.cpp).
   pd->features.shaderSampledImageArrayDynamicIndexing = VK_TRUE;
   pd->features12.shaderSampledImageArrayNonUniformIndexing = VK_TRUE;
+  // Sampling extras (memory/sampling.cpp; tests/e2e/compute_sampling_test.cpp
+  // CubeArraysMirrorClampToEdgeAndExtendedGathers, tests/unit/sampling_test.cpp).
+  pd->features.imageCubeArray = VK_TRUE;
+  pd->features.shaderImageGatherExtended = VK_TRUE;
+  pd->features12.samplerMirrorClampToEdge = VK_TRUE;
   pd->features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
   pd->features12.shaderUniformBufferArrayNonUniformIndexing = VK_TRUE;
   pd->features12.shaderStorageBufferArrayNonUniformIndexing = VK_TRUE;

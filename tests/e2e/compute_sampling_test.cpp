@@ -55,7 +55,8 @@ class ComputeSamplingTest : public VulkanTest {
     info.samples = VK_SAMPLE_COUNT_1_BIT;
     info.tiling = VK_IMAGE_TILING_OPTIMAL;
     info.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    if (view_type == VK_IMAGE_VIEW_TYPE_CUBE) info.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+    if (view_type == VK_IMAGE_VIEW_TYPE_CUBE || view_type == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY)
+      info.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
     SampledImage out;
     out.image = device.create_image(info);
     VkDeviceSize total = 0;
@@ -375,6 +376,77 @@ TEST_F(ComputeSamplingTest, NonUniformIndexIntoSamplersOfDifferentFormats) {
     VkClearColorValue want{};
     ASSERT_TRUE(fmt::unpack_color(formats[k], texels[k].data() + texel * texel_size(formats[k]), &want));
     for (int c = 0; c < 4; ++c) EXPECT_NEAR(out[i * 4 + c], want.float32[c], 1e-6) << "invocation " << i << " c" << c;
+  }
+}
+
+TEST_F(ComputeSamplingTest, CubeArraysMirrorClampToEdgeAndExtendedGathers) {
+  const DeviceFeatures& f = features();
+  REQUIRE_ON_KILN(f.core.features.imageCubeArray, "imageCubeArray");
+  REQUIRE_ON_KILN(f.v12.samplerMirrorClampToEdge, "samplerMirrorClampToEdge");
+  REQUIRE_ON_KILN(f.core.features.shaderImageGatherExtended, "shaderImageGatherExtended");
+  enabled_.core.features.imageCubeArray = VK_TRUE;
+  enabled_.v12.samplerMirrorClampToEdge = VK_TRUE;
+  enabled_.core.features.shaderImageGatherExtended = VK_TRUE;
+  TestDevice* device = create_device(enabled_);
+  ASSERT_NE(device, nullptr);
+  const auto cube_bytes = random_bytes(2 * 2 * 12 * 4, 31), tex_bytes = random_bytes(4 * 4 * 4, 32);
+  const SampledImage cubes = make_image(*device, VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, VK_FORMAT_R8G8B8A8_UNORM, {2, 2, 1}, 12, {cube_bytes});
+  const SampledImage tex = make_image(*device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 1, {tex_bytes});
+  const auto clamp = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, mirror = VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE,
+             repeat = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+  const VkSampler nearest = make_sampler(*device, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, clamp, clamp, clamp, 0.0f);
+  const VkSampler mirrored = make_sampler(*device, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, mirror, mirror, mirror, 0.0f);
+  const VkSampler repeating = make_sampler(*device, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, repeat, repeat, repeat, 0.0f);
+  constexpr uint32_t kInvocations = 64;
+  Buffer results = device->create_buffer(kInvocations * 5 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xEE);
+  VkDescriptorSetLayout layout;
+  const auto combined = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  VkDescriptorSet set = make_set(*device, {{combined}, {combined}, {combined}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}, &layout);
+  const auto ro = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+  write_images(*device, set, 0, combined, {{nearest, cubes.view, ro}});
+  write_images(*device, set, 1, combined, {{mirrored, tex.view, ro}});
+  write_images(*device, set, 2, combined, {{repeating, tex.view, ro}});
+  write_buffers(device->handle(), set, 3, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{results.buffer, 0, VK_WHOLE_SIZE}});
+  run(*device, "sample_features.comp", layout, set, kInvocations / 16);
+  // ConstOffsets: Kiln only (the shader crashes lavapipe's compiler).
+  Buffer gathers = device->create_buffer(kInvocations * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xEE);
+  if (is_kiln()) {
+    VkDescriptorSetLayout gather_layout;
+    VkDescriptorSet gather_set = make_set(*device, {{combined}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}, &gather_layout);
+    write_images(*device, gather_set, 0, combined, {{repeating, tex.view, ro}});
+    write_buffers(device->handle(), gather_set, 1, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{gathers.buffer, 0, VK_WHOLE_SIZE}});
+    run(*device, "sample_gather_offsets.comp", gather_layout, gather_set, kInvocations / 16);
+  }
+
+  auto texel = [&](int64_t x, int64_t y) {  // REPEAT
+    const uint8_t* p = tex_bytes.data() + (((y % 4) + 4) % 4 * 4 + ((x % 4) + 4) % 4) * 4;
+    return Vec4{p[0] / 255.0, p[1] / 255.0, p[2] / 255.0, p[3] / 255.0};
+  };
+  auto mirror_clamp = [](int64_t i) { return std::min<int64_t>(i >= 0 ? i : -(1 + i), 3); };
+  const double face_dirs[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+  const int32_t offsets[4][2] = {{0, 0}, {1, -1}, {-2, 3}, {5, 1}};
+  const float* out = reinterpret_cast<const float*>(results.mapped);
+  for (uint32_t i = 0; i < kInvocations; ++i) {
+    SCOPED_TRACE("invocation " + std::to_string(i));
+    const float* r = out + i * 20;
+    double s, t;
+    const double* d = face_dirs[i % 6u];
+    const uint32_t face = ref_cube_face(d[0] * 2 + 0.1, d[1] * 2 + 0.1, d[2] * 2 + 0.1, &s, &t);
+    const uint32_t layer = ((i / 6u) % 2u) * 6 + face;
+    const uint8_t* c = cube_bytes.data() + (layer * 4 + uint32_t(t * 2) * 2 + uint32_t(s * 2)) * 4;
+    expect_near(r + 0, {c[0] / 255.0, c[1] / 255.0, c[2] / 255.0, c[3] / 255.0}, 1e-6, "samplerCubeArray");
+    const float ms = float(i % 16u) * 0.37f - 3.0f, mt = float(i / 16u) * 0.61f - 1.3f;
+    expect_near(r + 4, texel(mirror_clamp(int64_t(std::floor(ms * 4))), mirror_clamp(int64_t(std::floor(mt * 4)))), 1e-6,
+                "MIRROR_CLAMP_TO_EDGE");
+    const float u = float(i % 8u) * 0.173f - 0.31f, v = float(i / 8u) * 0.121f - 0.2f;
+    const int64_t i0 = int64_t(std::floor(u * 4 - 0.5)), j0 = int64_t(std::floor(v * 4 - 0.5));
+    Vec4 gathered;
+    for (int k = 0; k < 4; ++k) gathered[k] = texel(i0 + offsets[k][0], j0 + offsets[k][1])[2];
+    if (is_kiln()) expect_near(reinterpret_cast<const float*>(gathers.mapped) + i * 4, gathered, 1e-6, "textureGatherOffsets");
+    const int64_t ox = int64_t(i % 3u) - 1, oy = int64_t(i % 5u) - 2;
+    expect_near(r + 12, {texel(i0 + ox, j0 + oy + 1)[0], texel(i0 + ox + 1, j0 + oy + 1)[0], texel(i0 + ox + 1, j0 + oy)[0],
+                         texel(i0 + ox, j0 + oy)[0]}, 1e-6, "textureGatherOffset (dynamic offset)");
+    expect_near(r + 16, {2, 2, 2, 1}, 0, "cube array size and levels");
   }
 }
 
