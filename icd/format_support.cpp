@@ -35,8 +35,10 @@ FormatSupport format_support(VkFormat format) {
                            fmt::value_class(format, VK_IMAGE_ASPECT_COLOR_BIT) == fmt::ValueClass::Float;
   const VkFormatFeatureFlags2 linear_blit = float_color ? VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT : 0;
   if (info->is_compressed()) {
-    // Compressed images are copied as blocks and decoded when blitted from; optimal tiling only.
-    if (decodable(format)) s.optimal = transfer | VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | linear_blit;
+    // Compressed images are copied as blocks and decoded when blitted from or sampled (the block
+    // decoder routine of memory/sampling.cpp); optimal tiling only.
+    if (decodable(format))
+      s.optimal = transfer | VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | linear_blit | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT;
     return s;
   }
   // SCALED and 64-bit formats are left out: the spec does not require blits of them and Kiln's

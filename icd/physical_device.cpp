@@ -161,6 +161,11 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features.imageCubeArray = VK_TRUE;
   pd->features.shaderImageGatherExtended = VK_TRUE;
   pd->features12.samplerMirrorClampToEdge = VK_TRUE;
+  // Every BC, ETC2/EAC and ASTC LDR format is decoded when sampled (tests/e2e/compute_sampling_test.cpp
+  // CompressedFormatsDecodeWhenSampled, against memory/compressed and, for BC and ETC2, lavapipe).
+  pd->features.textureCompressionBC = VK_TRUE;
+  pd->features.textureCompressionETC2 = VK_TRUE;
+  pd->features.textureCompressionASTC_LDR = VK_TRUE;
   pd->features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
   pd->features12.shaderUniformBufferArrayNonUniformIndexing = VK_TRUE;
   pd->features12.shaderStorageBufferArrayNonUniformIndexing = VK_TRUE;

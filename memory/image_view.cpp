@@ -1,5 +1,7 @@
 #include "memory/image_view.h"
 
+#include "memory/format_table.h"
+
 namespace kiln::mem {
 
 abi::ImageViewRecord make_shader_record(const ImageView& view) {
@@ -13,8 +15,10 @@ abi::ImageViewRecord make_shader_record(const ImageView& view) {
   // Layers of a 2D view of a 3D image are depth slices of one subresource (layer 0).
   const uint32_t layer = view.slices_of_3d ? 0 : view.range.baseArrayLayer;
   const SubresourceAddress sub = view.image->layout.address(aspect, level, layer);
-  // Uncompressed views of compressed images (BLOCK_TEXEL_VIEW_COMPATIBLE) see one texel per block.
-  const VkExtent3D e = sub.extent_blocks;
+  // Uncompressed views of compressed images (BLOCK_TEXEL_VIEW_COMPATIBLE) see one texel per block;
+  // compressed views (sampled only) report texels, which is what size queries return.
+  const fmt::FormatInfo* info = fmt::format_info(view.format);
+  const VkExtent3D e = info && info->is_compressed() ? sub.extent : sub.extent_blocks;
   const uint32_t layers = view.range.layerCount;
   r.address = reinterpret_cast<uint64_t>(view.image->data + sub.offset);
   r.format = static_cast<uint32_t>(view.format);

@@ -614,6 +614,7 @@ bool linear_filterable_format(VkFormat format) {
   if (!info || !sampleable_format(format)) return false;
   if (info->has_stencil() && !info->has_depth()) return false;
   if (info->has_depth()) return true;
+  if (info->is_compressed()) return true;  // all decode to floats
   return fmt::value_class(format, VK_IMAGE_ASPECT_COLOR_BIT) == fmt::ValueClass::Float;
 }
 
@@ -629,7 +630,9 @@ abi::SampleFn make_sampled_view(const ImageView& view, SampledView* out) {
   out->type = view.type;
   out->format = view.format;
   out->aspect = aspect;
-  out->value_class = fmt::value_class(view.format, aspect);
+  // Every core compressed format decodes to floats (value_class looks at per-texel components,
+  // which compressed formats do not describe).
+  out->value_class = info->is_compressed() ? fmt::ValueClass::Float : fmt::value_class(view.format, aspect);
   out->unorm_depth = aspect == VK_IMAGE_ASPECT_DEPTH_BIT && view.format != VK_FORMAT_D32_SFLOAT &&
                      view.format != VK_FORMAT_D32_SFLOAT_S8_UINT;
   out->level_count = std::min<uint32_t>(view.range.levelCount, 16);

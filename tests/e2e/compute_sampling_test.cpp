@@ -14,7 +14,9 @@
 
 #include "e2e/descriptor_pipeline.h"
 #include "e2e/vk_fixture.h"
+#include "memory/block_decode.h"
 #include "memory/format_pack.h"
+#include "memory/format_table.h"
 
 namespace kiln::test {
 namespace {
@@ -448,6 +450,74 @@ TEST_F(ComputeSamplingTest, CubeArraysMirrorClampToEdgeAndExtendedGathers) {
                          texel(i0 + ox, j0 + oy)[0]}, 1e-6, "textureGatherOffset (dynamic offset)");
     expect_near(r + 16, {2, 2, 2, 1}, 0, "cube array size and levels");
   }
+}
+
+// Every compressed format the driver samples: texelFetch of every texel and a linear sample per
+// texel of a 2x2-block image of random blocks, against memory/compressed's decoders (the same
+// decoders Kiln samples with; KILN_TEST_DRIVER=lavapipe checks them against Mesa's for BC and ETC2).
+TEST_F(ComputeSamplingTest, CompressedFormatsDecodeWhenSampled) {
+  const DeviceFeatures& f = features();
+  if (is_kiln()) {  // other drivers: whichever compressed formats they sample
+    EXPECT_TRUE(f.core.features.textureCompressionBC);
+    EXPECT_TRUE(f.core.features.textureCompressionETC2);
+    EXPECT_TRUE(f.core.features.textureCompressionASTC_LDR);
+  }
+  TestDevice& device = this->device();
+  const auto clamp = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  const VkSampler linear = make_sampler(device, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST, clamp, clamp, clamp, 0.0f);
+  // Kiln samples with these very decoders: exact. Mesa decodes BC through 8-bit intermediates and
+  // differs by up to 2.4/255 (measured), so other drivers get 0.01.
+  const float fetch_tolerance = is_kiln() ? 1e-6f : 0.01f;
+  int tested = 0;
+  for (const fmt::FormatInfo* info = fmt::format_table_begin(); info != fmt::format_table_end(); ++info) {
+    if (!info->is_compressed()) continue;
+    VkFormatProperties props;
+    vkGetPhysicalDeviceFormatProperties(physical_device(), info->format, &props);
+    const VkFormatFeatureFlags need = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+    const std::string family = info->compression;
+    const bool required = family == "BC" || family == "ETC2" || family == "EAC" || family == "ASTC LDR";
+    if ((props.optimalTilingFeatures & need) != need) {
+      if (is_kiln() && required) ADD_FAILURE() << info->name << " cannot be sampled";
+      continue;
+    }
+    SCOPED_TRACE(info->name);
+    const uint32_t bw = info->block_width, bh = info->block_height, w = 2 * bw, h = 2 * bh;
+    const auto blocks = random_bytes(4 * info->block_bytes, info->format);
+    const SampledImage image = make_image(device, VK_IMAGE_VIEW_TYPE_2D, info->format, {w, h, 1}, 1, {blocks});
+    Buffer results = device.create_buffer(w * h * 32, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xEE);
+    VkDescriptorSetLayout layout;
+    VkDescriptorSet set = make_set(device, {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}, &layout);
+    write_images(device, set, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, {{linear, image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}});
+    write_buffers(device.handle(), set, 1, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{results.buffer, 0, VK_WHOLE_SIZE}});
+    run(device, "sample_compressed.comp", layout, set, (w * h + 15) / 16);
+    // Reference texels: each block decoded.
+    std::vector<std::array<float, 4>> texels(w * h);
+    for (uint32_t b = 0; b < 4; ++b) {
+      float decoded[fmt::kMaxBlockTexels][4];
+      ASSERT_TRUE(fmt::decode_block(info->format, blocks.data() + b * info->block_bytes, decoded));
+      for (uint32_t y = 0; y < bh; ++y)
+        for (uint32_t x = 0; x < bw; ++x)
+          std::memcpy(texels[((b / 2) * bh + y) * w + (b % 2) * bw + x].data(), decoded[y * bw + x], 16);
+    }
+    auto at = [&](uint32_t x, uint32_t y) { return texels[std::min(y, h - 1) * w + std::min(x, w - 1)]; };
+    const float* out = reinterpret_cast<const float*>(results.mapped);
+    for (uint32_t y = 0; y < h; ++y) {
+      for (uint32_t x = 0; x < w; ++x) {
+        const float* fetched = out + (y * w + x) * 8;
+        const float* filtered = fetched + 4;
+        for (int c = 0; c < 4; ++c) {
+          const float want = at(x, y)[c];
+          if (!std::isfinite(want)) continue;  // BC6H: random blocks may hold infinities
+          EXPECT_NEAR(fetched[c], want, fetch_tolerance * std::max(1.0f, std::fabs(want))) << "fetch " << x << "," << y << " c" << c;
+          const double bilinear = 0.5625 * at(x, y)[c] + 0.1875 * at(x + 1, y)[c] + 0.1875 * at(x, y + 1)[c] + 0.0625 * at(x + 1, y + 1)[c];
+          if (std::isfinite(bilinear))
+            EXPECT_NEAR(filtered[c], bilinear, 0.015 * std::max(1.0, std::fabs(bilinear))) << "linear " << x << "," << y << " c" << c;
+        }
+      }
+    }
+    ++tested;
+  }
+  if (is_kiln()) EXPECT_GT(tested, 40);
 }
 
 }  // namespace
