@@ -28,8 +28,8 @@ struct ImageOperands {
   Id bias = 0, lod = 0, grad_x = 0, grad_y = 0, offset = 0, offsets = 0, sample = 0, min_lod = 0;
 };
 
-// Parses the optional Image Operands starting at ops[first]; false for operands Kiln ignores
-// incorrectly (none today: availability/visibility ids are skipped).
+// Parses the optional Image Operands starting at ops[first] (the mask, then one or two ids per set
+// bit in bit order); availability/visibility scope ids are skipped.
 ImageOperands parse_operands(std::span<const uint32_t> ops, size_t first) {
   ImageOperands o;
   if (ops.size() <= first) return o;
@@ -181,8 +181,7 @@ bool Translator::sample_instruction(const spirv::Instruction& inst, bool* handle
       *handled = false;
       return true;
   }
-  if (dref && !gather) operands_at = 3;
-  if (dref && gather) operands_at = 3;
+  if (dref) operands_at = 3;  // the Dref operand comes before the image operands
   const Value image = get(ops[0]);
   const spirv::Type& image_type = m.type(type_of(ops[0]));
   const Value coord = get(ops[1]);

@@ -445,5 +445,47 @@ TEST(Sampling, SrgbIsDecodedBeforeFiltering) {
   EXPECT_NEAR(got[3], 0.5f, 1e-6);                                   // alpha is linear
 }
 
+// Fragment-stage implicit LOD: one quad whose coordinates step 4 texels of level 0 per pixel in x
+// and 2 in y gives λ = log2(4) = 2 (spec: ρ = max of the two gradient lengths), selecting level 2;
+// OpImageQueryLod reports the level and λ'; a Bias shifts both.
+TEST(Sampling, ImplicitLodFromQuadDerivativesAndQueryLod) {
+  TestImage img(VK_FORMAT_R32_SFLOAT, {16, 16, 1}, 5);
+  for (uint32_t level = 0; level < 5; ++level) {
+    const SubresourceAddress a = img.image.layout.address(VK_IMAGE_ASPECT_COLOR_BIT, level, 0);
+    for (uint32_t i = 0; i < a.extent.width * a.extent.height; ++i) {
+      const float value = float(level);
+      std::memcpy(img.image.data + a.offset + i * 4, &value, 4);
+    }
+  }
+  TestView v(img.image, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R32_SFLOAT, VK_IMAGE_ASPECT_COLOR_BIT, 5, 1);
+  Sampler s;
+  s.max_lod = 4.0f;
+  auto quad = [&](uint32_t op, float bias) {
+    abi::SampleArgs a{};
+    a.op = op;
+    a.width = 4;
+    a.coord_count = 2;
+    for (uint32_t l = 0; l < 4; ++l) {
+      a.view[l] = &v.view.shader_record;
+      a.sampler[l] = &s;
+      const float x = 0.3f + (4.0f / 16) * float(l & 1), y = 0.2f + (2.0f / 16) * float((l >> 1) & 1);
+      std::memcpy(&a.coord[0][l], &x, 4);
+      std::memcpy(&a.coord[1][l], &y, 4);
+      a.lod[l] = bias;
+    }
+    EXPECT_EQ(v.fn(&a, 0xF), 0xFu);
+    return a;
+  };
+  abi::SampleArgs sampled = quad(abi::kSampleOpSample | abi::kSampleImplicitLod, 0);
+  for (uint32_t l = 0; l < 4; ++l) EXPECT_FLOAT_EQ(as_float({sampled.out[0][l], 0, 0, 0})[0], 2.0f) << l;
+  abi::SampleArgs query = quad(abi::kSampleOpQueryLod, 0);
+  EXPECT_FLOAT_EQ(as_float({query.out[0][0], 0, 0, 0})[0], 2.0f);
+  EXPECT_FLOAT_EQ(as_float({query.out[1][0], 0, 0, 0})[0], 2.0f);
+  abi::SampleArgs biased = quad(abi::kSampleOpSample | abi::kSampleImplicitLod | abi::kSampleBias, 1.0f);
+  EXPECT_FLOAT_EQ(as_float({biased.out[0][3], 0, 0, 0})[0], 3.0f);
+  abi::SampleArgs clamped = quad(abi::kSampleOpSample | abi::kSampleImplicitLod | abi::kSampleBias, 5.0f);
+  EXPECT_FLOAT_EQ(as_float({clamped.out[0][1], 0, 0, 0})[0], 4.0f);  // maxLod
+}
+
 }  // namespace
 }  // namespace kiln::mem
