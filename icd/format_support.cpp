@@ -66,7 +66,9 @@ FormatSupport format_support(VkFormat format) {
   VkFormatFeatureFlags2 sampled = 0;
   if (mem::sampleable_format(format)) {
     sampled = VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT;
-    if (mem::linear_filterable_format(format)) sampled |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+    // MINMAX: min/max reduction of the linear footprint (samplerFilterMinmax).
+    if (mem::linear_filterable_format(format))
+      sampled |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_MINMAX_BIT;
     if (info->has_depth()) sampled |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT;
   }
   s.optimal = transfer | blit | storage | sampled;

@@ -76,6 +76,10 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
 
   VkPhysicalDeviceVulkan12Properties& p12 = pd->properties12;
   p12.driverID = kKilnDriverId;
+  // Min/max reduction works on every linearly filterable format and before the view's swizzle
+  // (memory/sampling.cpp; samplerFilterMinmax).
+  p12.filterMinmaxSingleComponentFormats = VK_TRUE;
+  p12.filterMinmaxImageComponentMapping = VK_TRUE;
   snprintf(p12.driverName, sizeof p12.driverName, "Kiln");
   snprintf(p12.driverInfo, sizeof p12.driverInfo, "Kiln 0.1.0 (LLVM-based CPU Vulkan driver)");
   p12.conformanceVersion = {0, 0, 0, 0};  // not conformant (yet)
@@ -161,6 +165,7 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features.imageCubeArray = VK_TRUE;
   pd->features.shaderImageGatherExtended = VK_TRUE;
   pd->features12.samplerMirrorClampToEdge = VK_TRUE;
+  pd->features12.samplerFilterMinmax = VK_TRUE;
   // Every BC, ETC2/EAC and ASTC LDR format is decoded when sampled (tests/e2e/compute_sampling_test.cpp
   // CompressedFormatsDecodeWhenSampled, against memory/compressed and, for BC and ETC2, lavapipe).
   pd->features.textureCompressionBC = VK_TRUE;

@@ -269,6 +269,7 @@ class Routine {
     }
     const uint32_t corners = 1u << f.dims;
     float sum[4] = {0, 0, 0, 0};
+    bool first = true;
     for (uint32_t n = 0; n < corners; ++n) {
       float w = 1.0f;
       int32_t c[3] = {c0[0], c0[1], c0[2]};
@@ -279,11 +280,22 @@ class Routine {
       }
       if (w == 0.0f) continue;  // also keeps borders of zero weight from reading anything
       const Texel t = texel(f, c[0], c[1], c[2]);
-      for (int k = 0; k < 4; ++k) sum[k] += w * t.f[k];
+      reduce(f.s.reduction_mode, sum, t, w, first);
+      first = false;
     }
     Texel out;
     std::memcpy(out.f, sum, sizeof(sum));
     return out;
+  }
+
+  // Adds texel `t` of weight `w` (> 0) to `acc`: a weighted sum, or with a MIN/MAX reduction
+  // mode the component-wise minimum/maximum of the texels with non-zero weight.
+  static void reduce(VkSamplerReductionMode mode, float acc[4], const Texel& t, float w, bool first) {
+    for (int k = 0; k < 4; ++k) {
+      if (mode == VK_SAMPLER_REDUCTION_MODE_MIN) acc[k] = first ? t.f[k] : std::min(acc[k], t.f[k]);
+      else if (mode == VK_SAMPLER_REDUCTION_MODE_MAX) acc[k] = first ? t.f[k] : std::max(acc[k], t.f[k]);
+      else acc[k] += w * t.f[k];
+    }
   }
 
   // Component `c` of `t` after the view's component swizzle.
@@ -460,7 +472,14 @@ class Routine {
       t = at_level(hi);
       if (delta > 0.0f && lo != hi) {
         const Texel t2 = at_level(lo);
-        for (int k = 0; k < 4; ++k) t.f[k] = (1.0f - delta) * t.f[k] + delta * t2.f[k];
+        if (s.reduction_mode == VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE) {
+          for (int k = 0; k < 4; ++k) t.f[k] = (1.0f - delta) * t.f[k] + delta * t2.f[k];
+        } else {
+          float acc[4];
+          std::memcpy(acc, t.f, sizeof(acc));
+          reduce(s.reduction_mode, acc, t2, delta, false);
+          std::memcpy(t.f, acc, sizeof(acc));
+        }
       }
     }
     if (f.compare) {

@@ -520,5 +520,68 @@ TEST_F(ComputeSamplingTest, CompressedFormatsDecodeWhenSampled) {
   if (is_kiln()) EXPECT_GT(tested, 40);
 }
 
+// samplerFilterMinmax: MIN and MAX reduction of linear footprints across two mip levels.
+TEST_F(ComputeSamplingTest, MinMaxReductionSamplers) {
+  REQUIRE_ON_KILN(features().v12.samplerFilterMinmax, "samplerFilterMinmax");
+  enabled_.v12.samplerFilterMinmax = VK_TRUE;
+  TestDevice* device = create_device(enabled_);
+  ASSERT_NE(device, nullptr);
+  const std::vector<std::vector<uint8_t>> levels = {random_bytes(4 * 4 * 4, 41), random_bytes(2 * 2 * 4, 42)};
+  const SampledImage image = make_image(*device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 1, levels);
+  VkSampler samplers[2];
+  const VkSamplerReductionMode modes[2] = {VK_SAMPLER_REDUCTION_MODE_MIN, VK_SAMPLER_REDUCTION_MODE_MAX};
+  for (int k = 0; k < 2; ++k) {
+    VkSamplerReductionModeCreateInfo reduction{.sType = VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO};
+    reduction.reductionMode = modes[k];
+    VkSamplerCreateInfo info{.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .pNext = &reduction};
+    info.magFilter = info.minFilter = VK_FILTER_LINEAR;
+    info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+    info.addressModeU = info.addressModeV = info.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    info.maxLod = 1.0f;
+    ASSERT_EQ(VK_SUCCESS, vkCreateSampler(device->handle(), &info, nullptr, &samplers[k]));
+    VkDevice d = device->handle();
+    VkSampler sampler = samplers[k];
+    device->defer_destroy([d, sampler] { vkDestroySampler(d, sampler, nullptr); });
+  }
+  constexpr uint32_t kInvocations = 64;
+  Buffer results = device->create_buffer(kInvocations * 32, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xEE);
+  VkDescriptorSetLayout layout;
+  const auto combined = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  VkDescriptorSet set = make_set(*device, {{combined}, {combined}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}, &layout);
+  for (uint32_t k = 0; k < 2; ++k)
+    write_images(*device, set, k, combined, {{samplers[k], image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}});
+  write_buffers(device->handle(), set, 2, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{results.buffer, 0, VK_WHOLE_SIZE}});
+  run(*device, "sample_minmax.comp", layout, set, kInvocations / 16);
+
+  auto texel = [&](uint32_t level, int64_t i, int64_t j) {  // CLAMP_TO_EDGE
+    const int64_t n = 4 >> level;
+    const uint8_t* p = levels[level].data() + (std::clamp<int64_t>(j, 0, n - 1) * n + std::clamp<int64_t>(i, 0, n - 1)) * 4;
+    return Vec4{p[0] / 255.0, p[1] / 255.0, p[2] / 255.0, p[3] / 255.0};
+  };
+  const float* out = reinterpret_cast<const float*>(results.mapped);
+  for (uint32_t i = 0; i < kInvocations; ++i) {
+    SCOPED_TRACE("invocation " + std::to_string(i));
+    const float s = float(i % 8u) * 0.13f + 0.02f, t = float(i / 8u) * 0.11f + 0.03f;
+    const float lod = float(i % 3u) * 0.4f;
+    // Texels with non-zero weight: the bilinear footprint of level 0, and of level 1 when λ > 0.
+    std::vector<Vec4> footprint;
+    for (uint32_t level = 0; level < (lod > 0 ? 2u : 1u); ++level) {
+      const double u = s * (4 >> level) - 0.5, v = t * (4 >> level) - 0.5;
+      const int64_t i0 = int64_t(std::floor(u)), j0 = int64_t(std::floor(v));
+      const bool two_i = u != std::floor(u), two_j = v != std::floor(v);
+      for (int64_t dj = 0; dj <= (two_j ? 1 : 0); ++dj)
+        for (int64_t di = 0; di <= (two_i ? 1 : 0); ++di) footprint.push_back(texel(level, i0 + di, j0 + dj));
+    }
+    Vec4 lo = footprint[0], hi = footprint[0];
+    for (const Vec4& f : footprint)
+      for (int c = 0; c < 4; ++c) {
+        lo[c] = std::min(lo[c], f[c]);
+        hi[c] = std::max(hi[c], f[c]);
+      }
+    expect_near(out + i * 8, lo, 1e-6, "MIN");
+    expect_near(out + i * 8 + 4, hi, 1e-6, "MAX");
+  }
+}
+
 }  // namespace
 }  // namespace kiln::test

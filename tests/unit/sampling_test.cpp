@@ -487,5 +487,41 @@ TEST(Sampling, ImplicitLodFromQuadDerivativesAndQueryLod) {
   EXPECT_FLOAT_EQ(as_float({clamped.out[0][1], 0, 0, 0})[0], 4.0f);  // maxLod
 }
 
+// samplerFilterMinmax: MIN/MAX reduce the texels of non-zero weight (both mip levels for linear
+// mipmapping) component-wise instead of averaging them.
+TEST(Sampling, MinMaxReductionTakesTheFootprintExtremes) {
+  TestImage img(VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 2);
+  img.randomize(17);
+  TestView v(img.image, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT, 2, 1);
+  for (VkSamplerReductionMode mode : {VK_SAMPLER_REDUCTION_MODE_MIN, VK_SAMPLER_REDUCTION_MODE_MAX}) {
+    Sampler s;
+    s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
+    s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+    s.address[0] = s.address[1] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    s.max_lod = 1.0f;
+    s.reduction_mode = mode;
+    auto pick = [&](double a, double b) { return mode == VK_SAMPLER_REDUCTION_MODE_MIN ? std::min(a, b) : std::max(a, b); };
+    Request r;
+    r.coord[0] = 0.3f;  // level 0: u = 1.2 -> texels 0, 1; v = 2.6 -> rows 2, 3
+    r.coord[1] = 0.65f;
+    r.lod = 0.0f;
+    auto got = as_float(run(v, &s, r));
+    for (int c = 0; c < 4; ++c) {
+      const double want = pick(pick(ref_texel(img.image, s, 0, 0, 2, 0)[c], ref_texel(img.image, s, 0, 1, 2, 0)[c]),
+                               pick(ref_texel(img.image, s, 0, 0, 3, 0)[c], ref_texel(img.image, s, 0, 1, 3, 0)[c]));
+      EXPECT_NEAR(got[c], want, 1e-6) << mode << " c" << c;
+    }
+    // Between levels (λ = 0.5): level 1 is 2x2, u = 0.6 -> texels 0, 1; v = 1.3 -> rows 0, 1.
+    r.lod = 0.5f;
+    got = as_float(run(v, &s, r));
+    for (int c = 0; c < 4; ++c) {
+      double want = ref_texel(img.image, s, 0, 0, 2, 0)[c];
+      for (auto [i, j] : {std::pair{1, 2}, {0, 3}, {1, 3}}) want = pick(want, ref_texel(img.image, s, 0, i, j, 0)[c]);
+      for (auto [i, j] : {std::pair{0, 0}, {1, 0}, {0, 1}, {1, 1}}) want = pick(want, ref_texel(img.image, s, 1, i, j, 0)[c]);
+      EXPECT_NEAR(got[c], want, 1e-6) << mode << " c" << c;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kiln::mem
