@@ -275,6 +275,10 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR:
         reinterpret_cast<VkPhysicalDevicePushDescriptorPropertiesKHR*>(s)->maxPushDescriptors = desc::kMaxPushDescriptors;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_PROPERTIES_EXT:
+        // A custom colour is four values in the sampler object: no table to run out of.
+        reinterpret_cast<VkPhysicalDeviceCustomBorderColorPropertiesEXT*>(s)->maxCustomBorderColorSamplers = 1u << 20;
+        break;
       default:
         // Extension structs promoted to core: the core answer, member by member (generated);
         // structures Kiln does not know keep what the application put there.
@@ -307,6 +311,13 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT:
         copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT*>(s), pd->atomic_float);
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT: {
+        // tests/e2e/compute_sampling_test.cpp CustomBorderColors.
+        auto* f = reinterpret_cast<VkPhysicalDeviceCustomBorderColorFeaturesEXT*>(s);
+        f->customBorderColors = VK_TRUE;
+        f->customBorderColorWithoutFormat = VK_TRUE;
+        break;
+      }
       default: {
         // Extension structs promoted to core: the core answer, member by member (generated).
         if (copy_promoted_features(s, pd->features11, pd->features12, pd->features13)) break;

@@ -583,5 +583,70 @@ TEST_F(ComputeSamplingTest, MinMaxReductionSamplers) {
   }
 }
 
+// VK_EXT_custom_border_color: CLAMP_TO_BORDER texels take the sampler's custom colour (float, with a
+// format; integer, without one).
+TEST_F(ComputeSamplingTest, CustomBorderColors) {
+  const bool has = device_has_extension(physical_device(), VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME);
+  REQUIRE_ON_KILN(has, VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME);
+  VkPhysicalDeviceCustomBorderColorFeaturesEXT custom{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
+  custom.customBorderColors = VK_TRUE;
+  custom.customBorderColorWithoutFormat = VK_TRUE;
+  enabled_.v13.pNext = &custom;
+  TestDevice* device = create_device(enabled_, {VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME});
+  ASSERT_NE(device, nullptr);
+  const auto float_bytes = random_bytes(4 * 4 * 4, 51), uint_bytes = random_bytes(4 * 4 * 4, 52);
+  const SampledImage float_image = make_image(*device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 1, {float_bytes});
+  const SampledImage uint_image = make_image(*device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UINT, {4, 4, 1}, 1, {uint_bytes});
+  VkSampler samplers[2];
+  for (int k = 0; k < 2; ++k) {
+    VkSamplerCustomBorderColorCreateInfoEXT border{.sType = VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT};
+    if (k == 0) {
+      border.customBorderColor.float32[0] = 0.25f;
+      border.customBorderColor.float32[1] = 0.5f;
+      border.customBorderColor.float32[2] = 0.75f;
+      border.customBorderColor.float32[3] = 1.0f;
+      border.format = VK_FORMAT_R8G8B8A8_UNORM;
+    } else {
+      for (uint32_t c = 0; c < 4; ++c) border.customBorderColor.uint32[c] = 7 + c;
+      border.format = VK_FORMAT_UNDEFINED;
+    }
+    VkSamplerCreateInfo info{.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .pNext = &border};
+    info.magFilter = info.minFilter = VK_FILTER_NEAREST;
+    info.addressModeU = info.addressModeV = info.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+    info.borderColor = k == 0 ? VK_BORDER_COLOR_FLOAT_CUSTOM_EXT : VK_BORDER_COLOR_INT_CUSTOM_EXT;
+    ASSERT_EQ(VK_SUCCESS, vkCreateSampler(device->handle(), &info, nullptr, &samplers[k]));
+    VkDevice d = device->handle();
+    VkSampler sampler = samplers[k];
+    device->defer_destroy([d, sampler] { vkDestroySampler(d, sampler, nullptr); });
+  }
+  constexpr uint32_t kInvocations = 64;
+  Buffer results = device->create_buffer(kInvocations * 32, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xEE);
+  VkDescriptorSetLayout layout;
+  const auto combined = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  VkDescriptorSet set = make_set(*device, {{combined}, {combined}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}, &layout);
+  write_images(*device, set, 0, combined, {{samplers[0], float_image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}});
+  write_images(*device, set, 1, combined, {{samplers[1], uint_image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}});
+  write_buffers(device->handle(), set, 2, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{results.buffer, 0, VK_WHOLE_SIZE}});
+  run(*device, "sample_border.comp", layout, set, kInvocations / 16);
+  const float* out = reinterpret_cast<const float*>(results.mapped);
+  int borders = 0;
+  for (uint32_t i = 0; i < kInvocations; ++i) {
+    SCOPED_TRACE("invocation " + std::to_string(i));
+    const float u = (float(i % 8u) * 0.3f - 0.6f) * 4, v = (float(i / 8u) * 0.3f - 0.6f) * 4;
+    const int64_t x = int64_t(std::floor(u)), y = int64_t(std::floor(v));
+    if (x < 0 || y < 0 || x > 3 || y > 3) {
+      expect_near(out + i * 8, {0.25, 0.5, 0.75, 1.0}, 1e-6, "float border");
+      expect_near(out + i * 8 + 4, {7, 8, 9, 10}, 0, "uint border");
+      ++borders;
+      continue;
+    }
+    const uint8_t* f = float_bytes.data() + (y * 4 + x) * 4;
+    const uint8_t* n = uint_bytes.data() + (y * 4 + x) * 4;
+    expect_near(out + i * 8, {f[0] / 255.0, f[1] / 255.0, f[2] / 255.0, f[3] / 255.0}, 1e-6, "float texel");
+    expect_near(out + i * 8 + 4, {double(n[0]), double(n[1]), double(n[2]), double(n[3])}, 0, "uint texel");
+  }
+  EXPECT_GT(borders, 10);
+}
+
 }  // namespace
 }  // namespace kiln::test
