@@ -297,7 +297,7 @@ TEST_F(ComputeSamplingTest, ArrayVolumeCubeShadowSeparateAndSamplerArrays) {
   const VkSampler linear = make_sampler(device, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST, clamp, clamp, clamp, 0.0f);
   const VkSampler compare = make_sampler(device, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, clamp, clamp, clamp, 0.0f, true);
 
-  Buffer results = device.create_buffer(kInvocations * 8 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xEE);
+  Buffer results = device.create_buffer(kInvocations * 10 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xEE);
   VkDescriptorSetLayout layout;
   const auto combined = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
   VkDescriptorSet set = make_set(device, {{combined}, {combined}, {combined}, {combined}, {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE},
@@ -322,7 +322,7 @@ TEST_F(ComputeSamplingTest, ArrayVolumeCubeShadowSeparateAndSamplerArrays) {
   for (uint32_t i = 0; i < kInvocations; ++i) {
     SCOPED_TRACE("invocation " + std::to_string(i));
     const uint32_t x = i % 4u, y = (i / 4u) % 4u;
-    const float* r = out + i * 32;
+    const float* r = out + i * 40;
     expect_near(r + 0, rgba8(array_bytes, (i % 3u) * 16 + y * 4 + x), 1e-6, "sampler2DArray");
     expect_near(r + 4, rgba8(volume_bytes, (i % 4u) * 16 + y * 4 + x), 1e-6, "sampler3D");
     double s, t;
@@ -341,6 +341,8 @@ TEST_F(ComputeSamplingTest, ArrayVolumeCubeShadowSeparateAndSamplerArrays) {
     expect_near(r + 20, difference, 1e-6, "sampler2D[2]");
     expect_near(r + 24, {4, 4, 3, 1}, 0, "array size, cube levels");
     expect_near(r + 28, {2, 2, 4, 4}, 0, "cube and shadow sizes");
+    expect_near(r + 32, {lit, lit, lit, lit}, 1e-6, "textureProjLod(sampler2DShadow)");
+    expect_near(r + 36, rgba8(array_bytes, (i % 3u) * 16 + y * 4 + x), 1e-6, "texelFetchOffset");
   }
 }
 

@@ -18,7 +18,7 @@ void main() {
   uint i = gl_GlobalInvocationID.x;
   // Texel centres of a 4x4 grid, nearest filtering: exact texels.
   vec2 centre = (vec2(i % 4u, (i / 4u) % 4u) + 0.5) / 4.0;
-  uint base = i * 8u;
+  uint base = i * 10u;
   results.v[base + 0u] = textureLod(array_tex, vec3(centre, float(i % 3u) + 0.3), 0.0);
   results.v[base + 1u] = textureLod(volume, vec3(centre, (float(i % 4u) + 0.25) / 4.0), 0.0);
   // A direction near each face centre (the test works out which of the 2x2 texels it hits).
@@ -29,4 +29,7 @@ void main() {
   results.v[base + 5u] = textureLod(pair[1], centre, 0.0) - textureLod(pair[0], centre, 0.0);
   results.v[base + 6u] = vec4(vec3(textureSize(array_tex, 0)), float(textureQueryLevels(cube)));
   results.v[base + 7u] = vec4(vec2(textureSize(cube, 0)), vec2(textureSize(shadow, 0)));
+  // Proj + Dref (q = 2 divides s, t and the reference), and a fetch with a constant offset.
+  results.v[base + 8u] = vec4(textureProjLod(shadow, vec4(centre * 2.0, float(i % 5u) * 0.5, 2.0), 0.0));
+  results.v[base + 9u] = texelFetchOffset(array_tex, ivec3(int(i % 4u) - 1, int((i / 4u) % 4u) - 2, int(i % 3u)), 0, ivec2(1, 2));
 }
