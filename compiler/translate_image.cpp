@@ -185,23 +185,11 @@ class ImageCodegen {
     }
   }
 
-  // A zero ImageViewRecord for null descriptors: every size 0, so every access is out of bounds.
-  llvm::Value* null_view() {
-    if (!null_view_) {
-      auto* type = llvm::ArrayType::get(b_.getInt8Ty(), sizeof(abi::ImageViewRecord));
-      null_view_ = t_.llvm_module->getGlobalVariable("kiln_null_image_view", true);
-      if (!null_view_)
-        null_view_ = new llvm::GlobalVariable(*t_.llvm_module, type, true, llvm::GlobalValue::PrivateLinkage,
-                                              llvm::ConstantAggregateZero::get(type), "kiln_null_image_view");
-      null_view_->setAlignment(llvm::Align(16));
-    }
-    return b_.CreatePtrToInt(null_view_, b_.getInt64Ty());
-  }
+  llvm::Value* null_view() { return null_image_view(t_); }
 
  private:
   Translator& t_;
   llvm::IRBuilder<>& b_;
-  llvm::GlobalVariable* null_view_ = nullptr;
 };
 
 }  // namespace
@@ -228,11 +216,24 @@ llvm::Value* component_to_value(Translator& t, Numeric numeric, uint32_t bits, l
   return v;
 }
 
+// A zero ImageViewRecord for null descriptors: every size 0, so every access is out of bounds.
+llvm::Value* null_image_view(Translator& t) {
+  llvm::GlobalVariable* view = t.llvm_module->getGlobalVariable("kiln_null_image_view", true);
+  if (!view) {
+    auto* type = llvm::ArrayType::get(t.b().getInt8Ty(), sizeof(abi::ImageViewRecord));
+    view = new llvm::GlobalVariable(*t.llvm_module, type, true, llvm::GlobalValue::PrivateLinkage,
+                                    llvm::ConstantAggregateZero::get(type), "kiln_null_image_view");
+    view->setAlignment(llvm::Align(16));
+  }
+  return t.b().CreatePtrToInt(view, t.b().getInt64Ty());
+}
+
 bool Translator::image_variable(Id id, Id pointee, uint32_t set, uint32_t binding) {
   const spirv::Type& pt = m.type(pointee);
   const bool array = pt.kind == spirv::TypeKind::Array || pt.kind == spirv::TypeKind::RuntimeArray;
   const spirv::Type& element = m.type(array ? pt.element : pointee);
-  if (element.kind != spirv::TypeKind::Image) return true;  // samplers, sampled images: not translated yet
+  // Images, sampled images and samplers are all descriptor records.
+  if (element.kind != spirv::TypeKind::Image && element.kind != spirv::TypeKind::Sampler) return true;
   auto loc = options_.bindings ? options_.bindings(set, binding) : std::nullopt;
   if (!loc) {
     error_ = "descriptor set " + std::to_string(set) + " binding " + std::to_string(binding) + " is not in the pipeline layout";
@@ -268,7 +269,7 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       if (!image) return fail(inst, "image operand is not an image (sampled images are not supported yet)");
       if (image->multisampled) return fail(inst, "multisampled images are not supported");
       if (inst.opcode == spv::Op::OpImageFetch && image->dim != spv::Dim::Buffer)
-        return fail(inst, "OpImageFetch is supported on texel buffers only");
+        return sample_instruction(inst, handled);  // sampled images: every level (translate_sample.cpp)
       const Grid grid = g.grid(*image, get(ops[0]).leaves.at(0));
       llvm::Value* inside;
       llvm::Value* addr = g.texel_address(*image, grid, get(ops[1]), &inside);
@@ -309,15 +310,29 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
         g.write(*f, addr, g.format_lanes(*image, grid, *f, inside), texel, formats.size() > 1);
       return true;
     }
-    case spv::Op::OpImageQuerySize: {
+    case spv::Op::OpImageQuerySize:
+    case spv::Op::OpImageQuerySizeLod: {
       const spirv::Type* image = image_type(ops[0]);
       if (!image) return fail(inst, "image operand is not an image");
       const Grid grid = g.grid(*image, get(ops[0]).leaves.at(0));
+      // Coordinates that shrink with the mip level (the rest are layers).
+      const uint32_t spatial = image->dim == spv::Dim::Dim1D ? 1 : image->dim == spv::Dim::Dim3D ? 3
+                             : image->dim == spv::Dim::Buffer ? 1 : 2;
+      llvm::Value* lod = nullptr;
+      if (inst.opcode == spv::Op::OpImageQuerySizeLod)
+        lod = builder_.CreateZExt(builder_.CreateZExtOrTrunc(get(ops[1]).leaves.at(0), lane_type(builder_.getInt32Ty())),
+                                  lane_type(builder_.getInt64Ty()));
       std::vector<Id> scalars;
       scalar_types(inst.result_type, &scalars);
       Value out;
       for (size_t c = 0; c < scalars.size() && c < 3; ++c) {
         llvm::Value* size = grid.size[c];
+        if (lod && c < spatial) {
+          // max(1, size >> lod); a lod of 64 or more would be poison for the shift.
+          llvm::Value* shift = builder_.CreateSelect(builder_.CreateICmpULT(lod, g.i64(63)), lod, g.i64(63));
+          size = builder_.CreateLShr(size, shift);
+          size = builder_.CreateSelect(builder_.CreateICmpEQ(size, g.i64(0)), g.i64(1), size);
+        }
         if (c == 2 && image->dim == spv::Dim::Cube)
           size = builder_.CreateUDiv(size, g.i64(6));  // cube arrays report cubes, not layer-faces
         out.leaves.push_back(builder_.CreateTrunc(size, lane_type(leaf_type(scalars[c]))));
@@ -325,10 +340,22 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       set(inst.result, std::move(out));
       return true;
     }
+    case spv::Op::OpImageQueryLevels:
+    case spv::Op::OpImageQuerySamples: {
+      const spirv::Type* image = image_type(ops[0]);
+      if (!image) return fail(inst, "image operand is not an image");
+      llvm::Value* view = g.field(get(ops[0]).leaves.at(0), offsetof(abi::ImageSamplerDescriptor, image_view), builder_.getInt64Ty());
+      view = builder_.CreateSelect(builder_.CreateICmpEQ(view, g.i64(0)), splat(null_image_view(*this)), view);
+      const uint32_t offset = inst.opcode == spv::Op::OpImageQueryLevels ? offsetof(abi::ImageViewRecord, level_count)
+                                                                        : offsetof(abi::ImageViewRecord, samples);
+      llvm::Value* v = g.field(view, offset, builder_.getInt32Ty());
+      set(inst.result, Value{{builder_.CreateZExtOrTrunc(v, lane_type(leaf_type(inst.result_type)))}});
+      return true;
+    }
     case spv::Op::OpImage: {
       // The image of a sampled image: the same descriptor record (texel buffers and combined
       // image samplers both start with what the image needs).
-      set(inst.result, get(ops[0]));
+      set(inst.result, Value{{get(ops[0]).leaves.at(0)}});
       return true;
     }
     case spv::Op::OpImageTexelPointer: {
@@ -352,8 +379,7 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       return true;
     }
     default:
-      *handled = false;
-      return true;
+      return sample_instruction(inst, handled);
   }
 }
 

@@ -556,7 +556,10 @@ static llvm::Value* load_builtin(Translator& t, spv::BuiltIn builtin, uint32_t c
 Value Translator::load(const Pointer& p, Id type) {
   Value out;
   auto& b = builder_;
-  if (p.kind == PointerKind::Image) return Value{{p.addr}};  // an image's value is its record's address
+  if (p.kind == PointerKind::Image) {  // an image's value is its record's address
+    if (m.type(type).sampled_image) return Value{{p.addr, p.addr}};  // combined: image and sampler in one record
+    return Value{{p.addr}};
+  }
   if (p.kind == PointerKind::Register) {
     const auto& slots = register_slots_[p.variable];
     const uint32_t count = leaf_count(type);
@@ -625,7 +628,8 @@ static bool step(Translator& t, Pointer& p, Id index_id, const spirv::Instructio
   };
   auto constant_index = [&]() -> std::optional<uint64_t> { return m.constant_uint(index_id); };
 
-  if (p.kind == PointerKind::DescriptorArray && t.m.type(ty.element).kind == spirv::TypeKind::Image) {
+  if (p.kind == PointerKind::DescriptorArray && (t.m.type(ty.element).kind == spirv::TypeKind::Image ||
+                                                 t.m.type(ty.element).kind == spirv::TypeKind::Sampler)) {
     auto loc = t.options_.bindings(p.set, p.binding);
     p.kind = PointerKind::Image;
     p.addr = t.descriptor_record(p.set, *loc, t.get(index_id).leaves.at(0));

@@ -43,7 +43,8 @@ llvm::Type* Translator::leaf_type(Id scalar) {
     case spirv::TypeKind::Float:
       return t.width == 16 ? llvm::Type::getHalfTy(ctx) : t.width == 64 ? llvm::Type::getDoubleTy(ctx) : llvm::Type::getFloatTy(ctx);
     case spirv::TypeKind::Pointer: return llvm::Type::getInt64Ty(ctx);  // physical pointers as integers
-    case spirv::TypeKind::Image: return llvm::Type::getInt64Ty(ctx);    // the descriptor record's address
+    case spirv::TypeKind::Image:  // the descriptor record's address (sampled images: two, see below)
+    case spirv::TypeKind::Sampler: return llvm::Type::getInt64Ty(ctx);
     default: return nullptr;
   }
 }
@@ -72,6 +73,10 @@ void Translator::scalar_types(Id type, std::vector<Id>* out) const {
     case spirv::TypeKind::Pointer:
       // A logical pointer as a value is [addr, lo, hi]; a physical one is just its address.
       out->insert(out->end(), t.storage_class == spv::StorageClass::PhysicalStorageBuffer ? 1 : 3, type);
+      break;
+    case spirv::TypeKind::Image:
+      // A sampled image is [image record, sampler record] (translate_sample.cpp).
+      out->insert(out->end(), t.sampled_image ? 2 : 1, type);
       break;
     default:
       out->push_back(type);

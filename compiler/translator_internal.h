@@ -145,6 +145,9 @@ class Translator {
   // inputs and all graphics outputs) rather than as a read-only built-in.
   bool is_stage_io_variable(Id id, const spirv::Variable& var) const;
 
+  // --- translate_sample.cpp ---
+  bool sample_instruction(const spirv::Instruction& inst, bool* handled);
+
   // --- translate_subgroup.cpp ---
   bool subgroup_instruction(const spirv::Instruction& inst, bool* handled);
 
@@ -197,6 +200,10 @@ class Translator {
 
   std::vector<llvm::AllocaInst*> in_masks_;          // per block: lanes arriving from predecessors
 };
+
+// The address of a zero abi::ImageViewRecord that null image descriptors are redirected to
+// (every size 0, no sampling routine); translate_image.cpp.
+llvm::Value* null_image_view(Translator& t);
 
 // Loads (store_value == nullptr) or stores one `size`-byte scalar per lane at the <W x i64>
 // addresses `addr` for the lanes in `lanes` (a vector access when the addresses are consecutive);
