@@ -14,7 +14,7 @@ namespace kiln::test {
 
 inline constexpr std::string_view kKilnKnownGaps[] = {
     // Graphics pipeline (issue "Graphics pipeline")
-    "R8G8B8A8_UNORM colour attachment/blend features", "4x sample counts",
+    "4x sample counts",
     "multiview", "separateDepthStencilLayouts",
     "shaderDemoteToHelperInvocation", "shaderTerminateInvocation",
 };
