@@ -1,5 +1,7 @@
 #include "icd/device_limits.h"
 
+#include "compiler/kernel_abi.h"
+
 namespace kiln {
 
 // Values are what Kiln's design supports (ARCHITECTURE.md): 64-byte aligned host memory, 8 sub-pixel
@@ -92,9 +94,10 @@ static VkPhysicalDeviceLimits make_limits() {
   l.maxSampleMaskWords = 1;
   l.timestampComputeAndGraphics = VK_TRUE;  // every queue writes timestamps
   l.timestampPeriod = 1.0f;  // nanoseconds
-  l.maxClipDistances = 0;  // shaderClipDistance / shaderCullDistance: not yet
-  l.maxCullDistances = 0;
-  l.maxCombinedClipAndCullDistances = 0;
+  // Clip and cull distances travel in the vertex output slots (abi::kMaxClipDistances each).
+  l.maxClipDistances = abi::kMaxClipDistances;
+  l.maxCullDistances = abi::kMaxClipDistances;
+  l.maxCombinedClipAndCullDistances = abi::kMaxClipDistances;
   l.discreteQueuePriorities = 2;
   l.pointSizeRange[0] = 1.0f;  // largePoints / wideLines: not yet
   l.pointSizeRange[1] = 1.0f;

@@ -183,12 +183,23 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features13.inlineUniformBlock = VK_TRUE;
   pd->features13.descriptorBindingInlineUniformBlockUpdateAfterBind = VK_TRUE;
   pd->features13.synchronization2 = VK_TRUE;
-  // Render pass instances without draws: vkCmdBeginRendering and imageless framebuffers make
-  // their attachments current, clear (load ops, vkCmdClearAttachments) and resolve them
-  // (icd/cmd_rendering.cpp, icd/cmd_render_pass.cpp; tests/e2e/render_pass_test.cpp). Draws wait
-  // for graphics pipelines, which fail to create until the graphics compiler lands.
+  // vkCmdBeginRendering and imageless framebuffers make their attachments current, clear (load
+  // ops, vkCmdClearAttachments) and resolve them (icd/cmd_rendering.cpp, icd/cmd_render_pass.cpp;
+  // tests/e2e/render_pass_test.cpp); draws render into them (tests/e2e/draw_test.cpp).
   pd->features13.dynamicRendering = VK_TRUE;
   pd->features12.imagelessFramebuffer = VK_TRUE;
+  // Fragment kernels mask demoted lanes out of every write but keep them running for
+  // derivatives; terminated lanes leave the kernel (compiler/translate_stage_io.cpp;
+  // DrawTest.DemotedAndTerminatedInvocationsWriteNothing).
+  pd->features13.shaderDemoteToHelperInvocation = VK_TRUE;
+  // Vertex and fragment kernels write storage buffers and images like compute kernels (helper
+  // lanes masked); clip and cull distances are clipped/culled by the front end
+  // (pipeline/graphics/clipping.cpp). DrawTest.VertexAndFragmentStoresClipAndCullDistances.
+  pd->features.vertexPipelineStoresAndAtomics = VK_TRUE;
+  pd->features.fragmentStoresAndAtomics = VK_TRUE;
+  pd->features.shaderClipDistance = VK_TRUE;
+  pd->features.shaderCullDistance = VK_TRUE;
+  pd->features13.shaderTerminateInvocation = VK_TRUE;
   // Storage images and texel buffers check every coordinate against the view (out of bounds:
   // reads zero, writes dropped; compiler/translate_image.cpp).
   pd->features13.robustImageAccess = VK_TRUE;

@@ -16,7 +16,6 @@ inline constexpr std::string_view kKilnKnownGaps[] = {
     // Graphics pipeline (issue "Graphics pipeline")
     "4x sample counts",
     "multiview", "separateDepthStencilLayouts",
-    "shaderDemoteToHelperInvocation", "shaderTerminateInvocation",
 };
 
 inline bool is_known_kiln_gap(std::string_view requirement) {

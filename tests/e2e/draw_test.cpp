@@ -241,5 +241,90 @@ TEST_F(DrawTest, IndexedInstancedQuadsWithUniformsPushConstantsAndCulling) {
     }
 }
 
+// Demote keeps a pixel's invocation running as a helper (its neighbours' derivatives stay right)
+// but drops its output; terminateInvocation ends the invocation. Both leave the clear colour.
+TEST_F(DrawTest, DemotedAndTerminatedInvocationsWriteNothing) {
+  REQUIRE_ON_KILN(features().v13.shaderDemoteToHelperInvocation && features().v13.shaderTerminateInvocation,
+                  "shaderDemoteToHelperInvocation and shaderTerminateInvocation");
+  DeviceFeatures enabled;
+  enabled.v13.shaderDemoteToHelperInvocation = VK_TRUE;
+  enabled.v13.shaderTerminateInvocation = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  const float c[4] = {0.2f, 0.4f, 0.6f, 1.0f};
+  auto v = [&](float x, float y) { return ColoredVertex{x, y, 0.5f, c[0], c[1], c[2], c[3]}; };
+  const std::vector<ColoredVertex> quad = {v(-1, -1), v(1, -1), v(1, 1), v(-1, -1), v(1, 1), v(-1, 1)};
+  Buffer vb = vertex_buffer(device, quad);
+  for (const bool demote : {true, false}) {
+    SCOPED_TRACE(demote ? "demote" : "terminateInvocation");
+    DrawJobOptions o = colored_options();
+    o.fragment_shader = demote ? "draw_demote.frag" : "draw_terminate.frag";
+    DrawJob job(device, o);
+    ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+    job.draw(kBlack, [&](VkCommandBuffer cb) {
+      bind_vertices(cb, vb);
+      vkCmdDraw(cb, 6, 1, 0, 0);
+    });
+    const std::vector<uint8_t> pixels = job.read_color();
+    PixelCheck failures(64, 64);
+    for (uint32_t y = 0; y < 64; ++y)
+      for (uint32_t x = 0; x < 64; ++x) {
+        const size_t i = y * 64 + x;
+        const bool dropped = (x + y) % 3 == (demote ? 0u : 1u);
+        const int want[4] = {dropped ? 0 : demote ? 255 : 51, dropped ? 0 : demote ? 128 : 102,
+                             dropped ? 0 : demote ? 64 : 153, dropped ? 0 : 255};
+        for (int k = 0; k < 4; ++k) failures.expect_near(i, pixels[i * 4 + k], want[k], 1, "channel " + std::to_string(k));
+      }
+  }
+}
+
+// Stores from both stages, clip and cull distances: a full quad at z = 0.5 whose ClipDistance
+// (= x) keeps the right half, and a quad at z = 0.95 that CullDistance removes. Every vertex
+// writes its slot (culled ones too: they are shaded before culling); each fragment counts itself
+// and its pixel with atomics, so exactly the right half's pixels ran, once each.
+TEST_F(DrawTest, VertexAndFragmentStoresClipAndCullDistances) {
+  const VkPhysicalDeviceFeatures& f = features().core.features;
+  REQUIRE_ON_KILN(f.vertexPipelineStoresAndAtomics && f.fragmentStoresAndAtomics && f.shaderClipDistance &&
+                      f.shaderCullDistance,
+                  "vertexPipelineStoresAndAtomics, fragmentStoresAndAtomics, shaderClipDistance, shaderCullDistance");
+  DeviceFeatures enabled;
+  enabled.core.features.vertexPipelineStoresAndAtomics = VK_TRUE;
+  enabled.core.features.fragmentStoresAndAtomics = VK_TRUE;
+  enabled.core.features.shaderClipDistance = VK_TRUE;
+  enabled.core.features.shaderCullDistance = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  DrawJobOptions o = colored_options();
+  o.vertex_shader = "draw_stores.vert";
+  o.fragment_shader = "draw_stores.frag";
+  o.bindings = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  auto v = [](float x, float y, float z) { return ColoredVertex{x, y, z, 0.0f, 1.0f, 0.0f, 1.0f}; };
+  std::vector<ColoredVertex> vertices;
+  for (const float z : {0.5f, 0.95f})
+    for (const auto& [x, y] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, -1}, {1, 1}, {-1, 1}})
+      vertices.push_back(v(float(x), float(y), z));
+  Buffer vb = vertex_buffer(device, vertices);
+  Buffer vertex_slots = device.create_buffer(16 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  Buffer fragments = device.create_buffer((1 + 64 * 64) * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  job.bind_buffer(0, vertex_slots);
+  job.bind_buffer(1, fragments);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, 12, 1, 0, 0);
+  });
+  const std::vector<uint8_t> pixels = job.read_color();  // also waits for the draw's writes
+  for (uint32_t i = 0; i < 16; ++i)
+    EXPECT_EQ(mapped_as<uint32_t>(vertex_slots)[i], i < 12 ? 1000 + i : 0u) << "vertex slot " << i;
+  EXPECT_EQ(mapped_as<uint32_t>(fragments)[0], 32u * 64u) << "fragment count";
+  PixelCheck failures(64, 64);
+  for (uint32_t y = 0; y < 64; ++y)
+    for (uint32_t x = 0; x < 64; ++x) {
+      const size_t i = y * 64 + x;
+      const bool kept = x >= 32;
+      failures.expect_eq(i, mapped_as<uint32_t>(fragments)[1 + i], kept ? 1u : 0u, "fragment shader runs");
+      failures.expect_eq(i, pixels[i * 4 + 1], uint8_t(kept ? 255 : 0), "green");
+    }
+}
+
 }  // namespace
 }  // namespace kiln::test
