@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # ctest runs this from the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from image_io import read_ppm, read_xwd, write_png  # noqa: E402
 from image_match import (best_match, difference_image, flipped_vertically,  # noqa: E402

@@ -4,6 +4,7 @@ the standard library. Usage: xwd-to-png.py IN.xwd OUT.png"""
 import os
 import sys
 
+sys.dont_write_bytecode = True  # ctest runs this from the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from image_io import read_xwd, write_png  # noqa: E402
 
