@@ -7,10 +7,10 @@
 // Needs sampled images in fragment shaders; a driver that cannot create the pipeline or draw
 // reports fail with the Vulkan error, one that lacks linear filtering of RGBA8 reports skip.
 //
-// Check: texel (i, j) is (R, G, B) = (i, j, 255 - i), a linear function, which bilinear
-// filtering reproduces exactly: pixel (x, y) must be (s(x), t(y), 255 - s(x)) with
-// s = clamp(u * 256 - 0.5, 0, 255), u = (x + 0.5) / 1920 (t likewise in y), within +-2 per
-// channel for the filtering precision of real samplers (8-bit weights are common).
+// Check: every pixel against the host's bilinear filtering (in double) of the texture at the
+// pixel centre's coordinates, within +-3 per channel for the precision of real samplers (8-bit
+// weights are common). Red and green alternate 0/255 between neighbouring texels, so nearest
+// filtering or a wrong weight is off by far more; blue is pseudo-random, so a misplaced sample shows.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -28,29 +28,49 @@ constexpr uint32_t kTextureSize = 256;
 constexpr uint32_t kQuads = 4;
 constexpr uint32_t kVerticesPerQuad = 6;
 constexpr uint32_t kClearColour = 0xff000000u;
-constexpr uint32_t kTolerance = 2;
+constexpr uint32_t kTolerance = 3;
 
 uint32_t rgba8(uint32_t r, uint32_t g, uint32_t b) { return 0xff000000u | (b << 16) | (g << 8) | r; }
 
-std::vector<uint32_t> gradient_texels() {
-  std::vector<uint32_t> texels;
-  texels.reserve(kTextureSize * kTextureSize);
-  for (uint32_t j = 0; j < kTextureSize; ++j) {
-    for (uint32_t i = 0; i < kTextureSize; ++i) texels.push_back(rgba8(i, j, 255 - i));
-  }
-  return texels;
+// Red alternates 0/255 by column and green by row (steep: nearest filtering is off by up to 127
+// there), blue is pseudo-random (a wrong texel position shows).
+uint32_t texel(uint32_t i, uint32_t j) {
+  return rgba8(i & 1 ? 255 : 0, j & 1 ? 255 : 0, pattern_word(j * kTextureSize + i, 0x7e8) & 0xff);
 }
 
-// The filtered texel coordinate (= channel value) at the centre of pixel `pixel` of `pixels`.
-uint32_t filtered_value(uint32_t pixel, uint32_t pixels) {
-  const double u = (pixel + 0.5) / pixels;
-  return uint32_t(std::lround(std::clamp(u * kTextureSize - 0.5, 0.0, double(kTextureSize - 1))));
+std::vector<uint32_t> texels() {
+  std::vector<uint32_t> words;
+  words.reserve(kTextureSize * kTextureSize);
+  for (uint32_t j = 0; j < kTextureSize; ++j) {
+    for (uint32_t i = 0; i < kTextureSize; ++i) words.push_back(texel(i, j));
+  }
+  return words;
+}
+
+// Where the centre of pixel `pixel` of `pixels` samples: the texel to the left of (or above) the
+// sample point, clamped, and the weight of the next one (bilinear, clamp to edge).
+struct Tap {
+  uint32_t first, second;
+  double weight;
+};
+Tap tap(uint32_t pixel, uint32_t pixels) {
+  const double s = (pixel + 0.5) / pixels * kTextureSize - 0.5;
+  const double floor_s = std::floor(s);
+  const auto clamp = [](double i) { return uint32_t(std::clamp(i, 0.0, double(kTextureSize - 1))); };
+  return {clamp(floor_s), clamp(floor_s + 1), s - floor_s};
 }
 
 uint32_t expected_pixel(size_t index) {
-  const uint32_t r = filtered_value(uint32_t(index % kTarget.width), kTarget.width);
-  const uint32_t g = filtered_value(uint32_t(index / kTarget.width), kTarget.height);
-  return rgba8(r, g, 255 - r);
+  const Tap x = tap(uint32_t(index % kTarget.width), kTarget.width);
+  const Tap y = tap(uint32_t(index / kTarget.width), kTarget.height);
+  uint32_t result = 0;
+  for (int channel = 0; channel < 4; ++channel) {
+    const auto value = [&](uint32_t i, uint32_t j) { return double((texel(i, j) >> (8 * channel)) & 0xff); };
+    const double top = value(x.first, y.first) * (1 - x.weight) + value(x.second, y.first) * x.weight;
+    const double bottom = value(x.first, y.second) * (1 - x.weight) + value(x.second, y.second) * x.weight;
+    result |= uint32_t(std::lround(top * (1 - y.weight) + bottom * y.weight)) << (8 * channel);
+  }
+  return result;
 }
 
 class TexturedQuads final : public CommandScenario {
@@ -61,7 +81,7 @@ class TexturedQuads final : public CommandScenario {
 
   explicit TexturedQuads(tools::VulkanContext& context)
       : target_(context, kTarget),
-        texture_(context, kTextureSize, kTextureSize, gradient_texels().data()),
+        texture_(context, kTextureSize, kTextureSize, texels().data()),
         pipeline_(context, target_,
                   {.vertex = spirv_code(textured_quad_vert_spirv),
                    .fragment = spirv_code(textured_frag_spirv),
