@@ -1,6 +1,7 @@
 #include "tools/kiln-bench/graphics_helpers.h"
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace kiln::bench {
@@ -42,8 +43,8 @@ std::optional<std::string> missing_image_support(const VulkanContext& context, V
   }
   if (!(properties.sampleCounts & samples)) {
     return std::string(what) + ": " + std::to_string(samples) +
-           " samples not supported (vkGetPhysicalDeviceImageFormatProperties sampleCounts = 0x" +
-           [&] { char hex[16]; std::snprintf(hex, sizeof hex, "%x", properties.sampleCounts); return std::string(hex); }() + ")";
+           " samples not supported (vkGetPhysicalDeviceImageFormatProperties sampleCounts = " +
+           std::to_string(properties.sampleCounts) + ")";
   }
   return std::nullopt;
 }
