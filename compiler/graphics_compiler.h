@@ -13,28 +13,9 @@
 #include "compiler/kernel_cache.h"
 #include "compiler/shader_source.h"
 #include "compiler/translator.h"
+#include "compiler/vertex_input_key.h"
 
 namespace kiln::compiler {
-
-// The vertex input state a vertex kernel is compiled for (VkPipelineVertexInputStateCreateInfo
-// with VkPipelineVertexInputDivisorStateCreateInfoEXT folded in). Strides are not part of it: they
-// come at run time in abi::VertexBufferRecord (VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE).
-struct VertexAttributeKey {
-  uint32_t location = 0;
-  uint32_t binding = 0;
-  uint32_t format = 0;  // VkFormat
-  uint32_t offset = 0;
-};
-struct VertexBindingKey {
-  uint32_t binding = 0;
-  bool per_instance = false;  // VK_VERTEX_INPUT_RATE_INSTANCE
-  uint32_t divisor = 1;       // per-instance only; 0 = every instance reads element base_instance
-};
-struct VertexInputKey {
-  std::vector<VertexAttributeKey> attributes;  // sorted by location
-  std::vector<VertexBindingKey> bindings;      // sorted by binding
-  uint64_t hash() const;
-};
 
 struct CompiledVertexKernel {
   abi::VertexKernelFn function = nullptr;

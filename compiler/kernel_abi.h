@@ -55,11 +55,65 @@ struct ImageSamplerDescriptor {
 //   1D (w,1,1)  1D_ARRAY (w,layers,1)  2D (w,h,1)  2D_ARRAY (w,h,layers)  3D (w,h,d)
 //   CUBE (w,h,6)  CUBE_ARRAY (w,h,6*cubes)  2D(_ARRAY) view of a 3D image (w,h,slices).
 // pitch[0] is the texel size in bytes. Depth/stencil views address the aspect they select.
+struct SampleArgs;
+// A view's sampling routine (memory/sampling.h): runs one sample instruction for the lanes of
+// `lanes` whose view record names this same routine, and returns those lanes.
+using SampleFn = uint32_t (*)(SampleArgs* args, uint32_t lanes);
+
 struct ImageViewRecord {
   uint64_t address;    // texel (0,0,0) of the view's base mip level and first layer/slice
   uint64_t pitch[3];   // bytes between neighbouring texels in each coordinate
   uint32_t size[3];    // texels in each coordinate
   uint32_t format;     // VkFormat of the view
+  // Sampling (SAMPLED_IMAGE / COMBINED_IMAGE_SAMPLER; fields above serve storage images).
+  SampleFn sample;           // the routine for the view's format; nullptr if it cannot be sampled
+  const void* sampled_view;  // mem::SampledView: every mip level and layer of the view
+  uint32_t level_count;      // mip levels of the view (OpImageQueryLevels)
+  uint32_t samples;          // OpImageQuerySamples
+};
+
+// ---------------------------------------------------------------------------------------------
+// Sampling: a kernel fills one SampleArgs per sample/fetch/gather instruction (SoA, lane-minor)
+// and calls the view's SampleFn once per distinct routine among its lanes (normally once).
+// ---------------------------------------------------------------------------------------------
+constexpr uint32_t kMaxSampleLanes = 16;
+
+enum SampleOp : uint32_t {
+  kSampleOpSample = 0,    // filtered sample (OpImageSample*)
+  kSampleOpFetch = 1,     // OpImageFetch: integer coordinates, no sampler
+  kSampleOpGather = 2,    // OpImageGather / OpImageDrefGather: component in gather_component
+  kSampleOpQueryLod = 3,  // OpImageQueryLod: out[0] = mip level accessed, out[1] = LOD (relative to base)
+  kSampleOpMask = 0xFF,
+  // LOD source (sample / query): implicit from quad derivatives (fragment), explicit Lod, or Grad.
+  kSampleImplicitLod = 0,
+  kSampleExplicitLod = 1u << 8,
+  kSampleGrad = 2u << 8,
+  kSampleLodMask = 3u << 8,
+  kSampleBias = 1u << 10,       // lod[] holds a bias (implicit LOD only)
+  kSampleDref = 1u << 11,       // dref[] holds the depth reference
+  kSampleProj = 1u << 12,       // divide coordinates (and dref) by coord[q_index]
+  kSampleOffset = 1u << 13,     // offset[] holds per-lane texel offsets
+  kSampleMinLod = 1u << 14,     // min_lod[] holds the shader's minimum LOD
+  kSampleOffsets4 = 1u << 15,   // gather_offsets holds ConstOffsets (gather)
+};
+
+struct SampleArgs {
+  uint32_t op;                // SampleOp kind | flags
+  uint32_t width;             // W: lanes in the arrays below (<= kMaxSampleLanes)
+  uint32_t coord_count;       // coordinates the shader passed (incl. array layer, excl. Proj's q)
+  uint32_t gather_component;  // 0..3
+  int32_t gather_offsets[4][2];
+  const ImageViewRecord* view[kMaxSampleLanes];
+  const void* sampler[kMaxSampleLanes];  // mem::Sampler*, nullptr for fetches
+  // Coordinates: float for sample/gather/query, int32 bit patterns for fetch. For Proj, q is
+  // coord[coord_count].
+  uint32_t coord[4][kMaxSampleLanes];
+  float lod[kMaxSampleLanes];    // Lod / Bias operand (fetch: int32 level)
+  float min_lod[kMaxSampleLanes];
+  float dref[kMaxSampleLanes];
+  float grad[2][3][kMaxSampleLanes];  // dP/dx, dP/dy per coordinate
+  int32_t offset[3][kMaxSampleLanes];
+  uint32_t out[4][kMaxSampleLanes];   // float or int bit patterns as the format's class
 };
 
 static_assert(sizeof(BufferDescriptor) == kDescriptorRecordSize);

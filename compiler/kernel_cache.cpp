@@ -5,7 +5,7 @@
 namespace kiln::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '0', '1'};
+constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '0', '2'};
 
 class Writer {
  public:
@@ -61,6 +61,70 @@ class Reader {
   bool ok_ = true;
 };
 
+// The stage-specific part of an entry, field by field (no raw struct bytes: a damaged cache must
+// not produce out-of-range enums or bools).
+void write_stage(Writer& w, const CachedKernel& k) {
+  w.u32(static_cast<uint32_t>(k.stage));
+  if (k.stage == KernelStage::Vertex) {
+    const abi::VertexOutputLayout& l = k.vertex_outputs;
+    for (uint32_t v : {l.slot_count, uint32_t(l.point_size_slot), uint32_t(l.layer_slot), uint32_t(l.viewport_index_slot),
+                       uint32_t(l.clip_distance_slot), l.clip_distance_count, uint32_t(l.cull_distance_slot), l.cull_distance_count})
+      w.u32(v);
+    for (int32_t slot : l.location_slot) w.u32(static_cast<uint32_t>(slot));
+  } else if (k.stage == KernelStage::Fragment) {
+    const abi::FragmentInterface& f = k.fragment;
+    w.u32(f.input_location_mask);
+    for (abi::Interpolation i : f.interpolation) w.u32(static_cast<uint32_t>(i));
+    w.u32(f.centroid_mask);
+    w.u32(f.sample_mask);
+    w.u32(f.output_location_mask);
+    for (uint8_t t : f.output_type) w.u32(t);
+    for (bool flag : {f.writes_depth, f.writes_sample_mask, f.can_discard, f.early_fragment_tests,
+                      f.depth_replacing_mode_less, f.depth_replacing_mode_greater, f.uses_sample_rate})
+      w.u32(flag ? 1 : 0);
+  }
+}
+
+bool read_stage(Reader& r, CachedKernel* k) {
+  const uint32_t stage = r.u32();
+  if (stage > static_cast<uint32_t>(KernelStage::Fragment)) return false;
+  k->stage = static_cast<KernelStage>(stage);
+  if (k->stage == KernelStage::Vertex) {
+    abi::VertexOutputLayout& l = k->vertex_outputs;
+    l.slot_count = r.u32();
+    l.point_size_slot = static_cast<int32_t>(r.u32());
+    l.layer_slot = static_cast<int32_t>(r.u32());
+    l.viewport_index_slot = static_cast<int32_t>(r.u32());
+    l.clip_distance_slot = static_cast<int32_t>(r.u32());
+    l.clip_distance_count = r.u32();
+    l.cull_distance_slot = static_cast<int32_t>(r.u32());
+    l.cull_distance_count = r.u32();
+    for (int32_t& slot : l.location_slot) slot = static_cast<int32_t>(r.u32());
+    return l.slot_count >= 1 && l.slot_count <= 64;
+  }
+  if (k->stage == KernelStage::Fragment) {
+    abi::FragmentInterface& f = k->fragment;
+    f.input_location_mask = r.u32();
+    for (abi::Interpolation& i : f.interpolation) {
+      const uint32_t v = r.u32();
+      if (v > static_cast<uint32_t>(abi::Interpolation::NoPerspective)) return false;
+      i = static_cast<abi::Interpolation>(v);
+    }
+    f.centroid_mask = r.u32();
+    f.sample_mask = r.u32();
+    f.output_location_mask = r.u32();
+    for (uint8_t& t : f.output_type) {
+      const uint32_t v = r.u32();
+      if (v > 2) return false;
+      t = static_cast<uint8_t>(v);
+    }
+    for (bool* flag : {&f.writes_depth, &f.writes_sample_mask, &f.can_discard, &f.early_fragment_tests,
+                       &f.depth_replacing_mode_less, &f.depth_replacing_mode_greater, &f.uses_sample_rate})
+      *flag = r.u32() != 0;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::shared_ptr<const CachedKernel> KernelCache::find(uint64_t key) const {
@@ -99,6 +163,7 @@ std::vector<uint8_t> KernelCache::serialize(const std::string& cpu) const {
     for (uint32_t v : k->info.local_size) w.u32(v);
     w.u32(k->info.shared_memory_bytes);
     w.u32(k->info.uses_barrier ? 1 : 0);
+    write_stage(w, *k);
     w.blob(k->object.data(), k->object.size());
   }
   return out;
@@ -120,6 +185,7 @@ bool KernelCache::deserialize(std::span<const uint8_t> data, const std::string& 
     for (uint32_t& v : k->info.local_size) v = r.u32();
     k->info.shared_memory_bytes = r.u32();
     k->info.uses_barrier = r.u32() != 0;
+    if (!read_stage(r, k.get())) return false;
     r.blob(&k->object);
     if (k->simd_width != 4 && k->simd_width != 8 && k->simd_width != 16) return false;
     loaded.emplace_back(key, std::move(k));

@@ -10,7 +10,8 @@
 
 namespace kiln::abi {
 
-enum class Numeric { Unorm, Snorm, Uint, Sint, Float };
+// Uscaled/Sscaled (integers read as floats) occur only in vertex formats (vertex_formats.h).
+enum class Numeric { Unorm, Snorm, Uint, Sint, Float, Uscaled, Sscaled };
 
 struct TexelFormat {
   VkFormat vk;

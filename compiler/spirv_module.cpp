@@ -271,6 +271,8 @@ std::optional<Module> Module::parse(std::span<const uint32_t> words, std::string
         break;
       }
       case spv::Op::OpTypeSampler:
+        m.types_[inst.result].kind = TypeKind::Sampler;
+        break;
       case spv::Op::OpTypeForwardPointer:
         m.types_[inst.result].kind = TypeKind::Other;
         break;

@@ -25,7 +25,7 @@ struct Instruction {
   uint32_t word_offset = 0;            // position in the module, for error messages
 };
 
-enum class TypeKind { Void, Bool, Int, Float, Vector, Matrix, Array, RuntimeArray, Struct, Pointer, Function, Image, Other };
+enum class TypeKind { Void, Bool, Int, Float, Vector, Matrix, Array, RuntimeArray, Struct, Pointer, Function, Image, Sampler, Other };
 
 struct Type {
   TypeKind kind = TypeKind::Other;

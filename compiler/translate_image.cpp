@@ -146,25 +146,7 @@ class ImageCodegen {
     return out;
   }
 
-  // A raw component of format `f` as its 32-bit shader value.
-  llvm::Value* to_value(const TexelFormat& f, llvm::Value* v) {
-    llvm::Type* i32 = t_.lane_type(b_.getInt32Ty());
-    llvm::Type* f32 = t_.lane_type(b_.getFloatTy());
-    const double max = static_cast<double>((uint64_t{1} << (f.numeric == Numeric::Snorm ? f.bits - 1 : f.bits)) - 1);
-    switch (f.numeric) {
-      case Numeric::Uint: return b_.CreateZExtOrTrunc(v, i32);
-      case Numeric::Sint: return b_.CreateSExtOrTrunc(v, i32);
-      case Numeric::Unorm: return b_.CreateFDiv(b_.CreateUIToFP(v, f32), t_.splat(llvm::ConstantFP::get(b_.getFloatTy(), max)));
-      case Numeric::Snorm: {
-        llvm::Value* x = b_.CreateFDiv(b_.CreateSIToFP(v, f32), t_.splat(llvm::ConstantFP::get(b_.getFloatTy(), max)));
-        return float_min_max(b_, llvm::Intrinsic::maxnum, x, t_.splat(llvm::ConstantFP::get(b_.getFloatTy(), -1.0)));
-      }
-      case Numeric::Float:
-        if (f.bits == 16) return b_.CreateFPExt(b_.CreateBitCast(v, t_.lane_type(b_.getHalfTy())), f32);
-        return b_.CreateBitCast(v, f32);
-    }
-    return v;
-  }
+  llvm::Value* to_value(const TexelFormat& f, llvm::Value* v) { return component_to_value(t_, f.numeric, f.bits, v); }
 
   // A 32-bit shader value (float or int) as a raw component of format `f`.
   llvm::Value* to_raw(const TexelFormat& f, llvm::Value* v) {
@@ -203,32 +185,55 @@ class ImageCodegen {
     }
   }
 
-  // A zero ImageViewRecord for null descriptors: every size 0, so every access is out of bounds.
-  llvm::Value* null_view() {
-    if (!null_view_) {
-      auto* type = llvm::ArrayType::get(b_.getInt8Ty(), sizeof(abi::ImageViewRecord));
-      null_view_ = t_.llvm_module->getGlobalVariable("kiln_null_image_view", true);
-      if (!null_view_)
-        null_view_ = new llvm::GlobalVariable(*t_.llvm_module, type, true, llvm::GlobalValue::PrivateLinkage,
-                                              llvm::ConstantAggregateZero::get(type), "kiln_null_image_view");
-      null_view_->setAlignment(llvm::Align(16));
-    }
-    return b_.CreatePtrToInt(null_view_, b_.getInt64Ty());
-  }
+  llvm::Value* null_view() { return null_image_view(t_); }
 
  private:
   Translator& t_;
   llvm::IRBuilder<>& b_;
-  llvm::GlobalVariable* null_view_ = nullptr;
 };
 
 }  // namespace
+
+llvm::Value* component_to_value(Translator& t, Numeric numeric, uint32_t bits, llvm::Value* v) {
+  auto& b = t.b();
+  llvm::Type* i32 = t.lane_type(b.getInt32Ty());
+  llvm::Type* f32 = t.lane_type(b.getFloatTy());
+  const double max = static_cast<double>((uint64_t{1} << (numeric == Numeric::Snorm ? bits - 1 : bits)) - 1);
+  switch (numeric) {
+    case Numeric::Uint: return b.CreateZExtOrTrunc(v, i32);
+    case Numeric::Sint: return b.CreateSExtOrTrunc(v, i32);
+    case Numeric::Uscaled: return b.CreateUIToFP(v, f32);
+    case Numeric::Sscaled: return b.CreateSIToFP(v, f32);
+    case Numeric::Unorm: return b.CreateFDiv(b.CreateUIToFP(v, f32), t.splat(llvm::ConstantFP::get(b.getFloatTy(), max)));
+    case Numeric::Snorm: {
+      llvm::Value* x = b.CreateFDiv(b.CreateSIToFP(v, f32), t.splat(llvm::ConstantFP::get(b.getFloatTy(), max)));
+      return float_min_max(b, llvm::Intrinsic::maxnum, x, t.splat(llvm::ConstantFP::get(b.getFloatTy(), -1.0)));
+    }
+    case Numeric::Float:
+      if (bits == 16) return b.CreateFPExt(b.CreateBitCast(v, t.lane_type(b.getHalfTy())), f32);
+      return b.CreateBitCast(v, f32);
+  }
+  return v;
+}
+
+// A zero ImageViewRecord for null descriptors: every size 0, so every access is out of bounds.
+llvm::Value* null_image_view(Translator& t) {
+  llvm::GlobalVariable* view = t.llvm_module->getGlobalVariable("kiln_null_image_view", true);
+  if (!view) {
+    auto* type = llvm::ArrayType::get(t.b().getInt8Ty(), sizeof(abi::ImageViewRecord));
+    view = new llvm::GlobalVariable(*t.llvm_module, type, true, llvm::GlobalValue::PrivateLinkage,
+                                    llvm::ConstantAggregateZero::get(type), "kiln_null_image_view");
+    view->setAlignment(llvm::Align(16));
+  }
+  return t.b().CreatePtrToInt(view, t.b().getInt64Ty());
+}
 
 bool Translator::image_variable(Id id, Id pointee, uint32_t set, uint32_t binding) {
   const spirv::Type& pt = m.type(pointee);
   const bool array = pt.kind == spirv::TypeKind::Array || pt.kind == spirv::TypeKind::RuntimeArray;
   const spirv::Type& element = m.type(array ? pt.element : pointee);
-  if (element.kind != spirv::TypeKind::Image) return true;  // samplers, sampled images: not translated yet
+  // Images, sampled images and samplers are all descriptor records.
+  if (element.kind != spirv::TypeKind::Image && element.kind != spirv::TypeKind::Sampler) return true;
   auto loc = options_.bindings ? options_.bindings(set, binding) : std::nullopt;
   if (!loc) {
     error_ = "descriptor set " + std::to_string(set) + " binding " + std::to_string(binding) + " is not in the pipeline layout";
@@ -264,7 +269,7 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       if (!image) return fail(inst, "image operand is not an image (sampled images are not supported yet)");
       if (image->multisampled) return fail(inst, "multisampled images are not supported");
       if (inst.opcode == spv::Op::OpImageFetch && image->dim != spv::Dim::Buffer)
-        return fail(inst, "OpImageFetch is supported on texel buffers only");
+        return sample_instruction(inst, handled);  // sampled images: every level (translate_sample.cpp)
       const Grid grid = g.grid(*image, get(ops[0]).leaves.at(0));
       llvm::Value* inside;
       llvm::Value* addr = g.texel_address(*image, grid, get(ops[1]), &inside);
@@ -300,19 +305,34 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       const Value texel = get(ops[2]);
       const auto formats = g.formats(*image);
       if (formats.empty()) return fail(inst, "image format not supported");
+      inside = without_helpers(inside);  // fragment helper lanes never write memory
       for (const TexelFormat* f : formats)
         g.write(*f, addr, g.format_lanes(*image, grid, *f, inside), texel, formats.size() > 1);
       return true;
     }
-    case spv::Op::OpImageQuerySize: {
+    case spv::Op::OpImageQuerySize:
+    case spv::Op::OpImageQuerySizeLod: {
       const spirv::Type* image = image_type(ops[0]);
       if (!image) return fail(inst, "image operand is not an image");
       const Grid grid = g.grid(*image, get(ops[0]).leaves.at(0));
+      // Coordinates that shrink with the mip level (the rest are layers).
+      const uint32_t spatial = image->dim == spv::Dim::Dim1D ? 1 : image->dim == spv::Dim::Dim3D ? 3
+                             : image->dim == spv::Dim::Buffer ? 1 : 2;
+      llvm::Value* lod = nullptr;
+      if (inst.opcode == spv::Op::OpImageQuerySizeLod)
+        lod = builder_.CreateZExt(builder_.CreateZExtOrTrunc(get(ops[1]).leaves.at(0), lane_type(builder_.getInt32Ty())),
+                                  lane_type(builder_.getInt64Ty()));
       std::vector<Id> scalars;
       scalar_types(inst.result_type, &scalars);
       Value out;
       for (size_t c = 0; c < scalars.size() && c < 3; ++c) {
         llvm::Value* size = grid.size[c];
+        if (lod && c < spatial) {
+          // max(1, size >> lod); a lod of 64 or more would be poison for the shift.
+          llvm::Value* shift = builder_.CreateSelect(builder_.CreateICmpULT(lod, g.i64(63)), lod, g.i64(63));
+          size = builder_.CreateLShr(size, shift);
+          size = builder_.CreateSelect(builder_.CreateICmpEQ(size, g.i64(0)), g.i64(1), size);
+        }
         if (c == 2 && image->dim == spv::Dim::Cube)
           size = builder_.CreateUDiv(size, g.i64(6));  // cube arrays report cubes, not layer-faces
         out.leaves.push_back(builder_.CreateTrunc(size, lane_type(leaf_type(scalars[c]))));
@@ -320,10 +340,22 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       set(inst.result, std::move(out));
       return true;
     }
+    case spv::Op::OpImageQueryLevels:
+    case spv::Op::OpImageQuerySamples: {
+      const spirv::Type* image = image_type(ops[0]);
+      if (!image) return fail(inst, "image operand is not an image");
+      llvm::Value* view = g.field(get(ops[0]).leaves.at(0), offsetof(abi::ImageSamplerDescriptor, image_view), builder_.getInt64Ty());
+      view = builder_.CreateSelect(builder_.CreateICmpEQ(view, g.i64(0)), splat(null_image_view(*this)), view);
+      const uint32_t offset = inst.opcode == spv::Op::OpImageQueryLevels ? offsetof(abi::ImageViewRecord, level_count)
+                                                                        : offsetof(abi::ImageViewRecord, samples);
+      llvm::Value* v = g.field(view, offset, builder_.getInt32Ty());
+      set(inst.result, Value{{builder_.CreateZExtOrTrunc(v, lane_type(leaf_type(inst.result_type)))}});
+      return true;
+    }
     case spv::Op::OpImage: {
       // The image of a sampled image: the same descriptor record (texel buffers and combined
       // image samplers both start with what the image needs).
-      set(inst.result, get(ops[0]));
+      set(inst.result, Value{{get(ops[0]).leaves.at(0)}});
       return true;
     }
     case spv::Op::OpImageTexelPointer: {
@@ -347,8 +379,7 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       return true;
     }
     default:
-      *handled = false;
-      return true;
+      return sample_instruction(inst, handled);
   }
 }
 

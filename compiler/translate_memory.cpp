@@ -14,6 +14,13 @@
 namespace kiln::compiler {
 namespace {
 
+// Per-lane private memory: Function/Private variables, and graphics stages' Input/Output
+// variables (translate_stage_io.cpp fills and drains them).
+bool is_private_class(spv::StorageClass c) {
+  return c == spv::StorageClass::Function || c == spv::StorageClass::Private || c == spv::StorageClass::Input ||
+         c == spv::StorageClass::Output;
+}
+
 bool is_buffer_class(spv::StorageClass c) {
   return c == spv::StorageClass::StorageBuffer || c == spv::StorageClass::Uniform ||
          c == spv::StorageClass::PushConstant || c == spv::StorageClass::PhysicalStorageBuffer;
@@ -32,7 +39,7 @@ Pointer Translator::pointer_from_value(Id id) {
   if (v.leaves.empty()) return p;  // addr stays null: users report a pointer they cannot follow
   p.addr = p.lo = p.hi = v.leaves[0];
   p.explicit_layout = is_buffer_class(type.storage_class);
-  p.lanes_interleaved = type.storage_class == spv::StorageClass::Function || type.storage_class == spv::StorageClass::Private;
+  p.lanes_interleaved = is_private_class(type.storage_class);
   if (type.storage_class == spv::StorageClass::PhysicalStorageBuffer) {
     p.bounded = false;
   } else if (v.leaves.size() >= 3) {
@@ -68,9 +75,7 @@ static void report_fault(Translator& t, llvm::Value* lanes, uint32_t fault) {
   auto* done = llvm::BasicBlock::Create(t.ctx, "fault_reported", fn);
   b.CreateCondBr(t.any_lane(lanes), report, done);
   b.SetInsertPoint(report);
-  llvm::Value* faults =
-      b.CreateLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), t.dispatch, offsetof(abi::ComputeDispatchContext, faults)));
-  b.CreateAtomicRMW(llvm::AtomicRMWInst::Or, faults, b.getInt32(fault), llvm::MaybeAlign(4), llvm::AtomicOrdering::Monotonic);
+  b.CreateAtomicRMW(llvm::AtomicRMWInst::Or, t.faults, b.getInt32(fault), llvm::MaybeAlign(4), llvm::AtomicOrdering::Monotonic);
   b.CreateBr(done);
   b.SetInsertPoint(done);
 }
@@ -159,7 +164,7 @@ static std::unordered_set<Id> variables_needing_memory(const spirv::Module& m, c
   if (!f) return needs_memory;
   std::unordered_map<Id, Id> root;  // pointer id → the variable it points into
   for (const auto& [id, var] : m.variables())
-    if (var.storage_class == spv::StorageClass::Function || var.storage_class == spv::StorageClass::Private) root[id] = id;
+    if (is_private_class(var.storage_class)) root[id] = id;
   for (const spirv::Block& block : f->blocks) {
     for (const spirv::Instruction& inst : block.body) {
       const auto& ops = inst.operands;
@@ -213,7 +218,57 @@ static bool is_coherent(const spirv::Module& m, Id id, const spirv::Variable& va
 bool Translator::setup_variables() {
   auto& b = builder_;
   llvm::Type* i64 = b.getInt64Ty();
+  auto zero_value = [&](Id type) {
+    std::vector<Id> scalars;
+    scalar_types(type, &scalars);
+    Value zero;
+    for (Id scalar : scalars) zero.leaves.push_back(llvm::Constant::getNullValue(lane_type(leaf_type(scalar))));
+    return zero;
+  };
   const std::unordered_set<Id> needs_memory = variables_needing_memory(m, m.function(entry.function));
+  // Function/Private variables (and graphics Input/Output variables): per-lane copies, in
+  // registers when only constant indices reach them. Outputs start at zero, so an output the
+  // shader never writes still has a defined value.
+  auto private_variable = [&](Id id, const spirv::Variable& var, Id pointee) -> bool {
+    if (!needs_memory.count(id)) {
+      // Register variable: one slot per leaf, written with lane masks.
+      std::vector<Id> scalars;
+      scalar_types(pointee, &scalars);
+      Value initial = var.initializer ? get(var.initializer) : Value{};
+      if (var.storage_class == spv::StorageClass::Output && !var.initializer) initial = zero_value(pointee);
+      auto& slots = register_slots_[id];
+      for (size_t i = 0; i < scalars.size(); ++i) {
+        llvm::Type* t = lane_type(leaf_type(scalars[i]));
+        auto* slot = alloca_builder_.CreateAlloca(t);
+        b.CreateStore(i < initial.leaves.size() ? initial.leaves[i] : undefined_leaf(scalars[i]), slot);
+        slots.push_back(slot);
+      }
+      Pointer p;
+      p.kind = PointerKind::Register;
+      p.pointee = pointee;
+      p.variable = id;
+      pointers_[id] = p;
+      return true;
+    }
+    // W private copies, interleaved element by element (Pointer::lanes_interleaved).
+    const uint32_t size = std::max(1u, spirv::type_size(m, pointee));
+    auto* storage = alloca_builder_.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), uint64_t{size} * width()));
+    storage->setAlignment(llvm::Align(64));
+    llvm::Value* base = splat(b.CreatePtrToInt(storage, i64));
+    Pointer p;
+    p.pointee = pointee;
+    p.lanes_interleaved = true;
+    p.addr = p.lo = base;
+    p.hi = b.CreateAdd(base, splat(b.getInt64(size)));
+    pointers_[id] = p;
+    if (var.initializer || var.storage_class == spv::StorageClass::Output) {
+      llvm::Value* saved = mask_;
+      mask_ = llvm::Constant::getAllOnesValue(lane_type(b.getInt1Ty()));
+      store(p, pointee, var.initializer ? get(var.initializer) : zero_value(pointee));
+      mask_ = saved;
+    }
+    return true;
+  };
   auto add_variable = [&](Id id, const spirv::Variable& var) -> bool {
     const spirv::Type& ptr_type = m.type(var.type);
     const Id pointee = ptr_type.element;
@@ -270,46 +325,16 @@ bool Translator::setup_variables() {
         return true;
       }
       case spv::StorageClass::Private:
-      case spv::StorageClass::Function: {
-        if (!needs_memory.count(id)) {
-          // Register variable: one slot per leaf, written with lane masks.
-          std::vector<Id> scalars;
-          scalar_types(pointee, &scalars);
-          Value initial = var.initializer ? get(var.initializer) : Value{};
-          auto& slots = register_slots_[id];
-          for (size_t i = 0; i < scalars.size(); ++i) {
-            llvm::Type* t = lane_type(leaf_type(scalars[i]));
-            auto* slot = alloca_builder_.CreateAlloca(t);
-            b.CreateStore(i < initial.leaves.size() ? initial.leaves[i] : undefined_leaf(scalars[i]), slot);
-            slots.push_back(slot);
-          }
-          Pointer p;
-          p.kind = PointerKind::Register;
-          p.pointee = pointee;
-          p.variable = id;
-          pointers_[id] = p;
-          return true;
+      case spv::StorageClass::Function:
+        return private_variable(id, var, pointee);
+      case spv::StorageClass::Output:
+        if (!graphics()) {
+          error_ = "outputs are not supported in this stage";
+          return false;
         }
-        // W private copies, interleaved element by element (Pointer::lanes_interleaved).
-        const uint32_t size = std::max(1u, spirv::type_size(m, pointee));
-        auto* storage = alloca_builder_.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), uint64_t{size} * width()));
-        storage->setAlignment(llvm::Align(64));
-        llvm::Value* base = splat(b.CreatePtrToInt(storage, i64));
-        Pointer p;
-        p.pointee = pointee;
-        p.lanes_interleaved = true;
-        p.addr = p.lo = base;
-        p.hi = b.CreateAdd(base, splat(b.getInt64(size)));
-        pointers_[id] = p;
-        if (var.initializer) {
-          llvm::Value* saved = mask_;
-          mask_ = llvm::Constant::getAllOnesValue(lane_type(b.getInt1Ty()));
-          store(p, pointee, get(var.initializer));
-          mask_ = saved;
-        }
-        return true;
-      }
+        return private_variable(id, var, pointee);
       case spv::StorageClass::Input: {
+        if (is_stage_io_variable(id, var)) return private_variable(id, var, pointee);  // filled by graphics_prologue
         if (!d.builtin) {
           error_ = "compute shaders have no non-built-in inputs";
           return false;
@@ -462,6 +487,21 @@ llvm::Value* access_lanes(Translator& t, llvm::Value* addr, llvm::Value* lanes, 
 
 static llvm::Value* load_builtin(Translator& t, spv::BuiltIn builtin, uint32_t component) {
   auto& b = t.b();
+  if (t.graphics()) {
+    if (llvm::Value* v = t.graphics_builtin(builtin, component)) return v;
+    // Of the compute built-ins below, only the subgroup ones exist in graphics stages (the
+    // subgroup is the W lanes of one kernel call).
+    switch (builtin) {
+      case spv::BuiltIn::SubgroupSize:
+      case spv::BuiltIn::SubgroupLocalInvocationId:
+      case spv::BuiltIn::SubgroupEqMask:
+      case spv::BuiltIn::SubgroupGeMask:
+      case spv::BuiltIn::SubgroupGtMask:
+      case spv::BuiltIn::SubgroupLeMask:
+      case spv::BuiltIn::SubgroupLtMask: break;
+      default: return nullptr;
+    }
+  }
   llvm::Type* i32 = b.getInt32Ty();
   auto field = [&](llvm::Value* base, size_t offset) {
     return b.CreateLoad(i32, b.CreateConstGEP1_64(b.getInt8Ty(), base, offset));
@@ -516,7 +556,10 @@ static llvm::Value* load_builtin(Translator& t, spv::BuiltIn builtin, uint32_t c
 Value Translator::load(const Pointer& p, Id type) {
   Value out;
   auto& b = builder_;
-  if (p.kind == PointerKind::Image) return Value{{p.addr}};  // an image's value is its record's address
+  if (p.kind == PointerKind::Image) {  // an image's value is its record's address
+    if (m.type(type).sampled_image) return Value{{p.addr, p.addr}};  // combined: image and sampler in one record
+    return Value{{p.addr}};
+  }
   if (p.kind == PointerKind::Register) {
     const auto& slots = register_slots_[p.variable];
     const uint32_t count = leaf_count(type);
@@ -568,6 +611,7 @@ void Translator::store(const Pointer& p, Id type, const Value& value) {
     if (is_bool) v = b.CreateZExt(v, lane_type(b.getInt32Ty()));
     const uint32_t size = is_bool ? 4 : spirv::type_size(m, scalar);
     llvm::Value* lanes = lanes_in_bounds(p, addr, size);
+    if (!p.lanes_interleaved) lanes = without_helpers(lanes);  // shared memory: helpers never write it
     access_lanes(*this, physical_address(p, addr, size), lanes, v->getType()->getScalarType(), size, v);
   });
 }
@@ -584,7 +628,8 @@ static bool step(Translator& t, Pointer& p, Id index_id, const spirv::Instructio
   };
   auto constant_index = [&]() -> std::optional<uint64_t> { return m.constant_uint(index_id); };
 
-  if (p.kind == PointerKind::DescriptorArray && t.m.type(ty.element).kind == spirv::TypeKind::Image) {
+  if (p.kind == PointerKind::DescriptorArray && (t.m.type(ty.element).kind == spirv::TypeKind::Image ||
+                                                 t.m.type(ty.element).kind == spirv::TypeKind::Sampler)) {
     auto loc = t.options_.bindings(p.set, p.binding);
     p.kind = PointerKind::Image;
     p.addr = t.descriptor_record(p.set, *loc, t.get(index_id).leaves.at(0));
@@ -709,6 +754,7 @@ static bool atomic(Translator& t, const spirv::Instruction& inst) {
   if (!scalar) return t.fail(inst, "atomic on a non-scalar");
   const uint32_t size = scalar->getPrimitiveSizeInBits() / 8;
   llvm::Value* lanes = t.lanes_in_bounds(p, p.addr, size);
+  if (!p.lanes_interleaved) lanes = t.without_helpers(lanes);  // helper lanes never touch memory
   llvm::Value* operand = nullptr;
   llvm::Value* comparator = nullptr;
   switch (op) {

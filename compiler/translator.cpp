@@ -20,7 +20,9 @@ Translator::Translator(const spirv::Module& module, const spirv::EntryPoint& ent
                        llvm::LLVMContext& context, const std::string& symbol)
     : m(module), entry(entry_point), options_(options), ctx(context),
       llvm_module(std::make_unique<llvm::Module>("kiln_kernel", context)), builder_(context), alloca_builder_(context) {
-  auto* fn_type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {llvm::PointerType::get(ctx, 0)}, false);
+  // Fragment kernels return the lanes that were not discarded (abi::FragmentKernelFn).
+  llvm::Type* result = entry.model == spv::ExecutionModel::Fragment ? llvm::Type::getInt32Ty(ctx) : llvm::Type::getVoidTy(ctx);
+  auto* fn_type = llvm::FunctionType::get(result, {llvm::PointerType::get(ctx, 0)}, false);
   function = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, symbol, llvm_module.get());
   function->addParamAttr(0, llvm::Attribute::NoAlias);
   function->addParamAttr(0, llvm::Attribute::ReadOnly);
@@ -41,7 +43,8 @@ llvm::Type* Translator::leaf_type(Id scalar) {
     case spirv::TypeKind::Float:
       return t.width == 16 ? llvm::Type::getHalfTy(ctx) : t.width == 64 ? llvm::Type::getDoubleTy(ctx) : llvm::Type::getFloatTy(ctx);
     case spirv::TypeKind::Pointer: return llvm::Type::getInt64Ty(ctx);  // physical pointers as integers
-    case spirv::TypeKind::Image: return llvm::Type::getInt64Ty(ctx);    // the descriptor record's address
+    case spirv::TypeKind::Image:  // the descriptor record's address (sampled images: two, see below)
+    case spirv::TypeKind::Sampler: return llvm::Type::getInt64Ty(ctx);
     default: return nullptr;
   }
 }
@@ -70,6 +73,10 @@ void Translator::scalar_types(Id type, std::vector<Id>* out) const {
     case spirv::TypeKind::Pointer:
       // A logical pointer as a value is [addr, lo, hi]; a physical one is just its address.
       out->insert(out->end(), t.storage_class == spv::StorageClass::PhysicalStorageBuffer ? 1 : 3, type);
+      break;
+    case spirv::TypeKind::Image:
+      // A sampled image is [image record, sampler record] (translate_sample.cpp).
+      out->insert(out->end(), t.sampled_image ? 2 : 1, type);
       break;
     default:
       out->push_back(type);
@@ -268,10 +275,12 @@ bool Translator::terminator(const spirv::Function& f, size_t index) {
       send_mask(f, index, t.operands[1], builder_.CreateAnd(mask_, builder_.CreateNot(taken)));
       return true;
     }
-    case spv::Op::OpReturn:
-    case spv::Op::OpReturnValue:
     case spv::Op::OpKill:
     case spv::Op::OpTerminateInvocation:
+      note_discard();
+      return true;
+    case spv::Op::OpReturn:
+    case spv::Op::OpReturnValue:
     case spv::Op::OpUnreachable:
       return true;  // these lanes are done: they reach no other block
     default:
@@ -289,6 +298,8 @@ bool Translator::translate_block(const spirv::Function& f, size_t index) {
       continue;
     }
     bool handled = false;
+    if (!stage_instruction(inst, &handled)) return false;
+    if (handled) continue;
     if (!image_instruction(inst, &handled)) return false;
     if (handled) continue;
     if (!memory_instruction(inst, &handled)) return false;
@@ -374,58 +385,63 @@ bool Translator::translate_function(const spirv::Function& f) {
     close_loop(after);
     builder_.SetInsertPoint(after);
   }
-  builder_.CreateRetVoid();
-  return true;
+  return true;  // run() adds the stage's epilogue and the return
 }
 
-std::unique_ptr<llvm::Module> Translator::run(ComputeKernelInfo* info, std::string* error) {
+std::unique_ptr<llvm::Module> Translator::run(std::string* error) {
   auto* entry_bb = llvm::BasicBlock::Create(ctx, "entry", function);
   builder_.SetInsertPoint(entry_bb);
   alloca_builder_.SetInsertPoint(entry_bb);
   invocation = function->getArg(0);
-  llvm::Type* ptr = builder_.getPtrTy();
-  dispatch = builder_.CreateLoad(ptr, builder_.CreateConstGEP1_64(builder_.getInt8Ty(), invocation,
-                                                                   offsetof(abi::ComputeInvocation, dispatch)));
-  resources = builder_.CreateLoad(ptr, builder_.CreateConstGEP1_64(builder_.getInt8Ty(), dispatch,
-                                                                   offsetof(abi::ComputeDispatchContext, resources)));
-  // Lanes past the end of the workgroup never run.
-  for (int i = 0; i < 3; ++i) info_.local_size[i] = entry.local_size[i];
-  const uint32_t invocations = entry.local_size[0] * entry.local_size[1] * entry.local_size[2];
-  llvm::Value* subgroup = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateConstGEP1_64(
-      builder_.getInt8Ty(), invocation, offsetof(abi::ComputeInvocation, subgroup_id)));
-  llvm::Value* local_index = builder_.CreateAdd(splat(builder_.CreateMul(subgroup, builder_.getInt32(width()))), lane_index());
-  mask_ = builder_.CreateICmpULT(local_index, splat(builder_.getInt32(invocations)));
+  auto failed = [&]() -> std::unique_ptr<llvm::Module> {
+    *error = error_.empty() ? "translation failed" : error_;
+    return nullptr;
+  };
+  if (graphics()) {
+    begin_graphics_kernel();
+  } else {
+    llvm::Type* ptr = builder_.getPtrTy();
+    dispatch = builder_.CreateLoad(ptr, builder_.CreateConstGEP1_64(builder_.getInt8Ty(), invocation,
+                                                                     offsetof(abi::ComputeInvocation, dispatch)));
+    resources = builder_.CreateLoad(ptr, builder_.CreateConstGEP1_64(builder_.getInt8Ty(), dispatch,
+                                                                     offsetof(abi::ComputeDispatchContext, resources)));
+    faults = builder_.CreateLoad(ptr, builder_.CreateConstGEP1_64(builder_.getInt8Ty(), dispatch,
+                                                                  offsetof(abi::ComputeDispatchContext, faults)));
+    // Lanes past the end of the workgroup never run.
+    for (int i = 0; i < 3; ++i) info_.local_size[i] = entry.local_size[i];
+    const uint32_t invocations = entry.local_size[0] * entry.local_size[1] * entry.local_size[2];
+    llvm::Value* subgroup = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateConstGEP1_64(
+        builder_.getInt8Ty(), invocation, offsetof(abi::ComputeInvocation, subgroup_id)));
+    llvm::Value* local_index = builder_.CreateAdd(splat(builder_.CreateMul(subgroup, builder_.getInt32(width()))), lane_index());
+    mask_ = builder_.CreateICmpULT(local_index, splat(builder_.getInt32(invocations)));
+  }
+  entry_mask_ = mask_;
 
   // The allocas must stay at the top of the entry block: insert them before its first instruction.
   alloca_builder_.SetInsertPoint(entry_bb, entry_bb->getFirstInsertionPt());
-  if (!setup_variables()) {
-    *error = error_;
-    return nullptr;
-  }
+  if (!setup_variables()) return failed();
+  if (graphics() && !graphics_prologue()) return failed();
   for (const spirv::Instruction& inst : m.deferred_spec_constants()) {
     value_types_[inst.result] = inst.result_type;
     bool handled = false;
-    if (!alu_instruction(inst, &handled)) {
-      *error = error_;
-      return nullptr;
-    }
+    if (!alu_instruction(inst, &handled)) return failed();
     if (!handled) {
       fail(inst, "unsupported operation in OpSpecConstantOp");
-      *error = error_;
-      return nullptr;
+      return failed();
     }
   }
   const spirv::Function* f = m.function(entry.function);
   if (!f) {
-    *error = "entry point function not found";
-    return nullptr;
+    error_ = "entry point function not found";
+    return failed();
   }
-  if (!translate_function(*f)) {
-    *error = error_;
-    return nullptr;
+  if (!translate_function(*f)) return failed();
+  if (graphics()) {
+    if (!graphics_epilogue()) return failed();
+  } else {
+    builder_.CreateRetVoid();
   }
   info_.shared_memory_bytes = shared_bytes_;
-  *info = info_;
   llvm_module->setTargetTriple(Jit::instance().target_triple());
   llvm_module->setDataLayout(Jit::instance().data_layout());
   return std::move(llvm_module);
@@ -439,7 +455,9 @@ std::unique_ptr<llvm::Module> translate_compute(const spirv::Module& module, con
     return nullptr;
   }
   Translator t(module, entry, options, context, symbol);
-  return t.run(info, error);
+  auto ir = t.run(error);
+  if (ir) *info = t.info_;
+  return ir;
 }
 
 }  // namespace kiln::compiler

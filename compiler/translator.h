@@ -7,7 +7,9 @@
 #include <optional>
 #include <string>
 
+#include "compiler/kernel_abi.h"
 #include "compiler/spirv_module.h"
+#include "compiler/vertex_input_key.h"
 
 namespace llvm {
 class LLVMContext;
@@ -32,6 +34,7 @@ using BindingResolver = std::function<std::optional<BindingLocation>(uint32_t se
 struct TranslateOptions {
   uint32_t simd_width = 8;  // W: lanes per kernel call (4, 8 or 16)
   BindingResolver bindings;
+  const VertexInputKey* vertex_input = nullptr;  // vertex kernels: the attributes they fetch
 };
 
 struct ComputeKernelInfo {
@@ -46,5 +49,17 @@ struct ComputeKernelInfo {
 std::unique_ptr<llvm::Module> translate_compute(const spirv::Module& module, const spirv::EntryPoint& entry,
                                                 const TranslateOptions& options, llvm::LLVMContext& context,
                                                 const std::string& symbol, ComputeKernelInfo* info, std::string* error);
+
+// The graphics stages (ABI in kernel_abi.h; Input/Output variables and their built-ins in
+// translate_stage_io.cpp): `symbol` gets the abi::VertexKernelFn / abi::FragmentKernelFn
+// signature, and the stage interface the engine needs is reported in `outputs` / `interface`.
+std::unique_ptr<llvm::Module> translate_vertex(const spirv::Module& module, const spirv::EntryPoint& entry,
+                                               const TranslateOptions& options, llvm::LLVMContext& context,
+                                               const std::string& symbol, abi::VertexOutputLayout* outputs,
+                                               std::string* error);
+std::unique_ptr<llvm::Module> translate_fragment(const spirv::Module& module, const spirv::EntryPoint& entry,
+                                                 const TranslateOptions& options, llvm::LLVMContext& context,
+                                                 const std::string& symbol, abi::FragmentInterface* interface,
+                                                 std::string* error);
 
 }  // namespace kiln::compiler

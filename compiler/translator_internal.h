@@ -4,6 +4,8 @@
 //   translate_memory.cpp  variables, descriptors, access chains, loads/stores, atomics, built-ins
 //   translate_alu.cpp     arithmetic, logic, conversions, composites, GLSL.std.450
 //   translate_dot.cpp     integer dot products (OpSDot and relatives)
+//   translate_stage_io.cpp vertex/fragment kernels: Input/Output variables, vertex fetch,
+//                         graphics built-ins, discard/demote, derivatives, helper-lane masking
 //
 // Value model: every SPIR-V value is a list of "leaves", one per scalar component in declaration
 // order (a vec4 has 4 leaves, a struct the leaves of its members); each leaf is an LLVM vector
@@ -22,6 +24,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "compiler/shader_image_formats.h"
 #include "compiler/translator.h"
 
 namespace kiln::compiler {
@@ -78,7 +81,9 @@ class Translator {
  public:
   Translator(const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& options,
              llvm::LLVMContext& context, const std::string& symbol);
-  std::unique_ptr<llvm::Module> run(ComputeKernelInfo* info, std::string* error);
+  // Builds the kernel: stage setup (compute here, graphics in translate_stage_io.cpp), variables,
+  // the entry function, the stage's epilogue.
+  std::unique_ptr<llvm::Module> run(std::string* error);
 
   // --- shared helpers (translator.cpp) ---
   bool fail(const spirv::Instruction& inst, const std::string& what);
@@ -125,6 +130,24 @@ class Translator {
   bool image_variable(Id id, Id pointee, uint32_t set, uint32_t binding);
   bool image_instruction(const spirv::Instruction& inst, bool* handled);
 
+  // --- translate_stage_io.cpp (vertex and fragment kernels) ---
+  bool graphics() const { return entry.model == spv::ExecutionModel::Vertex || entry.model == spv::ExecutionModel::Fragment; }
+  void begin_graphics_kernel();   // resources, faults, the lanes that run
+  bool graphics_prologue();       // after setup_variables: inputs fetched/loaded, outputs preset
+  bool graphics_epilogue();       // outputs stored to the ABI's arrays; returns from the kernel
+  // A graphics stage's input built-in, or nullptr when the stage has none by that name.
+  llvm::Value* graphics_builtin(spv::BuiltIn builtin, uint32_t component);
+  bool stage_instruction(const spirv::Instruction& inst, bool* handled);  // demote, derivatives
+  // `lanes` without fragment helper lanes: helpers run for derivatives but never write memory.
+  llvm::Value* without_helpers(llvm::Value* lanes);
+  void note_discard();            // OpKill / OpTerminateInvocation ends the current lanes
+  // Whether Input/Output variable `id` lives as a private per-lane variable (graphics Location
+  // inputs and all graphics outputs) rather than as a read-only built-in.
+  bool is_stage_io_variable(Id id, const spirv::Variable& var) const;
+
+  // --- translate_sample.cpp ---
+  bool sample_instruction(const spirv::Instruction& inst, bool* handled);
+
   // --- translate_subgroup.cpp ---
   bool subgroup_instruction(const spirv::Instruction& inst, bool* handled);
 
@@ -143,6 +166,12 @@ class Translator {
   llvm::Value* invocation = nullptr;     // const abi::ComputeInvocation*
   llvm::Value* dispatch = nullptr;       // const abi::ComputeDispatchContext*
   llvm::Value* resources = nullptr;      // const abi::ResourceContext*
+  llvm::Value* faults = nullptr;         // uint32_t* the kernel ORs abi::kFault* bits into
+  llvm::Value* entry_mask_ = nullptr;    // lanes that run the kernel (the epilogue's lanes)
+  llvm::AllocaInst* helper_slot_ = nullptr;     // fragment: lanes that are (or were demoted to) helpers
+  llvm::AllocaInst* discarded_slot_ = nullptr;  // fragment: lanes killed or demoted
+  abi::VertexOutputLayout vertex_outputs_;
+  abi::FragmentInterface fragment_interface_;
   llvm::GlobalVariable* null_record = nullptr;  // a zero descriptor record for unbound sets
   llvm::IRBuilder<> builder_;
   llvm::IRBuilder<> alloca_builder_;     // inserts allocas at the top of the entry block
@@ -172,10 +201,19 @@ class Translator {
   std::vector<llvm::AllocaInst*> in_masks_;          // per block: lanes arriving from predecessors
 };
 
+// The address of a zero abi::ImageViewRecord that null image descriptors are redirected to
+// (every size 0, no sampling routine); translate_image.cpp.
+llvm::Value* null_image_view(Translator& t);
+
 // Loads (store_value == nullptr) or stores one `size`-byte scalar per lane at the <W x i64>
 // addresses `addr` for the lanes in `lanes` (a vector access when the addresses are consecutive);
 // translate_memory.cpp. Lanes not in `lanes` load zero.
 llvm::Value* access_lanes(Translator& t, llvm::Value* addr, llvm::Value* lanes, llvm::Type* scalar, uint32_t size,
                           llvm::Value* store_value);
+
+// One raw component (an integer vector of the component's width) of a texel or vertex attribute
+// in numeric class `numeric` with `bits` bits, as its 32-bit shader value: i32 for integer
+// classes, float otherwise (translate_image.cpp; shared by image reads and vertex fetch).
+llvm::Value* component_to_value(Translator& t, abi::Numeric numeric, uint32_t bits, llvm::Value* raw);
 
 }  // namespace kiln::compiler

@@ -1,5 +1,5 @@
-// Recording of compute state and dispatches: bind pipeline, descriptor sets and push constants,
-// then vkCmdDispatch* capture a copy of that state into the command list.
+// Recording of dispatches: vkCmdDispatch* capture a copy of the compute state bound so far
+// (icd/cmd_bind.cpp) into the command list.
 #include <algorithm>
 #include <cstring>
 
@@ -12,45 +12,18 @@
 
 using namespace kiln;
 
-extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBindPipeline(VkCommandBuffer commandBuffer, VkPipelineBindPoint bindPoint,
-                                                           VkPipeline pipeline) {
-  CommandBuffer* cb = command_buffer_of(commandBuffer);
-  if (bindPoint == VK_PIPELINE_BIND_POINT_COMPUTE) cb->compute_pipeline = pipeline_of(pipeline);
-}
-
-extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBindDescriptorSets(VkCommandBuffer commandBuffer, VkPipelineBindPoint bindPoint,
-                                                                 VkPipelineLayout layout, uint32_t firstSet, uint32_t setCount,
-                                                                 const VkDescriptorSet* pSets, uint32_t dynamicOffsetCount,
-                                                                 const uint32_t* pDynamicOffsets) {
-  CommandBuffer* cb = command_buffer_of(commandBuffer);
-  if (bindPoint != VK_PIPELINE_BIND_POINT_COMPUTE) return;  // graphics binding arrives with graphics pipelines
-  bind_descriptor_sets(*pipeline_layout_of(layout), firstSet, {pSets, setCount}, {pDynamicOffsets, dynamicOffsetCount},
-                       &cb->compute_resources);
-}
-
-extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdPushConstants(VkCommandBuffer commandBuffer, VkPipelineLayout, VkShaderStageFlags stages,
-                                                            uint32_t offset, uint32_t size, const void* pValues) {
-  CommandBuffer* cb = command_buffer_of(commandBuffer);
-  if (offset > abi::kMaxPushConstantBytes || size > abi::kMaxPushConstantBytes - offset) {
-    KILN_LOG_ONCE(LogLevel::Error, "vkCmdPushConstants: range [%u, %u) beyond %u bytes; ignored", offset, offset + size,
-                  abi::kMaxPushConstantBytes);
-    return;
-  }
-  if (stages & VK_SHADER_STAGE_COMPUTE_BIT) memcpy(cb->compute_resources.push_constants + offset, pValues, size);
-}
-
 namespace {
 
 // The bound pipeline's kernel and a snapshot of the bound resources, or false (logged) when no
 // compute pipeline is bound.
 bool capture_compute_state(CommandBuffer* cb, const char* command, const exec::ComputeKernel** kernel,
                            const abi::ResourceContext** resources) {
-  if (!cb->compute_pipeline) {
+  if (!cb->compute.pipeline) {
     KILN_LOG_ONCE(LogLevel::Error, "%s: no compute pipeline bound; skipped", command);
     return false;
   }
-  *kernel = &cb->compute_pipeline->kernel;
-  *resources = cb->commands.copy_array(&cb->compute_resources, 1);
+  *kernel = &cb->compute.pipeline->kernel;
+  *resources = cb->commands.copy_array(&cb->compute.resources, 1);
   return true;
 }
 

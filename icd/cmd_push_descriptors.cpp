@@ -21,8 +21,13 @@ struct alignas(abi::kDescriptorRecordAlignment) RecordChunk {
 
 // Fresh memory for push set `set` of `layout` in the command list, holding what the set held
 // after its previous push (or null descriptors). Null (logged) when the set cannot be pushed.
-uint8_t* begin_push(CommandBuffer* cb, const char* api, const PipelineLayout& layout, uint32_t set,
-                    const desc::SetLayoutDesc** set_layout) {
+uint8_t* begin_push(CommandBuffer* cb, const char* api, VkPipelineBindPoint bind_point, const PipelineLayout& layout,
+                    uint32_t set, const desc::SetLayoutDesc** set_layout) {
+  CommandBuffer::BindPointState* point = cb->bind_point(bind_point);
+  if (!point) {
+    KILN_LOG_ONCE(LogLevel::Error, "%s: bind point %d is not supported; skipped", api, bind_point);
+    return nullptr;
+  }
   if (set >= layout.desc.sets.size() || layout.desc.sets[set].dynamic_count != 0) {
     KILN_LOG_ONCE(LogLevel::Error, "%s: set %u is not a push descriptor set of the pipeline layout; skipped", api, set);
     return nullptr;
@@ -30,7 +35,7 @@ uint8_t* begin_push(CommandBuffer* cb, const char* api, const PipelineLayout& la
   *set_layout = &layout.desc.sets[set];
   const uint32_t size = (*set_layout)->memory_size;
   const size_t chunks = std::max<size_t>(1, (size + sizeof(RecordChunk) - 1) / sizeof(RecordChunk));
-  CommandBuffer::PushedSet& previous = cb->pushed_sets[set];
+  CommandBuffer::BindPointState::PushedSet& previous = point->pushed_sets[set];
   uint8_t* memory;
   if (previous.memory && previous.size == size) {
     memory = cb->commands.copy_array(reinterpret_cast<const RecordChunk*>(previous.memory), chunks)->bytes;
@@ -45,9 +50,9 @@ uint8_t* begin_push(CommandBuffer* cb, const char* api, const PipelineLayout& la
 }
 
 void bind_pushed(CommandBuffer* cb, VkPipelineBindPoint bind_point, uint32_t set, const uint8_t* memory) {
-  if (bind_point != VK_PIPELINE_BIND_POINT_COMPUTE) return;  // graphics binding arrives with graphics pipelines
-  cb->compute_resources.descriptor_sets[set] = memory;
-  cb->compute_resources.variable_counts[set] = 0;
+  CommandBuffer::BindPointState* point = cb->bind_point(bind_point);
+  point->resources.descriptor_sets[set] = memory;
+  point->resources.variable_counts[set] = 0;
 }
 
 }  // namespace
@@ -58,7 +63,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdPushDescriptorSetKHR(VkCommandBuff
   CommandBuffer* cb = command_buffer_of(commandBuffer);
   const char* api = "vkCmdPushDescriptorSetKHR";
   const desc::SetLayoutDesc* set_layout = nullptr;
-  uint8_t* memory = begin_push(cb, api, *pipeline_layout_of(layout), set, &set_layout);
+  uint8_t* memory = begin_push(cb, api, bindPoint, *pipeline_layout_of(layout), set, &set_layout);
   if (!memory) return;
   for (uint32_t i = 0; i < writeCount; ++i) write_descriptors(api, *set_layout, {memory, nullptr, 0}, pWrites[i]);
   bind_pushed(cb, bindPoint, set, memory);
@@ -72,7 +77,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdPushDescriptorSetWithTemplateKHR(V
   const char* api = "vkCmdPushDescriptorSetWithTemplateKHR";
   const DescriptorUpdateTemplate& update_template = *update_template_of(descriptorUpdateTemplate);
   const desc::SetLayoutDesc* set_layout = nullptr;
-  uint8_t* memory = begin_push(cb, api, *pipeline_layout_of(layout), set, &set_layout);
+  uint8_t* memory = begin_push(cb, api, update_template.bind_point, *pipeline_layout_of(layout), set, &set_layout);
   if (!memory) return;
   apply_update_template(api, update_template, *set_layout, {memory, nullptr, 0}, pData);
   bind_pushed(cb, update_template.bind_point, set, memory);

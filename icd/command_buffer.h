@@ -7,6 +7,7 @@
 
 #include "compiler/kernel_abi.h"
 #include "icd/device.h"
+#include "icd/graphics_recording.h"
 #include "icd/object.h"
 #include "pipeline/command_list.h"
 
@@ -23,23 +24,35 @@ struct CommandBuffer : DispatchableObject {
   exec::CommandList commands;
   // First error hit while recording (e.g. out of host memory); returned by vkEndCommandBuffer.
   VkResult record_result = VK_SUCCESS;
-  // Compute state as bound so far; each dispatch captures a copy of it.
-  const struct Pipeline* compute_pipeline = nullptr;
-  abi::ResourceContext compute_resources{};
-  // The memory each push descriptor set (VK_KHR_push_descriptor) last got in `commands`, where the
-  // next push to that set starts from (icd/cmd_push_descriptors.cpp).
-  struct PushedSet {
-    const uint8_t* memory = nullptr;
-    uint32_t size = 0;
+  // What is bound at one bind point (compute or graphics) so far; each dispatch or draw captures
+  // a copy of the resources.
+  struct BindPointState {
+    const struct Pipeline* pipeline = nullptr;
+    abi::ResourceContext resources{};
+    // The memory each push descriptor set (VK_KHR_push_descriptor) last got in `commands`, where
+    // the next push to that set starts from (icd/cmd_push_descriptors.cpp).
+    struct PushedSet {
+      const uint8_t* memory = nullptr;
+      uint32_t size = 0;
+    };
+    std::array<PushedSet, abi::kMaxBoundDescriptorSets> pushed_sets{};
   };
-  std::array<PushedSet, abi::kMaxBoundDescriptorSets> pushed_sets{};
+  BindPointState compute, graphics;
+  // Null for bind points Kiln does not have (ray tracing): callers ignore those commands.
+  BindPointState* bind_point(VkPipelineBindPoint point) {
+    if (point == VK_PIPELINE_BIND_POINT_COMPUTE) return &compute;
+    if (point == VK_PIPELINE_BIND_POINT_GRAPHICS) return &graphics;
+    return nullptr;
+  }
+  // Render pass instance and draw state (icd/graphics_recording.h).
+  GraphicsRecording gfx;
 
   void reset_recording() {
     commands.reset();
     record_result = VK_SUCCESS;
-    compute_pipeline = nullptr;
-    compute_resources = {};
-    pushed_sets = {};
+    compute = {};
+    graphics = {};
+    gfx = {};
   }
 };
 

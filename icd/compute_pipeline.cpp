@@ -7,42 +7,13 @@
 #include "icd/pipeline.h"
 #include "icd/pipeline_cache.h"
 #include "icd/pipeline_layout.h"
+#include "icd/shader_bindings.h"
 #include "icd/shader_module.h"
 #include "kiln_entrypoints.h"
 
 using namespace kiln;
 
 namespace {
-
-// Answers the translator's "where is (set, binding)?" from a pipeline layout.
-compiler::BindingResolver resolver_for(const desc::PipelineLayoutDesc& layout) {
-  return [&layout](uint32_t set, uint32_t binding) -> std::optional<compiler::BindingLocation> {
-    if (set >= layout.sets.size()) return std::nullopt;
-    const desc::BindingLayout* b = layout.sets[set].find(binding);
-    if (!b) return std::nullopt;
-    compiler::BindingLocation loc;
-    loc.offset = b->offset;
-    loc.array_size = b->count;
-    loc.variable_count = (b->flags & VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT) != 0;
-    if (b->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || b->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC) {
-      loc.dynamic = true;
-      loc.dynamic_index = layout.dynamic_slot(set, *b, 0);
-    }
-    loc.inline_uniform_block = b->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK;
-    return loc;
-  };
-}
-
-uint64_t layout_hash(const desc::PipelineLayoutDesc& layout) {
-  compiler::StableHasher h;
-  for (size_t s = 0; s < layout.sets.size(); ++s) {
-    h.add_u64(s);
-    for (const desc::BindingLayout& b : layout.sets[s].bindings)
-      h.add_u64(b.binding).add_u64(b.type).add_u64(b.count).add_u64(b.flags).add_u64(b.offset).add_u64(layout.dynamic_slot(
-          static_cast<uint32_t>(s), b, 0));
-  }
-  return h.finish();
-}
 
 VkResult create_compute_pipeline(Device* device, const VkComputePipelineCreateInfo& info, PipelineCache* cache,
                                  const VkAllocationCallbacks* allocator, VkPipeline* out) {
@@ -55,8 +26,8 @@ VkResult create_compute_pipeline(Device* device, const VkComputePipelineCreateIn
   std::string error;
   const bool must_not_compile = info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT;
   bool compile_required = false;
-  auto compiled = compiler::compile_compute_kernel(source, host_simd_width(), resolver_for(layout->desc),
-                                                   layout_hash(layout->desc), cache ? &cache->kernels : nullptr, &error,
+  auto compiled = compiler::compile_compute_kernel(source, host_simd_width(), binding_resolver(layout->desc),
+                                                   pipeline_layout_hash(layout->desc), cache ? &cache->kernels : nullptr, &error,
                                                    must_not_compile ? &compile_required : nullptr);
   if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
   if (!compiled) {

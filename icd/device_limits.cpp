@@ -71,8 +71,8 @@ static VkPhysicalDeviceLimits make_limits() {
   l.minStorageBufferOffsetAlignment = 16;
   l.minTexelOffset = -32;
   l.maxTexelOffset = 31;
-  l.minTexelGatherOffset = 0;  // shaderImageGatherExtended: not yet
-  l.maxTexelGatherOffset = 0;
+  l.minTexelGatherOffset = -32;  // any offset works (memory/sampling.cpp wraps per texel)
+  l.maxTexelGatherOffset = 31;
   l.minInterpolationOffset = 0.0f;  // sampleRateShading: not yet
   l.maxInterpolationOffset = 0.0f;
   l.subPixelInterpolationOffsetBits = 0;

@@ -3,10 +3,12 @@
 #include <algorithm>
 
 #include "compiler/shader_image_formats.h"
+#include "compiler/vertex_formats.h"
 #include "icd/device_limits.h"
 #include "memory/block_decode.h"
 #include "memory/format_pack.h"
 #include "memory/format_table.h"
+#include "memory/sampling.h"
 
 namespace kiln {
 
@@ -28,14 +30,16 @@ FormatSupport format_support(VkFormat format) {
   const VkFormatFeatureFlags2 transfer =
       VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
   // Blits read any format through unpack/decode and write any uncompressed one
-  // (memory/blit.cpp); LINEAR filtering only for float-valued colour formats. Sampling
-  // and attachments are not reported until shaders and rasterization use images.
+  // (memory/blit.cpp); LINEAR filtering only for float-valued colour formats. Attachments are
+  // not reported until rasterization lands.
   const bool float_color = !(info->has_depth() || info->has_stencil()) &&
                            fmt::value_class(format, VK_IMAGE_ASPECT_COLOR_BIT) == fmt::ValueClass::Float;
   const VkFormatFeatureFlags2 linear_blit = float_color ? VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT : 0;
   if (info->is_compressed()) {
-    // Compressed images are copied as blocks and decoded when blitted from; optimal tiling only.
-    if (decodable(format)) s.optimal = transfer | VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | linear_blit;
+    // Compressed images are copied as blocks and decoded when blitted from or sampled (the block
+    // decoder routine of memory/sampling.cpp); optimal tiling only.
+    if (decodable(format))
+      s.optimal = transfer | VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | linear_blit | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT;
     return s;
   }
   // SCALED and 64-bit formats are left out: the spec does not require blits of them and Kiln's
@@ -58,9 +62,30 @@ FormatSupport format_support(VkFormat format) {
       s.buffer |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_ATOMIC_BIT;
     }
   }
-  s.optimal = transfer | blit | storage;
+  // Attachments: load/store ops, clears and resolves go through format_pack like transfers do
+  // (memory/attachment_ops.cpp).
+  VkFormatFeatureFlags2 attachment = 0;
+  if (info->has_depth() || info->has_stencil()) attachment = VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT;
+  else if (blittable && format != VK_FORMAT_E5B9G9R9_UFLOAT_PACK32) attachment = VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT;
+  // The output merger blends every colour format whose values are floats (UNORM, SNORM, SRGB,
+  // SFLOAT, packed), clamping for the normalized ones (pipeline/graphics/output_merge.cpp).
+  if (attachment == VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT && float_color)
+    attachment |= VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BLEND_BIT;
+  // Vertex kernels fetch and convert these inline (compiler/vertex_formats.h).
+  if (abi::vertex_format(format)) s.buffer |= VK_FORMAT_FEATURE_2_VERTEX_BUFFER_BIT;
+  // Sampling: the formats memory/sampling.cpp decodes (tests/unit/sampling_test.cpp checks each),
+  // linear filtering for float-valued ones and depth.
+  VkFormatFeatureFlags2 sampled = 0;
+  if (mem::sampleable_format(format)) {
+    sampled = VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT;
+    // MINMAX: min/max reduction of the linear footprint (samplerFilterMinmax).
+    if (mem::linear_filterable_format(format))
+      sampled |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_MINMAX_BIT;
+    if (info->has_depth()) sampled |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT;
+  }
+  s.optimal = transfer | blit | storage | attachment | sampled;
   // Depth/stencil images are optimal-tiling only, as on GPUs (Kiln stores each aspect in its own plane).
-  if (!(info->has_depth() || info->has_stencil())) s.linear = transfer | blit | storage;
+  if (!(info->has_depth() || info->has_stencil())) s.linear = transfer | blit | storage | attachment | sampled;
   return s;
 }
 
@@ -79,7 +104,15 @@ VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTilin
   const VkImageUsageFlags supported_usage =
       ((features & VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT) ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0) |
       ((features & VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT) ? VK_IMAGE_USAGE_TRANSFER_DST_BIT : 0) |
-      ((features & VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT) ? VK_IMAGE_USAGE_STORAGE_BIT : 0);
+      ((features & VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT) ? VK_IMAGE_USAGE_STORAGE_BIT : 0) |
+      ((features & VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT)
+           ? VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT : 0) |
+      ((features & VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT)
+           ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT : 0) |
+      // The spec ties INPUT_ATTACHMENT usage to either attachment feature.
+      ((features & (VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT))
+           ? VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT : 0) |
+      ((features & VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT) ? VK_IMAGE_USAGE_SAMPLED_BIT : 0);
   if (usage & ~supported_usage) return VK_ERROR_FORMAT_NOT_SUPPORTED;
 
   const VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT |

@@ -127,6 +127,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateImageView(VkDevice handle, 
   view->usage = usage;
   view->slices_of_3d = slices_of_3d;
   view->shader_record = mem::make_shader_record(*view);
+  mem::init_sampling(*view);
   *pView = to_handle<VkImageView>(view);
   return VK_SUCCESS;
 }

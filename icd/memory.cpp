@@ -6,6 +6,7 @@
 #include "icd/device.h"
 #include "icd/device_limits.h"
 #include "icd/struct_chain.h"
+#include "icd/wsi_objects.h"
 #include "kiln_entrypoints.h"
 #include "memory/resources.h"
 
@@ -104,6 +105,17 @@ VkResult bind_buffer(const VkBindBufferMemoryInfo& info) {
 
 VkResult bind_image(const VkBindImageMemoryInfo& info) {
   auto* image = from_handle<mem::Image>(info.image);
+  if (const auto* swapchain = find_in_chain<VkBindImageMemorySwapchainInfoKHR>(info.pNext)) {
+    // VK_KHR_swapchain (Vulkan 1.1): the image aliases a swapchain image's memory.
+    const std::vector<mem::Image*>& images = swapchain_of(swapchain->swapchain)->swapchain->images();
+    if (swapchain->imageIndex >= images.size() ||
+        image->layout.total_size() > images[swapchain->imageIndex]->layout.total_size()) {
+      KILN_LOG_ONCE(LogLevel::Error, "vkBindImageMemory2: image does not fit swapchain image %u", swapchain->imageIndex);
+      return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    }
+    image->data = images[swapchain->imageIndex]->data;
+    return VK_SUCCESS;
+  }
   auto* memory = from_handle<mem::DeviceMemory>(info.memory);
   if (!fits(memory, info.memoryOffset, image->layout.total_size()) || info.memoryOffset % kResourceAlignment) {
     KILN_LOG_ONCE(LogLevel::Error, "vkBindImageMemory: image does not fit at offset %llu",

@@ -76,6 +76,10 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
 
   VkPhysicalDeviceVulkan12Properties& p12 = pd->properties12;
   p12.driverID = kKilnDriverId;
+  // Min/max reduction works on every linearly filterable format and before the view's swizzle
+  // (memory/sampling.cpp; samplerFilterMinmax).
+  p12.filterMinmaxSingleComponentFormats = VK_TRUE;
+  p12.filterMinmaxImageComponentMapping = VK_TRUE;
   snprintf(p12.driverName, sizeof p12.driverName, "Kiln");
   snprintf(p12.driverInfo, sizeof p12.driverInfo, "Kiln 0.1.0 (LLVM-based CPU Vulkan driver)");
   p12.conformanceVersion = {0, 0, 0, 0};  // not conformant (yet)
@@ -152,6 +156,21 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // runtime-sized, partially bound, of variable count and updated after bind. The image, sampler
   // and texel-buffer indexing bits wait for shaders that use those descriptors.
   pd->features.shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
+  // Sampled images and samplers: any index per lane (the kernel calls each lane's view's routine;
+  // compiler/translate_sample.cpp; tests/e2e/compute_sampling_test.cpp).
+  pd->features.shaderSampledImageArrayDynamicIndexing = VK_TRUE;
+  pd->features12.shaderSampledImageArrayNonUniformIndexing = VK_TRUE;
+  // Sampling extras (memory/sampling.cpp; tests/e2e/compute_sampling_test.cpp
+  // CubeArraysMirrorClampToEdgeAndExtendedGathers, tests/unit/sampling_test.cpp).
+  pd->features.imageCubeArray = VK_TRUE;
+  pd->features.shaderImageGatherExtended = VK_TRUE;
+  pd->features12.samplerMirrorClampToEdge = VK_TRUE;
+  pd->features12.samplerFilterMinmax = VK_TRUE;
+  // Every BC, ETC2/EAC and ASTC LDR format is decoded when sampled (tests/e2e/compute_sampling_test.cpp
+  // CompressedFormatsDecodeWhenSampled, against memory/compressed and, for BC and ETC2, lavapipe).
+  pd->features.textureCompressionBC = VK_TRUE;
+  pd->features.textureCompressionETC2 = VK_TRUE;
+  pd->features.textureCompressionASTC_LDR = VK_TRUE;
   pd->features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
   pd->features12.shaderUniformBufferArrayNonUniformIndexing = VK_TRUE;
   pd->features12.shaderStorageBufferArrayNonUniformIndexing = VK_TRUE;
@@ -164,6 +183,12 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features13.inlineUniformBlock = VK_TRUE;
   pd->features13.descriptorBindingInlineUniformBlockUpdateAfterBind = VK_TRUE;
   pd->features13.synchronization2 = VK_TRUE;
+  // Render pass instances without draws: vkCmdBeginRendering and imageless framebuffers make
+  // their attachments current, clear (load ops, vkCmdClearAttachments) and resolve them
+  // (icd/cmd_rendering.cpp, icd/cmd_render_pass.cpp; tests/e2e/render_pass_test.cpp). Draws wait
+  // for graphics pipelines, which fail to create until the graphics compiler lands.
+  pd->features13.dynamicRendering = VK_TRUE;
+  pd->features12.imagelessFramebuffer = VK_TRUE;
   // Storage images and texel buffers check every coordinate against the view (out of bounds:
   // reads zero, writes dropped; compiler/translate_image.cpp).
   pd->features13.robustImageAccess = VK_TRUE;
@@ -256,6 +281,10 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR:
         reinterpret_cast<VkPhysicalDevicePushDescriptorPropertiesKHR*>(s)->maxPushDescriptors = desc::kMaxPushDescriptors;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_PROPERTIES_EXT:
+        // A custom colour is four values in the sampler object: no table to run out of.
+        reinterpret_cast<VkPhysicalDeviceCustomBorderColorPropertiesEXT*>(s)->maxCustomBorderColorSamplers = 1u << 20;
+        break;
       default:
         // Extension structs promoted to core: the core answer, member by member (generated);
         // structures Kiln does not know keep what the application put there.
@@ -288,6 +317,13 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT:
         copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT*>(s), pd->atomic_float);
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT: {
+        // tests/e2e/compute_sampling_test.cpp CustomBorderColors.
+        auto* f = reinterpret_cast<VkPhysicalDeviceCustomBorderColorFeaturesEXT*>(s);
+        f->customBorderColors = VK_TRUE;
+        f->customBorderColorWithoutFormat = VK_TRUE;
+        break;
+      }
       default: {
         // Extension structs promoted to core: the core answer, member by member (generated).
         if (copy_promoted_features(s, pd->features11, pd->features12, pd->features13)) break;

@@ -25,11 +25,18 @@ bool valid_address_mode(VkSamplerAddressMode m) {
   return m >= VK_SAMPLER_ADDRESS_MODE_REPEAT && m <= VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE;
 }
 
-// The four values of a predefined border colour (custom border colours need
-// VK_EXT_custom_border_color, which Kiln does not expose).
-bool border_value(VkBorderColor color, VkClearColorValue* out) {
+// The four values of a border colour: predefined, or VK_EXT_custom_border_color's (used as given:
+// sampling routines replace border texels by these values before the view's swizzle).
+bool border_value(const VkSamplerCreateInfo& info, VkClearColorValue* out) {
   *out = {};
-  switch (color) {
+  switch (info.borderColor) {
+    case VK_BORDER_COLOR_FLOAT_CUSTOM_EXT:
+    case VK_BORDER_COLOR_INT_CUSTOM_EXT: {
+      const auto* custom = find_in_chain<VkSamplerCustomBorderColorCreateInfoEXT>(info.pNext);
+      if (!custom) return false;
+      *out = custom->customBorderColor;
+      return true;
+    }
     case VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK:
     case VK_BORDER_COLOR_INT_TRANSPARENT_BLACK: return true;
     case VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK: out->float32[3] = 1.0f; return true;
@@ -49,7 +56,7 @@ bool check(const VkSamplerCreateInfo& info, mem::Sampler* s) {
   if (info.compareEnable && (info.compareOp < VK_COMPARE_OP_NEVER || info.compareOp > VK_COMPARE_OP_ALWAYS))
     return fail("invalid compare op");
   if (std::isnan(info.minLod) || std::isnan(info.maxLod) || info.minLod > info.maxLod) return fail("minLod > maxLod");
-  if (!border_value(info.borderColor, &s->border_value)) return fail("unsupported border colour");
+  if (!border_value(info, &s->border_value)) return fail("unsupported border colour");
   if (info.unnormalizedCoordinates) {
     // The spec's restrictions; sampling code relies on them (no mips, no wrapping).
     const bool clamp_only = [&] {

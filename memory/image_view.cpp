@@ -1,5 +1,7 @@
 #include "memory/image_view.h"
 
+#include "memory/format_table.h"
+
 namespace kiln::mem {
 
 abi::ImageViewRecord make_shader_record(const ImageView& view) {
@@ -13,12 +15,16 @@ abi::ImageViewRecord make_shader_record(const ImageView& view) {
   // Layers of a 2D view of a 3D image are depth slices of one subresource (layer 0).
   const uint32_t layer = view.slices_of_3d ? 0 : view.range.baseArrayLayer;
   const SubresourceAddress sub = view.image->layout.address(aspect, level, layer);
-  // Uncompressed views of compressed images (BLOCK_TEXEL_VIEW_COMPATIBLE) see one texel per block.
-  const VkExtent3D e = sub.extent_blocks;
+  // Uncompressed views of compressed images (BLOCK_TEXEL_VIEW_COMPATIBLE) see one texel per block;
+  // compressed views (sampled only) report texels, which is what size queries return.
+  const fmt::FormatInfo* info = fmt::format_info(view.format);
+  const VkExtent3D e = info && info->is_compressed() ? sub.extent : sub.extent_blocks;
   const uint32_t layers = view.range.layerCount;
   r.address = reinterpret_cast<uint64_t>(view.image->data + sub.offset);
   r.format = static_cast<uint32_t>(view.format);
   r.pitch[0] = sub.texel_bytes;
+  r.level_count = view.range.levelCount;
+  r.samples = view.image->desc.samples;
   r.size[0] = e.width;
   switch (view.type) {
     case VK_IMAGE_VIEW_TYPE_1D:
@@ -44,6 +50,11 @@ abi::ImageViewRecord make_shader_record(const ImageView& view) {
       break;
   }
   return r;
+}
+
+void init_sampling(ImageView& view) {
+  view.shader_record.sample = make_sampled_view(view, &view.sampled);
+  view.shader_record.sampled_view = &view.sampled;
 }
 
 }  // namespace kiln::mem

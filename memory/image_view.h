@@ -6,6 +6,7 @@
 
 #include "compiler/kernel_abi.h"
 #include "memory/resources.h"
+#include "memory/sampling.h"
 
 namespace kiln::mem {
 
@@ -24,7 +25,13 @@ struct ImageView {
   // What storage-image descriptors point at (abi::ImageSamplerDescriptor::image_view): the base
   // mip level's texels, filled when the view is created (the image's memory is bound by then).
   abi::ImageViewRecord shader_record{};
+  // Every level and layer for sampling routines; shader_record.sampled_view points here.
+  SampledView sampled{};
 };
+
+// Fills view.sampled and the sampling fields of view.shader_record (call after make_shader_record;
+// the view must not move afterwards: the record points into it).
+void init_sampling(ImageView& view);
 
 // The shader record of `view` (see abi::ImageViewRecord for the coordinate grid).
 abi::ImageViewRecord make_shader_record(const ImageView& view);

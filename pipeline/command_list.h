@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "compiler/kernel_abi.h"
+#include "memory/attachment_ops.h"
 #include "memory/resources.h"
 #include "pipeline/compute_dispatch.h"
 #include "pipeline/graphics_state.h"
@@ -43,6 +44,10 @@ enum class CommandType : uint8_t {
   EndQuery,
   CopyQueryResults,
   Draw,
+  SetRenderTargets,
+  ClearView,
+  ClearAttachments,
+  ResolveView,
 };
 
 struct Command {
@@ -122,12 +127,33 @@ struct CopyQueryResultsCmd : CommandOf<CommandType::CopyQueryResults> {
   VkQueryResultFlags flags;
 };
 
+// Render pass instances (icd/cmd_render_pass.cpp, icd/cmd_rendering.cpp). Each subpass or
+// vkCmdBeginRendering makes its attachments current; draws and vkCmdClearAttachments recorded in a
+// secondary command buffer (RENDER_PASS_CONTINUE) cannot know them and use the current ones.
+struct SetRenderTargetsCmd : CommandOf<CommandType::SetRenderTargets> { const RenderTargets* targets; };
+// A load-op clear: `rect` of some layers of one view (memory/attachment_ops.h).
+struct ClearViewCmd : CommandOf<CommandType::ClearView> {
+  const mem::ImageView* view; VkImageAspectFlags aspects; VkClearValue value; VkRect2D rect; mem::LayerSet layers;
+};
+// vkCmdClearAttachments: attachments named by their index in `targets` (null = the current ones);
+// rect layers are relative to the render pass instance (or its views under multiview).
+struct ClearAttachmentsCmd : CommandOf<CommandType::ClearAttachments> {
+  const RenderTargets* targets;
+  uint32_t attachment_count; const VkClearAttachment* attachments;
+  uint32_t rect_count; const VkClearRect* rects;
+};
+// A multisample resolve at the end of a subpass / rendering instance, one aspect.
+struct ResolveViewCmd : CommandOf<CommandType::ResolveView> {
+  const mem::ImageView* src; const mem::ImageView* dst; VkImageAspectFlagBits aspect; VkResolveModeFlagBits mode;
+  VkRect2D rect; mem::LayerSet layers;
+};
+
 // A draw (every vkCmdDraw* form) with the state in force captured at record time. Direct draws
 // carry their parameters; indirect ones read VkDraw(Indexed)IndirectCommand records from
 // `indirect_buffer` at execution (and the count from `count_buffer` for the *Count forms).
 struct DrawCmd : CommandOf<CommandType::Draw> {
   const GraphicsState* state;
-  const RenderTargets* targets;
+  const RenderTargets* targets;  // null in a RENDER_PASS_CONTINUE secondary: the executor's current ones
   const abi::ResourceContext* resources;
   const abi::VertexBufferRecord* vertex_buffers;  // [abi::kMaxVertexBindings]
   bool indexed;

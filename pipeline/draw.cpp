@@ -1,11 +1,269 @@
 #include "pipeline/draw.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <vector>
+
 #include "common/log.h"
+#include "pipeline/graphics/draw_types.h"
+#include "pipeline/graphics/front_end.h"
+#include "pipeline/graphics/output_merge.h"
+#include "pipeline/graphics/primitive_assembly.h"
+#include "pipeline/graphics/tile_backend.h"
+#include "pipeline/graphics/vertex_stage.h"
 
 namespace kiln::exec {
+namespace {
 
-// Placeholder until the rasterizer lands (issue #6): no graphics pipeline can be created yet,
-// so no draw reaches here.
-void run_draw(ThreadPool&, const DrawCmd&) { KILN_LOG_ONCE(LogLevel::Error, "draws are not supported yet; skipped"); }
+using namespace gfx;
+
+// Primitives per front-end batch: large enough to amortise a vertex-kernel call over W
+// vertices and to reuse vertices, small enough to spread a draw over the pool.
+constexpr uint32_t kPrimitivesPerBatch = 256;
+// Batches run through the front end before the back end consumes them, bounding memory.
+constexpr size_t kBatchesPerRound = 256;
+
+// Standard sample locations (Vulkan "Multisampling"), in 1/256 pixel.
+bool set_sample_locations(uint32_t samples, DrawContext& ctx) {
+  static const int32_t k1[] = {128, 128};
+  static const int32_t k2[] = {192, 192, 64, 64};
+  static const int32_t k4[] = {96, 32, 224, 96, 32, 160, 160, 224};
+  const int32_t* table = samples == 1 ? k1 : samples == 2 ? k2 : samples == 4 ? k4 : nullptr;
+  if (!table) return false;
+  ctx.samples = samples;
+  for (uint32_t s = 0; s < samples; ++s) {
+    ctx.sample_x[s] = table[2 * s];
+    ctx.sample_y[s] = table[2 * s + 1];
+  }
+  return true;
+}
+
+void set_viewports(DrawContext& ctx) {
+  const ViewportState& vs = ctx.state->viewport;
+  ctx.viewport_count = std::max<uint32_t>(1, std::min<uint32_t>(vs.viewport_count, kMaxViewports));
+  for (uint32_t i = 0; i < ctx.viewport_count; ++i) {
+    const VkViewport& v = vs.viewports[i];
+    ViewportTransform& t = ctx.viewports[i];
+    t.scale[0] = v.width / 2;
+    t.scale[1] = v.height / 2;
+    t.scale[2] = v.maxDepth - v.minDepth;
+    t.offset[0] = v.x + v.width / 2;
+    t.offset[1] = v.y + v.height / 2;
+    t.offset[2] = v.minDepth;
+    t.min_depth = std::min(v.minDepth, v.maxDepth);
+    t.max_depth = std::max(v.minDepth, v.maxDepth);
+    for (int a = 0; a < 2; ++a) {
+      // NDC limits that map to +-kGuardBandPixels (a negative height flips them).
+      const float scale = t.scale[a] != 0.0f ? t.scale[a] : 1.0f;
+      const float lo = (-kGuardBandPixels - t.offset[a]) / scale, hi = (kGuardBandPixels - t.offset[a]) / scale;
+      t.guard_lo[a] = std::min(lo, hi);
+      t.guard_hi[a] = std::max(lo, hi);
+    }
+    Rect scissor = ctx.framebuffer;
+    if (i < vs.scissor_count) {
+      const VkRect2D& s = vs.scissors[i];
+      const int64_t x1 = int64_t(s.offset.x) + s.extent.width, y1 = int64_t(s.offset.y) + s.extent.height;
+      scissor = scissor.intersect(Rect{s.offset.x, s.offset.y, int32_t(std::min<int64_t>(x1, INT32_MAX)),
+                                       int32_t(std::min<int64_t>(y1, INT32_MAX))});
+    }
+    t.scissor = scissor;
+  }
+}
+
+// Binds the render targets; false if an attachment cannot be used (logged).
+bool set_targets(const RenderTargets& rt, DrawContext& ctx) {
+  int32_t width = INT32_MAX, height = INT32_MAX;
+  auto fit = [&](const mem::AttachmentSurface& s) {
+    width = std::min<int32_t>(width, int32_t(s.width));
+    height = std::min<int32_t>(height, int32_t(s.height));
+    ctx.layer_count = std::min(ctx.layer_count, s.layers);
+    ctx.attachment_layers = std::min(ctx.attachment_layers, s.layers);
+  };
+  ctx.layer_count = std::max<uint32_t>(rt.layer_count, 1);
+  ctx.attachment_layers = UINT32_MAX;
+  for (uint32_t i = 0; i < rt.color_count && i < abi::kMaxColorAttachments; ++i) {
+    if (!rt.color[i]) continue;
+    if (!mem::make_attachment_surface(*rt.color[i], VK_IMAGE_ASPECT_COLOR_BIT, &ctx.color[i])) return false;
+    ctx.color_codec[i] = mem::color_codec(ctx.color[i].format);
+    if (!ctx.color_codec[i]) return false;
+    ctx.has_color[i] = true;
+    fit(ctx.color[i]);
+  }
+  if (rt.depth) {
+    if (!mem::make_attachment_surface(*rt.depth, VK_IMAGE_ASPECT_DEPTH_BIT, &ctx.depth)) return false;
+    ctx.depth_codec = mem::depth_codec(ctx.depth.format);
+    if (!ctx.depth_codec) return false;
+    ctx.has_depth = true;
+    fit(ctx.depth);
+  }
+  if (rt.stencil) {
+    if (!mem::make_attachment_surface(*rt.stencil, VK_IMAGE_ASPECT_STENCIL_BIT, &ctx.stencil)) return false;
+    ctx.has_stencil = true;
+    fit(ctx.stencil);
+  }
+  const VkRect2D& ra = rt.render_area;
+  Rect area{ra.offset.x, ra.offset.y, int32_t(int64_t(ra.offset.x) + ra.extent.width),
+            int32_t(int64_t(ra.offset.y) + ra.extent.height)};
+  if (width != INT32_MAX) area = area.intersect(Rect{0, 0, width, height});
+  ctx.framebuffer = area;
+  return true;
+}
+
+// The draws of the command: one for direct draws, the indirect records otherwise.
+std::vector<DrawParams> collect_draws(const DrawCmd& cmd) {
+  std::vector<DrawParams> draws;
+  if (!cmd.indirect_buffer) {
+    DrawParams p;
+    p.indexed = cmd.indexed;
+    p.count = cmd.count;
+    p.instance_count = cmd.instance_count;
+    p.first = cmd.first;
+    p.vertex_offset = cmd.vertex_offset;
+    p.first_instance = cmd.first_instance;
+    p.draw_index = cmd.draw_index_base;
+    draws.push_back(p);
+    return draws;
+  }
+  const mem::Buffer& buffer = *cmd.indirect_buffer;
+  uint32_t count = cmd.draw_count;
+  if (cmd.count_buffer) {
+    uint32_t value = 0;
+    if (cmd.count_buffer->data && cmd.count_offset + 4 <= cmd.count_buffer->size)
+      memcpy(&value, cmd.count_buffer->data + cmd.count_offset, 4);
+    else
+      KILN_LOG_ONCE(LogLevel::Warn, "draw: indirect count outside its buffer; drawing nothing");
+    count = std::min(count, value);
+  }
+  const uint64_t record = cmd.indexed ? sizeof(VkDrawIndexedIndirectCommand) : sizeof(VkDrawIndirectCommand);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint64_t at = cmd.indirect_offset + uint64_t(i) * cmd.stride;
+    if (!buffer.data || at + record > buffer.size) {
+      KILN_LOG_ONCE(LogLevel::Warn, "draw: indirect record outside its buffer; skipped");
+      break;
+    }
+    DrawParams p;
+    p.indexed = cmd.indexed;
+    p.draw_index = cmd.draw_index_base + i;
+    if (cmd.indexed) {
+      VkDrawIndexedIndirectCommand r;
+      memcpy(&r, buffer.data + at, sizeof(r));
+      p.count = r.indexCount;
+      p.instance_count = r.instanceCount;
+      p.first = r.firstIndex;
+      p.vertex_offset = r.vertexOffset;
+      p.first_instance = r.firstInstance;
+    } else {
+      VkDrawIndirectCommand r;
+      memcpy(&r, buffer.data + at, sizeof(r));
+      p.count = r.vertexCount;
+      p.instance_count = r.instanceCount;
+      p.first = r.firstVertex;
+      p.first_instance = r.firstInstance;
+    }
+    draws.push_back(p);
+  }
+  return draws;
+}
+
+// Front end over `jobs` in parallel, binning in API order, back end over the touched tiles.
+void run_round(ThreadPool& pool, const DrawContext& ctx, const OutputMerger& merger, const std::vector<BatchJob>& jobs,
+               std::vector<BatchOutput>& outputs, uint32_t* faults) {
+  outputs.resize(std::max(outputs.size(), jobs.size()));
+  pool.parallel_for(jobs.size(), [&](size_t i) { run_front_end(ctx, jobs[i], outputs[i], faults); });
+
+  const Rect& fb = ctx.framebuffer;
+  if (fb.empty()) return;
+  const uint32_t tiles_x = (uint32_t(fb.x1) + kTileSize - 1) / kTileSize;
+  const uint32_t tiles_y = (uint32_t(fb.y1) + kTileSize - 1) / kTileSize;
+  std::vector<std::vector<BinEntry>> bins(size_t(tiles_x) * tiles_y);
+  for (uint32_t b = 0; b < jobs.size(); ++b) {
+    const std::vector<RasterTriangle>& tris = outputs[b].triangles;
+    for (uint32_t i = 0; i < tris.size(); ++i) {
+      const Rect& r = tris[i].bounds;  // already inside the framebuffer
+      for (uint32_t ty = uint32_t(r.y0) / kTileSize; ty <= uint32_t(r.y1 - 1) / kTileSize; ++ty)
+        for (uint32_t tx = uint32_t(r.x0) / kTileSize; tx <= uint32_t(r.x1 - 1) / kTileSize; ++tx)
+          bins[size_t(ty) * tiles_x + tx].push_back({b, i});
+    }
+  }
+  std::vector<uint32_t> busy;
+  for (uint32_t t = 0; t < bins.size(); ++t)
+    if (!bins[t].empty()) busy.push_back(t);
+  pool.parallel_for(busy.size(), [&](size_t i) {
+    const uint32_t t = busy[i];
+    const int32_t x = int32_t((t % tiles_x) * kTileSize), y = int32_t((t / tiles_x) * kTileSize);
+    run_tile(ctx, merger, outputs, bins[t], Rect{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)}, faults);
+  });
+}
+
+}  // namespace
+
+void run_draw(ThreadPool& pool, const DrawCmd& cmd) {
+  if (!cmd.state || !cmd.state->kernels || !cmd.state->kernels->vertex || !cmd.targets) {
+    KILN_LOG_ONCE(LogLevel::Error, "draw without a vertex kernel or render targets; skipped");
+    return;
+  }
+  DrawContext ctx;
+  ctx.cmd = &cmd;
+  ctx.state = cmd.state;
+  ctx.kernels = cmd.state->kernels;
+  ctx.vertex_format = make_vertex_format(*ctx.kernels);
+  if (!set_sample_locations(uint32_t(cmd.state->multisample.samples), ctx)) {
+    KILN_LOG_ONCE(LogLevel::Error, "draw: %u samples per pixel are not supported; skipped",
+                  uint32_t(cmd.state->multisample.samples));
+    return;
+  }
+  if (!set_targets(*cmd.targets, ctx)) {
+    KILN_LOG_ONCE(LogLevel::Error, "draw: an attachment has no memory or an unsupported format; skipped");
+    return;
+  }
+  set_viewports(ctx);
+  const VkPrimitiveTopology topology = cmd.state->input_assembly.topology;
+  if (assembled_vertex_count(topology) == 0) {
+    KILN_LOG_ONCE(LogLevel::Warn, "draw: patch-list topology without tessellation support; skipped");
+    return;
+  }
+  const bool provoking_last = cmd.state->rasterization.provoking_vertex == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
+  const OutputMerger merger(ctx);
+  alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t faults = 0;
+
+  const std::vector<DrawParams> draws = collect_draws(cmd);
+  std::vector<std::vector<AssembledPrimitive>> primitives(draws.size());
+  std::vector<int64_t> ids;
+  for (size_t d = 0; d < draws.size(); ++d) {
+    if (draws[d].instance_count == 0) continue;
+    fetch_vertex_ids(ctx, draws[d], ids);
+    assemble_primitives(topology, provoking_last, ids.data(), ids.size(), primitives[d]);
+  }
+  // Multiview repeats the draw for each view, rendering into the layer of the same index.
+  const uint32_t view_mask = cmd.targets->view_mask ? cmd.targets->view_mask : 1u;
+  std::vector<BatchJob> jobs;
+  std::vector<BatchOutput> outputs;
+  for (uint32_t view = 0; view < 32; ++view) {
+    if (!(view_mask & (1u << view))) continue;
+    ctx.view_index = cmd.targets->view_mask ? view : 0;
+    if (cmd.targets->view_mask && view >= ctx.attachment_layers) {
+      KILN_LOG_ONCE(LogLevel::Warn, "draw: view %u has no attachment layer; skipped", view);
+      continue;
+    }
+    for (size_t d = 0; d < draws.size(); ++d) {
+      const uint32_t prim_count = static_cast<uint32_t>(primitives[d].size());
+      for (uint32_t inst = 0; inst < draws[d].instance_count && prim_count; ++inst) {
+        for (uint32_t begin = 0; begin < prim_count; begin += kPrimitivesPerBatch) {
+          jobs.push_back({&draws[d], &primitives[d], inst, begin, std::min(prim_count, begin + kPrimitivesPerBatch)});
+          if (jobs.size() == kBatchesPerRound) {
+            run_round(pool, ctx, merger, jobs, outputs, &faults);
+            jobs.clear();
+          }
+        }
+      }
+    }
+    if (!jobs.empty()) run_round(pool, ctx, merger, jobs, outputs, &faults);
+    jobs.clear();
+  }
+  if (std::atomic_ref<uint32_t>(faults).load() & abi::kFaultDescriptorIndex)
+    KILN_LOG_ONCE(LogLevel::Warn, "draw: a shader indexed a descriptor array past its end; those accesses read zero "
+                  "and write nothing");
+}
 
 }  // namespace kiln::exec

@@ -35,7 +35,43 @@ uint64_t region_bytes(const mem::Image& image, const VkImageSubresourceLayers& s
   return uint64_t{extent.width} * extent.height * layers * a.texel_bytes / (a.block_width * a.block_height);
 }
 
-void execute_command(const Command* cmd, ThreadPool& pool) {
+// What execution carries from one command to the next (also into inlined secondary lists).
+struct ExecutionState {
+  const RenderTargets* targets = nullptr;  // of the render pass instance in progress
+};
+
+void execute_list(const CommandList& list, ThreadPool& pool, ExecutionState& state);
+
+void clear_attachments(const ClearAttachmentsCmd& c, const RenderTargets* targets) {
+  if (!targets) {
+    KILN_LOG_ONCE(LogLevel::Error, "vkCmdClearAttachments: no render pass instance in progress; skipped");
+    return;
+  }
+  for (uint32_t a = 0; a < c.attachment_count; ++a) {
+    const VkClearAttachment& att = c.attachments[a];
+    VkClearValue value = att.clearValue;
+    for (uint32_t r = 0; r < c.rect_count; ++r) {
+      const mem::LayerSet layers{c.rects[r].baseArrayLayer, c.rects[r].layerCount, targets->view_mask};
+      auto clear = [&](const mem::ImageView* view, VkImageAspectFlags aspects) {
+        if (view && !mem::clear_view_rect(*view, aspects, value, c.rects[r].rect, layers))
+          KILN_LOG_ONCE(LogLevel::Error, "vkCmdClearAttachments: format %d cannot be cleared", view->format);
+      };
+      if (att.aspectMask & VK_IMAGE_ASPECT_COLOR_BIT) {
+        if (att.colorAttachment < targets->color_count) clear(targets->color[att.colorAttachment], VK_IMAGE_ASPECT_COLOR_BIT);
+        continue;
+      }
+      const VkImageAspectFlags ds = att.aspectMask & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT);
+      if (targets->depth && targets->depth == targets->stencil) {
+        clear(targets->depth, ds);
+      } else {
+        if (ds & VK_IMAGE_ASPECT_DEPTH_BIT) clear(targets->depth, VK_IMAGE_ASPECT_DEPTH_BIT);
+        if (ds & VK_IMAGE_ASPECT_STENCIL_BIT) clear(targets->stencil, VK_IMAGE_ASPECT_STENCIL_BIT);
+      }
+    }
+  }
+}
+
+void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state) {
   switch (cmd->type) {
     case CommandType::CopyBuffer: {
       const auto& c = as<CopyBufferCmd>(cmd);
@@ -134,9 +170,39 @@ void execute_command(const Command* cmd, ThreadPool& pool) {
       run_compute_dispatch(pool, *c.kernel, *c.resources, base, count);
       break;
     }
-    case CommandType::Draw:
-      run_draw(pool, as<DrawCmd>(cmd));
+    case CommandType::Draw: {
+      const auto& c = as<DrawCmd>(cmd);
+      if (c.targets) {
+        run_draw(pool, c);
+      } else if (state.targets) {
+        DrawCmd with_targets = c;  // recorded in a secondary: draw into the instance in progress
+        with_targets.targets = state.targets;
+        run_draw(pool, with_targets);
+      } else {
+        KILN_LOG_ONCE(LogLevel::Error, "draw outside a render pass instance; skipped");
+      }
       break;
+    }
+    case CommandType::SetRenderTargets:
+      state.targets = as<SetRenderTargetsCmd>(cmd).targets;
+      break;
+    case CommandType::ClearView: {
+      const auto& c = as<ClearViewCmd>(cmd);
+      if (!mem::clear_view_rect(*c.view, c.aspects, c.value, c.rect, c.layers))
+        KILN_LOG_ONCE(LogLevel::Error, "attachment load-op clear: format %d cannot be cleared", c.view->format);
+      break;
+    }
+    case CommandType::ClearAttachments: {
+      const auto& c = as<ClearAttachmentsCmd>(cmd);
+      clear_attachments(c, c.targets ? c.targets : state.targets);
+      break;
+    }
+    case CommandType::ResolveView: {
+      const auto& c = as<ResolveViewCmd>(cmd);
+      if (!mem::resolve_view_rect(*c.src, *c.dst, c.aspect, c.mode, c.rect, c.layers))
+        KILN_LOG_ONCE(LogLevel::Error, "attachment resolve: format %d cannot be resolved", c.src->format);
+      break;
+    }
     case CommandType::ResetQueries: {
       const auto& c = as<ResetQueriesCmd>(cmd);
       c.pool->reset(c.first, c.count);
@@ -161,16 +227,21 @@ void execute_command(const Command* cmd, ThreadPool& pool) {
     }
     case CommandType::ExecuteCommands: {
       const auto& c = as<ExecuteCommandsCmd>(cmd);
-      for (uint32_t i = 0; i < c.list_count; ++i) execute_command_list(*c.lists[i], pool);
+      for (uint32_t i = 0; i < c.list_count; ++i) execute_list(*c.lists[i], pool, state);
       break;
     }
   }
 }
 
+void execute_list(const CommandList& list, ThreadPool& pool, ExecutionState& state) {
+  for (const Command* cmd = list.first(); cmd; cmd = cmd->next) execute_command(cmd, pool, state);
+}
+
 }  // namespace
 
 void execute_command_list(const CommandList& list, ThreadPool& pool) {
-  for (const Command* cmd = list.first(); cmd; cmd = cmd->next) execute_command(cmd, pool);
+  ExecutionState state;  // a render pass instance never spans primary command buffers
+  execute_list(list, pool, state);
 }
 
 }  // namespace kiln::exec

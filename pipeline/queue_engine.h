@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -23,6 +24,9 @@ struct SemaphoreOp {
 struct Batch {
   std::vector<SemaphoreOp> waits;
   std::vector<const CommandList*> command_lists;
+  // Host work that must happen in queue order after the command lists (e.g. handing a swapchain
+  // image to its presentation thread for vkQueuePresentKHR); runs before the signals.
+  std::function<void()> host_step;
   std::vector<SemaphoreOp> signals;
   Fence* fence = nullptr;  // signalled after this batch (set on a submit's last batch)
 };

@@ -137,9 +137,10 @@ VkResult TestInstance::create(const InstanceOptions& options, std::unique_ptr<Te
   create_info.pApplicationInfo = &app;
   create_info.enabledLayerCount = layer ? 1 : 0;
   create_info.ppEnabledLayerNames = &layer;
-  const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-  create_info.enabledExtensionCount = debug_utils ? 1 : 0;
-  create_info.ppEnabledExtensionNames = &extension;
+  std::vector<const char*> extensions = options.extensions;
+  if (debug_utils) extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+  create_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  create_info.ppEnabledExtensionNames = extensions.data();
   VkResult result = vkCreateInstance(&create_info, options.allocator, &instance->instance_);
   if (result != VK_SUCCESS) {
     instance->instance_ = VK_NULL_HANDLE;
@@ -534,7 +535,9 @@ void VulkanTest::SetUp() {
   ASSERT_TRUE(file_exists(manifest)) << "ICD manifest " << manifest << " does not exist"
                                      << (driver == Driver::Kiln ? " (build the vulkan_kiln target)" : "");
   point_loader_at(manifest);
-  const VkResult result = TestInstance::create({}, &instance_);
+  InstanceOptions options;
+  options.extensions = instance_extensions();
+  const VkResult result = TestInstance::create(options, &instance_);
   ASSERT_NE(VK_ERROR_LAYER_NOT_PRESENT, result)
       << "VK_LAYER_KHRONOS_validation is missing (Debian package vulkan-validationlayers)";
   ASSERT_EQ(VK_SUCCESS, result) << "vkCreateInstance failed with the driver " << manifest;

@@ -55,6 +55,8 @@ struct InstanceOptions {
   // VulkanTest::create_unvalidated_context.
   bool validation = true;
   const VkAllocationCallbacks* allocator = nullptr;
+  // Instance extensions besides VK_EXT_debug_utils (e.g. surfaces).
+  std::vector<const char*> extensions;
 };
 
 // A VkInstance (API 1.3) with a VK_EXT_debug_utils messenger that records every WARNING or ERROR
@@ -221,6 +223,8 @@ class VulkanTest : public ::testing::Test {
   // Destroys devices and instances made by the test, then fails the test for every validation
   // message captured during it.
   void TearDown() override;
+  // Instance extensions a fixture needs (e.g. VK_KHR_surface); none by default.
+  virtual std::vector<const char*> instance_extensions() const { return {}; }
 
   TestInstance& instance() { return *instance_; }
   VkPhysicalDevice physical_device() const { return physical_device_; }

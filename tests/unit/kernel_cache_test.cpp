@@ -36,6 +36,51 @@ TEST(KernelCache, SerializedEntriesComeBackIdentical) {
   EXPECT_FALSE(b.find(33));
 }
 
+TEST(KernelCache, GraphicsStageInfoComesBackIdentical) {
+  auto vertex = sample_kernel(3);
+  vertex->stage = KernelStage::Vertex;
+  vertex->vertex_outputs.slot_count = 6;
+  vertex->vertex_outputs.point_size_slot = 3;
+  vertex->vertex_outputs.clip_distance_slot = 4;
+  vertex->vertex_outputs.clip_distance_count = 5;
+  vertex->vertex_outputs.location_slot[7] = 1;
+  auto fragment = sample_kernel(4);
+  fragment->stage = KernelStage::Fragment;
+  fragment->fragment.input_location_mask = 0x5;
+  fragment->fragment.interpolation[2] = abi::Interpolation::NoPerspective;
+  fragment->fragment.centroid_mask = 4;
+  fragment->fragment.output_location_mask = 3;
+  fragment->fragment.output_type[1] = 2;
+  fragment->fragment.writes_depth = true;
+  fragment->fragment.depth_replacing_mode_greater = true;
+  KernelCache a;
+  a.insert(1, vertex);
+  a.insert(2, fragment);
+  KernelCache b;
+  ASSERT_TRUE(b.deserialize(a.serialize("cpu"), "cpu"));
+  auto v = b.find(1);
+  auto f = b.find(2);
+  ASSERT_TRUE(v && f);
+  EXPECT_EQ(v->stage, KernelStage::Vertex);
+  EXPECT_EQ(v->vertex_outputs.slot_count, 6u);
+  EXPECT_EQ(v->vertex_outputs.point_size_slot, 3);
+  EXPECT_EQ(v->vertex_outputs.clip_distance_slot, 4);
+  EXPECT_EQ(v->vertex_outputs.clip_distance_count, 5u);
+  EXPECT_EQ(v->vertex_outputs.layer_slot, -1);
+  EXPECT_EQ(v->vertex_outputs.location_slot[7], 1);
+  EXPECT_EQ(v->vertex_outputs.location_slot[0], -1);
+  EXPECT_EQ(f->stage, KernelStage::Fragment);
+  EXPECT_EQ(f->fragment.input_location_mask, 0x5u);
+  EXPECT_EQ(f->fragment.interpolation[2], abi::Interpolation::NoPerspective);
+  EXPECT_EQ(f->fragment.interpolation[0], abi::Interpolation::Smooth);
+  EXPECT_EQ(f->fragment.centroid_mask, 4u);
+  EXPECT_EQ(f->fragment.output_location_mask, 3u);
+  EXPECT_EQ(f->fragment.output_type[1], 2);
+  EXPECT_TRUE(f->fragment.writes_depth);
+  EXPECT_TRUE(f->fragment.depth_replacing_mode_greater);
+  EXPECT_FALSE(f->fragment.can_discard);
+}
+
 TEST(KernelCache, DataForAnotherCpuIsIgnored) {
   KernelCache a;
   a.insert(1, sample_kernel(1));

@@ -1,0 +1,109 @@
+#include "compiler/kernel_build.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <chrono>
+
+#include "common/log.h"
+#include "compiler/jit.h"
+#include "compiler/shader_dump.h"
+#include "compiler/shader_hash.h"
+#include "compiler/spirv_front.h"
+#include "compiler/spirv_module.h"
+
+namespace kiln::compiler {
+namespace {
+
+spv::ExecutionModel model_of(ShaderStage stage) {
+  switch (stage) {
+    case ShaderStage::Vertex: return spv::ExecutionModel::Vertex;
+    case ShaderStage::Fragment: return spv::ExecutionModel::Fragment;
+    case ShaderStage::Compute: return spv::ExecutionModel::GLCompute;
+    default: return spv::ExecutionModel::Max;
+  }
+}
+
+// SPIR-V → object code: the expensive path that a cache hit skips.
+std::shared_ptr<const CachedKernel> build(const ShaderSource& source, uint32_t simd_width, uint64_t key,
+                                          const StageTranslator& translate, std::string* error) {
+  const char* stage = stage_suffix(source.stage);
+  const spv::ExecutionModel model = model_of(source.stage);
+  if (model == spv::ExecutionModel::Max) {
+    *error = std::string(stage) + " shaders are not supported";
+    return nullptr;
+  }
+  FrontResult front = prepare_spirv(source, kKilnLayoutSupport);
+  if (!front.ok()) {
+    *error = front.error;
+    return nullptr;
+  }
+  std::string parse_error;
+  auto module = spirv::Module::parse(front.words, &parse_error);
+  if (!module) {
+    *error = parse_error;
+    return nullptr;
+  }
+  const spirv::EntryPoint* entry = module->entry_point(source.entry_point, model);
+  if (!entry) {
+    *error = "no " + std::string(stage) + " entry point named \"" + std::string(source.entry_point) + "\"";
+    return nullptr;
+  }
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto kernel = std::make_shared<CachedKernel>();
+  kernel->symbol = "kiln_" + std::string(stage) + "_" + std::to_string(key);
+  kernel->simd_width = simd_width;
+  std::unique_ptr<llvm::Module> ir = translate(*module, *entry, *context, kernel.get(), error);
+  if (!ir) return nullptr;
+  if (dump_enabled("llvm")) {
+    std::string text;
+    llvm::raw_string_ostream stream(text);
+    ir->print(stream, nullptr);
+    dump_text("llvm", key, stage, stream.str());
+  }
+  std::string assembly;
+  const bool want_assembly = dump_enabled("asm");
+  if (!Jit::instance().compile_to_object(std::move(context), std::move(ir), &kernel->object,
+                                         want_assembly ? &assembly : nullptr, error))
+    return nullptr;
+  if (want_assembly) dump_text("asm", key, stage, assembly);
+  return kernel;
+}
+
+}  // namespace
+
+uint64_t kernel_key(const ShaderSource& source, uint32_t simd_width, uint64_t layout_hash, uint64_t variant_hash) {
+  StableHasher h;
+  h.add_u64(shader_hash(source)).add_u64(simd_width).add_u64(layout_hash).add_string(Jit::instance().cpu_name());
+  if (variant_hash) h.add_u64(variant_hash);
+  return h.finish();
+}
+
+std::shared_ptr<const CachedKernel> find_or_build_kernel(const ShaderSource& source, uint32_t simd_width, uint64_t key,
+                                                         KernelCache* cache, bool* compile_required,
+                                                         const StageTranslator& translate, std::string* error) {
+  const char* stage = stage_suffix(source.stage);
+  std::shared_ptr<const CachedKernel> cached = cache ? cache->find(key) : nullptr;
+  if (cached) {
+    log(LogLevel::Info, "%s kernel %016llx: linked from VkPipelineCache without compiling", stage, (unsigned long long)key);
+    return cached;
+  }
+  if (compile_required) {
+    *compile_required = true;
+    return nullptr;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  cached = build(source, simd_width, key, translate, error);
+  if (!cached) return nullptr;
+  log(LogLevel::Info, "%s kernel %016llx: compiled in %.1f ms", stage, (unsigned long long)key,
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  if (cache) cache->insert(key, cached);
+  return cached;
+}
+
+uint64_t link_kernel(const CachedKernel& kernel, std::string* error) {
+  return Jit::instance().load_object(kernel.object, kernel.symbol, error);
+}
+
+}  // namespace kiln::compiler

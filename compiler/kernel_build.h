@@ -1,0 +1,68 @@
+#pragma once
+// The path every compile_*_kernel takes (compute_compiler.cpp, graphics_compiler.cpp): a key
+// from everything that decides the code, the process's linked kernels, the VkPipelineCache's
+// object code, FAIL_ON_PIPELINE_COMPILE_REQUIRED, and — only when all of those miss — front end,
+// translation and LLVM. Stages differ only in the translate step and what they report.
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "compiler/kernel_cache.h"
+#include "compiler/shader_source.h"
+#include "compiler/translator.h"
+
+
+namespace kiln::compiler {
+
+// Stable key of a kernel: shader (incl. stage and specialization), SIMD width, pipeline layout,
+// host CPU, and the stage's variant key (0 when it has none, e.g. compute).
+uint64_t kernel_key(const ShaderSource& source, uint32_t simd_width, uint64_t layout_hash, uint64_t variant_hash);
+
+// Translates the entry point into `kernel->symbol` and fills the stage's part of `kernel`.
+using StageTranslator = std::function<std::unique_ptr<llvm::Module>(const spirv::Module&, const spirv::EntryPoint&,
+                                                                    llvm::LLVMContext&, CachedKernel* kernel, std::string* error)>;
+
+// Object code for `key`: from `cache`, or built (front end → `translate` → object code) and added
+// to it. nullptr with `error`, or with *compile_required when `compile_required` is given and
+// nothing is cached.
+std::shared_ptr<const CachedKernel> find_or_build_kernel(const ShaderSource& source, uint32_t simd_width, uint64_t key,
+                                                         KernelCache* cache, bool* compile_required,
+                                                         const StageTranslator& translate, std::string* error);
+
+// Links object code into the process; the function's address, or 0 with `error`.
+uint64_t link_kernel(const CachedKernel& kernel, std::string* error);
+
+// Kernels of one stage already linked into this process, so a pipeline created twice links once.
+template <typename Compiled>
+class LinkedKernels {
+ public:
+  std::shared_ptr<const Compiled> find(uint64_t key) {
+    std::lock_guard lock(mutex_);
+    auto it = kernels_.find(key);
+    return it == kernels_.end() ? nullptr : it->second;
+  }
+  // Links `cached` (unless another thread did first) and describes it with `describe(cached, compiled)`.
+  template <typename Describe>
+  std::shared_ptr<const Compiled> link(uint64_t key, const CachedKernel& cached, Describe&& describe, std::string* error) {
+    if (auto found = find(key)) return found;
+    const uint64_t address = link_kernel(cached, error);
+    if (!address) return nullptr;
+    auto kernel = std::make_shared<Compiled>();
+    kernel->simd_width = cached.simd_width;
+    describe(address, cached, kernel.get());
+    std::lock_guard lock(mutex_);
+    return kernels_.emplace(key, std::move(kernel)).first->second;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<uint64_t, std::shared_ptr<const Compiled>> kernels_;
+};
+
+}  // namespace kiln::compiler

@@ -1,0 +1,267 @@
+// Sampling instructions: OpSampledImage, OpImageSample* (implicit/explicit LOD, Dref, Proj),
+// OpImageFetch on sampled images, OpImageGather / OpImageDrefGather and OpImageQueryLod.
+//
+// A sampled image's value is two leaves: the address of the descriptor record that holds the
+// image view and the one that holds the sampler (the same record for combined image samplers).
+// Each instruction fills one abi::SampleArgs (SoA, in a per-function stack slot) and calls the
+// view's sampling routine (memory/sampling.cpp) once for all lanes; lanes whose views name a
+// different routine (non-uniform indexing over views of different formats) get further calls.
+// Lanes with a null view read zero.
+#include <vulkan/vulkan_core.h>
+
+#include <cstddef>
+
+#include "compiler/kernel_abi.h"
+#include "compiler/translator_internal.h"
+
+namespace kiln::compiler {
+namespace {
+
+using abi::SampleArgs;
+
+// Image operand bits (SPIR-V "Image Operands"), in operand order.
+constexpr uint32_t kBias = 0x1, kLod = 0x2, kGrad = 0x4, kConstOffset = 0x8, kOffset = 0x10, kConstOffsets = 0x20,
+                   kSample = 0x40, kMinLod = 0x80, kMakeTexelAvailable = 0x100, kMakeTexelVisible = 0x200,
+                   kOffsets = 0x10000;
+
+struct ImageOperands {
+  Id bias = 0, lod = 0, grad_x = 0, grad_y = 0, offset = 0, offsets = 0, sample = 0, min_lod = 0;
+};
+
+// Parses the optional Image Operands starting at ops[first] (the mask, then one or two ids per set
+// bit in bit order); availability/visibility scope ids are skipped.
+ImageOperands parse_operands(std::span<const uint32_t> ops, size_t first) {
+  ImageOperands o;
+  if (ops.size() <= first) return o;
+  const uint32_t mask = ops[first];
+  size_t i = first + 1;
+  auto next = [&]() -> Id { return i < ops.size() ? ops[i++] : 0; };
+  if (mask & kBias) o.bias = next();
+  if (mask & kLod) o.lod = next();
+  if (mask & kGrad) { o.grad_x = next(); o.grad_y = next(); }
+  if (mask & kConstOffset) o.offset = next();
+  if (mask & kOffset) o.offset = next();
+  if (mask & kConstOffsets) o.offsets = next();
+  if (mask & kSample) o.sample = next();
+  if (mask & kMinLod) o.min_lod = next();
+  if (mask & kMakeTexelAvailable) next();
+  if (mask & kMakeTexelVisible) next();
+  if (mask & kOffsets) o.offsets = next();
+  return o;
+}
+
+class SampleCodegen {
+ public:
+  explicit SampleCodegen(Translator& t) : t_(t), b_(t.b()) {}
+
+  llvm::Value* i64(uint64_t v) { return t_.splat(b_.getInt64(v)); }
+
+  // The function's one SampleArgs slot (allocated at the top of the entry block on first use).
+  llvm::Value* args() {
+    llvm::BasicBlock& entry = t_.function->getEntryBlock();
+    for (llvm::Instruction& inst : entry)
+      if (inst.getName() == "kiln.sample_args") return &inst;
+    auto* type = llvm::ArrayType::get(b_.getInt8Ty(), sizeof(SampleArgs));
+    llvm::AllocaInst* slot = t_.alloca_builder_.CreateAlloca(type, nullptr, "kiln.sample_args");
+    slot->setAlignment(llvm::Align(64));
+    return slot;
+  }
+
+  llvm::Value* at(llvm::Value* base, size_t offset) { return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), base, offset); }
+
+  // Stores a <W x 32-bit> lane vector (float or int; other widths converted) at `offset`.
+  void store_lanes(llvm::Value* a, size_t offset, llvm::Value* v, bool as_float) {
+    llvm::Type* s = v->getType()->getScalarType();
+    if (as_float) {
+      if (s->isIntegerTy()) v = b_.CreateSIToFP(v, t_.lane_type(b_.getFloatTy()));
+      else if (!s->isFloatTy()) v = b_.CreateFPCast(v, t_.lane_type(b_.getFloatTy()));
+    } else {
+      if (s->isFloatingPointTy()) v = b_.CreateBitCast(v, t_.lane_type(b_.getIntNTy(s->getPrimitiveSizeInBits())));
+      v = b_.CreateSExtOrTrunc(v, t_.lane_type(b_.getInt32Ty()));
+    }
+    b_.CreateAlignedStore(v, at(a, offset), llvm::Align(4));
+  }
+
+  // Loads a field of each active lane's record (zero for other lanes, whose record addresses
+  // may be anything).
+  llvm::Value* field(llvm::Value* record, uint32_t offset, llvm::Type* type) {
+    llvm::Value* addr = b_.CreateAdd(record, i64(offset));
+    return b_.CreateMaskedGather(t_.lane_type(type), b_.CreateIntToPtr(addr, t_.lane_type(b_.getPtrTy())),
+                                 llvm::Align(4), t_.mask(), llvm::Constant::getNullValue(t_.lane_type(type)));
+  }
+
+  // Calls the views' routines until every active lane with a view has been served; returns the
+  // four output vectors (<W x i32>).
+  std::array<llvm::Value*, 4> call(llvm::Value* a, llvm::Value* image_records, llvm::Value* sampler_records) {
+    llvm::Type* i64t = b_.getInt64Ty();
+    llvm::Type* i32t = b_.getInt32Ty();
+    const uint32_t w = t_.width();
+    llvm::Value* views = field(image_records, offsetof(abi::ImageSamplerDescriptor, image_view), i64t);
+    llvm::Value* null_lanes = b_.CreateICmpEQ(views, i64(0));
+    views = b_.CreateSelect(null_lanes, t_.splat(null_image_view(t_)), views);
+    b_.CreateAlignedStore(views, at(a, offsetof(SampleArgs, view)), llvm::Align(8));
+    if (sampler_records) {
+      llvm::Value* samplers = field(sampler_records, offsetof(abi::ImageSamplerDescriptor, sampler), i64t);
+      b_.CreateAlignedStore(samplers, at(a, offsetof(SampleArgs, sampler)), llvm::Align(8));
+    }
+    for (uint32_t c = 0; c < 4; ++c)
+      b_.CreateAlignedStore(llvm::Constant::getNullValue(t_.lane_type(i32t)), at(a, offsetof(SampleArgs, out) + c * 4 * abi::kMaxSampleLanes), llvm::Align(4));
+    // Inactive lanes point at the null view too, so every lane's record is readable here.
+    llvm::Value* all = llvm::Constant::getAllOnesValue(t_.lane_type(b_.getInt1Ty()));
+    llvm::Value* fns = b_.CreateMaskedGather(
+        t_.lane_type(i64t), b_.CreateIntToPtr(b_.CreateAdd(views, i64(offsetof(abi::ImageViewRecord, sample))), t_.lane_type(b_.getPtrTy())),
+        llvm::Align(8), all, llvm::Constant::getNullValue(t_.lane_type(i64t)));
+    llvm::Value* lanes = b_.CreateAnd(t_.mask(), b_.CreateICmpNE(fns, i64(0)));
+    llvm::Value* pending0 = b_.CreateZExt(b_.CreateBitCast(lanes, b_.getIntNTy(w)), i32t);
+
+    llvm::Function* fn = t_.function;
+    llvm::BasicBlock* before = b_.GetInsertBlock();
+    auto* loop = llvm::BasicBlock::Create(t_.ctx, "sample_loop", fn);
+    auto* body = llvm::BasicBlock::Create(t_.ctx, "sample_call", fn);
+    auto* done = llvm::BasicBlock::Create(t_.ctx, "sample_done", fn);
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* pending = b_.CreatePHI(i32t, 2);
+    pending->addIncoming(pending0, before);
+    b_.CreateCondBr(b_.CreateICmpNE(pending, b_.getInt32(0)), body, done);
+    b_.SetInsertPoint(body);
+    llvm::Value* lane = b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, pending, b_.getTrue());
+    // The routine of that lane's view, loaded from memory (an extractelement with a variable index
+    // feeding an indirect call crashes LLVM 19's instruction selection).
+    llvm::Value* slot = b_.CreateGEP(b_.getInt64Ty(), at(a, offsetof(SampleArgs, view)), b_.CreateZExt(lane, i64t));
+    llvm::Value* view = b_.CreateAlignedLoad(b_.getPtrTy(), slot, llvm::Align(8));
+    llvm::Value* target = b_.CreateAlignedLoad(b_.getPtrTy(), at(view, offsetof(abi::ImageViewRecord, sample)), llvm::Align(8));
+    auto* type = llvm::FunctionType::get(i32t, {b_.getPtrTy(), i32t}, false);
+    llvm::Value* served = b_.CreateCall(type, target, {a, pending});
+    // The lane that chose the routine is always served, so the loop ends even if a routine
+    // refuses it.
+    served = b_.CreateOr(served, b_.CreateShl(b_.getInt32(1), lane));
+    llvm::Value* rest = b_.CreateAnd(pending, b_.CreateNot(served));
+    pending->addIncoming(rest, body);
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(done);
+    std::array<llvm::Value*, 4> out;
+    for (uint32_t c = 0; c < 4; ++c)
+      out[c] = b_.CreateAlignedLoad(t_.lane_type(i32t), at(a, offsetof(SampleArgs, out) + c * 4 * abi::kMaxSampleLanes), llvm::Align(4));
+    return out;
+  }
+
+ private:
+  Translator& t_;
+  llvm::IRBuilder<>& b_;
+};
+
+}  // namespace
+
+bool Translator::sample_instruction(const spirv::Instruction& inst, bool* handled) {
+  *handled = true;
+  const auto& ops = inst.operands;
+  SampleCodegen g(*this);
+  uint32_t op = 0;
+  bool dref = false, proj = false, fetch = false, gather = false;
+  size_t operands_at = 2;  // index of the Image Operands mask
+  switch (inst.opcode) {
+    case spv::Op::OpSampledImage: {
+      set(inst.result, Value{{get(ops[0]).leaves.at(0), get(ops[1]).leaves.at(0)}});
+      return true;
+    }
+    case spv::Op::OpImageSampleImplicitLod: op = abi::kSampleOpSample; break;
+    case spv::Op::OpImageSampleExplicitLod: op = abi::kSampleOpSample; break;
+    case spv::Op::OpImageSampleDrefImplicitLod:
+    case spv::Op::OpImageSampleDrefExplicitLod: op = abi::kSampleOpSample; dref = true; break;
+    case spv::Op::OpImageSampleProjImplicitLod:
+    case spv::Op::OpImageSampleProjExplicitLod: op = abi::kSampleOpSample; proj = true; break;
+    case spv::Op::OpImageSampleProjDrefImplicitLod:
+    case spv::Op::OpImageSampleProjDrefExplicitLod: op = abi::kSampleOpSample; proj = dref = true; break;
+    case spv::Op::OpImageFetch: op = abi::kSampleOpFetch; fetch = true; break;
+    case spv::Op::OpImageGather: op = abi::kSampleOpGather; gather = true; operands_at = 3; break;
+    case spv::Op::OpImageDrefGather: op = abi::kSampleOpGather; gather = dref = true; break;
+    case spv::Op::OpImageQueryLod: op = abi::kSampleOpQueryLod; break;
+    default:
+      *handled = false;
+      return true;
+  }
+  if (dref) operands_at = 3;  // the Dref operand comes before the image operands
+  const Value image = get(ops[0]);
+  const spirv::Type& image_type = m.type(type_of(ops[0]));
+  const Value coord = get(ops[1]);
+  const ImageOperands io = parse_operands(ops, operands_at);
+  if (io.sample) return fail(inst, "multisampled sampled images are not supported");
+
+  llvm::Value* a = g.args();
+  llvm::Type* i32 = builder_.getInt32Ty();
+  if (io.lod) op |= abi::kSampleExplicitLod;
+  if (io.grad_x) op |= abi::kSampleGrad;
+  if (io.bias) op |= abi::kSampleBias;
+  if (dref) op |= abi::kSampleDref;
+  if (proj) op |= abi::kSampleProj;
+  if (io.min_lod) op |= abi::kSampleMinLod;
+  if (io.offset) op |= abi::kSampleOffset;
+  if (io.offsets) op |= abi::kSampleOffsets4;
+  if (gather || inst.opcode == spv::Op::OpImageQueryLod) op &= ~abi::kSampleLodMask;
+
+  const uint32_t coords = static_cast<uint32_t>(coord.leaves.size());
+  if (coords == 0 || coords > 4) return fail(inst, "bad coordinate");
+  auto scalar_store = [&](size_t offset, llvm::Value* v) { builder_.CreateAlignedStore(v, g.at(a, offset), llvm::Align(4)); };
+  scalar_store(offsetof(SampleArgs, op), builder_.getInt32(op));
+  scalar_store(offsetof(SampleArgs, width), builder_.getInt32(width()));
+  // Proj: q follows the coordinates the image's dimensionality uses (glslang moves it there).
+  const uint32_t spatial = image_type.dim == spv::Dim::Dim1D ? 1 : image_type.dim == spv::Dim::Dim3D ? 3 : 2;
+  if (proj && coords <= spatial) return fail(inst, "projective coordinate without q");
+  scalar_store(offsetof(SampleArgs, coord_count), builder_.getInt32(proj ? spatial : coords));
+  for (uint32_t c = 0; c < coords; ++c)
+    g.store_lanes(a, offsetof(SampleArgs, coord) + c * 4 * abi::kMaxSampleLanes, coord.leaves[c], !fetch);
+  auto lane0 = [&](llvm::Value* v) { return builder_.CreateExtractElement(v, builder_.getInt32(0)); };
+  if (gather) {
+    llvm::Value* component = dref ? builder_.getInt32(0) : builder_.CreateZExtOrTrunc(lane0(get(ops[2]).leaves.at(0)), i32);
+    scalar_store(offsetof(SampleArgs, gather_component), component);
+  }
+  if (dref) g.store_lanes(a, offsetof(SampleArgs, dref), get(ops[2]).leaves.at(0), true);
+  if (io.lod) g.store_lanes(a, offsetof(SampleArgs, lod), get(io.lod).leaves.at(0), !fetch);
+  else if (fetch) g.store_lanes(a, offsetof(SampleArgs, lod), splat(builder_.getInt32(0)), false);
+  if (io.bias) g.store_lanes(a, offsetof(SampleArgs, lod), get(io.bias).leaves.at(0), true);
+  if (io.min_lod) g.store_lanes(a, offsetof(SampleArgs, min_lod), get(io.min_lod).leaves.at(0), true);
+  if (io.grad_x) {
+    const Value dx = get(io.grad_x), dy = get(io.grad_y);
+    for (uint32_t d = 0; d < dx.leaves.size() && d < 3; ++d) {
+      g.store_lanes(a, offsetof(SampleArgs, grad) + d * 4 * abi::kMaxSampleLanes, dx.leaves[d], true);
+      g.store_lanes(a, offsetof(SampleArgs, grad) + (3 + d) * 4 * abi::kMaxSampleLanes, dy.leaves[d], true);
+    }
+  }
+  if (io.offset) {
+    const Value off = get(io.offset);
+    for (uint32_t d = 0; d < 3; ++d)
+      g.store_lanes(a, offsetof(SampleArgs, offset) + d * 4 * abi::kMaxSampleLanes,
+                    d < off.leaves.size() ? off.leaves[d] : splat(builder_.getInt32(0)), false);
+  }
+  if (io.offsets) {
+    // Four ivec2 offsets (constant by the spec): taken from the first lane.
+    const Value offs = get(io.offsets);
+    for (uint32_t i = 0; i < 8 && i < offs.leaves.size(); ++i)
+      scalar_store(offsetof(SampleArgs, gather_offsets) + i * 4, builder_.CreateSExtOrTrunc(lane0(offs.leaves[i]), i32));
+  }
+
+  llvm::Value* image_records = image.leaves.at(0);
+  llvm::Value* sampler_records = fetch ? nullptr : image.leaves.size() > 1 ? image.leaves[1] : image.leaves[0];
+  const std::array<llvm::Value*, 4> texel = g.call(a, image_records, sampler_records);
+
+  std::vector<Id> scalars;
+  scalar_types(inst.result_type, &scalars);
+  Value out;
+  for (size_t c = 0; c < scalars.size() && c < 4; ++c) {
+    llvm::Type* want = lane_type(leaf_type(scalars[c]));
+    llvm::Value* v = texel[c];
+    if (want->getScalarType()->isHalfTy()) {
+      v = builder_.CreateFPTrunc(builder_.CreateBitCast(v, lane_type(builder_.getFloatTy())), want);
+    } else if (want->getScalarSizeInBits() != 32) {
+      return fail(inst, "sampled texels must be 16- or 32-bit");
+    } else {
+      v = builder_.CreateBitCast(v, want);
+    }
+    out.leaves.push_back(v);
+  }
+  set(inst.result, std::move(out));
+  return true;
+}
+
+}  // namespace kiln::compiler

@@ -1,0 +1,697 @@
+// Vertex and fragment kernels (ABI: compiler/kernel_abi.h, graphics section).
+//
+// Input and Output variables are ordinary per-lane private variables (setup_variables): the
+// prologue fills Location inputs — a vertex kernel FETCHES its attributes from the vertex buffers
+// itself, converting the formats inline; a fragment kernel loads the engine's interpolated SoA
+// arrays — and the epilogue stores every output to the ABI's SoA arrays. Input built-ins are read
+// from the invocation record where the shader reads them (graphics_builtin).
+//
+// Fragment lanes: lane i is pixel (i & 1, (i >> 1) & 1) of quad i / 4. Every lane of a quad that
+// holds a real fragment runs (helpers are needed for derivatives); helper lanes — and lanes
+// demoted to helpers — never write memory (without_helpers). OpKill/OpTerminateInvocation and
+// OpDemoteToHelperInvocation add lanes to the discarded set; the kernel returns the covered
+// lanes that are not in it.
+#include <llvm/IR/Intrinsics.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+#include "compiler/kernel_abi.h"
+#include "compiler/translator_internal.h"
+#include "compiler/vertex_formats.h"
+
+namespace kiln::compiler {
+namespace {
+
+// One scalar leaf of an interface variable, in the variable's leaf order: a Location and
+// component, or element `component` of a built-in.
+struct InterfaceLeaf {
+  uint32_t location = 0;
+  uint32_t component = 0;
+  spv::BuiltIn builtin = spv::BuiltIn::Max;  // Max: a Location leaf
+  Id scalar = 0;                             // SPIR-V scalar type
+  bool flat = false, no_perspective = false, centroid = false, sample = false;
+};
+
+struct InterfaceVariable {
+  Id id = 0;
+  Id pointee = 0;
+  std::vector<InterfaceLeaf> leaves;
+};
+
+class InterfaceWalker {
+ public:
+  InterfaceWalker(const spirv::Module& m, std::string* error) : m_(m), error_(error) {}
+
+  // Locations a type occupies: each 32-bit scalar or vector (one slot of four components) takes one.
+  uint32_t locations(Id type) const {
+    const spirv::Type& t = m_.type(type);
+    switch (t.kind) {
+      case spirv::TypeKind::Matrix: return t.count;
+      case spirv::TypeKind::Array: return t.count * locations(t.element);
+      case spirv::TypeKind::Struct: {
+        uint32_t n = 0;
+        for (Id member : t.members) n += locations(member);
+        return n;
+      }
+      default: return 1;
+    }
+  }
+
+  bool location_leaves(Id type, uint32_t location, uint32_t component, InterfaceLeaf style, std::vector<InterfaceLeaf>* out) {
+    const spirv::Type& t = m_.type(type);
+    switch (t.kind) {
+      case spirv::TypeKind::Int:
+      case spirv::TypeKind::Float:
+        return scalar(type, location, component, style, out);
+      case spirv::TypeKind::Vector:
+        for (uint32_t i = 0; i < t.count; ++i)
+          if (!scalar(t.element, location, component + i, style, out)) return false;
+        return true;
+      case spirv::TypeKind::Matrix:
+        for (uint32_t c = 0; c < t.count; ++c)
+          if (!location_leaves(t.element, location + c, 0, style, out)) return false;
+        return true;
+      case spirv::TypeKind::Array: {
+        const uint32_t step = locations(t.element);
+        for (uint32_t k = 0; k < t.count; ++k)
+          if (!location_leaves(t.element, location + k * step, component, style, out)) return false;
+        return true;
+      }
+      case spirv::TypeKind::Struct: {
+        uint32_t next = location;
+        for (uint32_t i = 0; i < t.members.size(); ++i) {
+          const spirv::Decorations& md = m_.member_decorations(type, i);
+          if (md.location) next = *md.location;
+          InterfaceLeaf member_style = style;
+          member_style.flat |= md.flat;
+          member_style.no_perspective |= md.no_perspective;
+          member_style.centroid |= md.centroid;
+          member_style.sample |= md.sample;
+          if (!location_leaves(t.members[i], next, md.component.value_or(0), member_style, out)) return false;
+          next += locations(t.members[i]);
+        }
+        return true;
+      }
+      default:
+        *error_ = "interface variables of this type (bool, pointer or opaque) are not supported";
+        return false;
+    }
+  }
+
+  // Leaves of a built-in variable (or block member): element k of `builtin` in leaf order.
+  void builtin_leaves(Id type, spv::BuiltIn builtin, std::vector<InterfaceLeaf>* out) const {
+    std::vector<Id> scalars;
+    collect_scalars(type, &scalars);
+    for (uint32_t k = 0; k < scalars.size(); ++k) {
+      InterfaceLeaf leaf;
+      leaf.builtin = builtin;
+      leaf.component = k;
+      leaf.scalar = scalars[k];
+      out->push_back(leaf);
+    }
+  }
+
+ private:
+  void collect_scalars(Id type, std::vector<Id>* out) const {
+    const spirv::Type& t = m_.type(type);
+    switch (t.kind) {
+      case spirv::TypeKind::Vector:
+      case spirv::TypeKind::Matrix:
+      case spirv::TypeKind::Array:
+        for (uint32_t i = 0; i < t.count; ++i) collect_scalars(t.element, out);
+        return;
+      case spirv::TypeKind::Struct:
+        for (Id member : t.members) collect_scalars(member, out);
+        return;
+      default: out->push_back(type);
+    }
+  }
+
+  bool scalar(Id type, uint32_t location, uint32_t component, const InterfaceLeaf& style, std::vector<InterfaceLeaf>* out) {
+    if (m_.type(type).width != 32) {
+      *error_ = "64-bit and 16-bit inputs/outputs between graphics stages are not supported";
+      return false;
+    }
+    if (location >= abi::kMaxVaryingLocations || component >= 4) {
+      *error_ = "interface Location " + std::to_string(location) + " component " + std::to_string(component) +
+                " is out of range";
+      return false;
+    }
+    InterfaceLeaf leaf = style;
+    leaf.location = location;
+    leaf.component = component;
+    leaf.scalar = type;
+    out->push_back(leaf);
+    return true;
+  }
+
+  const spirv::Module& m_;
+  std::string* error_;
+};
+
+// The stage's Input (`input` true) or Output variables with their leaves.
+bool interface_variables(const Translator& t, bool input, std::vector<InterfaceVariable>* out, std::string* error) {
+  InterfaceWalker walker(t.m, error);
+  const spv::StorageClass wanted = input ? spv::StorageClass::Input : spv::StorageClass::Output;
+  std::map<Id, const spirv::Variable*> ordered;  // deterministic order (the module's map is unordered)
+  for (const auto& [id, var] : t.m.variables())
+    if (var.storage_class == wanted) ordered.emplace(id, &var);
+  for (const auto& [id, var] : ordered) {
+    if (input && !t.is_stage_io_variable(id, *var)) continue;  // input built-ins are read in place
+    InterfaceVariable v;
+    v.id = id;
+    v.pointee = t.m.type(var->type).element;
+    const spirv::Decorations& d = t.m.decorations(id);
+    const spirv::Type& pt = t.m.type(v.pointee);
+    if (d.builtin) {
+      walker.builtin_leaves(v.pointee, *d.builtin, &v.leaves);
+    } else if (pt.kind == spirv::TypeKind::Struct && t.m.member_decorations(v.pointee, 0).builtin) {
+      for (uint32_t i = 0; i < pt.members.size(); ++i)  // gl_PerVertex: BuiltIn member decorations
+        if (auto builtin = t.m.member_decorations(v.pointee, i).builtin) walker.builtin_leaves(pt.members[i], *builtin, &v.leaves);
+    } else {
+      if (!d.location && pt.kind != spirv::TypeKind::Struct) {
+        *error = "interface variable without Location or BuiltIn";
+        return false;
+      }
+      InterfaceLeaf style;
+      style.flat = d.flat;
+      style.no_perspective = d.no_perspective;
+      style.centroid = d.centroid;
+      style.sample = d.sample;
+      if (!walker.location_leaves(v.pointee, d.location.value_or(0), d.component.value_or(0), style, &v.leaves)) return false;
+    }
+    out->push_back(std::move(v));
+  }
+  return true;
+}
+
+template <typename Field>
+llvm::Value* invocation_field(Translator& t, Field offset, llvm::Type* type) {
+  auto& b = t.b();
+  return b.CreateLoad(type, b.CreateConstGEP1_64(b.getInt8Ty(), t.invocation, offset));
+}
+
+// <W x type> from `count` consecutive lanes' values at `base` + `offset` bytes.
+llvm::Value* lane_array(Translator& t, llvm::Value* base, uint64_t offset, llvm::Type* scalar) {
+  auto& b = t.b();
+  return b.CreateAlignedLoad(t.lane_type(scalar), b.CreateConstGEP1_64(b.getInt8Ty(), base, offset), llvm::Align(4));
+}
+
+// A uint32_t lane bit mask as <W x i1>.
+llvm::Value* mask_from_bits(Translator& t, llvm::Value* bits) {
+  auto& b = t.b();
+  llvm::Value* lane_bit = b.CreateShl(t.splat(b.getInt32(1)), t.lane_index());
+  return b.CreateICmpNE(b.CreateAnd(t.splat(bits), lane_bit), t.splat(b.getInt32(0)));
+}
+
+llvm::Value* bits_from_mask(Translator& t, llvm::Value* mask) {
+  auto& b = t.b();
+  return b.CreateZExt(b.CreateBitCast(mask, b.getIntNTy(t.width())), b.getInt32Ty());
+}
+
+llvm::Value* as_i32(Translator& t, llvm::Value* leaf) {
+  return t.b().CreateBitCast(leaf, t.lane_type(t.b().getInt32Ty()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Vertex fetch
+// ---------------------------------------------------------------------------------------------
+
+// The four 32-bit components (as <W x i32> bit patterns) of the attribute at `location` for every
+// lane: elements whose bytes extend past the buffer's `size` (or an unbound buffer) read
+// (0, 0, 0, 1), and so do components the format lacks. `integer` is the shader's view of the
+// location, used when no attribute feeds it.
+bool fetch_attribute(Translator& t, uint32_t location, bool integer, std::array<llvm::Value*, 4>* out) {
+  auto& b = t.b();
+  llvm::Type* i32 = b.getInt32Ty();
+  llvm::Type* i64 = b.getInt64Ty();
+  const VertexAttributeKey* attribute = nullptr;
+  if (t.options_.vertex_input)
+    for (const VertexAttributeKey& a : t.options_.vertex_input->attributes)
+      if (a.location == location) attribute = &a;
+  const abi::VertexFormat* format = attribute ? abi::vertex_format(static_cast<VkFormat>(attribute->format)) : nullptr;
+  auto default_component = [&](uint32_t c, bool integer_format) {
+    const uint32_t one = integer_format ? 1u : 0x3f800000u;  // 1 or 1.0f
+    return t.splat(b.getInt32(c == 3 ? one : 0));
+  };
+  if (!attribute) {  // the application feeds nothing here (invalid usage): read the defaults
+    for (uint32_t c = 0; c < 4; ++c) (*out)[c] = default_component(c, integer);
+    return true;
+  }
+  if (!format || attribute->binding >= abi::kMaxVertexBindings) {
+    t.error_ = "vertex attribute at Location " + std::to_string(location) + " has format " +
+               std::to_string(attribute->format) + " or binding " + std::to_string(attribute->binding) +
+               ", which vertex kernels cannot fetch";
+    return false;
+  }
+  const VertexBindingKey* binding = nullptr;
+  for (const VertexBindingKey& k : t.options_.vertex_input->bindings)
+    if (k.binding == attribute->binding) binding = &k;
+
+  llvm::Value* buffers = invocation_field(t, offsetof(abi::VertexInvocation, vertex_buffers), b.getPtrTy());
+  llvm::Value* record = b.CreateConstGEP1_64(b.getInt8Ty(), buffers, uint64_t{attribute->binding} * sizeof(abi::VertexBufferRecord));
+  auto record_field = [&](size_t offset) { return b.CreateLoad(i64, b.CreateConstGEP1_64(b.getInt8Ty(), record, offset)); };
+  llvm::Value* address = record_field(offsetof(abi::VertexBufferRecord, address));
+  llvm::Value* size = record_field(offsetof(abi::VertexBufferRecord, size));
+  llvm::Value* stride = record_field(offsetof(abi::VertexBufferRecord, stride));
+
+  llvm::Value* element;  // <W x i64>
+  if (binding && binding->per_instance) {
+    llvm::Value* base_instance = invocation_field(t, offsetof(abi::VertexInvocation, base_instance), i32);
+    llvm::Value* instance = base_instance;
+    if (binding->divisor != 0) {
+      llvm::Value* instance_index = invocation_field(t, offsetof(abi::VertexInvocation, instance_index), i32);
+      instance = b.CreateAdd(base_instance, b.CreateUDiv(b.CreateSub(instance_index, base_instance), b.getInt32(binding->divisor)));
+    }
+    element = t.splat(b.CreateZExt(instance, i64));
+  } else {
+    // VertexIndex may be negative (vertexOffset): as unsigned it is far out of range.
+    llvm::Value* indices = invocation_field(t, offsetof(abi::VertexInvocation, vertex_index), b.getPtrTy());
+    element = b.CreateZExt(lane_array(t, indices, 0, i32), t.lane_type(i64));
+  }
+  const uint64_t bytes = format->bytes();
+  llvm::Value* offset = b.CreateAdd(b.CreateMul(element, t.splat(stride)), t.splat(b.getInt64(attribute->offset)));
+  llvm::Value* buffer_ok = b.CreateAnd(b.CreateICmpNE(address, b.getInt64(0)), b.CreateICmpUGE(size, b.getInt64(bytes)));
+  llvm::Value* inside = b.CreateAnd(t.splat(buffer_ok), b.CreateICmpULE(offset, t.splat(b.CreateSub(size, b.getInt64(bytes)))));
+  llvm::Value* lanes = b.CreateAnd(t.mask(), inside);
+  llvm::Value* base = b.CreateAdd(t.splat(address), offset);
+  auto gather = [&](llvm::Type* raw, uint64_t at) {
+    llvm::Value* pointers = b.CreateIntToPtr(b.CreateAdd(base, t.splat(b.getInt64(at))), t.lane_type(b.getPtrTy()));
+    return b.CreateMaskedGather(t.lane_type(raw), pointers, llvm::Align(1), lanes, llvm::Constant::getNullValue(t.lane_type(raw)));
+  };
+  llvm::Value* packed = format->layout == abi::VertexLayout::A2B10G10R10 ? gather(i32, 0) : nullptr;
+  for (uint32_t c = 0; c < 4; ++c) {
+    llvm::Value* fallback = default_component(c, format->integer());
+    if (c >= format->components) {
+      (*out)[c] = fallback;
+      continue;
+    }
+    llvm::Value* raw;
+    uint32_t bits = format->bits;
+    switch (format->layout) {
+      case abi::VertexLayout::Plain: raw = gather(b.getIntNTy(bits), uint64_t{c} * bits / 8); break;
+      case abi::VertexLayout::Bgra: raw = gather(b.getInt8Ty(), (c == 3 ? 3 : 2 - c)); break;
+      case abi::VertexLayout::A2B10G10R10:
+        bits = c == 3 ? 2 : 10;
+        raw = b.CreateTrunc(b.CreateLShr(packed, t.splat(b.getInt32(10 * c))), t.lane_type(b.getIntNTy(bits)));
+        break;
+    }
+    llvm::Value* value = as_i32(t, component_to_value(t, format->numeric, bits, raw));
+    (*out)[c] = b.CreateSelect(inside, value, fallback);
+  }
+  return true;
+}
+
+// Each output leaf's (slot, component) in VertexOutputLayout order: Position in slot 0, then the
+// Location outputs by increasing Location, then PointSize, ClipDistance, CullDistance, Layer,
+// ViewportIndex.
+bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& outputs, abi::VertexOutputLayout* layout,
+                         std::vector<std::vector<std::pair<uint32_t, uint32_t>>>* slots) {
+  uint32_t location_mask = 0, clip = 0, cull = 0;
+  bool point_size = false, layer = false, viewport = false;
+  for (const InterfaceVariable& v : outputs)
+    for (const InterfaceLeaf& leaf : v.leaves) {
+      switch (leaf.builtin) {
+        case spv::BuiltIn::Max: location_mask |= 1u << leaf.location; break;
+        case spv::BuiltIn::Position: break;
+        case spv::BuiltIn::PointSize: point_size = true; break;
+        case spv::BuiltIn::ClipDistance: clip = std::max(clip, leaf.component + 1); break;
+        case spv::BuiltIn::CullDistance: cull = std::max(cull, leaf.component + 1); break;
+        case spv::BuiltIn::Layer: layer = true; break;
+        case spv::BuiltIn::ViewportIndex: viewport = true; break;
+        default:
+          t.error_ = "vertex output built-in " + std::to_string(static_cast<unsigned>(leaf.builtin)) + " is not supported";
+          return false;
+      }
+    }
+  if (clip > abi::kMaxClipDistances || cull > abi::kMaxClipDistances || clip + cull > abi::kMaxClipDistances) {
+    t.error_ = "too many clip/cull distances";
+    return false;
+  }
+  uint32_t next = 1;
+  for (uint32_t l = 0; l < abi::kMaxVaryingLocations; ++l)
+    if (location_mask & (1u << l)) layout->location_slot[l] = static_cast<int32_t>(next++);
+  if (point_size) layout->point_size_slot = static_cast<int32_t>(next++);
+  if (clip) {
+    layout->clip_distance_slot = static_cast<int32_t>(next);
+    layout->clip_distance_count = clip;
+    next += (clip + 3) / 4;
+  }
+  if (cull) {
+    layout->cull_distance_slot = static_cast<int32_t>(next);
+    layout->cull_distance_count = cull;
+    next += (cull + 3) / 4;
+  }
+  if (layer) layout->layer_slot = static_cast<int32_t>(next++);
+  if (viewport) layout->viewport_index_slot = static_cast<int32_t>(next++);
+  layout->slot_count = next;
+  for (const InterfaceVariable& v : outputs) {
+    auto& out = slots->emplace_back();
+    for (const InterfaceLeaf& leaf : v.leaves) {
+      const uint32_t k = leaf.component;
+      switch (leaf.builtin) {
+        case spv::BuiltIn::Max: out.emplace_back(layout->location_slot[leaf.location], k); break;
+        case spv::BuiltIn::Position: out.emplace_back(0, k); break;
+        case spv::BuiltIn::PointSize: out.emplace_back(layout->point_size_slot, 0); break;
+        case spv::BuiltIn::ClipDistance: out.emplace_back(layout->clip_distance_slot + k / 4, k % 4); break;
+        case spv::BuiltIn::CullDistance: out.emplace_back(layout->cull_distance_slot + k / 4, k % 4); break;
+        case spv::BuiltIn::Layer: out.emplace_back(layout->layer_slot, 0); break;
+        default: out.emplace_back(layout->viewport_index_slot, 0); break;
+      }
+    }
+  }
+  return true;
+}
+
+bool is_integer(const Translator& t, Id scalar) { return t.m.type(scalar).kind == spirv::TypeKind::Int; }
+
+}  // namespace
+
+bool Translator::is_stage_io_variable(Id id, const spirv::Variable& var) const {
+  if (!graphics()) return false;
+  if (var.storage_class == spv::StorageClass::Output) return true;
+  if (var.storage_class != spv::StorageClass::Input || m.decorations(id).builtin) return false;
+  const Id pointee = m.type(var.type).element;
+  return !(m.type(pointee).kind == spirv::TypeKind::Struct && m.member_decorations(pointee, 0).builtin);
+}
+
+void Translator::begin_graphics_kernel() {
+  auto& b = builder_;
+  llvm::Type* ptr = b.getPtrTy();
+  llvm::Type* i32 = b.getInt32Ty();
+  llvm::Type* mask_type = lane_type(b.getInt1Ty());
+  if (entry.model == spv::ExecutionModel::Vertex) {
+    resources = invocation_field(*this, offsetof(abi::VertexInvocation, resources), ptr);
+    faults = invocation_field(*this, offsetof(abi::VertexInvocation, faults), ptr);
+    llvm::Value* count = invocation_field(*this, offsetof(abi::VertexInvocation, lane_count), i32);
+    mask_ = b.CreateICmpULT(lane_index(), splat(count));
+    return;
+  }
+  resources = invocation_field(*this, offsetof(abi::FragmentInvocation, resources), ptr);
+  faults = invocation_field(*this, offsetof(abi::FragmentInvocation, faults), ptr);
+  // Every lane of a quad with a real fragment runs; the uncovered ones are helpers.
+  mask_ = mask_from_bits(*this, invocation_field(*this, offsetof(abi::FragmentInvocation, quad_mask), i32));
+  llvm::Value* covered = mask_from_bits(*this, invocation_field(*this, offsetof(abi::FragmentInvocation, covered_mask), i32));
+  helper_slot_ = alloca_builder_.CreateAlloca(mask_type);
+  discarded_slot_ = alloca_builder_.CreateAlloca(mask_type);
+  b.CreateStore(b.CreateNot(covered), helper_slot_);
+  b.CreateStore(llvm::Constant::getNullValue(mask_type), discarded_slot_);
+}
+
+llvm::Value* Translator::without_helpers(llvm::Value* lanes) {
+  if (!helper_slot_) return lanes;
+  return builder_.CreateAnd(lanes, builder_.CreateNot(builder_.CreateLoad(helper_slot_->getAllocatedType(), helper_slot_)));
+}
+
+void Translator::note_discard() {
+  if (!discarded_slot_) return;
+  llvm::Value* before = builder_.CreateLoad(discarded_slot_->getAllocatedType(), discarded_slot_);
+  builder_.CreateStore(builder_.CreateOr(before, mask_), discarded_slot_);
+}
+
+llvm::Value* Translator::graphics_builtin(spv::BuiltIn builtin, uint32_t component) {
+  auto& b = builder_;
+  llvm::Type* i32 = b.getInt32Ty();
+  llvm::Type* f32 = b.getFloatTy();
+  llvm::Type* ptr = b.getPtrTy();
+  if (entry.model == spv::ExecutionModel::Vertex) {
+    using V = abi::VertexInvocation;
+    switch (builtin) {
+      case spv::BuiltIn::VertexIndex:
+        return lane_array(*this, invocation_field(*this, offsetof(V, vertex_index), ptr), 0, i32);
+      case spv::BuiltIn::InstanceIndex: return splat(invocation_field(*this, offsetof(V, instance_index), i32));
+      case spv::BuiltIn::BaseVertex: return splat(invocation_field(*this, offsetof(V, base_vertex), i32));
+      case spv::BuiltIn::BaseInstance: return splat(invocation_field(*this, offsetof(V, base_instance), i32));
+      case spv::BuiltIn::DrawIndex: return splat(invocation_field(*this, offsetof(V, draw_index), i32));
+      case spv::BuiltIn::ViewIndex: return splat(invocation_field(*this, offsetof(V, view_index), i32));
+      default: return nullptr;
+    }
+  }
+  using F = abi::FragmentInvocation;
+  switch (builtin) {
+    case spv::BuiltIn::FragCoord:
+      return lane_array(*this, invocation_field(*this, offsetof(F, frag_coord), ptr), uint64_t{component} * width() * 4, f32);
+    case spv::BuiltIn::PointCoord: {
+      // Null for non-point primitives: read (0, 0) from a zero array instead.
+      llvm::Value* coords = invocation_field(*this, offsetof(F, point_coord), ptr);
+      auto* zeros_type = llvm::ArrayType::get(f32, 2 * width());
+      auto* zeros = new llvm::GlobalVariable(*llvm_module, zeros_type, true, llvm::GlobalValue::PrivateLinkage,
+                                             llvm::ConstantAggregateZero::get(zeros_type), "kiln_zero_point_coord");
+      coords = b.CreateSelect(b.CreateIsNull(coords), zeros, coords);
+      return lane_array(*this, coords, uint64_t{component} * width() * 4, f32);
+    }
+    case spv::BuiltIn::FrontFacing:
+      return splat(b.CreateICmpNE(invocation_field(*this, offsetof(F, front_facing), i32), b.getInt32(0)));
+    case spv::BuiltIn::PrimitiveId: return splat(invocation_field(*this, offsetof(F, primitive_id), i32));
+    case spv::BuiltIn::Layer: return splat(invocation_field(*this, offsetof(F, layer), i32));
+    case spv::BuiltIn::ViewIndex: return splat(invocation_field(*this, offsetof(F, view_index), i32));
+    case spv::BuiltIn::SampleId: return splat(invocation_field(*this, offsetof(F, sample_id), i32));
+    case spv::BuiltIn::SampleMask:
+      return lane_array(*this, invocation_field(*this, offsetof(F, sample_mask_in), ptr), 0, i32);
+    case spv::BuiltIn::HelperInvocation: return b.CreateLoad(helper_slot_->getAllocatedType(), helper_slot_);
+    default: return nullptr;
+  }
+}
+
+bool Translator::graphics_prologue() {
+  auto& b = builder_;
+  llvm::Type* i32 = b.getInt32Ty();
+  llvm::Type* ptr = b.getPtrTy();
+  std::vector<InterfaceVariable> inputs, outputs;
+  if (!interface_variables(*this, true, &inputs, &error_) || !interface_variables(*this, false, &outputs, &error_)) return false;
+
+  if (entry.model == spv::ExecutionModel::Vertex) {
+    std::map<uint32_t, std::array<llvm::Value*, 4>> fetched;  // by Location
+    for (const InterfaceVariable& v : inputs) {
+      Value value;
+      for (const InterfaceLeaf& leaf : v.leaves) {
+        auto it = fetched.find(leaf.location);
+        if (it == fetched.end()) {
+          std::array<llvm::Value*, 4> components{};
+          if (!fetch_attribute(*this, leaf.location, is_integer(*this, leaf.scalar), &components)) return false;
+          it = fetched.emplace(leaf.location, components).first;
+        }
+        value.leaves.push_back(b.CreateBitCast(it->second[leaf.component], lane_type(leaf_type(leaf.scalar))));
+      }
+      store(pointers_.at(v.id), v.pointee, value);
+    }
+    return true;
+  }
+
+  // Fragment: the interface the engine needs, then the inputs and the preset outputs.
+  abi::FragmentInterface& fi = fragment_interface_;
+  for (const auto& [mode, args] : entry.modes) {
+    switch (mode) {
+      case spv::ExecutionMode::OriginLowerLeft:
+        error_ = "OriginLowerLeft is not allowed in Vulkan";
+        return false;
+      case spv::ExecutionMode::EarlyFragmentTests: fi.early_fragment_tests = true; break;
+      case spv::ExecutionMode::DepthLess: fi.depth_replacing_mode_less = true; break;
+      case spv::ExecutionMode::DepthGreater: fi.depth_replacing_mode_greater = true; break;
+      default: break;
+    }
+  }
+  for (const auto& [id, var] : m.variables()) {
+    if (var.storage_class != spv::StorageClass::Input) continue;
+    const auto builtin = m.decorations(id).builtin;
+    if (builtin == spv::BuiltIn::SampleId || builtin == spv::BuiltIn::SamplePosition) fi.uses_sample_rate = true;
+  }
+  if (const spirv::Function* f = m.function(entry.function))
+    for (const spirv::Block& block : f->blocks) {
+      const spv::Op op = block.terminator.opcode;
+      if (op == spv::Op::OpKill || op == spv::Op::OpTerminateInvocation) fi.can_discard = true;
+      for (const spirv::Instruction& inst : block.body)
+        if (inst.opcode == spv::Op::OpDemoteToHelperInvocation) fi.can_discard = true;
+    }
+  llvm::Value* input_array = invocation_field(*this, offsetof(abi::FragmentInvocation, inputs), ptr);
+  for (const InterfaceVariable& v : inputs) {
+    Value value;
+    for (const InterfaceLeaf& leaf : v.leaves) {
+      const uint32_t bit = 1u << leaf.location;
+      fi.input_location_mask |= bit;
+      fi.interpolation[leaf.location] = leaf.flat             ? abi::Interpolation::Flat
+                                        : leaf.no_perspective ? abi::Interpolation::NoPerspective
+                                                              : abi::Interpolation::Smooth;
+      if (leaf.centroid) fi.centroid_mask |= bit;
+      if (leaf.sample) {
+        fi.sample_mask |= bit;
+        fi.uses_sample_rate = true;
+      }
+      const uint64_t offset = (uint64_t{leaf.location} * 4 + leaf.component) * width() * 4;
+      value.leaves.push_back(b.CreateBitCast(lane_array(*this, input_array, offset, i32), lane_type(leaf_type(leaf.scalar))));
+    }
+    store(pointers_.at(v.id), v.pointee, value);
+  }
+  for (const InterfaceVariable& v : outputs) {
+    Value preset;
+    for (const InterfaceLeaf& leaf : v.leaves) {
+      switch (leaf.builtin) {
+        case spv::BuiltIn::Max:
+          if (leaf.location >= abi::kMaxColorAttachments) {
+            error_ = "fragment output Location " + std::to_string(leaf.location) + " is past the last colour attachment";
+            return false;
+          }
+          fi.output_location_mask |= 1u << leaf.location;
+          fi.output_type[leaf.location] = !is_integer(*this, leaf.scalar) ? 0 : m.type(leaf.scalar).is_signed ? 1 : 2;
+          break;
+        case spv::BuiltIn::FragDepth:
+          fi.writes_depth = true;
+          // Preset to the interpolated depth, so a path that does not write it keeps that.
+          preset.leaves.push_back(lane_array(*this, invocation_field(*this, offsetof(abi::FragmentInvocation, frag_depth), ptr),
+                                             0, b.getFloatTy()));
+          break;
+        case spv::BuiltIn::SampleMask:
+          fi.writes_sample_mask = true;
+          preset.leaves.push_back(b.CreateBitCast(
+              lane_array(*this, invocation_field(*this, offsetof(abi::FragmentInvocation, sample_mask_out), ptr), 0, i32),
+              lane_type(leaf_type(leaf.scalar))));
+          break;
+        default:
+          error_ = "fragment output built-in " + std::to_string(static_cast<unsigned>(leaf.builtin)) + " is not supported";
+          return false;
+      }
+    }
+    if (!preset.leaves.empty()) store(pointers_.at(v.id), v.pointee, preset);
+  }
+  return true;
+}
+
+bool Translator::graphics_epilogue() {
+  auto& b = builder_;
+  llvm::Type* i32 = b.getInt32Ty();
+  llvm::Type* ptr = b.getPtrTy();
+  mask_ = entry_mask_;
+  std::vector<InterfaceVariable> outputs;
+  if (!interface_variables(*this, false, &outputs, &error_)) return false;
+  auto store_lanes = [&](llvm::Value* base, uint64_t offset, llvm::Value* leaf) {
+    b.CreateAlignedStore(as_i32(*this, leaf), b.CreateConstGEP1_64(b.getInt8Ty(), base, offset), llvm::Align(4));
+  };
+
+  if (entry.model == spv::ExecutionModel::Vertex) {
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> slots;
+    if (!vertex_output_slots(*this, outputs, &vertex_outputs_, &slots)) return false;
+    llvm::Value* out = invocation_field(*this, offsetof(abi::VertexInvocation, outputs), ptr);
+    // Components no output covers read zero.
+    b.CreateMemSet(out, b.getInt8(0), uint64_t{vertex_outputs_.slot_count} * 4 * width() * 4, llvm::Align(4));
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const Value value = load(pointers_.at(outputs[i].id), outputs[i].pointee);
+      for (size_t k = 0; k < value.leaves.size() && k < slots[i].size(); ++k) {
+        const auto [slot, component] = slots[i][k];
+        store_lanes(out, (uint64_t{slot} * 4 + component) * width() * 4, value.leaves[k]);
+      }
+    }
+    b.CreateRetVoid();
+    return true;
+  }
+
+  using F = abi::FragmentInvocation;
+  for (const InterfaceVariable& v : outputs) {
+    const Value value = load(pointers_.at(v.id), v.pointee);
+    for (size_t k = 0; k < value.leaves.size() && k < v.leaves.size(); ++k) {
+      const InterfaceLeaf& leaf = v.leaves[k];
+      if (leaf.builtin == spv::BuiltIn::Max) {
+        store_lanes(invocation_field(*this, offsetof(F, outputs), ptr),
+                    (uint64_t{leaf.location} * 4 + leaf.component) * width() * 4, value.leaves[k]);
+      } else if (leaf.builtin == spv::BuiltIn::FragDepth) {
+        store_lanes(invocation_field(*this, offsetof(F, frag_depth), ptr), 0, value.leaves[k]);
+      } else if (leaf.builtin == spv::BuiltIn::SampleMask && leaf.component == 0) {
+        store_lanes(invocation_field(*this, offsetof(F, sample_mask_out), ptr), 0, value.leaves[k]);
+      }
+    }
+  }
+  llvm::Value* covered = mask_from_bits(*this, invocation_field(*this, offsetof(F, covered_mask), i32));
+  llvm::Value* discarded = b.CreateLoad(discarded_slot_->getAllocatedType(), discarded_slot_);
+  b.CreateRet(bits_from_mask(*this, b.CreateAnd(covered, b.CreateNot(discarded))));
+  return true;
+}
+
+bool Translator::stage_instruction(const spirv::Instruction& inst, bool* handled) {
+  *handled = true;
+  auto& b = builder_;
+  switch (inst.opcode) {
+    case spv::Op::OpDemoteToHelperInvocation: {
+      if (!helper_slot_) return fail(inst, "demote outside a fragment shader");
+      llvm::Value* helpers = b.CreateLoad(helper_slot_->getAllocatedType(), helper_slot_);
+      b.CreateStore(b.CreateOr(helpers, mask_), helper_slot_);
+      note_discard();
+      return true;
+    }
+    case spv::Op::OpIsHelperInvocationEXT:
+      if (!helper_slot_) return fail(inst, "OpIsHelperInvocationEXT outside a fragment shader");
+      set(inst.result, Value{{b.CreateLoad(helper_slot_->getAllocatedType(), helper_slot_)}});
+      return true;
+    case spv::Op::OpDPdx: case spv::Op::OpDPdy: case spv::Op::OpFwidth:
+    case spv::Op::OpDPdxFine: case spv::Op::OpDPdyFine: case spv::Op::OpFwidthFine:
+    case spv::Op::OpDPdxCoarse: case spv::Op::OpDPdyCoarse: case spv::Op::OpFwidthCoarse: {
+      if (width() % 4 != 0) return fail(inst, "derivatives need whole 2x2 quads");
+      // Fine: the difference across the lane's own row (dx) or column (dy) of its quad. Coarse:
+      // the quad's top-left pair for every lane (the spec allows either; OpDPdx/OpDPdy are fine).
+      const bool coarse = inst.opcode == spv::Op::OpDPdxCoarse || inst.opcode == spv::Op::OpDPdyCoarse ||
+                          inst.opcode == spv::Op::OpFwidthCoarse;
+      auto difference = [&](llvm::Value* v, uint32_t axis_bit) {
+        std::vector<int> high, low;
+        for (uint32_t i = 0; i < width(); ++i) {
+          const uint32_t from = coarse ? i & ~3u : i & ~axis_bit;
+          high.push_back(static_cast<int>(from | axis_bit));
+          low.push_back(static_cast<int>(from));
+        }
+        return b.CreateFSub(b.CreateShuffleVector(v, high), b.CreateShuffleVector(v, low));
+      };
+      const bool x_only = inst.opcode == spv::Op::OpDPdx || inst.opcode == spv::Op::OpDPdxFine || inst.opcode == spv::Op::OpDPdxCoarse;
+      const bool y_only = inst.opcode == spv::Op::OpDPdy || inst.opcode == spv::Op::OpDPdyFine || inst.opcode == spv::Op::OpDPdyCoarse;
+      Value out;
+      for (llvm::Value* v : get(inst.operands[0]).leaves) {
+        if (x_only) {
+          out.leaves.push_back(difference(v, 1));
+        } else if (y_only) {
+          out.leaves.push_back(difference(v, 2));
+        } else {
+          llvm::Value* dx = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, difference(v, 1));
+          llvm::Value* dy = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, difference(v, 2));
+          out.leaves.push_back(b.CreateFAdd(dx, dy));
+        }
+      }
+      set(inst.result, std::move(out));
+      return true;
+    }
+    default:
+      *handled = false;
+      return true;
+  }
+}
+
+std::unique_ptr<llvm::Module> translate_vertex(const spirv::Module& module, const spirv::EntryPoint& entry,
+                                               const TranslateOptions& options, llvm::LLVMContext& context,
+                                               const std::string& symbol, abi::VertexOutputLayout* outputs,
+                                               std::string* error) {
+  if (entry.model != spv::ExecutionModel::Vertex) {
+    *error = "not a vertex entry point";
+    return nullptr;
+  }
+  Translator t(module, entry, options, context, symbol);
+  auto ir = t.run(error);
+  if (ir) *outputs = t.vertex_outputs_;
+  return ir;
+}
+
+std::unique_ptr<llvm::Module> translate_fragment(const spirv::Module& module, const spirv::EntryPoint& entry,
+                                                 const TranslateOptions& options, llvm::LLVMContext& context,
+                                                 const std::string& symbol, abi::FragmentInterface* interface,
+                                                 std::string* error) {
+  if (entry.model != spv::ExecutionModel::Fragment) {
+    *error = "not a fragment entry point";
+    return nullptr;
+  }
+  if (options.simd_width % 4 != 0) {
+    *error = "fragment kernels need a SIMD width that is a multiple of 4";
+    return nullptr;
+  }
+  Translator t(module, entry, options, context, symbol);
+  auto ir = t.run(error);
+  if (ir) *interface = t.fragment_interface_;
+  return ir;
+}
+
+}  // namespace kiln::compiler

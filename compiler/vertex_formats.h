@@ -1,0 +1,73 @@
+#pragma once
+// The vertex attribute formats vertex kernels fetch and convert inline (translate_stage_io.cpp,
+// with the component conversion of translate_image.cpp). The ICD reports VERTEX_BUFFER_BIT for
+// exactly these (icd/format_support.cpp can include this header). Plain C++ like kernel_abi.h.
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+
+#include "compiler/shader_image_formats.h"
+
+namespace kiln::abi {
+
+enum class VertexLayout : uint8_t {
+  Plain,            // components in R, G, B, A order, `bits` each
+  Bgra,             // B8G8R8A8: memory order B, G, R, A
+  A2B10G10R10,      // one 32-bit word: R bits 0-9, G 10-19, B 20-29, A 30-31
+};
+
+struct VertexFormat {
+  VkFormat vk;
+  uint32_t components;  // components present in memory (the rest read 0, 0, 1)
+  uint32_t bits;        // per component (Plain, Bgra); 32 for the packed word
+  Numeric numeric;
+  VertexLayout layout;
+  uint32_t bytes() const { return layout == VertexLayout::A2B10G10R10 ? 4 : components * bits / 8; }
+  bool integer() const { return numeric == Numeric::Uint || numeric == Numeric::Sint; }
+};
+
+#define KILN_VF(fmt, n, bits, num) {VK_FORMAT_##fmt, n, bits, Numeric::num, VertexLayout::Plain}
+#define KILN_VF_NORM_INT_SCALED(prefix, n, bits)                                                              \
+  KILN_VF(prefix##_UNORM, n, bits, Unorm), KILN_VF(prefix##_SNORM, n, bits, Snorm),                            \
+  KILN_VF(prefix##_UINT, n, bits, Uint), KILN_VF(prefix##_SINT, n, bits, Sint),                                \
+  KILN_VF(prefix##_USCALED, n, bits, Uscaled), KILN_VF(prefix##_SSCALED, n, bits, Sscaled)
+
+inline constexpr VertexFormat kVertexFormats[] = {
+    KILN_VF_NORM_INT_SCALED(R8, 1, 8),
+    KILN_VF_NORM_INT_SCALED(R8G8, 2, 8),
+    KILN_VF_NORM_INT_SCALED(R8G8B8, 3, 8),
+    KILN_VF_NORM_INT_SCALED(R8G8B8A8, 4, 8),
+    // A8B8G8R8_*_PACK32 is R8G8B8A8's byte order on a little-endian host.
+    KILN_VF(A8B8G8R8_UNORM_PACK32, 4, 8, Unorm), KILN_VF(A8B8G8R8_SNORM_PACK32, 4, 8, Snorm),
+    KILN_VF(A8B8G8R8_UINT_PACK32, 4, 8, Uint), KILN_VF(A8B8G8R8_SINT_PACK32, 4, 8, Sint),
+    KILN_VF(A8B8G8R8_USCALED_PACK32, 4, 8, Uscaled), KILN_VF(A8B8G8R8_SSCALED_PACK32, 4, 8, Sscaled),
+    {VK_FORMAT_B8G8R8A8_UNORM, 4, 8, Numeric::Unorm, VertexLayout::Bgra},
+    KILN_VF_NORM_INT_SCALED(R16, 1, 16),
+    KILN_VF_NORM_INT_SCALED(R16G16, 2, 16),
+    KILN_VF_NORM_INT_SCALED(R16G16B16, 3, 16),
+    KILN_VF_NORM_INT_SCALED(R16G16B16A16, 4, 16),
+    KILN_VF(R16_SFLOAT, 1, 16, Float), KILN_VF(R16G16_SFLOAT, 2, 16, Float),
+    KILN_VF(R16G16B16_SFLOAT, 3, 16, Float), KILN_VF(R16G16B16A16_SFLOAT, 4, 16, Float),
+    KILN_VF(R32_UINT, 1, 32, Uint), KILN_VF(R32_SINT, 1, 32, Sint), KILN_VF(R32_SFLOAT, 1, 32, Float),
+    KILN_VF(R32G32_UINT, 2, 32, Uint), KILN_VF(R32G32_SINT, 2, 32, Sint), KILN_VF(R32G32_SFLOAT, 2, 32, Float),
+    KILN_VF(R32G32B32_UINT, 3, 32, Uint), KILN_VF(R32G32B32_SINT, 3, 32, Sint), KILN_VF(R32G32B32_SFLOAT, 3, 32, Float),
+    KILN_VF(R32G32B32A32_UINT, 4, 32, Uint), KILN_VF(R32G32B32A32_SINT, 4, 32, Sint),
+    KILN_VF(R32G32B32A32_SFLOAT, 4, 32, Float),
+    {VK_FORMAT_A2B10G10R10_UNORM_PACK32, 4, 32, Numeric::Unorm, VertexLayout::A2B10G10R10},
+    {VK_FORMAT_A2B10G10R10_SNORM_PACK32, 4, 32, Numeric::Snorm, VertexLayout::A2B10G10R10},
+    {VK_FORMAT_A2B10G10R10_UINT_PACK32, 4, 32, Numeric::Uint, VertexLayout::A2B10G10R10},
+    {VK_FORMAT_A2B10G10R10_SINT_PACK32, 4, 32, Numeric::Sint, VertexLayout::A2B10G10R10},
+    {VK_FORMAT_A2B10G10R10_USCALED_PACK32, 4, 32, Numeric::Uscaled, VertexLayout::A2B10G10R10},
+    {VK_FORMAT_A2B10G10R10_SSCALED_PACK32, 4, 32, Numeric::Sscaled, VertexLayout::A2B10G10R10},
+};
+
+#undef KILN_VF_NORM_INT_SCALED
+#undef KILN_VF
+
+inline const VertexFormat* vertex_format(VkFormat format) {
+  for (const VertexFormat& f : kVertexFormats)
+    if (f.vk == format) return &f;
+  return nullptr;
+}
+
+}  // namespace kiln::abi

@@ -1,0 +1,142 @@
+// vkCmdSet* for every Vulkan 1.3 core dynamic graphics state. Each records its value into the
+// command buffer's DynamicStateValues and drops the merged state, so the next draw merges again
+// (icd/graphics_dynamic_state.h); draws without a change in between share one merged copy.
+#include <algorithm>
+
+#include "common/log.h"
+#include "icd/command_buffer.h"
+#include "kiln_entrypoints.h"
+
+using namespace kiln;
+
+namespace {
+
+// The recorded values of `cb`, marked as set for `bit`.
+exec::GraphicsState& set(VkCommandBuffer handle, uint32_t bit) {
+  CommandBuffer* cb = command_buffer_of(handle);
+  cb->gfx.dynamic.set |= bit;
+  cb->gfx.merged_state = nullptr;
+  return cb->gfx.dynamic.values;
+}
+
+bool viewport_range_ok(const char* api, uint32_t first, uint32_t count) {
+  if (first <= exec::kMaxViewports && count <= exec::kMaxViewports - first) return true;
+  KILN_LOG_ONCE(LogLevel::Error, "%s: viewports [%u, %u) beyond %u; ignored", api, first, first + count, exec::kMaxViewports);
+  return false;
+}
+
+template <typename Fn>
+void for_faces(VkStencilFaceFlags faces, exec::DepthStencilState& ds, Fn fn) {
+  if (faces & VK_STENCIL_FACE_FRONT_BIT) fn(ds.front);
+  if (faces & VK_STENCIL_FACE_BACK_BIT) fn(ds.back);
+}
+
+}  // namespace
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetViewport(VkCommandBuffer cb, uint32_t first, uint32_t count, const VkViewport* pViewports) {
+  if (!viewport_range_ok("vkCmdSetViewport", first, count)) return;
+  std::copy_n(pViewports, count, set(cb, kDynViewport).viewport.viewports + first);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetScissor(VkCommandBuffer cb, uint32_t first, uint32_t count, const VkRect2D* pScissors) {
+  if (!viewport_range_ok("vkCmdSetScissor", first, count)) return;
+  std::copy_n(pScissors, count, set(cb, kDynScissor).viewport.scissors + first);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetViewportWithCount(VkCommandBuffer cb, uint32_t count, const VkViewport* pViewports) {
+  if (!viewport_range_ok("vkCmdSetViewportWithCount", 0, count)) return;
+  exec::ViewportState& v = set(cb, kDynViewportWithCount).viewport;
+  v.viewport_count = count;
+  std::copy_n(pViewports, count, v.viewports);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetScissorWithCount(VkCommandBuffer cb, uint32_t count, const VkRect2D* pScissors) {
+  if (!viewport_range_ok("vkCmdSetScissorWithCount", 0, count)) return;
+  exec::ViewportState& v = set(cb, kDynScissorWithCount).viewport;
+  v.scissor_count = count;
+  std::copy_n(pScissors, count, v.scissors);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetLineWidth(VkCommandBuffer cb, float width) {
+  set(cb, kDynLineWidth).rasterization.line_width = width;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetDepthBias(VkCommandBuffer cb, float constant, float clamp, float slope) {
+  exec::RasterizationState& r = set(cb, kDynDepthBias).rasterization;
+  r.depth_bias_constant = constant;
+  r.depth_bias_clamp = clamp;
+  r.depth_bias_slope = slope;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetBlendConstants(VkCommandBuffer cb, const float constants[4]) {
+  std::copy_n(constants, 4, set(cb, kDynBlendConstants).color_blend.blend_constants);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetDepthBounds(VkCommandBuffer cb, float min_bounds, float max_bounds) {
+  exec::DepthStencilState& d = set(cb, kDynDepthBounds).depth_stencil;
+  d.min_depth_bounds = min_bounds;
+  d.max_depth_bounds = max_bounds;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetStencilCompareMask(VkCommandBuffer cb, VkStencilFaceFlags faces, uint32_t mask) {
+  for_faces(faces, set(cb, kDynStencilCompareMask).depth_stencil, [&](exec::StencilFaceState& f) { f.compare_mask = mask; });
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetStencilWriteMask(VkCommandBuffer cb, VkStencilFaceFlags faces, uint32_t mask) {
+  for_faces(faces, set(cb, kDynStencilWriteMask).depth_stencil, [&](exec::StencilFaceState& f) { f.write_mask = mask; });
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetStencilReference(VkCommandBuffer cb, VkStencilFaceFlags faces, uint32_t reference) {
+  for_faces(faces, set(cb, kDynStencilReference).depth_stencil, [&](exec::StencilFaceState& f) { f.reference = reference; });
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetStencilOp(VkCommandBuffer cb, VkStencilFaceFlags faces, VkStencilOp fail_op,
+                                                          VkStencilOp pass_op, VkStencilOp depth_fail_op, VkCompareOp compare_op) {
+  for_faces(faces, set(cb, kDynStencilOp).depth_stencil, [&](exec::StencilFaceState& f) {
+    f.fail_op = fail_op, f.pass_op = pass_op, f.depth_fail_op = depth_fail_op, f.compare_op = compare_op;
+  });
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetCullMode(VkCommandBuffer cb, VkCullModeFlags mode) {
+  set(cb, kDynCullMode).rasterization.cull_mode = mode;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetFrontFace(VkCommandBuffer cb, VkFrontFace face) {
+  set(cb, kDynFrontFace).rasterization.front_face = face;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetPrimitiveTopology(VkCommandBuffer cb, VkPrimitiveTopology topology) {
+  set(cb, kDynPrimitiveTopology).input_assembly.topology = topology;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetDepthTestEnable(VkCommandBuffer cb, VkBool32 enable) {
+  set(cb, kDynDepthTestEnable).depth_stencil.depth_test = enable;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetDepthWriteEnable(VkCommandBuffer cb, VkBool32 enable) {
+  set(cb, kDynDepthWriteEnable).depth_stencil.depth_write = enable;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetDepthCompareOp(VkCommandBuffer cb, VkCompareOp op) {
+  set(cb, kDynDepthCompareOp).depth_stencil.depth_compare = op;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetDepthBoundsTestEnable(VkCommandBuffer cb, VkBool32 enable) {
+  set(cb, kDynDepthBoundsTestEnable).depth_stencil.depth_bounds_test = enable;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetStencilTestEnable(VkCommandBuffer cb, VkBool32 enable) {
+  set(cb, kDynStencilTestEnable).depth_stencil.stencil_test = enable;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetRasterizerDiscardEnable(VkCommandBuffer cb, VkBool32 enable) {
+  set(cb, kDynRasterizerDiscardEnable).rasterization.rasterizer_discard = enable;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetDepthBiasEnable(VkCommandBuffer cb, VkBool32 enable) {
+  set(cb, kDynDepthBiasEnable).rasterization.depth_bias_enable = enable;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetPrimitiveRestartEnable(VkCommandBuffer cb, VkBool32 enable) {
+  set(cb, kDynPrimitiveRestartEnable).input_assembly.primitive_restart = enable;
+}

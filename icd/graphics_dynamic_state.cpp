@@ -1,0 +1,83 @@
+#include "icd/graphics_dynamic_state.h"
+
+#include <algorithm>
+
+namespace kiln {
+
+uint32_t dynamic_state_bit(VkDynamicState state) {
+  switch (state) {
+    case VK_DYNAMIC_STATE_VIEWPORT: return kDynViewport;
+    case VK_DYNAMIC_STATE_SCISSOR: return kDynScissor;
+    case VK_DYNAMIC_STATE_LINE_WIDTH: return kDynLineWidth;
+    case VK_DYNAMIC_STATE_DEPTH_BIAS: return kDynDepthBias;
+    case VK_DYNAMIC_STATE_BLEND_CONSTANTS: return kDynBlendConstants;
+    case VK_DYNAMIC_STATE_DEPTH_BOUNDS: return kDynDepthBounds;
+    case VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK: return kDynStencilCompareMask;
+    case VK_DYNAMIC_STATE_STENCIL_WRITE_MASK: return kDynStencilWriteMask;
+    case VK_DYNAMIC_STATE_STENCIL_REFERENCE: return kDynStencilReference;
+    case VK_DYNAMIC_STATE_CULL_MODE: return kDynCullMode;
+    case VK_DYNAMIC_STATE_FRONT_FACE: return kDynFrontFace;
+    case VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY: return kDynPrimitiveTopology;
+    case VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT: return kDynViewportWithCount;
+    case VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT: return kDynScissorWithCount;
+    case VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE: return kDynVertexInputBindingStride;
+    case VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE: return kDynDepthTestEnable;
+    case VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE: return kDynDepthWriteEnable;
+    case VK_DYNAMIC_STATE_DEPTH_COMPARE_OP: return kDynDepthCompareOp;
+    case VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE: return kDynDepthBoundsTestEnable;
+    case VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE: return kDynStencilTestEnable;
+    case VK_DYNAMIC_STATE_STENCIL_OP: return kDynStencilOp;
+    case VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE: return kDynRasterizerDiscardEnable;
+    case VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE: return kDynDepthBiasEnable;
+    case VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE: return kDynPrimitiveRestartEnable;
+    default: return 0;
+  }
+}
+
+exec::GraphicsState merge_dynamic_state(const exec::GraphicsState& pipeline, uint32_t dynamic_mask,
+                                        const DynamicStateValues& recorded) {
+  exec::GraphicsState out = pipeline;
+  const uint32_t use = dynamic_mask & recorded.set;
+  const exec::GraphicsState& v = recorded.values;
+  auto has = [&](uint32_t bit) { return (use & bit) != 0; };
+  exec::ViewportState& vp = out.viewport;
+  // VIEWPORT keeps the pipeline's count; WITH_COUNT brings its own.
+  if (has(kDynViewportWithCount)) vp.viewport_count = v.viewport.viewport_count;
+  if (has(kDynViewport) || has(kDynViewportWithCount)) std::copy_n(v.viewport.viewports, exec::kMaxViewports, vp.viewports);
+  if (has(kDynScissorWithCount)) vp.scissor_count = v.viewport.scissor_count;
+  if (has(kDynScissor) || has(kDynScissorWithCount)) std::copy_n(v.viewport.scissors, exec::kMaxViewports, vp.scissors);
+  exec::RasterizationState& rs = out.rasterization;
+  if (has(kDynLineWidth)) rs.line_width = v.rasterization.line_width;
+  if (has(kDynDepthBias)) {
+    rs.depth_bias_constant = v.rasterization.depth_bias_constant;
+    rs.depth_bias_clamp = v.rasterization.depth_bias_clamp;
+    rs.depth_bias_slope = v.rasterization.depth_bias_slope;
+  }
+  if (has(kDynCullMode)) rs.cull_mode = v.rasterization.cull_mode;
+  if (has(kDynFrontFace)) rs.front_face = v.rasterization.front_face;
+  if (has(kDynRasterizerDiscardEnable)) rs.rasterizer_discard = v.rasterization.rasterizer_discard;
+  if (has(kDynDepthBiasEnable)) rs.depth_bias_enable = v.rasterization.depth_bias_enable;
+  if (has(kDynBlendConstants)) std::copy_n(v.color_blend.blend_constants, 4, out.color_blend.blend_constants);
+  exec::DepthStencilState& ds = out.depth_stencil;
+  const exec::DepthStencilState& vds = v.depth_stencil;
+  if (has(kDynDepthBounds)) ds.min_depth_bounds = vds.min_depth_bounds, ds.max_depth_bounds = vds.max_depth_bounds;
+  if (has(kDynDepthTestEnable)) ds.depth_test = vds.depth_test;
+  if (has(kDynDepthWriteEnable)) ds.depth_write = vds.depth_write;
+  if (has(kDynDepthCompareOp)) ds.depth_compare = vds.depth_compare;
+  if (has(kDynDepthBoundsTestEnable)) ds.depth_bounds_test = vds.depth_bounds_test;
+  if (has(kDynStencilTestEnable)) ds.stencil_test = vds.stencil_test;
+  for (auto [face, vface] : {std::pair{&ds.front, &vds.front}, std::pair{&ds.back, &vds.back}}) {
+    if (has(kDynStencilCompareMask)) face->compare_mask = vface->compare_mask;
+    if (has(kDynStencilWriteMask)) face->write_mask = vface->write_mask;
+    if (has(kDynStencilReference)) face->reference = vface->reference;
+    if (has(kDynStencilOp)) {
+      face->fail_op = vface->fail_op, face->pass_op = vface->pass_op, face->depth_fail_op = vface->depth_fail_op;
+      face->compare_op = vface->compare_op;
+    }
+  }
+  if (has(kDynPrimitiveTopology)) out.input_assembly.topology = v.input_assembly.topology;
+  if (has(kDynPrimitiveRestartEnable)) out.input_assembly.primitive_restart = v.input_assembly.primitive_restart;
+  return out;
+}
+
+}  // namespace kiln

@@ -1,0 +1,239 @@
+// vkCreateGraphicsPipelines: every create-info state becomes an exec::GraphicsState (the static
+// state draws merge dynamic state over) and the vertex and fragment stages become kernels through
+// compiler/graphics_compiler.h. Stages Kiln cannot run (tessellation, geometry, mesh) and shaders
+// the compiler rejects make creation fail with one log line, never a pipeline that draws wrongly.
+#include <algorithm>
+
+#include "common/cpu.h"
+#include "common/log.h"
+#include "icd/device.h"
+#include "icd/graphics_dynamic_state.h"
+#include "icd/pipeline.h"
+#include "icd/pipeline_cache.h"
+#include "icd/pipeline_layout.h"
+#include "icd/render_pass.h"
+#include "icd/shader_bindings.h"
+#include "icd/shader_module.h"
+#include "icd/struct_chain.h"
+#include "kiln_entrypoints.h"
+
+using namespace kiln;
+
+namespace {
+
+const char* kApi = "vkCreateGraphicsPipelines";
+
+// Vertex input state → the vertex kernel's key and the per-binding strides.
+compiler::VertexInputKey parse_vertex_input(const VkPipelineVertexInputStateCreateInfo* vi, GraphicsPipelinePart* g) {
+  compiler::VertexInputKey key;
+  if (!vi) return key;  // VERTEX_INPUT_EXT dynamic state is not supported; the key stays empty
+  for (uint32_t i = 0; i < vi->vertexBindingDescriptionCount; ++i) {
+    const VkVertexInputBindingDescription& b = vi->pVertexBindingDescriptions[i];
+    key.bindings.push_back({b.binding, b.inputRate == VK_VERTEX_INPUT_RATE_INSTANCE, 1});
+    if (b.binding < abi::kMaxVertexBindings) g->vertex_strides[b.binding] = b.stride;
+  }
+  if (const auto* d = find_in_chain<VkPipelineVertexInputDivisorStateCreateInfoEXT>(vi->pNext)) {
+    for (uint32_t i = 0; i < d->vertexBindingDivisorCount; ++i)
+      for (compiler::VertexBindingKey& b : key.bindings)
+        if (b.binding == d->pVertexBindingDivisors[i].binding) b.divisor = d->pVertexBindingDivisors[i].divisor;
+  }
+  for (uint32_t i = 0; i < vi->vertexAttributeDescriptionCount; ++i) {
+    const VkVertexInputAttributeDescription& a = vi->pVertexAttributeDescriptions[i];
+    key.attributes.push_back({a.location, a.binding, static_cast<uint32_t>(a.format), a.offset});
+  }
+  std::sort(key.attributes.begin(), key.attributes.end(), [](auto& x, auto& y) { return x.location < y.location; });
+  std::sort(key.bindings.begin(), key.bindings.end(), [](auto& x, auto& y) { return x.binding < y.binding; });
+  return key;
+}
+
+exec::StencilFaceState stencil_face(const VkStencilOpState& s) {
+  return {s.failOp, s.passOp, s.depthFailOp, s.compareOp, s.compareMask, s.writeMask, s.reference};
+}
+
+// Fixed-function state. States the spec lets the application omit (null pointers) keep the
+// defaults of exec::GraphicsState; returns why the pipeline cannot be made, or nullptr.
+const char* parse_fixed_function(const VkGraphicsPipelineCreateInfo& info, GraphicsPipelinePart* g) {
+  exec::GraphicsState& st = g->state;
+  if (const auto* ds = info.pDynamicState) {
+    for (uint32_t i = 0; i < ds->dynamicStateCount; ++i) {
+      const uint32_t bit = dynamic_state_bit(ds->pDynamicStates[i]);
+      if (!bit) return "a dynamic state Kiln does not support";
+      g->dynamic_mask |= bit;
+    }
+  }
+  if (const auto* ia = info.pInputAssemblyState) {
+    st.input_assembly.topology = ia->topology;
+    st.input_assembly.primitive_restart = ia->primitiveRestartEnable;
+  }
+  if (const auto* ts = info.pTessellationState) st.input_assembly.patch_control_points = ts->patchControlPoints;
+  if (const auto* rs = info.pRasterizationState) {
+    exec::RasterizationState& r = st.rasterization;
+    r.rasterizer_discard = rs->rasterizerDiscardEnable;
+    r.depth_clamp = rs->depthClampEnable;
+    r.depth_clip = !rs->depthClampEnable;
+    if (const auto* clip = find_in_chain<VkPipelineRasterizationDepthClipStateCreateInfoEXT>(rs->pNext))
+      r.depth_clip = clip->depthClipEnable;
+    if (const auto* pv = find_in_chain<VkPipelineRasterizationProvokingVertexStateCreateInfoEXT>(rs->pNext))
+      r.provoking_vertex = pv->provokingVertexMode;
+    r.polygon_mode = rs->polygonMode;
+    r.cull_mode = rs->cullMode;
+    r.front_face = rs->frontFace;
+    r.depth_bias_enable = rs->depthBiasEnable;
+    r.depth_bias_constant = rs->depthBiasConstantFactor;
+    r.depth_bias_clamp = rs->depthBiasClamp;
+    r.depth_bias_slope = rs->depthBiasSlopeFactor;
+    r.line_width = rs->lineWidth;
+  }
+  // Without rasterization the fragment-side states may be absent or garbage (the spec says to ignore them).
+  const bool rasterizes = !st.rasterization.rasterizer_discard || (g->dynamic_mask & kDynRasterizerDiscardEnable);
+  if (!rasterizes) return nullptr;
+  if (const auto* vp = info.pViewportState) {
+    exec::ViewportState& v = st.viewport;
+    if (vp->viewportCount > exec::kMaxViewports || vp->scissorCount > exec::kMaxViewports) return "too many viewports";
+    v.viewport_count = vp->viewportCount;
+    v.scissor_count = vp->scissorCount;
+    if (vp->pViewports && !(g->dynamic_mask & (kDynViewport | kDynViewportWithCount)))
+      std::copy_n(vp->pViewports, vp->viewportCount, v.viewports);
+    if (vp->pScissors && !(g->dynamic_mask & (kDynScissor | kDynScissorWithCount)))
+      std::copy_n(vp->pScissors, vp->scissorCount, v.scissors);
+  }
+  if (const auto* ms = info.pMultisampleState) {
+    exec::MultisampleState& m = st.multisample;
+    m.samples = ms->rasterizationSamples;
+    if (ms->pSampleMask) m.sample_mask = ms->pSampleMask[0];
+    m.sample_shading = ms->sampleShadingEnable;
+    m.min_sample_shading = ms->minSampleShading;
+    m.alpha_to_coverage = ms->alphaToCoverageEnable;
+    m.alpha_to_one = ms->alphaToOneEnable;
+  }
+  if (const auto* dss = info.pDepthStencilState) {
+    exec::DepthStencilState& d = st.depth_stencil;
+    d.depth_test = dss->depthTestEnable;
+    d.depth_write = dss->depthWriteEnable;
+    d.depth_compare = dss->depthCompareOp;
+    d.depth_bounds_test = dss->depthBoundsTestEnable;
+    d.min_depth_bounds = dss->minDepthBounds;
+    d.max_depth_bounds = dss->maxDepthBounds;
+    d.stencil_test = dss->stencilTestEnable;
+    d.front = stencil_face(dss->front);
+    d.back = stencil_face(dss->back);
+  }
+  if (const auto* cb = info.pColorBlendState) {
+    exec::ColorBlendState& c = st.color_blend;
+    if (cb->attachmentCount > abi::kMaxColorAttachments) return "too many colour blend attachments";
+    c.logic_op_enable = cb->logicOpEnable;
+    c.logic_op = cb->logicOp;
+    c.attachment_count = cb->attachmentCount;
+    if (cb->pAttachments) std::copy_n(cb->pAttachments, cb->attachmentCount, c.attachments);
+    std::copy_n(cb->blendConstants, 4, c.blend_constants);
+  }
+  return nullptr;
+}
+
+// The attachment formats: from the render pass's subpass, or VkPipelineRenderingCreateInfo.
+const char* parse_attachments(const VkGraphicsPipelineCreateInfo& info, GraphicsPipelinePart* g) {
+  if (info.renderPass) {
+    const RenderPass* pass = render_pass_of(info.renderPass);
+    if (info.subpass >= pass->subpasses.size()) return "subpass out of range";
+    const Subpass& s = pass->subpasses[info.subpass];
+    g->color_count = std::min<uint32_t>(static_cast<uint32_t>(s.colors.size()), abi::kMaxColorAttachments);
+    for (uint32_t i = 0; i < g->color_count; ++i)
+      if (s.colors[i].attachment != VK_ATTACHMENT_UNUSED) g->color_formats[i] = pass->attachments[s.colors[i].attachment].format;
+    if (s.depth_stencil.attachment != VK_ATTACHMENT_UNUSED)
+      g->depth_format = g->stencil_format = pass->attachments[s.depth_stencil.attachment].format;
+    g->view_mask = s.view_mask;
+    return nullptr;
+  }
+  if (const auto* r = find_in_chain<VkPipelineRenderingCreateInfo>(info.pNext)) {
+    if (r->colorAttachmentCount > abi::kMaxColorAttachments) return "too many colour attachments";
+    g->color_count = r->colorAttachmentCount;
+    std::copy_n(r->pColorAttachmentFormats, r->colorAttachmentCount, g->color_formats);
+    g->depth_format = r->depthAttachmentFormat;
+    g->stencil_format = r->stencilAttachmentFormat;
+    g->view_mask = r->viewMask;
+  }
+  return nullptr;  // no render pass and no rendering info: no attachments
+}
+
+VkResult fail(const char* why) {
+  log(LogLevel::Error, "%s: %s", kApi, why);
+  return VK_ERROR_INVALID_SHADER_NV;
+}
+
+VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreateInfo& info, PipelineCache* cache,
+                                  const VkAllocationCallbacks* allocator, VkPipeline* out) {
+  GraphicsPipelinePart g;
+  if (const char* why = parse_fixed_function(info, &g)) return fail(why);
+  if (const char* why = parse_attachments(info, &g)) return fail(why);
+  const VkPipelineShaderStageCreateInfo* vertex_stage = nullptr;
+  const VkPipelineShaderStageCreateInfo* fragment_stage = nullptr;
+  for (uint32_t i = 0; i < info.stageCount; ++i) {
+    const VkPipelineShaderStageCreateInfo& s = info.pStages[i];
+    if (s.stage == VK_SHADER_STAGE_VERTEX_BIT) vertex_stage = &s;
+    else if (s.stage == VK_SHADER_STAGE_FRAGMENT_BIT) fragment_stage = &s;
+    else return fail("only vertex and fragment stages are supported (no tessellation, geometry or mesh shaders)");
+  }
+  if (!vertex_stage) return fail("a graphics pipeline needs a vertex shader");
+  if (g.state.rasterization.rasterizer_discard && !(g.dynamic_mask & kDynRasterizerDiscardEnable)) fragment_stage = nullptr;
+
+  const compiler::VertexInputKey vertex_input = parse_vertex_input(info.pVertexInputState, &g);
+  const PipelineLayout* layout = pipeline_layout_of(info.layout);
+  const compiler::BindingResolver bindings = binding_resolver(layout->desc);
+  const uint64_t layout_hash = pipeline_layout_hash(layout->desc);
+  compiler::KernelCache* kernels = cache ? &cache->kernels : nullptr;
+  const bool must_not_compile = info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT;
+  bool compile_required = false;
+  std::string error;
+
+  compiler::ShaderSource source;
+  if (const char* why = shader_source_of(*vertex_stage, &source)) return fail(why);
+  g.vertex = compiler::compile_vertex_kernel(source, host_simd_width(), vertex_input, bindings, layout_hash, kernels, &error,
+                                             must_not_compile ? &compile_required : nullptr);
+  if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
+  if (!g.vertex) return fail(error.c_str());
+  if (fragment_stage) {
+    if (const char* why = shader_source_of(*fragment_stage, &source)) return fail(why);
+    g.fragment = compiler::compile_fragment_kernel(source, host_simd_width(), bindings, layout_hash, kernels, &error,
+                                                   must_not_compile ? &compile_required : nullptr);
+    if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
+    if (!g.fragment) return fail(error.c_str());
+  }
+
+  auto* pipeline = create_object<Pipeline>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (!pipeline) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  pipeline->bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  pipeline->graphics = std::move(g);
+  GraphicsPipelinePart& part = pipeline->graphics;
+  part.kernels.vertex = part.vertex->function;
+  part.kernels.vertex_width = part.vertex->simd_width;
+  part.kernels.vertex_outputs = part.vertex->outputs;
+  if (part.fragment) {
+    part.kernels.fragment = part.fragment->function;
+    part.kernels.fragment_width = part.fragment->simd_width;
+    part.kernels.fragment_interface = part.fragment->interface;
+  }
+  part.state.kernels = &part.kernels;
+  *out = to_handle<VkPipeline>(pipeline);
+  return VK_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateGraphicsPipelines(VkDevice handle, VkPipelineCache pipelineCache,
+                                                                       uint32_t count,
+                                                                       const VkGraphicsPipelineCreateInfo* pCreateInfos,
+                                                                       const VkAllocationCallbacks* pAllocator,
+                                                                       VkPipeline* pPipelines) {
+  Device* device = device_of(handle);
+  VkResult result = VK_SUCCESS;
+  for (uint32_t i = 0; i < count; ++i) pPipelines[i] = VK_NULL_HANDLE;
+  for (uint32_t i = 0; i < count; ++i) {
+    VkResult r = create_graphics_pipeline(device, pCreateInfos[i], pipeline_cache_of(pipelineCache),
+                                          choose_allocator(pAllocator, device->allocator), &pPipelines[i]);
+    if (r != VK_SUCCESS) {
+      result = r;
+      if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT) break;
+    }
+  }
+  return result;
+}

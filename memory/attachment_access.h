@@ -1,0 +1,55 @@
+#pragma once
+// Render-target texel access for the graphics back end: where texel (x, y, layer, sample) of an
+// image view's mip level lives (asked of ImageLayout, the one place for address math), and
+// fast pack/unpack for the formats draws use most. Every other format falls back to
+// memory/format_pack, which stays the reference (tests/unit/attachment_access_test.cpp checks
+// the fast paths against it).
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+
+#include "memory/image_view.h"
+
+namespace kiln::mem {
+
+// One aspect of an image view's base mip level, seen as a render target.
+struct AttachmentSurface {
+  uint8_t* base = nullptr;  // texel (0, 0), sample 0, of the view's first layer
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkImageAspectFlagBits aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+  uint64_t row_pitch = 0, layer_pitch = 0;
+  uint32_t sample_bytes = 0;  // bytes of one sample; a texel's samples are adjacent
+  uint32_t samples = 1;
+  uint32_t width = 0, height = 0, layers = 0;
+
+  uint8_t* texel(uint32_t x, uint32_t y, uint32_t layer, uint32_t sample) const {
+    return base + layer * layer_pitch + y * row_pitch + uint64_t{x} * samples * sample_bytes +
+           uint64_t{sample} * sample_bytes;
+  }
+};
+
+// False when the view has no such aspect, its image has no memory, or the format is unknown.
+bool make_attachment_surface(const ImageView& view, VkImageAspectFlagBits aspect, AttachmentSurface* out);
+
+// Texel <-> VkClearColorValue conversions with fmt::pack_color/unpack_color semantics, picked
+// once per format (fast paths for 8-bit RGBA/BGRA UNORM/SRGB and RGBA32 SFLOAT).
+struct ColorCodec {
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  void (*unpack_fn)(VkFormat format, const void* texel, VkClearColorValue* out) = nullptr;
+  void (*pack_fn)(VkFormat format, const VkClearColorValue& value, void* texel) = nullptr;
+  explicit operator bool() const { return unpack_fn != nullptr; }
+  void unpack(const void* texel, VkClearColorValue* out) const { unpack_fn(format, texel, out); }
+  void pack(const VkClearColorValue& value, void* texel) const { pack_fn(format, value, texel); }
+};
+// Null functions for formats without a colour aspect.
+ColorCodec color_codec(VkFormat format);
+
+// The depth aspect as float, with fmt::pack_depth/unpack_depth semantics (fast D16, D24, D32).
+struct DepthCodec {
+  float (*unpack)(const void* texel) = nullptr;
+  void (*pack)(float depth, void* texel) = nullptr;
+  explicit operator bool() const { return unpack != nullptr; }
+};
+DepthCodec depth_codec(VkFormat format);
+
+}  // namespace kiln::mem

@@ -1,0 +1,126 @@
+#pragma once
+// Data that flows between the steps of a draw (pipeline/graphics/*): the per-draw context, shaded
+// vertices, assembled primitives and set-up raster primitives. See docs/design.md "Graphics
+// execution" for the overall flow.
+#include <cstdint>
+#include <vector>
+
+#include "memory/attachment_access.h"
+#include "pipeline/command_list.h"
+
+namespace kiln::exec::gfx {
+
+constexpr uint32_t kTileSize = 64;     // binning tiles are kTileSize x kTileSize pixels
+constexpr uint32_t kSubpixelBits = 8;  // fixed-point vertex positions: 1/256 pixel
+constexpr int64_t kSubpixelOne = int64_t{1} << kSubpixelBits;
+// Clipping keeps framebuffer coordinates inside +-kGuardBandPixels, so edge functions of 8-bit
+// sub-pixel coordinates fit easily in int64 and only near/far/w (and user) planes usually clip.
+constexpr float kGuardBandPixels = 32768.0f;
+constexpr uint32_t kMaxSamples = 4;
+constexpr float kMinPointSize = 1.0f, kMaxPointSize = 1024.0f;  // = pointSizeRange
+
+// How one shaded vertex is stored: `stride` 32-bit values (raw patterns) per vertex.
+//   [0..3] clip-space position, then 4 values per varying (the fragment shader's inputs, in
+//   location order), then clip distances, cull distances, point size, layer, viewport index.
+struct VertexFormat {
+  uint32_t stride = 4;
+  uint32_t varying_count = 0;
+  uint32_t varying_location[abi::kMaxVaryingLocations] = {};
+  abi::Interpolation varying_interpolation[abi::kMaxVaryingLocations] = {};
+  uint32_t clip_offset = 0, clip_count = 0;
+  uint32_t cull_offset = 0, cull_count = 0;
+  uint32_t point_size_offset = 0, layer_offset = 0, viewport_offset = 0;
+  bool has_point_size = false, has_layer = false, has_viewport_index = false;
+  static constexpr uint32_t kVaryingOffset = 4;
+  // Values interpolated by clipping and rasterization (position excluded): the varyings.
+  uint32_t varying_values() const { return varying_count * 4; }
+};
+
+// A pixel rectangle [x0, x1) x [y0, y1).
+struct Rect {
+  int32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  bool empty() const { return x0 >= x1 || y0 >= y1; }
+  Rect intersect(const Rect& o) const {
+    return {x0 > o.x0 ? x0 : o.x0, y0 > o.y0 ? y0 : o.y0, x1 < o.x1 ? x1 : o.x1, y1 < o.y1 ? y1 : o.y1};
+  }
+};
+
+struct ViewportTransform {
+  float scale[3], offset[3];  // framebuffer = ndc * scale + offset (z: depth range)
+  float min_depth, max_depth;  // ordered (min <= max), for depth clamp
+  float guard_lo[2], guard_hi[2];  // NDC x/y limits that keep framebuffer coordinates in the guard band
+  Rect scissor;                // scissor ∩ render area ∩ attachments
+};
+
+// Everything the steps of one draw command share; built once per DrawCmd.
+struct DrawContext {
+  const DrawCmd* cmd = nullptr;
+  const GraphicsState* state = nullptr;
+  const GraphicsKernels* kernels = nullptr;
+  VertexFormat vertex_format;
+  uint32_t viewport_count = 1;
+  ViewportTransform viewports[kMaxViewports];
+  uint32_t samples = 1;
+  // Sample positions in 1/256 pixel units (kSubpixelBits), relative to the pixel's corner.
+  int32_t sample_x[kMaxSamples] = {}, sample_y[kMaxSamples] = {};
+  mem::AttachmentSurface color[abi::kMaxColorAttachments];
+  mem::ColorCodec color_codec[abi::kMaxColorAttachments];
+  bool has_color[abi::kMaxColorAttachments] = {};
+  mem::AttachmentSurface depth, stencil;
+  mem::DepthCodec depth_codec;
+  bool has_depth = false, has_stencil = false;
+  uint32_t layer_count = 1;        // layers a Layer output may select
+  uint32_t attachment_layers = 1;  // layers every attachment view has (multiview bound)
+  uint32_t view_index = 0;  // the multiview pass being run
+  Rect framebuffer;         // render area ∩ attachment extents
+};
+
+// One (sub-)draw: a direct draw, or one record of an indirect draw.
+struct DrawParams {
+  bool indexed = false;
+  uint32_t count = 0, instance_count = 0, first = 0, first_instance = 0;
+  int32_t vertex_offset = 0;
+  uint32_t draw_index = 0;
+};
+
+// A primitive as vertex ids (VertexIndex values) after primitive assembly; adjacency dropped.
+struct AssembledPrimitive {
+  int32_t id[3];
+  uint8_t vertex_count;  // 1 point, 2 line, 3 triangle
+  uint8_t provoking;     // which of id[] is the provoking vertex
+  uint32_t primitive_id; // PrimitiveId: index of the primitive in the draw
+};
+
+enum class PrimitiveKind : uint8_t { Triangle, Line, Point };
+
+// A triangle ready for the tile back end (lines and points are expanded to triangles too).
+// Vertices are oriented so that the edge functions are >= 0 inside.
+struct RasterTriangle {
+  int64_t x[3], y[3];  // framebuffer position, 8-bit fixed point
+  float z[3];          // framebuffer depth (viewport-transformed)
+  float inv_w[3];      // 1 / clip w
+  Rect bounds;         // pixels that may be covered: bounding box ∩ scissor ∩ framebuffer
+  uint32_t values;     // offset of 3 * varying_values() raw values in the batch's value pool
+  uint32_t primitive_id;
+  uint32_t layer;
+  uint32_t viewport;    // index into DrawContext::viewports (depth clamp range)
+  float depth_bias;    // added to every sample's depth (VkPipelineRasterizationStateCreateInfo)
+  float point_origin[2], point_size;  // points: the sprite's upper-left corner and size (PointCoord)
+  PrimitiveKind kind;
+  bool front_facing;
+  bool flat_only;      // points: every value comes from vertex 0 unchanged
+};
+
+// The front end's output for one batch: raster triangles in API order and their values.
+struct BatchOutput {
+  std::vector<RasterTriangle> triangles;
+  std::vector<uint32_t> values;
+  void clear() { triangles.clear(); values.clear(); }
+};
+
+// A reference from a tile's bin to a triangle; bins hold them in API order.
+struct BinEntry {
+  uint32_t batch, triangle;
+};
+
+}  // namespace kiln::exec::gfx

@@ -1,0 +1,94 @@
+#include "pipeline/graphics/front_end.h"
+
+#include <cstring>
+
+#include "pipeline/graphics/clipping.h"
+#include "pipeline/graphics/setup.h"
+#include "pipeline/graphics/vertex_stage.h"
+
+namespace kiln::exec::gfx {
+namespace {
+
+// Distinct vertex ids of a batch, in first-use order, with each primitive vertex's slot.
+struct VertexCache {
+  std::vector<int32_t> ids;
+  std::vector<int32_t> table_key;
+  std::vector<int32_t> table_slot;
+  void reset(size_t max_vertices) {
+    ids.clear();
+    size_t size = 16;
+    while (size < max_vertices * 2) size *= 2;
+    table_key.assign(size, 0);
+    table_slot.assign(size, -1);
+  }
+  uint32_t slot(int32_t id) {
+    const size_t mask = table_key.size() - 1;
+    for (size_t h = (uint32_t(id) * 2654435761u) & mask;; h = (h + 1) & mask) {
+      if (table_slot[h] < 0) {
+        table_key[h] = id;
+        table_slot[h] = static_cast<int32_t>(ids.size());
+        ids.push_back(id);
+        return static_cast<uint32_t>(table_slot[h]);
+      }
+      if (table_key[h] == id) return static_cast<uint32_t>(table_slot[h]);
+    }
+  }
+};
+
+struct FrontEndScratch {
+  VertexCache cache;
+  std::vector<uint32_t> prim_slots;  // 3 per primitive
+  std::vector<uint32_t> vertices;    // shaded, VertexFormat stride each
+  ClipScratch clip;
+};
+thread_local FrontEndScratch scratch;
+
+int32_t as_int(uint32_t bits) { return static_cast<int32_t>(bits); }
+
+}  // namespace
+
+void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out, uint32_t* faults) {
+  out.clear();
+  FrontEndScratch& s = scratch;
+  const std::vector<AssembledPrimitive>& prims = *job.primitives;
+  const uint32_t count = job.end - job.begin;
+  s.cache.reset(size_t(count) * 3);
+  s.prim_slots.resize(size_t(count) * 3);
+  for (uint32_t p = 0; p < count; ++p) {
+    const AssembledPrimitive& prim = prims[job.begin + p];
+    for (uint32_t v = 0; v < prim.vertex_count; ++v) s.prim_slots[p * 3 + v] = s.cache.slot(prim.id[v]);
+  }
+  const VertexFormat& f = ctx.vertex_format;
+  s.vertices.resize(s.cache.ids.size() * f.stride);
+  shade_vertices(ctx, *job.params, job.instance, s.cache.ids.data(), static_cast<uint32_t>(s.cache.ids.size()),
+                 s.vertices.data(), faults);
+  if (ctx.state->rasterization.rasterizer_discard) return;
+
+  const uint32_t* in[3];
+  const uint32_t* clipped[kMaxClippedVertices + 2];
+  for (uint32_t p = 0; p < count; ++p) {
+    const AssembledPrimitive& prim = prims[job.begin + p];
+    for (uint32_t v = 0; v < prim.vertex_count; ++v) in[v] = s.vertices.data() + size_t(s.prim_slots[p * 3 + v]) * f.stride;
+    PrimitiveInfo info{};
+    info.primitive_id = prim.primitive_id;
+    info.provoking = in[prim.provoking];
+    if (f.has_viewport_index) {
+      const int32_t vp = as_int(info.provoking[f.viewport_offset]);
+      info.viewport = vp >= 0 && uint32_t(vp) < ctx.viewport_count ? uint32_t(vp) : 0;
+    }
+    if (ctx.cmd->targets->view_mask) {
+      info.layer = ctx.view_index;
+    } else if (f.has_layer) {
+      const int32_t layer = as_int(info.provoking[f.layer_offset]);
+      if (layer < 0 || uint32_t(layer) >= ctx.layer_count) continue;  // no such layer: nothing to draw
+      info.layer = uint32_t(layer);
+    }
+    const uint32_t n = clip_primitive(ctx, ctx.viewports[info.viewport], in, prim.vertex_count, s.clip, clipped);
+    if (n == 0) continue;
+    if (prim.vertex_count == 1) setup_point(ctx, info, clipped[0], out);
+    else if (prim.vertex_count == 2) setup_line(ctx, info, clipped, out);
+    else setup_polygon(ctx, info, clipped, n, out);
+  }
+}
+
+}  // namespace kiln::exec::gfx

@@ -1,0 +1,234 @@
+#include "pipeline/graphics/setup.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace kiln::exec::gfx {
+namespace {
+
+inline float value(const uint32_t* v, uint32_t i) {
+  float f;
+  memcpy(&f, &v[i], 4);
+  return f;
+}
+
+// A vertex in framebuffer space.
+struct ScreenVertex {
+  float x, y, z, inv_w;
+  int64_t fx, fy;  // x, y in 8-bit fixed point
+  const uint32_t* values;
+};
+
+// Clipping keeps positions inside the guard band; the clamp only protects the integer math from
+// NaN/inf positions, which setup then rejects.
+int64_t to_fixed(float v) {
+  const double limit = 4.0 * kGuardBandPixels;
+  const double d = std::isfinite(v) ? std::clamp(static_cast<double>(v), -limit, limit) : 0.0;
+  return static_cast<int64_t>(std::llround(d * kSubpixelOne));
+}
+
+bool finite(const ScreenVertex& s) { return std::isfinite(s.x) && std::isfinite(s.y) && std::isfinite(s.z); }
+
+ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* v) {
+  const float w = value(v, 3), inv_w = 1.0f / w;
+  ScreenVertex s;
+  s.x = value(v, 0) * inv_w * vp.scale[0] + vp.offset[0];
+  s.y = value(v, 1) * inv_w * vp.scale[1] + vp.offset[1];
+  s.z = value(v, 2) * inv_w * vp.scale[2] + vp.offset[2];
+  s.inv_w = inv_w;
+  s.fx = to_fixed(s.x);
+  s.fy = to_fixed(s.y);
+  s.values = v;
+  return s;
+}
+
+// Twice the signed area in fixed point; > 0 when the edge functions are >= 0 inside.
+int64_t area2(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c) {
+  return (b.fx - a.fx) * (c.fy - a.fy) - (b.fy - a.fy) * (c.fx - a.fx);
+}
+
+int32_t floor_div(int64_t v, int64_t d) { return static_cast<int32_t>(v >= 0 ? v / d : -((-v + d - 1) / d)); }
+
+// The minimum resolvable depth difference r of the depth attachment (depth bias units).
+float depth_bias_unit(const DrawContext& ctx, float max_abs_z) {
+  switch (ctx.depth.format) {
+    case VK_FORMAT_D16_UNORM:
+    case VK_FORMAT_D16_UNORM_S8_UINT: return 1.0f / 65536.0f;
+    case VK_FORMAT_X8_D24_UNORM_PACK32:
+    case VK_FORMAT_D24_UNORM_S8_UINT: return 1.0f / 16777216.0f;
+    default: {
+      // Floating point: 2^(e - 23) for the largest exponent e of the primitive's depths.
+      int e = 0;
+      std::frexp(max_abs_z, &e);  // max_abs_z = m * 2^e with m in [0.5, 1): exponent e - 1
+      return max_abs_z > 0.0f ? std::ldexp(1.0f, e - 1 - 23) : std::ldexp(1.0f, -126);
+    }
+  }
+}
+
+float depth_bias(const DrawContext& ctx, const ScreenVertex* v[3]) {
+  const RasterizationState& rs = ctx.state->rasterization;
+  if (!rs.depth_bias_enable) return 0.0f;
+  // The depth plane's slopes from the float positions.
+  const double x1 = v[1]->x - v[0]->x, y1 = v[1]->y - v[0]->y, z1 = v[1]->z - v[0]->z;
+  const double x2 = v[2]->x - v[0]->x, y2 = v[2]->y - v[0]->y, z2 = v[2]->z - v[0]->z;
+  const double det = x1 * y2 - x2 * y1;
+  double m = 0.0;
+  if (det != 0.0) {
+    const double dzdx = (z1 * y2 - z2 * y1) / det, dzdy = (x1 * z2 - x2 * z1) / det;
+    m = std::max(std::fabs(dzdx), std::fabs(dzdy));
+  }
+  const float max_z = std::max({std::fabs(v[0]->z), std::fabs(v[1]->z), std::fabs(v[2]->z)});
+  float o = static_cast<float>(m * rs.depth_bias_slope + double(depth_bias_unit(ctx, max_z)) * rs.depth_bias_constant);
+  if (rs.depth_bias_clamp > 0.0f) o = std::min(o, rs.depth_bias_clamp);
+  else if (rs.depth_bias_clamp < 0.0f) o = std::max(o, rs.depth_bias_clamp);
+  return o;
+}
+
+// Appends one triangle. `flat_source` provides flat varyings (null: values used as they are).
+void emit_triangle(const DrawContext& ctx, const PrimitiveInfo& info, ScreenVertex a, ScreenVertex b, ScreenVertex c,
+                   PrimitiveKind kind, bool front_facing, float bias, BatchOutput& out) {
+  int64_t area = area2(a, b, c);
+  if (area == 0) return;
+  if (area < 0) std::swap(b, c);
+  const ScreenVertex* v[3] = {&a, &b, &c};
+  RasterTriangle t{};
+  for (int i = 0; i < 3; ++i) {
+    t.x[i] = v[i]->fx;
+    t.y[i] = v[i]->fy;
+    t.z[i] = v[i]->z;
+    t.inv_w[i] = v[i]->inv_w;
+  }
+  const int64_t min_x = std::min({a.fx, b.fx, c.fx}), max_x = std::max({a.fx, b.fx, c.fx});
+  const int64_t min_y = std::min({a.fy, b.fy, c.fy}), max_y = std::max({a.fy, b.fy, c.fy});
+  const Rect box{floor_div(min_x, kSubpixelOne), floor_div(min_y, kSubpixelOne), floor_div(max_x, kSubpixelOne) + 1,
+                 floor_div(max_y, kSubpixelOne) + 1};
+  t.bounds = box.intersect(ctx.viewports[info.viewport].scissor);
+  if (t.bounds.empty()) return;
+  t.primitive_id = info.primitive_id;
+  t.layer = info.layer;
+  t.viewport = info.viewport;
+  t.depth_bias = bias;
+  t.kind = kind;
+  t.front_facing = front_facing;
+  t.flat_only = kind == PrimitiveKind::Point;
+  // Values: three vertices' varyings; flat ones from the provoking vertex.
+  const VertexFormat& f = ctx.vertex_format;
+  const uint32_t n = f.varying_values();
+  t.values = static_cast<uint32_t>(out.values.size());
+  out.values.resize(out.values.size() + 3 * size_t(n));
+  uint32_t* dst = out.values.data() + t.values;
+  for (int i = 0; i < 3; ++i) {
+    memcpy(dst + i * n, v[i]->values + VertexFormat::kVaryingOffset, n * 4);
+    for (uint32_t k = 0; k < f.varying_count; ++k)
+      if (f.varying_interpolation[k] == abi::Interpolation::Flat)
+        memcpy(dst + i * n + k * 4, info.provoking + VertexFormat::kVaryingOffset + k * 4, 16);
+  }
+  out.triangles.push_back(t);
+}
+
+bool is_front(const DrawContext& ctx, int64_t signed_area2) {
+  // Vulkan's area a = -signed_area2 / 2 (y points down); a > 0 is counter-clockwise.
+  const bool ccw = signed_area2 < 0;
+  return ctx.state->rasterization.front_face == VK_FRONT_FACE_COUNTER_CLOCKWISE ? ccw : !ccw;
+}
+
+// Lines and points from polygon mode keep the polygon's facing and depth bias.
+void emit_line(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& p0, const ScreenVertex& p1,
+               bool front_facing, float bias, BatchOutput& out) {
+  const float width = std::max(ctx.state->rasterization.line_width, 1.0f);
+  const bool x_major = std::fabs(p1.x - p0.x) >= std::fabs(p1.y - p0.y);
+  // Non-strict lines: a parallelogram whose ends are minor-axis segments of length `width`.
+  auto shifted = [&](const ScreenVertex& v, float d) {
+    ScreenVertex s = v;
+    if (x_major) s.y += d; else s.x += d;
+    s.fx = to_fixed(s.x);
+    s.fy = to_fixed(s.y);
+    return s;
+  };
+  const ScreenVertex a0 = shifted(p0, -width / 2), b0 = shifted(p0, width / 2);
+  const ScreenVertex a1 = shifted(p1, -width / 2), b1 = shifted(p1, width / 2);
+  emit_triangle(ctx, info, a0, b0, b1, PrimitiveKind::Line, front_facing, bias, out);
+  emit_triangle(ctx, info, a0, b1, a1, PrimitiveKind::Line, front_facing, bias, out);
+}
+
+void emit_point(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& p, bool front_facing,
+                float bias, BatchOutput& out) {
+  const VertexFormat& f = ctx.vertex_format;
+  float size = f.has_point_size ? value(p.values, f.point_size_offset) : 1.0f;
+  size = std::clamp(size != size ? 1.0f : size, kMinPointSize, kMaxPointSize);
+  auto corner = [&](float dx, float dy) {
+    ScreenVertex s = p;
+    s.x += dx;
+    s.y += dy;
+    s.fx = to_fixed(s.x);
+    s.fy = to_fixed(s.y);
+    return s;
+  };
+  const float h = size / 2;
+  const ScreenVertex tl = corner(-h, -h), tr = corner(h, -h), br = corner(h, h), bl = corner(-h, h);
+  const size_t first = out.triangles.size();
+  emit_triangle(ctx, info, tl, tr, br, PrimitiveKind::Point, front_facing, bias, out);
+  emit_triangle(ctx, info, tl, br, bl, PrimitiveKind::Point, front_facing, bias, out);
+  for (size_t i = first; i < out.triangles.size(); ++i) {
+    out.triangles[i].point_origin[0] = p.x - h;
+    out.triangles[i].point_origin[1] = p.y - h;
+    out.triangles[i].point_size = size;
+  }
+}
+
+}  // namespace
+
+void setup_polygon(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* const* vertices, uint32_t count,
+                   BatchOutput& out) {
+  const ViewportTransform& vp = ctx.viewports[info.viewport];
+  ScreenVertex s[32];
+  for (uint32_t i = 0; i < count; ++i) {
+    s[i] = to_screen(vp, vertices[i]);
+    if (!finite(s[i])) return;  // NaN/inf positions (clipping keeps finite ones finite) draw nothing
+  }
+  // Facing from the whole polygon's exact fixed-point area (the sum over its fan).
+  int64_t total = 0;
+  for (uint32_t i = 1; i + 1 < count; ++i) total += area2(s[0], s[i], s[i + 1]);
+  if (total == 0) return;
+  const bool front = is_front(ctx, total);
+  const VkCullModeFlags cull = ctx.state->rasterization.cull_mode;
+  if ((cull & VK_CULL_MODE_FRONT_BIT) && front) return;
+  if ((cull & VK_CULL_MODE_BACK_BIT) && !front) return;
+  float bias = 0.0f;
+  for (uint32_t i = 1; i + 1 < count; ++i) {
+    if (area2(s[0], s[i], s[i + 1]) == 0) continue;
+    const ScreenVertex* tri[3] = {&s[0], &s[i], &s[i + 1]};
+    bias = depth_bias(ctx, tri);
+    break;
+  }
+  switch (ctx.state->rasterization.polygon_mode) {
+    case VK_POLYGON_MODE_LINE:
+      for (uint32_t i = 0; i < count; ++i) emit_line(ctx, info, s[i], s[(i + 1) % count], front, bias, out);
+      return;
+    case VK_POLYGON_MODE_POINT:
+      for (uint32_t i = 0; i < count; ++i) emit_point(ctx, info, s[i], front, bias, out);
+      return;
+    default:
+      break;
+  }
+  for (uint32_t i = 1; i + 1 < count; ++i) {
+    // Slivers whose rounded area disagrees with the polygon's orientation are dropped.
+    const int64_t a = area2(s[0], s[i], s[i + 1]);
+    if (a == 0 || (a > 0) != (total > 0)) continue;
+    emit_triangle(ctx, info, s[0], s[i], s[i + 1], PrimitiveKind::Triangle, front, bias, out);
+  }
+}
+
+void setup_line(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* const* vertices, BatchOutput& out) {
+  const ViewportTransform& vp = ctx.viewports[info.viewport];
+  const ScreenVertex a = to_screen(vp, vertices[0]), b = to_screen(vp, vertices[1]);
+  if (finite(a) && finite(b)) emit_line(ctx, info, a, b, true, 0.0f, out);
+}
+
+void setup_point(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* vertex, BatchOutput& out) {
+  const ScreenVertex p = to_screen(ctx.viewports[info.viewport], vertex);
+  if (finite(p)) emit_point(ctx, info, p, true, 0.0f, out);
+}
+
+}  // namespace kiln::exec::gfx

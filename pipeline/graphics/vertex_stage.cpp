@@ -1,0 +1,120 @@
+#include "pipeline/graphics/vertex_stage.h"
+
+#include <cstring>
+
+#include "common/log.h"
+
+namespace kiln::exec::gfx {
+
+VertexFormat make_vertex_format(const GraphicsKernels& kernels) {
+  VertexFormat f;
+  const abi::VertexOutputLayout& out = kernels.vertex_outputs;
+  const abi::FragmentInterface* fs = kernels.fragment ? &kernels.fragment_interface : nullptr;
+  uint32_t at = VertexFormat::kVaryingOffset;
+  if (fs) {
+    for (uint32_t loc = 0; loc < abi::kMaxVaryingLocations; ++loc) {
+      if (!(fs->input_location_mask & (1u << loc))) continue;
+      f.varying_location[f.varying_count] = loc;
+      f.varying_interpolation[f.varying_count] = fs->interpolation[loc];
+      ++f.varying_count;
+      at += 4;
+    }
+  }
+  if (out.clip_distance_slot >= 0) {
+    f.clip_offset = at;
+    f.clip_count = out.clip_distance_count;
+    at += f.clip_count;
+  }
+  if (out.cull_distance_slot >= 0) {
+    f.cull_offset = at;
+    f.cull_count = out.cull_distance_count;
+    at += f.cull_count;
+  }
+  f.has_point_size = out.point_size_slot >= 0;
+  f.point_size_offset = at++;
+  f.has_layer = out.layer_slot >= 0;
+  f.layer_offset = at++;
+  f.has_viewport_index = out.viewport_index_slot >= 0;
+  f.viewport_offset = at++;
+  f.stride = at;
+  return f;
+}
+
+void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, std::vector<int64_t>& ids) {
+  ids.resize(params.count);
+  if (!params.indexed) {
+    for (uint32_t n = 0; n < params.count; ++n) ids[n] = int64_t{params.first} + n;
+    return;
+  }
+  const DrawCmd& cmd = *ctx.cmd;
+  const uint32_t size = cmd.index_type == VK_INDEX_TYPE_UINT8_EXT ? 1 : cmd.index_type == VK_INDEX_TYPE_UINT16 ? 2 : 4;
+  const uint32_t restart_value = size == 1 ? 0xFFu : size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
+  const bool restart = ctx.state->input_assembly.primitive_restart;
+  const uint64_t available = cmd.index_data ? cmd.index_bytes / size : 0;
+  bool overrun = false;
+  for (uint32_t n = 0; n < params.count; ++n) {
+    const uint64_t at = uint64_t{params.first} + n;
+    uint32_t index = 0;
+    if (at < available) {
+      const uint8_t* p = cmd.index_data + at * size;
+      if (size == 1) index = *p;
+      else if (size == 2) { uint16_t v; memcpy(&v, p, 2); index = v; }
+      else memcpy(&index, p, 4);
+    } else {
+      overrun = true;
+    }
+    if (restart && index == restart_value && at < available) ids[n] = kRestartCut;
+    // VertexIndex is index + vertexOffset in 32-bit arithmetic.
+    else ids[n] = static_cast<int32_t>(index + static_cast<uint32_t>(params.vertex_offset));
+  }
+  if (overrun) KILN_LOG_ONCE(LogLevel::Warn, "draw: indices past the end of the index buffer read as 0");
+}
+
+void shade_vertices(const DrawContext& ctx, const DrawParams& params, uint32_t instance, const int32_t* vertex_ids,
+                    uint32_t count, uint32_t* out, uint32_t* faults) {
+  const GraphicsKernels& k = *ctx.kernels;
+  const VertexFormat& f = ctx.vertex_format;
+  const uint32_t W = k.vertex_width;
+  const abi::VertexOutputLayout& layout = k.vertex_outputs;
+  thread_local std::vector<uint32_t> outputs;
+  thread_local std::vector<int32_t> lane_ids;
+  outputs.assign(size_t{layout.slot_count} * 4 * W, 0);
+  lane_ids.assign(W, 0);
+  abi::VertexInvocation inv{};
+  inv.resources = ctx.cmd->resources;
+  inv.vertex_buffers = ctx.cmd->vertex_buffers;
+  inv.faults = faults;
+  inv.vertex_index = lane_ids.data();
+  inv.instance_index = params.first_instance + instance;
+  inv.base_vertex = params.indexed ? params.vertex_offset : static_cast<int32_t>(params.first);
+  inv.base_instance = params.first_instance;
+  inv.draw_index = params.draw_index;
+  inv.view_index = ctx.view_index;
+  inv.outputs = outputs.data();
+  // Reads component c of `slot` for lane i.
+  auto at = [&](int32_t slot, uint32_t c, uint32_t i) { return outputs[(size_t(slot) * 4 + c) * W + i]; };
+  for (uint32_t base = 0; base < count; base += W) {
+    const uint32_t lanes = count - base < W ? count - base : W;
+    for (uint32_t i = 0; i < W; ++i) lane_ids[i] = i < lanes ? vertex_ids[base + i] : vertex_ids[base];
+    inv.lane_count = lanes;
+    std::fill(outputs.begin(), outputs.end(), 0u);
+    k.vertex(&inv);
+    for (uint32_t i = 0; i < lanes; ++i) {
+      uint32_t* v = out + size_t(base + i) * f.stride;
+      for (uint32_t c = 0; c < 4; ++c) v[c] = at(0, c, i);
+      for (uint32_t n = 0; n < f.varying_count; ++n) {
+        const int32_t slot = layout.location_slot[f.varying_location[n]];
+        for (uint32_t c = 0; c < 4; ++c) v[VertexFormat::kVaryingOffset + n * 4 + c] = slot >= 0 ? at(slot, c, i) : 0;
+      }
+      for (uint32_t d = 0; d < f.clip_count; ++d) v[f.clip_offset + d] = at(layout.clip_distance_slot + d / 4, d % 4, i);
+      for (uint32_t d = 0; d < f.cull_count; ++d) v[f.cull_offset + d] = at(layout.cull_distance_slot + d / 4, d % 4, i);
+      const float one = 1.0f;
+      memcpy(&v[f.point_size_offset], &one, 4);
+      if (f.has_point_size) v[f.point_size_offset] = at(layout.point_size_slot, 0, i);
+      v[f.layer_offset] = f.has_layer ? at(layout.layer_slot, 0, i) : 0;
+      v[f.viewport_offset] = f.has_viewport_index ? at(layout.viewport_index_slot, 0, i) : 0;
+    }
+  }
+}
+
+}  // namespace kiln::exec::gfx

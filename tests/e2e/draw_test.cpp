@@ -1,0 +1,245 @@
+// End-to-end draws through the loader with the validation layer: triangles rendered into a colour
+// (and depth) attachment of a classic render pass and read back, each pixel compared with a CPU
+// reference computed from the spec's rules (pixel centres, top-left fill rule, barycentric
+// interpolation, depth test).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "e2e/compute_job.h"
+#include "e2e/draw_job.h"
+#include "e2e/grouped_failures.h"
+#include "e2e/vk_fixture.h"
+
+namespace kiln::test {
+namespace {
+
+struct ColoredVertex {
+  float x, y, z;
+  float r, g, b, a;
+};
+
+DrawJobOptions colored_options() {
+  DrawJobOptions o;
+  o.vertex_shader = "draw_colored.vert";
+  o.fragment_shader = "draw_colored.frag";
+  o.vertex_bindings = {{0, sizeof(ColoredVertex), VK_VERTEX_INPUT_RATE_VERTEX}};
+  o.vertex_attributes = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
+                         {1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(ColoredVertex, r)}};
+  return o;
+}
+
+Buffer vertex_buffer(TestDevice& device, const std::vector<ColoredVertex>& vertices) {
+  Buffer b = device.create_buffer(sizeof(ColoredVertex) * vertices.size(), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  std::memcpy(b.mapped, vertices.data(), sizeof(ColoredVertex) * vertices.size());
+  return b;
+}
+
+void bind_vertices(VkCommandBuffer cb, const Buffer& buffer) {
+  const VkDeviceSize offset = 0;
+  vkCmdBindVertexBuffers(cb, 0, 1, &buffer.buffer, &offset);
+}
+
+// Mismatching pixels grouped by what was checked, reported once per check when the test ends.
+class PixelCheck {
+ public:
+  PixelCheck(uint32_t width, uint32_t height)
+      : pixels_(size_t{width} * height), failures_([width](size_t i) {
+          return "pixel (" + std::to_string(i % width) + ", " + std::to_string(i / width) + ")";
+        }) {}
+  ~PixelCheck() { failures_.report(pixels_); }
+  template <typename T>
+  void expect_eq(size_t pixel, T got, T want, const std::string& what) {
+    if (!(got == want)) failures_.add(what, pixel, std::to_string(+got), std::to_string(+want));
+  }
+  void expect_near(size_t pixel, int got, int want, int tolerance, const std::string& what) {
+    if (std::abs(got - want) > tolerance) failures_.add(what, pixel, std::to_string(got), std::to_string(want));
+  }
+
+ private:
+  size_t pixels_;
+  GroupedFailures failures_;
+};
+
+constexpr VkClearColorValue kBlack{.float32 = {0, 0, 0, 0}};
+
+class DrawTest : public VulkanTest {};
+
+// Two triangles covering the whole target, split along the diagonal that passes through pixel
+// centres, and a fan of eight triangles around the target's centre (a pixel corner; its spokes
+// run through pixel centres too): with additive blending every pixel must be covered exactly
+// once — the top-left rule decides each shared edge.
+TEST_F(DrawTest, SharedEdgesCoverEveryPixelExactlyOnce) {
+  DrawJobOptions o = colored_options();
+  o.blend = {VK_TRUE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD,
+             VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD, 0xF};
+  DrawJob job(device(), o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  const float c = 20.0f / 255.0f;
+  auto v = [&](float x, float y) { return ColoredVertex{x, y, 0.5f, c, c, c, c}; };
+  std::vector<ColoredVertex> vertices = {v(-1, -1), v(1, -1), v(1, 1), v(-1, -1), v(1, 1), v(-1, 1)};
+  const float spokes[9][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}, {1, 0}};
+  for (int i = 0; i < 8; ++i) {
+    vertices.push_back(v(0, 0));
+    vertices.push_back(v(spokes[i][0], spokes[i][1]));
+    vertices.push_back(v(spokes[i + 1][0], spokes[i + 1][1]));
+  }
+  Buffer vb = vertex_buffer(device(), vertices);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, static_cast<uint32_t>(vertices.size()), 1, 0, 0);
+  });
+  const std::vector<uint8_t> pixels = job.read_color();
+  PixelCheck failures(64, 64);
+  for (size_t i = 0; i < 64 * 64; ++i)
+    for (int k = 0; k < 4; ++k) failures.expect_eq(i, pixels[i * 4 + k], uint8_t{40}, "covered twice (40 = once per draw)");
+}
+
+// A triangle with a colour per vertex: each pixel whose centre lies inside gets the barycentric
+// blend of the vertex colours at its centre (w = 1, so perspective correction changes nothing);
+// pixels outside keep the clear colour. Pixels within a hair of an edge are not checked.
+TEST_F(DrawTest, SmoothColorsFollowBarycentricInterpolation) {
+  DrawJob job(device(), colored_options());
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  const std::vector<ColoredVertex> vertices = {{-0.9f, -0.8f, 0.5f, 1, 0, 0, 1},
+                                               {0.85f, -0.3f, 0.5f, 0, 1, 0, 1},
+                                               {-0.2f, 0.95f, 0.5f, 0, 0, 1, 0.5f}};
+  Buffer vb = vertex_buffer(device(), vertices);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, 3, 1, 0, 0);
+  });
+  const std::vector<uint8_t> pixels = job.read_color();
+  // Framebuffer coordinates of the vertices (viewport = the 64x64 target).
+  float px[3], py[3];
+  for (int k = 0; k < 3; ++k) {
+    px[k] = (vertices[k].x + 1) * 32;
+    py[k] = (vertices[k].y + 1) * 32;
+  }
+  const float area = (px[1] - px[0]) * (py[2] - py[0]) - (px[2] - px[0]) * (py[1] - py[0]);
+  uint32_t inside_pixels = 0;
+  PixelCheck failures(64, 64);
+  for (uint32_t y = 0; y < 64; ++y)
+    for (uint32_t x = 0; x < 64; ++x) {
+      const float cx = x + 0.5f, cy = y + 0.5f;
+      float b[3];
+      for (int k = 0; k < 3; ++k) {
+        const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+        b[k] = ((px[k2] - px[k1]) * (cy - py[k1]) - (cx - px[k1]) * (py[k2] - py[k1])) / area;
+      }
+      const float margin = std::min({b[0], b[1], b[2]});
+      if (std::fabs(margin) < 1e-3f) continue;
+      const uint8_t* got = &pixels[(y * 64 + x) * 4];
+      const size_t i = y * 64 + x;
+      if (margin < 0) {
+        for (int c = 0; c < 4; ++c) failures.expect_eq(i, got[c], uint8_t{0}, "outside: clear colour");
+        continue;
+      }
+      ++inside_pixels;
+      const float* colors[3] = {&vertices[0].r, &vertices[1].r, &vertices[2].r};
+      for (int c = 0; c < 4; ++c) {
+        const float value = b[0] * colors[0][c] + b[1] * colors[1][c] + b[2] * colors[2][c];
+        const int expected = static_cast<int>(std::lround(value * 255));
+        failures.expect_near(i, got[c], expected, 1, "interpolated colour channel " + std::to_string(c));
+      }
+    }
+  EXPECT_GT(inside_pixels, 1000u);
+}
+
+// Depth test LESS with depth writes: a near green quad on the left half, then a far red quad over
+// everything. Green stays where it is nearer; depth holds 0.25 there and 0.75 elsewhere.
+TEST_F(DrawTest, DepthTestKeepsTheNearestSurface) {
+  DrawJobOptions o = colored_options();
+  o.depth_format = VK_FORMAT_D32_SFLOAT;
+  o.depth_stencil.depthTestEnable = VK_TRUE;
+  o.depth_stencil.depthWriteEnable = VK_TRUE;
+  o.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
+  DrawJob job(device(), o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  auto quad = [](float x0, float x1, float z, float r, float g) {
+    return std::vector<ColoredVertex>{{x0, -1, z, r, g, 0, 1}, {x1, -1, z, r, g, 0, 1}, {x1, 1, z, r, g, 0, 1},
+                                      {x0, -1, z, r, g, 0, 1}, {x1, 1, z, r, g, 0, 1},  {x0, 1, z, r, g, 0, 1}};
+  };
+  std::vector<ColoredVertex> vertices = quad(-1, 0, 0.25f, 0, 1);
+  const std::vector<ColoredVertex> far = quad(-1, 1, 0.75f, 1, 0);
+  vertices.insert(vertices.end(), far.begin(), far.end());
+  Buffer vb = vertex_buffer(device(), vertices);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, 12, 1, 0, 0);
+  });
+  const std::vector<uint8_t> pixels = job.read_color();
+  const std::vector<uint8_t> depth = job.read_depth();
+  PixelCheck failures(64, 64);
+  for (size_t i = 0; i < 64 * 64; ++i) {
+    const bool near = i % 64 < 32;
+    failures.expect_eq(i, pixels[i * 4 + 0], uint8_t(near ? 0 : 255), "red");
+    failures.expect_eq(i, pixels[i * 4 + 1], uint8_t(near ? 255 : 0), "green");
+    float d;
+    std::memcpy(&d, &depth[i * 4], 4);
+    failures.expect_eq(i, d, near ? 0.25f : 0.75f, "depth");
+  }
+}
+
+// Indexed, instanced quads: the corner comes from a per-vertex attribute, the offset from a
+// per-instance one, the colour from a uniform buffer indexed by gl_InstanceIndex (flat), the
+// size from a push constant. Back-facing triangles are culled: the index list draws every quad
+// twice, once in each winding.
+TEST_F(DrawTest, IndexedInstancedQuadsWithUniformsPushConstantsAndCulling) {
+  DrawJobOptions o;
+  o.vertex_shader = "draw_instanced.vert";
+  o.fragment_shader = "draw_flat.frag";
+  o.vertex_bindings = {{0, 8, VK_VERTEX_INPUT_RATE_VERTEX}, {1, 8, VK_VERTEX_INPUT_RATE_INSTANCE}};
+  o.vertex_attributes = {{0, 0, VK_FORMAT_R32G32_SFLOAT, 0}, {1, 1, VK_FORMAT_R32G32_SFLOAT, 0}};
+  o.bindings = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER};
+  o.push_constant_bytes = 4;
+  o.cull_mode = VK_CULL_MODE_BACK_BIT;
+  o.front_face = VK_FRONT_FACE_CLOCKWISE;  // in framebuffer space (y down) these are clockwise
+  DrawJob job(device(), o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+
+  const float corners[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+  const uint16_t indices[12] = {0, 1, 2, 0, 2, 3, /* reversed winding: culled */ 0, 2, 1, 0, 3, 2};
+  const float offsets[4][2] = {{-0.75f, -0.75f}, {0.25f, -0.75f}, {-0.75f, 0.25f}, {0.25f, 0.25f}};
+  float colors[8][4] = {};
+  for (int i = 0; i < 4; ++i) {
+    colors[i][0] = (i & 1) ? 1.0f : 0.0f;
+    colors[i][1] = (i & 2) ? 1.0f : 0.0f;
+    colors[i][2] = 0.5f;
+    colors[i][3] = 1.0f;
+  }
+  Buffer corner_buffer = device().create_buffer(sizeof corners, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  Buffer offset_buffer = device().create_buffer(sizeof offsets, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  Buffer index_buffer = device().create_buffer(sizeof indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+  Buffer uniforms = device().create_buffer(sizeof colors, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+  std::memcpy(corner_buffer.mapped, corners, sizeof corners);
+  std::memcpy(offset_buffer.mapped, offsets, sizeof offsets);
+  std::memcpy(index_buffer.mapped, indices, sizeof indices);
+  std::memcpy(uniforms.mapped, colors, sizeof colors);
+  job.bind_buffer(0, uniforms);
+  const float scale = 0.5f;
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    const VkBuffer buffers[2] = {corner_buffer.buffer, offset_buffer.buffer};
+    const VkDeviceSize offsets_in[2] = {0, 0};
+    vkCmdBindVertexBuffers(cb, 0, 2, buffers, offsets_in);
+    vkCmdBindIndexBuffer(cb, index_buffer.buffer, 0, VK_INDEX_TYPE_UINT16);
+    vkCmdPushConstants(cb, job.layout(), VK_SHADER_STAGE_ALL_GRAPHICS, 0, 4, &scale);
+    vkCmdDrawIndexed(cb, 12, 4, 0, 0, 0);
+  });
+  const std::vector<uint8_t> pixels = job.read_color();
+  // Quad i covers framebuffer pixels [x0, x0 + 16) x [y0, y0 + 16) with x0 = (offset + 1) * 32.
+  PixelCheck failures(64, 64);
+  for (uint32_t y = 0; y < 64; ++y)
+    for (uint32_t x = 0; x < 64; ++x) {
+      uint8_t expected[4] = {0, 0, 0, 0};
+      for (int q = 0; q < 4; ++q) {
+        const uint32_t x0 = static_cast<uint32_t>((offsets[q][0] + 1) * 32), y0 = static_cast<uint32_t>((offsets[q][1] + 1) * 32);
+        if (x >= x0 && x < x0 + 16 && y >= y0 && y < y0 + 16)
+          for (int c = 0; c < 4; ++c) expected[c] = static_cast<uint8_t>(std::lround(colors[q][c] * 255));
+      }
+      for (int c = 0; c < 4; ++c) failures.expect_eq(y * 64 + x, pixels[(y * 64 + x) * 4 + c], expected[c], "channel " + std::to_string(c));
+    }
+}
+
+}  // namespace
+}  // namespace kiln::test

@@ -1,0 +1,5 @@
+#version 450
+// Writes the interpolated colour (tests/e2e/graphics_pipeline_test.cpp).
+layout(location = 0) in vec4 v_color;
+layout(location = 0) out vec4 out_color;
+void main() { out_color = v_color; }

@@ -1,0 +1,609 @@
+// The draw engine's per-fragment work with fake kernels: interpolation (smooth, no-perspective,
+// flat with either provoking vertex), depth/stencil tests and writes, depth bias, blending,
+// logic ops, write masks, discard, drawing without a fragment kernel; plus memory/'s attachment
+// fast paths against format_pack.
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "draw_test_util.h"
+#include "memory/attachment_access.h"
+
+namespace kiln::exec::test {
+namespace {
+
+// A full-viewport quad at depth z with one colour.
+void quad(DrawSetup& d, float z, const float color[4], float x0 = 0, float y0 = 0, float x1 = 16, float y1 = 16) {
+  d.add(x0, y0, color, z); d.add(x1, y0, color, z); d.add(x1, y1, color, z);
+  d.add(x0, y0, color, z); d.add(x1, y1, color, z); d.add(x0, y1, color, z);
+}
+
+TEST(DrawOutput, SmoothInterpolationIsPerspectiveCorrect) {
+  TestTarget target(VK_FORMAT_R32G32B32A32_SFLOAT, 16, 16);
+  DrawSetup d(&target.view);
+  const float c0[4] = {1, 0, 0, 1}, c1[4] = {0, 1, 0, 1}, c2[4] = {0, 0, 1, 1};
+  const float w[3] = {1.0f, 3.0f, 0.5f};
+  d.add(1, 1, c0, 0.5f, w[0]); d.add(15, 2, c1, 0.5f, w[1]); d.add(3, 15, c2, 0.5f, w[2]);
+  d.draw(3);
+  const double X[3] = {1, 15, 3}, Y[3] = {1, 2, 15};
+  int checked = 0;
+  for (uint32_t y = 0; y < 16; ++y)
+    for (uint32_t x = 0; x < 16; ++x) {
+      const double px = x + 0.5, py = y + 0.5;
+      const double area = (X[1] - X[0]) * (Y[2] - Y[0]) - (Y[1] - Y[0]) * (X[2] - X[0]);
+      double b[3];
+      for (int i = 0; i < 3; ++i) {
+        const int j = (i + 1) % 3, k = (i + 2) % 3;
+        b[i] = ((X[k] - X[j]) * (py - Y[j]) - (Y[k] - Y[j]) * (px - X[j])) / area;
+      }
+      if (std::min({b[0], b[1], b[2]}) < 0.02) continue;  // outside or too close to an edge
+      const double q[3] = {b[0] / w[0], b[1] / w[1], b[2] / w[2]};
+      const double sum = q[0] + q[1] + q[2];
+      const VkClearColorValue v = target.color(x, y);
+      for (int c = 0; c < 3; ++c) EXPECT_NEAR(v.float32[c], q[c] / sum, 1e-5) << x << "," << y;
+      ++checked;
+    }
+  EXPECT_GT(checked, 30);
+}
+
+TEST(DrawOutput, NoPerspectiveInterpolationIsLinearOnScreen) {
+  TestTarget target(VK_FORMAT_R32G32B32A32_SFLOAT, 16, 16);
+  DrawSetup d(&target.view);
+  d.kernels.fragment_interface.interpolation[0] = abi::Interpolation::NoPerspective;
+  const float c0[4] = {0, 0, 0, 1}, c1[4] = {1, 0, 0, 1};
+  d.add(0, 0, c0, 0.5f, 1.0f); d.add(16, 0, c1, 0.5f, 4.0f); d.add(0, 16, c0, 0.5f, 2.0f);
+  d.draw(3);
+  EXPECT_NEAR(target.color(3, 2).float32[0], 3.5f / 16, 1e-5);
+  EXPECT_NEAR(target.color(8, 1).float32[0], 8.5f / 16, 1e-5);
+}
+
+TEST(DrawOutput, NoPerspectiveSurvivesClipping) {
+  TestTarget target(VK_FORMAT_R32G32B32A32_SFLOAT, 16, 16);
+  DrawSetup d(&target.view);
+  d.kernels.fragment_interface.interpolation[0] = abi::Interpolation::NoPerspective;
+  // z = x_ndc with different w: the near plane clips the left half; the value stays linear in
+  // screen x across the clipped triangle (value = u where u runs 0..1 across the whole quad).
+  const Vertex v[4] = {{{-1, -1, -1, 1}, {0, 0, 0, 1}}, {{2, -2, 2, 2}, {1, 0, 0, 1}}, {{2, 2, 2, 2}, {1, 0, 0, 1}},
+                       {{-1, 1, -1, 1}, {0, 0, 0, 1}}};
+  for (int i : {0, 1, 2, 0, 2, 3}) d.vertices.push_back(v[i]);
+  d.draw(6);
+  for (uint32_t x = 8; x < 16; ++x) EXPECT_NEAR(target.color(x, 7).float32[0], (x + 0.5f) / 16, 1e-5) << x;
+  EXPECT_EQ(target.color(7, 7).float32[3], 0.0f);
+}
+
+TEST(DrawOutput, FlatInterpolationUsesTheProvokingVertex) {
+  for (VkPrimitiveTopology topology : {VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP,
+                                       VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN}) {
+    for (bool last : {false, true}) {
+      TestTarget target(VK_FORMAT_R32G32B32A32_SFLOAT, 16, 16);
+      DrawSetup d(&target.view);
+      d.kernels.fragment_interface.interpolation[0] = abi::Interpolation::Flat;
+      d.state.input_assembly.topology = topology;
+      if (last) d.state.rasterization.provoking_vertex = VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
+      const float pos[4][2] = {{1, 1}, {15, 1}, {1, 15}, {15, 15}};
+      for (int i = 0; i < 4; ++i) {
+        const float color[4] = {float(i), 0, 0, 1};
+        d.add(pos[i][0], pos[i][1], color);
+      }
+      const uint32_t count = topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST ? 3 : 4;
+      d.draw(count);
+      // Triangle 0 of each topology covers pixel (6,2); strips/fans also draw triangle 1 over (13,13).
+      float expect0 = 0, expect1 = 0;
+      switch (topology) {
+        case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST: expect0 = last ? 2 : 0; break;
+        case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP: expect0 = last ? 2 : 0; expect1 = last ? 3 : 1; break;
+        default: expect0 = last ? 2 : 1; break;  // fan: {v1, v2, v0}
+      }
+      EXPECT_EQ(target.color(6, 2).float32[0], expect0) << topology << " last " << last;
+      if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP) {
+        EXPECT_EQ(target.color(13, 13).float32[0], expect1);
+      }
+    }
+  }
+}
+
+TEST(DrawOutput, DepthTestAndWriteKeepTheNearest) {
+  for (VkFormat depth_format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D16_UNORM}) {
+    for (bool near_first : {false, true}) {
+      TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 16, 16);
+      TestTarget depth(depth_format, 16, 16, VK_IMAGE_ASPECT_DEPTH_BIT);
+      depth.fill_depth(1.0f);
+      DrawSetup d(&color.view);
+      d.targets.depth = &depth.view;
+      d.state.depth_stencil.depth_test = d.state.depth_stencil.depth_write = true;
+      d.state.depth_stencil.depth_compare = VK_COMPARE_OP_LESS;
+      const float red[4] = {1, 0, 0, 1}, green[4] = {0, 1, 0, 1};
+      if (near_first) { quad(d, 0.25f, green, 4, 4, 12, 12); quad(d, 0.75f, red); }
+      else { quad(d, 0.75f, red); quad(d, 0.25f, green, 4, 4, 12, 12); }
+      d.draw(12);
+      EXPECT_EQ(color.color(6, 6).float32[1], 1.0f) << depth_format << " " << near_first;
+      EXPECT_EQ(color.color(1, 1).float32[0], 1.0f);
+      EXPECT_NEAR(depth.depth(6, 6), 0.25f, 1e-4);
+      EXPECT_NEAR(depth.depth(1, 1), 0.75f, 1e-4);
+    }
+  }
+}
+
+TEST(DrawOutput, DepthCompareOpsAndNoWrite) {
+  struct Case { VkCompareOp op; bool pass_at_equal, pass_nearer, pass_farther; };
+  const Case cases[] = {{VK_COMPARE_OP_NEVER, false, false, false}, {VK_COMPARE_OP_LESS, false, true, false},
+                        {VK_COMPARE_OP_EQUAL, true, false, false}, {VK_COMPARE_OP_LESS_OR_EQUAL, true, true, false},
+                        {VK_COMPARE_OP_GREATER, false, false, true}, {VK_COMPARE_OP_NOT_EQUAL, false, true, true},
+                        {VK_COMPARE_OP_GREATER_OR_EQUAL, true, false, true}, {VK_COMPARE_OP_ALWAYS, true, true, true}};
+  for (const Case& c : cases) {
+    for (float z : {0.25f, 0.5f, 0.75f}) {
+      TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 16, 16);
+      TestTarget depth(VK_FORMAT_D32_SFLOAT, 16, 16, VK_IMAGE_ASPECT_DEPTH_BIT);
+      depth.fill_depth(0.5f);
+      DrawSetup d(&color.view);
+      d.targets.depth = &depth.view;
+      d.state.depth_stencil.depth_test = true;
+      d.state.depth_stencil.depth_compare = c.op;
+      quad(d, z, kWhite);
+      d.draw(6);
+      const bool pass = z == 0.5f ? c.pass_at_equal : z < 0.5f ? c.pass_nearer : c.pass_farther;
+      EXPECT_EQ(color.color(5, 5).float32[0], pass ? 1.0f : 0.0f) << "op " << c.op << " z " << z;
+      EXPECT_EQ(depth.depth(5, 5), 0.5f);  // depth writes off
+    }
+  }
+}
+
+TEST(DrawOutput, DepthBoundsTestUsesTheStoredDepth) {
+  TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 16, 16);
+  TestTarget depth(VK_FORMAT_D32_SFLOAT, 16, 16, VK_IMAGE_ASPECT_DEPTH_BIT);
+  depth.fill_depth(0.9f);
+  *reinterpret_cast<float*>(depth.texel(VK_IMAGE_ASPECT_DEPTH_BIT, 2, 2)) = 0.3f;
+  DrawSetup d(&color.view);
+  d.targets.depth = &depth.view;
+  d.state.depth_stencil.depth_bounds_test = true;
+  d.state.depth_stencil.min_depth_bounds = 0.2f;
+  d.state.depth_stencil.max_depth_bounds = 0.5f;
+  quad(d, 0.5f, kWhite);
+  d.draw(6);
+  EXPECT_EQ(color.color(2, 2).float32[0], 1.0f);
+  EXPECT_EQ(color.color(3, 2).float32[0], 0.0f);
+}
+
+TEST(DrawOutput, DepthBiasConstantAndSlope) {
+  TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 16, 16);
+  TestTarget depth(VK_FORMAT_D16_UNORM, 16, 16, VK_IMAGE_ASPECT_DEPTH_BIT);
+  depth.fill_depth(1.0f);
+  DrawSetup d(&color.view);
+  d.targets.depth = &depth.view;
+  d.state.depth_stencil.depth_test = d.state.depth_stencil.depth_write = true;
+  d.state.depth_stencil.depth_compare = VK_COMPARE_OP_ALWAYS;
+  d.state.rasterization.depth_bias_enable = true;
+  d.state.rasterization.depth_bias_constant = 100.0f;  // 100 * 2^-16
+  quad(d, 0.5f, kWhite);
+  d.draw(6);
+  EXPECT_NEAR(depth.depth(5, 5), 0.5f + 100.0f / 65536.0f, 1.0f / 65535.0f);
+}
+
+TEST(DrawOutput, StencilOpsAndTwoSidedState) {
+  TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 16, 16);
+  TestTarget ds(VK_FORMAT_D24_UNORM_S8_UINT, 16, 16, VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT);
+  ds.fill_depth(0.5f);
+  DrawSetup d(&color.view);
+  d.targets.depth = &ds.view;
+  d.targets.stencil = &ds.view;
+  DepthStencilState& s = d.state.depth_stencil;
+  s.stencil_test = true;
+  s.depth_test = true;
+  s.depth_compare = VK_COMPARE_OP_LESS;
+  // Pass 1: REPLACE with 5 everywhere (depth passes at z = 0.25).
+  s.front = {VK_STENCIL_OP_KEEP, VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS, 0xFF, 0xFF, 5};
+  s.back = s.front;
+  quad(d, 0.25f, kWhite);
+  d.draw(6);
+  EXPECT_EQ(ds.stencil(3, 3), 5u);
+  // Pass 2, left half: EQUAL 5 passes, depth fails (z = 0.75) -> depth_fail_op INCREMENT_AND_CLAMP.
+  // Right half: EQUAL 6 fails -> fail_op INVERT with write mask 0x0F.
+  d.vertices.clear();
+  s.front = {VK_STENCIL_OP_KEEP, VK_STENCIL_OP_ZERO, VK_STENCIL_OP_INCREMENT_AND_CLAMP, VK_COMPARE_OP_EQUAL, 0xFF, 0xFF, 5};
+  s.back = s.front;  // quads are clockwise on screen: back-facing
+  quad(d, 0.75f, kWhite, 0, 0, 8, 16);
+  d.draw(6);
+  s.front = {VK_STENCIL_OP_INVERT, VK_STENCIL_OP_ZERO, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_EQUAL, 0xFF, 0x0F, 6};
+  s.back = s.front;
+  d.vertices.clear();
+  quad(d, 0.25f, kWhite, 8, 0, 16, 16);
+  d.draw(6);
+  EXPECT_EQ(ds.stencil(3, 3), 6u);
+  EXPECT_EQ(ds.stencil(12, 3), (5u & 0xF0u) | (~5u & 0x0Fu));
+  // Back faces use the back state: DECREMENT_AND_WRAP from 6 on the left, 10 -> 9 on the right.
+  s.front = {VK_STENCIL_OP_KEEP, VK_STENCIL_OP_ZERO, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS, 0xFF, 0xFF, 0};
+  s.back = {VK_STENCIL_OP_KEEP, VK_STENCIL_OP_DECREMENT_AND_WRAP, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS, 0xFF, 0xFF, 0};
+  d.vertices.clear();
+  // Clockwise on screen = back-facing with the default counter-clockwise front face.
+  d.add(0, 0, kWhite, 0.1f); d.add(16, 0, kWhite, 0.1f); d.add(0, 16, kWhite, 0.1f);
+  d.draw(3);
+  EXPECT_EQ(ds.stencil(3, 3), 5u);
+  EXPECT_EQ(ds.stencil(12, 1), ((5u & 0xF0u) | (~5u & 0x0Fu)) - 1);
+  EXPECT_EQ(ds.stencil(14, 14), (5u & 0xF0u) | (~5u & 0x0Fu));  // outside the triangle
+}
+
+TEST(DrawOutput, StencilCompareMaskAndClampAndWrap) {
+  TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 16, 16);
+  TestTarget ds(VK_FORMAT_S8_UINT, 16, 16, VK_IMAGE_ASPECT_STENCIL_BIT);
+  for (uint32_t x = 0; x < 16; ++x) *ds.texel(VK_IMAGE_ASPECT_STENCIL_BIT, x, 0) = uint8_t(x < 8 ? 255 : 0);
+  DrawSetup d(&color.view);
+  d.targets.stencil = &ds.view;
+  d.state.rasterization.front_face = VK_FRONT_FACE_CLOCKWISE;  // quads are front-facing
+  DepthStencilState& s = d.state.depth_stencil;
+  s.stencil_test = true;
+  s.front = {VK_STENCIL_OP_KEEP, VK_STENCIL_OP_INCREMENT_AND_CLAMP, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS, 0, 0xFF, 0};
+  s.back = s.front;
+  quad(d, 0.5f, kWhite);
+  d.draw(6);
+  EXPECT_EQ(ds.stencil(0, 0), 255u);
+  EXPECT_EQ(ds.stencil(9, 0), 1u);
+  s.front.pass_op = VK_STENCIL_OP_INCREMENT_AND_WRAP;
+  d.draw(6);
+  EXPECT_EQ(ds.stencil(0, 0), 0u);
+  EXPECT_EQ(ds.stencil(9, 0), 2u);
+  // Compare mask 0x0F: (ref & 0xF) == (2 & 0xF) with ref 0x12.
+  s.front = {VK_STENCIL_OP_KEEP, VK_STENCIL_OP_DECREMENT_AND_CLAMP, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_EQUAL, 0x0F, 0xFF,
+             0x12};
+  d.draw(6);
+  EXPECT_EQ(ds.stencil(9, 0), 1u);
+  EXPECT_EQ(ds.stencil(0, 0), 0u);  // 0 != 2: kept
+}
+
+// Blending one source colour over one destination colour, against a float reference.
+VkClearColorValue blend_one(VkFormat format, const float src[4], const float dst[4], VkBlendFactor sf, VkBlendFactor df,
+                            VkBlendOp op, const float constants[4] = nullptr, VkColorComponentFlags mask = 0xF) {
+  TestTarget color(format, 4, 4);
+  VkClearColorValue dv;
+  memcpy(dv.float32, dst, 16);
+  color.fill(dv);
+  DrawSetup d(&color.view, 4, 4);
+  d.blend(sf, df, op);
+  d.state.color_blend.attachments[0].colorWriteMask = mask;
+  if (constants) memcpy(d.state.color_blend.blend_constants, constants, 16);
+  d.add(0, 0, src, 0.5f, 1, 4, 4); d.add(4, 0, src, 0.5f, 1, 4, 4); d.add(0, 4, src, 0.5f, 1, 4, 4);
+  d.draw(3);
+  return color.color(0, 0);
+}
+
+TEST(DrawOutput, BlendFactorsAndOps) {
+  const float src[4] = {0.8f, 0.4f, 0.2f, 0.6f}, dst[4] = {0.1f, 0.5f, 0.9f, 0.3f}, k[4] = {0.25f, 0.5f, 0.75f, 0.2f};
+  struct Case { VkBlendFactor sf, df; VkBlendOp op; };
+  const Case cases[] = {
+      {VK_BLEND_FACTOR_SRC_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD},
+      {VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_SUBTRACT},
+      {VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_REVERSE_SUBTRACT},
+      {VK_BLEND_FACTOR_ZERO, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_MIN},
+      {VK_BLEND_FACTOR_ZERO, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_MAX},
+      {VK_BLEND_FACTOR_DST_COLOR, VK_BLEND_FACTOR_SRC_COLOR, VK_BLEND_OP_ADD},
+      {VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR, VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR, VK_BLEND_OP_ADD},
+      {VK_BLEND_FACTOR_DST_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA, VK_BLEND_OP_ADD},
+      {VK_BLEND_FACTOR_CONSTANT_COLOR, VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR, VK_BLEND_OP_ADD},
+      {VK_BLEND_FACTOR_CONSTANT_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA, VK_BLEND_OP_ADD},
+      {VK_BLEND_FACTOR_SRC_ALPHA_SATURATE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD},
+  };
+  auto factor = [&](VkBlendFactor f, int i) -> double {
+    switch (f) {
+      case VK_BLEND_FACTOR_ZERO: return 0;
+      case VK_BLEND_FACTOR_ONE: return 1;
+      case VK_BLEND_FACTOR_SRC_COLOR: return src[i];
+      case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: return 1 - src[i];
+      case VK_BLEND_FACTOR_DST_COLOR: return dst[i];
+      case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: return 1 - dst[i];
+      case VK_BLEND_FACTOR_SRC_ALPHA: return src[3];
+      case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return 1 - src[3];
+      case VK_BLEND_FACTOR_DST_ALPHA: return dst[3];
+      case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: return 1 - dst[3];
+      case VK_BLEND_FACTOR_CONSTANT_COLOR: return k[i];
+      case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: return 1 - k[i];
+      case VK_BLEND_FACTOR_CONSTANT_ALPHA: return k[3];
+      case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return 1 - k[3];
+      case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: return i == 3 ? 1 : std::min<double>(src[3], 1 - dst[3]);
+      default: return -1;
+    }
+  };
+  for (const Case& c : cases) {
+    const VkClearColorValue got = blend_one(VK_FORMAT_R32G32B32A32_SFLOAT, src, dst, c.sf, c.df, c.op, k);
+    for (int i = 0; i < 4; ++i) {
+      const double s = src[i] * factor(c.sf, i), d = dst[i] * factor(c.df, i);
+      const double want = c.op == VK_BLEND_OP_ADD ? s + d : c.op == VK_BLEND_OP_SUBTRACT ? s - d
+                          : c.op == VK_BLEND_OP_REVERSE_SUBTRACT ? d - s : c.op == VK_BLEND_OP_MIN ? std::min(src[i], dst[i])
+                                                                                                : std::max(src[i], dst[i]);
+      EXPECT_NEAR(got.float32[i], want, 1e-6) << "factors " << c.sf << "/" << c.df << " op " << c.op << " channel " << i;
+    }
+  }
+}
+
+TEST(DrawOutput, BlendingClampsOnlyNormalizedFormats) {
+  const float src[4] = {2.0f, -1.0f, 0.4f, 1.0f}, dst[4] = {0.5f, 0.5f, 0.25f, 1.0f};
+  const VkClearColorValue f = blend_one(VK_FORMAT_R32G32B32A32_SFLOAT, src, dst, VK_BLEND_FACTOR_ONE,
+                                        VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD);
+  EXPECT_FLOAT_EQ(f.float32[0], 2.5f);
+  EXPECT_FLOAT_EQ(f.float32[1], -0.5f);
+  // UNORM: the source is clamped to [0, 1] before blending: (1 + 0.5) -> 1, (0 + 0.5) = 0.5.
+  const VkClearColorValue u = blend_one(VK_FORMAT_R8G8B8A8_UNORM, src, dst, VK_BLEND_FACTOR_ONE,
+                                        VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD);
+  EXPECT_FLOAT_EQ(u.float32[0], 1.0f);
+  EXPECT_NEAR(u.float32[1], 128.0f / 255, 1e-6);  // dst 0.5 was stored as 128
+  EXPECT_NEAR(u.float32[2], (102.0f + 64.0f) / 255, 1e-6);  // 0.4 + 64/255
+}
+
+TEST(DrawOutput, ColorWriteMaskKeepsMaskedChannels) {
+  const float src[4] = {1, 1, 1, 1}, dst[4] = {0.2f, 0.4f, 0.6f, 0.8f};
+  for (VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R32G32B32A32_SFLOAT,
+                          VK_FORMAT_R5G6B5_UNORM_PACK16}) {
+    const VkClearColorValue v = blend_one(format, src, dst, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD,
+                                          nullptr, VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_B_BIT);
+    VkClearColorValue expect_dst, packed_dst;
+    memcpy(expect_dst.float32, dst, 16);
+    uint8_t texel[16];
+    fmt::pack_color(format, expect_dst, texel);
+    fmt::unpack_color(format, texel, &packed_dst);
+    EXPECT_EQ(v.float32[0], 1.0f) << format;
+    EXPECT_EQ(v.float32[1], packed_dst.float32[1]) << format;
+    EXPECT_EQ(v.float32[2], 1.0f) << format;
+    EXPECT_EQ(v.float32[3], packed_dst.float32[3]) << format;
+  }
+}
+
+TEST(DrawOutput, LogicOpsOnUnormAndUint) {
+  TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 4, 4);
+  VkClearColorValue dv{};
+  dv.float32[0] = 0x0F / 255.0f;
+  dv.float32[1] = 0x3C / 255.0f;
+  color.fill(dv);
+  DrawSetup d(&color.view, 4, 4);
+  d.state.color_blend.logic_op_enable = true;
+  d.state.color_blend.logic_op = VK_LOGIC_OP_XOR;
+  const float src[4] = {0xFF / 255.0f, 0x0F / 255.0f, 0, 1};
+  d.add(0, 0, src, 0.5f, 1, 4, 4); d.add(4, 0, src, 0.5f, 1, 4, 4); d.add(0, 4, src, 0.5f, 1, 4, 4);
+  d.draw(3);
+  const uint8_t* t = color.texel(VK_IMAGE_ASPECT_COLOR_BIT, 0, 0);
+  EXPECT_EQ(t[0], 0xF0);
+  EXPECT_EQ(t[1], 0x33);
+  EXPECT_EQ(t[3], 0xFF);  // 0xFF ^ 0x00
+}
+
+TEST(DrawOutput, DiscardedFragmentsWriteNothing) {
+  TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 16, 16);
+  TestTarget depth(VK_FORMAT_D32_SFLOAT, 16, 16, VK_IMAGE_ASPECT_DEPTH_BIT);
+  depth.fill_depth(1.0f);
+  DrawSetup d(&color.view);
+  d.kernels.fragment = &fake_discard_kernel<8>;
+  d.kernels.fragment_interface.can_discard = true;
+  d.targets.depth = &depth.view;
+  d.state.depth_stencil.depth_test = d.state.depth_stencil.depth_write = true;
+  d.state.depth_stencil.depth_compare = VK_COMPARE_OP_LESS;
+  // Red ramps from 0 (left) to 1 (right): the right half is discarded.
+  const float c0[4] = {0, 0, 1, 1}, c1[4] = {1, 0, 1, 1};
+  d.add(0, 0, c0); d.add(16, 0, c1); d.add(16, 16, c1);
+  d.add(0, 0, c0); d.add(16, 16, c1); d.add(0, 16, c0);
+  d.draw(6);
+  EXPECT_EQ(color.color(2, 8).float32[2], 1.0f);
+  EXPECT_EQ(depth.depth(2, 8), 0.5f);
+  EXPECT_EQ(color.color(14, 8).float32[2], 0.0f);
+  EXPECT_EQ(depth.depth(14, 8), 1.0f);
+}
+
+TEST(DrawOutput, NoFragmentKernelStillWritesDepthAndStencil) {
+  TestTarget ds(VK_FORMAT_D32_SFLOAT_S8_UINT, 16, 16, VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT);
+  ds.fill_depth(1.0f);
+  DrawSetup d;
+  d.kernels.fragment = nullptr;
+  d.targets.depth = d.targets.stencil = &ds.view;
+  d.state.depth_stencil.depth_test = d.state.depth_stencil.depth_write = true;
+  d.state.depth_stencil.depth_compare = VK_COMPARE_OP_LESS;
+  d.state.depth_stencil.stencil_test = true;
+  d.state.depth_stencil.front = {VK_STENCIL_OP_KEEP, VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS,
+                                 0xFF, 0xFF, 7};
+  d.state.depth_stencil.back = d.state.depth_stencil.front;
+  quad(d, 0.3f, kWhite, 0, 0, 8, 16);
+  d.draw(6);
+  EXPECT_FLOAT_EQ(ds.depth(3, 3), 0.3f);
+  EXPECT_EQ(ds.stencil(3, 3), 7u);
+  EXPECT_EQ(ds.depth(12, 3), 1.0f);
+  EXPECT_EQ(ds.stencil(12, 3), 0u);
+}
+
+TEST(DrawOutput, FragmentKernelWidthsGiveTheSameImage) {
+  // W = 4, 8 and 16 fragment kernels (1, 2 and 4 quads per call).
+  std::vector<uint8_t> images[3];
+  int i = 0;
+  for (uint32_t W : {4u, 8u, 16u}) {
+    TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 16, 16);
+    DrawSetup d(&color.view);
+    d.kernels.fragment_width = W;
+    d.kernels.fragment = W == 4 ? &fake_color_kernel<4> : W == 8 ? &fake_color_kernel<8> : &fake_color_kernel<16>;
+    const float c0[4] = {1, 0, 0, 1}, c1[4] = {0, 1, 0, 1}, c2[4] = {0, 0, 1, 1};
+    d.add(1, 1, c0); d.add(15, 3, c1); d.add(4, 14, c2);
+    d.draw(3);
+    images[i++] = color.storage;
+  }
+  EXPECT_EQ(images[0], images[1]);
+  EXPECT_EQ(images[1], images[2]);
+}
+
+TEST(DrawOutput, FourSamplesUseStandardLocations) {
+  TestTarget color(VK_FORMAT_R32G32B32A32_SFLOAT, 4, 4, VK_IMAGE_ASPECT_COLOR_BIT, VK_SAMPLE_COUNT_4_BIT);
+  DrawSetup d(&color.view, 4, 4);
+  d.state.multisample.samples = VK_SAMPLE_COUNT_4_BIT;
+  // A vertical edge at x = 1.5: pixel 1's samples at x offsets 0.375, 0.875, 0.125, 0.625 ->
+  // samples 0 and 2 lie left of it (covered by a triangle spanning x < 1.5).
+  d.add(-4, -4, kWhite, 0.5f, 1, 4, 4); d.add(1.5f, -4, kWhite, 0.5f, 1, 4, 4); d.add(1.5f, 8, kWhite, 0.5f, 1, 4, 4);
+  d.add(-4, -4, kWhite, 0.5f, 1, 4, 4); d.add(1.5f, 8, kWhite, 0.5f, 1, 4, 4); d.add(-4, 8, kWhite, 0.5f, 1, 4, 4);
+  d.draw(6);
+  EXPECT_EQ(color.color(1, 1, 0).float32[0], 1.0f);
+  EXPECT_EQ(color.color(1, 1, 1).float32[0], 0.0f);
+  EXPECT_EQ(color.color(1, 1, 2).float32[0], 1.0f);
+  EXPECT_EQ(color.color(1, 1, 3).float32[0], 0.0f);
+  for (uint32_t s = 0; s < 4; ++s) EXPECT_EQ(color.color(0, 1, s).float32[0], 1.0f);
+  for (uint32_t s = 0; s < 4; ++s) EXPECT_EQ(color.color(2, 1, s).float32[0], 0.0f);
+}
+
+TEST(AttachmentAccess, FastPathsMatchFormatPack) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> value(-0.2f, 1.2f);
+  for (VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB,
+                          VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R16G16B16A16_SFLOAT}) {
+    const mem::ColorCodec codec = mem::color_codec(format);
+    ASSERT_TRUE(codec);
+    for (int i = 0; i < 2000; ++i) {
+      VkClearColorValue v;
+      for (float& f : v.float32) f = i < 256 ? float(i) / 255.0f + (i % 2 ? 0.5f / 255 : 0.0f) : value(rng);
+      uint8_t fast[16] = {}, ref[16] = {};
+      codec.pack(v, fast);
+      fmt::pack_color(format, v, ref);
+      ASSERT_EQ(memcmp(fast, ref, 16), 0) << format << " value " << v.float32[0];
+      VkClearColorValue a, b;
+      codec.unpack(ref, &a);
+      fmt::unpack_color(format, ref, &b);
+      ASSERT_EQ(memcmp(&a, &b, 16), 0) << format;
+    }
+  }
+  for (VkFormat format : {VK_FORMAT_D16_UNORM, VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT}) {
+    const mem::DepthCodec codec = mem::depth_codec(format);
+    for (float d : {0.0f, 0.1f, 0.3333f, 0.5f, 0.99999f, 1.0f, 1.5f, -0.5f}) {
+      uint8_t fast[4] = {}, ref[4] = {};
+      codec.pack(d, fast);
+      fmt::pack_depth(format, d, ref);
+      EXPECT_EQ(memcmp(fast, ref, 4), 0) << format << " " << d;
+      float a = 0, b = 0;
+      fmt::unpack_depth(format, ref, &b);
+      a = codec.unpack(ref);
+      EXPECT_EQ(a, b);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kiln::exec::test
+
+namespace kiln::exec::test {
+namespace {
+
+// Full-viewport quad covering a w x h target, with layer `layer`.
+void full_quad(DrawSetup& d, float w, float h, int32_t layer = 0, const float* color = kWhite) {
+  for (auto [x, y] : {std::pair{0.f, 0.f}, {w, 0.f}, {w, h}, {0.f, 0.f}, {w, h}, {0.f, h}}) {
+    d.add(x, y, color, 0.5f, 1, w, h);
+    d.vertices.back().layer = layer;
+  }
+}
+
+TEST(DrawMultisample, SampleMaskAndAlphaToCoverage) {
+  for (bool alpha : {false, true}) {
+    TestTarget color(VK_FORMAT_R32G32B32A32_SFLOAT, 4, 4, VK_IMAGE_ASPECT_COLOR_BIT, VK_SAMPLE_COUNT_4_BIT);
+    DrawSetup d(&color.view, 4, 4);
+    d.state.multisample.samples = VK_SAMPLE_COUNT_4_BIT;
+    const float half[4] = {1, 1, 1, 0.5f};
+    if (alpha) d.state.multisample.alpha_to_coverage = true;
+    else d.state.multisample.sample_mask = 0b0101;
+    full_quad(d, 4, 4, 0, half);
+    d.draw(6);
+    // Alpha 0.5 of 4 samples: two samples (0 and 1); the sample mask keeps samples 0 and 2.
+    const uint32_t expect = alpha ? 0b0011 : 0b0101;
+    for (uint32_t s = 0; s < 4; ++s)
+      EXPECT_EQ(color.color(2, 2, s).float32[0], (expect >> s) & 1 ? 1.0f : 0.0f) << "alpha " << alpha << " s " << s;
+  }
+}
+
+TEST(DrawMultisample, SampleRateShadingRunsOncePerSample) {
+  TestTarget color(VK_FORMAT_R32G32B32A32_SFLOAT, 4, 4, VK_IMAGE_ASPECT_COLOR_BIT, VK_SAMPLE_COUNT_4_BIT);
+  DrawSetup d(&color.view, 4, 4);
+  d.state.multisample.samples = VK_SAMPLE_COUNT_4_BIT;
+  d.state.multisample.sample_shading = true;
+  d.state.multisample.min_sample_shading = 1.0f;
+  d.kernels.fragment = &fake_sample_id_kernel<8>;
+  full_quad(d, 4, 4);
+  d.draw(6);
+  for (uint32_t s = 0; s < 4; ++s) EXPECT_EQ(color.color(1, 3, s).float32[0], float(s));
+}
+
+TEST(DrawGeometry, ClipDistancesClipAndCullDistancesCull) {
+  {
+    TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 16, 16);
+    DrawSetup d(&color.view);
+    d.kernels.vertex_outputs.clip_distance_slot = 3;  // ClipDistance[0] = x_clip: keeps x >= 0
+    d.kernels.vertex_outputs.clip_distance_count = 1;
+    full_quad(d, 16, 16);
+    d.draw(6);
+    for (uint32_t x = 0; x < 16; ++x) EXPECT_EQ(color.color(x, 5).float32[0], x >= 8 ? 1.0f : 0.0f) << x;
+  }
+  {
+    TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 16, 16);
+    DrawSetup d(&color.view);
+    d.kernels.vertex_outputs.cull_distance_slot = 3;  // CullDistance[0] = x, [1] = y
+    d.kernels.vertex_outputs.cull_distance_count = 2;
+    d.add(1, 1, kWhite); d.add(7, 1, kWhite); d.add(1, 7, kWhite);      // all x < 0: culled
+    d.add(6, 9, kWhite); d.add(12, 9, kWhite); d.add(6, 15, kWhite);    // straddles x = 0: drawn whole
+    d.draw(6);
+    EXPECT_EQ(color.color(2, 2).float32[0], 0.0f);
+    EXPECT_EQ(color.color(6, 10).float32[0], 1.0f);  // x < 8 part is not clipped
+    EXPECT_EQ(color.color(9, 10).float32[0], 1.0f);
+  }
+}
+
+TEST(DrawGeometry, LayerOutputAndMultiview) {
+  for (bool multiview : {false, true}) {
+    TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 4, 4, VK_IMAGE_ASPECT_COLOR_BIT, VK_SAMPLE_COUNT_1_BIT, 3);
+    DrawSetup d(&color.view, 4, 4);
+    d.targets.layer_count = 3;
+    if (multiview) {
+      d.targets.view_mask = 0b101;
+      full_quad(d, 4, 4);
+    } else {
+      d.kernels.vertex_outputs.layer_slot = 4;
+      full_quad(d, 4, 4, 1);
+    }
+    d.draw(6);
+    for (uint32_t layer = 0; layer < 3; ++layer) {
+      const bool drawn = multiview ? layer != 1 : layer == 1;
+      EXPECT_EQ(color.color(1, 1, 0, layer).float32[0], drawn ? 1.0f : 0.0f) << multiview << " layer " << layer;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kiln::exec::test
+
+namespace kiln::exec::test {
+namespace {
+
+TEST(DrawGeometry, DepthClampClampsToTheViewportRange) {
+  TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 4, 4);
+  TestTarget depth(VK_FORMAT_D32_SFLOAT, 4, 4, VK_IMAGE_ASPECT_DEPTH_BIT);
+  depth.fill_depth(1.0f);
+  DrawSetup d(&color.view, 4, 4);
+  d.targets.depth = &depth.view;
+  d.state.viewport.viewports[0] = {0, 0, 4, 4, 0.2f, 0.8f};
+  d.state.rasterization.depth_clamp = true;
+  d.state.rasterization.depth_clip = false;
+  d.state.depth_stencil.depth_test = d.state.depth_stencil.depth_write = true;
+  d.state.depth_stencil.depth_compare = VK_COMPARE_OP_ALWAYS;
+  // z_ndc = 1.5 lies beyond the far plane: kept (no depth clip) and clamped to maxDepth.
+  for (auto [x, y] : {std::pair{0.f, 0.f}, {4.f, 0.f}, {4.f, 4.f}}) d.add(x, y, kWhite, 1.5f, 1, 4, 4);
+  d.draw(3);
+  EXPECT_FLOAT_EQ(depth.depth(3, 1), 0.8f);
+  EXPECT_EQ(color.color(3, 1).float32[0], 1.0f);
+}
+
+TEST(DrawGeometry, NonFiniteVerticesDrawNothingAndDoNotCrash) {
+  TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 8, 8);
+  DrawSetup d(&color.view, 8, 8);
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  d.add(0, 0, kWhite, 0.5f, 1, 8, 8); d.add(8, 0, kWhite, 0.5f, 1, 8, 8); d.add(0, 8, kWhite, 0.5f, 1, 8, 8);
+  d.vertices[1].pos[0] = nan;
+  d.add(0, 0, kWhite, 0.5f, 1, 8, 8); d.add(8, 0, kWhite, 0.5f, 1, 8, 8); d.add(0, 8, kWhite, 0.5f, 1, 8, 8);
+  d.vertices[5].pos[1] = inf;
+  d.add(0, 0, kWhite, 0.5f, 1, 8, 8); d.add(8, 0, kWhite, 0.5f, 1, 8, 8); d.add(0, 8, kWhite, 0.5f, 1, 8, 8);
+  d.vertices[8].pos[3] = 0.0f;
+  d.draw(9);
+  d.state.input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  d.draw(9);
+  d.state.input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  d.draw(9);
+  // Only primitives with finite positions may draw; the NaN/inf triangles must not cover the
+  // far corner, which only they could reach.
+  EXPECT_EQ(color.color(7, 7).float32[0], 0.0f);
+}
+
+}  // namespace
+}  // namespace kiln::exec::test

@@ -1,0 +1,63 @@
+// icd/graphics_dynamic_state: merging recorded dynamic state over a pipeline's static state.
+#include "icd/graphics_dynamic_state.h"
+
+#include <gtest/gtest.h>
+
+namespace kiln {
+namespace {
+
+TEST(GraphicsDynamicState, EveryCoreDynamicStateHasABit) {
+  uint32_t all = 0;
+  for (VkDynamicState s : {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_LINE_WIDTH,
+                           VK_DYNAMIC_STATE_DEPTH_BIAS, VK_DYNAMIC_STATE_BLEND_CONSTANTS, VK_DYNAMIC_STATE_DEPTH_BOUNDS,
+                           VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK, VK_DYNAMIC_STATE_STENCIL_WRITE_MASK,
+                           VK_DYNAMIC_STATE_STENCIL_REFERENCE, VK_DYNAMIC_STATE_CULL_MODE, VK_DYNAMIC_STATE_FRONT_FACE,
+                           VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY, VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT,
+                           VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT, VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE,
+                           VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE, VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE,
+                           VK_DYNAMIC_STATE_DEPTH_COMPARE_OP, VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE,
+                           VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE, VK_DYNAMIC_STATE_STENCIL_OP,
+                           VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE, VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE,
+                           VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE}) {
+    const uint32_t bit = dynamic_state_bit(s);
+    EXPECT_NE(bit, 0u) << s;
+    EXPECT_EQ(all & bit, 0u) << s;
+    all |= bit;
+  }
+  EXPECT_EQ(dynamic_state_bit(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT), 0u);  // not supported: pipelines reject it
+}
+
+TEST(GraphicsDynamicState, OnlyDeclaredAndRecordedStatesReplaceThePipelines) {
+  exec::GraphicsState pipeline;
+  pipeline.rasterization.cull_mode = VK_CULL_MODE_NONE;
+  pipeline.depth_stencil.depth_compare = VK_COMPARE_OP_LESS;
+  pipeline.viewport.viewport_count = 1;
+  pipeline.viewport.viewports[0] = {0, 0, 10, 10, 0, 1};
+  pipeline.depth_stencil.front.reference = 1;
+  pipeline.depth_stencil.back.reference = 2;
+
+  DynamicStateValues recorded;
+  recorded.set = kDynCullMode | kDynDepthCompareOp | kDynViewport | kDynStencilReference;
+  recorded.values.rasterization.cull_mode = VK_CULL_MODE_BACK_BIT;
+  recorded.values.depth_stencil.depth_compare = VK_COMPARE_OP_GREATER;  // recorded, but static in the pipeline
+  recorded.values.viewport.viewport_count = 5;                          // VIEWPORT keeps the pipeline's count
+  recorded.values.viewport.viewports[0] = {1, 2, 3, 4, 0, 1};
+  recorded.values.depth_stencil.back.reference = 7;
+
+  const exec::GraphicsState merged =
+      merge_dynamic_state(pipeline, kDynCullMode | kDynViewport | kDynStencilReference | kDynFrontFace, recorded);
+  EXPECT_EQ(merged.rasterization.cull_mode, VkCullModeFlags(VK_CULL_MODE_BACK_BIT));
+  EXPECT_EQ(merged.depth_stencil.depth_compare, VK_COMPARE_OP_LESS);
+  EXPECT_EQ(merged.viewport.viewport_count, 1u);
+  EXPECT_EQ(merged.viewport.viewports[0].x, 1.0f);
+  EXPECT_EQ(merged.viewport.viewports[0].height, 4.0f);
+  EXPECT_EQ(merged.depth_stencil.back.reference, 7u);
+  EXPECT_EQ(merged.rasterization.front_face, pipeline.rasterization.front_face);  // dynamic but never recorded
+
+  recorded.set |= kDynViewportWithCount;
+  const exec::GraphicsState with_count = merge_dynamic_state(pipeline, kDynViewportWithCount, recorded);
+  EXPECT_EQ(with_count.viewport.viewport_count, 5u);
+}
+
+}  // namespace
+}  // namespace kiln
