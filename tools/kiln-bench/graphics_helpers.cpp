@@ -75,13 +75,15 @@ std::optional<std::string> missing_graphics_support(const VulkanContext& context
     return reason;
   }
   if (target.samples != VK_SAMPLE_COUNT_1_BIT) {
-    if (!(limits.framebufferColorSampleCounts & target.samples)) {
-      return std::to_string(target.samples) + " samples not in framebufferColorSampleCounts";
-    }
+    // The image query first: it names what image creation would refuse.
     if (auto reason = missing_image_support(context, kColourFormat, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
                                             target.samples, target.width, target.height,
                                             "multisampled colour attachment")) {
       return reason;
+    }
+    if (!(limits.framebufferColorSampleCounts & target.samples)) {
+      return std::to_string(target.samples) + " samples not in framebufferColorSampleCounts (" +
+             std::to_string(limits.framebufferColorSampleCounts) + ")";
     }
   }
   if (target.depth) {
