@@ -83,13 +83,29 @@ VkClearColorValue unorm_rgba8_clear_value(uint32_t packed) {
   return value;
 }
 
-TransferImage::TransferImage(VulkanContext& context, uint32_t width, uint32_t height)
+std::optional<std::string> rgba8_mismatch(size_t index, uint32_t got, uint32_t expected,
+                                          uint32_t tolerance) {
+  for (int channel = 0; channel < 4; ++channel) {
+    const int a = int((got >> (8 * channel)) & 0xff);
+    const int b = int((expected >> (8 * channel)) & 0xff);
+    if (uint32_t(a > b ? a - b : b - a) > tolerance) {
+      char text[128];
+      std::snprintf(text, sizeof text, "pixel %zu: got 0x%08x, expected 0x%08x (RGBA8 words, +-%u per channel)",
+                    index, got, expected, tolerance);
+      return std::string(text);
+    }
+  }
+  return std::nullopt;
+}
+
+TransferImage::TransferImage(VulkanContext& context, uint32_t width, uint32_t height,
+                             VkImageUsageFlags extra_usage, ImageRest rest)
     : image_(context, VK_FORMAT_R8G8B8A8_UNORM, width, height,
-             VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT) {
+             VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | extra_usage),
+      rest_(rest) {
   context.run_commands([&](VkCommandBuffer cmd) {
-    tools::image_barrier(cmd, image_.handle(), VK_IMAGE_LAYOUT_UNDEFINED,
-                         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
-                         VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    tools::image_barrier(cmd, image_.handle(), VK_IMAGE_LAYOUT_UNDEFINED, rest_.layout,
+                         VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, rest_.stages, rest_.access);
   });
 }
 
@@ -98,9 +114,13 @@ void TransferImage::poison(VulkanContext& context) {
   const VkImageSubresourceRange range = tools::colour_subresource_range();
   context.run_commands([&](VkCommandBuffer cmd) {
     // Order after the last repetition's writes (a write-after-write on the same pixels).
-    tools::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                          VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    tools::image_barrier(cmd, image_.handle(), rest_.layout, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                         rest_.stages, rest_.access, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_ACCESS_TRANSFER_WRITE_BIT);
     vkCmdClearColorImage(cmd, image_.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &poison, 1, &range);
+    tools::image_barrier(cmd, image_.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, rest_.layout,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, rest_.stages,
+                         rest_.access);
   });
 }
 
@@ -109,16 +129,14 @@ std::unique_ptr<Buffer> TransferImage::read_back(VulkanContext& context) {
                                          Buffer::Access::HostMapped);
   const VkBufferImageCopy region = whole_image_region(image_);
   context.run_commands([&](VkCommandBuffer cmd) {
-    tools::image_barrier(cmd, image_.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+    tools::image_barrier(cmd, image_.handle(), rest_.layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                         rest_.stages, rest_.access, VK_PIPELINE_STAGE_TRANSFER_BIT,
                          VK_ACCESS_TRANSFER_READ_BIT);
     vkCmdCopyImageToBuffer(cmd, image_.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                            pixels->handle(), 1, &region);
     // Back to the layout repetitions expect; the read must finish before later writes.
-    tools::image_barrier(cmd, image_.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
-                         VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    tools::image_barrier(cmd, image_.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rest_.layout,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, rest_.stages, rest_.access);
     tools::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                           VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });

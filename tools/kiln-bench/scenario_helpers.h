@@ -59,12 +59,30 @@ VkBufferImageCopy whole_image_region(const tools::Image& image);
 // The clear value that stores the little-endian RGBA8 word `packed` in an R8G8B8A8_UNORM image.
 VkClearColorValue unorm_rgba8_clear_value(uint32_t packed);
 
-// A VK_FORMAT_R8G8B8A8_UNORM image for transfer scenarios, in TRANSFER_DST_OPTIMAL once created.
-// poison() and verify() expect it in that layout (and leave it there): scenarios keep the images
-// they write in TRANSFER_DST_OPTIMAL between repetitions.
+// Where an image rests between repetitions: its layout and the stages/accesses that use it there.
+struct ImageRest {
+  VkImageLayout layout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+  VkPipelineStageFlags stages = VK_PIPELINE_STAGE_TRANSFER_BIT;
+  VkAccessFlags access = VK_ACCESS_TRANSFER_WRITE_BIT;
+};
+
+// The rest of a colour attachment that render passes load from and store to.
+inline constexpr ImageRest kColourAttachmentRest{
+    VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+    VK_ACCESS_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT};
+
+// The first channel (R, G, B, A) of two little-endian RGBA8 words that differs by more than
+// `tolerance`, described as "pixel I: got 0x…, expected 0x… (±T per channel)"; nullopt when all match.
+std::optional<std::string> rgba8_mismatch(size_t index, uint32_t got, uint32_t expected,
+                                          uint32_t tolerance);
+
+// A VK_FORMAT_R8G8B8A8_UNORM image that scenarios write and verify, in `rest` (by default
+// TRANSFER_DST_OPTIMAL, for transfer scenarios) once created. poison() and verify() expect it in
+// that layout and leave it there: scenarios keep their images in it between repetitions.
 class TransferImage {
  public:
-  TransferImage(tools::VulkanContext& context, uint32_t width, uint32_t height);
+  TransferImage(tools::VulkanContext& context, uint32_t width, uint32_t height,
+                VkImageUsageFlags extra_usage = 0, ImageRest rest = {});
 
   const tools::Image& image() const { return image_; }
   VkImage handle() const { return image_.handle(); }
@@ -81,9 +99,23 @@ class TransferImage {
                          size_t(image_.width()) * image_.height(), expected);
   }
 
+  // Like verify(), but each RGBA8 channel may differ by up to `tolerance` (rasterisation and
+  // filtering results that correct drivers round differently).
+  template <typename Expected>
+  std::optional<std::string> verify_near(tools::VulkanContext& context, Expected expected,
+                                         uint32_t tolerance) {
+    std::unique_ptr<tools::Buffer> pixels = read_back(context);
+    const uint32_t* words = static_cast<const uint32_t*>(pixels->mapped());
+    for (size_t i = 0, count = size_t(image_.width()) * image_.height(); i < count; ++i) {
+      if (auto wrong = rgba8_mismatch(i, words[i], expected(i), tolerance)) return wrong;
+    }
+    return std::nullopt;
+  }
+
  private:
   std::unique_ptr<tools::Buffer> read_back(tools::VulkanContext& context);
   tools::Image image_;
+  ImageRest rest_;
 };
 
 }  // namespace kiln::bench

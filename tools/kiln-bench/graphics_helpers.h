@@ -1,0 +1,174 @@
+#pragma once
+// The graphics building blocks every kiln-bench draw scenario uses, so scenario files hold only
+// what they measure: support checks, a render target (classic VkRenderPass + VkFramebuffer, with
+// optional depth and 4x MSAA + resolve), graphics pipelines over one shared interface, vertex/index
+// buffers and a sampled texture.
+//
+// The shared interface: push constants `Layer { vec4 colour; float depth; }` visible to the vertex
+// and fragment stages (shaders/layer.vert, mesh.vert, textured_quad.vert, flat_colour.frag), and,
+// for textured pipelines, set 0 binding 0 = a combined image sampler (shaders/textured.frag).
+// Render targets are R8G8B8A8_UNORM, cleared at the start of every render pass, and rest in
+// COLOR_ATTACHMENT_OPTIMAL between repetitions.
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tools/common/vulkan_context.h"
+#include "tools/kiln-bench/compute_helpers.h"
+#include "tools/kiln-bench/scenario_helpers.h"
+
+namespace kiln::bench {
+
+inline constexpr double kPerMillion = 1e-6;  // work in Mpixel, Mtriangles, Mvertices
+inline constexpr VkFormat kColourFormat = VK_FORMAT_R8G8B8A8_UNORM;
+inline constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
+
+// The push constants of every graphics shader (std430/push-constant layout: 32 bytes).
+struct LayerConstants {
+  float colour[4];
+  float depth;
+  float unused[3];
+};
+
+// The constants that draw `rgba8` (a little-endian RGBA8 word, as the target stores it) at `depth`.
+LayerConstants layer_constants(uint32_t rgba8, float depth = 0.5f);
+
+// Describes a render target.
+struct TargetDesc {
+  uint32_t width = 0;
+  uint32_t height = 0;
+  bool depth = false;  // a kDepthFormat attachment, cleared to 1.0, depth test LESS
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;  // > 1: multisampled, resolved at the end
+};
+
+// What a draw scenario needs from the device beyond its render target.
+struct GraphicsNeeds {
+  TargetDesc target;
+  bool blending = false;           // kColourFormat must support COLOR_ATTACHMENT_BLEND
+  bool linear_texture = false;     // kColourFormat must be sampled with linear filtering
+  uint32_t max_draw_index = 0;     // the largest index value drawn (maxDrawIndexedIndexValue)
+};
+
+// Why this device (or its chosen queue) cannot run draws described by `needs`, or nullopt.
+// Unsupported sample counts are found with vkGetPhysicalDeviceImageFormatProperties.
+std::optional<std::string> missing_graphics_support(const tools::VulkanContext& context,
+                                                    const GraphicsNeeds& needs);
+
+// A device-local image with its own memory and a view, used only as an attachment (the
+// multisampled colour image, the depth image): nothing reads it back.
+class AttachmentImage {
+ public:
+  AttachmentImage(tools::VulkanContext& context, VkFormat format, uint32_t width, uint32_t height,
+                  VkSampleCountFlagBits samples, VkImageUsageFlags usage, VkImageAspectFlags aspect);
+  ~AttachmentImage();
+  AttachmentImage(const AttachmentImage&) = delete;
+  AttachmentImage& operator=(const AttachmentImage&) = delete;
+
+  VkImageView view() const { return view_; }
+
+ private:
+  void release();
+  VkDevice device_;
+  VkImage image_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  VkImageView view_ = VK_NULL_HANDLE;
+};
+
+// The single-sample colour image the scenario verifies (the resolve target when multisampled),
+// the optional multisampled and depth attachments, the render pass and the framebuffer.
+class RenderTarget {
+ public:
+  RenderTarget(tools::VulkanContext& context, const TargetDesc& desc);
+  ~RenderTarget();
+  RenderTarget(const RenderTarget&) = delete;
+  RenderTarget& operator=(const RenderTarget&) = delete;
+
+  const TargetDesc& desc() const { return desc_; }
+  VkRenderPass render_pass() const { return render_pass_; }
+  TransferImage& colour() { return colour_; }
+
+  // Begins the render pass, clearing colour to `clear_rgba8` (and depth to 1.0).
+  void begin(VkCommandBuffer cmd, uint32_t clear_rgba8) const;
+  void end(VkCommandBuffer cmd) const;
+
+ private:
+  void release();
+  VkDevice device_;
+  TargetDesc desc_;
+  TransferImage colour_;
+  VkImageView colour_view_ = VK_NULL_HANDLE;
+  std::unique_ptr<AttachmentImage> multisampled_;
+  std::unique_ptr<AttachmentImage> depth_;
+  VkRenderPass render_pass_ = VK_NULL_HANDLE;
+  VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
+};
+
+// A 2D R8G8B8A8_UNORM texture filled from host data, in SHADER_READ_ONLY_OPTIMAL, with a bilinear
+// clamp-to-edge sampler and the descriptor set (set 0, binding 0) that binds both.
+class SampledTexture {
+ public:
+  // `texels` holds width*height RGBA8 words, row-major.
+  SampledTexture(tools::VulkanContext& context, uint32_t width, uint32_t height, const uint32_t* texels);
+  ~SampledTexture();
+  SampledTexture(const SampledTexture&) = delete;
+  SampledTexture& operator=(const SampledTexture&) = delete;
+
+  VkDescriptorSetLayout set_layout() const { return set_layout_; }
+  VkDescriptorSet set() const { return set_; }
+
+ private:
+  void release();
+  VkDevice device_;
+  tools::Image image_;
+  VkImageView view_ = VK_NULL_HANDLE;
+  VkSampler sampler_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  VkDescriptorSet set_ = VK_NULL_HANDLE;
+};
+
+// How a pipeline draws into a RenderTarget.
+struct PipelineDesc {
+  SpirvCode vertex;
+  SpirvCode fragment;
+  bool vertex_positions = false;  // location 0 = vec2 float positions from vertex binding 0
+  bool blending = false;          // colour = src * src.a + dst * (1 - src.a), alpha likewise
+  const SampledTexture* texture = nullptr;  // bound at set 0
+};
+
+// A graphics pipeline (triangle lists, no culling, static viewport and scissor covering the
+// target) with its layout: LayerConstants push constants, plus the texture's set layout if any.
+// Depth testing (LESS, with writes) and the sample count follow the target.
+class GraphicsPipeline {
+ public:
+  GraphicsPipeline(tools::VulkanContext& context, const RenderTarget& target, const PipelineDesc& desc);
+  ~GraphicsPipeline();
+  GraphicsPipeline(const GraphicsPipeline&) = delete;
+  GraphicsPipeline& operator=(const GraphicsPipeline&) = delete;
+
+  // Binds the pipeline (and the texture's descriptor set, if any).
+  void bind(VkCommandBuffer cmd) const;
+  void push(VkCommandBuffer cmd, const LayerConstants& constants) const;
+
+ private:
+  void release();
+  VkDevice device_;
+  const SampledTexture* texture_;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkPipeline pipeline_ = VK_NULL_HANDLE;
+};
+
+// Draws one full-screen triangle per entry of `layers` (shaders/layer.vert): the pipeline must be
+// bound and the render pass begun.
+void record_full_screen_layers(VkCommandBuffer cmd, const GraphicsPipeline& pipeline,
+                               const std::vector<LayerConstants>& layers);
+
+// A host-mapped buffer with `usage` (vertex or index buffer) holding `bytes` of `data`.
+std::unique_ptr<tools::Buffer> make_filled_buffer(tools::VulkanContext& context, VkBufferUsageFlags usage,
+                                                  const void* data, VkDeviceSize bytes);
+
+}  // namespace kiln::bench
