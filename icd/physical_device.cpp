@@ -199,6 +199,11 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features.fragmentStoresAndAtomics = VK_TRUE;
   pd->features.shaderClipDistance = VK_TRUE;
   pd->features.shaderCullDistance = VK_TRUE;
+  // Depth clamp instead of near/far clipping, and polygon modes LINE/POINT
+  // (pipeline/graphics/clipping.cpp, setup.cpp; DrawTest.DepthClampDrawsBeyondTheFarPlane,
+  // DrawTest.PolygonModeLineDrawsOutlines).
+  pd->features.depthClamp = VK_TRUE;
+  pd->features.fillModeNonSolid = VK_TRUE;
   pd->features13.shaderTerminateInvocation = VK_TRUE;
   // Storage images and texel buffers check every coordinate against the view (out of bounds:
   // reads zero, writes dropped; compiler/translate_image.cpp).

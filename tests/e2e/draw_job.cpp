@@ -122,6 +122,7 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   viewport.scissorCount = 1;
   VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
   raster.polygonMode = options.polygon_mode;
+  raster.depthClampEnable = options.depth_clamp;
   raster.cullMode = options.cull_mode;
   raster.frontFace = options.front_face;
   raster.lineWidth = 1.0f;

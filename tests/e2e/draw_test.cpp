@@ -326,5 +326,77 @@ TEST_F(DrawTest, VertexAndFragmentStoresClipAndCullDistances) {
     }
 }
 
+// Depth clamp: a quad beyond the far plane (z = 1.5) is not clipped but drawn with its depth
+// clamped to the viewport's maxDepth; without clamping it disappears.
+TEST_F(DrawTest, DepthClampDrawsBeyondTheFarPlane) {
+  REQUIRE_ON_KILN(features().core.features.depthClamp, "depthClamp");
+  DeviceFeatures enabled;
+  enabled.core.features.depthClamp = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  auto v = [](float x, float y) { return ColoredVertex{x, y, 1.5f, 1.0f, 0.0f, 0.0f, 1.0f}; };
+  const std::vector<ColoredVertex> quad = {v(-1, -1), v(1, -1), v(1, 1), v(-1, -1), v(1, 1), v(-1, 1)};
+  Buffer vb = vertex_buffer(device, quad);
+  for (const bool clamp : {true, false}) {
+    SCOPED_TRACE(clamp ? "depth clamp on" : "depth clamp off");
+    DrawJobOptions o = colored_options();
+    o.depth_format = VK_FORMAT_D32_SFLOAT;
+    o.depth_stencil.depthTestEnable = VK_TRUE;
+    o.depth_stencil.depthWriteEnable = VK_TRUE;
+    o.depth_stencil.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+    o.depth_clamp = clamp;
+    DrawJob job(device, o);
+    ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+    job.draw(kBlack, [&](VkCommandBuffer cb) {
+      bind_vertices(cb, vb);
+      vkCmdDraw(cb, 6, 1, 0, 0);
+    }, 0.5f);
+    const std::vector<uint8_t> pixels = job.read_color();
+    const std::vector<uint8_t> depth = job.read_depth();
+    PixelCheck failures(64, 64);
+    for (size_t i = 0; i < 64 * 64; ++i) {
+      float d;
+      std::memcpy(&d, &depth[i * 4], 4);
+      failures.expect_eq(i, pixels[i * 4], uint8_t(clamp ? 255 : 0), "red");
+      failures.expect_eq(i, d, clamp ? 1.0f : 0.5f, "depth");
+    }
+  }
+}
+
+// Polygon mode LINE draws a quad's outline: the interior stays clear, every row of the quad has
+// its left and right edge pixels drawn, and the drawn pixels are about the perimeter's count.
+TEST_F(DrawTest, PolygonModeLineDrawsOutlines) {
+  REQUIRE_ON_KILN(features().core.features.fillModeNonSolid, "fillModeNonSolid");
+  DeviceFeatures enabled;
+  enabled.core.features.fillModeNonSolid = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  DrawJobOptions o = colored_options();
+  o.polygon_mode = VK_POLYGON_MODE_LINE;
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  // Pixel-centre aligned corners: framebuffer (16.5, 16.5) to (47.5, 47.5).
+  auto v = [](float px, float py) { return ColoredVertex{px / 32 - 1, py / 32 - 1, 0.5f, 1, 1, 1, 1}; };
+  const std::vector<ColoredVertex> quad = {v(16.5f, 16.5f), v(47.5f, 16.5f), v(47.5f, 47.5f),
+                                           v(16.5f, 16.5f), v(47.5f, 47.5f), v(16.5f, 47.5f)};
+  Buffer vb = vertex_buffer(device, quad);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, 6, 1, 0, 0);
+  });
+  const std::vector<uint8_t> pixels = job.read_color();
+  auto lit = [&](uint32_t x, uint32_t y) { return pixels[(y * 64 + x) * 4] != 0; };
+  uint32_t drawn = 0;
+  for (uint32_t y = 0; y < 64; ++y)
+    for (uint32_t x = 0; x < 64; ++x) drawn += lit(x, y);
+  for (uint32_t y = 18; y < 46; ++y) {
+    EXPECT_TRUE(lit(16, y) || lit(17, y)) << "left edge, row " << y;
+    EXPECT_TRUE(lit(47, y) || lit(46, y)) << "right edge, row " << y;
+    for (uint32_t x = 20; x < 44; ++x)
+      if (std::abs(int(x) - int(y)) > 2) EXPECT_FALSE(lit(x, y)) << "interior pixel (" << x << ", " << y << ")";
+  }
+  // Four sides of 31 pixels plus the diagonal's 31: about 155 pixels, never a filled quad (1024).
+  EXPECT_GT(drawn, 120u);
+  EXPECT_LT(drawn, 200u);
+}
+
 }  // namespace
 }  // namespace kiln::test
