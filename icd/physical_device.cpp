@@ -204,6 +204,10 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // DrawTest.PolygonModeLineDrawsOutlines).
   pd->features.depthClamp = VK_TRUE;
   pd->features.fillModeNonSolid = VK_TRUE;
+  // Depth bounds against the stored depth, logic ops for integer/normalized attachments
+  // (pipeline/graphics/output_merge.cpp; DrawTest.DepthBoundsTestTheStoredDepth, LogicOpXor...).
+  pd->features.depthBounds = VK_TRUE;
+  pd->features.logicOp = VK_TRUE;
   pd->features13.shaderTerminateInvocation = VK_TRUE;
   // Storage images and texel buffers check every coordinate against the view (out of bounds:
   // reads zero, writes dropped; compiler/translate_image.cpp).

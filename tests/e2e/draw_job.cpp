@@ -129,6 +129,8 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
   VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+  blend.logicOpEnable = options.logic_op_enable;
+  blend.logicOp = options.logic_op;
   blend.attachmentCount = 1;
   blend.pAttachments = &options.blend;
   std::vector<VkDynamicState> dynamic = options.dynamic_states;

@@ -27,6 +27,8 @@ struct DrawJobOptions {
   VkFrontFace front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
   VkPolygonMode polygon_mode = VK_POLYGON_MODE_FILL;
   bool depth_clamp = false;
+  bool logic_op_enable = false;
+  VkLogicOp logic_op = VK_LOGIC_OP_COPY;
   VkPipelineColorBlendAttachmentState blend{VK_FALSE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD,
                                             VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD, 0xF};
   VkPipelineDepthStencilStateCreateInfo depth_stencil{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};

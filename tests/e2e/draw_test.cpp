@@ -398,5 +398,70 @@ TEST_F(DrawTest, PolygonModeLineDrawsOutlines) {
   EXPECT_LT(drawn, 200u);
 }
 
+// Depth bounds test the value already in the attachment: a first quad (left half) passes the
+// bounds against the cleared 0.5 and writes 0.9; a second full quad then fails the bounds there
+// and passes them on the right half, where 0.5 is still stored.
+TEST_F(DrawTest, DepthBoundsTestTheStoredDepth) {
+  REQUIRE_ON_KILN(features().core.features.depthBounds, "depthBounds");
+  DeviceFeatures enabled;
+  enabled.core.features.depthBounds = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  DrawJobOptions o = colored_options();
+  o.depth_format = VK_FORMAT_D32_SFLOAT;
+  o.depth_stencil.depthTestEnable = VK_TRUE;
+  o.depth_stencil.depthWriteEnable = VK_TRUE;
+  o.depth_stencil.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+  o.depth_stencil.depthBoundsTestEnable = VK_TRUE;
+  o.depth_stencil.minDepthBounds = 0.4f;
+  o.depth_stencil.maxDepthBounds = 0.6f;
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  auto quad = [](float x0, float x1, float z, float r, float g) {
+    return std::vector<ColoredVertex>{{x0, -1, z, r, g, 0, 1}, {x1, -1, z, r, g, 0, 1}, {x1, 1, z, r, g, 0, 1},
+                                      {x0, -1, z, r, g, 0, 1}, {x1, 1, z, r, g, 0, 1},  {x0, 1, z, r, g, 0, 1}};
+  };
+  std::vector<ColoredVertex> vertices = quad(-1, 0, 0.9f, 1, 0);
+  const std::vector<ColoredVertex> second = quad(-1, 1, 0.3f, 0, 1);
+  vertices.insert(vertices.end(), second.begin(), second.end());
+  Buffer vb = vertex_buffer(device, vertices);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, 12, 1, 0, 0);
+  }, 0.5f);
+  const std::vector<uint8_t> pixels = job.read_color();
+  PixelCheck failures(64, 64);
+  for (size_t i = 0; i < 64 * 64; ++i) {
+    const bool left = i % 64 < 32;
+    failures.expect_eq(i, pixels[i * 4 + 0], uint8_t(left ? 255 : 0), "red");
+    failures.expect_eq(i, pixels[i * 4 + 1], uint8_t(left ? 0 : 255), "green");
+  }
+}
+
+// Logic ops replace blending for UNORM attachments: XOR of the quad's colour into the clear colour.
+TEST_F(DrawTest, LogicOpXorCombinesWithTheAttachment) {
+  REQUIRE_ON_KILN(features().core.features.logicOp, "logicOp");
+  DeviceFeatures enabled;
+  enabled.core.features.logicOp = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  DrawJobOptions o = colored_options();
+  o.logic_op_enable = true;
+  o.logic_op = VK_LOGIC_OP_XOR;
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  const uint8_t src[4] = {0xFF, 0x0F, 0x00, 0xF0}, dst[4] = {0x0F, 0x33, 0x55, 0xFF};
+  auto v = [&](float x, float y) { return ColoredVertex{x, y, 0.5f, src[0] / 255.0f, src[1] / 255.0f, src[2] / 255.0f, src[3] / 255.0f}; };
+  const std::vector<ColoredVertex> quad = {v(-1, -1), v(1, -1), v(1, 1), v(-1, -1), v(1, 1), v(-1, 1)};
+  Buffer vb = vertex_buffer(device, quad);
+  const VkClearColorValue clear{.float32 = {dst[0] / 255.0f, dst[1] / 255.0f, dst[2] / 255.0f, dst[3] / 255.0f}};
+  job.draw(clear, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, 6, 1, 0, 0);
+  });
+  const std::vector<uint8_t> pixels = job.read_color();
+  PixelCheck failures(64, 64);
+  for (size_t i = 0; i < 64 * 64; ++i)
+    for (int k = 0; k < 4; ++k) failures.expect_eq(i, pixels[i * 4 + k], uint8_t(src[k] ^ dst[k]), "channel " + std::to_string(k));
+}
+
 }  // namespace
 }  // namespace kiln::test
