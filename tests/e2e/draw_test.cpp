@@ -3,6 +3,7 @@
 // reference computed from the spec's rules (pixel centres, top-left fill rule, barycentric
 // interpolation, depth test).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -27,6 +28,12 @@ DrawJobOptions colored_options() {
   o.vertex_attributes = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
                          {1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(ColoredVertex, r)}};
   return o;
+}
+
+// Two triangles covering [x0, x1] x [y0, y1] (clip space) at depth z, in one colour.
+std::vector<ColoredVertex> rect(float x0, float y0, float x1, float y1, float z, std::array<float, 4> color) {
+  auto v = [&](float x, float y) { return ColoredVertex{x, y, z, color[0], color[1], color[2], color[3]}; };
+  return {v(x0, y0), v(x1, y0), v(x1, y1), v(x0, y0), v(x1, y1), v(x0, y1)};
 }
 
 Buffer vertex_buffer(TestDevice& device, const std::vector<ColoredVertex>& vertices) {
@@ -77,7 +84,7 @@ TEST_F(DrawTest, SharedEdgesCoverEveryPixelExactlyOnce) {
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   const float c = 20.0f / 255.0f;
   auto v = [&](float x, float y) { return ColoredVertex{x, y, 0.5f, c, c, c, c}; };
-  std::vector<ColoredVertex> vertices = {v(-1, -1), v(1, -1), v(1, 1), v(-1, -1), v(1, 1), v(-1, 1)};
+  std::vector<ColoredVertex> vertices = rect(-1, -1, 1, 1, 0.5f, {c, c, c, c});
   const float spokes[9][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}, {1, 0}};
   for (int i = 0; i < 8; ++i) {
     vertices.push_back(v(0, 0));
@@ -156,12 +163,8 @@ TEST_F(DrawTest, DepthTestKeepsTheNearestSurface) {
   o.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
   DrawJob job(device(), o);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
-  auto quad = [](float x0, float x1, float z, float r, float g) {
-    return std::vector<ColoredVertex>{{x0, -1, z, r, g, 0, 1}, {x1, -1, z, r, g, 0, 1}, {x1, 1, z, r, g, 0, 1},
-                                      {x0, -1, z, r, g, 0, 1}, {x1, 1, z, r, g, 0, 1},  {x0, 1, z, r, g, 0, 1}};
-  };
-  std::vector<ColoredVertex> vertices = quad(-1, 0, 0.25f, 0, 1);
-  const std::vector<ColoredVertex> far = quad(-1, 1, 0.75f, 1, 0);
+  std::vector<ColoredVertex> vertices = rect(-1, -1, 0, 1, 0.25f, {0, 1, 0, 1});
+  const std::vector<ColoredVertex> far = rect(-1, -1, 1, 1, 0.75f, {1, 0, 0, 1});
   vertices.insert(vertices.end(), far.begin(), far.end());
   Buffer vb = vertex_buffer(device(), vertices);
   job.draw(kBlack, [&](VkCommandBuffer cb) {
@@ -251,8 +254,7 @@ TEST_F(DrawTest, DemotedAndTerminatedInvocationsWriteNothing) {
   enabled.v13.shaderTerminateInvocation = VK_TRUE;
   TestDevice& device = *create_device(enabled);
   const float c[4] = {0.2f, 0.4f, 0.6f, 1.0f};
-  auto v = [&](float x, float y) { return ColoredVertex{x, y, 0.5f, c[0], c[1], c[2], c[3]}; };
-  const std::vector<ColoredVertex> quad = {v(-1, -1), v(1, -1), v(1, 1), v(-1, -1), v(1, 1), v(-1, 1)};
+  const std::vector<ColoredVertex> quad = rect(-1, -1, 1, 1, 0.5f, {c[0], c[1], c[2], c[3]});
   Buffer vb = vertex_buffer(device, quad);
   for (const bool demote : {true, false}) {
     SCOPED_TRACE(demote ? "demote" : "terminateInvocation");
@@ -298,11 +300,9 @@ TEST_F(DrawTest, VertexAndFragmentStoresClipAndCullDistances) {
   o.bindings = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
   DrawJob job(device, o);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
-  auto v = [](float x, float y, float z) { return ColoredVertex{x, y, z, 0.0f, 1.0f, 0.0f, 1.0f}; };
-  std::vector<ColoredVertex> vertices;
-  for (const float z : {0.5f, 0.95f})
-    for (const auto& [x, y] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, -1}, {1, 1}, {-1, 1}})
-      vertices.push_back(v(float(x), float(y), z));
+  std::vector<ColoredVertex> vertices = rect(-1, -1, 1, 1, 0.5f, {0, 1, 0, 1});
+  const std::vector<ColoredVertex> culled = rect(-1, -1, 1, 1, 0.95f, {0, 1, 0, 1});
+  vertices.insert(vertices.end(), culled.begin(), culled.end());
   Buffer vb = vertex_buffer(device, vertices);
   Buffer vertex_slots = device.create_buffer(16 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   Buffer fragments = device.create_buffer((1 + 64 * 64) * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
@@ -333,8 +333,7 @@ TEST_F(DrawTest, DepthClampDrawsBeyondTheFarPlane) {
   DeviceFeatures enabled;
   enabled.core.features.depthClamp = VK_TRUE;
   TestDevice& device = *create_device(enabled);
-  auto v = [](float x, float y) { return ColoredVertex{x, y, 1.5f, 1.0f, 0.0f, 0.0f, 1.0f}; };
-  const std::vector<ColoredVertex> quad = {v(-1, -1), v(1, -1), v(1, 1), v(-1, -1), v(1, 1), v(-1, 1)};
+  const std::vector<ColoredVertex> quad = rect(-1, -1, 1, 1, 1.5f, {1, 0, 0, 1});
   Buffer vb = vertex_buffer(device, quad);
   for (const bool clamp : {true, false}) {
     SCOPED_TRACE(clamp ? "depth clamp on" : "depth clamp off");
@@ -374,9 +373,8 @@ TEST_F(DrawTest, PolygonModeLineDrawsOutlines) {
   DrawJob job(device, o);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   // Pixel-centre aligned corners: framebuffer (16.5, 16.5) to (47.5, 47.5).
-  auto v = [](float px, float py) { return ColoredVertex{px / 32 - 1, py / 32 - 1, 0.5f, 1, 1, 1, 1}; };
-  const std::vector<ColoredVertex> quad = {v(16.5f, 16.5f), v(47.5f, 16.5f), v(47.5f, 47.5f),
-                                           v(16.5f, 16.5f), v(47.5f, 47.5f), v(16.5f, 47.5f)};
+  const float lo = 16.5f / 32 - 1, hi = 47.5f / 32 - 1;
+  const std::vector<ColoredVertex> quad = rect(lo, lo, hi, hi, 0.5f, {1, 1, 1, 1});
   Buffer vb = vertex_buffer(device, quad);
   job.draw(kBlack, [&](VkCommandBuffer cb) {
     bind_vertices(cb, vb);
@@ -416,12 +414,8 @@ TEST_F(DrawTest, DepthBoundsTestTheStoredDepth) {
   o.depth_stencil.maxDepthBounds = 0.6f;
   DrawJob job(device, o);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
-  auto quad = [](float x0, float x1, float z, float r, float g) {
-    return std::vector<ColoredVertex>{{x0, -1, z, r, g, 0, 1}, {x1, -1, z, r, g, 0, 1}, {x1, 1, z, r, g, 0, 1},
-                                      {x0, -1, z, r, g, 0, 1}, {x1, 1, z, r, g, 0, 1},  {x0, 1, z, r, g, 0, 1}};
-  };
-  std::vector<ColoredVertex> vertices = quad(-1, 0, 0.9f, 1, 0);
-  const std::vector<ColoredVertex> second = quad(-1, 1, 0.3f, 0, 1);
+  std::vector<ColoredVertex> vertices = rect(-1, -1, 0, 1, 0.9f, {1, 0, 0, 1});
+  const std::vector<ColoredVertex> second = rect(-1, -1, 1, 1, 0.3f, {0, 1, 0, 1});
   vertices.insert(vertices.end(), second.begin(), second.end());
   Buffer vb = vertex_buffer(device, vertices);
   job.draw(kBlack, [&](VkCommandBuffer cb) {
@@ -449,8 +443,7 @@ TEST_F(DrawTest, LogicOpXorCombinesWithTheAttachment) {
   DrawJob job(device, o);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   const uint8_t src[4] = {0xFF, 0x0F, 0x00, 0xF0}, dst[4] = {0x0F, 0x33, 0x55, 0xFF};
-  auto v = [&](float x, float y) { return ColoredVertex{x, y, 0.5f, src[0] / 255.0f, src[1] / 255.0f, src[2] / 255.0f, src[3] / 255.0f}; };
-  const std::vector<ColoredVertex> quad = {v(-1, -1), v(1, -1), v(1, 1), v(-1, -1), v(1, 1), v(-1, 1)};
+  const std::vector<ColoredVertex> quad = rect(-1, -1, 1, 1, 0.5f, {src[0] / 255.0f, src[1] / 255.0f, src[2] / 255.0f, src[3] / 255.0f});
   Buffer vb = vertex_buffer(device, quad);
   const VkClearColorValue clear{.float32 = {dst[0] / 255.0f, dst[1] / 255.0f, dst[2] / 255.0f, dst[3] / 255.0f}};
   job.draw(clear, [&](VkCommandBuffer cb) {
