@@ -325,7 +325,7 @@ void Buffer::release() {
 }
 
 Image::Image(VulkanContext& context, VkFormat format, uint32_t width, uint32_t height,
-             VkImageUsageFlags usage)
+             VkImageUsageFlags usage, VkSampleCountFlagBits samples)
     : device_(context.device()), format_(format), width_(width), height_(height) {
   VkImageCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
@@ -334,7 +334,7 @@ Image::Image(VulkanContext& context, VkFormat format, uint32_t width, uint32_t h
   info.extent = {width, height, 1};
   info.mipLevels = 1;
   info.arrayLayers = 1;
-  info.samples = VK_SAMPLE_COUNT_1_BIT;
+  info.samples = samples;
   info.tiling = VK_IMAGE_TILING_OPTIMAL;
   info.usage = usage;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;

@@ -126,7 +126,7 @@ class Buffer {
 class Image {
  public:
   Image(VulkanContext& context, VkFormat format, uint32_t width, uint32_t height,
-        VkImageUsageFlags usage);
+        VkImageUsageFlags usage, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT);
   ~Image();
   Image(const Image&) = delete;
   Image& operator=(const Image&) = delete;

@@ -126,49 +126,11 @@ VkImageView create_view(VkDevice device, VkImage image, VkFormat format, VkImage
 AttachmentImage::AttachmentImage(VulkanContext& context, VkFormat format, uint32_t width, uint32_t height,
                                  VkSampleCountFlagBits samples, VkImageUsageFlags usage,
                                  VkImageAspectFlags aspect)
-    : device_(context.device()) {
-  VkImageCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
-  info.imageType = VK_IMAGE_TYPE_2D;
-  info.format = format;
-  info.extent = {width, height, 1};
-  info.mipLevels = 1;
-  info.arrayLayers = 1;
-  info.samples = samples;
-  info.tiling = VK_IMAGE_TILING_OPTIMAL;
-  info.usage = usage;
-  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  check(vkCreateImage(device_, &info, nullptr, &image_), "vkCreateImage (attachment)");
-  try {
-    VkMemoryRequirements requirements;
-    vkGetImageMemoryRequirements(device_, image_, &requirements);
-    std::optional<uint32_t> type = context.find_memory_type(requirements.memoryTypeBits, 0,
-                                                            VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    if (!type) throw tools::VulkanError(VK_ERROR_OUT_OF_DEVICE_MEMORY, "no memory type for an attachment");
-    VkMemoryAllocateInfo allocate{};
-    allocate.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-    allocate.allocationSize = requirements.size;
-    allocate.memoryTypeIndex = *type;
-    check(vkAllocateMemory(device_, &allocate, nullptr, &memory_), "vkAllocateMemory (attachment)");
-    check(vkBindImageMemory(device_, image_, memory_, 0), "vkBindImageMemory (attachment)");
-    view_ = create_view(device_, image_, format, aspect);
-  } catch (...) {
-    release();
-    throw;
-  }
-}
+    : device_(context.device()),
+      image_(context, format, width, height, usage, samples),
+      view_(create_view(context.device(), image_.handle(), format, aspect)) {}
 
-AttachmentImage::~AttachmentImage() { release(); }
-
-void AttachmentImage::release() {
-  if (view_ != VK_NULL_HANDLE) vkDestroyImageView(device_, view_, nullptr);
-  if (image_ != VK_NULL_HANDLE) vkDestroyImage(device_, image_, nullptr);
-  if (memory_ != VK_NULL_HANDLE) vkFreeMemory(device_, memory_, nullptr);
-  view_ = VK_NULL_HANDLE;
-  image_ = VK_NULL_HANDLE;
-  memory_ = VK_NULL_HANDLE;
-}
+AttachmentImage::~AttachmentImage() { vkDestroyImageView(device_, view_, nullptr); }
 
 namespace {
 

@@ -71,10 +71,8 @@ class AttachmentImage {
   VkImageView view() const { return view_; }
 
  private:
-  void release();
   VkDevice device_;
-  VkImage image_ = VK_NULL_HANDLE;
-  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  tools::Image image_;
   VkImageView view_ = VK_NULL_HANDLE;
 };
 
