@@ -1,6 +1,5 @@
 #include "e2e/compute_job.h"
 
-#include "shaders/test_shaders.h"
 
 namespace kiln::test {
 
@@ -24,13 +23,7 @@ ComputeJob::ComputeJob(TestDevice& device, const std::string& shader, std::vecto
   layout_info.pPushConstantRanges = &push;
   EXPECT_EQ(vkCreatePipelineLayout(d, &layout_info, nullptr, &layout_), VK_SUCCESS);
 
-  std::vector<uint32_t> words = kiln_test_shader(shader);
-  EXPECT_FALSE(words.empty()) << "test shader " << shader << " was not built";
-  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  module_info.codeSize = words.size() * 4;
-  module_info.pCode = words.data();
-  VkShaderModule module;
-  EXPECT_EQ(vkCreateShaderModule(d, &module_info, nullptr, &module), VK_SUCCESS);
+  VkShaderModule module = create_test_shader_module(d, shader);
   VkComputePipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   pipeline_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, pipeline_options.stage_next,
                          pipeline_options.stage_flags, VK_SHADER_STAGE_COMPUTE_BIT, module, "main", specialization};

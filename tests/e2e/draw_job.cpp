@@ -1,6 +1,5 @@
 #include "e2e/draw_job.h"
 
-#include "shaders/test_shaders.h"
 
 namespace kiln::test {
 namespace {
@@ -8,17 +7,6 @@ namespace {
 bool has_stencil(VkFormat format) {
   return format == VK_FORMAT_D16_UNORM_S8_UINT || format == VK_FORMAT_D24_UNORM_S8_UINT ||
          format == VK_FORMAT_D32_SFLOAT_S8_UINT || format == VK_FORMAT_S8_UINT;
-}
-
-VkShaderModule load_module(VkDevice device, const std::string& name) {
-  std::vector<uint32_t> words = kiln_test_shader(name);
-  EXPECT_FALSE(words.empty()) << "test shader " << name << " was not built";
-  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  info.codeSize = words.size() * 4;
-  info.pCode = words.data();
-  VkShaderModule module = VK_NULL_HANDLE;
-  EXPECT_EQ(vkCreateShaderModule(device, &info, nullptr, &module), VK_SUCCESS);
-  return module;
 }
 
 VkImageView make_view(VkDevice device, const Image& image, VkImageAspectFlags aspect) {
@@ -103,8 +91,9 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   layout_info.pPushConstantRanges = &push;
   EXPECT_EQ(vkCreatePipelineLayout(d, &layout_info, nullptr, &layout_), VK_SUCCESS);
 
-  VkShaderModule vertex = load_module(d, options.vertex_shader);
-  VkShaderModule fragment = options.fragment_shader.empty() ? VK_NULL_HANDLE : load_module(d, options.fragment_shader);
+  VkShaderModule vertex = create_test_shader_module(d, options.vertex_shader);
+  VkShaderModule fragment =
+      options.fragment_shader.empty() ? VK_NULL_HANDLE : create_test_shader_module(d, options.fragment_shader);
   VkPipelineShaderStageCreateInfo stages[2] = {
       {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vertex, "main", nullptr},
       {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fragment, "main",

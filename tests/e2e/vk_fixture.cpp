@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <sys/stat.h>
 
+#include "shaders/test_shaders.h"
+
 namespace kiln::test {
 
 bool device_has_extension(VkPhysicalDevice physical_device, const char* name) {
@@ -667,6 +669,17 @@ void DifferentialTest::TearDown() {
 std::string DifferentialTest::current_test_name() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   return std::string(info->test_suite_name()) + "." + info->name();
+}
+
+VkShaderModule create_test_shader_module(VkDevice device, const std::string& name) {
+  const std::vector<uint32_t> words = kiln_test_shader(name);
+  EXPECT_FALSE(words.empty()) << "test shader " << name << " was not built";
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = words.size() * 4;
+  info.pCode = words.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  EXPECT_EQ(vkCreateShaderModule(device, &info, nullptr, &module), VK_SUCCESS);
+  return module;
 }
 
 }  // namespace kiln::test

@@ -103,6 +103,10 @@ struct DeviceFeatures {
   static void query(VkPhysicalDevice physical_device, DeviceFeatures* out);
 };
 
+// A shader module of test shader `name` (e.g. "saxpy.comp", built from tests/shaders); a missing
+// shader or a failed creation is a test failure (and VK_NULL_HANDLE).
+VkShaderModule create_test_shader_module(VkDevice device, const std::string& name);
+
 // Whether the physical device lists device extension `name`.
 bool device_has_extension(VkPhysicalDevice physical_device, const char* name);
 
