@@ -246,6 +246,10 @@ struct FragmentInterface {
   bool early_fragment_tests = false;
   bool depth_replacing_mode_less = false, depth_replacing_mode_greater = false;  // DepthLess/DepthGreater
   bool uses_sample_rate = false;    // SampleId / SamplePosition / Sample inputs: run per sample
+  // The shader may write memory (storage buffers/images, atomics): then depth/stencil tests may
+  // only run before it when it declares EarlyFragmentTests, because its writes must happen for
+  // fragments that fail the tests later.
+  bool has_side_effects = false;
 };
 
 // One call shades W / 4 quads of 2x2 pixels. Lane i is pixel (i & 1, (i >> 1) & 1) of quad i / 4

@@ -367,6 +367,51 @@ bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& ou
 
 bool is_integer(const Translator& t, Id scalar) { return t.m.type(scalar).kind == spirv::TypeKind::Int; }
 
+// A variable other invocations or the application can see writes to: storage buffers and
+// storage images (arrays of them included).
+bool is_writable_memory(const spirv::Module& m, const spirv::Variable& var) {
+  const spirv::Type* pointee = &m.type(m.type(var.type).element);
+  while (pointee->kind == spirv::TypeKind::Array || pointee->kind == spirv::TypeKind::RuntimeArray)
+    pointee = &m.type(pointee->element);
+  switch (var.storage_class) {
+    case spv::StorageClass::StorageBuffer: return true;
+    case spv::StorageClass::Uniform: return pointee->buffer_block;
+    case spv::StorageClass::UniformConstant:
+      return pointee->kind == spirv::TypeKind::Image && !pointee->sampled_image && pointee->sampled == 2;
+    default: return false;
+  }
+}
+
+// Instructions that may write memory outside the invocation (stores count only when the module
+// has writable memory; a store to a function variable is private).
+bool writes_memory(spv::Op op, bool writable_memory) {
+  switch (op) {
+    case spv::Op::OpImageWrite:
+    case spv::Op::OpAtomicStore:
+    case spv::Op::OpAtomicExchange:
+    case spv::Op::OpAtomicCompareExchange:
+    case spv::Op::OpAtomicCompareExchangeWeak:
+    case spv::Op::OpAtomicIIncrement:
+    case spv::Op::OpAtomicIDecrement:
+    case spv::Op::OpAtomicIAdd:
+    case spv::Op::OpAtomicISub:
+    case spv::Op::OpAtomicSMin:
+    case spv::Op::OpAtomicUMin:
+    case spv::Op::OpAtomicSMax:
+    case spv::Op::OpAtomicUMax:
+    case spv::Op::OpAtomicAnd:
+    case spv::Op::OpAtomicOr:
+    case spv::Op::OpAtomicXor:
+    case spv::Op::OpAtomicFAddEXT:
+    case spv::Op::OpAtomicFMinEXT:
+    case spv::Op::OpAtomicFMaxEXT: return true;
+    case spv::Op::OpStore:
+    case spv::Op::OpCopyMemory:
+    case spv::Op::OpCopyMemorySized: return writable_memory;
+    default: return false;
+  }
+}
+
 }  // namespace
 
 bool Translator::is_stage_io_variable(Id id, const spirv::Variable& var) const {
@@ -498,12 +543,19 @@ bool Translator::graphics_prologue() {
     const auto builtin = m.decorations(id).builtin;
     if (builtin == spv::BuiltIn::SampleId || builtin == spv::BuiltIn::SamplePosition) fi.uses_sample_rate = true;
   }
+  // Stores can only reach memory others see when the module declares writable memory.
+  bool writable_memory = std::find(m.capabilities().begin(), m.capabilities().end(),
+                                   spv::Capability::PhysicalStorageBufferAddresses) != m.capabilities().end();
+  for (const auto& [id, var] : m.variables()) writable_memory |= is_writable_memory(m, var);
+  // Inlining has run (spirv_front), so the entry function holds every instruction.
   if (const spirv::Function* f = m.function(entry.function))
     for (const spirv::Block& block : f->blocks) {
       const spv::Op op = block.terminator.opcode;
       if (op == spv::Op::OpKill || op == spv::Op::OpTerminateInvocation) fi.can_discard = true;
-      for (const spirv::Instruction& inst : block.body)
+      for (const spirv::Instruction& inst : block.body) {
         if (inst.opcode == spv::Op::OpDemoteToHelperInvocation) fi.can_discard = true;
+        if (writes_memory(inst.opcode, writable_memory)) fi.has_side_effects = true;
+      }
     }
   llvm::Value* input_array = invocation_field(*this, offsetof(abi::FragmentInvocation, inputs), ptr);
   for (const InterfaceVariable& v : inputs) {

@@ -198,7 +198,7 @@ void run_round(ThreadPool& pool, const DrawContext& ctx, const OutputMerger& mer
 
 }  // namespace
 
-void run_draw(ThreadPool& pool, const DrawCmd& cmd) {
+void run_draw(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters) {
   if (!cmd.state || !cmd.state->kernels || !cmd.state->kernels->vertex || !cmd.targets) {
     KILN_LOG_ONCE(LogLevel::Error, "draw without a vertex kernel or render targets; skipped");
     return;
@@ -207,6 +207,7 @@ void run_draw(ThreadPool& pool, const DrawCmd& cmd) {
   ctx.cmd = &cmd;
   ctx.state = cmd.state;
   ctx.kernels = cmd.state->kernels;
+  ctx.counters = counters;
   ctx.vertex_format = make_vertex_format(*ctx.kernels);
   if (!set_sample_locations(uint32_t(cmd.state->multisample.samples), ctx)) {
     KILN_LOG_ONCE(LogLevel::Error, "draw: %u samples per pixel are not supported; skipped",

@@ -8,6 +8,10 @@
 #include "memory/attachment_access.h"
 #include "pipeline/command_list.h"
 
+namespace kiln::exec {
+struct DrawCounters;
+}
+
 namespace kiln::exec::gfx {
 
 constexpr uint32_t kTileSize = 64;     // binning tiles are kTileSize x kTileSize pixels
@@ -73,6 +77,7 @@ struct DrawContext {
   uint32_t attachment_layers = 1;  // layers every attachment view has (multiview bound)
   uint32_t view_index = 0;  // the multiview pass being run
   Rect framebuffer;         // render area ∩ attachment extents
+  DrawCounters* counters = nullptr;  // pipeline/draw.h; null when no query is active
 };
 
 // One (sub-)draw: a direct draw, or one record of an indirect draw.

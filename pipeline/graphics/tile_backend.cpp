@@ -1,6 +1,9 @@
 #include "pipeline/graphics/tile_backend.h"
 
+#include <atomic>
 #include <cstring>
+
+#include "pipeline/draw.h"
 
 namespace kiln::exec::gfx {
 namespace {
@@ -71,12 +74,17 @@ thread_local FragmentScratch scratch;
 
 constexpr uint32_t kMaxLanes = 64;
 
+// Query counts of one tile, added to the draw's DrawCounters once at the end of the tile.
+struct TileCounts {
+  uint64_t samples_passed = 0, fragment_invocations = 0;
+};
+
 // Rasterizes one triangle inside one tile and shades its fragments.
 class TriangleRasterizer {
  public:
   TriangleRasterizer(const DrawContext& ctx, const OutputMerger& merger, const RasterTriangle& t, const uint32_t* values,
-                     uint32_t* faults)
-      : ctx_(ctx), merger_(merger), t_(t), values_(values), faults_(faults) {
+                     uint32_t* faults, TileCounts& counts)
+      : ctx_(ctx), merger_(merger), t_(t), values_(values), faults_(faults), counts_(counts) {
     for (int i = 0; i < 3; ++i) edges_[i] = make_edge(t.x[i], t.y[i], t.x[(i + 1) % 3], t.y[(i + 1) % 3]);
     bary_.init(t);
     const GraphicsKernels& k = *ctx.kernels;
@@ -89,10 +97,12 @@ class TriangleRasterizer {
     const MultisampleState& ms = ctx.state->multisample;
     sample_rate_ = shading_ && ctx.samples > 1 &&
                    (fi.uses_sample_rate || (ms.sample_shading && ms.min_sample_shading * float(ctx.samples) > 1.0f));
-    // Tests run before shading only when the shader asks for it (or there is no shader): the
-    // FragmentInterface does not say whether a shader writes memory, and such writes must
-    // happen for fragments that later fail the tests.
-    early_ = !shading_ || fi.early_fragment_tests;
+    // Tests run before shading when the shader asks for it, or when nobody could tell: the
+    // shader writes no memory (those writes must happen for fragments that fail the tests
+    // later), and neither it nor alpha-to-coverage changes depth or coverage.
+    early_ = !shading_ || fi.early_fragment_tests ||
+             (!fi.has_side_effects && !fi.writes_depth && !fi.can_discard && !fi.writes_sample_mask &&
+              !ms.alpha_to_coverage);
   }
 
   void run(const Rect& region) {
@@ -160,7 +170,9 @@ class TriangleRasterizer {
                                              t_.viewport);
       }
     }
-    if (shading_) {
+    if (!shading_) {
+      for (uint32_t l = 0; l < lanes; ++l) counts_.samples_passed += uint32_t(__builtin_popcount(coverage_[l]));
+    } else {
       if (sample_rate_) {
         // One kernel call per sample index: each lane then covers at most that sample.
         uint32_t pixel_coverage[kMaxLanes];
@@ -279,6 +291,7 @@ class TriangleRasterizer {
     inv.outputs = s.outputs.data();
     inv.frag_depth = s.frag_depth.data();
     inv.sample_mask_out = s.sample_mask_out.data();
+    counts_.fragment_invocations += uint32_t(__builtin_popcount(covered));
     const uint32_t alive = k.fragment(&inv) & covered;
     float depth[kMaxSamples];
     for (uint32_t l = 0; l < lanes; ++l) {
@@ -294,6 +307,7 @@ class TriangleRasterizer {
         }
         cov = merger_.depth_stencil(pixel_x(l), pixel_y(l), t_.layer, cov, depth, t_.front_facing, t_.viewport);
       }
+      counts_.samples_passed += uint32_t(__builtin_popcount(cov));
       if (cov) merger_.write_color(pixel_x(l), pixel_y(l), t_.layer, cov, s.outputs.data(), W, l);
     }
   }
@@ -313,6 +327,7 @@ class TriangleRasterizer {
   const RasterTriangle& t_;
   const uint32_t* values_;
   uint32_t* faults_;
+  TileCounts& counts_;
   Edge edges_[3];
   Barycentrics bary_;
   bool shading_ = false, early_ = true, sample_rate_ = false;
@@ -326,13 +341,18 @@ class TriangleRasterizer {
 
 void run_tile(const DrawContext& ctx, const OutputMerger& merger, const std::vector<BatchOutput>& batches,
               const std::vector<BinEntry>& bin, const Rect& tile, uint32_t* faults) {
+  TileCounts counts;
   for (const BinEntry& e : bin) {
     const BatchOutput& batch = batches[e.batch];
     const RasterTriangle& t = batch.triangles[e.triangle];
     const Rect region = t.bounds.intersect(tile);
     if (region.empty()) continue;
-    TriangleRasterizer r(ctx, merger, t, batch.values.data() + t.values, faults);
+    TriangleRasterizer r(ctx, merger, t, batch.values.data() + t.values, faults, counts);
     r.run(region);
+  }
+  if (ctx.counters) {
+    ctx.counters->samples_passed.fetch_add(counts.samples_passed, std::memory_order_relaxed);
+    ctx.counters->fragment_shader_invocations.fetch_add(counts.fragment_invocations, std::memory_order_relaxed);
   }
 }
 
