@@ -33,13 +33,6 @@ bool make_attachment_surface(const ImageView& view, VkImageAspectFlagBits aspect
 
 namespace {
 
-// 8-bit UNORM encode exactly as fmt::float_to_unorm: clamp, scale, round to nearest even, NaN -> 0.
-inline uint8_t encode_unorm8(float v) {
-  if (!(v > 0.0f)) return 0;  // also NaN
-  if (v >= 1.0f) return 255;
-  return static_cast<uint8_t>(std::nearbyint(static_cast<double>(v) * 255.0));
-}
-
 struct Unorm8Tables {
   float unorm[256], srgb[256];
   Unorm8Tables() {
@@ -72,10 +65,10 @@ void unpack_rgba8(VkFormat, const void* texel, VkClearColorValue* out) {
 template <bool kSwap>
 void pack_unorm8(VkFormat, const VkClearColorValue& v, void* texel) {
   uint8_t* b = static_cast<uint8_t*>(texel);
-  b[kSwap ? 2 : 0] = encode_unorm8(v.float32[0]);
-  b[1] = encode_unorm8(v.float32[1]);
-  b[kSwap ? 0 : 2] = encode_unorm8(v.float32[2]);
-  b[3] = encode_unorm8(v.float32[3]);
+  b[kSwap ? 2 : 0] = static_cast<uint8_t>(encode_unorm8(v.float32[0]));
+  b[1] = static_cast<uint8_t>(encode_unorm8(v.float32[1]));
+  b[kSwap ? 0 : 2] = static_cast<uint8_t>(encode_unorm8(v.float32[2]));
+  b[3] = static_cast<uint8_t>(encode_unorm8(v.float32[3]));
 }
 void copy16_in(VkFormat, const void* texel, VkClearColorValue* out) { memcpy(out, texel, 16); }
 void copy16_out(VkFormat, const VkClearColorValue& v, void* texel) { memcpy(texel, &v, 16); }
@@ -92,21 +85,24 @@ void pack_d16(float d, void* t) { const uint16_t c = static_cast<uint16_t>(fmt::
 
 }  // namespace
 
+const float* unorm8_decode_table() { return tables().unorm; }
+
 ColorCodec color_codec(VkFormat format) {
+  using Layout = ColorCodec::Layout;
   switch (format) {
-    case VK_FORMAT_R8G8B8A8_UNORM: return {format, &unpack_rgba8<false, false>, &pack_unorm8<false>};
-    case VK_FORMAT_B8G8R8A8_UNORM: return {format, &unpack_rgba8<true, false>, &pack_unorm8<true>};
+    case VK_FORMAT_R8G8B8A8_UNORM: return {Layout::Rgba8Unorm, format, &unpack_rgba8<false, false>, &pack_unorm8<false>};
+    case VK_FORMAT_B8G8R8A8_UNORM: return {Layout::Bgra8Unorm, format, &unpack_rgba8<true, false>, &pack_unorm8<true>};
     // sRGB encoding is left to the reference (pow); decoding is a table.
-    case VK_FORMAT_R8G8B8A8_SRGB: return {format, &unpack_rgba8<false, true>, &reference_pack};
-    case VK_FORMAT_B8G8R8A8_SRGB: return {format, &unpack_rgba8<true, true>, &reference_pack};
+    case VK_FORMAT_R8G8B8A8_SRGB: return {Layout::Other, format, &unpack_rgba8<false, true>, &reference_pack};
+    case VK_FORMAT_B8G8R8A8_SRGB: return {Layout::Other, format, &unpack_rgba8<true, true>, &reference_pack};
     case VK_FORMAT_R32G32B32A32_SFLOAT:
     case VK_FORMAT_R32G32B32A32_UINT:
-    case VK_FORMAT_R32G32B32A32_SINT: return {format, &copy16_in, &copy16_out};
+    case VK_FORMAT_R32G32B32A32_SINT: return {Layout::Other, format, &copy16_in, &copy16_out};
     default: break;
   }
   const fmt::FormatInfo* info = fmt::format_info(format);
   if (!info || info->is_compressed() || !(info->aspects & VK_IMAGE_ASPECT_COLOR_BIT)) return {};
-  return {format, &reference_unpack, &reference_pack};
+  return {Layout::Other, format, &reference_unpack, &reference_pack};
 }
 
 DepthCodec depth_codec(VkFormat format) {

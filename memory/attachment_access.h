@@ -31,9 +31,25 @@ struct AttachmentSurface {
 // False when the view has no such aspect, its image has no memory, or the format is unknown.
 bool make_attachment_surface(const ImageView& view, VkImageAspectFlagBits aspect, AttachmentSurface* out);
 
+// 8-bit UNORM channels exactly as fmt::float_to_unorm / unorm_to_float, inline for the back end's
+// lane loops: clamp (NaN -> 0), scale, round to nearest even. v * 255 is exact in double, and
+// adding and subtracting 1.5 * 2^52 rounds it to an integer in the default rounding mode.
+inline uint32_t encode_unorm8(float v) {
+  const float positive = v > 0.0f ? v : 0.0f;  // maxss: NaN -> 0, branch-free so lane loops vectorise
+  const float c = positive < 1.0f ? positive : 1.0f;
+  constexpr double kRound = 6755399441055744.0;
+  return static_cast<uint32_t>(static_cast<int32_t>((static_cast<double>(c) * 255.0 + kRound) - kRound));
+}
+// Decoded value of each 8-bit UNORM code.
+const float* unorm8_decode_table();
+
 // Texel <-> VkClearColorValue conversions with fmt::pack_color/unpack_color semantics, picked
 // once per format (fast paths for 8-bit RGBA/BGRA UNORM/SRGB and RGBA32 SFLOAT).
 struct ColorCodec {
+  // Formats whose texel is four 8-bit UNORM channels in a 32-bit word, which callers may
+  // encode inline with encode_unorm8 (RGBA: R in the low byte; BGRA: B in the low byte).
+  enum class Layout : uint8_t { Other, Rgba8Unorm, Bgra8Unorm };
+  Layout layout = Layout::Other;
   VkFormat format = VK_FORMAT_UNDEFINED;
   void (*unpack_fn)(VkFormat format, const void* texel, VkClearColorValue* out) = nullptr;
   void (*pack_fn)(VkFormat format, const VkClearColorValue& value, void* texel) = nullptr;

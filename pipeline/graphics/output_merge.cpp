@@ -60,6 +60,9 @@ uint32_t logic_op(VkLogicOp op, uint32_t s, uint32_t d) {
 OutputMerger::OutputMerger(const DrawContext& ctx) : ctx_(ctx) {
   const DepthStencilState& ds = ctx.state->depth_stencil;
   depth_or_stencil_ = (ctx.has_depth && (ds.depth_test || ds.depth_bounds_test)) || (ctx.has_stencil && ds.stencil_test);
+  depth_only_d32_ = ctx.has_depth && ds.depth_test && !ds.depth_bounds_test && !(ctx.has_stencil && ds.stencil_test) &&
+                    !ctx.state->rasterization.depth_clamp && ctx.depth.sample_bytes == 4 &&
+                    (ctx.depth.format == VK_FORMAT_D32_SFLOAT || ctx.depth.format == VK_FORMAT_D32_SFLOAT_S8_UINT);
   const ColorBlendState& cb = ctx.state->color_blend;
   for (uint32_t i = 0; i < abi::kMaxColorAttachments; ++i) {
     ColorTarget& t = targets_[i];
@@ -78,6 +81,7 @@ OutputMerger::OutputMerger(const DrawContext& ctx) : ctx_(ctx) {
     }
     // Logic ops apply to integer and normalized (not sRGB, not float) attachments.
     t.logic_op = cb.logic_op_enable && !t.srgb && t.kind != Kind::Float;
+    t.blending = t.kind != Kind::Int && !t.logic_op && i < cb.attachment_count && cb.attachments[i].blendEnable;
     const VkColorComponentFlags mask = i < cb.attachment_count ? cb.attachments[i].colorWriteMask : 0xF;
     // Byte mask of the kept channels; bit offsets are the sum of the bits before each component.
     uint32_t bit = 0;
@@ -117,152 +121,258 @@ uint32_t OutputMerger::stencil_op(VkStencilOp op, uint32_t value, uint32_t refer
   }
 }
 
-uint32_t OutputMerger::depth_stencil(uint32_t x, uint32_t y, uint32_t layer, uint32_t coverage, const float* depth,
-                                     bool front_facing, uint32_t viewport) const {
+bool OutputMerger::test_sample(uint32_t x, uint32_t y, uint32_t layer, uint32_t s, float fragment_depth,
+                               const RasterTriangle& t) const {
   const DepthStencilState& ds = ctx_.state->depth_stencil;
   const bool depth_test = ctx_.has_depth && ds.depth_test;
   const bool bounds_test = ctx_.has_depth && ds.depth_bounds_test;
   const bool stencil_test = ctx_.has_stencil && ds.stencil_test;
-  if (!depth_test && !bounds_test && !stencil_test) return coverage;
-  const StencilFaceState& face = front_facing ? ds.front : ds.back;
-  const RasterizationState& rs = ctx_.state->rasterization;
-  uint32_t passed = 0;
-  for (uint32_t s = 0; s < ctx_.samples; ++s) {
-    if (!(coverage & (1u << s))) continue;
-    uint8_t* dtexel = ctx_.has_depth ? ctx_.depth.texel(x, y, layer, s) : nullptr;
-    const float stored = dtexel ? ctx_.depth_codec.unpack(dtexel) : 0.0f;
-    if (bounds_test && !(stored >= ds.min_depth_bounds && stored <= ds.max_depth_bounds)) continue;
-    // The fragment's depth as the attachment would store it (clamped to the depth range with
-    // depth clamp, converted to the format), so that equal comparisons behave.
-    float z = depth[s];
-    if (rs.depth_clamp) {
-      const ViewportTransform& vp = ctx_.viewports[viewport];
-      z = std::clamp(z, vp.min_depth, vp.max_depth);
-    }
-    uint8_t zbuf[4];
-    float zq = z;
-    if (dtexel) {
-      ctx_.depth_codec.pack(z, zbuf);
-      zq = ctx_.depth_codec.unpack(zbuf);
-    }
-    bool pass = true;
-    uint8_t* stexel = stencil_test ? ctx_.stencil.texel(x, y, layer, s) : nullptr;
-    if (stencil_test) {
-      const uint32_t value = *stexel;
-      const bool stencil_pass = compare(face.compare_op, face.reference & face.compare_mask, value & face.compare_mask);
-      VkStencilOp op;
-      if (!stencil_pass) {
-        op = face.fail_op;
-        pass = false;
-      } else if (depth_test && !compare(ds.depth_compare, zq, stored)) {
-        op = face.depth_fail_op;
-        pass = false;
-      } else {
-        op = face.pass_op;
-      }
-      const uint32_t next = stencil_op(op, value, face.reference);
-      *stexel = static_cast<uint8_t>((value & ~face.write_mask) | (next & face.write_mask));
-    } else if (depth_test && !compare(ds.depth_compare, zq, stored)) {
-      pass = false;
-    }
-    if (!pass) continue;
-    if (depth_test && ds.depth_write) memcpy(dtexel, zbuf, ctx_.depth.sample_bytes);
-    passed |= 1u << s;
+  const StencilFaceState& face = t.front_facing ? ds.front : ds.back;
+  uint8_t* dtexel = ctx_.has_depth ? ctx_.depth.texel(x, y, layer, s) : nullptr;
+  const float stored = dtexel ? ctx_.depth_codec.unpack(dtexel) : 0.0f;
+  if (bounds_test && !(stored >= ds.min_depth_bounds && stored <= ds.max_depth_bounds)) return false;
+  // The fragment's depth as the attachment would store it (clamped to the depth range with
+  // depth clamp, converted to the format), so that equal comparisons behave.
+  float z = fragment_depth;
+  if (ctx_.state->rasterization.depth_clamp) {
+    const ViewportTransform& vp = ctx_.viewports[t.viewport];
+    z = std::clamp(z, vp.min_depth, vp.max_depth);
   }
-  return passed;
+  uint8_t zbuf[4];
+  float zq = z;
+  if (dtexel) {
+    ctx_.depth_codec.pack(z, zbuf);
+    zq = ctx_.depth_codec.unpack(zbuf);
+  }
+  bool pass = true;
+  if (stencil_test) {
+    uint8_t* stexel = ctx_.stencil.texel(x, y, layer, s);
+    const uint32_t value = *stexel;
+    const bool stencil_pass = compare(face.compare_op, face.reference & face.compare_mask, value & face.compare_mask);
+    VkStencilOp op;
+    if (!stencil_pass) {
+      op = face.fail_op;
+      pass = false;
+    } else if (depth_test && !compare(ds.depth_compare, zq, stored)) {
+      op = face.depth_fail_op;
+      pass = false;
+    } else {
+      op = face.pass_op;
+    }
+    const uint32_t next = stencil_op(op, value, face.reference);
+    *stexel = static_cast<uint8_t>((value & ~face.write_mask) | (next & face.write_mask));
+  } else if (depth_test && !compare(ds.depth_compare, zq, stored)) {
+    pass = false;
+  }
+  if (pass && depth_test && ds.depth_write) memcpy(dtexel, zbuf, ctx_.depth.sample_bytes);
+  return pass;
 }
 
-void OutputMerger::blend(uint32_t index, const float src[4], const float dst[4], float out[4]) const {
+void OutputMerger::depth_only_d32(const QuadBatch& batch, uint32_t* coverage, const float* depth,
+                                  uint32_t layer) const {
+  const DepthStencilState& ds = ctx_.state->depth_stencil;
+  const VkCompareOp op = ds.depth_compare;
+  const bool write = ds.depth_write;
+  for (uint32_t l = 0; l < batch.lanes(); ++l) {
+    if (!coverage[l]) continue;
+    uint8_t* texel = ctx_.depth.texel(uint32_t(batch.x(l)), uint32_t(batch.y(l)), layer, 0);
+    float stored;
+    memcpy(&stored, texel, 4);
+    const float z = depth[l * kMaxSamples];
+    if (!compare(op, z, stored)) {
+      coverage[l] = 0;
+    } else if (write) {
+      memcpy(texel, &z, 4);
+    }
+  }
+}
+
+void OutputMerger::depth_stencil(const QuadBatch& batch, uint32_t* coverage, const float* depth,
+                                 const RasterTriangle& t) const {
+  if (!depth_or_stencil_) return;
+  if (depth_only_d32_ && ctx_.samples == 1) return depth_only_d32(batch, coverage, depth, t.layer);
+  for (uint32_t l = 0; l < batch.lanes(); ++l) {
+    if (!coverage[l]) continue;
+    uint32_t passed = 0;
+    for (uint32_t s = 0; s < ctx_.samples; ++s)
+      if ((coverage[l] & (1u << s)) &&
+          test_sample(uint32_t(batch.x(l)), uint32_t(batch.y(l)), t.layer, s, depth[l * kMaxSamples + s], t))
+        passed |= 1u << s;
+    coverage[l] = passed;
+  }
+}
+
+// The covered lanes of one sample index of one attachment: where they go and what to store.
+struct OutputMerger::SampleLanes {
+  uint32_t n = 0;
+  uint8_t* texel[QuadBatch::kMaxLanes];
+  float value[4][QuadBatch::kMaxLanes];  // raw 32-bit outputs (float bits, or int bits for integer targets)
+};
+
+void OutputMerger::blend(uint32_t index, uint32_t n, const float* const src[4], const float* const dst[4],
+                         float* const out[4]) const {
   const VkPipelineColorBlendAttachmentState& a = ctx_.state->color_blend.attachments[index];
   const ColorTarget& t = targets_[index];
   float c[4];
   memcpy(c, ctx_.state->color_blend.blend_constants, sizeof(c));
   if (t.kind == Kind::UNorm || t.kind == Kind::SNorm) {
     const float lo = t.kind == Kind::UNorm ? 0.0f : -1.0f;
-    for (int i = 0; i < 4; ++i) c[i] = std::clamp(c[i], lo, 1.0f);
+    for (float& v : c) v = std::clamp(v, lo, 1.0f);
   }
-  auto factor = [&](VkBlendFactor f, int i) -> float {
+  // Factor `f` of component `i` for all n lanes (the switch runs once per batch, not per pixel).
+  auto factor = [&](VkBlendFactor f, int i, float* out_factor) {
+    auto fill = [&](float v) { for (uint32_t k = 0; k < n; ++k) out_factor[k] = v; };
+    auto copy = [&](const float* v) { for (uint32_t k = 0; k < n; ++k) out_factor[k] = v[k]; };
+    auto one_minus = [&](const float* v) { for (uint32_t k = 0; k < n; ++k) out_factor[k] = 1.0f - v[k]; };
     switch (f) {
-      case VK_BLEND_FACTOR_ZERO: return 0.0f;
-      case VK_BLEND_FACTOR_ONE: return 1.0f;
-      case VK_BLEND_FACTOR_SRC_COLOR: return src[i];
-      case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: return 1.0f - src[i];
-      case VK_BLEND_FACTOR_DST_COLOR: return dst[i];
-      case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: return 1.0f - dst[i];
-      case VK_BLEND_FACTOR_SRC_ALPHA: return src[3];
-      case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return 1.0f - src[3];
-      case VK_BLEND_FACTOR_DST_ALPHA: return dst[3];
-      case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: return 1.0f - dst[3];
-      case VK_BLEND_FACTOR_CONSTANT_COLOR: return c[i];
-      case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: return 1.0f - c[i];
-      case VK_BLEND_FACTOR_CONSTANT_ALPHA: return c[3];
-      case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return 1.0f - c[3];
-      case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: return i == 3 ? 1.0f : std::min(src[3], 1.0f - dst[3]);
+      case VK_BLEND_FACTOR_ZERO: return fill(0.0f);
+      case VK_BLEND_FACTOR_ONE: return fill(1.0f);
+      case VK_BLEND_FACTOR_SRC_COLOR: return copy(src[i]);
+      case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: return one_minus(src[i]);
+      case VK_BLEND_FACTOR_DST_COLOR: return copy(dst[i]);
+      case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: return one_minus(dst[i]);
+      case VK_BLEND_FACTOR_SRC_ALPHA: return copy(src[3]);
+      case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return one_minus(src[3]);
+      case VK_BLEND_FACTOR_DST_ALPHA: return copy(dst[3]);
+      case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: return one_minus(dst[3]);
+      case VK_BLEND_FACTOR_CONSTANT_COLOR: return fill(c[i]);
+      case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: return fill(1.0f - c[i]);
+      case VK_BLEND_FACTOR_CONSTANT_ALPHA: return fill(c[3]);
+      case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return fill(1.0f - c[3]);
+      case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE:
+        if (i == 3) return fill(1.0f);
+        for (uint32_t k = 0; k < n; ++k) out_factor[k] = std::min(src[3][k], 1.0f - dst[3][k]);
+        return;
       default:  // SRC1_*: dual-source blending is not supported (dualSrcBlend is FALSE)
         KILN_LOG_ONCE(LogLevel::Warn, "draw: dual-source blend factors are not supported; using 0");
-        return 0.0f;
+        return fill(0.0f);
     }
   };
+  float sf[QuadBatch::kMaxLanes], df[QuadBatch::kMaxLanes];
+  // Alpha last: colour factors may read the source alpha and `out` may alias `src`.
   for (int i = 0; i < 4; ++i) {
     const bool alpha = i == 3;
-    const VkBlendOp op = alpha ? a.alphaBlendOp : a.colorBlendOp;
-    const float sf = factor(alpha ? a.srcAlphaBlendFactor : a.srcColorBlendFactor, i);
-    const float df = factor(alpha ? a.dstAlphaBlendFactor : a.dstColorBlendFactor, i);
-    switch (op) {
-      case VK_BLEND_OP_SUBTRACT: out[i] = src[i] * sf - dst[i] * df; break;
-      case VK_BLEND_OP_REVERSE_SUBTRACT: out[i] = dst[i] * df - src[i] * sf; break;
-      case VK_BLEND_OP_MIN: out[i] = std::min(src[i], dst[i]); break;
-      case VK_BLEND_OP_MAX: out[i] = std::max(src[i], dst[i]); break;
-      default: out[i] = src[i] * sf + dst[i] * df; break;  // ADD (advanced ops are not exposed)
+    factor(alpha ? a.srcAlphaBlendFactor : a.srcColorBlendFactor, i, sf);
+    factor(alpha ? a.dstAlphaBlendFactor : a.dstColorBlendFactor, i, df);
+    const float* s = src[i];
+    const float* d = dst[i];
+    float* o = out[i];
+    switch (alpha ? a.alphaBlendOp : a.colorBlendOp) {
+      case VK_BLEND_OP_SUBTRACT:
+        for (uint32_t k = 0; k < n; ++k) o[k] = s[k] * sf[k] - d[k] * df[k];
+        break;
+      case VK_BLEND_OP_REVERSE_SUBTRACT:
+        for (uint32_t k = 0; k < n; ++k) o[k] = d[k] * df[k] - s[k] * sf[k];
+        break;
+      case VK_BLEND_OP_MIN:
+        for (uint32_t k = 0; k < n; ++k) o[k] = std::min(s[k], d[k]);
+        break;
+      case VK_BLEND_OP_MAX:
+        for (uint32_t k = 0; k < n; ++k) o[k] = std::max(s[k], d[k]);
+        break;
+      default:  // ADD (advanced ops are not exposed)
+        for (uint32_t k = 0; k < n; ++k) o[k] = s[k] * sf[k] + d[k] * df[k];
+        break;
     }
   }
 }
 
-void OutputMerger::write_color(uint32_t x, uint32_t y, uint32_t layer, uint32_t coverage, const uint32_t* outputs,
-                               uint32_t W, uint32_t lane) const {
+template <bool kBgra>
+void OutputMerger::store_unorm8(uint32_t index, SampleLanes& lanes) const {
+  const ColorTarget& t = targets_[index];
+  uint32_t keep;
+  memcpy(&keep, t.write_bytes, 4);
+  constexpr int kRedShift = kBgra ? 16 : 0, kBlueShift = kBgra ? 0 : 16;
+  // Encode first (a loop the compiler vectorises), then store to the scattered texels.
+  uint32_t words[QuadBatch::kMaxLanes];
+  for (uint32_t k = 0; k < lanes.n; ++k)
+    words[k] = mem::encode_unorm8(lanes.value[0][k]) << kRedShift | mem::encode_unorm8(lanes.value[1][k]) << 8 |
+               mem::encode_unorm8(lanes.value[2][k]) << kBlueShift | mem::encode_unorm8(lanes.value[3][k]) << 24;
+  for (uint32_t k = 0; k < lanes.n; ++k) {
+    uint32_t word = words[k];
+    if (!t.full_write) {
+      uint32_t old;
+      memcpy(&old, lanes.texel[k], 4);
+      word = (old & ~keep) | (word & keep);
+    }
+    memcpy(lanes.texel[k], &word, 4);
+  }
+}
+
+void OutputMerger::store_generic(uint32_t index, SampleLanes& lanes) const {
+  const ColorTarget& t = targets_[index];
+  const mem::ColorCodec& codec = ctx_.color_codec[index];
+  const VkLogicOp op = ctx_.state->color_blend.logic_op;
+  for (uint32_t k = 0; k < lanes.n; ++k) {
+    VkClearColorValue value;
+    for (uint32_t c = 0; c < 4; ++c) memcpy(&value.uint32[c], &lanes.value[c][k], 4);
+    uint8_t* texel = lanes.texel[k];
+    uint8_t packed[32];
+    codec.pack(value, packed);
+    if (t.logic_op) {
+      // Bitwise on the stored representation, 32 bits at a time (padding bits are masked below).
+      for (uint32_t b = 0; b < t.texel_bytes; b += 4) {
+        uint32_t sw = 0, dw = 0;
+        const uint32_t bytes = std::min(4u, t.texel_bytes - b);
+        memcpy(&sw, packed + b, bytes);
+        memcpy(&dw, texel + b, bytes);
+        const uint32_t r = logic_op(op, sw, dw);
+        memcpy(packed + b, &r, bytes);
+      }
+    }
+    if (t.full_write) {
+      memcpy(texel, packed, t.texel_bytes);
+    } else {
+      for (uint32_t b = 0; b < t.texel_bytes; ++b)
+        texel[b] = static_cast<uint8_t>((texel[b] & ~t.write_bytes[b]) | (packed[b] & t.write_bytes[b]));
+    }
+  }
+}
+
+void OutputMerger::write_color(const QuadBatch& batch, const uint32_t* coverage, const uint32_t* outputs, uint32_t W,
+                               uint32_t layer) const {
   const abi::FragmentInterface& fi = ctx_.kernels->fragment_interface;
   const ColorBlendState& cb = ctx_.state->color_blend;
+  SampleLanes lanes;
+  float dst[4][QuadBatch::kMaxLanes];
   for (uint32_t i = 0; i < abi::kMaxColorAttachments; ++i) {
     const ColorTarget& t = targets_[i];
     if (!t.enabled || !(fi.output_location_mask & (1u << i))) continue;
     if (i < cb.attachment_count && cb.attachments[i].colorWriteMask == 0) continue;
-    VkClearColorValue src;
-    for (uint32_t c = 0; c < 4; ++c) src.uint32[c] = outputs[(i * 4 + c) * W + lane];
-    if (ctx_.state->multisample.alpha_to_one && t.kind != Kind::Int) src.float32[3] = 1.0f;
-    const bool blending = t.kind != Kind::Int && !t.logic_op && i < cb.attachment_count && cb.attachments[i].blendEnable;
-    if (blending && (t.kind == Kind::UNorm || t.kind == Kind::SNorm)) {
-      const float lo = t.kind == Kind::UNorm ? 0.0f : -1.0f;
-      for (float& v : src.float32) v = std::clamp(v, lo, 1.0f);
-    }
     const mem::ColorCodec& codec = ctx_.color_codec[i];
     for (uint32_t s = 0; s < ctx_.samples; ++s) {
-      if (!(coverage & (1u << s))) continue;
-      uint8_t* texel = ctx_.color[i].texel(x, y, layer, s);
-      VkClearColorValue value = src;
-      if (blending) {
-        VkClearColorValue dst;
-        codec.unpack(texel, &dst);
-        blend(i, src.float32, dst.float32, value.float32);
+      lanes.n = 0;
+      for (uint32_t l = 0; l < batch.lanes(); ++l) {
+        if (!(coverage[l] & (1u << s))) continue;
+        const uint32_t k = lanes.n++;
+        lanes.texel[k] = ctx_.color[i].texel(uint32_t(batch.x(l)), uint32_t(batch.y(l)), layer, s);
+        for (uint32_t c = 0; c < 4; ++c) memcpy(&lanes.value[c][k], &outputs[(i * 4 + c) * W + l], 4);
       }
-      uint8_t packed[32];
-      codec.pack(value, packed);
-      if (t.logic_op) {
-        // Bitwise on the stored representation, 32 bits at a time (padding bits are masked below).
-        for (uint32_t b = 0; b < t.texel_bytes; b += 4) {
-          uint32_t sw = 0, dw = 0;
-          const uint32_t n = std::min(4u, t.texel_bytes - b);
-          memcpy(&sw, packed + b, n);
-          memcpy(&dw, texel + b, n);
-          const uint32_t r = logic_op(cb.logic_op, sw, dw);
-          memcpy(packed + b, &r, n);
+      if (lanes.n == 0) continue;
+      if (ctx_.state->multisample.alpha_to_one && t.kind != Kind::Int)
+        for (uint32_t k = 0; k < lanes.n; ++k) lanes.value[3][k] = 1.0f;
+      if (t.blending) {
+        if (t.kind == Kind::UNorm || t.kind == Kind::SNorm) {
+          const float lo = t.kind == Kind::UNorm ? 0.0f : -1.0f;
+          for (auto& channel : lanes.value)
+            for (uint32_t k = 0; k < lanes.n; ++k) channel[k] = std::clamp(channel[k], lo, 1.0f);
         }
+        for (uint32_t k = 0; k < lanes.n; ++k) {
+          VkClearColorValue d;
+          codec.unpack(lanes.texel[k], &d);
+          for (uint32_t c = 0; c < 4; ++c) dst[c][k] = d.float32[c];
+        }
+        float* const value[4] = {lanes.value[0], lanes.value[1], lanes.value[2], lanes.value[3]};
+        const float* const src[4] = {value[0], value[1], value[2], value[3]};
+        const float* const dsts[4] = {dst[0], dst[1], dst[2], dst[3]};
+        blend(i, lanes.n, src, dsts, value);
       }
-      if (t.full_write) {
-        memcpy(texel, packed, t.texel_bytes);
-      } else {
-        for (uint32_t b = 0; b < t.texel_bytes; ++b)
-          texel[b] = static_cast<uint8_t>((texel[b] & ~t.write_bytes[b]) | (packed[b] & t.write_bytes[b]));
-      }
+      if (!t.logic_op && codec.layout == mem::ColorCodec::Layout::Rgba8Unorm)
+        store_unorm8<false>(i, lanes);
+      else if (!t.logic_op && codec.layout == mem::ColorCodec::Layout::Bgra8Unorm)
+        store_unorm8<true>(i, lanes);
+      else
+        store_generic(i, lanes);
     }
   }
 }

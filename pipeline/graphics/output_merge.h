@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "pipeline/graphics/draw_types.h"
+#include "pipeline/graphics/quad_batch.h"
 
 namespace kiln::exec::gfx {
 
@@ -13,17 +14,16 @@ class OutputMerger {
  public:
   explicit OutputMerger(const DrawContext& ctx);
 
-  // Runs depth bounds, stencil and depth tests for the samples in `coverage` of pixel (x, y) and
-  // applies the stencil ops and the depth write. `depth[s]` is sample s's fragment depth.
-  // Returns the samples that passed.
-  uint32_t depth_stencil(uint32_t x, uint32_t y, uint32_t layer, uint32_t coverage, const float* depth,
-                         bool front_facing, uint32_t viewport) const;
+  // Runs depth bounds, stencil and depth tests for the covered samples of every lane of `batch`
+  // (depth[lane * kMaxSamples + s] is sample s's fragment depth) and applies the stencil ops and
+  // depth writes, lane by lane in order. Clears the bits of samples that fail in `coverage`.
+  void depth_stencil(const QuadBatch& batch, uint32_t* coverage, const float* depth, const RasterTriangle& t) const;
   bool has_depth_stencil_work() const { return depth_or_stencil_; }
 
-  // Blends and stores the fragment's colour outputs (kernel output layout, lane `lane` of a
-  // W-wide call) into the samples in `coverage` of every colour attachment.
-  void write_color(uint32_t x, uint32_t y, uint32_t layer, uint32_t coverage, const uint32_t* outputs, uint32_t W,
-                   uint32_t lane) const;
+  // Blends and stores the kernel's colour outputs (SoA, W lanes) into the samples in
+  // `coverage[lane]` of every colour attachment.
+  void write_color(const QuadBatch& batch, const uint32_t* coverage, const uint32_t* outputs, uint32_t W,
+                   uint32_t layer) const;
 
  private:
   enum class Kind : uint8_t { Float, UNorm, SNorm, Int };
@@ -32,15 +32,24 @@ class OutputMerger {
     Kind kind = Kind::Float;
     bool srgb = false;
     bool logic_op = false;   // the logic op applies to this attachment
+    bool blending = false;   // blend equation applies (never for integer or logic-op targets)
     uint32_t texel_bytes = 0;
     uint8_t write_bytes[32] = {};  // byte mask of the channels the write mask keeps
     bool full_write = true;        // write mask covers every bit (plain store)
   };
+  // Lanes of one attachment's sample being written: the values to store, SoA.
+  struct SampleLanes;
   uint32_t stencil_op(VkStencilOp op, uint32_t value, uint32_t reference) const;
-  void blend(uint32_t index, const float src[4], const float dst[4], float out[4]) const;
+  bool test_sample(uint32_t x, uint32_t y, uint32_t layer, uint32_t sample, float depth, const RasterTriangle& t) const;
+  void depth_only_d32(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
+  void blend(uint32_t index, uint32_t n, const float* const src[4], const float* const dst[4], float* const out[4]) const;
+  void store_generic(uint32_t index, SampleLanes& lanes) const;
+  template <bool kBgra>
+  void store_unorm8(uint32_t index, SampleLanes& lanes) const;
 
   const DrawContext& ctx_;
   bool depth_or_stencil_ = false;
+  bool depth_only_d32_ = false;  // depth test without stencil/bounds on a D32 attachment, no clamp
   ColorTarget targets_[abi::kMaxColorAttachments];
 };
 

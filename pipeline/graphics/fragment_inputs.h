@@ -1,0 +1,59 @@
+#pragma once
+// Attribute interpolation for the fragment kernel: per triangle, planes for the screen-space
+// barycentrics, depth and the varyings the shader reads are set up once; per quad batch they
+// are evaluated for all lanes at once in lane loops (SoA, the kernel's input layout).
+// Values are interpolated relative to vertex 0 (a0 + w1 (a1 - a0) + w2 (a2 - a0)) so that a
+// value equal at all vertices comes out exactly.
+#include <cstdint>
+
+#include "pipeline/graphics/draw_types.h"
+#include "pipeline/graphics/quad_batch.h"
+
+namespace kiln::exec::gfx {
+
+class TriangleInterpolator {
+ public:
+  // `origin_x/y`: a pixel near the triangle's fragments (the tile corner); planes are evaluated
+  // relative to it in float, after an exact-enough double evaluation at the origin.
+  TriangleInterpolator(const DrawContext& ctx, const RasterTriangle& t, const uint32_t* values, int32_t origin_x,
+                       int32_t origin_y);
+
+  // Positions of the first `lanes` lanes: pixel centres (sample < 0) or sample `sample`.
+  void positions(const QuadBatch& batch, int32_t sample, float* px, float* py) const;
+
+  // Depth of each covered sample of each lane: depth[lane * kMaxSamples + s].
+  void sample_depths(const QuadBatch& batch, float* depth) const;
+
+  // Fills the kernel's inputs, frag_coord (x, y, z, 1/w), frag_depth and point_coord for W lanes
+  // (lanes past the batch evaluate at the origin and are masked off by the caller).
+  // `centroid` lanes of partly covered pixels use their first covered sample (pixel rate only).
+  // `inputs` holds raw 32-bit values; it is float storage because most inputs are floats.
+  void fill(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs, float* frag_coord, float* frag_depth,
+            float* point_coord) const;
+
+ private:
+  struct Plane {
+    float at_origin, dx, dy;  // value = at_origin + dx * (x - origin_x) + dy * (y - origin_y)
+  };
+  struct Component {
+    uint32_t location_component;  // location * 4 + component (input slot)
+    abi::Interpolation mode;
+    bool centroid;
+    uint32_t flat_bits;           // raw value of a flat input
+    float a0, d1, d2;             // vertex 0's value and the differences to vertices 1 and 2
+  };
+  void weights(uint32_t lanes, const float* px, const float* py, float* b1, float* b2, float* p1, float* p2,
+               float* inv_w) const;
+
+  const DrawContext& ctx_;
+  const RasterTriangle& t_;
+  int32_t origin_x_, origin_y_;
+  Plane b1_, b2_, z_;
+  float inv_w_[3];
+  bool perspective_;   // 1/w differs between the vertices
+  uint32_t component_count_ = 0;
+  bool any_centroid_ = false;
+  Component components_[abi::kMaxVaryingLocations * 4];
+};
+
+}  // namespace kiln::exec::gfx
