@@ -439,6 +439,26 @@ TEST(DrawOutput, FourSamplesUseStandardLocations) {
   for (uint32_t s = 0; s < 4; ++s) EXPECT_EQ(color.color(2, 1, s).float32[0], 0.0f);
 }
 
+// The inline 8-bit encoder the back end vectorises must round exactly like the reference: probe
+// the floats around every rounding boundary (k + 0.5) / 255, plus NaN and out-of-range values.
+TEST(AttachmentAccess, InlineUnorm8EncodeMatchesReferenceAtEveryBoundary) {
+  auto reference = [](float v) {
+    VkClearColorValue c{};
+    c.float32[0] = v;
+    uint8_t code = 0;
+    fmt::pack_color(VK_FORMAT_R8_UNORM, c, &code);
+    return uint32_t{code};
+  };
+  for (uint32_t k = 0; k < 256; ++k) {
+    float v = (float(k) + 0.5f) / 255.0f;
+    for (int i = 0; i < 8; ++i) v = std::nextafter(v, -1.0f);
+    for (int i = 0; i < 16; ++i, v = std::nextafter(v, 2.0f)) ASSERT_EQ(mem::encode_unorm8(v), reference(v)) << v;
+  }
+  for (float v : {0.0f, -0.0f, 0.5f, 1.0f, -1.0f, 2.0f, std::numeric_limits<float>::quiet_NaN(),
+                  std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()})
+    EXPECT_EQ(mem::encode_unorm8(v), reference(v)) << v;
+}
+
 TEST(AttachmentAccess, FastPathsMatchFormatPack) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> value(-0.2f, 1.2f);
