@@ -167,8 +167,17 @@ std::vector<DrawParams> collect_draws(const DrawCmd& cmd) {
 }
 
 // Front end over `jobs` in parallel, binning in API order, back end over the touched tiles.
+// Buffers of a draw, reused by the next draw on the same queue thread.
+struct DrawScratch {
+  std::vector<std::vector<AssembledPrimitive>> primitives;
+  std::vector<int64_t> ids;
+  std::vector<BatchJob> jobs;
+  std::vector<BatchOutput> outputs;
+  std::vector<std::vector<BinEntry>> bins;
+};
+
 void run_round(ThreadPool& pool, const DrawContext& ctx, const OutputMerger& merger, const std::vector<BatchJob>& jobs,
-               std::vector<BatchOutput>& outputs, uint32_t* faults) {
+               std::vector<BatchOutput>& outputs, std::vector<std::vector<BinEntry>>& bins, uint32_t* faults) {
   outputs.resize(std::max(outputs.size(), jobs.size()));
   pool.parallel_for(jobs.size(), [&](size_t i) { run_front_end(ctx, jobs[i], outputs[i], faults); });
 
@@ -176,7 +185,8 @@ void run_round(ThreadPool& pool, const DrawContext& ctx, const OutputMerger& mer
   if (fb.empty()) return;
   const uint32_t tiles_x = (uint32_t(fb.x1) + kTileSize - 1) / kTileSize;
   const uint32_t tiles_y = (uint32_t(fb.y1) + kTileSize - 1) / kTileSize;
-  std::vector<std::vector<BinEntry>> bins(size_t(tiles_x) * tiles_y);
+  if (bins.size() < size_t(tiles_x) * tiles_y) bins.resize(size_t(tiles_x) * tiles_y);
+  for (size_t t = 0; t < size_t(tiles_x) * tiles_y; ++t) bins[t].clear();
   for (uint32_t b = 0; b < jobs.size(); ++b) {
     const std::vector<RasterTriangle>& tris = outputs[b].triangles;
     for (uint32_t i = 0; i < tris.size(); ++i) {
@@ -187,7 +197,7 @@ void run_round(ThreadPool& pool, const DrawContext& ctx, const OutputMerger& mer
     }
   }
   std::vector<uint32_t> busy;
-  for (uint32_t t = 0; t < bins.size(); ++t)
+  for (uint32_t t = 0; t < tiles_x * tiles_y; ++t)
     if (!bins[t].empty()) busy.push_back(t);
   pool.parallel_for(busy.size(), [&](size_t i) {
     const uint32_t t = busy[i];
@@ -229,17 +239,23 @@ void run_draw(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters) {
   alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t faults = 0;
 
   const std::vector<DrawParams> draws = collect_draws(cmd);
-  std::vector<std::vector<AssembledPrimitive>> primitives(draws.size());
-  std::vector<int64_t> ids;
+  // The queue thread keeps these buffers from draw to draw: a big draw would otherwise fault
+  // in fresh pages for its ids, primitives and batch outputs every time.
+  thread_local DrawScratch scratch;
+  std::vector<std::vector<AssembledPrimitive>>& primitives = scratch.primitives;
+  if (primitives.size() < draws.size()) primitives.resize(draws.size());
+  std::vector<int64_t>& ids = scratch.ids;
   for (size_t d = 0; d < draws.size(); ++d) {
+    primitives[d].clear();
     if (draws[d].instance_count == 0) continue;
     fetch_vertex_ids(ctx, draws[d], ids);
     assemble_primitives(topology, provoking_last, ids.data(), ids.size(), primitives[d]);
   }
   // Multiview repeats the draw for each view, rendering into the layer of the same index.
   const uint32_t view_mask = cmd.targets->view_mask ? cmd.targets->view_mask : 1u;
-  std::vector<BatchJob> jobs;
-  std::vector<BatchOutput> outputs;
+  std::vector<BatchJob>& jobs = scratch.jobs;
+  jobs.clear();
+  std::vector<BatchOutput>& outputs = scratch.outputs;
   for (uint32_t view = 0; view < 32; ++view) {
     if (!(view_mask & (1u << view))) continue;
     ctx.view_index = cmd.targets->view_mask ? view : 0;
@@ -253,13 +269,13 @@ void run_draw(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters) {
         for (uint32_t begin = 0; begin < prim_count; begin += kPrimitivesPerBatch) {
           jobs.push_back({&draws[d], &primitives[d], inst, begin, std::min(prim_count, begin + kPrimitivesPerBatch)});
           if (jobs.size() == kBatchesPerRound) {
-            run_round(pool, ctx, merger, jobs, outputs, &faults);
+            run_round(pool, ctx, merger, jobs, outputs, scratch.bins, &faults);
             jobs.clear();
           }
         }
       }
     }
-    if (!jobs.empty()) run_round(pool, ctx, merger, jobs, outputs, &faults);
+    if (!jobs.empty()) run_round(pool, ctx, merger, jobs, outputs, scratch.bins, &faults);
     jobs.clear();
   }
   if (std::atomic_ref<uint32_t>(faults).load() & abi::kFaultDescriptorIndex)

@@ -25,7 +25,10 @@ struct ScreenVertex {
 int64_t to_fixed(float v) {
   const double limit = 4.0 * kGuardBandPixels;
   const double d = std::isfinite(v) ? std::clamp(static_cast<double>(v), -limit, limit) : 0.0;
-  return static_cast<int64_t>(std::llround(d * kSubpixelOne));
+  // llround without the libm call: d comes from a float, so scaled ± 0.5 is exact in double and
+  // truncation rounds half away from zero exactly like llround.
+  const double scaled = d * kSubpixelOne;
+  return static_cast<int64_t>(scaled >= 0.0 ? scaled + 0.5 : scaled - 0.5);
 }
 
 bool finite(const ScreenVertex& s) { return std::isfinite(s.x) && std::isfinite(s.y) && std::isfinite(s.z); }
