@@ -250,6 +250,7 @@ struct FragmentInterface {
   // only run before it when it declares EarlyFragmentTests, because its writes must happen for
   // fragments that fail the tests later.
   bool has_side_effects = false;
+  bool reads_frag_coord = false;    // FragCoord is read: the engine fills frag_coord only then
 };
 
 // One call shades W / 4 quads of 2x2 pixels. Lane i is pixel (i & 1, (i >> 1) & 1) of quad i / 4
@@ -261,6 +262,7 @@ struct FragmentInvocation {
   uint32_t* faults;
   const uint32_t* inputs;      // [(location * 4 + component) * W + lane] for input_location_mask
   const float* frag_coord;     // [component * W + lane]: x, y (pixel centre or sample), z, 1/w
+                               // (filled only when FragmentInterface::reads_frag_coord)
   const float* point_coord;    // [component * W + lane]: PointCoord (s, t) for point primitives, else null
   uint32_t covered_mask;       // lanes that are real fragments (others are helpers or empty)
   uint32_t quad_mask;          // lanes of quads that hold at least one real fragment

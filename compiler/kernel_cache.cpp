@@ -80,7 +80,8 @@ void write_stage(Writer& w, const CachedKernel& k) {
     w.u32(f.output_location_mask);
     for (uint8_t t : f.output_type) w.u32(t);
     for (bool flag : {f.writes_depth, f.writes_sample_mask, f.can_discard, f.early_fragment_tests,
-                      f.depth_replacing_mode_less, f.depth_replacing_mode_greater, f.uses_sample_rate, f.has_side_effects})
+                      f.depth_replacing_mode_less, f.depth_replacing_mode_greater, f.uses_sample_rate, f.has_side_effects,
+                      f.reads_frag_coord})
       w.u32(flag ? 1 : 0);
   }
 }
@@ -119,7 +120,8 @@ bool read_stage(Reader& r, CachedKernel* k) {
       t = static_cast<uint8_t>(v);
     }
     for (bool* flag : {&f.writes_depth, &f.writes_sample_mask, &f.can_discard, &f.early_fragment_tests,
-                       &f.depth_replacing_mode_less, &f.depth_replacing_mode_greater, &f.uses_sample_rate, &f.has_side_effects})
+                       &f.depth_replacing_mode_less, &f.depth_replacing_mode_greater, &f.uses_sample_rate, &f.has_side_effects,
+                       &f.reads_frag_coord})
       *flag = r.u32() != 0;
   }
   return true;

@@ -542,6 +542,7 @@ bool Translator::graphics_prologue() {
     if (var.storage_class != spv::StorageClass::Input) continue;
     const auto builtin = m.decorations(id).builtin;
     if (builtin == spv::BuiltIn::SampleId || builtin == spv::BuiltIn::SamplePosition) fi.uses_sample_rate = true;
+    if (builtin == spv::BuiltIn::FragCoord) fi.reads_frag_coord = true;
   }
   // Stores can only reach memory others see when the module declares writable memory.
   bool writable_memory = std::find(m.capabilities().begin(), m.capabilities().end(),

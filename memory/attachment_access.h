@@ -4,6 +4,7 @@
 // fast pack/unpack for the formats draws use most. Every other format falls back to
 // memory/format_pack, which stays the reference (tests/unit/attachment_access_test.cpp checks
 // the fast paths against it).
+#include <emmintrin.h>
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -39,6 +40,15 @@ inline uint32_t encode_unorm8(float v) {
   const float c = positive < 1.0f ? positive : 1.0f;
   constexpr double kRound = 6755399441055744.0;
   return static_cast<uint32_t>(static_cast<int32_t>((static_cast<double>(c) * 255.0 + kRound) - kRound));
+}
+// encode_unorm8 of four lanes in SSE2 (GCC keeps the scalar form's clamps as branches): maxps
+// returns its second operand for NaN, exactly like the scalar select.
+inline __m128i encode_unorm8_x4(__m128 v) {
+  const __m128 c = _mm_min_ps(_mm_max_ps(v, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+  const __m128d scale = _mm_set1_pd(255.0), round = _mm_set1_pd(6755399441055744.0);
+  const __m128d lo = _mm_sub_pd(_mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(c), scale), round), round);
+  const __m128d hi = _mm_sub_pd(_mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(c, c)), scale), round), round);
+  return _mm_unpacklo_epi64(_mm_cvttpd_epi32(lo), _mm_cvttpd_epi32(hi));
 }
 // Decoded value of each 8-bit UNORM code.
 const float* unorm8_decode_table();

@@ -61,6 +61,7 @@ TriangleInterpolator::TriangleInterpolator(const DrawContext& ctx, const RasterT
       comp.d1 = bits_to_float(values[n + at]) - comp.a0;
       comp.d2 = bits_to_float(values[2 * n + at]) - comp.a0;
       any_centroid_ |= comp.centroid && comp.mode != abi::Interpolation::Flat;
+      if (comp.mode != abi::Interpolation::Flat) ++interpolated_components_;
     }
   }
 }
@@ -119,15 +120,20 @@ void TriangleInterpolator::fill(const QuadBatch& batch, uint32_t W, int32_t samp
     px[l] = float(origin_x_) + 0.5f;
     py[l] = float(origin_y_) + 0.5f;
   }
-  weights(W, px, py, b1, b2, p1, p2, inv_w);
+  const abi::FragmentInterface& fi = ctx_.kernels->fragment_interface;
+  // A shader that reads no interpolated input and no FragCoord (a flat colour) needs none of this.
+  const bool position_values = fi.reads_frag_coord || fi.writes_depth;  // FragDepth starts at FragCoord.z
+  if (interpolated_components_ || position_values) weights(W, px, py, b1, b2, p1, p2, inv_w);
   const float ox = float(origin_x_), oy = float(origin_y_);
-  for (uint32_t l = 0; l < W; ++l) {
-    const float z = z_.at_origin + z_.dx * (px[l] - ox) + z_.dy * (py[l] - oy);
-    frag_coord[0 * W + l] = px[l];
-    frag_coord[1 * W + l] = py[l];
-    frag_coord[2 * W + l] = z;
-    frag_coord[3 * W + l] = inv_w[l];
-    frag_depth[l] = z;
+  if (position_values) {
+    for (uint32_t l = 0; l < W; ++l) {
+      const float z = z_.at_origin + z_.dx * (px[l] - ox) + z_.dy * (py[l] - oy);
+      frag_coord[0 * W + l] = px[l];
+      frag_coord[1 * W + l] = py[l];
+      frag_coord[2 * W + l] = z;
+      frag_coord[3 * W + l] = inv_w[l];
+      frag_depth[l] = z;
+    }
   }
   if (t_.kind == PrimitiveKind::Point) {
     const float inv_size = 1.0f / t_.point_size;

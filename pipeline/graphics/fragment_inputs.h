@@ -52,6 +52,7 @@ class TriangleInterpolator {
   float inv_w_[3];
   bool perspective_;   // 1/w differs between the vertices
   uint32_t component_count_ = 0;
+  uint32_t interpolated_components_ = 0;  // components that are not flat
   bool any_centroid_ = false;
   Component components_[abi::kMaxVaryingLocations * 4];
 };

@@ -104,6 +104,7 @@ OutputMerger::OutputMerger(const DrawContext& ctx) : ctx_(ctx) {
       t.write_bytes[b] = keep[b];
       if (keep[b] != 0xFF) t.full_write = false;
     }
+    memcpy(&t.keep_word, t.write_bytes, 4);
   }
 }
 
@@ -277,25 +278,65 @@ void OutputMerger::blend(uint32_t index, uint32_t n, const float* const src[4], 
   }
 }
 
+namespace {
+
+// RGBA8/BGRA8 UNORM words of n lanes from four channel arrays, four lanes at a time.
+template <bool kBgra>
+void encode_unorm8_words(const float* r, const float* g, const float* b, const float* a, uint32_t n, uint32_t* words) {
+  constexpr int kRedShift = kBgra ? 16 : 0, kBlueShift = kBgra ? 0 : 16;
+  uint32_t k = 0;
+  for (; k + 4 <= n; k += 4) {
+    const __m128i word = _mm_or_si128(
+        _mm_or_si128(_mm_slli_epi32(mem::encode_unorm8_x4(_mm_loadu_ps(r + k)), kRedShift),
+                     _mm_slli_epi32(mem::encode_unorm8_x4(_mm_loadu_ps(g + k)), 8)),
+        _mm_or_si128(_mm_slli_epi32(mem::encode_unorm8_x4(_mm_loadu_ps(b + k)), kBlueShift),
+                     _mm_slli_epi32(mem::encode_unorm8_x4(_mm_loadu_ps(a + k)), 24)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(words + k), word);
+  }
+  for (; k < n; ++k)
+    words[k] = mem::encode_unorm8(r[k]) << kRedShift | mem::encode_unorm8(g[k]) << 8 |
+               mem::encode_unorm8(b[k]) << kBlueShift | mem::encode_unorm8(a[k]) << 24;
+}
+
+}  // namespace
+
+void OutputMerger::store_word(uint32_t index, uint8_t* texel, uint32_t word) const {
+  const ColorTarget& t = targets_[index];
+  if (!t.full_write) {
+    uint32_t old;
+    memcpy(&old, texel, 4);
+    word = (old & ~t.keep_word) | (word & t.keep_word);
+  }
+  memcpy(texel, &word, 4);
+}
+
 template <bool kBgra>
 void OutputMerger::store_unorm8(uint32_t index, SampleLanes& lanes) const {
-  const ColorTarget& t = targets_[index];
-  uint32_t keep;
-  memcpy(&keep, t.write_bytes, 4);
-  constexpr int kRedShift = kBgra ? 16 : 0, kBlueShift = kBgra ? 0 : 16;
-  // Encode first (a loop the compiler vectorises), then store to the scattered texels.
   uint32_t words[QuadBatch::kMaxLanes];
-  for (uint32_t k = 0; k < lanes.n; ++k)
-    words[k] = mem::encode_unorm8(lanes.value[0][k]) << kRedShift | mem::encode_unorm8(lanes.value[1][k]) << 8 |
-               mem::encode_unorm8(lanes.value[2][k]) << kBlueShift | mem::encode_unorm8(lanes.value[3][k]) << 24;
-  for (uint32_t k = 0; k < lanes.n; ++k) {
-    uint32_t word = words[k];
-    if (!t.full_write) {
-      uint32_t old;
-      memcpy(&old, lanes.texel[k], 4);
-      word = (old & ~keep) | (word & keep);
-    }
-    memcpy(lanes.texel[k], &word, 4);
+  encode_unorm8_words<kBgra>(lanes.value[0], lanes.value[1], lanes.value[2], lanes.value[3], lanes.n, words);
+  for (uint32_t k = 0; k < lanes.n; ++k) store_word(index, lanes.texel[k], words[k]);
+}
+
+// Unblended RGBA8/BGRA8: every lane is encoded straight from the kernel's outputs, then the words
+// go to each covered sample (no per-sample gathering: all samples of a pixel store the same word).
+template <bool kBgra>
+void OutputMerger::write_unorm8_unblended(uint32_t index, const QuadBatch& batch, const uint32_t* coverage,
+                                          const float* outputs, uint32_t W, uint32_t layer) const {
+  const uint32_t n = batch.lanes();
+  const float* channel = outputs + size_t(index) * 4 * W;
+  float one[QuadBatch::kMaxLanes];
+  const float* alpha = channel + 3 * W;
+  if (ctx_.state->multisample.alpha_to_one) {
+    for (uint32_t k = 0; k < n; ++k) one[k] = 1.0f;
+    alpha = one;
+  }
+  uint32_t words[QuadBatch::kMaxLanes];
+  encode_unorm8_words<kBgra>(channel, channel + W, channel + 2 * W, alpha, n, words);
+  const mem::AttachmentSurface& surface = ctx_.color[index];
+  for (uint32_t l = 0; l < n; ++l) {
+    if (!coverage[l]) continue;
+    for (uint32_t s = 0; s < ctx_.samples; ++s)
+      if (coverage[l] & (1u << s)) store_word(index, surface.texel(uint32_t(batch.x(l)), uint32_t(batch.y(l)), layer, s), words[l]);
   }
 }
 
@@ -329,7 +370,7 @@ void OutputMerger::store_generic(uint32_t index, SampleLanes& lanes) const {
   }
 }
 
-void OutputMerger::write_color(const QuadBatch& batch, const uint32_t* coverage, const uint32_t* outputs, uint32_t W,
+void OutputMerger::write_color(const QuadBatch& batch, const uint32_t* coverage, const float* outputs, uint32_t W,
                                uint32_t layer) const {
   const abi::FragmentInterface& fi = ctx_.kernels->fragment_interface;
   const ColorBlendState& cb = ctx_.state->color_blend;
@@ -340,6 +381,16 @@ void OutputMerger::write_color(const QuadBatch& batch, const uint32_t* coverage,
     if (!t.enabled || !(fi.output_location_mask & (1u << i))) continue;
     if (i < cb.attachment_count && cb.attachments[i].colorWriteMask == 0) continue;
     const mem::ColorCodec& codec = ctx_.color_codec[i];
+    const bool rgba8 = !t.logic_op && codec.layout == mem::ColorCodec::Layout::Rgba8Unorm;
+    const bool bgra8 = !t.logic_op && codec.layout == mem::ColorCodec::Layout::Bgra8Unorm;
+    if (!t.blending && rgba8) {
+      write_unorm8_unblended<false>(i, batch, coverage, outputs, W, layer);
+      continue;
+    }
+    if (!t.blending && bgra8) {
+      write_unorm8_unblended<true>(i, batch, coverage, outputs, W, layer);
+      continue;
+    }
     for (uint32_t s = 0; s < ctx_.samples; ++s) {
       lanes.n = 0;
       for (uint32_t l = 0; l < batch.lanes(); ++l) {
@@ -357,19 +408,31 @@ void OutputMerger::write_color(const QuadBatch& batch, const uint32_t* coverage,
           for (auto& channel : lanes.value)
             for (uint32_t k = 0; k < lanes.n; ++k) channel[k] = std::clamp(channel[k], lo, 1.0f);
         }
-        for (uint32_t k = 0; k < lanes.n; ++k) {
-          VkClearColorValue d;
-          codec.unpack(lanes.texel[k], &d);
-          for (uint32_t c = 0; c < 4; ++c) dst[c][k] = d.float32[c];
+        if (rgba8 || bgra8) {
+          const float* decode = mem::unorm8_decode_table();
+          const uint32_t r = bgra8 ? 2 : 0, b = bgra8 ? 0 : 2;
+          for (uint32_t k = 0; k < lanes.n; ++k) {
+            const uint8_t* texel = lanes.texel[k];
+            dst[0][k] = decode[texel[r]];
+            dst[1][k] = decode[texel[1]];
+            dst[2][k] = decode[texel[b]];
+            dst[3][k] = decode[texel[3]];
+          }
+        } else {
+          for (uint32_t k = 0; k < lanes.n; ++k) {
+            VkClearColorValue d;
+            codec.unpack(lanes.texel[k], &d);
+            for (uint32_t c = 0; c < 4; ++c) dst[c][k] = d.float32[c];
+          }
         }
         float* const value[4] = {lanes.value[0], lanes.value[1], lanes.value[2], lanes.value[3]};
         const float* const src[4] = {value[0], value[1], value[2], value[3]};
         const float* const dsts[4] = {dst[0], dst[1], dst[2], dst[3]};
         blend(i, lanes.n, src, dsts, value);
       }
-      if (!t.logic_op && codec.layout == mem::ColorCodec::Layout::Rgba8Unorm)
+      if (rgba8)
         store_unorm8<false>(i, lanes);
-      else if (!t.logic_op && codec.layout == mem::ColorCodec::Layout::Bgra8Unorm)
+      else if (bgra8)
         store_unorm8<true>(i, lanes);
       else
         store_generic(i, lanes);

@@ -22,7 +22,8 @@ class OutputMerger {
 
   // Blends and stores the kernel's colour outputs (SoA, W lanes) into the samples in
   // `coverage[lane]` of every colour attachment.
-  void write_color(const QuadBatch& batch, const uint32_t* coverage, const uint32_t* outputs, uint32_t W,
+  // The outputs are raw 32-bit values (float bits, or integer bits for integer attachments).
+  void write_color(const QuadBatch& batch, const uint32_t* coverage, const float* outputs, uint32_t W,
                    uint32_t layer) const;
 
  private:
@@ -36,6 +37,7 @@ class OutputMerger {
     uint32_t texel_bytes = 0;
     uint8_t write_bytes[32] = {};  // byte mask of the channels the write mask keeps
     bool full_write = true;        // write mask covers every bit (plain store)
+    uint32_t keep_word = 0;        // write_bytes[0..3] as a word (32-bit texels)
   };
   // Lanes of one attachment's sample being written: the values to store, SoA.
   struct SampleLanes;
@@ -44,8 +46,12 @@ class OutputMerger {
   void depth_only_d32(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
   void blend(uint32_t index, uint32_t n, const float* const src[4], const float* const dst[4], float* const out[4]) const;
   void store_generic(uint32_t index, SampleLanes& lanes) const;
+  void store_word(uint32_t index, uint8_t* texel, uint32_t word) const;
   template <bool kBgra>
   void store_unorm8(uint32_t index, SampleLanes& lanes) const;
+  template <bool kBgra>
+  void write_unorm8_unblended(uint32_t index, const QuadBatch& batch, const uint32_t* coverage, const float* outputs,
+                              uint32_t W, uint32_t layer) const;
 
   const DrawContext& ctx_;
   bool depth_or_stencil_ = false;

@@ -34,14 +34,14 @@ Edge make_edge(int64_t xi, int64_t yi, int64_t xj, int64_t yj) {
 // Per-thread buffers of a fragment-kernel call (sized for the kernel's W).
 struct FragmentScratch {
   uint32_t W = 0;
-  std::vector<float> inputs;
-  std::vector<uint32_t> outputs, sample_mask_in, sample_mask_out;
+  std::vector<float> inputs, outputs;  // raw 32-bit values in float storage (the kernel's SoA layout)
+  std::vector<uint32_t> sample_mask_in, sample_mask_out;
   std::vector<float> frag_coord, point_coord, frag_depth;
   void reserve(uint32_t width) {
     if (W == width) return;
     W = width;
     inputs.assign(size_t(abi::kMaxVaryingLocations) * 4 * W, 0.0f);
-    outputs.assign(size_t(abi::kMaxColorAttachments) * 4 * W, 0);
+    outputs.assign(size_t(abi::kMaxColorAttachments) * 4 * W, 0.0f);
     sample_mask_in.assign(W, 0);
     sample_mask_out.assign(W, 0);
     frag_coord.assign(4 * size_t(W), 0.0f);
@@ -217,7 +217,7 @@ class TriangleRasterizer {
     inv.view_index = ctx_.view_index;
     inv.sample_id = sample < 0 ? 0 : uint32_t(sample);
     inv.sample_mask_in = s.sample_mask_in.data();
-    inv.outputs = s.outputs.data();
+    inv.outputs = reinterpret_cast<uint32_t*>(s.outputs.data());
     inv.frag_depth = s.frag_depth.data();
     inv.sample_mask_out = s.sample_mask_out.data();
     if (ctx_.counters) counts_.fragment_invocations += uint32_t(__builtin_popcount(covered));
@@ -250,9 +250,7 @@ class TriangleRasterizer {
   }
 
   // Alpha to coverage: the first round(alpha * samples) samples.
-  uint32_t alpha_coverage(uint32_t alpha_bits) const {
-    float a;
-    memcpy(&a, &alpha_bits, 4);
+  uint32_t alpha_coverage(float a) const {
     if (!(a > 0.0f)) return 0;
     const float n = a * float(ctx_.samples) + 0.5f;
     const uint32_t count = n >= float(ctx_.samples) ? ctx_.samples : uint32_t(n);

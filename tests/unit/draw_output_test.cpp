@@ -452,11 +452,23 @@ TEST(AttachmentAccess, InlineUnorm8EncodeMatchesReferenceAtEveryBoundary) {
   for (uint32_t k = 0; k < 256; ++k) {
     float v = (float(k) + 0.5f) / 255.0f;
     for (int i = 0; i < 8; ++i) v = std::nextafter(v, -1.0f);
-    for (int i = 0; i < 16; ++i, v = std::nextafter(v, 2.0f)) ASSERT_EQ(mem::encode_unorm8(v), reference(v)) << v;
+    for (int i = 0; i < 16; ++i, v = std::nextafter(v, 2.0f)) {
+      ASSERT_EQ(mem::encode_unorm8(v), reference(v)) << v;
+      uint32_t four[4];
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(four), mem::encode_unorm8_x4(_mm_set_ps(v, 0.5f, v, -1.0f)));
+      ASSERT_EQ(four[3], reference(v)) << v;
+      ASSERT_EQ(four[1], reference(v)) << v;
+      ASSERT_EQ(four[2], 128u);
+      ASSERT_EQ(four[0], 0u);
+    }
   }
   for (float v : {0.0f, -0.0f, 0.5f, 1.0f, -1.0f, 2.0f, std::numeric_limits<float>::quiet_NaN(),
-                  std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()})
+                  std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()}) {
     EXPECT_EQ(mem::encode_unorm8(v), reference(v)) << v;
+    uint32_t four[4];
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(four), mem::encode_unorm8_x4(_mm_set1_ps(v)));
+    EXPECT_EQ(four[0], reference(v)) << v;
+  }
 }
 
 TEST(AttachmentAccess, FastPathsMatchFormatPack) {

@@ -167,6 +167,7 @@ struct DrawSetup {
     kernels.fragment_width = 8;
     kernels.fragment_interface.input_location_mask = 1;
     kernels.fragment_interface.output_location_mask = 1;
+    kernels.fragment_interface.reads_frag_coord = true;  // some fake kernels read FragCoord.z
     state.kernels = &kernels;
     state.viewport.viewport_count = state.viewport.scissor_count = 1;
     state.viewport.viewports[0] = {0, 0, float(width), float(height), 0, 1};
