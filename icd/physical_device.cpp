@@ -68,7 +68,8 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
                                     VK_SUBGROUP_FEATURE_CLUSTERED_BIT | VK_SUBGROUP_FEATURE_QUAD_BIT;
   p11.subgroupQuadOperationsInAllStages = VK_FALSE;
   p11.pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
-  p11.maxMultiviewViewCount = 6;
+  // Every bit of a view mask: a draw simply runs again per view (DrawFeaturesTest.MultiviewUsesEveryViewUpToTheLimit).
+  p11.maxMultiviewViewCount = 32;
   p11.maxMultiviewInstanceIndex = (1u << 27) - 1;
   p11.protectedNoFault = VK_FALSE;
   p11.maxPerSetDescriptors = desc::kMaxDescriptorsPerSet;

@@ -65,6 +65,7 @@ TEST_F(DrawFeaturesTest, MultiviewRendersEachViewIntoItsLayer) {
     o.render_pass2 = std::string(setup) == "vkCreateRenderPass2";
     o.dynamic_rendering = std::string(setup) == "dynamic rendering";
     o.color_initial_layout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    o.push_constant_bytes = 4;
     DrawJob job(device, o);
     ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
     device.run_commands([&](VkCommandBuffer cb) {
@@ -75,6 +76,8 @@ TEST_F(DrawFeaturesTest, MultiviewRendersEachViewIntoItsLayer) {
     });
     job.draw(kBlack, [&](VkCommandBuffer cb) {
       bind_vertices(cb, vb);
+      const float shift = 0.25f;  // 8 pixels per view
+      vkCmdPushConstants(cb, job.layout(), VK_SHADER_STAGE_ALL_GRAPHICS, 0, 4, &shift);
       vkCmdDraw(cb, 6, 1, 0, 0);
       // Under multiview, layer 0 of a clear rectangle means every view of the mask.
       const VkClearAttachment clear{VK_IMAGE_ASPECT_COLOR_BIT, 0, {.color = {.float32 = {0, 0, 1, 1}}}};
@@ -90,6 +93,49 @@ TEST_F(DrawFeaturesTest, MultiviewRendersEachViewIntoItsLayer) {
         return Px{0, 0, 0, 0};
       });
     }
+  }
+}
+
+// Multiview with every view index up to maxMultiviewViewCount (a view mask has 32 bits): each view
+// covers its whole layer, with both stages' ViewIndex in the colour of a float target. (Nothing is
+// clipped: with a quad reaching far outside the target, lavapipe drew only into layer 0, with the
+// last view's vertex outputs.)
+TEST_F(DrawFeaturesTest, MultiviewUsesEveryViewUpToTheLimit) {
+  REQUIRE_ON_KILN(features().v11.multiview, "multiview");
+  VkPhysicalDeviceVulkan11Properties p11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p11};
+  vkGetPhysicalDeviceProperties2(physical_device(), &properties);
+  const uint32_t views = std::min(p11.maxMultiviewViewCount, 32u);
+  ASSERT_GE(views, 6u);
+  DeviceFeatures enabled;
+  enabled.v11.multiview = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  Buffer vb = vertex_buffer(device, rect(-1, -1, 1, 1, 0.5f, {0.75f, 0, 0, 1}));
+  DrawJobOptions o = colored_options();
+  o.vertex_shader = "draw_multiview.vert";
+  o.fragment_shader = "draw_multiview.frag";
+  o.width = 16;
+  o.height = 4;
+  o.color_format = VK_FORMAT_R32G32B32A32_SFLOAT;
+  o.layers = views;
+  o.view_mask = views == 32 ? ~0u : (1u << views) - 1;
+  o.push_constant_bytes = 4;
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    const float shift = 0.0f;  // every view covers its whole layer
+    vkCmdPushConstants(cb, job.layout(), VK_SHADER_STAGE_ALL_GRAPHICS, 0, 4, &shift);
+    vkCmdDraw(cb, 6, 1, 0, 0);
+  });
+  for (uint32_t layer = 0; layer < views; ++layer) {
+    SCOPED_TRACE("layer " + std::to_string(layer));
+    const std::vector<uint8_t> pixels = job.read_color(0, layer);
+    const float want[4] = {0.75f, float(layer) * (32.0f / 255.0f), float(layer) * (64.0f / 255.0f), 1.0f};
+    PixelCheck failures(o.width, o.height);
+    for (size_t i = 0; i < size_t{o.width} * o.height; ++i)
+      for (int c = 0; c < 4; ++c)
+        failures.expect_near(i, as_float(pixels, i * 4 + c), want[c], 1e-5f, "channel " + std::to_string(c));
   }
 }
 
