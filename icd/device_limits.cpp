@@ -1,6 +1,7 @@
 #include "icd/device_limits.h"
 
 #include "compiler/kernel_abi.h"
+#include "pipeline/graphics_state.h"
 
 namespace kiln {
 
@@ -62,7 +63,7 @@ static VkPhysicalDeviceLimits make_limits() {
   l.maxDrawIndirectCount = 1;                  // multiDrawIndirect: not yet
   l.maxSamplerLodBias = 16.0f;
   l.maxSamplerAnisotropy = 1.0f;               // samplerAnisotropy: not yet
-  l.maxViewports = 1;                          // multiViewport: not yet
+  l.maxViewports = exec::kMaxViewports;        // ViewportIndex selects viewport + scissor
   l.maxViewportDimensions[0] = l.maxViewportDimensions[1] = 16384;
   l.viewportBoundsRange[0] = -32768.0f;
   l.viewportBoundsRange[1] = 32767.0f;
@@ -99,12 +100,14 @@ static VkPhysicalDeviceLimits make_limits() {
   l.maxCullDistances = abi::kMaxClipDistances;
   l.maxCombinedClipAndCullDistances = abi::kMaxClipDistances;
   l.discreteQueuePriorities = 2;
-  l.pointSizeRange[0] = 1.0f;  // largePoints / wideLines: not yet
-  l.pointSizeRange[1] = 1.0f;
-  l.lineWidthRange[0] = 1.0f;
-  l.lineWidthRange[1] = 1.0f;
-  l.pointSizeGranularity = 0.0f;
-  l.lineWidthGranularity = 0.0f;
+  // Points and lines become two triangles whose corners are offset by size/2 (width/2) in float
+  // and then rounded to the 8 sub-pixel bits, so any size in the range is drawn to 1/128 pixel.
+  l.pointSizeRange[0] = exec::kMinPointSize;
+  l.pointSizeRange[1] = exec::kMaxPointSize;
+  l.lineWidthRange[0] = exec::kMinLineWidth;
+  l.lineWidthRange[1] = exec::kMaxLineWidth;
+  l.pointSizeGranularity = 1.0f / 128.0f;
+  l.lineWidthGranularity = 1.0f / 128.0f;
   l.strictLines = VK_FALSE;
   l.standardSampleLocations = VK_TRUE;
   l.optimalBufferCopyOffsetAlignment = 64;

@@ -68,7 +68,8 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
                                     VK_SUBGROUP_FEATURE_CLUSTERED_BIT | VK_SUBGROUP_FEATURE_QUAD_BIT;
   p11.subgroupQuadOperationsInAllStages = VK_FALSE;
   p11.pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
-  p11.maxMultiviewViewCount = 6;
+  // Every bit of a view mask: a draw simply runs again per view (DrawFeaturesTest.MultiviewUsesEveryViewUpToTheLimit).
+  p11.maxMultiviewViewCount = 32;
   p11.maxMultiviewInstanceIndex = (1u << 27) - 1;
   p11.protectedNoFault = VK_FALSE;
   p11.maxPerSetDescriptors = desc::kMaxDescriptorsPerSet;
@@ -259,6 +260,27 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // (icd/private_data.cpp). pipelineStatisticsQuery and occlusionQueryPrecise stay FALSE.
   pd->features12.hostQueryReset = VK_TRUE;
   pd->features13.privateData = VK_TRUE;
+  // Multiview: a draw repeats per view with ViewIndex, into layer = view; load/clear ops,
+  // vkCmdClearAttachments and resolves act per view (pipeline/draw.cpp, memory/attachment_ops;
+  // tests/e2e/draw_features_test.cpp MultiviewRendersEachViewIntoItsLayer). Geometry and
+  // tessellation shaders do not exist yet, so multiview with them stays FALSE.
+  pd->features11.multiview = VK_TRUE;
+  // Layouts never change memory in Kiln; depth and stencil aspects in different layouts
+  // (barriers, render passes, dynamic rendering) are accepted everywhere
+  // (DrawFeaturesTest.DepthAndStencilAspectsInSeparateLayouts).
+  pd->features12.separateDepthStencilLayouts = VK_TRUE;
+  // Rasterization features of pipeline/graphics/setup.cpp, each with an e2e test in
+  // tests/e2e/draw_features_test.cpp: depth bias clamp, points of any size in pointSizeRange
+  // with PointCoord, lines wider than 1 (non-strict parallelograms), a blend state per colour
+  // attachment, and ViewportIndex/Layer written by the vertex shader selecting viewport + scissor
+  // / framebuffer layer.
+  pd->features.depthBiasClamp = VK_TRUE;
+  pd->features.largePoints = VK_TRUE;
+  pd->features.wideLines = VK_TRUE;
+  pd->features.independentBlend = VK_TRUE;
+  pd->features.multiViewport = VK_TRUE;
+  pd->features12.shaderOutputViewportIndex = VK_TRUE;
+  pd->features12.shaderOutputLayer = VK_TRUE;
 
   VkPhysicalDeviceMemoryProperties& m = pd->memory;
   m.memoryHeapCount = 1;

@@ -139,7 +139,8 @@ bool is_front(const DrawContext& ctx, int64_t signed_area2) {
 // Lines and points from polygon mode keep the polygon's facing and depth bias.
 void emit_line(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& p0, const ScreenVertex& p1,
                bool front_facing, float bias, BatchOutput& out) {
-  const float width = std::max(ctx.state->rasterization.line_width, 1.0f);
+  const float line_width = ctx.state->rasterization.line_width;
+  const float width = std::clamp(line_width != line_width ? 1.0f : line_width, kMinLineWidth, kMaxLineWidth);
   const bool x_major = std::fabs(p1.x - p0.x) >= std::fabs(p1.y - p0.y);
   // Non-strict lines: a parallelogram whose ends are minor-axis segments of length `width`.
   auto shifted = [&](const ScreenVertex& v, float d) {

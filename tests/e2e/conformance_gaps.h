@@ -15,7 +15,6 @@ namespace kiln::test {
 inline constexpr std::string_view kKilnKnownGaps[] = {
     // Graphics pipeline (issue "Graphics pipeline")
     "4x sample counts",
-    "multiview", "separateDepthStencilLayouts",
 };
 
 inline bool is_known_kiln_gap(std::string_view requirement) {

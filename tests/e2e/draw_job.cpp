@@ -1,5 +1,6 @@
 #include "e2e/draw_job.h"
 
+#include <algorithm>
 
 namespace kiln::test {
 namespace {
@@ -12,13 +13,43 @@ bool has_stencil(VkFormat format) {
 VkImageView make_view(VkDevice device, const Image& image, VkImageAspectFlags aspect) {
   VkImageViewCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
   info.image = image.image;
-  info.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  info.viewType = image.info.arrayLayers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
   info.format = image.info.format;
-  info.subresourceRange = {aspect, 0, 1, 0, 1};
+  info.subresourceRange = {aspect, 0, 1, 0, image.info.arrayLayers};
   VkImageView view = VK_NULL_HANDLE;
   EXPECT_EQ(vkCreateImageView(device, &info, nullptr, &view), VK_SUCCESS);
   return view;
 }
+
+bool separate_layouts(const DrawJobOptions& o) { return o.depth_layout != o.stencil_layout; }
+
+// Initial layouts of the depth and stencil aspects when the pass begins.
+VkImageLayout depth_initial_layout(const DrawJobOptions& o) {
+  return o.depth_load_op == VK_ATTACHMENT_LOAD_OP_LOAD ? o.depth_layout : VK_IMAGE_LAYOUT_UNDEFINED;
+}
+VkImageLayout stencil_initial_layout(const DrawJobOptions& o) {
+  return o.depth_load_op == VK_ATTACHMENT_LOAD_OP_LOAD ? o.stencil_layout : VK_IMAGE_LAYOUT_UNDEFINED;
+}
+
+// Moves the depth/stencil image's aspects between layouts: one barrier for both aspects when they
+// share a layout, one per aspect otherwise (which needs separateDepthStencilLayouts).
+void transition_depth_stencil(VkCommandBuffer cb, const Image& image, VkImageLayout depth_from, VkImageLayout depth_to,
+                              VkImageLayout stencil_from, VkImageLayout stencil_to) {
+  if (!has_stencil(image.info.format)) {
+    transition(cb, image.image, VK_IMAGE_ASPECT_DEPTH_BIT, depth_from, depth_to);
+  } else if (depth_from == stencil_from && depth_to == stencil_to) {
+    transition(cb, image.image, VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT, depth_from, depth_to);
+  } else {
+    transition(cb, image.image, VK_IMAGE_ASPECT_DEPTH_BIT, depth_from, depth_to);
+    transition(cb, image.image, VK_IMAGE_ASPECT_STENCIL_BIT, stencil_from, stencil_to);
+  }
+}
+
+// Attachment writes → the readback copy after the pass.
+constexpr VkPipelineStageFlags kAttachmentStages =
+    VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+constexpr VkAccessFlags kAttachmentWrites =
+    VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
 
 }  // namespace
 
@@ -26,55 +57,35 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   VkDevice d = device.handle();
   const bool with_depth = options.depth_format != VK_FORMAT_UNDEFINED;
   const VkExtent3D extent{options.width, options.height, 1};
-  color_ = device.create_image(VK_IMAGE_TYPE_2D, options.color_format, extent, 1, 1, 0,
-                               VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-  color_view_ = make_view(d, color_, VK_IMAGE_ASPECT_COLOR_BIT);
+  for (uint32_t i = 0; i < options.color_attachment_count; ++i) {
+    colors_.push_back(device.create_image(VK_IMAGE_TYPE_2D, options.color_format, extent, 1, options.layers, 0,
+                                          VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                              VK_IMAGE_USAGE_TRANSFER_DST_BIT));
+    color_views_.push_back(make_view(d, colors_.back(), VK_IMAGE_ASPECT_COLOR_BIT));
+  }
   const VkImageAspectFlags depth_aspects =
       VK_IMAGE_ASPECT_DEPTH_BIT | (has_stencil(options.depth_format) ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
   if (with_depth) {
-    depth_ = device.create_image(VK_IMAGE_TYPE_2D, options.depth_format, extent, 1, 1, 0,
-                                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    depth_ = device.create_image(VK_IMAGE_TYPE_2D, options.depth_format, extent, 1, options.layers, 0,
+                                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                     VK_IMAGE_USAGE_TRANSFER_DST_BIT);
     depth_view_ = make_view(d, depth_, depth_aspects);
   }
 
-  // One subpass; both attachments end in TRANSFER_SRC_OPTIMAL for readback.
-  VkAttachmentDescription attachments[2] = {};
-  attachments[0] = {0, options.color_format, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
-                    VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE,
-                    VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
-  attachments[1] = {0, options.depth_format, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
-                    VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
-                    VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
-  const VkAttachmentReference color_ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-  const VkAttachmentReference depth_ref{1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
-  VkSubpassDescription subpass{};
-  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-  subpass.colorAttachmentCount = 1;
-  subpass.pColorAttachments = &color_ref;
-  subpass.pDepthStencilAttachment = with_depth ? &depth_ref : nullptr;
-  // Attachment writes → the readback copy after the pass.
-  VkSubpassDependency dependency{0, VK_SUBPASS_EXTERNAL,
-                                 VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
-                                 VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                 VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-                                 VK_ACCESS_TRANSFER_READ_BIT, 0};
-  VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
-  pass_info.attachmentCount = with_depth ? 2 : 1;
-  pass_info.pAttachments = attachments;
-  pass_info.subpassCount = 1;
-  pass_info.pSubpasses = &subpass;
-  pass_info.dependencyCount = 1;
-  pass_info.pDependencies = &dependency;
-  EXPECT_EQ(vkCreateRenderPass(d, &pass_info, nullptr, &render_pass_), VK_SUCCESS);
-  const VkImageView views[2] = {color_view_, depth_view_};
-  VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
-  fb_info.renderPass = render_pass_;
-  fb_info.attachmentCount = with_depth ? 2 : 1;
-  fb_info.pAttachments = views;
-  fb_info.width = options.width;
-  fb_info.height = options.height;
-  fb_info.layers = 1;
-  EXPECT_EQ(vkCreateFramebuffer(d, &fb_info, nullptr, &framebuffer_), VK_SUCCESS);
+  if (!options.dynamic_rendering) {
+    if (options.render_pass2 || separate_layouts(options)) create_render_pass2();
+    else create_render_pass();
+    std::vector<VkImageView> views = color_views_;
+    if (with_depth) views.push_back(depth_view_);
+    VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+    fb_info.renderPass = render_pass_;
+    fb_info.attachmentCount = static_cast<uint32_t>(views.size());
+    fb_info.pAttachments = views.data();
+    fb_info.width = options.width;
+    fb_info.height = options.height;
+    fb_info.layers = options.view_mask ? 1 : options.layers;
+    EXPECT_EQ(vkCreateFramebuffer(d, &fb_info, nullptr, &framebuffer_), VK_SUCCESS);
+  }
 
   std::vector<VkDescriptorSetLayoutBinding> layout_bindings;
   for (uint32_t i = 0; i < options.bindings.size(); ++i)
@@ -107,28 +118,42 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   input_assembly.topology = options.topology;
   input_assembly.primitiveRestartEnable = options.primitive_restart;
   VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-  viewport.viewportCount = 1;
-  viewport.scissorCount = 1;
+  viewport.viewportCount = std::max<uint32_t>(1, static_cast<uint32_t>(options.viewports.size()));
+  viewport.scissorCount = viewport.viewportCount;
   VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
   raster.polygonMode = options.polygon_mode;
   raster.depthClampEnable = options.depth_clamp;
   raster.cullMode = options.cull_mode;
   raster.frontFace = options.front_face;
-  raster.lineWidth = 1.0f;
+  raster.lineWidth = options.line_width;
+  raster.depthBiasEnable = options.depth_bias_enable;
+  raster.depthBiasConstantFactor = options.depth_bias_constant;
+  raster.depthBiasClamp = options.depth_bias_clamp;
+  raster.depthBiasSlopeFactor = options.depth_bias_slope;
   VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+  std::vector<VkPipelineColorBlendAttachmentState> blends = options.blends;
+  if (blends.empty()) blends.assign(options.color_attachment_count, options.blend);
   VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
   blend.logicOpEnable = options.logic_op_enable;
   blend.logicOp = options.logic_op;
-  blend.attachmentCount = 1;
-  blend.pAttachments = &options.blend;
+  blend.attachmentCount = static_cast<uint32_t>(blends.size());
+  blend.pAttachments = blends.data();
   std::vector<VkDynamicState> dynamic = options.dynamic_states;
   dynamic.push_back(VK_DYNAMIC_STATE_VIEWPORT);
   dynamic.push_back(VK_DYNAMIC_STATE_SCISSOR);
   VkPipelineDynamicStateCreateInfo dynamic_info{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
   dynamic_info.dynamicStateCount = static_cast<uint32_t>(dynamic.size());
   dynamic_info.pDynamicStates = dynamic.data();
+  const std::vector<VkFormat> color_formats(options.color_attachment_count, options.color_format);
+  VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+  rendering.viewMask = options.view_mask;
+  rendering.colorAttachmentCount = options.color_attachment_count;
+  rendering.pColorAttachmentFormats = color_formats.data();
+  rendering.depthAttachmentFormat = options.depth_format;
+  rendering.stencilAttachmentFormat = has_stencil(options.depth_format) ? options.depth_format : VK_FORMAT_UNDEFINED;
   VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+  info.pNext = options.dynamic_rendering ? &rendering : nullptr;
   info.stageCount = fragment ? 2 : 1;
   info.pStages = stages;
   info.pVertexInputState = &vertex_input;
@@ -161,6 +186,107 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   }
 }
 
+// One subpass (vkCreateRenderPass, multiview through VkRenderPassMultiviewCreateInfo); every
+// attachment ends in TRANSFER_SRC_OPTIMAL for readback.
+void DrawJob::create_render_pass() {
+  const DrawJobOptions& o = options_;
+  const bool with_depth = o.depth_format != VK_FORMAT_UNDEFINED;
+  std::vector<VkAttachmentDescription> attachments;
+  std::vector<VkAttachmentReference> color_refs;
+  for (uint32_t i = 0; i < o.color_attachment_count; ++i) {
+    attachments.push_back({0, o.color_format, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                           VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                           o.color_initial_layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL});
+    color_refs.push_back({i, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL});
+  }
+  const VkAttachmentReference depth_ref{o.color_attachment_count, o.depth_layout};
+  if (with_depth)
+    attachments.push_back({0, o.depth_format, VK_SAMPLE_COUNT_1_BIT, o.depth_load_op, VK_ATTACHMENT_STORE_OP_STORE,
+                           o.depth_load_op, VK_ATTACHMENT_STORE_OP_STORE, depth_initial_layout(o),
+                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL});
+  VkSubpassDescription subpass{};
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpass.colorAttachmentCount = o.color_attachment_count;
+  subpass.pColorAttachments = color_refs.data();
+  subpass.pDepthStencilAttachment = with_depth ? &depth_ref : nullptr;
+  const VkSubpassDependency dependency{0, VK_SUBPASS_EXTERNAL, kAttachmentStages, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                       kAttachmentWrites, VK_ACCESS_TRANSFER_READ_BIT, 0};
+  VkRenderPassMultiviewCreateInfo multiview{VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO};
+  multiview.subpassCount = 1;
+  multiview.pViewMasks = &o.view_mask;
+  VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+  pass_info.pNext = o.view_mask ? &multiview : nullptr;
+  pass_info.attachmentCount = static_cast<uint32_t>(attachments.size());
+  pass_info.pAttachments = attachments.data();
+  pass_info.subpassCount = 1;
+  pass_info.pSubpasses = &subpass;
+  pass_info.dependencyCount = 1;
+  pass_info.pDependencies = &dependency;
+  EXPECT_EQ(vkCreateRenderPass(device_.handle(), &pass_info, nullptr, &render_pass_), VK_SUCCESS);
+}
+
+// The same pass through vkCreateRenderPass2: multiview as the subpass's viewMask, and the stencil
+// aspect's own layouts when they differ from the depth aspect's.
+void DrawJob::create_render_pass2() {
+  const DrawJobOptions& o = options_;
+  const bool with_depth = o.depth_format != VK_FORMAT_UNDEFINED;
+  std::vector<VkAttachmentDescription2> attachments;
+  std::vector<VkAttachmentReference2> color_refs;
+  for (uint32_t i = 0; i < o.color_attachment_count; ++i) {
+    VkAttachmentDescription2 a{VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2};
+    a.format = o.color_format;
+    a.samples = VK_SAMPLE_COUNT_1_BIT;
+    a.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    a.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    a.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    a.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    a.initialLayout = o.color_initial_layout;
+    a.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    attachments.push_back(a);
+    color_refs.push_back({VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, nullptr, i, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 0});
+  }
+  const bool separate = separate_layouts(o);
+  VkAttachmentDescriptionStencilLayout stencil_description{VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_STENCIL_LAYOUT};
+  stencil_description.stencilInitialLayout = stencil_initial_layout(o);
+  stencil_description.stencilFinalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+  VkAttachmentReferenceStencilLayout stencil_reference{VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_STENCIL_LAYOUT};
+  stencil_reference.stencilLayout = o.stencil_layout;
+  if (with_depth) {
+    VkAttachmentDescription2 a{VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2};
+    a.pNext = separate ? &stencil_description : nullptr;
+    a.format = o.depth_format;
+    a.samples = VK_SAMPLE_COUNT_1_BIT;
+    a.loadOp = a.stencilLoadOp = o.depth_load_op;
+    a.storeOp = a.stencilStoreOp = VK_ATTACHMENT_STORE_OP_STORE;
+    a.initialLayout = depth_initial_layout(o);
+    a.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    attachments.push_back(a);
+  }
+  const VkAttachmentReference2 depth_ref{VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, separate ? &stencil_reference : nullptr,
+                                         o.color_attachment_count, o.depth_layout, 0};
+  VkSubpassDescription2 subpass{VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2};
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpass.viewMask = o.view_mask;
+  subpass.colorAttachmentCount = o.color_attachment_count;
+  subpass.pColorAttachments = color_refs.data();
+  subpass.pDepthStencilAttachment = with_depth ? &depth_ref : nullptr;
+  VkSubpassDependency2 dependency{VK_STRUCTURE_TYPE_SUBPASS_DEPENDENCY_2};
+  dependency.srcSubpass = 0;
+  dependency.dstSubpass = VK_SUBPASS_EXTERNAL;
+  dependency.srcStageMask = kAttachmentStages;
+  dependency.dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
+  dependency.srcAccessMask = kAttachmentWrites;
+  dependency.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+  VkRenderPassCreateInfo2 pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2};
+  pass_info.attachmentCount = static_cast<uint32_t>(attachments.size());
+  pass_info.pAttachments = attachments.data();
+  pass_info.subpassCount = 1;
+  pass_info.pSubpasses = &subpass;
+  pass_info.dependencyCount = 1;
+  pass_info.pDependencies = &dependency;
+  EXPECT_EQ(vkCreateRenderPass2(device_.handle(), &pass_info, nullptr, &render_pass_), VK_SUCCESS);
+}
+
 DrawJob::~DrawJob() {
   VkDevice d = device_.handle();
   vkDestroyDescriptorPool(d, pool_, nullptr);
@@ -169,7 +295,7 @@ DrawJob::~DrawJob() {
   vkDestroyDescriptorSetLayout(d, set_layout_, nullptr);
   vkDestroyFramebuffer(d, framebuffer_, nullptr);
   vkDestroyRenderPass(d, render_pass_, nullptr);
-  vkDestroyImageView(d, color_view_, nullptr);
+  for (VkImageView view : color_views_) vkDestroyImageView(d, view, nullptr);
   vkDestroyImageView(d, depth_view_, nullptr);
 }
 
@@ -184,35 +310,96 @@ void DrawJob::bind_buffer(uint32_t binding, const Buffer& buffer) {
   vkUpdateDescriptorSets(device_.handle(), 1, &write, 0, nullptr);
 }
 
-void DrawJob::draw(const VkClearColorValue& clear, const std::function<void(VkCommandBuffer)>& record, float clear_depth) {
+// Dynamic rendering has no attachment descriptions: barriers put the images into their
+// attachment layouts before and into TRANSFER_SRC_OPTIMAL after.
+void DrawJob::record_dynamic_rendering_begin(VkCommandBuffer cb, const VkClearValue* clears) {
+  const DrawJobOptions& o = options_;
+  for (const Image& image : colors_)
+    transition(cb, image.image, VK_IMAGE_ASPECT_COLOR_BIT, o.color_initial_layout, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+  std::vector<VkRenderingAttachmentInfo> color_infos;
+  for (VkImageView view : color_views_) {
+    VkRenderingAttachmentInfo a{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    a.imageView = view;
+    a.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    a.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    a.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    a.clearValue = clears[0];
+    color_infos.push_back(a);
+  }
+  VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  depth.imageView = depth_view_;
+  depth.imageLayout = o.depth_layout;
+  depth.loadOp = o.depth_load_op;
+  depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  depth.clearValue = clears[1];
+  VkRenderingAttachmentInfo stencil = depth;
+  stencil.imageLayout = o.stencil_layout;
+  if (depth_view_ && o.depth_load_op != VK_ATTACHMENT_LOAD_OP_LOAD)
+    transition_depth_stencil(cb, depth_, VK_IMAGE_LAYOUT_UNDEFINED, o.depth_layout, VK_IMAGE_LAYOUT_UNDEFINED,
+                             o.stencil_layout);
+  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  info.renderArea = {{0, 0}, {o.width, o.height}};
+  info.layerCount = o.view_mask ? 1 : o.layers;
+  info.viewMask = o.view_mask;
+  info.colorAttachmentCount = static_cast<uint32_t>(color_infos.size());
+  info.pColorAttachments = color_infos.data();
+  info.pDepthAttachment = depth_view_ ? &depth : nullptr;
+  info.pStencilAttachment = depth_view_ && has_stencil(o.depth_format) ? &stencil : nullptr;
+  vkCmdBeginRendering(cb, &info);
+}
+
+void DrawJob::record_dynamic_rendering_end(VkCommandBuffer cb) {
+  vkCmdEndRendering(cb);
+  for (const Image& image : colors_)
+    transition(cb, image.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  if (depth_view_)
+    transition_depth_stencil(cb, depth_, options_.depth_layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                             options_.stencil_layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+}
+
+void DrawJob::draw(const VkClearColorValue& clear, const std::function<void(VkCommandBuffer)>& record, float clear_depth,
+                   uint32_t clear_stencil) {
   device_.run_commands([&](VkCommandBuffer cb) {
-    VkClearValue clears[2] = {};
-    clears[0].color = clear;
-    clears[1].depthStencil = {clear_depth, 0};
-    VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-    begin.renderPass = render_pass_;
-    begin.framebuffer = framebuffer_;
-    begin.renderArea = {{0, 0}, {options_.width, options_.height}};
-    begin.clearValueCount = 2;
-    begin.pClearValues = clears;
-    vkCmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_INLINE);
+    std::vector<VkClearValue> clears(colors_.size() + 1);
+    for (size_t i = 0; i < colors_.size(); ++i) clears[i].color = clear;
+    clears.back().depthStencil = {clear_depth, clear_stencil};
+    if (options_.dynamic_rendering) {
+      const VkClearValue first[2] = {clears[0], clears.back()};
+      record_dynamic_rendering_begin(cb, first);
+    } else {
+      VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+      begin.renderPass = render_pass_;
+      begin.framebuffer = framebuffer_;
+      begin.renderArea = {{0, 0}, {options_.width, options_.height}};
+      begin.clearValueCount = static_cast<uint32_t>(clears.size());
+      begin.pClearValues = clears.data();
+      vkCmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_INLINE);
+    }
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_);
     if (set_) vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &set_, 0, nullptr);
-    const VkViewport viewport{0, 0, float(options_.width), float(options_.height), 0, 1};
-    const VkRect2D scissor{{0, 0}, {options_.width, options_.height}};
-    vkCmdSetViewport(cb, 0, 1, &viewport);
-    vkCmdSetScissor(cb, 0, 1, &scissor);
+    std::vector<VkViewport> viewports = options_.viewports;
+    std::vector<VkRect2D> scissors = options_.scissors;
+    if (viewports.empty()) viewports = {{0, 0, float(options_.width), float(options_.height), 0, 1}};
+    if (scissors.empty()) scissors = {{{0, 0}, {options_.width, options_.height}}};
+    vkCmdSetViewport(cb, 0, static_cast<uint32_t>(viewports.size()), viewports.data());
+    vkCmdSetScissor(cb, 0, static_cast<uint32_t>(scissors.size()), scissors.data());
     record(cb);
-    vkCmdEndRenderPass(cb);
+    if (options_.dynamic_rendering) record_dynamic_rendering_end(cb);
+    else vkCmdEndRenderPass(cb);
   });
 }
 
-std::vector<uint8_t> DrawJob::read_color() {
-  return device_.read_image(color_, VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+std::vector<uint8_t> DrawJob::read_color(uint32_t attachment, uint32_t layer) {
+  return device_.read_image(colors_.at(attachment), VK_IMAGE_ASPECT_COLOR_BIT, 0, layer, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
 }
 
-std::vector<uint8_t> DrawJob::read_depth() {
-  return device_.read_image(depth_, VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+std::vector<uint8_t> DrawJob::read_depth(uint32_t layer) {
+  return device_.read_image(depth_, VK_IMAGE_ASPECT_DEPTH_BIT, 0, layer, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+}
+
+std::vector<uint8_t> DrawJob::read_stencil(uint32_t layer) {
+  return device_.read_image(depth_, VK_IMAGE_ASPECT_STENCIL_BIT, 0, layer, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
 }
 
 }  // namespace kiln::test

@@ -1,8 +1,10 @@
 #pragma once
-// A graphics pipeline and a render target ready to draw into, for end-to-end tests of the graphics
-// pipeline: a colour attachment (and optionally a depth/stencil one) in a classic render pass,
-// shaders from tests/shaders, vertex input and fixed-function state as each test sets them, a
-// descriptor set 0 of buffer descriptors at bindings 0, 1, … and optional push constants.
+// A graphics pipeline and render targets ready to draw into, for end-to-end tests of the graphics
+// pipeline: colour attachments (and optionally a depth/stencil one) in a classic render pass
+// (vkCreateRenderPass or vkCreateRenderPass2) or dynamic rendering, shaders from tests/shaders,
+// vertex input and fixed-function state as each test sets them, a descriptor set 0 of buffer
+// descriptors at bindings 0, 1, … and optional push constants. Attachments may be layered
+// (2D array images), rendered with multiview or with Layer written by the vertex shader.
 #include <vulkan/vulkan.h>
 
 #include <functional>
@@ -18,7 +20,26 @@ struct DrawJobOptions {
   std::string fragment_shader;  // empty: no fragment shader (depth-only)
   uint32_t width = 64, height = 64;
   VkFormat color_format = VK_FORMAT_R8G8B8A8_UNORM;
+  uint32_t color_attachment_count = 1;          // all of color_format; Location i writes attachment i
   VkFormat depth_format = VK_FORMAT_UNDEFINED;  // UNDEFINED: no depth/stencil attachment
+  // Array layers of every attachment image (views are 2D_ARRAY when > 1). Without multiview the
+  // framebuffer has all of them (the vertex shader's Layer selects one); with multiview it has 1.
+  uint32_t layers = 1;
+  uint32_t view_mask = 0;          // multiview: the subpass's (or rendering's) view mask
+  // Layout the colour images are in when draw() starts: UNDEFINED (contents discarded), or e.g.
+  // TRANSFER_DST_OPTIMAL after the test filled them (layers or views the pass does not touch keep
+  // those contents).
+  VkImageLayout color_initial_layout = VK_IMAGE_LAYOUT_UNDEFINED;
+  bool dynamic_rendering = false;  // vkCmdBeginRendering instead of a render pass
+  bool render_pass2 = false;       // vkCreateRenderPass2 (implied by separate depth/stencil layouts)
+  // Layouts of the depth and stencil aspects inside the pass. When they differ from
+  // DEPTH_STENCIL_ATTACHMENT_OPTIMAL the render pass says so with VkAttachmentReferenceStencilLayout
+  // and VkAttachmentDescriptionStencilLayout (separateDepthStencilLayouts).
+  VkImageLayout depth_layout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+  VkImageLayout stencil_layout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+  // CLEAR (to draw()'s clear values) or LOAD: then the test puts the depth/stencil image (depth_image())
+  // in depth_layout / stencil_layout before draw().
+  VkAttachmentLoadOp depth_load_op = VK_ATTACHMENT_LOAD_OP_CLEAR;
   std::vector<VkVertexInputBindingDescription> vertex_bindings;
   std::vector<VkVertexInputAttributeDescription> vertex_attributes;
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
@@ -27,12 +48,20 @@ struct DrawJobOptions {
   VkFrontFace front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
   VkPolygonMode polygon_mode = VK_POLYGON_MODE_FILL;
   bool depth_clamp = false;
+  float line_width = 1.0f;
+  bool depth_bias_enable = false;
+  float depth_bias_constant = 0.0f, depth_bias_clamp = 0.0f, depth_bias_slope = 0.0f;
   bool logic_op_enable = false;
   VkLogicOp logic_op = VK_LOGIC_OP_COPY;
   VkPipelineColorBlendAttachmentState blend{VK_FALSE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD,
                                             VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD, 0xF};
+  // Per colour attachment (independentBlend when they differ); empty: `blend` for every attachment.
+  std::vector<VkPipelineColorBlendAttachmentState> blends;
   VkPipelineDepthStencilStateCreateInfo depth_stencil{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
   std::vector<VkDynamicState> dynamic_states;  // viewport and scissor are always dynamic
+  // Viewports and scissors set at draw(); empty: one of each covering the whole target.
+  std::vector<VkViewport> viewports;
+  std::vector<VkRect2D> scissors;
   std::vector<VkDescriptorType> bindings;      // set 0, bindings 0, 1, …
   uint32_t push_constant_bytes = 0;            // visible to both stages
 };
@@ -46,22 +75,34 @@ class DrawJob {
 
   VkResult pipeline_result() const { return pipeline_result_; }
   VkPipelineLayout layout() const { return layout_; }
+  const Image& color_image(uint32_t attachment = 0) const { return colors_.at(attachment); }
+  const Image& depth_image() const { return depth_; }
 
   void bind_buffer(uint32_t binding, const Buffer& buffer);
 
-  // Begins the render pass (colour cleared to `clear`, depth to `clear_depth`), binds the pipeline
-  // and set 0, sets the full-target viewport and scissor, runs `record`, ends the pass and waits.
-  void draw(const VkClearColorValue& clear, const std::function<void(VkCommandBuffer)>& record, float clear_depth = 1.0f);
+  // Begins the render pass or rendering (colour cleared to `clear`, depth to `clear_depth`,
+  // stencil to `clear_stencil`), binds the pipeline and set 0, sets the viewports and scissors,
+  // runs `record`, ends the pass and waits. Afterwards every attachment is in TRANSFER_SRC_OPTIMAL.
+  void draw(const VkClearColorValue& clear, const std::function<void(VkCommandBuffer)>& record, float clear_depth = 1.0f,
+            uint32_t clear_stencil = 0);
 
-  // The colour attachment's texels (tightly packed rows) / the depth aspect's.
-  std::vector<uint8_t> read_color();
-  std::vector<uint8_t> read_depth();
+  // A colour attachment's texels (tightly packed rows) / the depth or stencil aspect's, of one layer.
+  std::vector<uint8_t> read_color(uint32_t attachment = 0, uint32_t layer = 0);
+  std::vector<uint8_t> read_depth(uint32_t layer = 0);
+  std::vector<uint8_t> read_stencil(uint32_t layer = 0);
 
  private:
+  void create_render_pass();
+  void create_render_pass2();
+  void record_dynamic_rendering_begin(VkCommandBuffer cb, const VkClearValue* clears);
+  void record_dynamic_rendering_end(VkCommandBuffer cb);
+
   TestDevice& device_;
   DrawJobOptions options_;
-  Image color_{}, depth_{};
-  VkImageView color_view_ = VK_NULL_HANDLE, depth_view_ = VK_NULL_HANDLE;
+  std::vector<Image> colors_;
+  std::vector<VkImageView> color_views_;
+  Image depth_{};
+  VkImageView depth_view_ = VK_NULL_HANDLE;
   VkRenderPass render_pass_ = VK_NULL_HANDLE;
   VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;

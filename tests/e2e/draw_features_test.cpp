@@ -1,0 +1,427 @@
+// End-to-end tests of optional graphics features (issue #6): each renders through DrawJob and
+// compares every pixel with a CPU expectation from the spec's rules. A feature bit is TRUE on Kiln
+// only while its test here passes (icd/physical_device.cpp); on another driver a missing feature
+// skips the test.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "e2e/draw_job.h"
+#include "e2e/draw_scene.h"
+#include "e2e/vk_fixture.h"
+
+namespace kiln::test {
+namespace {
+
+constexpr VkClearColorValue kBlack{.float32 = {0, 0, 0, 0}};
+constexpr uint32_t kSize = 64;  // every target here is kSize x kSize pixels
+
+// Framebuffer pixel coordinate → clip space for a kSize target with the full-target viewport.
+float clip(float pixel) { return pixel / (kSize / 2.0f) - 1.0f; }
+
+float as_float(const std::vector<uint8_t>& bytes, size_t index) {
+  float f;
+  std::memcpy(&f, &bytes[index * 4], 4);
+  return f;
+}
+
+// Compares an RGBA8 target with `expected(x, y)` exactly.
+template <typename Expected>
+void check_rgba8(const std::vector<uint8_t>& pixels, const std::string& what, Expected expected) {
+  PixelCheck failures(kSize, kSize);
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x) {
+      const size_t i = size_t{y} * kSize + x;
+      const std::array<uint8_t, 4> want = expected(x, y);
+      for (int c = 0; c < 4; ++c) failures.expect_eq(i, pixels[i * 4 + c], want[c], what + " channel " + std::to_string(c));
+    }
+}
+
+class DrawFeaturesTest : public VulkanTest {};
+
+// Multiview: views 0, 1 and 3 of a 4-layer target. The vertex shader shifts the quad by 8 pixels
+// per ViewIndex; the fragment shader writes both stages' ViewIndex into green and blue; the load
+// op and a vkCmdClearAttachments apply to every view of the mask; layer 2 (not in the mask) keeps
+// the grey it was filled with. Render pass (v1 and v2) and dynamic rendering.
+TEST_F(DrawFeaturesTest, MultiviewRendersEachViewIntoItsLayer) {
+  REQUIRE_ON_KILN(features().v11.multiview && features().v13.dynamicRendering, "multiview and dynamicRendering");
+  DeviceFeatures enabled;
+  enabled.v11.multiview = VK_TRUE;
+  enabled.v13.dynamicRendering = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  constexpr uint32_t kLayers = 4, kViewMask = 0b1011;
+  Buffer vb = vertex_buffer(device, rect(clip(0), clip(0), clip(16), clip(kSize), 0.5f, {200 / 255.0f, 0, 0, 1}));
+  const VkClearColorValue grey{.float32 = {128 / 255.0f, 128 / 255.0f, 128 / 255.0f, 128 / 255.0f}};
+  const VkRect2D cleared{{40, 40}, {16, 8}};
+  for (const char* setup : {"vkCreateRenderPass", "vkCreateRenderPass2", "dynamic rendering"}) {
+    SCOPED_TRACE(setup);
+    DrawJobOptions o = colored_options();
+    o.vertex_shader = "draw_multiview.vert";
+    o.fragment_shader = "draw_multiview.frag";
+    o.layers = kLayers;
+    o.view_mask = kViewMask;
+    o.render_pass2 = std::string(setup) == "vkCreateRenderPass2";
+    o.dynamic_rendering = std::string(setup) == "dynamic rendering";
+    o.color_initial_layout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    o.push_constant_bytes = 4;
+    DrawJob job(device, o);
+    ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+    device.run_commands([&](VkCommandBuffer cb) {
+      const VkImage image = job.color_image().image;
+      transition(cb, image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+      const VkImageSubresourceRange all{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, kLayers};
+      vkCmdClearColorImage(cb, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &grey, 1, &all);
+    });
+    job.draw(kBlack, [&](VkCommandBuffer cb) {
+      bind_vertices(cb, vb);
+      const float shift = 0.25f;  // 8 pixels per view
+      vkCmdPushConstants(cb, job.layout(), VK_SHADER_STAGE_ALL_GRAPHICS, 0, 4, &shift);
+      vkCmdDraw(cb, 6, 1, 0, 0);
+      // Under multiview, layer 0 of a clear rectangle means every view of the mask.
+      const VkClearAttachment clear{VK_IMAGE_ASPECT_COLOR_BIT, 0, {.color = {.float32 = {0, 0, 1, 1}}}};
+      const VkClearRect rect_in_views{cleared, 0, 1};
+      vkCmdClearAttachments(cb, 1, &clear, 1, &rect_in_views);
+    });
+    for (uint32_t layer = 0; layer < kLayers; ++layer) {
+      check_rgba8(job.read_color(0, layer), "layer " + std::to_string(layer), [&](uint32_t x, uint32_t y) {
+        using Px = std::array<uint8_t, 4>;
+        if (!(kViewMask & (1u << layer))) return Px{128, 128, 128, 128};
+        if (x >= 40 && x < 56 && y >= 40 && y < 48) return Px{0, 0, 255, 255};
+        if (x >= 8 * layer && x < 8 * layer + 16) return Px{200, uint8_t(32 * layer), uint8_t(64 * layer), 255};
+        return Px{0, 0, 0, 0};
+      });
+    }
+  }
+}
+
+// Multiview with every view index up to maxMultiviewViewCount (a view mask has 32 bits): each view
+// covers its whole layer, with both stages' ViewIndex in the colour of a float target. (Nothing is
+// clipped: with a quad reaching far outside the target, lavapipe drew only into layer 0, with the
+// last view's vertex outputs.)
+TEST_F(DrawFeaturesTest, MultiviewUsesEveryViewUpToTheLimit) {
+  REQUIRE_ON_KILN(features().v11.multiview, "multiview");
+  VkPhysicalDeviceVulkan11Properties p11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p11};
+  vkGetPhysicalDeviceProperties2(physical_device(), &properties);
+  const uint32_t views = std::min(p11.maxMultiviewViewCount, 32u);
+  ASSERT_GE(views, 6u);
+  DeviceFeatures enabled;
+  enabled.v11.multiview = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  Buffer vb = vertex_buffer(device, rect(-1, -1, 1, 1, 0.5f, {0.75f, 0, 0, 1}));
+  DrawJobOptions o = colored_options();
+  o.vertex_shader = "draw_multiview.vert";
+  o.fragment_shader = "draw_multiview.frag";
+  o.width = 16;
+  o.height = 4;
+  o.color_format = VK_FORMAT_R32G32B32A32_SFLOAT;
+  o.layers = views;
+  o.view_mask = views == 32 ? ~0u : (1u << views) - 1;
+  o.push_constant_bytes = 4;
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    const float shift = 0.0f;  // every view covers its whole layer
+    vkCmdPushConstants(cb, job.layout(), VK_SHADER_STAGE_ALL_GRAPHICS, 0, 4, &shift);
+    vkCmdDraw(cb, 6, 1, 0, 0);
+  });
+  for (uint32_t layer = 0; layer < views; ++layer) {
+    SCOPED_TRACE("layer " + std::to_string(layer));
+    const std::vector<uint8_t> pixels = job.read_color(0, layer);
+    const float want[4] = {0.75f, float(layer) * (32.0f / 255.0f), float(layer) * (64.0f / 255.0f), 1.0f};
+    PixelCheck failures(o.width, o.height);
+    for (size_t i = 0; i < size_t{o.width} * o.height; ++i)
+      for (int c = 0; c < 4; ++c)
+        failures.expect_near(i, as_float(pixels, i * 4 + c), want[c], 1e-5f, "channel " + std::to_string(c));
+  }
+}
+
+// separateDepthStencilLayouts: the depth and stencil aspects of a D32_SFLOAT_S8_UINT image are
+// cleared and transitioned by separate barriers, then used in different layouts inside a render
+// pass (VkAttachmentReferenceStencilLayout / VkAttachmentDescriptionStencilLayout) or dynamic
+// rendering. A near quad on the left half passes depth LESS and stencil EQUAL 3 (stencil
+// incremented); a far quad on the top right fails depth (stencil zeroed). Writes happen only to
+// aspects in a writable layout.
+TEST_F(DrawFeaturesTest, DepthAndStencilAspectsInSeparateLayouts) {
+  REQUIRE_ON_KILN(features().v12.separateDepthStencilLayouts && features().v13.dynamicRendering,
+                  "separateDepthStencilLayouts and dynamicRendering");
+  DeviceFeatures enabled;
+  enabled.v12.separateDepthStencilLayouts = VK_TRUE;
+  enabled.v13.dynamicRendering = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  std::vector<ColoredVertex> vertices = rect(clip(0), clip(0), clip(32), clip(kSize), 0.25f, {0, 1, 0, 1});
+  const std::vector<ColoredVertex> far = rect(clip(32), clip(0), clip(kSize), clip(32), 0.75f, {1, 0, 0, 1});
+  vertices.insert(vertices.end(), far.begin(), far.end());
+  Buffer vb = vertex_buffer(device, vertices);
+  struct Case {
+    bool dynamic_rendering;
+    VkImageLayout depth, stencil;
+  };
+  const Case cases[] = {
+      {false, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_STENCIL_ATTACHMENT_OPTIMAL},
+      {false, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_STENCIL_READ_ONLY_OPTIMAL},
+      {true, VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_STENCIL_ATTACHMENT_OPTIMAL},
+      {true, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_STENCIL_ATTACHMENT_OPTIMAL},
+  };
+  for (const Case& c : cases) {
+    const bool depth_writes = c.depth == VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    const bool stencil_writes = c.stencil == VK_IMAGE_LAYOUT_STENCIL_ATTACHMENT_OPTIMAL;
+    SCOPED_TRACE(std::string(c.dynamic_rendering ? "dynamic rendering" : "render pass") +
+                 (depth_writes ? ", depth written" : ", depth read-only") +
+                 (stencil_writes ? ", stencil written" : ", stencil read-only"));
+    DrawJobOptions o = colored_options();
+    o.depth_format = VK_FORMAT_D32_SFLOAT_S8_UINT;
+    o.dynamic_rendering = c.dynamic_rendering;
+    o.depth_layout = c.depth;
+    o.stencil_layout = c.stencil;
+    o.depth_load_op = VK_ATTACHMENT_LOAD_OP_LOAD;
+    o.depth_stencil.depthTestEnable = VK_TRUE;
+    o.depth_stencil.depthWriteEnable = depth_writes;
+    o.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
+    o.depth_stencil.stencilTestEnable = VK_TRUE;
+    o.depth_stencil.front = {VK_STENCIL_OP_KEEP, VK_STENCIL_OP_INCREMENT_AND_CLAMP, VK_STENCIL_OP_ZERO,
+                             VK_COMPARE_OP_EQUAL, 0xFF, stencil_writes ? 0xFFu : 0u, 3};
+    o.depth_stencil.back = o.depth_stencil.front;
+    DrawJob job(device, o);
+    ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+    // Each aspect on its own: cleared in TRANSFER_DST_OPTIMAL, then moved to its layout for the pass.
+    device.run_commands([&](VkCommandBuffer cb) {
+      const VkImage image = job.depth_image().image;
+      const VkClearDepthStencilValue value{0.5f, 3};
+      for (const auto& [aspect, layout] : {std::pair{VK_IMAGE_ASPECT_DEPTH_BIT, c.depth},
+                                           std::pair{VK_IMAGE_ASPECT_STENCIL_BIT, c.stencil}}) {
+        transition(cb, image, aspect, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+        const VkImageSubresourceRange range{VkImageAspectFlags(aspect), 0, 1, 0, 1};
+        vkCmdClearDepthStencilImage(cb, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &value, 1, &range);
+        transition(cb, image, aspect, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, layout);
+      }
+    });
+    job.draw(kBlack, [&](VkCommandBuffer cb) {
+      bind_vertices(cb, vb);
+      vkCmdDraw(cb, static_cast<uint32_t>(vertices.size()), 1, 0, 0);
+    });
+    const std::vector<uint8_t> color = job.read_color(), depth = job.read_depth(), stencil = job.read_stencil();
+    PixelCheck failures(kSize, kSize);
+    for (uint32_t y = 0; y < kSize; ++y)
+      for (uint32_t x = 0; x < kSize; ++x) {
+        const size_t i = size_t{y} * kSize + x;
+        const bool near = x < 32, far_quad = !near && y < 32;
+        failures.expect_eq(i, color[i * 4 + 1], uint8_t(near ? 255 : 0), "green (near quad)");
+        failures.expect_eq(i, color[i * 4 + 0], uint8_t{0}, "red (far quad fails the depth test)");
+        failures.expect_eq(i, as_float(depth, i), near && depth_writes ? 0.25f : 0.5f, "depth");
+        const uint8_t want_stencil = !stencil_writes ? 3 : near ? 4 : far_quad ? 0 : 3;
+        failures.expect_eq(i, stencil[i], want_stencil, "stencil");
+      }
+  }
+}
+
+// depthBiasClamp: a flat quad at z = 0.25 in a D32_SFLOAT target gets the constant bias
+// factor · r, r = 2^(e − 23) with e the exponent of 0.25 (2^-25); the clamp caps it at ±clamp.
+TEST_F(DrawFeaturesTest, DepthBiasClampLimitsTheBias) {
+  REQUIRE_ON_KILN(features().core.features.depthBiasClamp, "depthBiasClamp");
+  DeviceFeatures enabled;
+  enabled.core.features.depthBiasClamp = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  Buffer vb = vertex_buffer(device, rect(-1, -1, 1, 1, 0.25f, {1, 1, 1, 1}));
+  struct Case {
+    float constant, clamp, depth;
+  };
+  const Case cases[] = {
+      {1 << 20, 0.0f, 0.25f + 0.03125f},        // no clamp: 2^20 · 2^-25
+      {1 << 20, 0.5f, 0.25f + 0.03125f},        // clamp above the bias: no effect
+      {1 << 20, 0.015625f, 0.25f + 0.015625f},  // clamped
+      {-(1 << 20), -0.0078125f, 0.25f - 0.0078125f},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE("constant factor " + std::to_string(c.constant) + ", clamp " + std::to_string(c.clamp));
+    DrawJobOptions o = colored_options();
+    o.depth_format = VK_FORMAT_D32_SFLOAT;
+    o.depth_stencil.depthTestEnable = VK_TRUE;
+    o.depth_stencil.depthWriteEnable = VK_TRUE;
+    o.depth_stencil.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+    o.depth_bias_enable = true;
+    o.depth_bias_constant = c.constant;
+    o.depth_bias_clamp = c.clamp;
+    DrawJob job(device, o);
+    ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+    job.draw(kBlack, [&](VkCommandBuffer cb) {
+      bind_vertices(cb, vb);
+      vkCmdDraw(cb, 6, 1, 0, 0);
+    });
+    const std::vector<uint8_t> depth = job.read_depth();
+    PixelCheck failures(kSize, kSize);
+    for (size_t i = 0; i < size_t{kSize} * kSize; ++i) failures.expect_eq(i, as_float(depth, i), c.depth, "depth");
+  }
+}
+
+// largePoints: points of sizes 1 to 15 (centres on pixel corners and on pixel centres, one with a
+// fractional size) cover the pixels whose centres lie in their square and write PointCoord, which
+// is (0, 0) at the square's upper-left corner.
+TEST_F(DrawFeaturesTest, LargePointsCoverTheirSquareWithPointCoord) {
+  REQUIRE_ON_KILN(features().core.features.largePoints, "largePoints");
+  DeviceFeatures enabled;
+  enabled.core.features.largePoints = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  struct Point {
+    float x, y, z, size;
+  };
+  // Centres and sizes in pixels; no square edge passes through a pixel centre.
+  const Point points[] = {{16, 16, 0, 8}, {40.5f, 12.5f, 0, 5}, {12.5f, 44.5f, 0, 1}, {40.5f, 40.5f, 0, 6.5f},
+                          {54, 54, 0, 15}};
+  std::vector<Point> vertices;
+  for (const Point& p : points) vertices.push_back({clip(p.x), clip(p.y), 0.5f, p.size});
+  Buffer vb = vertex_buffer(device, vertices);
+  DrawJobOptions o;
+  o.vertex_shader = "draw_point_size.vert";
+  o.fragment_shader = "draw_point_coord.frag";
+  o.color_format = VK_FORMAT_R32G32B32A32_SFLOAT;
+  o.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  o.vertex_bindings = {{0, sizeof(Point), VK_VERTEX_INPUT_RATE_VERTEX}};
+  o.vertex_attributes = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0}, {1, 0, VK_FORMAT_R32_SFLOAT, offsetof(Point, size)}};
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, static_cast<uint32_t>(vertices.size()), 1, 0, 0);
+  });
+  const std::vector<uint8_t> pixels = job.read_color();
+  PixelCheck failures(kSize, kSize);
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x) {
+      const size_t i = size_t{y} * kSize + x;
+      std::array<float, 4> want{0, 0, 0, 0};
+      for (const Point& p : points) {
+        const float left = p.x - p.size / 2, top = p.y - p.size / 2, cx = x + 0.5f, cy = y + 0.5f;
+        if (cx >= left && cx < left + p.size && cy >= top && cy < top + p.size)
+          want = {(cx - left) / p.size, (cy - top) / p.size, 0, 1};
+      }
+      for (int c = 0; c < 4; ++c)
+        failures.expect_near(i, as_float(pixels, i * 4 + c), want[c], 1e-4f, "channel " + std::to_string(c));
+    }
+}
+
+// wideLines: a horizontal line of width 4 and a vertical one of width 3 (vkCmdSetLineWidth) cover
+// the rectangles of their width around the segment, from end to end. (For axis-aligned lines
+// Kiln's non-strict parallelogram and a strict rectangle are the same shape.)
+TEST_F(DrawFeaturesTest, WideLinesCoverTheirWidth) {
+  REQUIRE_ON_KILN(features().core.features.wideLines, "wideLines");
+  DeviceFeatures enabled;
+  enabled.core.features.wideLines = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  const std::vector<ColoredVertex> lines = {{clip(4), clip(10), 0.5f, 1, 0, 0, 1},
+                                            {clip(60), clip(10), 0.5f, 1, 0, 0, 1},
+                                            {clip(30.5f), clip(20), 0.5f, 0, 1, 0, 1},
+                                            {clip(30.5f), clip(60), 0.5f, 0, 1, 0, 1}};
+  Buffer vb = vertex_buffer(device, lines);
+  DrawJobOptions o = colored_options();
+  o.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  o.dynamic_states = {VK_DYNAMIC_STATE_LINE_WIDTH};
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdSetLineWidth(cb, 4.0f);
+    vkCmdDraw(cb, 2, 1, 0, 0);
+    vkCmdSetLineWidth(cb, 3.0f);
+    vkCmdDraw(cb, 2, 1, 2, 0);
+  });
+  check_rgba8(job.read_color(), "lines", [](uint32_t x, uint32_t y) {
+    using Px = std::array<uint8_t, 4>;
+    if (x >= 4 && x < 60 && y >= 8 && y < 12) return Px{255, 0, 0, 255};   // y = 10 ± 2
+    if (x >= 29 && x < 32 && y >= 20 && y < 60) return Px{0, 255, 0, 255};  // x = 30.5 ± 1.5
+    return Px{0, 0, 0, 0};
+  });
+}
+
+// independentBlend: one fragment colour into two attachments, additive blending on the first,
+// MAX on the second (alpha masked there), over a clear of 64 in every channel.
+TEST_F(DrawFeaturesTest, IndependentBlendPerAttachment) {
+  REQUIRE_ON_KILN(features().core.features.independentBlend, "independentBlend");
+  DeviceFeatures enabled;
+  enabled.core.features.independentBlend = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  Buffer vb = vertex_buffer(device, rect(-1, -1, 0, 1, 0.5f, {128 / 255.0f, 32 / 255.0f, 100 / 255.0f, 128 / 255.0f}));
+  DrawJobOptions o = colored_options();
+  o.fragment_shader = "draw_two_outputs.frag";
+  o.color_attachment_count = 2;
+  o.blends = {{VK_TRUE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD, VK_BLEND_FACTOR_ONE,
+               VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD, 0xF},
+              {VK_TRUE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_MAX, VK_BLEND_FACTOR_ONE,
+               VK_BLEND_FACTOR_ONE, VK_BLEND_OP_MAX,
+               VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT}};
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  const float q = 64 / 255.0f;
+  job.draw({.float32 = {q, q, q, q}}, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, 6, 1, 0, 0);
+  });
+  using Px = std::array<uint8_t, 4>;
+  check_rgba8(job.read_color(0), "attachment 0 (ADD)",
+              [](uint32_t x, uint32_t) { return x < 32 ? Px{192, 96, 164, 192} : Px{64, 64, 64, 64}; });
+  check_rgba8(job.read_color(1), "attachment 1 (MAX, alpha masked)",
+              [](uint32_t x, uint32_t) { return x < 32 ? Px{128, 64, 100, 64} : Px{64, 64, 64, 64}; });
+}
+
+// multiViewport + shaderOutputViewportIndex: instance i writes ViewportIndex = i; viewport i is
+// quadrant i of the target and scissor i cuts 4·i rows off its top. The quad [-0.5, 0.5]² lands
+// in pixels [8, 24)² of each quadrant.
+TEST_F(DrawFeaturesTest, ViewportIndexSelectsViewportAndScissor) {
+  REQUIRE_ON_KILN(features().core.features.multiViewport && features().v12.shaderOutputViewportIndex,
+                  "multiViewport and shaderOutputViewportIndex");
+  DeviceFeatures enabled;
+  enabled.core.features.multiViewport = VK_TRUE;
+  enabled.v12.shaderOutputViewportIndex = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  Buffer vb = vertex_buffer(device, rect(-0.5f, -0.5f, 0.5f, 0.5f, 0.5f, {1, 1, 1, 1}));
+  DrawJobOptions o = colored_options();
+  o.vertex_shader = "draw_viewport_index.vert";
+  for (int32_t i = 0; i < 4; ++i) {
+    const int32_t x0 = 32 * (i & 1), y0 = 32 * (i >> 1);
+    o.viewports.push_back({float(x0), float(y0), 32, 32, 0, 1});
+    o.scissors.push_back({{x0, y0 + 4 * i}, {32, uint32_t(32 - 4 * i)}});
+  }
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, 6, 4, 0, 0);
+  });
+  check_rgba8(job.read_color(), "quadrants", [](uint32_t x, uint32_t y) {
+    const uint32_t q = (x >= 32 ? 1 : 0) + (y >= 32 ? 2 : 0), lx = x % 32, ly = y % 32;
+    using Px = std::array<uint8_t, 4>;
+    if (lx >= 8 && lx < 24 && ly >= 8 && ly < 24 && ly >= 4 * q) return Px{255, 255, 255, uint8_t(50 * (q + 1))};
+    return Px{0, 0, 0, 0};
+  });
+}
+
+// shaderOutputLayer: instance i writes Layer = i into a 3-layer framebuffer and is shifted right
+// by 8 pixels per instance; each layer holds only its instance's quad.
+TEST_F(DrawFeaturesTest, LayerSelectsTheFramebufferLayer) {
+  REQUIRE_ON_KILN(features().v12.shaderOutputLayer, "shaderOutputLayer");
+  DeviceFeatures enabled;
+  enabled.v12.shaderOutputLayer = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  constexpr uint32_t kLayers = 3;
+  Buffer vb = vertex_buffer(device, rect(clip(0), clip(0), clip(16), clip(kSize), 0.5f, {1, 0, 1, 1}));
+  DrawJobOptions o = colored_options();
+  o.vertex_shader = "draw_layer.vert";
+  o.layers = kLayers;
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, 6, kLayers, 0, 0);
+  });
+  for (uint32_t layer = 0; layer < kLayers; ++layer)
+    check_rgba8(job.read_color(0, layer), "layer " + std::to_string(layer), [&](uint32_t x, uint32_t) {
+      using Px = std::array<uint8_t, 4>;
+      return x >= 8 * layer && x < 8 * layer + 16 ? Px{255, 0, 255, uint8_t(50 * (layer + 1))} : Px{0, 0, 0, 0};
+    });
+}
+
+}  // namespace
+}  // namespace kiln::test
