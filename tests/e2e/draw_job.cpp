@@ -1,5 +1,8 @@
 #include "e2e/draw_job.h"
 
+#include <cstddef>
+#include <cstring>
+
 
 namespace kiln::test {
 namespace {
@@ -185,26 +188,42 @@ void DrawJob::bind_buffer(uint32_t binding, const Buffer& buffer) {
 }
 
 void DrawJob::draw(const VkClearColorValue& clear, const std::function<void(VkCommandBuffer)>& record, float clear_depth) {
-  device_.run_commands([&](VkCommandBuffer cb) {
-    VkClearValue clears[2] = {};
-    clears[0].color = clear;
-    clears[1].depthStencil = {clear_depth, 0};
-    VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-    begin.renderPass = render_pass_;
-    begin.framebuffer = framebuffer_;
-    begin.renderArea = {{0, 0}, {options_.width, options_.height}};
-    begin.clearValueCount = 2;
-    begin.pClearValues = clears;
-    vkCmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_INLINE);
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_);
-    if (set_) vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &set_, 0, nullptr);
-    const VkViewport viewport{0, 0, float(options_.width), float(options_.height), 0, 1};
-    const VkRect2D scissor{{0, 0}, {options_.width, options_.height}};
-    vkCmdSetViewport(cb, 0, 1, &viewport);
-    vkCmdSetScissor(cb, 0, 1, &scissor);
-    record(cb);
-    vkCmdEndRenderPass(cb);
-  });
+  device_.run_commands([&](VkCommandBuffer cb) { record_pass(cb, clear, record, clear_depth); });
+}
+
+void DrawJob::record_pass(VkCommandBuffer cb, const VkClearColorValue& clear,
+                          const std::function<void(VkCommandBuffer)>& record, float clear_depth,
+                          VkSubpassContents contents) {
+  VkClearValue clears[2] = {};
+  clears[0].color = clear;
+  clears[1].depthStencil = {clear_depth, 0};
+  VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+  begin.renderPass = render_pass_;
+  begin.framebuffer = framebuffer_;
+  begin.renderArea = {{0, 0}, {options_.width, options_.height}};
+  begin.clearValueCount = 2;
+  begin.pClearValues = clears;
+  vkCmdBeginRenderPass(cb, &begin, contents);
+  if (contents == VK_SUBPASS_CONTENTS_INLINE) bind_state(cb);
+  record(cb);
+  vkCmdEndRenderPass(cb);
+}
+
+void DrawJob::bind_state(VkCommandBuffer cb) {
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_);
+  if (set_) vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &set_, 0, nullptr);
+  const VkViewport viewport{0, 0, float(options_.width), float(options_.height), 0, 1};
+  const VkRect2D scissor{{0, 0}, {options_.width, options_.height}};
+  vkCmdSetViewport(cb, 0, 1, &viewport);
+  vkCmdSetScissor(cb, 0, 1, &scissor);
+}
+
+VkCommandBufferInheritanceInfo DrawJob::inheritance() const {
+  VkCommandBufferInheritanceInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
+  info.renderPass = render_pass_;
+  info.subpass = 0;
+  info.framebuffer = framebuffer_;
+  return info;
 }
 
 std::vector<uint8_t> DrawJob::read_color() {
@@ -213,6 +232,32 @@ std::vector<uint8_t> DrawJob::read_color() {
 
 std::vector<uint8_t> DrawJob::read_depth() {
   return device_.read_image(depth_, VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+}
+
+DrawJobOptions colored_options() {
+  DrawJobOptions o;
+  o.vertex_shader = "draw_colored.vert";
+  o.fragment_shader = "draw_colored.frag";
+  o.vertex_bindings = {{0, sizeof(ColoredVertex), VK_VERTEX_INPUT_RATE_VERTEX}};
+  o.vertex_attributes = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
+                         {1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(ColoredVertex, r)}};
+  return o;
+}
+
+std::vector<ColoredVertex> rect(float x0, float y0, float x1, float y1, float z, std::array<float, 4> color) {
+  auto v = [&](float x, float y) { return ColoredVertex{x, y, z, color[0], color[1], color[2], color[3]}; };
+  return {v(x0, y0), v(x1, y0), v(x1, y1), v(x0, y0), v(x1, y1), v(x0, y1)};
+}
+
+Buffer vertex_buffer(TestDevice& device, const std::vector<ColoredVertex>& vertices) {
+  Buffer b = device.create_buffer(sizeof(ColoredVertex) * vertices.size(), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  std::memcpy(b.mapped, vertices.data(), sizeof(ColoredVertex) * vertices.size());
+  return b;
+}
+
+void bind_vertices(VkCommandBuffer cb, const Buffer& buffer) {
+  const VkDeviceSize offset = 0;
+  vkCmdBindVertexBuffers(cb, 0, 1, &buffer.buffer, &offset);
 }
 
 }  // namespace kiln::test

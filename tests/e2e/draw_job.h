@@ -5,6 +5,7 @@
 // descriptor set 0 of buffer descriptors at bindings 0, 1, … and optional push constants.
 #include <vulkan/vulkan.h>
 
+#include <array>
 #include <functional>
 #include <string>
 #include <vector>
@@ -52,6 +53,14 @@ class DrawJob {
   // Begins the render pass (colour cleared to `clear`, depth to `clear_depth`), binds the pipeline
   // and set 0, sets the full-target viewport and scissor, runs `record`, ends the pass and waits.
   void draw(const VkClearColorValue& clear, const std::function<void(VkCommandBuffer)>& record, float clear_depth = 1.0f);
+  // The render pass part of draw() recorded into `cb`, for tests that record around it (queries).
+  // With SECONDARY_COMMAND_BUFFERS contents nothing is bound: `record` executes secondaries, which
+  // call bind_state() themselves and continue the pass with inheritance().
+  void record_pass(VkCommandBuffer cb, const VkClearColorValue& clear, const std::function<void(VkCommandBuffer)>& record,
+                   float clear_depth = 1.0f, VkSubpassContents contents = VK_SUBPASS_CONTENTS_INLINE);
+  // Binds the pipeline and set 0 and sets the full-target viewport and scissor.
+  void bind_state(VkCommandBuffer cb);
+  VkCommandBufferInheritanceInfo inheritance() const;
 
   // The colour attachment's texels (tightly packed rows) / the depth aspect's.
   std::vector<uint8_t> read_color();
@@ -71,5 +80,18 @@ class DrawJob {
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
 };
+
+// Helpers shared by draw tests: vertices with a position and a colour (draw_colored.vert).
+struct ColoredVertex {
+  float x, y, z;
+  float r, g, b, a;
+};
+
+// draw_colored.vert/.frag with ColoredVertex input at binding 0.
+DrawJobOptions colored_options();
+// Two triangles covering [x0, x1] x [y0, y1] (clip space) at depth z, in one colour.
+std::vector<ColoredVertex> rect(float x0, float y0, float x1, float y1, float z, std::array<float, 4> color);
+Buffer vertex_buffer(TestDevice& device, const std::vector<ColoredVertex>& vertices);
+void bind_vertices(VkCommandBuffer cb, const Buffer& buffer);
 
 }  // namespace kiln::test

@@ -15,38 +15,6 @@
 namespace kiln::test {
 namespace {
 
-struct ColoredVertex {
-  float x, y, z;
-  float r, g, b, a;
-};
-
-DrawJobOptions colored_options() {
-  DrawJobOptions o;
-  o.vertex_shader = "draw_colored.vert";
-  o.fragment_shader = "draw_colored.frag";
-  o.vertex_bindings = {{0, sizeof(ColoredVertex), VK_VERTEX_INPUT_RATE_VERTEX}};
-  o.vertex_attributes = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
-                         {1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(ColoredVertex, r)}};
-  return o;
-}
-
-// Two triangles covering [x0, x1] x [y0, y1] (clip space) at depth z, in one colour.
-std::vector<ColoredVertex> rect(float x0, float y0, float x1, float y1, float z, std::array<float, 4> color) {
-  auto v = [&](float x, float y) { return ColoredVertex{x, y, z, color[0], color[1], color[2], color[3]}; };
-  return {v(x0, y0), v(x1, y0), v(x1, y1), v(x0, y0), v(x1, y1), v(x0, y1)};
-}
-
-Buffer vertex_buffer(TestDevice& device, const std::vector<ColoredVertex>& vertices) {
-  Buffer b = device.create_buffer(sizeof(ColoredVertex) * vertices.size(), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-  std::memcpy(b.mapped, vertices.data(), sizeof(ColoredVertex) * vertices.size());
-  return b;
-}
-
-void bind_vertices(VkCommandBuffer cb, const Buffer& buffer) {
-  const VkDeviceSize offset = 0;
-  vkCmdBindVertexBuffers(cb, 0, 1, &buffer.buffer, &offset);
-}
-
 // Mismatching pixels grouped by what was checked, reported once per check when the test ends.
 class PixelCheck {
  public:
