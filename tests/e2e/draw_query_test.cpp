@@ -279,6 +279,38 @@ TEST_F(DrawQueryTest, PipelineStatisticsOfKnownDraws) {
   EXPECT_EQ(4u, indexed[kVs]);
 }
 
+// Rasterizer discard (dynamic state): vertices are assembled and shaded, nothing reaches the
+// fragment shader or the attachment. Kiln still clips (discard comes after clipping).
+TEST_F(DrawQueryTest, PipelineStatisticsWithRasterizerDiscard) {
+  TestDevice& dev = query_device();
+  if (!features().core.features.pipelineStatisticsQuery) GTEST_SKIP() << "pipelineStatisticsQuery not supported";
+  DrawJobOptions o = colored_options();
+  o.dynamic_states = {VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE};
+  DrawJob job(dev, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  Buffer vb = vertex_buffer(dev, pixel_rect(16, 16, 48, 40, 0.5f));
+  VkQueryPool pool = create_pool(VK_QUERY_TYPE_PIPELINE_STATISTICS, 1, kAllStatistics);
+  dev.run_commands([&](VkCommandBuffer cb) {
+    vkCmdResetQueryPool(cb, pool, 0, 1);
+    job.record_pass(cb, kBlack, [&](VkCommandBuffer cb) {
+      bind_vertices(cb, vb);
+      vkCmdSetRasterizerDiscardEnable(cb, VK_TRUE);
+      vkCmdBeginQuery(cb, pool, 0, 0);
+      vkCmdDraw(cb, 6, 1, 0, 0);
+      vkCmdEndQuery(cb, pool, 0);
+    });
+  });
+  const std::vector<uint64_t> r = results(pool, 0, 1, 11);
+  EXPECT_EQ(6u, r[0]) << "input assembly vertices";
+  EXPECT_EQ(2u, r[1]) << "input assembly primitives";
+  EXPECT_EQ(6u, r[2]) << "vertex shader invocations";
+  EXPECT_EQ(0u, r[7]) << "fragment shader invocations";
+  EXPECT_EQ(0, job.read_color()[(20 * 64 + 20) * 4]) << "nothing drawn";
+  KILN_ONLY();
+  EXPECT_EQ(2u, r[5]) << "clipping invocations";
+  EXPECT_EQ(2u, r[6]) << "clipping primitives";
+}
+
 // Compute shader invocations: two dispatches of 64-invocation workgroups, 6 + 2 groups.
 TEST_F(DrawQueryTest, PipelineStatisticsCountComputeInvocations) {
   TestDevice& dev = query_device();
