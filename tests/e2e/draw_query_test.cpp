@@ -359,6 +359,10 @@ TEST_F(DrawQueryTest, MultiDrawGivesEachEntryItsDrawIndex) {
   if (!has_multi_draw() || !features().v11.shaderDrawParameters)
     GTEST_SKIP() << "VK_EXT_multi_draw or shaderDrawParameters not supported";
   TestDevice& dev = query_device();
+  VkPhysicalDeviceMultiDrawPropertiesEXT limits{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT};
+  VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &limits};
+  vkGetPhysicalDeviceProperties2(physical_device(), &properties);
+  EXPECT_GE(limits.maxMultiDrawCount, 1024u) << "the spec's minimum";
   DrawJobOptions o;
   o.vertex_shader = "draw_parameters.vert";
   o.fragment_shader = "draw_flat.frag";
