@@ -6,6 +6,7 @@
 
 #include "common/log.h"
 #include "icd/command_buffer.h"
+#include "icd/device_limits.h"
 #include "icd/graphics_dynamic_state.h"
 #include "icd/pipeline.h"
 #include "kiln_entrypoints.h"
@@ -98,20 +99,51 @@ bool capture_index_buffer(CommandBuffer* cb, const char* api, exec::DrawCmd* dra
   return true;
 }
 
-void record_direct(VkCommandBuffer handle, const char* api, bool indexed, uint32_t count, uint32_t instances, uint32_t first,
-                   int32_t vertex_offset, uint32_t first_instance) {
+// The parameters of one direct draw (vkCmdDraw/DrawIndexed, or one entry of a multi-draw).
+struct DirectDraw {
+  uint32_t count;  // vertices, or indices for indexed draws
+  uint32_t first;  // first vertex / first index
+  int32_t vertex_offset;
+};
+
+// Every direct form: `draw_count` draws sharing instances and captured state, the i-th with
+// DrawIndex i (VK_EXT_multi_draw; plain draws are a multi-draw of one). Draws with nothing to
+// draw are skipped but keep their DrawIndex.
+template <typename DrawAt>
+void record_direct(VkCommandBuffer handle, const char* api, bool indexed, uint32_t draw_count, DrawAt draw_at,
+                   uint32_t instances, uint32_t first_instance) {
   CommandBuffer* cb = command_buffer_of(handle);
-  if (count == 0 || instances == 0) return;
+  if (draw_count == 0 || instances == 0) return;
+  if (draw_count > kMaxMultiDrawCount) {
+    KILN_LOG_ONCE(LogLevel::Error, "%s: drawCount %u exceeds maxMultiDrawCount %u; clamped", api, draw_count,
+                  kMaxMultiDrawCount);
+    draw_count = kMaxMultiDrawCount;
+  }
   exec::DrawCmd draw{};
-  if (!capture_draw(cb, api, &draw)) return;
-  if (indexed && !capture_index_buffer(cb, api, &draw)) return;
-  exec::DrawCmd* cmd = append_draw(cb, draw);
-  cmd->count = count;
-  cmd->instance_count = instances;
-  cmd->first = first;
-  cmd->vertex_offset = vertex_offset;
-  cmd->first_instance = first_instance;
-  cmd->draw_count = 1;
+  bool captured = false;
+  for (uint32_t i = 0; i < draw_count; ++i) {
+    const DirectDraw d = draw_at(i);
+    if (d.count == 0) continue;
+    if (!captured) {  // once, and only when something is drawn
+      if (!capture_draw(cb, api, &draw)) return;
+      if (indexed && !capture_index_buffer(cb, api, &draw)) return;
+      captured = true;
+    }
+    exec::DrawCmd* cmd = append_draw(cb, draw);
+    cmd->count = d.count;
+    cmd->instance_count = instances;
+    cmd->first = d.first;
+    cmd->vertex_offset = d.vertex_offset;
+    cmd->first_instance = first_instance;
+    cmd->draw_count = 1;
+    cmd->draw_index_base = i;
+  }
+}
+
+// Multi-draw arrays are `stride` bytes apart (VK_EXT_multi_draw).
+template <typename T>
+const T& strided(const T* base, uint32_t stride, uint32_t i) {
+  return *reinterpret_cast<const T*>(reinterpret_cast<const uint8_t*>(base) + uint64_t{stride} * i);
 }
 
 // Indirect forms: `draw_count` records of `record_bytes`, `stride` apart, must lie in the buffer.
@@ -167,12 +199,40 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBindIndexBuffer(VkCommandBuffer co
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDraw(VkCommandBuffer cb, uint32_t vertexCount, uint32_t instanceCount,
                                                    uint32_t firstVertex, uint32_t firstInstance) {
-  record_direct(cb, "vkCmdDraw", false, vertexCount, instanceCount, firstVertex, 0, firstInstance);
+  record_direct(cb, "vkCmdDraw", false, 1, [&](uint32_t) { return DirectDraw{vertexCount, firstVertex, 0}; },
+                instanceCount, firstInstance);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDrawIndexed(VkCommandBuffer cb, uint32_t indexCount, uint32_t instanceCount,
                                                           uint32_t firstIndex, int32_t vertexOffset, uint32_t firstInstance) {
-  record_direct(cb, "vkCmdDrawIndexed", true, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance);
+  record_direct(cb, "vkCmdDrawIndexed", true, 1, [&](uint32_t) { return DirectDraw{indexCount, firstIndex, vertexOffset}; },
+                instanceCount, firstInstance);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t drawCount,
+                                                           const VkMultiDrawInfoEXT* pVertexInfo, uint32_t instanceCount,
+                                                           uint32_t firstInstance, uint32_t stride) {
+  record_direct(
+      cb, "vkCmdDrawMultiEXT", false, drawCount,
+      [&](uint32_t i) {
+        const VkMultiDrawInfoEXT& d = strided(pVertexInfo, stride, i);
+        return DirectDraw{d.vertexCount, d.firstVertex, 0};
+      },
+      instanceCount, firstInstance);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32_t drawCount,
+                                                                  const VkMultiDrawIndexedInfoEXT* pIndexInfo,
+                                                                  uint32_t instanceCount, uint32_t firstInstance,
+                                                                  uint32_t stride, const int32_t* pVertexOffset) {
+  // pVertexOffset, when given, replaces every entry's vertexOffset.
+  record_direct(
+      cb, "vkCmdDrawMultiIndexedEXT", true, drawCount,
+      [&](uint32_t i) {
+        const VkMultiDrawIndexedInfoEXT& d = strided(pIndexInfo, stride, i);
+        return DirectDraw{d.indexCount, d.firstIndex, pVertexOffset ? *pVertexOffset : d.vertexOffset};
+      },
+      instanceCount, firstInstance);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,

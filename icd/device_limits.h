@@ -11,5 +11,7 @@ const VkPhysicalDeviceLimits& device_limits();
 constexpr VkDeviceSize kMaxResourceSize = VkDeviceSize{1} << 32;
 // Alignment of every allocation and resource offset: one cache line.
 constexpr VkDeviceSize kResourceAlignment = 64;
+// VkPhysicalDeviceMultiDrawPropertiesEXT::maxMultiDrawCount (each entry becomes one draw command).
+constexpr uint32_t kMaxMultiDrawCount = 2048;
 
 }  // namespace kiln

@@ -49,6 +49,8 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_EXT_PRIVATE_DATA_EXTENSION_NAME, VK_EXT_PRIVATE_DATA_SPEC_VERSION),
       // Sampling (memory/sampling.cpp): custom border colours, with or without a format.
       ext(VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME, VK_EXT_CUSTOM_BORDER_COLOR_SPEC_VERSION),
+      // Draws (icd/cmd_draw.cpp): several direct draws in one command, DrawIndex = entry index.
+      ext(VK_EXT_MULTI_DRAW_EXTENSION_NAME, VK_EXT_MULTI_DRAW_SPEC_VERSION),
       // Shader types, layouts and subgroups (compute today; each stage as it lands).
       ext(VK_KHR_8BIT_STORAGE_EXTENSION_NAME, VK_KHR_8BIT_STORAGE_SPEC_VERSION),
       ext(VK_KHR_16BIT_STORAGE_EXTENSION_NAME, VK_KHR_16BIT_STORAGE_SPEC_VERSION),

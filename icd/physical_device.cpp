@@ -255,10 +255,18 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // failures). Availability/visibility chains are not claimed.
   pd->features12.vulkanMemoryModel = VK_TRUE;
   pd->features12.vulkanMemoryModelDeviceScope = VK_TRUE;
-  // Query pools: timestamps and occlusion queries, reset on the host or on a queue
-  // (icd/query_pool.cpp, tests/e2e/query_pool_test.cpp); private data on any object
-  // (icd/private_data.cpp). pipelineStatisticsQuery and occlusionQueryPrecise stay FALSE.
+  // Query pools: timestamps, occlusion queries (exact sample counts, so PRECISE is free) and
+  // pipeline statistics, reset on the host or on a queue, active across vkCmdExecuteCommands
+  // (secondaries are inlined into the primary's execution; pipeline/query_tracker.h;
+  // tests/e2e/query_pool_test.cpp, draw_query_test.cpp); private data on any object
+  // (icd/private_data.cpp).
   pd->features12.hostQueryReset = VK_TRUE;
+  pd->features.occlusionQueryPrecise = VK_TRUE;
+  pd->features.pipelineStatisticsQuery = VK_TRUE;
+  pd->features.inheritedQueries = VK_TRUE;
+  // BaseVertex, BaseInstance and DrawIndex are vertex-invocation fields
+  // (compiler/translate_stage_io.cpp; DrawQueryTest.MultiDraw* read all three).
+  pd->features11.shaderDrawParameters = VK_TRUE;
   pd->features13.privateData = VK_TRUE;
   // Multiview: a draw repeats per view with ViewIndex, into layer = view; load/clear ops,
   // vkCmdClearAttachments and resolves act per view (pipeline/draw.cpp, memory/attachment_ops;
@@ -323,6 +331,9 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR:
         reinterpret_cast<VkPhysicalDevicePushDescriptorPropertiesKHR*>(s)->maxPushDescriptors = desc::kMaxPushDescriptors;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT:
+        reinterpret_cast<VkPhysicalDeviceMultiDrawPropertiesEXT*>(s)->maxMultiDrawCount = kMaxMultiDrawCount;
+        break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_PROPERTIES_EXT:
         // A custom colour is four values in the sampler object: no table to run out of.
         reinterpret_cast<VkPhysicalDeviceCustomBorderColorPropertiesEXT*>(s)->maxCustomBorderColorSamplers = 1u << 20;
@@ -366,6 +377,11 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->customBorderColorWithoutFormat = VK_TRUE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT:
+        // vkCmdDrawMulti(Indexed)EXT record one draw per entry with DrawIndex = its index
+        // (icd/cmd_draw.cpp; tests/e2e/draw_query_test.cpp MultiDraw*).
+        reinterpret_cast<VkPhysicalDeviceMultiDrawFeaturesEXT*>(s)->multiDraw = VK_TRUE;
+        break;
       default: {
         // Extension structs promoted to core: the core answer, member by member (generated).
         if (copy_promoted_features(s, pd->features11, pd->features12, pd->features13)) break;

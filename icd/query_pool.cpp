@@ -18,8 +18,14 @@ void clamp_range(const QueryPool& pool, uint32_t first, uint32_t* count, const c
 }
 
 // vkGetQueryPoolResults/vkCmdCopyQueryPoolResults write (count-1)*stride + one result's bytes.
-VkDeviceSize results_span(uint32_t count, VkDeviceSize stride, VkQueryResultFlags flags) {
-  return count == 0 ? 0 : (count - 1) * stride + exec::query_result_size(flags);
+VkDeviceSize results_span(const QueryPool& pool, uint32_t count, VkDeviceSize stride, VkQueryResultFlags flags) {
+  return count == 0 ? 0 : (count - 1) * stride + pool.result_size(flags);
+}
+
+// vkCmdBeginQuery/vkCmdEndQuery take occlusion and pipeline-statistics queries.
+bool is_counting_query(const QueryPool& pool, uint32_t query) {
+  return (pool.type() == VK_QUERY_TYPE_OCCLUSION || pool.type() == VK_QUERY_TYPE_PIPELINE_STATISTICS) &&
+         query < pool.count();
 }
 
 }  // namespace
@@ -27,10 +33,17 @@ VkDeviceSize results_span(uint32_t count, VkDeviceSize stride, VkQueryResultFlag
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateQueryPool(VkDevice handle, const VkQueryPoolCreateInfo* pCreateInfo,
                                                                const VkAllocationCallbacks* pAllocator, VkQueryPool* pQueryPool) {
   Device* device = device_of(handle);
-  // Timestamps, and occlusion queries (exact: no draws exist yet). Pipeline statistics and the
-  // extension query types are not supported (pipelineStatisticsQuery is FALSE).
-  if (pCreateInfo->queryType != VK_QUERY_TYPE_TIMESTAMP && pCreateInfo->queryType != VK_QUERY_TYPE_OCCLUSION) {
-    kiln::log(LogLevel::Error, "vkCreateQueryPool: query type %d is not supported", pCreateInfo->queryType);
+  // Timestamps, occlusion queries (exact sample counts) and pipeline statistics (the core
+  // statistics; pipeline/query_tracker.h). The extension query types are not supported.
+  const VkQueryType type = pCreateInfo->queryType;
+  if (type != VK_QUERY_TYPE_TIMESTAMP && type != VK_QUERY_TYPE_OCCLUSION && type != VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+    kiln::log(LogLevel::Error, "vkCreateQueryPool: query type %d is not supported", type);
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+  if (type == VK_QUERY_TYPE_PIPELINE_STATISTICS &&
+      (pCreateInfo->pipelineStatistics == 0 || (pCreateInfo->pipelineStatistics & ~exec::kSupportedPipelineStatistics))) {
+    kiln::log(LogLevel::Error, "vkCreateQueryPool: pipeline statistics 0x%x are not supported",
+              pCreateInfo->pipelineStatistics);
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
   if (pCreateInfo->queryCount == 0) {
@@ -40,7 +53,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateQueryPool(VkDevice handle, 
   QueryPool* pool = nullptr;
   try {
     pool = create_object<QueryPool>(choose_allocator(pAllocator, device->allocator), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT,
-                                    device->sync_hub, pCreateInfo->queryType, pCreateInfo->queryCount);
+                                    device->sync_hub, type, pCreateInfo->queryCount, pCreateInfo->pipelineStatistics);
   } catch (const std::bad_alloc&) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
@@ -66,9 +79,9 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetQueryPoolResults(VkDevice, VkQ
                                                                    VkDeviceSize stride, VkQueryResultFlags flags) {
   QueryPool* pool = from_handle<QueryPool>(queryPool);
   clamp_range(*pool, firstQuery, &queryCount, "vkGetQueryPoolResults");
-  if (results_span(queryCount, stride, flags) > dataSize) {
+  if (results_span(*pool, queryCount, stride, flags) > dataSize) {
     KILN_LOG_ONCE(LogLevel::Error, "vkGetQueryPoolResults: dataSize %zu too small; results clipped", dataSize);
-    const VkDeviceSize one = exec::query_result_size(flags);
+    const VkDeviceSize one = pool->result_size(flags);
     queryCount = dataSize < one ? 0 : stride == 0 ? 1 : static_cast<uint32_t>((dataSize - one) / stride + 1);
   }
   return pool->get_results(firstQuery, queryCount, static_cast<uint8_t*>(pData), stride, flags);
@@ -105,18 +118,25 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdWriteTimestamp2(VkCommandBuffer co
   record_timestamp(commandBuffer, queryPool, query);
 }
 
-extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBeginQuery(VkCommandBuffer, VkQueryPool queryPool, uint32_t query,
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBeginQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query,
                                                          VkQueryControlFlags) {
-  // Nothing to start: an occlusion query counts the samples of draws, and none can be recorded yet.
+  // PRECISE or not, occlusion queries count exact samples (both are valid answers).
   QueryPool* pool = from_handle<QueryPool>(queryPool);
-  if (pool->type() != VK_QUERY_TYPE_OCCLUSION || query >= pool->count())
-    KILN_LOG_ONCE(LogLevel::Error, "vkCmdBeginQuery: query %u is not a query of an occlusion pool", query);
+  if (!is_counting_query(*pool, query)) {
+    KILN_LOG_ONCE(LogLevel::Error, "vkCmdBeginQuery: query %u is not an occlusion or pipeline-statistics query; skipped",
+                  query);
+    return;
+  }
+  auto* cmd = command_buffer_of(commandBuffer)->commands.append<exec::BeginQueryCmd>();
+  cmd->pool = pool;
+  cmd->query = query;
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query) {
   QueryPool* pool = from_handle<QueryPool>(queryPool);
-  if (pool->type() != VK_QUERY_TYPE_OCCLUSION || query >= pool->count()) {
-    KILN_LOG_ONCE(LogLevel::Error, "vkCmdEndQuery: query %u is not a query of an occlusion pool; skipped", query);
+  if (!is_counting_query(*pool, query)) {
+    KILN_LOG_ONCE(LogLevel::Error, "vkCmdEndQuery: query %u is not an occlusion or pipeline-statistics query; skipped",
+                  query);
     return;
   }
   auto* cmd = command_buffer_of(commandBuffer)->commands.append<exec::EndQueryCmd>();
@@ -131,7 +151,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdCopyQueryPoolResults(VkCommandBuff
   QueryPool* pool = from_handle<QueryPool>(queryPool);
   auto* dst = from_handle<mem::Buffer>(dstBuffer);
   clamp_range(*pool, firstQuery, &queryCount, "vkCmdCopyQueryPoolResults");
-  const VkDeviceSize span = results_span(queryCount, stride, flags);
+  const VkDeviceSize span = results_span(*pool, queryCount, stride, flags);
   const VkDeviceSize align = (flags & VK_QUERY_RESULT_64_BIT) ? 8 : 4;
   if (!dst->data || dstOffset > dst->size || span > dst->size - dstOffset || dstOffset % 4 || stride % align) {
     KILN_LOG_ONCE(LogLevel::Error, "vkCmdCopyQueryPoolResults: destination range outside the buffer or misaligned; skipped");

@@ -41,6 +41,7 @@ enum class CommandType : uint8_t {
   DispatchIndirect,
   ResetQueries,
   WriteTimestamp,
+  BeginQuery,
   EndQuery,
   CopyQueryResults,
   Draw,
@@ -119,8 +120,10 @@ struct DispatchIndirectCmd : CommandOf<CommandType::DispatchIndirect> {
 // Queries (pipeline/query_pool.h): each takes effect when it executes, in queue order.
 struct ResetQueriesCmd : CommandOf<CommandType::ResetQueries> { QueryPool* pool; uint32_t first; uint32_t count; };
 struct WriteTimestampCmd : CommandOf<CommandType::WriteTimestamp> { QueryPool* pool; uint32_t query; };
-// The end of an occlusion query. No command Kiln can record draws, and no draw means no samples
-// pass, so the result is 0 and the matching begin needs no engine work.
+// Occlusion / pipeline-statistics queries (pipeline/query_tracker.h). Inside a multiview subpass
+// a query spans one query per view; the executor takes the view mask from the current targets
+// (so a query recorded in a secondary needs nothing from inheritance info).
+struct BeginQueryCmd : CommandOf<CommandType::BeginQuery> { QueryPool* pool; uint32_t query; };
 struct EndQueryCmd : CommandOf<CommandType::EndQuery> { QueryPool* pool; uint32_t query; };
 struct CopyQueryResultsCmd : CommandOf<CommandType::CopyQueryResults> {
   QueryPool* pool; uint32_t first; uint32_t count; mem::Buffer* dst; VkDeviceSize offset; VkDeviceSize stride;

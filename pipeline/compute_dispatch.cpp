@@ -58,7 +58,8 @@ void run_workgroup(const ComputeKernel& kernel, const abi::ComputeDispatchContex
 }  // namespace
 
 void run_compute_dispatch(ThreadPool& pool, const ComputeKernel& kernel, const abi::ResourceContext& resources,
-                          const uint32_t base_workgroup[3], const uint32_t workgroup_count[3]) {
+                          const uint32_t base_workgroup[3], const uint32_t workgroup_count[3],
+                          std::atomic<uint64_t>* invocations) {
   abi::ComputeDispatchContext dispatch{};
   dispatch.resources = &resources;
   alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t faults = 0;
@@ -70,6 +71,10 @@ void run_compute_dispatch(ThreadPool& pool, const ComputeKernel& kernel, const a
   }
   const uint64_t total = uint64_t{workgroup_count[0]} * workgroup_count[1] * workgroup_count[2];
   if (total == 0) return;
+  // Every invocation of every workgroup runs (partial subgroups' extra lanes are not invocations).
+  if (invocations)
+    invocations->fetch_add(total * kernel.local_size[0] * kernel.local_size[1] * kernel.local_size[2],
+                           std::memory_order_relaxed);
   // Hand out workgroups in chunks: enough chunks to balance load, few enough to keep hand-off cheap.
   const uint64_t chunks = std::min<uint64_t>(total, 8ull * pool.thread_count());
   pool.parallel_for(chunks, [&](size_t chunk) {

@@ -3,6 +3,7 @@
 // subgroups of W invocations run one after another, or — when the shader has workgroup
 // barriers — as fibers that each run until their next barrier (pipeline/fiber.h), so a barrier
 // waits for every live subgroup and never deadlocks, even in non-uniform control flow.
+#include <atomic>
 #include <cstdint>
 
 #include "compiler/kernel_abi.h"
@@ -18,7 +19,9 @@ struct ComputeKernel {
   bool uses_barrier = false;
 };
 
+// `invocations` (may be null) gets the dispatch's invocation count added (pipeline statistics).
 void run_compute_dispatch(ThreadPool& pool, const ComputeKernel& kernel, const abi::ResourceContext& resources,
-                          const uint32_t base_workgroup[3], const uint32_t workgroup_count[3]);
+                          const uint32_t base_workgroup[3], const uint32_t workgroup_count[3],
+                          std::atomic<uint64_t>* invocations = nullptr);
 
 }  // namespace kiln::exec

@@ -245,11 +245,13 @@ void run_draw(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters) {
   std::vector<std::vector<AssembledPrimitive>>& primitives = scratch.primitives;
   if (primitives.size() < draws.size()) primitives.resize(draws.size());
   std::vector<int64_t>& ids = scratch.ids;
+  std::vector<uint64_t> vertex_counts(draws.size(), 0);  // input-assembly vertices per instance
   for (size_t d = 0; d < draws.size(); ++d) {
     primitives[d].clear();
     if (draws[d].instance_count == 0) continue;
     fetch_vertex_ids(ctx, draws[d], ids);
     assemble_primitives(topology, provoking_last, ids.data(), ids.size(), primitives[d]);
+    vertex_counts[d] = static_cast<uint64_t>(std::count_if(ids.begin(), ids.end(), [](int64_t id) { return id != kRestartCut; }));
   }
   // Multiview repeats the draw for each view, rendering into the layer of the same index.
   const uint32_t view_mask = cmd.targets->view_mask ? cmd.targets->view_mask : 1u;
@@ -265,6 +267,11 @@ void run_draw(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters) {
     }
     for (size_t d = 0; d < draws.size(); ++d) {
       const uint32_t prim_count = static_cast<uint32_t>(primitives[d].size());
+      if (counters) {  // input assembly runs for every instance (and view), primitives or not
+        counters->input_assembly_vertices.fetch_add(vertex_counts[d] * draws[d].instance_count, std::memory_order_relaxed);
+        counters->input_assembly_primitives.fetch_add(uint64_t{prim_count} * draws[d].instance_count,
+                                                      std::memory_order_relaxed);
+      }
       for (uint32_t inst = 0; inst < draws[d].instance_count && prim_count; ++inst) {
         for (uint32_t begin = 0; begin < prim_count; begin += kPrimitivesPerBatch) {
           jobs.push_back({&draws[d], &primitives[d], inst, begin, std::min(prim_count, begin + kPrimitivesPerBatch)});

@@ -8,6 +8,7 @@
 #include "memory/blit.h"
 #include "memory/transfer.h"
 #include "pipeline/draw.h"
+#include "pipeline/query_tracker.h"
 
 namespace kiln::exec {
 namespace {
@@ -38,6 +39,7 @@ uint64_t region_bytes(const mem::Image& image, const VkImageSubresourceLayers& s
 // What execution carries from one command to the next (also into inlined secondary lists).
 struct ExecutionState {
   const RenderTargets* targets = nullptr;  // of the render pass instance in progress
+  QueryTracker queries;                    // occlusion / pipeline-statistics queries in progress
 };
 
 void execute_list(const CommandList& list, ThreadPool& pool, ExecutionState& state);
@@ -153,7 +155,7 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
     }
     case CommandType::Dispatch: {
       const auto& c = as<DispatchCmd>(cmd);
-      run_compute_dispatch(pool, *c.kernel, *c.resources, c.base, c.count);
+      run_compute_dispatch(pool, *c.kernel, *c.resources, c.base, c.count, state.queries.compute_invocation_counter());
       break;
     }
     case CommandType::DispatchIndirect: {
@@ -167,17 +169,17 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
         }
       }
       const uint32_t base[3] = {0, 0, 0};
-      run_compute_dispatch(pool, *c.kernel, *c.resources, base, count);
+      run_compute_dispatch(pool, *c.kernel, *c.resources, base, count, state.queries.compute_invocation_counter());
       break;
     }
     case CommandType::Draw: {
       const auto& c = as<DrawCmd>(cmd);
       if (c.targets) {
-        run_draw(pool, c);
+        run_draw(pool, c, state.queries.draw_counters());
       } else if (state.targets) {
         DrawCmd with_targets = c;  // recorded in a secondary: draw into the instance in progress
         with_targets.targets = state.targets;
-        run_draw(pool, with_targets);
+        run_draw(pool, with_targets, state.queries.draw_counters());
       } else {
         KILN_LOG_ONCE(LogLevel::Error, "draw outside a render pass instance; skipped");
       }
@@ -214,9 +216,15 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
       c.pool->write(c.query, device_timestamp_ns());
       break;
     }
+    case CommandType::BeginQuery: {
+      const auto& c = as<BeginQueryCmd>(cmd);
+      state.queries.begin(c.pool, c.query);
+      break;
+    }
     case CommandType::EndQuery: {
       const auto& c = as<EndQueryCmd>(cmd);
-      c.pool->write(c.query, 0);
+      const uint32_t view_mask = state.targets ? state.targets->view_mask : 0;
+      state.queries.end(c.pool, c.query, view_mask ? uint32_t(__builtin_popcount(view_mask)) : 1);
       break;
     }
     case CommandType::CopyQueryResults: {

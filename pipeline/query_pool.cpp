@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 namespace kiln::exec {
 
@@ -13,24 +14,39 @@ uint64_t device_timestamp_ns() {
   return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
-QueryPool::QueryPool(SyncHub& hub, VkQueryType type, uint32_t count)
-    : hub_(hub), type_(type), count_(count), slots_(new Slot[count]) {}
+QueryPool::QueryPool(SyncHub& hub, VkQueryType type, uint32_t count, VkQueryPipelineStatisticFlags statistics)
+    : hub_(hub),
+      type_(type),
+      count_(count),
+      statistics_(type == VK_QUERY_TYPE_PIPELINE_STATISTICS ? statistics : 0),
+      values_(type == VK_QUERY_TYPE_PIPELINE_STATISTICS ? uint32_t(__builtin_popcount(statistics_)) : 1),
+      results_(new uint64_t[size_t(count) * values_]()),
+      available_(new bool[count]()) {}
+
+VkDeviceSize QueryPool::result_size(VkQueryResultFlags flags) const {
+  const VkDeviceSize word = (flags & VK_QUERY_RESULT_64_BIT) ? 8 : 4;
+  return word * (values_ + ((flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) ? 1 : 0));
+}
 
 void QueryPool::reset(uint32_t first, uint32_t count) {
   std::lock_guard lock(hub_.mutex);
-  for (uint32_t i = first; i < first + count && i < count_; ++i) slots_[i] = Slot{};
+  for (uint32_t i = first; i < first + count && i < count_; ++i) {
+    available_[i] = false;
+    for (uint32_t v = 0; v < values_; ++v) results_[size_t(i) * values_ + v] = 0;
+  }
 }
 
-void QueryPool::write(uint32_t query, uint64_t value) {
+void QueryPool::write(uint32_t query, const uint64_t* values) {
   std::lock_guard lock(hub_.mutex);
   if (query >= count_) return;
-  slots_[query] = Slot{value, true};
+  memcpy(&results_[size_t(query) * values_], values, sizeof(uint64_t) * values_);
+  available_[query] = true;
   hub_.changed.notify_all();
 }
 
-VkDeviceSize query_result_size(VkQueryResultFlags flags) {
-  const VkDeviceSize word = (flags & VK_QUERY_RESULT_64_BIT) ? 8 : 4;
-  return (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) ? 2 * word : word;
+void QueryPool::write(uint32_t query, uint64_t value) {
+  const std::vector<uint64_t> values(values_, value);
+  write(query, values.data());
 }
 
 namespace {
@@ -52,20 +68,22 @@ VkResult QueryPool::get_results(uint32_t first, uint32_t count, uint8_t* data, V
   VkResult result = VK_SUCCESS;
   std::unique_lock lock(hub_.mutex);
   for (uint32_t i = 0; i < count && first + i < count_; ++i) {
-    const Slot* slot = &slots_[first + i];
-    if ((flags & VK_QUERY_RESULT_WAIT_BIT) && !slot->available) {
-      while (!slot->available && !hub_.shutting_down) hub_.changed.wait(lock);
-      if (!slot->available) return VK_ERROR_DEVICE_LOST;
+    const uint32_t q = first + i;
+    if ((flags & VK_QUERY_RESULT_WAIT_BIT) && !available_[q]) {
+      while (!available_[q] && !hub_.shutting_down) hub_.changed.wait(lock);
+      if (!available_[q]) return VK_ERROR_DEVICE_LOST;
     }
     uint8_t* out = data + i * stride;
-    if (slot->available) {
-      store_word(out, slot->value, is64);
+    if (available_[q]) {
+      for (uint32_t v = 0; v < values_; ++v) store_word(out + v * word, results_[size_t(q) * values_ + v], is64);
     } else {
       result = VK_NOT_READY;
-      // PARTIAL: a value between zero and the final one; nothing has been counted yet, so zero.
-      if (flags & VK_QUERY_RESULT_PARTIAL_BIT) store_word(out, 0, is64);
+      // PARTIAL: a value between zero and the final one. Results are written whole when the
+      // query ends, so an unfinished query has nothing to report beyond zero.
+      if (flags & VK_QUERY_RESULT_PARTIAL_BIT)
+        for (uint32_t v = 0; v < values_; ++v) store_word(out + v * word, 0, is64);
     }
-    if (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) store_word(out + word, slot->available ? 1 : 0, is64);
+    if (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) store_word(out + values_ * word, available_[q] ? 1 : 0, is64);
   }
   return result;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// The engine side of a VkQueryPool: one slot per query holding its result and availability.
+// The engine side of a VkQueryPool: one slot per query holding its results and availability.
 // Queue threads write slots when the writing command executes, so availability follows the
 // queue's execution order; the host reads them (vkGetQueryPoolResults) or a queue copies them
 // (vkCmdCopyQueryPoolResults). Availability changes are published through the device's SyncHub,
@@ -16,37 +16,46 @@ namespace kiln::exec {
 // Device time for timestamps: nanoseconds of CLOCK_MONOTONIC (timestampPeriod 1, 64 valid bits).
 uint64_t device_timestamp_ns();
 
+// The core VkQueryPipelineStatisticFlagBits (bits 0..10); Kiln counts every one of them (stages
+// it does not have count 0, as the spec says for absent stages).
+constexpr uint32_t kPipelineStatisticCount = 11;
+constexpr VkQueryPipelineStatisticFlags kSupportedPipelineStatistics = (1u << kPipelineStatisticCount) - 1;
+
 class QueryPool {
  public:
-  QueryPool(SyncHub& hub, VkQueryType type, uint32_t count);
+  // `statistics`: the enabled VkQueryPipelineStatisticFlags of a PIPELINE_STATISTICS pool.
+  QueryPool(SyncHub& hub, VkQueryType type, uint32_t count, VkQueryPipelineStatisticFlags statistics = 0);
   VkQueryType type() const { return type_; }
   uint32_t count() const { return count_; }
+  VkQueryPipelineStatisticFlags statistics() const { return statistics_; }
+  // Values one query produces: one per enabled statistic (in bit order), otherwise one.
+  uint32_t values_per_query() const { return values_; }
+  // Bytes one query's results take for `flags` (its values + optional availability word).
+  VkDeviceSize result_size(VkQueryResultFlags flags) const;
 
   // Makes queries [first, first+count) unavailable with no result (vkResetQueryPool and
   // vkCmdResetQueryPool); out-of-range parts are clamped by the caller.
   void reset(uint32_t first, uint32_t count);
-  // Stores a query's final result and makes it available.
+  // Stores a query's final results (values_per_query() of them) and makes it available.
+  void write(uint32_t query, const uint64_t* values);
+  // Every value of the query = `value` (timestamps, occlusion; 0 for a multiview query's extra queries).
   void write(uint32_t query, uint64_t value);
 
-  // Writes results as vkGetQueryPoolResults defines them, `stride` bytes apart, each one value
-  // (the pool types Kiln supports have one) plus availability when asked. VK_NOT_READY when a
-  // query was unavailable and WAIT was not set; with WAIT, VK_ERROR_DEVICE_LOST if the device
-  // shuts down first.
+  // Writes results as vkGetQueryPoolResults defines them, `stride` bytes apart, each
+  // values_per_query() values plus availability when asked. VK_NOT_READY when a query was
+  // unavailable and WAIT was not set; with WAIT, VK_ERROR_DEVICE_LOST if the device shuts down first.
   VkResult get_results(uint32_t first, uint32_t count, uint8_t* data, VkDeviceSize stride,
                        VkQueryResultFlags flags);
 
  private:
-  struct Slot {
-    uint64_t value = 0;
-    bool available = false;
-  };
   SyncHub& hub_;
   VkQueryType type_;
   uint32_t count_;
-  std::unique_ptr<Slot[]> slots_;  // guarded by hub_.mutex
+  VkQueryPipelineStatisticFlags statistics_;
+  uint32_t values_;
+  // Guarded by hub_.mutex: values_ results per query, and availability.
+  std::unique_ptr<uint64_t[]> results_;
+  std::unique_ptr<bool[]> available_;
 };
-
-// Bytes one query's results take for `flags` (value + optional availability word).
-VkDeviceSize query_result_size(VkQueryResultFlags flags);
 
 }  // namespace kiln::exec

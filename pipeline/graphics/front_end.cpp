@@ -1,7 +1,9 @@
 #include "pipeline/graphics/front_end.h"
 
+#include <atomic>
 #include <cstring>
 
+#include "pipeline/draw.h"
 #include "pipeline/graphics/clipping.h"
 #include "pipeline/graphics/setup.h"
 #include "pipeline/graphics/vertex_stage.h"
@@ -60,9 +62,16 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
   }
   const VertexFormat& f = ctx.vertex_format;
   s.vertices.resize(s.cache.ids.size() * f.stride);
+  // One vertex shader invocation per distinct vertex of the batch (reuse within a batch is what
+  // the spec's "implementation-dependent" invocation count allows).
+  if (ctx.counters) ctx.counters->vertex_shader_invocations.fetch_add(s.cache.ids.size(), std::memory_order_relaxed);
   shade_vertices(ctx, *job.params, job.instance, s.cache.ids.data(), static_cast<uint32_t>(s.cache.ids.size()),
                  s.vertices.data(), faults);
-  if (ctx.state->rasterization.rasterizer_discard) return;
+  // Rasterizer discard drops primitives just before rasterization, after clipping: they are
+  // still clipped when a query counts clipping statistics, and nothing is set up.
+  const bool discard = ctx.state->rasterization.rasterizer_discard;
+  if (discard && !ctx.counters) return;
+  uint64_t clip_in = 0, clip_out = 0;
 
   const uint32_t* in[3];
   const uint32_t* clipped[kMaxClippedVertices + 2];
@@ -84,10 +93,17 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
       info.layer = uint32_t(layer);
     }
     const uint32_t n = clip_primitive(ctx, ctx.viewports[info.viewport], in, prim.vertex_count, s.clip, clipped);
+    ++clip_in;
     if (n == 0) continue;
+    ++clip_out;  // a clipped polygon is still one primitive
+    if (discard) continue;
     if (prim.vertex_count == 1) setup_point(ctx, info, clipped[0], out);
     else if (prim.vertex_count == 2) setup_line(ctx, info, clipped, out);
     else setup_polygon(ctx, info, clipped, n, out);
+  }
+  if (ctx.counters) {
+    ctx.counters->clipping_invocations.fetch_add(clip_in, std::memory_order_relaxed);
+    ctx.counters->clipping_primitives.fetch_add(clip_out, std::memory_order_relaxed);
   }
 }
 

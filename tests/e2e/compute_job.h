@@ -41,6 +41,9 @@ class ComputeJob {
   // Dispatches (x, y, z) groups, with `push_bytes` bytes of push constants, then makes the
   // shader's writes visible to the host and waits.
   void run(uint32_t x, uint32_t y = 1, uint32_t z = 1, const void* push = nullptr, uint32_t push_bytes = 0);
+  // What run() records, into `cb` (for tests that record around it, e.g. queries).
+  void record(VkCommandBuffer cb, uint32_t x, uint32_t y = 1, uint32_t z = 1, const void* push = nullptr,
+              uint32_t push_bytes = 0);
 
  private:
   TestDevice& device_;

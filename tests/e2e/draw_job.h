@@ -7,6 +7,7 @@
 // (2D array images), rendered with multiview or with Layer written by the vertex shader.
 #include <vulkan/vulkan.h>
 
+#include <array>
 #include <functional>
 #include <string>
 #include <vector>
@@ -85,6 +86,15 @@ class DrawJob {
   // runs `record`, ends the pass and waits. Afterwards every attachment is in TRANSFER_SRC_OPTIMAL.
   void draw(const VkClearColorValue& clear, const std::function<void(VkCommandBuffer)>& record, float clear_depth = 1.0f,
             uint32_t clear_stencil = 0);
+  // The render pass part of draw() recorded into `cb`, for tests that record around it (queries).
+  // With SECONDARY_COMMAND_BUFFERS contents nothing is bound: `record` executes secondaries, which
+  // call bind_state() themselves and continue the pass with inheritance().
+  void record_pass(VkCommandBuffer cb, const VkClearColorValue& clear, const std::function<void(VkCommandBuffer)>& record,
+                   float clear_depth = 1.0f, VkSubpassContents contents = VK_SUBPASS_CONTENTS_INLINE,
+                   uint32_t clear_stencil = 0);
+  // Binds the pipeline and set 0 and sets the viewports and scissors.
+  void bind_state(VkCommandBuffer cb);
+  VkCommandBufferInheritanceInfo inheritance() const;
 
   // A colour attachment's texels (tightly packed rows) / the depth or stencil aspect's, of one layer.
   std::vector<uint8_t> read_color(uint32_t attachment = 0, uint32_t layer = 0);
@@ -112,5 +122,18 @@ class DrawJob {
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
 };
+
+// Helpers shared by draw tests: vertices with a position and a colour (draw_colored.vert).
+struct ColoredVertex {
+  float x, y, z;
+  float r, g, b, a;
+};
+
+// draw_colored.vert/.frag with ColoredVertex input at binding 0.
+DrawJobOptions colored_options();
+// Two triangles covering [x0, x1] x [y0, y1] (clip space) at depth z, in one colour.
+std::vector<ColoredVertex> rect(float x0, float y0, float x1, float y1, float z, std::array<float, 4> color);
+Buffer vertex_buffer(TestDevice& device, const std::vector<ColoredVertex>& vertices);
+void bind_vertices(VkCommandBuffer cb, const Buffer& buffer);
 
 }  // namespace kiln::test
