@@ -111,7 +111,7 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   p12.supportedDepthResolveModes = 0;
   p12.supportedStencilResolveModes = 0;
   p12.maxTimelineSemaphoreValueDifference = UINT64_MAX;
-  p12.framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  p12.framebufferIntegerColorSampleCounts = kSupportedSampleCounts;
 
   VkPhysicalDeviceVulkan13Properties& p13 = pd->properties13;
   p13.minSubgroupSize = host_simd_width();
@@ -208,6 +208,8 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // (pipeline/graphics/output_merge.cpp; DrawTest.DepthBoundsTestTheStoredDepth, LogicOpXor...).
   pd->features.depthBounds = VK_TRUE;
   pd->features.logicOp = VK_TRUE;
+  // Alpha to one before blending (pipeline/graphics/output_merge.cpp; MsaaTest.AlphaToOneWritesOpaqueAlpha).
+  pd->features.alphaToOne = VK_TRUE;
   pd->features13.shaderTerminateInvocation = VK_TRUE;
   // Storage images and texel buffers check every coordinate against the view (out of bounds:
   // reads zero, writes dropped; compiler/translate_image.cpp).

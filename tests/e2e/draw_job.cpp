@@ -20,37 +20,69 @@ VkImageView make_view(VkDevice device, const Image& image, VkImageAspectFlags as
   return view;
 }
 
+Image create_attachment_image(TestDevice& device, VkFormat format, VkExtent3D extent, VkSampleCountFlagBits samples,
+                              VkImageUsageFlags usage) {
+  VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  info.imageType = VK_IMAGE_TYPE_2D;
+  info.format = format;
+  info.extent = extent;
+  info.mipLevels = 1;
+  info.arrayLayers = 1;
+  info.samples = samples;
+  info.tiling = VK_IMAGE_TILING_OPTIMAL;
+  info.usage = usage;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  return device.create_image(info);
+}
+
 }  // namespace
 
 DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(device), options_(options) {
   VkDevice d = device.handle();
   const bool with_depth = options.depth_format != VK_FORMAT_UNDEFINED;
   const VkExtent3D extent{options.width, options.height, 1};
-  color_ = device.create_image(VK_IMAGE_TYPE_2D, options.color_format, extent, 1, 1, 0,
-                               VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+  const bool multisampled = options.samples != VK_SAMPLE_COUNT_1_BIT;
+  const bool with_resolve = multisampled && options.resolve_attachment;
+  color_ = create_attachment_image(device, options.color_format, extent, options.samples,
+                                   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                       (multisampled ? VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT : 0));
   color_view_ = make_view(d, color_, VK_IMAGE_ASPECT_COLOR_BIT);
+  if (with_resolve) {
+    resolve_ = device.create_image(VK_IMAGE_TYPE_2D, options.color_format, extent, 1, 1, 0,
+                                   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    resolve_view_ = make_view(d, resolve_, VK_IMAGE_ASPECT_COLOR_BIT);
+  }
   const VkImageAspectFlags depth_aspects =
       VK_IMAGE_ASPECT_DEPTH_BIT | (has_stencil(options.depth_format) ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
   if (with_depth) {
-    depth_ = device.create_image(VK_IMAGE_TYPE_2D, options.depth_format, extent, 1, 1, 0,
-                                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    depth_ = create_attachment_image(device, options.depth_format, extent, options.samples,
+                                     VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
     depth_view_ = make_view(d, depth_, depth_aspects);
   }
 
   // One subpass; both attachments end in TRANSFER_SRC_OPTIMAL for readback.
-  VkAttachmentDescription attachments[2] = {};
-  attachments[0] = {0, options.color_format, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+  VkAttachmentDescription attachments[3] = {};
+  attachments[0] = {0, options.color_format, options.samples, VK_ATTACHMENT_LOAD_OP_CLEAR,
                     VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE,
                     VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
-  attachments[1] = {0, options.depth_format, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+  attachments[1] = {0, options.depth_format, options.samples, VK_ATTACHMENT_LOAD_OP_CLEAR,
                     VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
                     VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
+  // The resolve attachment follows the used ones, so attachment indices stay contiguous.
+  const uint32_t resolve_index = with_depth ? 2 : 1;
+  attachments[resolve_index] = {0, options.color_format, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+                                VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
   const VkAttachmentReference color_ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
   const VkAttachmentReference depth_ref{1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+  const VkAttachmentReference resolve_ref{resolve_index, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
   VkSubpassDescription subpass{};
   subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
   subpass.colorAttachmentCount = 1;
   subpass.pColorAttachments = &color_ref;
+  subpass.pResolveAttachments = with_resolve ? &resolve_ref : nullptr;
   subpass.pDepthStencilAttachment = with_depth ? &depth_ref : nullptr;
   // Attachment writes → the readback copy after the pass.
   VkSubpassDependency dependency{0, VK_SUBPASS_EXTERNAL,
@@ -59,17 +91,18 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
                                  VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
                                  VK_ACCESS_TRANSFER_READ_BIT, 0};
   VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
-  pass_info.attachmentCount = with_depth ? 2 : 1;
+  pass_info.attachmentCount = resolve_index + (with_resolve ? 1 : 0);
   pass_info.pAttachments = attachments;
   pass_info.subpassCount = 1;
   pass_info.pSubpasses = &subpass;
   pass_info.dependencyCount = 1;
   pass_info.pDependencies = &dependency;
   EXPECT_EQ(vkCreateRenderPass(d, &pass_info, nullptr, &render_pass_), VK_SUCCESS);
-  const VkImageView views[2] = {color_view_, depth_view_};
+  VkImageView views[3] = {color_view_, depth_view_, VK_NULL_HANDLE};
+  views[resolve_index] = resolve_view_;
   VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
   fb_info.renderPass = render_pass_;
-  fb_info.attachmentCount = with_depth ? 2 : 1;
+  fb_info.attachmentCount = pass_info.attachmentCount;
   fb_info.pAttachments = views;
   fb_info.width = options.width;
   fb_info.height = options.height;
@@ -116,7 +149,10 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   raster.frontFace = options.front_face;
   raster.lineWidth = 1.0f;
   VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-  multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+  multisample.rasterizationSamples = options.samples;
+  multisample.sampleShadingEnable = options.sample_shading;
+  multisample.minSampleShading = options.min_sample_shading;
+  multisample.alphaToOneEnable = options.alpha_to_one;
   VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
   blend.logicOpEnable = options.logic_op_enable;
   blend.logicOp = options.logic_op;
@@ -171,6 +207,7 @@ DrawJob::~DrawJob() {
   vkDestroyRenderPass(d, render_pass_, nullptr);
   vkDestroyImageView(d, color_view_, nullptr);
   vkDestroyImageView(d, depth_view_, nullptr);
+  vkDestroyImageView(d, resolve_view_, nullptr);
 }
 
 void DrawJob::bind_buffer(uint32_t binding, const Buffer& buffer) {
@@ -208,7 +245,12 @@ void DrawJob::draw(const VkClearColorValue& clear, const std::function<void(VkCo
 }
 
 std::vector<uint8_t> DrawJob::read_color() {
-  return device_.read_image(color_, VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  const Image& image = options_.samples != VK_SAMPLE_COUNT_1_BIT ? resolve_ : color_;
+  if (!image.image) {
+    ADD_FAILURE() << "read_color: a multisampled target without a resolve attachment cannot be read back";
+    return {};
+  }
+  return device_.read_image(image, VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
 }
 
 std::vector<uint8_t> DrawJob::read_depth() {

@@ -32,6 +32,14 @@ struct DrawJobOptions {
   VkPipelineColorBlendAttachmentState blend{VK_FALSE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD,
                                             VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD, 0xF};
   VkPipelineDepthStencilStateCreateInfo depth_stencil{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+  // Multisampling: the colour (and depth) attachment's samples. With more than one, the colour
+  // image can also be sampled (texelFetch) and, with resolve_attachment, the subpass resolves it
+  // into a single-sampled image that read_color() returns.
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  bool resolve_attachment = true;
+  bool sample_shading = false;  // VkPipelineMultisampleStateCreateInfo (needs sampleRateShading)
+  float min_sample_shading = 0.0f;
+  bool alpha_to_one = false;    // needs the alphaToOne feature
   std::vector<VkDynamicState> dynamic_states;  // viewport and scissor are always dynamic
   std::vector<VkDescriptorType> bindings;      // set 0, bindings 0, 1, …
   uint32_t push_constant_bytes = 0;            // visible to both stages
@@ -46,6 +54,9 @@ class DrawJob {
 
   VkResult pipeline_result() const { return pipeline_result_; }
   VkPipelineLayout layout() const { return layout_; }
+  // The colour attachment (multisampled when options.samples > 1), in TRANSFER_SRC_OPTIMAL after draw().
+  const Image& color_image() const { return color_; }
+  VkImageView color_view() const { return color_view_; }
 
   void bind_buffer(uint32_t binding, const Buffer& buffer);
 
@@ -53,15 +64,16 @@ class DrawJob {
   // and set 0, sets the full-target viewport and scissor, runs `record`, ends the pass and waits.
   void draw(const VkClearColorValue& clear, const std::function<void(VkCommandBuffer)>& record, float clear_depth = 1.0f);
 
-  // The colour attachment's texels (tightly packed rows) / the depth aspect's.
+  // The colour attachment's texels (tightly packed rows; the resolved image when multisampled) /
+  // the depth aspect's (single-sampled only).
   std::vector<uint8_t> read_color();
   std::vector<uint8_t> read_depth();
 
  private:
   TestDevice& device_;
   DrawJobOptions options_;
-  Image color_{}, depth_{};
-  VkImageView color_view_ = VK_NULL_HANDLE, depth_view_ = VK_NULL_HANDLE;
+  Image color_{}, depth_{}, resolve_{};
+  VkImageView color_view_ = VK_NULL_HANDLE, depth_view_ = VK_NULL_HANDLE, resolve_view_ = VK_NULL_HANDLE;
   VkRenderPass render_pass_ = VK_NULL_HANDLE;
   VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
