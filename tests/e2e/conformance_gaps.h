@@ -14,7 +14,6 @@ namespace kiln::test {
 
 inline constexpr std::string_view kKilnKnownGaps[] = {
     // Graphics pipeline (issue "Graphics pipeline")
-    "4x sample counts",
     "multiview", "separateDepthStencilLayouts",
 };
 
