@@ -55,55 +55,93 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   }
   const VkImageAspectFlags depth_aspects =
       VK_IMAGE_ASPECT_DEPTH_BIT | (has_stencil(options.depth_format) ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
+  const bool with_depth_resolve = with_depth && multisampled &&
+                                  (options.depth_resolve_mode != VK_RESOLVE_MODE_NONE ||
+                                   options.stencil_resolve_mode != VK_RESOLVE_MODE_NONE);
   if (with_depth) {
     depth_ = create_attachment_image(device, options.depth_format, extent, options.samples,
                                      VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
     depth_view_ = make_view(d, depth_, depth_aspects);
   }
+  if (with_depth_resolve) {
+    depth_resolve_ = create_attachment_image(device, options.depth_format, extent, VK_SAMPLE_COUNT_1_BIT,
+                                             VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    depth_resolve_view_ = make_view(d, depth_resolve_, depth_aspects);
+  }
 
-  // One subpass; both attachments end in TRANSFER_SRC_OPTIMAL for readback.
-  VkAttachmentDescription attachments[3] = {};
-  attachments[0] = {0, options.color_format, options.samples, VK_ATTACHMENT_LOAD_OP_CLEAR,
-                    VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE,
-                    VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
-  attachments[1] = {0, options.depth_format, options.samples, VK_ATTACHMENT_LOAD_OP_CLEAR,
-                    VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
-                    VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
-  // The resolve attachment follows the used ones, so attachment indices stay contiguous.
-  const uint32_t resolve_index = with_depth ? 2 : 1;
-  attachments[resolve_index] = {0, options.color_format, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-                                VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-                                VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
-                                VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
-  const VkAttachmentReference color_ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-  const VkAttachmentReference depth_ref{1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
-  const VkAttachmentReference resolve_ref{resolve_index, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-  VkSubpassDescription subpass{};
+  // One subpass (render pass 2, for depth/stencil resolves); every attachment ends in
+  // TRANSFER_SRC_OPTIMAL for readback. Attachments: colour, [depth], [colour resolve], [depth resolve].
+  std::vector<VkAttachmentDescription2> attachments;
+  std::vector<VkImageView> views;
+  auto add = [&](VkFormat format, VkSampleCountFlagBits samples, VkAttachmentLoadOp load, VkAttachmentLoadOp stencil_load,
+                 VkImageView view) {
+    VkAttachmentDescription2 a{VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2};
+    a.format = format;
+    a.samples = samples;
+    a.loadOp = load;
+    a.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    a.stencilLoadOp = stencil_load;
+    a.stencilStoreOp = VK_ATTACHMENT_STORE_OP_STORE;
+    a.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    a.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    attachments.push_back(a);
+    views.push_back(view);
+    return uint32_t(attachments.size() - 1);
+  };
+  auto ref = [](uint32_t attachment, VkImageLayout layout, VkImageAspectFlags aspects) {
+    return VkAttachmentReference2{VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, nullptr, attachment, layout, aspects};
+  };
+  const VkImageLayout color_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  const VkImageLayout depth_layout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+  const VkAttachmentReference2 color_ref = ref(
+      add(options.color_format, options.samples, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_LOAD_OP_DONT_CARE, color_view_),
+      color_layout, VK_IMAGE_ASPECT_COLOR_BIT);
+  const VkAttachmentReference2 depth_ref =
+      with_depth ? ref(add(options.depth_format, options.samples, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                           depth_view_),
+                       depth_layout, depth_aspects)
+                 : VkAttachmentReference2{};
+  const VkAttachmentReference2 resolve_ref =
+      with_resolve ? ref(add(options.color_format, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                             VK_ATTACHMENT_LOAD_OP_DONT_CARE, resolve_view_),
+                         color_layout, VK_IMAGE_ASPECT_COLOR_BIT)
+                   : VkAttachmentReference2{};
+  const VkAttachmentReference2 depth_resolve_ref =
+      with_depth_resolve ? ref(add(options.depth_format, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                   VK_ATTACHMENT_LOAD_OP_DONT_CARE, depth_resolve_view_),
+                               depth_layout, depth_aspects)
+                         : VkAttachmentReference2{};
+  VkSubpassDescriptionDepthStencilResolve ds_resolve{VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE};
+  ds_resolve.depthResolveMode = options.depth_resolve_mode;
+  ds_resolve.stencilResolveMode = options.stencil_resolve_mode;
+  ds_resolve.pDepthStencilResolveAttachment = &depth_resolve_ref;
+  VkSubpassDescription2 subpass{VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2};
+  subpass.pNext = with_depth_resolve ? &ds_resolve : nullptr;
   subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
   subpass.colorAttachmentCount = 1;
   subpass.pColorAttachments = &color_ref;
   subpass.pResolveAttachments = with_resolve ? &resolve_ref : nullptr;
   subpass.pDepthStencilAttachment = with_depth ? &depth_ref : nullptr;
-  // Attachment writes → the readback copy after the pass.
-  VkSubpassDependency dependency{0, VK_SUBPASS_EXTERNAL,
-                                 VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
-                                 VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                 VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-                                 VK_ACCESS_TRANSFER_READ_BIT, 0};
-  VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
-  pass_info.attachmentCount = resolve_index + (with_resolve ? 1 : 0);
-  pass_info.pAttachments = attachments;
+  // Attachment writes (and resolves) → the readback copy after the pass.
+  VkSubpassDependency2 dependency{VK_STRUCTURE_TYPE_SUBPASS_DEPENDENCY_2};
+  dependency.srcSubpass = 0;
+  dependency.dstSubpass = VK_SUBPASS_EXTERNAL;
+  dependency.srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+  dependency.dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
+  dependency.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+  dependency.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+  VkRenderPassCreateInfo2 pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2};
+  pass_info.attachmentCount = uint32_t(attachments.size());
+  pass_info.pAttachments = attachments.data();
   pass_info.subpassCount = 1;
   pass_info.pSubpasses = &subpass;
   pass_info.dependencyCount = 1;
   pass_info.pDependencies = &dependency;
-  EXPECT_EQ(vkCreateRenderPass(d, &pass_info, nullptr, &render_pass_), VK_SUCCESS);
-  VkImageView views[3] = {color_view_, depth_view_, VK_NULL_HANDLE};
-  views[resolve_index] = resolve_view_;
+  EXPECT_EQ(vkCreateRenderPass2(d, &pass_info, nullptr, &render_pass_), VK_SUCCESS);
   VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
   fb_info.renderPass = render_pass_;
-  fb_info.attachmentCount = pass_info.attachmentCount;
-  fb_info.pAttachments = views;
+  fb_info.attachmentCount = uint32_t(views.size());
+  fb_info.pAttachments = views.data();
   fb_info.width = options.width;
   fb_info.height = options.height;
   fb_info.layers = 1;
@@ -208,6 +246,7 @@ DrawJob::~DrawJob() {
   vkDestroyImageView(d, color_view_, nullptr);
   vkDestroyImageView(d, depth_view_, nullptr);
   vkDestroyImageView(d, resolve_view_, nullptr);
+  vkDestroyImageView(d, depth_resolve_view_, nullptr);
 }
 
 void DrawJob::bind_buffer(uint32_t binding, const Buffer& buffer) {
@@ -253,8 +292,13 @@ std::vector<uint8_t> DrawJob::read_color() {
   return device_.read_image(image, VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
 }
 
-std::vector<uint8_t> DrawJob::read_depth() {
-  return device_.read_image(depth_, VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+std::vector<uint8_t> DrawJob::read_depth(VkImageAspectFlagBits aspect) {
+  const Image& image = options_.samples != VK_SAMPLE_COUNT_1_BIT ? depth_resolve_ : depth_;
+  if (!image.image) {
+    ADD_FAILURE() << "read_depth: a multisampled depth target without a depth/stencil resolve cannot be read back";
+    return {};
+  }
+  return device_.read_image(image, aspect, 0, 0, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
 }
 
 }  // namespace kiln::test

@@ -37,6 +37,10 @@ struct DrawJobOptions {
   // into a single-sampled image that read_color() returns.
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
   bool resolve_attachment = true;
+  // Depth/stencil resolve of a multisampled depth attachment into a single-sampled one that
+  // read_depth() returns (VkSubpassDescriptionDepthStencilResolve; NONE: no resolve).
+  VkResolveModeFlagBits depth_resolve_mode = VK_RESOLVE_MODE_NONE;
+  VkResolveModeFlagBits stencil_resolve_mode = VK_RESOLVE_MODE_NONE;
   bool sample_shading = false;  // VkPipelineMultisampleStateCreateInfo (needs sampleRateShading)
   float min_sample_shading = 0.0f;
   bool alpha_to_one = false;    // needs the alphaToOne feature
@@ -65,15 +69,16 @@ class DrawJob {
   void draw(const VkClearColorValue& clear, const std::function<void(VkCommandBuffer)>& record, float clear_depth = 1.0f);
 
   // The colour attachment's texels (tightly packed rows; the resolved image when multisampled) /
-  // the depth aspect's (single-sampled only).
+  // the depth attachment's depth or stencil aspect (its resolve when multisampled).
   std::vector<uint8_t> read_color();
-  std::vector<uint8_t> read_depth();
+  std::vector<uint8_t> read_depth(VkImageAspectFlagBits aspect = VK_IMAGE_ASPECT_DEPTH_BIT);
 
  private:
   TestDevice& device_;
   DrawJobOptions options_;
-  Image color_{}, depth_{}, resolve_{};
+  Image color_{}, depth_{}, resolve_{}, depth_resolve_{};
   VkImageView color_view_ = VK_NULL_HANDLE, depth_view_ = VK_NULL_HANDLE, resolve_view_ = VK_NULL_HANDLE;
+  VkImageView depth_resolve_view_ = VK_NULL_HANDLE;
   VkRenderPass render_pass_ = VK_NULL_HANDLE;
   VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
