@@ -522,6 +522,41 @@ TEST_F(MsaaTest, DepthStencilResolveModes) {
   }
 }
 
+// ERROR PATH (unvalidated instance): buffer<->image copies of a multisampled image and image copies
+// between different sample counts are invalid; Kiln drops them (one log line) instead of reading or
+// writing by the wrong texel size. Kiln only: the spec leaves this undefined.
+TEST_F(MsaaTest, InvalidMultisampledCopiesAreDropped) {
+  KILN_ONLY();
+  UnvalidatedContext context = create_unvalidated_context();
+  ASSERT_NE(VK_NULL_HANDLE, context.physical_device);
+  std::unique_ptr<TestDevice> device;
+  ASSERT_EQ(VK_SUCCESS, TestDevice::create(context.physical_device, {}, &device));
+  auto [ms4, ms4_view] = make_target(*device, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_4_BIT);
+  auto [ms2, ms2_view] = make_target(*device, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_2_BIT);
+  const VkDeviceSize bytes = VkDeviceSize{kSize} * kSize * 4 * 4;
+  Buffer buffer = device->create_buffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0xAB);
+  device->run_commands([&](VkCommandBuffer cb) {
+    const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    const VkClearColorValue red{{1, 0, 0, 1}}, green{{0, 1, 0, 1}};
+    vkCmdClearColorImage(cb, ms4.image, VK_IMAGE_LAYOUT_GENERAL, &red, 1, &range);
+    vkCmdClearColorImage(cb, ms2.image, VK_IMAGE_LAYOUT_GENERAL, &green, 1, &range);
+    full_barrier(cb);
+    const VkBufferImageCopy region{0, 0, 0, layers(VK_IMAGE_ASPECT_COLOR_BIT, 0), {0, 0, 0}, {kSize, kSize, 1}};
+    vkCmdCopyImageToBuffer(cb, ms4.image, VK_IMAGE_LAYOUT_GENERAL, buffer.buffer, 1, &region);
+    vkCmdCopyBufferToImage(cb, buffer.buffer, ms4.image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+    const VkImageCopy copy{layers(VK_IMAGE_ASPECT_COLOR_BIT, 0), {0, 0, 0}, layers(VK_IMAGE_ASPECT_COLOR_BIT, 0), {0, 0, 0},
+                           {kSize, kSize, 1}};
+    vkCmdCopyImage(cb, ms2.image, VK_IMAGE_LAYOUT_GENERAL, ms4.image, VK_IMAGE_LAYOUT_GENERAL, 1, &copy);
+  });
+  EXPECT_TRUE(std::all_of(mapped_as<uint8_t>(buffer), mapped_as<uint8_t>(buffer) + bytes, [](uint8_t b) { return b == 0xAB; }))
+      << "a multisampled image was copied to a buffer";
+  const FetchedSamples fetched = fetch_samples(*device, ms4.image, ms4_view, VK_IMAGE_LAYOUT_GENERAL, 4);
+  ASSERT_EQ(fetched.samples, 4u);
+  uint32_t wrong = 0;
+  for (const auto& t : fetched.texels) wrong += t != std::array<float, 4>{1, 0, 0, 1};
+  EXPECT_EQ(wrong, 0u) << "the 4-sample image was overwritten by a buffer or a 2-sample image";
+}
+
 // alphaToOne: the fragment's alpha becomes 1 before it is written.
 TEST_F(MsaaTest, AlphaToOneWritesOpaqueAlpha) {
   REQUIRE_ON_KILN(features().core.features.alphaToOne, "alphaToOne");
