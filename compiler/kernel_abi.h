@@ -95,6 +95,7 @@ enum SampleOp : uint32_t {
   kSampleOffset = 1u << 13,     // offset[] holds per-lane texel offsets
   kSampleMinLod = 1u << 14,     // min_lod[] holds the shader's minimum LOD
   kSampleOffsets4 = 1u << 15,   // gather_offsets holds ConstOffsets (gather)
+  kSampleIndex = 1u << 16,      // sample_index[] holds the Sample operand (fetch from a multisampled image)
 };
 
 struct SampleArgs {
@@ -114,6 +115,7 @@ struct SampleArgs {
   float grad[2][3][kMaxSampleLanes];  // dP/dx, dP/dy per coordinate
   int32_t offset[3][kMaxSampleLanes];
   uint32_t out[4][kMaxSampleLanes];   // float or int bit patterns as the format's class
+  int32_t sample_index[kMaxSampleLanes];  // kSampleIndex: which sample of the texel a fetch reads
 };
 
 static_assert(sizeof(BufferDescriptor) == kDescriptorRecordSize);

@@ -267,9 +267,10 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
     case spv::Op::OpImageFetch: {
       const spirv::Type* image = image_type(ops[0]);
       if (!image) return fail(inst, "image operand is not an image (sampled images are not supported yet)");
-      if (image->multisampled) return fail(inst, "multisampled images are not supported");
       if (inst.opcode == spv::Op::OpImageFetch && image->dim != spv::Dim::Buffer)
-        return sample_instruction(inst, handled);  // sampled images: every level (translate_sample.cpp)
+        return sample_instruction(inst, handled);  // sampled images: every level and sample (translate_sample.cpp)
+      // Storage images are single-sampled (storageImageSampleCounts = 1).
+      if (image->multisampled) return fail(inst, "multisampled storage images and input attachments are not supported");
       const Grid grid = g.grid(*image, get(ops[0]).leaves.at(0));
       llvm::Value* inside;
       llvm::Value* addr = g.texel_address(*image, grid, get(ops[1]), &inside);

@@ -1,5 +1,5 @@
 // Sampling instructions: OpSampledImage, OpImageSample* (implicit/explicit LOD, Dref, Proj),
-// OpImageFetch on sampled images, OpImageGather / OpImageDrefGather and OpImageQueryLod.
+// OpImageFetch on sampled images (with the Sample operand on multisampled ones), OpImageGather / OpImageDrefGather and OpImageQueryLod.
 //
 // A sampled image's value is two leaves: the address of the descriptor record that holds the
 // image view and the one that holds the sampler (the same record for combined image samplers).
@@ -186,7 +186,7 @@ bool Translator::sample_instruction(const spirv::Instruction& inst, bool* handle
   const spirv::Type& image_type = m.type(type_of(ops[0]));
   const Value coord = get(ops[1]);
   const ImageOperands io = parse_operands(ops, operands_at);
-  if (io.sample) return fail(inst, "multisampled sampled images are not supported");
+  if (io.sample && !fetch) return fail(inst, "the Sample operand is only valid on fetches");
 
   llvm::Value* a = g.args();
   llvm::Type* i32 = builder_.getInt32Ty();
@@ -198,6 +198,7 @@ bool Translator::sample_instruction(const spirv::Instruction& inst, bool* handle
   if (io.min_lod) op |= abi::kSampleMinLod;
   if (io.offset) op |= abi::kSampleOffset;
   if (io.offsets) op |= abi::kSampleOffsets4;
+  if (io.sample) op |= abi::kSampleIndex;
   if (gather || inst.opcode == spv::Op::OpImageQueryLod) op &= ~abi::kSampleLodMask;
 
   const uint32_t coords = static_cast<uint32_t>(coord.leaves.size());
@@ -220,6 +221,7 @@ bool Translator::sample_instruction(const spirv::Instruction& inst, bool* handle
   if (io.lod) g.store_lanes(a, offsetof(SampleArgs, lod), get(io.lod).leaves.at(0), !fetch);
   else if (fetch) g.store_lanes(a, offsetof(SampleArgs, lod), splat(builder_.getInt32(0)), false);
   if (io.bias) g.store_lanes(a, offsetof(SampleArgs, lod), get(io.bias).leaves.at(0), true);
+  if (io.sample) g.store_lanes(a, offsetof(SampleArgs, sample_index), get(io.sample).leaves.at(0), false);
   if (io.min_lod) g.store_lanes(a, offsetof(SampleArgs, min_lod), get(io.min_lod).leaves.at(0), true);
   if (io.grad_x) {
     const Value dx = get(io.grad_x), dy = get(io.grad_y);

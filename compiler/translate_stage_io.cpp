@@ -493,6 +493,14 @@ llvm::Value* Translator::graphics_builtin(spv::BuiltIn builtin, uint32_t compone
     case spv::BuiltIn::Layer: return splat(invocation_field(*this, offsetof(F, layer), i32));
     case spv::BuiltIn::ViewIndex: return splat(invocation_field(*this, offsetof(F, view_index), i32));
     case spv::BuiltIn::SampleId: return splat(invocation_field(*this, offsetof(F, sample_id), i32));
+    case spv::BuiltIn::SamplePosition: {
+      // A shader that reads SamplePosition runs per sample, and then FragCoord.xy is the sample's
+      // location (the spec's rule for sample shading), so the position is its fractional part.
+      // With one sample the engine shades at the pixel centre: (0.5, 0.5), the standard location.
+      llvm::Value* xy = lane_array(*this, invocation_field(*this, offsetof(F, frag_coord), ptr),
+                                   uint64_t{component} * width() * 4, f32);
+      return b.CreateFSub(xy, b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, xy));
+    }
     case spv::BuiltIn::SampleMask:
       return lane_array(*this, invocation_field(*this, offsetof(F, sample_mask_in), ptr), 0, i32);
     case spv::BuiltIn::HelperInvocation: return b.CreateLoad(helper_slot_->getAllocatedType(), helper_slot_);

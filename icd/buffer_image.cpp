@@ -48,7 +48,8 @@ bool layout_for(const VkImageCreateInfo& info, mem::ImageLayout* layout) {
   if (image_format_properties(info.format, info.imageType, info.tiling, info.usage, info.flags, &limits) != VK_SUCCESS ||
       info.extent.width > limits.maxExtent.width || info.extent.height > limits.maxExtent.height ||
       info.extent.depth > limits.maxExtent.depth || info.mipLevels > limits.maxMipLevels ||
-      info.arrayLayers > limits.maxArrayLayers || !(info.samples & limits.sampleCounts))
+      info.arrayLayers > limits.maxArrayLayers || __builtin_popcount(info.samples) != 1 ||
+      !(info.samples & limits.sampleCounts) || (info.samples != VK_SAMPLE_COUNT_1_BIT && info.mipLevels != 1))
     return false;
   return layout->init(image_desc(info)) && layout->total_size() <= kMaxResourceSize;
 }

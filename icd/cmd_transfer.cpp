@@ -5,6 +5,7 @@
 #include "common/log.h"
 #include "icd/command_buffer.h"
 #include "kiln_entrypoints.h"
+#include "memory/attachment_ops.h"
 #include "memory/blit.h"
 #include "memory/transfer.h"
 
@@ -62,10 +63,25 @@ void record_blit_image(CommandBuffer* cb, const VkBlitImageInfo2& info) {
                                     [&](const VkImageBlit2& r) { return mem::blit_region_valid(*src, *dst, r, info.filter); });
 }
 
+void record_resolve_image(CommandBuffer* cb, const VkResolveImageInfo2& info) {
+  auto* src = from_handle<mem::Image>(info.srcImage);
+  auto* dst = from_handle<mem::Image>(info.dstImage);
+  auto* cmd = cb->commands.append<exec::ResolveImageCmd>();
+  cmd->src = src;
+  cmd->dst = dst;
+  cmd->regions = keep_valid_regions(cb, "vkCmdResolveImage", info.pRegions, info.regionCount, &cmd->region_count,
+                                    [&](const VkImageResolve2& r) { return mem::resolve_region_valid(*src, *dst, r); });
+}
+
 void record_buffer_image_copy(CommandBuffer* cb, exec::CommandType type, VkBuffer buffer_handle, VkImage image_handle,
                               const VkBufferImageCopy2* regions, uint32_t count) {
   auto* buffer = from_handle<mem::Buffer>(buffer_handle);
   auto* image = from_handle<mem::Image>(image_handle);
+  if (image->desc.samples != VK_SAMPLE_COUNT_1_BIT) {
+    // The spec forbids it (VUID-vkCmdCopyBufferToImage-dstImage-07973): buffers have no sample layout.
+    KILN_LOG_ONCE(LogLevel::Error, "vkCmdCopyBufferToImage/ImageToBuffer: multisampled image; skipped");
+    return;
+  }
   auto* cmd = cb->commands.append<exec::BufferImageCopyCmd>(type);
   cmd->buffer = buffer;
   cmd->image = image;
@@ -80,6 +96,9 @@ VkImageCopy2 to_v2(const VkImageCopy& r) {
 VkImageBlit2 to_v2(const VkImageBlit& r) {
   return {VK_STRUCTURE_TYPE_IMAGE_BLIT_2, nullptr, r.srcSubresource, {r.srcOffsets[0], r.srcOffsets[1]},
           r.dstSubresource, {r.dstOffsets[0], r.dstOffsets[1]}};
+}
+VkImageResolve2 to_v2(const VkImageResolve& r) {
+  return {VK_STRUCTURE_TYPE_IMAGE_RESOLVE_2, nullptr, r.srcSubresource, r.srcOffset, r.dstSubresource, r.dstOffset, r.extent};
 }
 VkBufferImageCopy2 to_v2(const VkBufferImageCopy& r) {
   return {VK_STRUCTURE_TYPE_BUFFER_IMAGE_COPY_2, nullptr, r.bufferOffset, r.bufferRowLength, r.bufferImageHeight,
@@ -129,6 +148,18 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBlitImage(VkCommandBuffer commandB
   auto regions = regions_to_v2(pRegions, count);
   record_blit_image(command_buffer_of(commandBuffer), {VK_STRUCTURE_TYPE_BLIT_IMAGE_INFO_2, nullptr, src, srcLayout, dst,
                                                        dstLayout, count, regions.data(), filter});
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdResolveImage2(VkCommandBuffer commandBuffer, const VkResolveImageInfo2* pInfo) {
+  record_resolve_image(command_buffer_of(commandBuffer), *pInfo);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdResolveImage(VkCommandBuffer commandBuffer, VkImage src, VkImageLayout srcLayout,
+                                                           VkImage dst, VkImageLayout dstLayout, uint32_t count,
+                                                           const VkImageResolve* pRegions) {
+  auto regions = regions_to_v2(pRegions, count);
+  record_resolve_image(command_buffer_of(commandBuffer), {VK_STRUCTURE_TYPE_RESOLVE_IMAGE_INFO_2, nullptr, src, srcLayout,
+                                                          dst, dstLayout, count, regions.data()});
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdCopyBufferToImage2(VkCommandBuffer commandBuffer,

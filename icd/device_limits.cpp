@@ -82,15 +82,17 @@ static VkPhysicalDeviceLimits make_limits() {
   l.maxFramebufferWidth = 16384;
   l.maxFramebufferHeight = 16384;
   l.maxFramebufferLayers = 2048;
-  l.framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-  l.framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-  l.framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-  l.framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  // Multisampled images and rasterization at 1, 2, 4 and 8 samples (standard locations,
+  // pipeline/draw.cpp). Storage images stay single-sampled: shaderStorageImageMultisample is FALSE.
+  l.framebufferColorSampleCounts = kSupportedSampleCounts;
+  l.framebufferDepthSampleCounts = kSupportedSampleCounts;
+  l.framebufferStencilSampleCounts = kSupportedSampleCounts;
+  l.framebufferNoAttachmentsSampleCounts = kSupportedSampleCounts;
   l.maxColorAttachments = 8;
-  l.sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-  l.sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-  l.sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-  l.sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.sampledImageColorSampleCounts = kSupportedSampleCounts;
+  l.sampledImageIntegerSampleCounts = kSupportedSampleCounts;
+  l.sampledImageDepthSampleCounts = kSupportedSampleCounts;
+  l.sampledImageStencilSampleCounts = kSupportedSampleCounts;
   l.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
   l.maxSampleMaskWords = 1;
   l.timestampComputeAndGraphics = VK_TRUE;  // every queue writes timestamps

@@ -89,6 +89,23 @@ FormatSupport format_support(VkFormat format) {
   return s;
 }
 
+namespace {
+// The spec's rules for VkImageFormatProperties::sampleCounts: only 2D, optimally tiled, non-cube
+// images of a format that can be an attachment may be multisampled; storage usage limits them to
+// storageImageSampleCounts. (Multisampled images must also have one mip level: the application's
+// create info is checked for that, not these properties.)
+VkSampleCountFlags image_sample_counts(VkFormatFeatureFlags2 features, VkImageType type, VkImageTiling tiling,
+                                       VkImageUsageFlags usage, VkImageCreateFlags flags) {
+  const VkFormatFeatureFlags2 attachment =
+      VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT;
+  if (tiling != VK_IMAGE_TILING_OPTIMAL || type != VK_IMAGE_TYPE_2D || (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) ||
+      !(features & attachment))
+    return VK_SAMPLE_COUNT_1_BIT;
+  if (usage & VK_IMAGE_USAGE_STORAGE_BIT) return device_limits().storageImageSampleCounts;
+  return kSupportedSampleCounts;
+}
+}  // namespace
+
 VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTiling tiling,
                                  VkImageUsageFlags usage, VkImageCreateFlags flags,
                                  VkImageFormatProperties* out) {
@@ -142,7 +159,7 @@ VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTilin
   while ((max_dim >> mips) > 0) ++mips;
   out->maxMipLevels = mips;
   out->maxArrayLayers = type == VK_IMAGE_TYPE_3D ? 1 : L.maxImageArrayLayers;
-  out->sampleCounts = VK_SAMPLE_COUNT_1_BIT;  // multisampled images arrive with rasterization
+  out->sampleCounts = image_sample_counts(features, type, tiling, usage, flags);
   if (tiling == VK_IMAGE_TILING_LINEAR) {
     // Linear images: the spec's minimum guarantee (2D, one mip, one layer) plus 1D/3D, which our
     // linear layout handles the same way.

@@ -109,10 +109,15 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   p12.shaderStorageBufferArrayNonUniformIndexingNative = VK_TRUE;
   p12.robustBufferAccessUpdateAfterBind = VK_TRUE;
   p12.quadDivergentImplicitLod = VK_FALSE;
-  p12.supportedDepthResolveModes = 0;
-  p12.supportedStencilResolveModes = 0;
+  // Depth/stencil resolve attachments (memory/attachment_ops.cpp; MsaaTest.DepthStencilResolveModes).
+  // Not independent: depth and stencil resolve with the same mode (independentResolve(None) FALSE).
+  p12.supportedDepthResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_AVERAGE_BIT |
+                                   VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
+  p12.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
+  p12.independentResolveNone = VK_FALSE;
+  p12.independentResolve = VK_FALSE;
   p12.maxTimelineSemaphoreValueDifference = UINT64_MAX;
-  p12.framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  p12.framebufferIntegerColorSampleCounts = kSupportedSampleCounts;
 
   VkPhysicalDeviceVulkan13Properties& p13 = pd->properties13;
   p13.minSubgroupSize = host_simd_width();
@@ -209,6 +214,8 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // (pipeline/graphics/output_merge.cpp; DrawTest.DepthBoundsTestTheStoredDepth, LogicOpXor...).
   pd->features.depthBounds = VK_TRUE;
   pd->features.logicOp = VK_TRUE;
+  // Alpha to one before blending (pipeline/graphics/output_merge.cpp; MsaaTest.AlphaToOneWritesOpaqueAlpha).
+  pd->features.alphaToOne = VK_TRUE;
   pd->features13.shaderTerminateInvocation = VK_TRUE;
   // Storage images and texel buffers check every coordinate against the view (out of bounds:
   // reads zero, writes dropped; compiler/translate_image.cpp).

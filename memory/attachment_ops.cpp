@@ -18,18 +18,23 @@ struct ViewPlane {
   VkExtent3D extent{};
 };
 
-ViewPlane plane_of(const ImageView& view, VkImageAspectFlagBits aspect, uint32_t layer) {
-  const Image& image = *view.image;
-  const uint32_t mip = view.range.baseMipLevel;
-  // A 2D view of a 3D image addresses depth slices of layer 0; other views address array layers.
-  const uint32_t array_layer = view.slices_of_3d ? 0 : view.range.baseArrayLayer + layer;
+ViewPlane plane_of_image(const Image& image, VkImageAspectFlagBits aspect, uint32_t mip, uint32_t array_layer) {
   const SubresourceAddress a = image.layout.address(aspect, mip, array_layer);
   ViewPlane p;
-  p.base = image.data + a.offset + (view.slices_of_3d ? (view.range.baseArrayLayer + layer) * a.slice_pitch : 0);
+  p.base = image.data + a.offset;
   p.row_pitch = a.row_pitch;
   p.texel_bytes = a.texel_bytes;
   p.samples = image.desc.samples;
   p.extent = a.extent;
+  return p;
+}
+
+ViewPlane plane_of(const ImageView& view, VkImageAspectFlagBits aspect, uint32_t layer) {
+  // A 2D view of a 3D image addresses depth slices of layer 0; other views address array layers.
+  const uint32_t array_layer = view.slices_of_3d ? 0 : view.range.baseArrayLayer + layer;
+  ViewPlane p = plane_of_image(*view.image, aspect, view.range.baseMipLevel, array_layer);
+  if (view.slices_of_3d)
+    p.base += (view.range.baseArrayLayer + layer) * view.image->layout.address(aspect, view.range.baseMipLevel, 0).slice_pitch;
   return p;
 }
 
@@ -67,6 +72,60 @@ void fill_rect(const ViewPlane& p, const uint8_t* texel, uint32_t x0, uint32_t y
 // a UNORM image clears in sRGB), the image's for depth/stencil planes.
 VkFormat plane_format(const ImageView& view, VkImageAspectFlagBits aspect) {
   return aspect == VK_IMAGE_ASPECT_COLOR_BIT ? view.format : view.image->desc.format;
+}
+
+// The formats of a resolve's source and destination planes, and the aspect they hold.
+struct PlaneFormats {
+  VkFormat src, dst;
+  VkImageAspectFlagBits aspect;
+};
+
+// One resolved value: the samples of `texel` combined by `mode` (AVERAGE only for float values).
+VkClearColorValue resolve_texel(const uint8_t* texel, uint32_t samples, uint32_t sample_bytes, const PlaneFormats& f,
+                                fmt::ValueClass kind, VkResolveModeFlagBits mode) {
+  VkClearColorValue out{}, v{};
+  fmt::unpack_aspect(f.src, f.aspect, texel, &out);
+  for (uint32_t i = 1; i < samples && mode != VK_RESOLVE_MODE_SAMPLE_ZERO_BIT; ++i) {
+    fmt::unpack_aspect(f.src, f.aspect, texel + i * sample_bytes, &v);
+    for (int c = 0; c < 4; ++c) {
+      if (kind == fmt::ValueClass::Float) {
+        if (mode == VK_RESOLVE_MODE_AVERAGE_BIT) out.float32[c] += v.float32[c];
+        else if (mode == VK_RESOLVE_MODE_MIN_BIT) out.float32[c] = std::min(out.float32[c], v.float32[c]);
+        else out.float32[c] = std::max(out.float32[c], v.float32[c]);
+      } else if (kind == fmt::ValueClass::SInt) {
+        out.int32[c] = mode == VK_RESOLVE_MODE_MIN_BIT ? std::min(out.int32[c], v.int32[c]) : std::max(out.int32[c], v.int32[c]);
+      } else {
+        out.uint32[c] = mode == VK_RESOLVE_MODE_MIN_BIT ? std::min(out.uint32[c], v.uint32[c]) : std::max(out.uint32[c], v.uint32[c]);
+      }
+    }
+  }
+  if (mode == VK_RESOLVE_MODE_AVERAGE_BIT)
+    for (int c = 0; c < 4; ++c) out.float32[c] /= static_cast<float>(samples);
+  return out;
+}
+
+// Resolves the width x height texels at (sx, sy) of `s` into (dx, dy) of `d` (every sample of a
+// multisampled destination gets the value). False when a format cannot be converted.
+bool resolve_rect(const ViewPlane& s, const ViewPlane& d, const PlaneFormats& f, VkResolveModeFlagBits mode, uint32_t sx,
+                  uint32_t sy, uint32_t width, uint32_t height, uint32_t dx, uint32_t dy) {
+  const fmt::ValueClass kind = fmt::value_class(f.src, f.aspect);
+  // Integers cannot be averaged (the spec allows only SAMPLE_ZERO, MIN and MAX for them).
+  if (mode == VK_RESOLVE_MODE_AVERAGE_BIT && kind != fmt::ValueClass::Float) mode = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+  const uint32_t src_sample_bytes = s.texel_bytes / s.samples, dst_sample_bytes = d.texel_bytes / d.samples;
+  uint8_t probe[16];
+  VkClearColorValue zero{};
+  if (!fmt::unpack_aspect(f.src, f.aspect, s.base, &zero) || !fmt::pack_aspect(f.dst, f.aspect, zero, probe)) return false;
+  for (uint32_t y = 0; y < height; ++y) {
+    for (uint32_t x = 0; x < width; ++x) {
+      const uint8_t* texel = s.base + (sy + y) * s.row_pitch + VkDeviceSize{sx + x} * s.texel_bytes;
+      const VkClearColorValue value = resolve_texel(texel, s.samples, src_sample_bytes, f, kind, mode);
+      uint8_t packed[16];
+      fmt::pack_aspect(f.dst, f.aspect, value, packed);
+      uint8_t* to = d.base + (dy + y) * d.row_pitch + VkDeviceSize{dx + x} * d.texel_bytes;
+      for (uint32_t i = 0; i < d.samples; ++i) memcpy(to + i * dst_sample_bytes, packed, dst_sample_bytes);
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -108,46 +167,45 @@ bool resolve_view_rect(const ImageView& src, const ImageView& dst, VkImageAspect
                        const VkRect2D& rect, const LayerSet& layers) {
   if (!src.image || !dst.image || !src.image->data || !dst.image->data) return false;
   if (!(src.range.aspectMask & aspect) || !(dst.range.aspectMask & aspect)) return false;
-  const VkFormat src_format = plane_format(src, aspect), dst_format = plane_format(dst, aspect);
-  const fmt::ValueClass kind = fmt::value_class(src_format, aspect);
-  // Integers cannot be averaged (the spec allows only SAMPLE_ZERO, MIN and MAX for them).
-  if (mode == VK_RESOLVE_MODE_AVERAGE_BIT && kind != fmt::ValueClass::Float) mode = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+  const PlaneFormats formats{plane_format(src, aspect), plane_format(dst, aspect), aspect};
   bool ok = true;
   for_each_layer(src, layers, [&](uint32_t layer) {
     if (layer >= dst.range.layerCount) return;
     const ViewPlane s = plane_of(src, aspect, layer), d = plane_of(dst, aspect, layer);
-    const uint32_t sample_bytes = s.texel_bytes / s.samples;
     uint32_t x0, y0, x1, y1;
     const VkExtent3D both{std::min(s.extent.width, d.extent.width), std::min(s.extent.height, d.extent.height), 1};
     if (!clip(rect, both, &x0, &y0, &x1, &y1)) return;
-    for (uint32_t y = y0; y < y1 && ok; ++y) {
-      for (uint32_t x = x0; x < x1; ++x) {
-        const uint8_t* texel = s.base + y * s.row_pitch + VkDeviceSize{x} * s.texel_bytes;
-        VkClearColorValue out{}, v{};
-        if (!fmt::unpack_aspect(src_format, aspect, texel, &out)) { ok = false; break; }
-        for (uint32_t i = 1; i < s.samples && mode != VK_RESOLVE_MODE_SAMPLE_ZERO_BIT; ++i) {
-          fmt::unpack_aspect(src_format, aspect, texel + i * sample_bytes, &v);
-          for (int c = 0; c < 4; ++c) {
-            if (kind == fmt::ValueClass::Float) {
-              if (mode == VK_RESOLVE_MODE_AVERAGE_BIT) out.float32[c] += v.float32[c];
-              else if (mode == VK_RESOLVE_MODE_MIN_BIT) out.float32[c] = std::min(out.float32[c], v.float32[c]);
-              else out.float32[c] = std::max(out.float32[c], v.float32[c]);
-            } else if (kind == fmt::ValueClass::SInt) {
-              out.int32[c] = mode == VK_RESOLVE_MODE_MIN_BIT ? std::min(out.int32[c], v.int32[c]) : std::max(out.int32[c], v.int32[c]);
-            } else {
-              out.uint32[c] = mode == VK_RESOLVE_MODE_MIN_BIT ? std::min(out.uint32[c], v.uint32[c]) : std::max(out.uint32[c], v.uint32[c]);
-            }
-          }
-        }
-        if (mode == VK_RESOLVE_MODE_AVERAGE_BIT)
-          for (int c = 0; c < 4; ++c) out.float32[c] /= static_cast<float>(s.samples);
-        uint8_t packed[16];
-        if (!fmt::pack_aspect(dst_format, aspect, out, packed)) { ok = false; break; }
-        uint8_t* to = d.base + y * d.row_pitch + VkDeviceSize{x} * d.texel_bytes;
-        for (uint32_t i = 0; i < d.samples; ++i) memcpy(to + i * (d.texel_bytes / d.samples), packed, d.texel_bytes / d.samples);
-      }
-    }
+    ok = ok && resolve_rect(s, d, formats, mode, x0, y0, x1 - x0, y1 - y0, x0, y0);
   });
+  return ok;
+}
+
+bool resolve_region_valid(const Image& src, const Image& dst, const VkImageResolve2& r) {
+  if (!src.data || !dst.data || src.desc.format != dst.desc.format || dst.desc.samples != VK_SAMPLE_COUNT_1_BIT)
+    return false;
+  if (r.srcSubresource.aspectMask != VK_IMAGE_ASPECT_COLOR_BIT || r.dstSubresource.aspectMask != VK_IMAGE_ASPECT_COLOR_BIT)
+    return false;
+  auto inside = [&](const Image& image, const VkImageSubresourceLayers& sub, const VkOffset3D& offset) {
+    if (sub.mipLevel >= image.desc.mip_levels || sub.baseArrayLayer >= image.desc.array_layers ||
+        r.srcSubresource.layerCount > image.desc.array_layers - sub.baseArrayLayer || offset.x < 0 || offset.y < 0)
+      return false;
+    const VkExtent3D e = mip_extent(image.desc.extent, sub.mipLevel);
+    return uint64_t(offset.x) + r.extent.width <= e.width && uint64_t(offset.y) + r.extent.height <= e.height;
+  };
+  return r.srcSubresource.layerCount == r.dstSubresource.layerCount && inside(src, r.srcSubresource, r.srcOffset) &&
+         inside(dst, r.dstSubresource, r.dstOffset);
+}
+
+bool resolve_image(const Image& src, Image& dst, const VkImageResolve2& r) {
+  const PlaneFormats formats{src.desc.format, dst.desc.format, VK_IMAGE_ASPECT_COLOR_BIT};
+  const VkResolveModeFlagBits mode = color_resolve_mode(src.desc.format);
+  bool ok = true;
+  for (uint32_t l = 0; l < r.srcSubresource.layerCount && ok; ++l) {
+    const ViewPlane s = plane_of_image(src, VK_IMAGE_ASPECT_COLOR_BIT, r.srcSubresource.mipLevel, r.srcSubresource.baseArrayLayer + l);
+    const ViewPlane d = plane_of_image(dst, VK_IMAGE_ASPECT_COLOR_BIT, r.dstSubresource.mipLevel, r.dstSubresource.baseArrayLayer + l);
+    ok = resolve_rect(s, d, formats, mode, uint32_t(r.srcOffset.x), uint32_t(r.srcOffset.y), r.extent.width,
+                      r.extent.height, uint32_t(r.dstOffset.x), uint32_t(r.dstOffset.y));
+  }
   return ok;
 }
 

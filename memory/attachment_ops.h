@@ -34,6 +34,13 @@ bool clear_view_rect(const ImageView& view, VkImageAspectFlags aspects, const Vk
 bool resolve_view_rect(const ImageView& src, const ImageView& dst, VkImageAspectFlagBits aspect, VkResolveModeFlagBits mode,
                        const VkRect2D& rect, const LayerSet& layers);
 
+// vkCmdResolveImage(2): resolves one region of multisampled colour image `src` into
+// single-sampled `dst` of the same format (AVERAGE for float-valued formats, sample 0 for integer
+// ones, like colour attachments). resolve_region_valid is the record-time check (formats, aspects,
+// sample counts, subresources and rectangles inside both images).
+bool resolve_region_valid(const Image& src, const Image& dst, const VkImageResolve2& region);
+bool resolve_image(const Image& src, Image& dst, const VkImageResolve2& region);
+
 // The resolve mode of a colour attachment of `format`: AVERAGE for float-valued, SAMPLE_ZERO for
 // integer formats.
 VkResolveModeFlagBits color_resolve_mode(VkFormat format);

@@ -193,14 +193,16 @@ struct Footprint {
 template <class D>
 class Routine {
  public:
-  static Texel load(const SampledView& v, uint32_t level, int32_t x, int32_t y, int32_t z) {
+  static Texel load(const SampledView& v, uint32_t level, int32_t x, int32_t y, int32_t z, uint32_t sample = 0) {
     const SampledLevel& L = v.levels[level];
     if constexpr (D::kBlocks) {
+      (void)sample;  // compressed images are never multisampled
       const uint8_t* p = L.base + uint64_t(z) * L.z_pitch + uint64_t(y / int32_t(v.block_height)) * L.row_pitch +
                          uint64_t(x / int32_t(v.block_width)) * v.texel_bytes;
       return D::decode(v, p, uint32_t(x) % v.block_width, uint32_t(y) % v.block_height);
     } else {
-      return D::decode(v, L.base + uint64_t(z) * L.z_pitch + uint64_t(y) * L.row_pitch + uint64_t(x) * v.texel_bytes, 0, 0);
+      return D::decode(v, L.base + uint64_t(z) * L.z_pitch + uint64_t(y) * L.row_pitch + uint64_t(x) * v.texel_bytes +
+                              uint64_t(sample) * (v.texel_bytes / v.samples), 0, 0);
     }
   }
 
@@ -505,13 +507,18 @@ class Routine {
       for (uint32_t d = 0; d < 3; ++d) c[d] += a->offset[d][lane];
     int32_t level = 0;
     std::memcpy(&level, &a->lod[lane], 4);
+    // A sample index outside the image's samples reads zero, like a texel outside the image.
+    const int32_t sample = (a->op & abi::kSampleIndex) ? a->sample_index[lane] : 0;
     Texel t{};
-    bool inside = level >= 0 && uint32_t(level) < v.level_count && layer >= 0 && uint32_t(layer) < v.layer_count;
+    bool inside = level >= 0 && uint32_t(level) < v.level_count && layer >= 0 && uint32_t(layer) < v.layer_count &&
+                  sample >= 0 && uint32_t(sample) < v.samples;
     if (inside) {
       const SampledLevel& L = v.levels[level];
       const int32_t size[3] = {int32_t(L.width), int32_t(L.height), int32_t(L.depth)};
       for (uint32_t d = 0; d < addressed; ++d) inside = inside && c[d] >= 0 && c[d] < size[d];
-      if (inside) t = load(v, uint32_t(level), c[0], addressed >= 2 ? c[1] : 0, dims == 3 && !is_cube(v.type) ? c[2] : layer);
+      if (inside)
+        t = load(v, uint32_t(level), c[0], addressed >= 2 ? c[1] : 0, dims == 3 && !is_cube(v.type) ? c[2] : layer,
+                 uint32_t(sample));
     }
     if (!inside) {
       for (int k = 0; k < 4; ++k) a->out[k][lane] = 0;
@@ -654,6 +661,7 @@ abi::SampleFn make_sampled_view(const ImageView& view, SampledView* out) {
   out->value_class = info->is_compressed() ? fmt::ValueClass::Float : fmt::value_class(view.format, aspect);
   out->unorm_depth = aspect == VK_IMAGE_ASPECT_DEPTH_BIT && view.format != VK_FORMAT_D32_SFLOAT &&
                      view.format != VK_FORMAT_D32_SFLOAT_S8_UINT;
+  out->samples = static_cast<uint32_t>(view.image->desc.samples);
   out->level_count = std::min<uint32_t>(view.range.levelCount, 16);
   out->layer_count = view.range.layerCount;
   const uint8_t identity[4] = {0, 1, 2, 3};

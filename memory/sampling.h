@@ -35,7 +35,8 @@ struct SampledView {
   VkFormat format = VK_FORMAT_UNDEFINED;  // the view's format (decoded as this)
   VkImageAspectFlagBits aspect = VK_IMAGE_ASPECT_COLOR_BIT;
   fmt::ValueClass value_class = fmt::ValueClass::Float;
-  uint32_t texel_bytes = 0;          // bytes per texel (per block when compressed)
+  uint32_t texel_bytes = 0;          // bytes per texel (per block when compressed), all samples
+  uint32_t samples = 1;              // a multisampled texel's samples are adjacent (memory/image_layout.h)
   uint32_t block_width = 1, block_height = 1;
   bool unorm_depth = false;          // D16 / D24: Dref is clamped to [0, 1]
   uint32_t level_count = 1, layer_count = 1;  // layers: faces count for cubes (6 per cube)

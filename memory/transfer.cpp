@@ -127,9 +127,9 @@ bool image_copy_in_bounds(const Image& src, const Image& dst, const VkImageCopy2
   VkExtent3D src_extent = r.extent;
   src_extent.width = std::min<uint32_t>(src_extent.width, src_mip.width);
   src_extent.height = std::min<uint32_t>(src_extent.height, src_mip.height);
-  if (s->block_bytes * (src.desc.samples) != d->block_bytes * (dst.desc.samples) &&
-      !(s->has_depth() || s->has_stencil()))
-    return false;
+  // Copies move whole texels, all samples at once: the sample counts must match (as the spec asks).
+  if (src.desc.samples != dst.desc.samples) return false;
+  if (s->block_bytes != d->block_bytes && !(s->has_depth() || s->has_stencil())) return false;
   return image_region_in_bounds(src, r.srcSubresource, r.srcOffset, src_extent) &&
          image_region_in_bounds(dst, r.dstSubresource, r.dstOffset, dst_extent);
 }

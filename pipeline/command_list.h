@@ -26,6 +26,7 @@ enum class CommandType : uint8_t {
   CopyBuffer,
   CopyImage,
   BlitImage,
+  ResolveImage,
   CopyBufferToImage,
   CopyImageToBuffer,
   FillBuffer,
@@ -69,6 +70,9 @@ struct CopyImageCmd : CommandOf<CommandType::CopyImage> {
 };
 struct BlitImageCmd : CommandOf<CommandType::BlitImage> {
   const mem::Image* src; mem::Image* dst; VkFilter filter; uint32_t region_count; const VkImageBlit2* regions;
+};
+struct ResolveImageCmd : CommandOf<CommandType::ResolveImage> {
+  const mem::Image* src; mem::Image* dst; uint32_t region_count; const VkImageResolve2* regions;
 };
 // Used for both directions; the command type says which.
 struct BufferImageCopyCmd : Command {

@@ -29,7 +29,8 @@ bool set_sample_locations(uint32_t samples, DrawContext& ctx) {
   static const int32_t k1[] = {128, 128};
   static const int32_t k2[] = {192, 192, 64, 64};
   static const int32_t k4[] = {96, 32, 224, 96, 32, 160, 160, 224};
-  const int32_t* table = samples == 1 ? k1 : samples == 2 ? k2 : samples == 4 ? k4 : nullptr;
+  static const int32_t k8[] = {144, 80, 112, 176, 208, 144, 80, 48, 48, 208, 16, 112, 176, 240, 240, 16};
+  const int32_t* table = samples == 1 ? k1 : samples == 2 ? k2 : samples == 4 ? k4 : samples == 8 ? k8 : nullptr;
   if (!table) return false;
   ctx.samples = samples;
   for (uint32_t s = 0; s < samples; ++s) {
@@ -74,7 +75,11 @@ void set_viewports(DrawContext& ctx) {
 // Binds the render targets; false if an attachment cannot be used (logged).
 bool set_targets(const RenderTargets& rt, DrawContext& ctx) {
   int32_t width = INT32_MAX, height = INT32_MAX;
+  // Samples are addressed with the pipeline's count: an attachment with another count (invalid
+  // usage) would be written outside its texels.
+  bool samples_match = true;
   auto fit = [&](const mem::AttachmentSurface& s) {
+    samples_match = samples_match && s.samples == ctx.samples;
     width = std::min<int32_t>(width, int32_t(s.width));
     height = std::min<int32_t>(height, int32_t(s.height));
     ctx.layer_count = std::min(ctx.layer_count, s.layers);
@@ -107,7 +112,7 @@ bool set_targets(const RenderTargets& rt, DrawContext& ctx) {
             int32_t(int64_t(ra.offset.y) + ra.extent.height)};
   if (width != INT32_MAX) area = area.intersect(Rect{0, 0, width, height});
   ctx.framebuffer = area;
-  return true;
+  return samples_match;
 }
 
 // The draws of the command: one for direct draws, the indirect records otherwise.
@@ -225,7 +230,7 @@ void run_draw(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters) {
     return;
   }
   if (!set_targets(*cmd.targets, ctx)) {
-    KILN_LOG_ONCE(LogLevel::Error, "draw: an attachment has no memory or an unsupported format; skipped");
+    KILN_LOG_ONCE(LogLevel::Error, "draw: an attachment has no memory, an unsupported format or not the pipeline's sample count; skipped");
     return;
   }
   set_viewports(ctx);

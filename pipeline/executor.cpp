@@ -96,6 +96,13 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
                    [&](mem::WorkPart p) { mem::blit_image(*c.src, *c.dst, c.regions[i], c.filter, p); });
       break;
     }
+    case CommandType::ResolveImage: {
+      const auto& c = as<ResolveImageCmd>(cmd);
+      for (uint32_t i = 0; i < c.region_count; ++i)
+        if (!mem::resolve_image(*c.src, *c.dst, c.regions[i]))
+          KILN_LOG_ONCE(LogLevel::Error, "vkCmdResolveImage: format %d cannot be resolved", c.src->desc.format);
+      break;
+    }
     case CommandType::CopyBufferToImage:
     case CommandType::CopyImageToBuffer: {
       const auto& c = as<BufferImageCopyCmd>(cmd);

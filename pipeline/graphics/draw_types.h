@@ -20,7 +20,7 @@ constexpr int64_t kSubpixelOne = int64_t{1} << kSubpixelBits;
 // Clipping keeps framebuffer coordinates inside +-kGuardBandPixels, so edge functions of 8-bit
 // sub-pixel coordinates fit easily in int64 and only near/far/w (and user) planes usually clip.
 constexpr float kGuardBandPixels = 32768.0f;
-constexpr uint32_t kMaxSamples = 4;
+constexpr uint32_t kMaxSamples = 8;
 
 // How one shaded vertex is stored: `stride` 32-bit values (raw patterns) per vertex.
 //   [0..3] clip-space position, then 4 values per varying (the fragment shader's inputs, in

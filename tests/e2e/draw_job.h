@@ -59,6 +59,18 @@ struct DrawJobOptions {
   // Per colour attachment (independentBlend when they differ); empty: `blend` for every attachment.
   std::vector<VkPipelineColorBlendAttachmentState> blends;
   VkPipelineDepthStencilStateCreateInfo depth_stencil{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+  // Multisampling: the colour (and depth) attachment's samples. With more than one, the colour
+  // image can also be sampled (texelFetch) and, with resolve_attachment, the subpass resolves it
+  // into a single-sampled image that read_color() returns.
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  bool resolve_attachment = true;
+  // Depth/stencil resolve of a multisampled depth attachment into a single-sampled one that
+  // read_depth() returns (VkSubpassDescriptionDepthStencilResolve; NONE: no resolve).
+  VkResolveModeFlagBits depth_resolve_mode = VK_RESOLVE_MODE_NONE;
+  VkResolveModeFlagBits stencil_resolve_mode = VK_RESOLVE_MODE_NONE;
+  bool sample_shading = false;  // VkPipelineMultisampleStateCreateInfo (needs sampleRateShading)
+  float min_sample_shading = 0.0f;
+  bool alpha_to_one = false;    // needs the alphaToOne feature
   std::vector<VkDynamicState> dynamic_states;  // viewport and scissor are always dynamic
   // Viewports and scissors set at draw(); empty: one of each covering the whole target.
   std::vector<VkViewport> viewports;
@@ -76,7 +88,10 @@ class DrawJob {
 
   VkResult pipeline_result() const { return pipeline_result_; }
   VkPipelineLayout layout() const { return layout_; }
+  // A colour attachment (multisampled when options.samples > 1) and the depth/stencil one, in
+  // TRANSFER_SRC_OPTIMAL after draw().
   const Image& color_image(uint32_t attachment = 0) const { return colors_.at(attachment); }
+  VkImageView color_view(uint32_t attachment = 0) const { return color_views_.at(attachment); }
   const Image& depth_image() const { return depth_; }
 
   void bind_buffer(uint32_t binding, const Buffer& buffer);
@@ -96,7 +111,8 @@ class DrawJob {
   void bind_state(VkCommandBuffer cb);
   VkCommandBufferInheritanceInfo inheritance() const;
 
-  // A colour attachment's texels (tightly packed rows) / the depth or stencil aspect's, of one layer.
+  // A colour attachment's texels (tightly packed rows; its resolve when multisampled) / the depth
+  // or stencil aspect's (the depth/stencil resolve when multisampled), of one layer.
   std::vector<uint8_t> read_color(uint32_t attachment = 0, uint32_t layer = 0);
   std::vector<uint8_t> read_depth(uint32_t layer = 0);
   std::vector<uint8_t> read_stencil(uint32_t layer = 0);
@@ -106,13 +122,14 @@ class DrawJob {
   void create_render_pass2();
   void record_dynamic_rendering_begin(VkCommandBuffer cb, const VkClearValue* clears);
   void record_dynamic_rendering_end(VkCommandBuffer cb);
+  std::vector<uint8_t> read_depth_stencil(VkImageAspectFlagBits aspect, uint32_t layer);
 
   TestDevice& device_;
   DrawJobOptions options_;
-  std::vector<Image> colors_;
-  std::vector<VkImageView> color_views_;
-  Image depth_{};
-  VkImageView depth_view_ = VK_NULL_HANDLE;
+  std::vector<Image> colors_, resolves_;
+  std::vector<VkImageView> color_views_, resolve_views_;
+  Image depth_{}, depth_resolve_{};
+  VkImageView depth_view_ = VK_NULL_HANDLE, depth_resolve_view_ = VK_NULL_HANDLE;
   VkRenderPass render_pass_ = VK_NULL_HANDLE;
   VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
@@ -122,18 +139,5 @@ class DrawJob {
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
 };
-
-// Helpers shared by draw tests: vertices with a position and a colour (draw_colored.vert).
-struct ColoredVertex {
-  float x, y, z;
-  float r, g, b, a;
-};
-
-// draw_colored.vert/.frag with ColoredVertex input at binding 0.
-DrawJobOptions colored_options();
-// Two triangles covering [x0, x1] x [y0, y1] (clip space) at depth z, in one colour.
-std::vector<ColoredVertex> rect(float x0, float y0, float x1, float y1, float z, std::array<float, 4> color);
-Buffer vertex_buffer(TestDevice& device, const std::vector<ColoredVertex>& vertices);
-void bind_vertices(VkCommandBuffer cb, const Buffer& buffer);
 
 }  // namespace kiln::test

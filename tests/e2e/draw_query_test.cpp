@@ -11,6 +11,7 @@
 
 #include "e2e/compute_job.h"
 #include "e2e/draw_job.h"
+#include "e2e/draw_scene.h"
 #include "e2e/vk_fixture.h"
 
 namespace kiln::test {

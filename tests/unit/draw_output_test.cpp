@@ -549,6 +549,19 @@ TEST(DrawMultisample, SampleRateShadingRunsOncePerSample) {
   for (uint32_t s = 0; s < 4; ++s) EXPECT_EQ(color.color(1, 3, s).float32[0], float(s));
 }
 
+// 8 samples (the largest count): every sample of a covered pixel is shaded and stored.
+TEST(DrawMultisample, EightSamplesShadeAndStoreEverySample) {
+  TestTarget color(VK_FORMAT_R32G32B32A32_SFLOAT, 4, 4, VK_IMAGE_ASPECT_COLOR_BIT, VK_SAMPLE_COUNT_8_BIT);
+  DrawSetup d(&color.view, 4, 4);
+  d.state.multisample.samples = VK_SAMPLE_COUNT_8_BIT;
+  d.state.multisample.sample_shading = true;
+  d.state.multisample.min_sample_shading = 1.0f;
+  d.kernels.fragment = &fake_sample_id_kernel<8>;
+  full_quad(d, 4, 4);
+  d.draw(6);
+  for (uint32_t s = 0; s < 8; ++s) EXPECT_EQ(color.color(2, 1, s).float32[0], float(s));
+}
+
 TEST(DrawGeometry, ClipDistancesClipAndCullDistancesCull) {
   {
     TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, 16, 16);

@@ -528,6 +528,35 @@ TEST_P(FragmentKernel, DemotedLanesKeepDerivativesButStopWriting) {
   }
 }
 
+// SampleId comes from the call; SamplePosition is the fractional part of FragCoord, which the engine
+// puts at the sample when it shades per sample (here 8-sample location 0: (9/16, 5/16)).
+TEST_P(FragmentKernel, SampleIdAndSamplePosition) {
+  const uint32_t W = GetParam();
+  Shader shader("msaa_sample_id.frag", ShaderStage::Fragment);
+  ASSERT_FALSE(shader.words.empty());
+  std::string error;
+  auto kernel = compile_fragment_kernel(shader.source, W, binding0(), 1, nullptr, &error);
+  ASSERT_TRUE(kernel) << error;
+  EXPECT_TRUE(kernel->interface.uses_sample_rate);
+  FragmentArrays a(W);
+  for (uint32_t lane = 0; lane < W; ++lane) {
+    a.frag_coord[0 * W + lane] = 10.0f + 2.0f * (lane / 4) + (lane & 1) + 0.5625f;
+    a.frag_coord[1 * W + lane] = 20.0f + ((lane >> 1) & 1) + 0.3125f;
+    a.input(0, 3, lane) = float_bits(0.75f);
+  }
+  Resources resources;
+  uint32_t faults = 0;
+  FragmentInvocation inv = a.invocation(&resources.context, &faults);
+  inv.sample_id = 5;
+  EXPECT_EQ(kernel->function(&inv), inv.covered_mask);
+  for (uint32_t lane = 0; lane < W; ++lane) {
+    EXPECT_EQ(bits_float(a.output(0, 0, lane)), 5.0f) << "SampleId, lane " << lane;
+    EXPECT_EQ(bits_float(a.output(0, 1, lane)), 0.5625f) << "SamplePosition.x, lane " << lane;
+    EXPECT_EQ(bits_float(a.output(0, 2, lane)), 0.3125f) << "SamplePosition.y, lane " << lane;
+    EXPECT_EQ(bits_float(a.output(0, 3, lane)), 0.75f);
+  }
+}
+
 TEST(FragmentKernelCompile, SixtyFourBitVaryingsFailWithAnError) {
   Shader shader("gfx_double_varying.frag", ShaderStage::Fragment);
   ASSERT_FALSE(shader.words.empty());
