@@ -1,22 +1,26 @@
 #!/usr/bin/env python3
-"""ctest: `PROGRAM --c 100` (vkcube or vkcubepp) on Kiln shows the same frames as on lavapipe.
+"""ctest: `PROGRAM --c 100` (vkcube, vkcubepp or vkcube-wayland) on Kiln shows the same frames as
+on lavapipe.
 
 Usage: vkcube-vs-lavapipe.py KILN_ICD_JSON LAVAPIPE_ICD_JSON OUTPUT_DIR PROGRAM
 Exit 0: pass, 1: fail, 77: skipped (only when LAVAPIPE_ICD_JSON does not exist).
 
-The program turns its cube by a fixed angle per frame, and an xwd capture of a running window
-shows whichever frame was on screen, so a capture is matched against every exact frame:
-  1. PROGRAM runs on lavapipe under a private Xvfb; its window is captured with xwd over and over.
+X11 programs run under a private Xvfb and their window is captured with xwd; vkcube-wayland runs
+under a private Weston (headless backend, pixman renderer, kiosk shell: the window fills the
+500x500 output) and the output is captured with weston-screenshooter. The program turns its cube
+by a fixed angle per frame, and a capture of a running window shows whichever frame was on
+screen, so a capture is matched against every exact frame:
+  1. PROGRAM runs on lavapipe; its window is captured over and over.
   2. PROGRAM runs on Kiln with KILN_WSI_DUMP_DIR: it must exit 0; every presented frame is dumped
-     exactly. Kiln's window is captured with xwd too.
+     exactly. Kiln's window is captured too.
   3. For a few lavapipe captures from the second half of the run (best-matching frame >= 50), the
      best-matching Kiln frame must have >= MATCH_FRACTION of its pixels within TOLERANCE/255 on
      every channel.
-  4. One Kiln xwd capture must match a dumped frame exactly: X11 presentation shows the dump.
+  4. One capture of Kiln's window must match a dumped frame exactly: presentation shows the dump.
   5. Deliberately wrong images (the cube turned 180 degrees or 50 frames away, the best frame
      flipped upside down, with red and blue swapped or untextured) must score below
      MATCH_FRACTION, so the check can fail.
-On failure the PNGs (xwd capture, best Kiln frame, 4x difference) go to OUTPUT_DIR.
+On failure the PNGs (capture, best Kiln frame, 4x difference) go to OUTPUT_DIR.
 """
 import os
 import shutil
@@ -27,7 +31,7 @@ import time
 
 sys.dont_write_bytecode = True  # ctest runs this from the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from image_io import read_ppm, read_xwd, write_png  # noqa: E402
+from image_io import read_png, read_ppm, read_xwd, write_png  # noqa: E402
 from image_match import (best_match, difference_image, flipped_vertically,  # noqa: E402
                          fraction_within, red_blue_swapped, texture_removed)
 
@@ -47,32 +51,101 @@ def log(message):
     print(message, flush=True)
 
 
-def start_xvfb():
-    """A private Xvfb on a free display; returns (process, DISPLAY)."""
-    read_end, write_end = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "800x800x24",
-                               "-nolisten", "tcp", "-noreset"], pass_fds=(write_end,),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write_end)
-    with os.fdopen(read_end) as display:
-        number = display.readline().strip()
-    if not number:
-        server.kill()
-        raise RuntimeError("Xvfb did not report a display")
-    return server, ":" + number
+class X11:
+    """A private Xvfb; captures are xwd dumps of the program's window."""
+    tools = ("Xvfb", "xwd", "xwininfo")
+    read = staticmethod(read_xwd)
+    suffix = ".xwd"
+
+    def start(self, work):
+        """Starts the server; returns the environment variables that reach it."""
+        read_end, write_end = os.pipe()
+        self.server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "800x800x24",
+                                        "-nolisten", "tcp", "-noreset"], pass_fds=(write_end,),
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(write_end)
+        with os.fdopen(read_end) as display:
+            number = display.readline().strip()
+        if not number:
+            raise RuntimeError("Xvfb did not report a display")
+        return {"DISPLAY": ":" + number}
+
+    def new_run(self):
+        self.window = None
+
+    def capture(self, env, path):
+        """Captures the program's window to `path`; False when there is none (yet)."""
+        self.window = self.window or self.top_level_window(env)
+        return bool(self.window) and subprocess.run(
+            ["xwd", "-id", self.window, "-silent", "-out", path], env=env,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+
+    @staticmethod
+    def top_level_window(env):
+        """The program's window: the root's only child (vkcube sets no name to find it by)."""
+        out = subprocess.run(["xwininfo", "-root", "-children"], env=env, capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            if line.strip().startswith("0x"):
+                return line.split()[0]
+        return None
+
+    def stop(self):
+        if getattr(self, "server", None):
+            self.server.kill()
+            self.server.wait()
 
 
-def top_level_window(env):
-    """The program's window: the root's only child (vkcube sets no name to find it by)."""
-    out = subprocess.run(["xwininfo", "-root", "-children"], env=env, capture_output=True, text=True).stdout
-    for line in out.splitlines():
-        if line.strip().startswith("0x"):
-            return line.split()[0]
-    return None
+class Wayland:
+    """A private Weston: headless backend with the pixman renderer (it composites and can take
+    screenshots; --debug allows weston-screenshooter), kiosk shell (the program's toplevel fills
+    the output: a screenshot is the window). Captures are screenshots of the whole output."""
+    tools = ("weston", "weston-screenshooter")
+    read = staticmethod(read_png)
+    suffix = ".png"
+    socket = "kiln-vkcube"
+
+    def start(self, work):
+        self.runtime_dir = os.path.join(work, "xdg-runtime")
+        os.makedirs(self.runtime_dir, mode=0o700)
+        env = {"XDG_RUNTIME_DIR": self.runtime_dir, "WAYLAND_DISPLAY": self.socket}
+        self.server = subprocess.Popen(
+            ["weston", "--backend=headless-backend.so", "--use-pixman", "--shell=kiosk-shell.so", "--debug",
+             "--idle-time=0", f"--socket={self.socket}", "--width=500", "--height=500",
+             f"--log={os.path.join(work, 'weston.log')}"],
+            env=dict(os.environ, **env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:  # ready once weston-info gets through
+            if self.server.poll() is not None:
+                raise RuntimeError("weston exited at start")
+            if subprocess.run(["weston-info"], env=dict(os.environ, **env), capture_output=True,
+                              text=True).stdout.count("xdg_wm_base"):
+                return env
+            time.sleep(0.05)
+        raise RuntimeError("weston did not accept clients within 10 s")
+
+    def new_run(self):
+        pass
+
+    def capture(self, env, path):
+        shots = path + ".d"
+        os.makedirs(shots)
+        if subprocess.run(["weston-screenshooter"], env=env, cwd=shots, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode != 0:
+            return False
+        written = os.listdir(shots)
+        if not written:
+            return False
+        os.rename(os.path.join(shots, written[0]), path)
+        return True
+
+    def stop(self):
+        if getattr(self, "server", None):
+            self.server.terminate()
+            self.server.wait()
 
 
-def run_with_captures(program, icd, env, workdir, extra_env=None):
-    """Runs `program --c FRAMES` on the driver of `icd`, capturing its window with xwd as fast as
+def run_with_captures(backend, program, icd, env, workdir, extra_env=None):
+    """Runs `program --c FRAMES` on the driver of `icd`, capturing its window as fast as
     possible until it exits. Returns (exit status, [(capture path, seconds since start)] in the
     order taken, run duration, program output)."""
     env = dict(env, VK_ICD_FILENAMES=icd, VK_DRIVER_FILES=icd, **(extra_env or {}))
@@ -80,29 +153,27 @@ def run_with_captures(program, icd, env, workdir, extra_env=None):
     output = open(os.path.join(workdir, "program.log"), "w+")
     started = time.monotonic()
     proc = subprocess.Popen([program, "--c", str(FRAMES)], env=env, stdout=output, stderr=subprocess.STDOUT)
-    captures, window = [], None  # (path, seconds since start)
+    captures = []  # (path, seconds since start)
+    backend.new_run()
     while proc.poll() is None:
         if time.monotonic() - started > RUN_TIMEOUT_S:
             proc.kill()
             proc.wait()
             output.seek(0)
             return f"timeout after {RUN_TIMEOUT_S} s", [], RUN_TIMEOUT_S, output.read()
-        window = window or top_level_window(env)
-        if window:
-            path = os.path.join(workdir, f"capture-{len(captures):04d}.xwd")
-            if subprocess.run(["xwd", "-id", window, "-silent", "-out", path], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
-                captures.append((path, time.monotonic() - started))
+        path = os.path.join(workdir, f"capture-{len(captures):04d}{backend.suffix}")
+        if backend.capture(env, path):
+            captures.append((path, time.monotonic() - started))
     output.seek(0)
     return proc.returncode, captures, time.monotonic() - started, output.read()
 
 
-def readable(paths, size):
+def readable(backend, paths, size):
     """The captures that decode to a window of `size` (a capture can race the window's end)."""
     images = []
     for path in paths:
         try:
-            image = read_xwd(path)
+            image = backend.read(path)
         except (ValueError, OSError):
             continue
         if image[:2] == size:
@@ -125,25 +196,25 @@ def main():
     if not os.path.exists(lavapipe_icd):
         log(f"SKIP: lavapipe manifest {lavapipe_icd} missing (Debian package mesa-vulkan-drivers)")
         return 77
-    for tool in (program, "Xvfb", "xwd", "xwininfo"):
+    name = os.path.basename(program)
+    backend = Wayland() if name.endswith("-wayland") else X11()
+    for tool in (program,) + backend.tools:
         if not shutil.which(tool):
             log(f"FAIL: {tool} missing: run scripts/install-deps.sh")
             return 1
-    name = os.path.basename(program)
     failures = []
     work = tempfile.mkdtemp(prefix=f"kiln-{name}-")
-    server, display = start_xvfb()
     try:
-        env = dict(os.environ, DISPLAY=display)
+        env = dict(os.environ, **backend.start(work))
         env.pop("KILN_WSI_DUMP_DIR", None)
         dump = os.path.join(work, "kiln-dump")
         os.makedirs(dump)
-        status, kiln_captures, duration, out = run_with_captures(program, kiln_icd, env, os.path.join(work, "kiln"),
-                                                    {"KILN_WSI_DUMP_DIR": dump})
+        status, kiln_captures, duration, out = run_with_captures(backend, program, kiln_icd, env,
+                                                                 os.path.join(work, "kiln"), {"KILN_WSI_DUMP_DIR": dump})
         frame_count = len([f for f in os.listdir(dump) if f.endswith(".ppm")])
         kiln_late = [path for path, t in kiln_captures if t >= duration / 2]
         log(f"kiln: {name} exit status {status} after {duration:.1f} s, {frame_count} dumped frames, "
-            f"{len(kiln_captures)} xwd captures ({len(kiln_late)} in the second half of the run)")
+            f"{len(kiln_captures)} captures ({len(kiln_late)} in the second half of the run)")
         if status != 0:
             log(out[-2000:])
             return fail([f"{name} on Kiln exited with {status}"])
@@ -159,20 +230,20 @@ def main():
         # half; so a wrong Kiln image fails whichever frames it is taken for.
         checked, artefacts, runs, taken = {}, [], 0, 0
         while len(checked) < LAVAPIPE_CAPTURES_CHECKED and runs < LAVAPIPE_MAX_RUNS:
-            status, captures, duration, out = run_with_captures(program, lavapipe_icd, env,
+            status, captures, duration, out = run_with_captures(backend, program, lavapipe_icd, env,
                                                                 os.path.join(work, f"lavapipe-{runs}"))
             runs += 1
             if status != 0:
                 log(out[-2000:])
                 return fail([f"{name} on lavapipe exited with {status}"])
             taken += len(captures)
-            for path, capture in reversed(readable([path for path, t in captures], size)):
+            for path, capture in reversed(readable(backend, [path for path, t in captures], size)):
                 index, score = best_match(capture, frames, TOLERANCE)
                 if index >= FRAMES // 2 and index not in checked:
                     checked[index] = (f"lavapipe-run{runs}-{os.path.basename(path)[:-4]}", capture, score)
                 if len(checked) == LAVAPIPE_CAPTURES_CHECKED:
                     break
-        log(f"lavapipe: {name} ran {runs} times, {taken} xwd captures, "
+        log(f"lavapipe: {name} ran {runs} times, {taken} captures, "
             f"{len(checked)} of them show distinct frames of the second half")
         if len(checked) < LAVAPIPE_CAPTURES_CHECKED:
             failures.append(f"only {len(checked)} lavapipe captures show distinct frames >= {FRAMES // 2}")
@@ -202,10 +273,10 @@ def main():
         if control >= MATCH_FRACTION:
             failures.append(f"Kiln frames 1 and 50 match ({100 * control:.3f}%): the cube does not turn")
 
-        # 4. Kiln's window (X11 presentation) shows exactly a dumped frame.
-        kiln_window = evenly_spaced(readable(kiln_late, size), 1)
+        # 4. Kiln's window shows exactly a dumped frame.
+        kiln_window = evenly_spaced(readable(backend, kiln_late, size), 1)
         if not kiln_window:
-            failures.append(f"no usable xwd capture of Kiln's window of size {size}")
+            failures.append(f"no usable capture of Kiln's window of size {size}")
         for path, capture in kiln_window:
             index, score = best_match(capture, frames, 0)
             log(f"kiln {os.path.basename(path)}: best dumped frame {index}, {100 * score:.3f}% identical pixels")
@@ -219,8 +290,7 @@ def main():
         log(f"PASS: {name} on Kiln matches lavapipe")
         return 0
     finally:
-        server.kill()
-        server.wait()
+        backend.stop()
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -228,10 +298,10 @@ def save_artefacts(artefacts, output_dir, name):
     os.makedirs(output_dir, exist_ok=True)
     for label, reference, kiln in artefacts:
         base = os.path.join(output_dir, f"{name}-{label}")
-        write_png(base + "-xwd.png", reference)
+        write_png(base + "-capture.png", reference)
         write_png(base + "-kiln.png", kiln)
         write_png(base + "-diff.png", difference_image(reference, kiln))
-        log(f"saved {base}-{{xwd,kiln,diff}}.png")
+        log(f"saved {base}-{{capture,kiln,diff}}.png")
 
 
 def fail(failures):
