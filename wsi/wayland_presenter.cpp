@@ -63,9 +63,14 @@ class WaylandPresenter final : public Presenter {
       KILN_LOG_ONCE(LogLevel::Warn, "Wayland presentation: the compositor releases no wl_shm buffer; frame dropped");
       return VK_SUCCESS;
     }
+    // The X byte is set to 0xff although compositors ignore it: screenshot tools (weston's) and
+    // some renderers read it as alpha, and compositeAlpha OPAQUE promises an opaque window.
     const size_t row = size_t(frame.extent.width) * 4;
-    for (uint32_t y = 0; y < frame.extent.height; ++y)
-      std::memcpy(buffer->pixels + y * row, frame.pixels + y * frame.row_pitch, row);
+    for (uint32_t y = 0; y < frame.extent.height; ++y) {
+      uint8_t* dst = buffer->pixels + y * row;
+      std::memcpy(dst, frame.pixels + y * frame.row_pitch, row);
+      for (size_t x = 3; x < row; x += 4) dst[x] = 0xff;
+    }
 
     wl_surface_attach(surface_, buffer->buffer, 0, 0);
     if (wl_proxy_get_version(reinterpret_cast<wl_proxy*>(surface_)) >= WL_SURFACE_DAMAGE_BUFFER_SINCE_VERSION)

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """ctest: `PROGRAM --c 100` (vkcube, vkcubepp or vkcube-wayland) on Kiln shows the same frames as
-on lavapipe.
+on lavapipe (vkcube-wayland: only steps 2 and 4, see class Wayland).
 
 Usage: vkcube-vs-lavapipe.py KILN_ICD_JSON LAVAPIPE_ICD_JSON OUTPUT_DIR PROGRAM
 Exit 0: pass, 1: fail, 77: skipped (only when LAVAPIPE_ICD_JSON does not exist).
 
 X11 programs run under a private Xvfb and their window is captured with xwd; vkcube-wayland runs
-under a private Weston (headless backend, pixman renderer, kiosk shell: the window fills the
-500x500 output) and the output is captured with weston-screenshooter. The program turns its cube
+under a private Weston (headless backend, pixman renderer, desktop shell) and its window is cut
+out of weston-screenshooter's screenshots of the output. The program turns its cube
 by a fixed angle per frame, and a capture of a running window shows whichever frame was on
 screen, so a capture is matched against every exact frame:
   1. PROGRAM runs on lavapipe; its window is captured over and over.
@@ -54,6 +54,7 @@ def log(message):
 class X11:
     """A private Xvfb; captures are xwd dumps of the program's window."""
     tools = ("Xvfb", "xwd", "xwininfo")
+    compare_with_lavapipe = True
     read = staticmethod(read_xwd)
     suffix = ".xwd"
 
@@ -97,20 +98,42 @@ class X11:
 
 class Wayland:
     """A private Weston: headless backend with the pixman renderer (it composites and can take
-    screenshots; --debug allows weston-screenshooter), kiosk shell (the program's toplevel fills
-    the output: a screenshot is the window). Captures are screenshots of the whole output."""
+    screenshots; --debug allows weston-screenshooter) and the desktop shell (Weston 10's kiosk
+    shell shows nothing on the headless backend). Captures are screenshots of the whole output;
+    reading one crops the program's 500x500 window out of it."""
     tools = ("weston", "weston-screenshooter")
-    read = staticmethod(read_png)
     suffix = ".png"
+    # Mesa leaves the application's alpha in the X byte of XRGB8888 (vkcube clears to alpha 0.2)
+    # and weston-screenshooter un-premultiplies by that byte, so lavapipe's window cannot be
+    # captured as shown; Kiln writes 0xff there. The cube's pixels are checked against lavapipe
+    # by the X11 tests (same rendering code).
+    compare_with_lavapipe = False
+    no_lavapipe_reason = "weston screenshots of Mesa's XRGB8888 buffers are un-premultiplied by the X byte"
     socket = "kiln-vkcube"
+    window = 500  # vkcube's default size
+    background = None  # vkcube's clear colour (from Kiln's first frame); the desktop has none of it
+
+    def read(self, path):
+        """The window: its top row is the first run of `window` background pixels."""
+        width, height, rgb = read_png(path)
+        run = self.background * self.window
+        for y in range(height - self.window + 1):
+            x = rgb.find(run, y * width * 3, (y + 1) * width * 3)
+            while x >= 0 and x % 3:
+                x = rgb.find(run, x + 1, (y + 1) * width * 3)
+            if x >= 0:
+                x = x // 3 - y * width  # the column
+                return self.window, self.window, b"".join(
+                    rgb[((y + r) * width + x) * 3:((y + r) * width + x + self.window) * 3] for r in range(self.window))
+        raise ValueError(f"{path}: no {self.window}x{self.window} window found")
 
     def start(self, work):
         self.runtime_dir = os.path.join(work, "xdg-runtime")
         os.makedirs(self.runtime_dir, mode=0o700)
         env = {"XDG_RUNTIME_DIR": self.runtime_dir, "WAYLAND_DISPLAY": self.socket}
         self.server = subprocess.Popen(
-            ["weston", "--backend=headless-backend.so", "--use-pixman", "--shell=kiosk-shell.so", "--debug",
-             "--idle-time=0", f"--socket={self.socket}", "--width=500", "--height=500",
+            ["weston", "--backend=headless-backend.so", "--use-pixman", "--debug",
+             "--idle-time=0", f"--socket={self.socket}", "--width=800", "--height=600",
              f"--log={os.path.join(work, 'weston.log')}"],
             env=dict(os.environ, **env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
@@ -222,6 +245,15 @@ def main():
             return fail([f"Kiln dumped {frame_count} frames, expected at least {FRAMES}"])
         frames = [read_ppm(os.path.join(dump, f"kiln-frame-{n}.ppm")) for n in range(frame_count)]
         size = frames[0][:2]
+        backend.background = frames[0][2][:3]  # the top-left pixel: the clear colour
+
+        if not backend.compare_with_lavapipe:
+            log(f"{name}: no lavapipe comparison ({backend.no_lavapipe_reason})")
+            check_kiln_window(backend, kiln_late, frames, size, failures, [])
+            if failures:
+                return fail(failures)
+            log(f"PASS: {name} on Kiln exits 0 and the compositor shows its frames")
+            return 0
 
         # 3. lavapipe captures against Kiln's exact frames. lavapipe draws 100 frames in about a
         # second, so captures are matched newest first until LAVAPIPE_CAPTURES_CHECKED of them show
@@ -273,17 +305,7 @@ def main():
         if control >= MATCH_FRACTION:
             failures.append(f"Kiln frames 1 and 50 match ({100 * control:.3f}%): the cube does not turn")
 
-        # 4. Kiln's window shows exactly a dumped frame.
-        kiln_window = evenly_spaced(readable(backend, kiln_late, size), 1)
-        if not kiln_window:
-            failures.append(f"no usable capture of Kiln's window of size {size}")
-        for path, capture in kiln_window:
-            index, score = best_match(capture, frames, 0)
-            log(f"kiln {os.path.basename(path)}: best dumped frame {index}, {100 * score:.3f}% identical pixels")
-            if score < 1.0:
-                failures.append(f"Kiln's window ({os.path.basename(path)}) differs from every dumped frame "
-                                f"(best: frame {index}, {100 * score:.3f}% identical)")
-                artefacts.append(("kiln-window-" + os.path.basename(path)[:-4], capture, frames[index]))
+        check_kiln_window(backend, kiln_late, frames, size, failures, artefacts)
         if failures:
             save_artefacts(artefacts, output_dir, name)
             return fail(failures)
@@ -292,6 +314,20 @@ def main():
     finally:
         backend.stop()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def check_kiln_window(backend, kiln_late, frames, size, failures, artefacts):
+    """4. Kiln's window shows exactly a dumped frame."""
+    kiln_window = evenly_spaced(readable(backend, kiln_late, size), 1)
+    if not kiln_window:
+        failures.append(f"no usable capture of Kiln's window of size {size}")
+    for path, capture in kiln_window:
+        index, score = best_match(capture, frames, 0)
+        log(f"kiln {os.path.basename(path)}: best dumped frame {index}, {100 * score:.3f}% identical pixels")
+        if score < 1.0:
+            failures.append(f"Kiln's window ({os.path.basename(path)}) differs from every dumped frame "
+                            f"(best: frame {index}, {100 * score:.3f}% identical)")
+            artefacts.append(("kiln-window-" + os.path.basename(path)[:-4], capture, frames[index]))
 
 
 def save_artefacts(artefacts, output_dir, name):
