@@ -346,6 +346,32 @@ TEST_F(WaylandWsiTest, RecreateWithOldSwapchain) {
   EXPECT_TRUE(output_shows({0, 0, 255}));
 }
 
+TEST_F(WaylandWsiTest, ApplicationQueueIsLeftAlone) {
+  KILN_ONLY();  // how Kiln reads events; Mesa behaves the same but is not the subject here
+  wl_surface* window = create_window(true);
+  VkSurfaceKHR surface = create_wayland_surface(window);
+  const SwapchainSetup setup = window_sized();
+  VkSwapchainKHR swapchain;
+  ASSERT_EQ(VK_SUCCESS, create_swapchain(surface, setup, &swapchain));
+  // The application's own frame callback, on its default queue: Kiln reads the socket while it
+  // waits for its own callbacks and buffer releases, but must leave this event for the
+  // application to dispatch.
+  bool done = false;
+  wl_callback* callback = wl_surface_frame(window);
+  static const wl_callback_listener listener = {[](void* data, wl_callback* cb, uint32_t) {
+    *static_cast<bool*>(data) = true;
+    wl_callback_destroy(cb);
+  }};
+  wl_callback_add_listener(callback, &listener, &done);
+  for (int i = 0; i < 3; ++i)
+    ASSERT_EQ(VK_SUCCESS, clear_and_present(swapchain, setup, VkClearColorValue{{0.0f, 0.0f, 1.0f, 1.0f}}));
+  EXPECT_TRUE(output_shows({0, 0, 255}));
+  EXPECT_FALSE(done) << "Kiln dispatched the application's event queue";
+  while (!done && wl_display_roundtrip(client_.display) >= 0) {
+  }
+  EXPECT_TRUE(done);
+}
+
 TEST_F(WaylandWsiTest, KilledCompositorIsAnErrorNotAHang) {
   VkSurfaceKHR surface = create_wayland_surface(create_window(true));
   const SwapchainSetup setup = window_sized();
