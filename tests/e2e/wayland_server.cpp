@@ -1,5 +1,6 @@
 #include "e2e/wayland_server.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -82,8 +83,14 @@ bool WestonServer::start(std::string* error, int width, int height) {
   socket_path_ = runtime_dir_ + "/" + kSocketName;
   const std::string log = "--log=" + runtime_dir_ + "/weston.log";
   const std::string w = "--width=" + std::to_string(width), h = "--height=" + std::to_string(height);
+  const std::string output = runtime_dir_ + "/weston.out";  // weston's and its helper clients' chatter
   pid_ = fork();
   if (pid_ == 0) {
+    const int out_fd = open(output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (out_fd >= 0) {
+      dup2(out_fd, STDOUT_FILENO);
+      dup2(out_fd, STDERR_FILENO);
+    }
     setenv("XDG_RUNTIME_DIR", runtime_dir_.c_str(), 1);
     unsetenv("WAYLAND_DISPLAY");
     unsetenv("DISPLAY");
