@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """ctest: `PROGRAM --c 100` (vkcube, vkcubepp or vkcube-wayland) on Kiln shows the same frames as
-on lavapipe (vkcube-wayland: only steps 2 and 4, see class Wayland).
+on lavapipe (vkcube-wayland: steps 2 and 4, and its frames must equal X11 vkcube's on Kiln, see
+class Wayland and same_frames_as_x11).
 
 Usage: vkcube-vs-lavapipe.py KILN_ICD_JSON LAVAPIPE_ICD_JSON OUTPUT_DIR PROGRAM
 Exit 0: pass, 1: fail, 77: skipped (only when LAVAPIPE_ICD_JSON does not exist).
@@ -250,9 +251,10 @@ def main():
         if not backend.compare_with_lavapipe:
             log(f"{name}: no lavapipe comparison ({backend.no_lavapipe_reason})")
             check_kiln_window(backend, kiln_late, frames, size, failures, [])
+            same_frames_as_x11(program, kiln_icd, work, frames, failures)
             if failures:
                 return fail(failures)
-            log(f"PASS: {name} on Kiln exits 0 and the compositor shows its frames")
+            log(f"PASS: {name} on Kiln exits 0, the compositor shows its frames, which are the X11 program's")
             return 0
 
         # 3. lavapipe captures against Kiln's exact frames. lavapipe draws 100 frames in about a
@@ -314,6 +316,37 @@ def main():
     finally:
         backend.stop()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def same_frames_as_x11(program, kiln_icd, work, frames, failures):
+    """The Wayland program's frames on Kiln equal, frame for frame, those of its X11 twin (vkcube
+    for vkcube-wayland) on Kiln, which wsi.vkcube_matches_lavapipe checks against lavapipe."""
+    x11_program = program[:-len("-wayland")]
+    x11 = X11()
+    try:
+        env = dict(os.environ, **x11.start(work))
+        env.pop("WAYLAND_DISPLAY", None)
+        dump = os.path.join(work, "kiln-x11-dump")
+        os.makedirs(dump)
+        status, _, _, out = run_with_captures(x11, x11_program, kiln_icd, env, os.path.join(work, "kiln-x11"),
+                                              {"KILN_WSI_DUMP_DIR": dump})
+    finally:
+        x11.stop()
+    if status != 0:
+        log(out[-2000:])
+        failures.append(f"{x11_program} on Kiln exited with {status}")
+        return
+    for index in (FRAMES // 2, 3 * FRAMES // 4, FRAMES - 1):
+        twin = read_ppm(os.path.join(dump, f"kiln-frame-{index}.ppm"))
+        same = fraction_within(frames[index], twin, 0)
+        wrong = fraction_within(frames[index], read_ppm(os.path.join(dump, f"kiln-frame-{index - 45}.ppm")),
+                                TOLERANCE)
+        log(f"frame {index}: {100 * same:.3f}% identical to {x11_program}'s; "
+            f"wrong image (its frame {index - 45}, cube turned 180 degrees): {100 * wrong:.3f}% within {TOLERANCE}")
+        if same < 1.0:
+            failures.append(f"frame {index} differs from {x11_program}'s ({100 * same:.3f}% identical)")
+        if wrong >= MATCH_FRACTION:
+            failures.append(f"frame {index} matches the cube turned 180 degrees: the check cannot tell")
 
 
 def check_kiln_window(backend, kiln_late, frames, size, failures, artefacts):
