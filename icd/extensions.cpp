@@ -19,10 +19,11 @@ std::span<const VkExtensionProperties> supported_instance_extensions() {
   static const VkExtensionProperties list[] = {
       ext(VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME, VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_SPEC_VERSION),
       // Window-system integration (wsi/). The platform headers are not included here, so the
-      // xcb/xlib names and spec versions are spelled out. No VK_KHR_wayland_surface yet.
+      // xcb/xlib/wayland names and spec versions are spelled out.
       ext(VK_KHR_SURFACE_EXTENSION_NAME, VK_KHR_SURFACE_SPEC_VERSION),
       ext("VK_KHR_xcb_surface", 6),
       ext("VK_KHR_xlib_surface", 6),
+      ext("VK_KHR_wayland_surface", 6),
       ext(VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_SPEC_VERSION),
       ext(VK_KHR_GET_SURFACE_CAPABILITIES_2_EXTENSION_NAME, VK_KHR_GET_SURFACE_CAPABILITIES_2_SPEC_VERSION),
   };

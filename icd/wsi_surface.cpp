@@ -1,7 +1,9 @@
 // VK_KHR_surface, VK_KHR_xcb_surface, VK_EXT_headless_surface, VK_KHR_get_surface_capabilities2:
-// surface creation and the physical-device surface queries. (Xlib entry points: wsi_xlib.cpp.)
+// surface creation and the physical-device surface queries. (Xlib entry points: wsi_xlib.cpp,
+// Wayland: wsi_wayland.cpp.)
 #include <algorithm>
 #include <iterator>
+#include <vector>
 
 #include "common/log.h"
 #include "icd/instance.h"
@@ -42,7 +44,7 @@ VkResult surface_capabilities(VkPhysicalDevice physicalDevice, wsi::Surface* sur
   caps->minImageCount = 2;
   caps->maxImageCount = 8;
   caps->currentExtent = extent;
-  if (extent.width == 0xFFFFFFFFu) {  // headless: the swapchain decides
+  if (extent.width == 0xFFFFFFFFu) {  // headless and Wayland: the swapchain decides
     caps->minImageExtent = {1, 1};
     caps->maxImageExtent = {max_dim, max_dim};
   } else {
@@ -55,11 +57,6 @@ VkResult surface_capabilities(VkPhysicalDevice physicalDevice, wsi::Surface* sur
   caps->supportedCompositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
   caps->supportedUsageFlags = kSwapchainUsage;
   return VK_SUCCESS;
-}
-
-// The surface's formats: Kiln's presentable formats when the window can show them, else none.
-uint32_t surface_format_count(wsi::Surface* surface) {
-  return surface->formats_supported() ? static_cast<uint32_t>(wsi::presentable_formats().size()) : 0;
 }
 
 template <typename T, typename Fill>
@@ -101,7 +98,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceSurfaceSupportKH
   VkExtent2D extent;
   if (VkResult r = surface_of(surface)->current_extent(&extent); r != VK_SUCCESS) return r;
   // Kiln's one queue family presents: a present is host work on the queue's thread.
-  *pSupported = queueFamilyIndex == 0 && surface_of(surface)->formats_supported();
+  *pSupported = queueFamilyIndex == 0 && !surface_of(surface)->formats().empty();
   return VK_SUCCESS;
 }
 
@@ -118,15 +115,17 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceSurfaceCapabilit
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceSurfaceFormatsKHR(VkPhysicalDevice, VkSurfaceKHR surface,
                                                                                   uint32_t* pCount, VkSurfaceFormatKHR* pFormats) {
-  return enumerate(surface_format_count(surface_of(surface)), pCount, pFormats,
-                   [](uint32_t i, VkSurfaceFormatKHR* out) { *out = wsi::presentable_formats()[i]; });
+  const std::vector<VkSurfaceFormatKHR> formats = surface_of(surface)->formats();
+  return enumerate(static_cast<uint32_t>(formats.size()), pCount, pFormats,
+                   [&](uint32_t i, VkSurfaceFormatKHR* out) { *out = formats[i]; });
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceSurfaceFormats2KHR(VkPhysicalDevice,
                                                                                    const VkPhysicalDeviceSurfaceInfo2KHR* pSurfaceInfo,
                                                                                    uint32_t* pCount, VkSurfaceFormat2KHR* pFormats) {
-  return enumerate(surface_format_count(surface_of(pSurfaceInfo->surface)), pCount, pFormats,
-                   [](uint32_t i, VkSurfaceFormat2KHR* out) { out->surfaceFormat = wsi::presentable_formats()[i]; });
+  const std::vector<VkSurfaceFormatKHR> formats = surface_of(pSurfaceInfo->surface)->formats();
+  return enumerate(static_cast<uint32_t>(formats.size()), pCount, pFormats,
+                   [&](uint32_t i, VkSurfaceFormat2KHR* out) { out->surfaceFormat = formats[i]; });
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceSurfacePresentModesKHR(VkPhysicalDevice, VkSurfaceKHR,

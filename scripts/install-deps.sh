@@ -8,6 +8,7 @@ packages=(
   llvm-19-dev spirv-tools spirv-headers libspirv-cross-c-shared-dev glslang-tools
   libgtest-dev libpng-dev zlib1g-dev
   libxcb1-dev libxcb-shm0-dev libx11-dev libx11-xcb-dev xvfb x11-apps x11-utils
+  libwayland-dev wayland-protocols weston
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -14,7 +14,7 @@ VkResult HeadlessSurface::current_extent(VkExtent2D* extent) {
   return VK_SUCCESS;
 }
 
-std::unique_ptr<Presenter> HeadlessSurface::make_presenter(VkExtent2D, VkResult* result) {
+std::unique_ptr<Presenter> HeadlessSurface::make_presenter(VkExtent2D, VkFormat, VkResult* result) {
   *result = VK_SUCCESS;
   return std::make_unique<HeadlessPresenter>();
 }

@@ -9,7 +9,7 @@ class HeadlessSurface final : public Surface {
  public:
   HeadlessSurface() : Surface(Platform::Headless) {}
   VkResult current_extent(VkExtent2D* extent) override;
-  std::unique_ptr<Presenter> make_presenter(VkExtent2D extent, VkResult* result) override;
+  std::unique_ptr<Presenter> make_presenter(VkExtent2D extent, VkFormat format, VkResult* result) override;
 };
 
 }  // namespace kiln::wsi

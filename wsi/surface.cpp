@@ -20,4 +20,9 @@ bool is_presentable_format(VkFormat format) {
   return std::any_of(list.begin(), list.end(), [&](const VkSurfaceFormatKHR& f) { return f.format == format; });
 }
 
+std::vector<VkSurfaceFormatKHR> Surface::formats() {
+  auto all = presentable_formats();
+  return {all.begin(), all.end()};
+}
+
 }  // namespace kiln::wsi

@@ -53,7 +53,7 @@ VkResult Swapchain::create(Surface& surface, const SwapchainConfig& config, std:
   for (mem::Image& image : sc->images_) sc->image_ptrs_.push_back(&image);
 
   VkResult result = VK_SUCCESS;
-  sc->presenter_ = surface.make_presenter(config.extent, &result);
+  sc->presenter_ = surface.make_presenter(config.extent, config.format, &result);
   if (!sc->presenter_) return result;
   sc->state_.assign(config.image_count, State::Free);
   for (uint32_t i = 0; i < config.image_count; ++i) sc->free_.push_back(i);
@@ -160,8 +160,18 @@ void Swapchain::run_presentation() {
     const VkPresentModeKHR mode = config_.present_mode;
     if (mode != VK_PRESENT_MODE_IMMEDIATE_KHR && !(mode == VK_PRESENT_MODE_FIFO_RELAXED_KHR && when > next_refresh))
       when = std::max(refresh_at_or_after(origin, when), next_refresh);
-    // Stopping cuts the wait short: frames already handed over are still shown, at once.
-    if (!stopping_ && frame_queued_.wait_until(lock, when, [&] { return stopping_; })) when = Clock::now();
+    if (mode != VK_PRESENT_MODE_IMMEDIATE_KHR && presenter_->announces_refreshes()) {
+      // The window system's refresh, with the 60 Hz clock as the fallback (a hidden Wayland
+      // window gets no frame callbacks). Bounded by one period, so stopping needs no interrupt.
+      if (!stopping_) {
+        lock.unlock();
+        presenter_->wait_for_refresh(when);
+        lock.lock();
+      }
+      when = Clock::now();
+    } else if (!stopping_ && frame_queued_.wait_until(lock, when, [&] { return stopping_; })) {
+      when = Clock::now();  // stopping cuts the wait short: frames already handed over are still shown, at once
+    }
     if (queued_.empty()) continue;
     const uint32_t index = queued_.front();
     queued_.pop_front();

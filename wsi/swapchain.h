@@ -5,7 +5,8 @@
 // Image life: free → (acquire) acquired → (vkQueuePresentKHR) in flight on the queue → (the
 // queue reaches the present, i.e. its semaphores are signalled) queued for showing → shown by the
 // presentation thread → free. The presentation thread paces FIFO, FIFO_RELAXED and MAILBOX to a
-// 60 Hz clock (Kiln gets no timing from any server), and MAILBOX replaces a queued frame that was
+// 60 Hz clock, or to the window system's refreshes where it announces them (Wayland frame
+// callbacks, with the 60 Hz clock as the fallback), and MAILBOX replaces a queued frame that was
 // not shown yet (that image becomes free unshown). An image is free as soon as its pixels are
 // copied to the window system, so acquire never waits for a vertical blank.
 #include <vulkan/vulkan.h>

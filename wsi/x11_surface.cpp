@@ -83,13 +83,15 @@ VkResult X11Surface::current_extent(VkExtent2D* extent) {
   return VK_SUCCESS;
 }
 
-bool X11Surface::formats_supported() {
+std::vector<VkSurfaceFormatKHR> X11Surface::formats() {
   xcb_visualid_t visual;
   uint8_t depth;
-  return window_visual(connection_, window_, &visual, &depth) && x11_visual_supported(connection_, visual);
+  if (window_visual(connection_, window_, &visual, &depth) && x11_visual_supported(connection_, visual))
+    return Surface::formats();
+  return {};
 }
 
-std::unique_ptr<Presenter> X11Surface::make_presenter(VkExtent2D extent, VkResult* result) {
+std::unique_ptr<Presenter> X11Surface::make_presenter(VkExtent2D extent, VkFormat, VkResult* result) {
   xcb_visualid_t visual;
   uint8_t depth;
   PixelLayout layout;

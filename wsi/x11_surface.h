@@ -14,8 +14,8 @@ class X11Surface final : public Surface {
   X11Surface(xcb_connection_t* connection, xcb_window_t window)
       : Surface(Platform::X11), connection_(connection), window_(window) {}
   VkResult current_extent(VkExtent2D* extent) override;
-  bool formats_supported() override;
-  std::unique_ptr<Presenter> make_presenter(VkExtent2D extent, VkResult* result) override;
+  std::vector<VkSurfaceFormatKHR> formats() override;  // all, or none for a visual Kiln cannot convert to
+  std::unique_ptr<Presenter> make_presenter(VkExtent2D extent, VkFormat format, VkResult* result) override;
 
  private:
   xcb_connection_t* connection_;

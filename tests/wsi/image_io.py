@@ -80,3 +80,53 @@ def write_png(path, image):
     png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
     png += chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
     open(path, "wb").write(png)
+
+
+def read_png(path):
+    """An 8-bit, non-interlaced RGB or RGBA PNG (as weston-screenshooter writes), alpha dropped."""
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError(f"{path}: not a PNG")
+    pos, idat, header = 8, [], None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat.append(body)
+        pos += 12 + length
+    if not header:
+        raise ValueError(f"{path}: no IHDR")
+    width, height, depth, color, _, _, interlace = header
+    channels = {2: 3, 6: 4}.get(color)
+    if depth != 8 or not channels or interlace:
+        raise ValueError(f"{path}: unsupported PNG (depth {depth}, colour type {color}, interlace {interlace})")
+    raw = zlib.decompress(b"".join(idat))
+    stride = width * channels
+    previous = bytearray(stride)
+    rgb = bytearray(width * height * 3)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if kind == 1:    # Sub
+            for i in range(channels, stride):
+                line[i] = (line[i] + line[i - channels]) & 0xFF
+        elif kind == 2:  # Up
+            line = bytearray((a + b) & 0xFF for a, b in zip(line, previous))
+        elif kind == 3:  # Average
+            for i in range(stride):
+                left = line[i - channels] if i >= channels else 0
+                line[i] = (line[i] + ((left + previous[i]) >> 1)) & 0xFF
+        elif kind == 4:  # Paeth
+            for i in range(stride):
+                a = line[i - channels] if i >= channels else 0
+                b = previous[i]
+                c = previous[i - channels] if i >= channels else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
+        for c in range(3):
+            rgb[y * width * 3 + c:(y + 1) * width * 3:3] = line[c::channels]
+        previous = line
+    return width, height, bytes(rgb)
