@@ -269,8 +269,13 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       if (!image) return fail(inst, "image operand is not an image (sampled images are not supported yet)");
       if (inst.opcode == spv::Op::OpImageFetch && image->dim != spv::Dim::Buffer)
         return sample_instruction(inst, handled);  // sampled images: every level and sample (translate_sample.cpp)
+      // Input attachments (subpassLoad) are fetched like sampled images, at the fragment's pixel.
+      if (image->dim == spv::Dim::SubpassData) {
+        if (entry.model != spv::ExecutionModel::Fragment) return fail(inst, "subpass input outside a fragment shader");
+        return sample_instruction(inst, handled);
+      }
       // Storage images are single-sampled (storageImageSampleCounts = 1).
-      if (image->multisampled) return fail(inst, "multisampled storage images and input attachments are not supported");
+      if (image->multisampled) return fail(inst, "multisampled storage images are not supported");
       const Grid grid = g.grid(*image, get(ops[0]).leaves.at(0));
       llvm::Value* inside;
       llvm::Value* addr = g.texel_address(*image, grid, get(ops[1]), &inside);

@@ -174,6 +174,7 @@ bool Translator::sample_instruction(const spirv::Instruction& inst, bool* handle
     case spv::Op::OpImageSampleProjDrefImplicitLod:
     case spv::Op::OpImageSampleProjDrefExplicitLod: op = abi::kSampleOpSample; proj = dref = true; break;
     case spv::Op::OpImageFetch: op = abi::kSampleOpFetch; fetch = true; break;
+    case spv::Op::OpImageRead: op = abi::kSampleOpFetch; fetch = true; break;  // subpass inputs (image_instruction)
     case spv::Op::OpImageGather: op = abi::kSampleOpGather; gather = true; operands_at = 3; break;
     case spv::Op::OpImageDrefGather: op = abi::kSampleOpGather; gather = dref = true; break;
     case spv::Op::OpImageQueryLod: op = abi::kSampleOpQueryLod; break;
@@ -184,7 +185,10 @@ bool Translator::sample_instruction(const spirv::Instruction& inst, bool* handle
   if (dref) operands_at = 3;  // the Dref operand comes before the image operands
   const Value image = get(ops[0]);
   const spirv::Type& image_type = m.type(type_of(ops[0]));
-  const Value coord = get(ops[1]);
+  // subpassLoad: the input attachment's texel at the fragment's own pixel plus the (constant)
+  // offset, in the fragment's layer (the view index under multiview), at level 0.
+  const bool subpass = inst.opcode == spv::Op::OpImageRead;
+  const Value coord = subpass ? subpass_coordinates(get(ops[1])) : get(ops[1]);
   const ImageOperands io = parse_operands(ops, operands_at);
   if (io.sample && !fetch) return fail(inst, "the Sample operand is only valid on fetches");
 

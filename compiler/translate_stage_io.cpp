@@ -508,6 +508,21 @@ llvm::Value* Translator::graphics_builtin(spv::BuiltIn builtin, uint32_t compone
   }
 }
 
+Value Translator::subpass_coordinates(const Value& offset) {
+  auto& b = builder_;
+  llvm::Type* lane_i32 = lane_type(b.getInt32Ty());
+  fragment_interface_.reads_frag_coord = true;
+  Value coord;
+  for (uint32_t c = 0; c < 2; ++c) {
+    // FragCoord holds pixel centres (or sample positions): truncation gives the pixel.
+    llvm::Value* pixel = b.CreateFPToSI(graphics_builtin(spv::BuiltIn::FragCoord, c), lane_i32);
+    llvm::Value* delta = c < offset.leaves.size() ? b.CreateSExtOrTrunc(offset.leaves[c], lane_i32) : nullptr;
+    coord.leaves.push_back(delta ? b.CreateAdd(pixel, delta) : pixel);
+  }
+  coord.leaves.push_back(graphics_builtin(spv::BuiltIn::Layer, 0));
+  return coord;
+}
+
 bool Translator::graphics_prologue() {
   auto& b = builder_;
   llvm::Type* i32 = b.getInt32Ty();
@@ -550,7 +565,8 @@ bool Translator::graphics_prologue() {
     if (var.storage_class != spv::StorageClass::Input) continue;
     const auto builtin = m.decorations(id).builtin;
     if (builtin == spv::BuiltIn::SampleId || builtin == spv::BuiltIn::SamplePosition) fi.uses_sample_rate = true;
-    if (builtin == spv::BuiltIn::FragCoord) fi.reads_frag_coord = true;
+    // SamplePosition is derived from FragCoord (graphics_builtin).
+    if (builtin == spv::BuiltIn::FragCoord || builtin == spv::BuiltIn::SamplePosition) fi.reads_frag_coord = true;
   }
   // Stores can only reach memory others see when the module declares writable memory.
   bool writable_memory = std::find(m.capabilities().begin(), m.capabilities().end(),

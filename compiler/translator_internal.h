@@ -147,6 +147,8 @@ class Translator {
 
   // --- translate_sample.cpp ---
   bool sample_instruction(const spirv::Instruction& inst, bool* handled);
+  // Fetch coordinates of subpassLoad(offset) in a fragment kernel: (FragCoord.xy + offset, Layer).
+  Value subpass_coordinates(const Value& offset);
 
   // --- translate_subgroup.cpp ---
   bool subgroup_instruction(const spirv::Instruction& inst, bool* handled);

@@ -1,0 +1,218 @@
+// Input attachments: a two-subpass render pass whose first subpass draws a coloured rectangle into
+// attachment 0 and whose second reads it with subpassLoad at every pixel and writes it swizzled
+// into attachment 1 — every pixel of both attachments is checked.
+#include <array>
+#include <vector>
+
+#include "e2e/draw_scene.h"
+#include "e2e/vk_fixture.h"
+
+namespace kiln::test {
+namespace {
+
+constexpr uint32_t kSize = 32;
+constexpr VkFormat kFormat = VK_FORMAT_R8G8B8A8_UNORM;
+
+class InputAttachmentTest : public VulkanTest {};
+
+VkPipeline make_pipeline(VkDevice d, VkRenderPass pass, uint32_t subpass, VkPipelineLayout layout,
+                         const char* vertex_shader, const char* fragment_shader, bool colored_vertices) {
+  VkShaderModule vs = create_test_shader_module(d, vertex_shader);
+  VkShaderModule fs = create_test_shader_module(d, fragment_shader);
+  VkPipelineShaderStageCreateInfo stages[2] = {
+      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vs, "main", nullptr},
+      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fs, "main", nullptr}};
+  const DrawJobOptions colored = colored_options();
+  VkPipelineVertexInputStateCreateInfo vertex_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  if (colored_vertices) {
+    vertex_input.vertexBindingDescriptionCount = uint32_t(colored.vertex_bindings.size());
+    vertex_input.pVertexBindingDescriptions = colored.vertex_bindings.data();
+    vertex_input.vertexAttributeDescriptionCount = uint32_t(colored.vertex_attributes.size());
+    vertex_input.pVertexAttributeDescriptions = colored.vertex_attributes.data();
+  }
+  VkPipelineInputAssemblyStateCreateInfo input_assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  const VkViewport viewport{0, 0, float(kSize), float(kSize), 0, 1};
+  const VkRect2D scissor{{0, 0}, {kSize, kSize}};
+  VkPipelineViewportStateCreateInfo viewports{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+  viewports.viewportCount = viewports.scissorCount = 1;
+  viewports.pViewports = &viewport;
+  viewports.pScissors = &scissor;
+  VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+  raster.lineWidth = 1.0f;
+  VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+  multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+  const VkPipelineColorBlendAttachmentState attachment{VK_FALSE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO,
+                                                       VK_BLEND_OP_ADD, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO,
+                                                       VK_BLEND_OP_ADD, 0xF};
+  VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+  blend.attachmentCount = 1;
+  blend.pAttachments = &attachment;
+  VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+  info.stageCount = 2;
+  info.pStages = stages;
+  info.pVertexInputState = &vertex_input;
+  info.pInputAssemblyState = &input_assembly;
+  info.pViewportState = &viewports;
+  info.pRasterizationState = &raster;
+  info.pMultisampleState = &multisample;
+  info.pColorBlendState = &blend;
+  info.layout = layout;
+  info.renderPass = pass;
+  info.subpass = subpass;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  EXPECT_EQ(vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline), VK_SUCCESS);
+  vkDestroyShaderModule(d, vs, nullptr);
+  vkDestroyShaderModule(d, fs, nullptr);
+  return pipeline;
+}
+
+TEST_F(InputAttachmentTest, SecondSubpassReadsTheFirstSubpassColourAtEachPixel) {
+  TestDevice& dev = device();
+  VkDevice d = dev.handle();
+  const VkExtent3D extent{kSize, kSize, 1};
+  Image images[2];
+  VkImageView views[2];
+  for (int i = 0; i < 2; ++i) {
+    images[i] = dev.create_image(VK_IMAGE_TYPE_2D, kFormat, extent, 1, 1, 0,
+                                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT |
+                                     VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    view.image = images[i].image;
+    view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    view.format = kFormat;
+    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    ASSERT_EQ(vkCreateImageView(d, &view, nullptr, &views[i]), VK_SUCCESS);
+  }
+  // Attachment 0: written by subpass 0, read as an input by subpass 1. Attachment 1: subpass 1's output.
+  VkAttachmentDescription attachments[2] = {};
+  for (auto& a : attachments)
+    a = {0, kFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
+         VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
+  const VkAttachmentReference first_out{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  const VkAttachmentReference second_in{0, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+  const VkAttachmentReference second_out{1, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  VkSubpassDescription subpasses[2] = {};
+  subpasses[0].pipelineBindPoint = subpasses[1].pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpasses[0].colorAttachmentCount = 1;
+  subpasses[0].pColorAttachments = &first_out;
+  subpasses[1].inputAttachmentCount = 1;
+  subpasses[1].pInputAttachments = &second_in;
+  subpasses[1].colorAttachmentCount = 1;
+  subpasses[1].pColorAttachments = &second_out;
+  const VkSubpassDependency dependencies[2] = {
+      {0, 1, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_INPUT_ATTACHMENT_READ_BIT, VK_DEPENDENCY_BY_REGION_BIT},
+      {1, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, 0}};
+  VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+  pass_info.attachmentCount = 2;
+  pass_info.pAttachments = attachments;
+  pass_info.subpassCount = 2;
+  pass_info.pSubpasses = subpasses;
+  pass_info.dependencyCount = 2;
+  pass_info.pDependencies = dependencies;
+  VkRenderPass pass = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateRenderPass(d, &pass_info, nullptr, &pass), VK_SUCCESS);
+  VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+  fb_info.renderPass = pass;
+  fb_info.attachmentCount = 2;
+  fb_info.pAttachments = views;
+  fb_info.width = fb_info.height = kSize;
+  fb_info.layers = 1;
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateFramebuffer(d, &fb_info, nullptr, &framebuffer), VK_SUCCESS);
+
+  const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
+                                             nullptr};
+  VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  set_info.bindingCount = 1;
+  set_info.pBindings = &binding;
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateDescriptorSetLayout(d, &set_info, nullptr, &set_layout), VK_SUCCESS);
+  VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  VkPipelineLayout empty_layout = VK_NULL_HANDLE, input_layout = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreatePipelineLayout(d, &layout_info, nullptr, &empty_layout), VK_SUCCESS);
+  layout_info.setLayoutCount = 1;
+  layout_info.pSetLayouts = &set_layout;
+  ASSERT_EQ(vkCreatePipelineLayout(d, &layout_info, nullptr, &input_layout), VK_SUCCESS);
+  const VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1};
+  VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pool_info.maxSets = 1;
+  pool_info.poolSizeCount = 1;
+  pool_info.pPoolSizes = &pool_size;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateDescriptorPool(d, &pool_info, nullptr, &pool), VK_SUCCESS);
+  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  alloc.descriptorPool = pool;
+  alloc.descriptorSetCount = 1;
+  alloc.pSetLayouts = &set_layout;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateDescriptorSets(d, &alloc, &set), VK_SUCCESS);
+  const VkDescriptorImageInfo image_info{VK_NULL_HANDLE, views[0], VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstSet = set;
+  write.descriptorCount = 1;
+  write.descriptorType = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+  write.pImageInfo = &image_info;
+  vkUpdateDescriptorSets(d, 1, &write, 0, nullptr);
+
+  VkPipeline draw_rect = make_pipeline(d, pass, 0, empty_layout, "draw_colored.vert", "draw_colored.frag", true);
+  VkPipeline swizzle =
+      make_pipeline(d, pass, 1, input_layout, "gfx_api_passthrough.vert", "input_attachment_swizzle.frag", false);
+
+  // A rectangle over pixels [8, 24) x [4, 20) in (0.2, 0.4, 0.6, 1) on a (0, 0, 1, 1) clear.
+  const std::array<float, 4> kRect{0.2f, 0.4f, 0.6f, 1.0f};
+  Buffer vb = vertex_buffer(dev, rect(-0.5f, -0.75f, 0.5f, 0.25f, 0.5f, kRect));
+  dev.run_commands([&](VkCommandBuffer cb) {
+    VkClearValue clears[2] = {};
+    clears[0].color = {{0.0f, 0.0f, 1.0f, 1.0f}};
+    VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    begin.renderPass = pass;
+    begin.framebuffer = framebuffer;
+    begin.renderArea = {{0, 0}, {kSize, kSize}};
+    begin.clearValueCount = 2;
+    begin.pClearValues = clears;
+    vkCmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, draw_rect);
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, 6, 1, 0, 0);
+    vkCmdNextSubpass(cb, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, swizzle);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, input_layout, 0, 1, &set, 0, nullptr);
+    vkCmdDraw(cb, 3, 1, 0, 0);
+    vkCmdEndRenderPass(cb);
+  });
+
+  const std::vector<uint8_t> first = dev.read_image(images[0], VK_IMAGE_ASPECT_COLOR_BIT, 0, 0,
+                                                     VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  const std::vector<uint8_t> second = dev.read_image(images[1], VK_IMAGE_ASPECT_COLOR_BIT, 0, 0,
+                                                      VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  PixelCheck check(kSize, kSize);
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x) {
+      const size_t p = size_t(y) * kSize + x;
+      const bool in_rect = x >= 8 && x < 24 && y >= 4 && y < 20;
+      // 0.2 / 0.4 / 0.6 in UNORM8: 51, 102, 153.
+      const uint8_t want[4] = {uint8_t(in_rect ? 51 : 0), uint8_t(in_rect ? 102 : 0), uint8_t(in_rect ? 153 : 255), 255};
+      const uint8_t swizzled[4] = {want[1], want[2], want[0], 255};
+      for (int c = 0; c < 4; ++c) {
+        check.expect_eq(p, first[p * 4 + c], want[c], "subpass 0 colour");
+        check.expect_eq(p, second[p * 4 + c], swizzled[c], "subpass 1 swizzled input");
+      }
+    }
+
+  vkDestroyPipeline(d, draw_rect, nullptr);
+  vkDestroyPipeline(d, swizzle, nullptr);
+  vkDestroyDescriptorPool(d, pool, nullptr);
+  vkDestroyPipelineLayout(d, empty_layout, nullptr);
+  vkDestroyPipelineLayout(d, input_layout, nullptr);
+  vkDestroyDescriptorSetLayout(d, set_layout, nullptr);
+  vkDestroyFramebuffer(d, framebuffer, nullptr);
+  vkDestroyRenderPass(d, pass, nullptr);
+  for (VkImageView v : views) vkDestroyImageView(d, v, nullptr);
+}
+
+}  // namespace
+}  // namespace kiln::test
