@@ -1,0 +1,212 @@
+#pragma once
+// Fast paths of the sampling routines (memory/sampling.cpp), chosen once per call: when every lane
+// of the call samples the same 2D view through the same sampler with a plain filtered sample
+// (explicit, implicit or gradient LOD, optional bias; no compare, offsets, Proj or MinLod) and the
+// sampler is the common kind (same min/mag filter, U and V both CLAMP_TO_EDGE or both REPEAT,
+// weighted average, no anisotropy), the lanes run through FastSampler<Decoder, Wrap, Linear>:
+// the generic routine's arithmetic, in the same order (so results are bit-identical, which
+// tests/unit/sampling_test.cpp checks), without its per-texel switches on view type, address mode,
+// border, cube face, compare and reduction mode. Internal to the sampling code.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "compiler/kernel_abi.h"
+#include "memory/image_view.h"
+#include "memory/sampling_rgba8_simd.h"
+#include "memory/sampling_texels.h"
+
+namespace kiln::mem::sampling_detail {
+
+enum class Wrap { ClampToEdge, Repeat };
+
+template <class D, Wrap kWrap, bool kLinear>
+struct FastSampler {
+  static int32_t wrap(int32_t i, int32_t n) {
+    if constexpr (kWrap == Wrap::ClampToEdge) {
+      return std::clamp(i, 0, n - 1);
+    } else {
+      const int32_t r = i % n;
+      return r < 0 ? r + n : r;
+    }
+  }
+
+  static Texel load(const SampledView& v, const SampledLevel& L, int32_t x, int32_t y) {
+    if constexpr (D::kBlocks) {
+      const uint8_t* p = L.base + uint64_t(y / int32_t(v.block_height)) * L.row_pitch +
+                         uint64_t(x / int32_t(v.block_width)) * v.texel_bytes;
+      return D::decode(v, p, uint32_t(x) % v.block_width, uint32_t(y) % v.block_height);
+    } else {
+      return D::decode(v, L.base + uint64_t(y) * L.row_pitch + uint64_t(x) * v.texel_bytes, 0, 0);
+    }
+  }
+
+  // The filtered value at normalized (s, t) of one level.
+  static Texel at_level(const SampledView& v, uint32_t level, float s, float t) {
+    const SampledLevel& L = v.levels[level];
+    const int32_t w = int32_t(L.width), h = int32_t(L.height);
+    const float u = s * float(L.width), vv = t * float(L.height);
+    if constexpr (!kLinear) {
+      return load(v, L, wrap(floor_to_int(u), w), wrap(floor_to_int(vv), h));
+    } else {
+      const float x = u - 0.5f, y = vv - 0.5f;
+      const int32_t i0 = floor_to_int(x), j0 = floor_to_int(y);
+      const float a = std::isfinite(x) ? x - std::floor(x) : 0.0f;
+      const float b = std::isfinite(y) ? y - std::floor(y) : 0.0f;
+      const int32_t i[2] = {wrap(i0, w), wrap(i0 + 1, w)};
+      const int32_t j[2] = {wrap(j0, h), wrap(j0 + 1, h)};
+      const float wx[2] = {1.0f - a, a}, wy[2] = {1.0f - b, b};
+      Texel sum;
+      sum.f[0] = sum.f[1] = sum.f[2] = sum.f[3] = 0.0f;
+      for (uint32_t n = 0; n < 4; ++n) {  // the generic corner order: x fastest
+        const float weight = wx[n & 1] * wy[n >> 1];
+        if (weight == 0.0f) continue;
+        const Texel texel = load(v, L, i[n & 1], j[n >> 1]);
+        for (int k = 0; k < 4; ++k) sum.f[k] += weight * texel.f[k];
+      }
+      return sum;
+    }
+  }
+
+  static uint32_t swizzled(const SampledView& v, const Texel& t, uint32_t c) {
+    const uint8_t s = v.swizzle[c];
+    return s < 4 ? t.u[s] : s == 5 ? 0x3F800000u : 0u;
+  }
+
+  // Whether eight lanes at a time go through rgba8_bilinear_x8 (AVX2 CPUs, RGBA8/BGRA8 UNORM).
+  static constexpr bool kSimdDecoder = std::is_same_v<D, Rgba8<false, false>> || std::is_same_v<D, Rgba8<true, false>>;
+  static bool simd_available() {
+    static const bool avx2 = [] {
+      __builtin_cpu_init();
+      return __builtin_cpu_supports("avx2") != 0;
+    }();
+    return avx2;
+  }
+
+  static void run(abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s) {
+    const uint32_t op = a->op;
+    const uint32_t lod_mode = op & abi::kSampleLodMask;
+    const float scale[2] = {float(v.levels[0].width), float(v.levels[0].height)};
+    const float bias_sampler = s.mip_lod_bias;
+    const float q = float(v.level_count - 1);
+    const bool linear_mips = s.mipmap_mode == VK_SAMPLER_MIPMAP_MODE_LINEAR;
+    auto coord = [&](uint32_t c, uint32_t lane) {
+      float f;
+      std::memcpy(&f, &a->coord[c][lane], sizeof(f));
+      return f;
+    };
+    // Phase 1, per lane: coordinates, LOD, the level(s) and the weight of the second level.
+    alignas(32) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, delta[abi::kMaxSampleLanes] = {};
+    alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes] = {};
+    bool second_level = false;
+    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+      const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
+      ps[lane] = coord(0, lane);
+      pt[lane] = coord(1, lane);
+      float lambda_base;
+      if (lod_mode == abi::kSampleExplicitLod) {
+        lambda_base = a->lod[lane];
+      } else {
+        float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
+        if (lod_mode == abi::kSampleGrad) {
+          for (uint32_t d = 0; d < 2; ++d) {
+            dx[d] = a->grad[0][d][lane] * scale[d];
+            dy[d] = a->grad[1][d][lane] * scale[d];
+          }
+        } else {
+          const uint32_t quad = lane & ~3u, x = lane & 1, y = (lane >> 1) & 1;
+          for (uint32_t d = 0; d < 2; ++d) {
+            dx[d] = (coord(d, quad + 2 * y + 1) - coord(d, quad + 2 * y)) * scale[d];
+            dy[d] = (coord(d, quad + 2 + x) - coord(d, quad + x)) * scale[d];
+          }
+        }
+        lambda_base = lod_from_gradients(dx, dy);
+      }
+      float bias = bias_sampler;
+      if ((op & abi::kSampleBias) && lod_mode == abi::kSampleImplicitLod) bias += a->lod[lane];
+      const float lambda_prime = lambda_base + std::clamp(bias, -16.0f, 16.0f);
+      float lambda = std::min(std::max(lambda_prime, s.min_lod), s.max_lod);
+      if (std::isnan(lambda)) lambda = 0.0f;
+      const float d_prime = std::clamp(lambda, 0.0f, q);
+      if (!linear_mips) {
+        const float d = d_prime <= 0.5f ? 0.0f : std::ceil(d_prime + 0.5f) - 1.0f;
+        hi[lane] = lo[lane] = int32_t(std::clamp(d, 0.0f, q));
+      } else {
+        hi[lane] = int32_t(std::floor(d_prime));
+        lo[lane] = int32_t(std::min(uint32_t(hi[lane]) + 1, v.level_count - 1));
+        delta[lane] = d_prime - float(hi[lane]);
+        if (delta[lane] > 0.0f && lo[lane] != hi[lane]) second_level = true;
+      }
+    }
+    // Phase 2: filtering, eight lanes at a time where the decoder has a SIMD form.
+    if constexpr (kSimdDecoder && kLinear) {
+      Rgba8LevelTable table;
+      if (simd_available() && fill_rgba8_level_table(v, &table)) {
+        constexpr bool kBgra = std::is_same_v<D, Rgba8<true, false>>;
+        alignas(32) float first[4][abi::kMaxSampleLanes], second[4][abi::kMaxSampleLanes];
+        const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
+        for (uint32_t at = 0; at < width; at += 8) {
+          rgba8_bilinear_x8<kBgra, kWrap == Wrap::Repeat>(v, table, hi, ps, pt, first, at);
+          if (second_level) rgba8_bilinear_x8<kBgra, kWrap == Wrap::Repeat>(v, table, lo, ps, pt, second, at);
+        }
+        for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+          const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
+          Texel t;
+          for (int k = 0; k < 4; ++k) t.f[k] = first[k][lane];
+          if (delta[lane] > 0.0f && lo[lane] != hi[lane])
+            for (int k = 0; k < 4; ++k) t.f[k] = (1.0f - delta[lane]) * t.f[k] + delta[lane] * second[k][lane];
+          for (uint32_t c = 0; c < 4; ++c) a->out[c][lane] = swizzled(v, t, c);
+        }
+        return;
+      }
+    }
+    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+      const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
+      Texel t = at_level(v, uint32_t(hi[lane]), ps[lane], pt[lane]);
+      if (delta[lane] > 0.0f && lo[lane] != hi[lane]) {
+        const Texel t2 = at_level(v, uint32_t(lo[lane]), ps[lane], pt[lane]);
+        for (int k = 0; k < 4; ++k) t.f[k] = (1.0f - delta[lane]) * t.f[k] + delta[lane] * t2.f[k];
+      }
+      for (uint32_t c = 0; c < 4; ++c) a->out[c][lane] = swizzled(v, t, c);
+    }
+  }
+};
+
+// Runs the call through a fast path if it qualifies (see the top of this file); returns whether it did.
+template <class D>
+bool try_fast_path(abi::SampleArgs* a, uint32_t lanes) {
+  constexpr uint32_t kAllowedFlags = abi::kSampleOpMask | abi::kSampleLodMask | abi::kSampleBias;
+  if ((a->op & abi::kSampleOpMask) != abi::kSampleOpSample || (a->op & ~kAllowedFlags) != 0 || lanes == 0) return false;
+  const uint32_t first = static_cast<uint32_t>(__builtin_ctz(lanes));
+  const abi::ImageViewRecord* record = a->view[first];
+  const void* sampler = a->sampler[first];
+  if (!sampler) return false;
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
+    if (a->view[lane] != record || a->sampler[lane] != sampler) return false;
+  }
+  const SampledView& v = *static_cast<const SampledView*>(record->sampled_view);
+  const Sampler& s = *static_cast<const Sampler*>(sampler);
+  if (v.type != VK_IMAGE_VIEW_TYPE_2D || v.value_class != fmt::ValueClass::Float || a->coord_count < 2) return false;
+  if (s.unnormalized_coordinates || s.reduction_mode != VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE ||
+      s.mag_filter != s.min_filter || s.address[0] != s.address[1])
+    return false;
+  if (s.max_anisotropy > 1.0f && (a->op & abi::kSampleLodMask) != abi::kSampleExplicitLod) return false;
+  const bool linear = s.min_filter == VK_FILTER_LINEAR;
+  switch (s.address[0]) {
+    case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE:
+      if (linear) FastSampler<D, Wrap::ClampToEdge, true>::run(a, lanes, v, s);
+      else FastSampler<D, Wrap::ClampToEdge, false>::run(a, lanes, v, s);
+      return true;
+    case VK_SAMPLER_ADDRESS_MODE_REPEAT:
+      if (linear) FastSampler<D, Wrap::Repeat, true>::run(a, lanes, v, s);
+      else FastSampler<D, Wrap::Repeat, false>::run(a, lanes, v, s);
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace kiln::mem::sampling_detail

@@ -1,0 +1,109 @@
+#pragma once
+// Bilinear filtering of R8G8B8A8 / B8G8R8A8 UNORM levels for eight lanes at a time (AVX2), the
+// inner loop of the fast path (memory/sampling_fast_path.h) for the most common texture format.
+// Lane-for-lane it performs the scalar path's float operations in the same order (texel =
+// code / 255.0f, which equals format_pack's value for every code; weights (1 - a) and a per axis;
+// corners summed x fastest), so results are bit-identical; tests/unit/sampling_test.cpp
+// FastPathsEqualTheGenericRoutine checks it. Internal to the sampling code.
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "memory/sampling.h"
+
+namespace kiln::mem::sampling_detail {
+
+// What the eight-lane filter needs of a level, as 32-bit values gathered per lane.
+struct Rgba8LevelTable {
+  int32_t offset[16];  // level base - view level 0 base, in bytes
+  int32_t pitch[16];   // row pitch in bytes
+  int32_t width[16], height[16];
+};
+
+// Whether the view's levels can be addressed with 32-bit offsets from level 0's base.
+inline bool fill_rgba8_level_table(const SampledView& v, Rgba8LevelTable* table) {
+  const uint8_t* base = v.levels[0].base;
+  for (uint32_t l = 0; l < v.level_count; ++l) {
+    const SampledLevel& L = v.levels[l];
+    const int64_t offset = L.base - base;
+    const uint64_t end = uint64_t(offset) + L.row_pitch * L.height;
+    if (offset < 0 || end > uint64_t(INT32_MAX) || L.row_pitch > uint64_t(INT32_MAX)) return false;
+    table->offset[l] = int32_t(offset);
+    table->pitch[l] = int32_t(L.row_pitch);
+    table->width[l] = int32_t(L.width);
+    table->height[l] = int32_t(L.height);
+  }
+  return true;
+}
+
+#define KILN_AVX2 __attribute__((target("avx2"), always_inline)) inline
+
+// One axis: the lower texel index (floor_to_int of coord * size - 0.5) and the upper one's weight.
+KILN_AVX2 void rgba8_axis(__m256 coord, __m256i size, __m256i* i0, __m256* frac) {
+  const __m256 x = _mm256_sub_ps(_mm256_mul_ps(coord, _mm256_cvtepi32_ps(size)), _mm256_set1_ps(0.5f));
+  // floor_to_int: NaN and values below -2^28 -> -2^28, above 2^28 -> 2^28 (max_ps returns its second
+  // operand when the first is NaN).
+  const __m256 clamped = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-float(1 << 28))), _mm256_set1_ps(float(1 << 28)));
+  *i0 = _mm256_cvttps_epi32(_mm256_floor_ps(clamped));
+  const __m256 finite = _mm256_cmp_ps(_mm256_sub_ps(x, x), _mm256_setzero_ps(), _CMP_EQ_OQ);
+  *frac = _mm256_and_ps(_mm256_sub_ps(x, _mm256_floor_ps(x)), finite);
+}
+
+template <bool kRepeat>
+KILN_AVX2 __m256i rgba8_wrap(__m256i i, __m256i size) {
+  if constexpr (kRepeat) {
+    // positive_mod per lane: AVX2 has no integer division.
+    alignas(32) int32_t iv[8], sv[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(iv), i);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(sv), size);
+    for (int k = 0; k < 8; ++k) {
+      const int32_t r = iv[k] % sv[k];
+      iv[k] = r < 0 ? r + sv[k] : r;
+    }
+    return _mm256_load_si256(reinterpret_cast<const __m256i*>(iv));
+  } else {
+    return _mm256_min_epi32(_mm256_max_epi32(i, _mm256_setzero_si256()), _mm256_sub_epi32(size, _mm256_set1_epi32(1)));
+  }
+}
+
+// Filters lanes [first, first + 8) at per-lane `level`s and normalized (s, t); writes the four
+// channels (R, G, B, A after the BGRA swap) to out[c][lane]. Every level index must be valid.
+template <bool kBgra, bool kRepeat>
+__attribute__((target("avx2"))) void rgba8_bilinear_x8(const SampledView& v, const Rgba8LevelTable& table,
+                                                        const int32_t* level, const float* s, const float* t,
+                                                        float (*out)[16], uint32_t first) {
+  const __m256i lv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(level + first));
+  const __m256i width = _mm256_i32gather_epi32(table.width, lv, 4);
+  const __m256i height = _mm256_i32gather_epi32(table.height, lv, 4);
+  const __m256i pitch = _mm256_i32gather_epi32(table.pitch, lv, 4);
+  const __m256i base = _mm256_i32gather_epi32(table.offset, lv, 4);
+  const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+  __m256i i0, j0;
+  __m256 a, b;
+  rgba8_axis(_mm256_loadu_ps(s + first), width, &i0, &a);
+  rgba8_axis(_mm256_loadu_ps(t + first), height, &j0, &b);
+  const __m256i ones = _mm256_set1_epi32(1);
+  const __m256i x[2] = {rgba8_wrap<kRepeat>(i0, width), rgba8_wrap<kRepeat>(_mm256_add_epi32(i0, ones), width)};
+  const __m256i y[2] = {rgba8_wrap<kRepeat>(j0, height), rgba8_wrap<kRepeat>(_mm256_add_epi32(j0, ones), height)};
+  const __m256 wx[2] = {_mm256_sub_ps(one, a), a}, wy[2] = {_mm256_sub_ps(one, b), b};
+  const __m256 inv = _mm256_set1_ps(255.0f);
+  const __m256i byte = _mm256_set1_epi32(0xFF);
+  __m256 sum[4] = {zero, zero, zero, zero};
+  const int* texels = reinterpret_cast<const int*>(v.levels[0].base);
+  for (uint32_t n = 0; n < 4; ++n) {
+    const __m256 weight = _mm256_mul_ps(wx[n & 1], wy[n >> 1]);
+    const __m256i address = _mm256_add_epi32(_mm256_add_epi32(base, _mm256_mullo_epi32(y[n >> 1], pitch)),
+                                             _mm256_slli_epi32(x[n & 1], 2));
+    const __m256i word = _mm256_i32gather_epi32(texels, address, 1);
+    for (int c = 0; c < 4; ++c) {
+      const int shift = 8 * (kBgra && c != 3 ? 2 - c : c);
+      const __m256 value = _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(word, shift), byte)), inv);
+      sum[c] = _mm256_add_ps(sum[c], _mm256_mul_ps(weight, value));
+    }
+  }
+  for (int c = 0; c < 4; ++c) _mm256_storeu_ps(out[c] + first, sum[c]);
+}
+
+#undef KILN_AVX2
+
+}  // namespace kiln::mem::sampling_detail
