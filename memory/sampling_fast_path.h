@@ -33,23 +33,25 @@ struct FastSampler {
     }
   }
 
-  static Texel load(const SampledView& v, const SampledLevel& L, int32_t x, int32_t y) {
+  // `cache`: the synced block cache for compressed formats with small blocks, else nullptr.
+  static Texel load(const SampledView& v, const SampledLevel& L, int32_t x, int32_t y, BlockCache* cache) {
     if constexpr (D::kBlocks) {
       const uint8_t* p = L.base + uint64_t(y / int32_t(v.block_height)) * L.row_pitch +
                          uint64_t(x / int32_t(v.block_width)) * v.texel_bytes;
-      return D::decode(v, p, uint32_t(x) % v.block_width, uint32_t(y) % v.block_height);
+      const uint32_t bx = uint32_t(x) % v.block_width, by = uint32_t(y) % v.block_height;
+      return cache ? D::decode_cached(*cache, v, p, bx, by) : D::decode(v, p, bx, by);
     } else {
       return D::decode(v, L.base + uint64_t(y) * L.row_pitch + uint64_t(x) * v.texel_bytes, 0, 0);
     }
   }
 
   // The filtered value at normalized (s, t) of one level.
-  static Texel at_level(const SampledView& v, uint32_t level, float s, float t) {
+  static Texel at_level(const SampledView& v, uint32_t level, float s, float t, BlockCache* cache) {
     const SampledLevel& L = v.levels[level];
     const int32_t w = int32_t(L.width), h = int32_t(L.height);
     const float u = s * float(L.width), vv = t * float(L.height);
     if constexpr (!kLinear) {
-      return load(v, L, wrap(floor_to_int(u), w), wrap(floor_to_int(vv), h));
+      return load(v, L, wrap(floor_to_int(u), w), wrap(floor_to_int(vv), h), cache);
     } else {
       const float x = u - 0.5f, y = vv - 0.5f;
       const int32_t i0 = floor_to_int(x), j0 = floor_to_int(y);
@@ -63,7 +65,7 @@ struct FastSampler {
       for (uint32_t n = 0; n < 4; ++n) {  // the generic corner order: x fastest
         const float weight = wx[n & 1] * wy[n >> 1];
         if (weight == 0.0f) continue;
-        const Texel texel = load(v, L, i[n & 1], j[n >> 1]);
+        const Texel texel = load(v, L, i[n & 1], j[n >> 1], cache);
         for (int k = 0; k < 4; ++k) sum.f[k] += weight * texel.f[k];
       }
       return sum;
@@ -85,7 +87,11 @@ struct FastSampler {
     return avx2;
   }
 
-  static void run(abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s) {
+  // Phase 1, per lane: coordinates, LOD, the level(s) and the weight of the second level; returns
+  // whether any lane blends two levels. Inlined into both the portable and the AVX2 run().
+  __attribute__((always_inline)) static inline bool lane_levels(const abi::SampleArgs* a, uint32_t lanes,
+                                                                const SampledView& v, const Sampler& s, float* ps,
+                                                                float* pt, int32_t* hi, int32_t* lo, float* delta) {
     const uint32_t op = a->op;
     const uint32_t lod_mode = op & abi::kSampleLodMask;
     const float scale[2] = {float(v.levels[0].width), float(v.levels[0].height)};
@@ -97,9 +103,6 @@ struct FastSampler {
       std::memcpy(&f, &a->coord[c][lane], sizeof(f));
       return f;
     };
-    // Phase 1, per lane: coordinates, LOD, the level(s) and the weight of the second level.
-    alignas(32) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, delta[abi::kMaxSampleLanes] = {};
-    alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes] = {};
     bool second_level = false;
     for (uint32_t rest = lanes; rest; rest &= rest - 1) {
       const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
@@ -140,37 +143,75 @@ struct FastSampler {
         if (delta[lane] > 0.0f && lo[lane] != hi[lane]) second_level = true;
       }
     }
-    // Phase 2: filtering, eight lanes at a time where the decoder has a SIMD form.
+    return second_level;
+  }
+
+  static void run(abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s) {
     if constexpr (kSimdDecoder && kLinear) {
-      Rgba8LevelTable table;
-      if (simd_available() && fill_rgba8_level_table(v, &table)) {
-        constexpr bool kBgra = std::is_same_v<D, Rgba8<true, false>>;
-        alignas(32) float first[4][abi::kMaxSampleLanes], second[4][abi::kMaxSampleLanes];
-        const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
-        for (uint32_t at = 0; at < width; at += 8) {
-          rgba8_bilinear_x8<kBgra, kWrap == Wrap::Repeat>(v, table, hi, ps, pt, first, at);
-          if (second_level) rgba8_bilinear_x8<kBgra, kWrap == Wrap::Repeat>(v, table, lo, ps, pt, second, at);
-        }
-        for (uint32_t rest = lanes; rest; rest &= rest - 1) {
-          const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
-          Texel t;
-          for (int k = 0; k < 4; ++k) t.f[k] = first[k][lane];
-          if (delta[lane] > 0.0f && lo[lane] != hi[lane])
-            for (int k = 0; k < 4; ++k) t.f[k] = (1.0f - delta[lane]) * t.f[k] + delta[lane] * second[k][lane];
-          for (uint32_t c = 0; c < 4; ++c) a->out[c][lane] = swizzled(v, t, c);
-        }
-        return;
+      if (simd_available() && run_avx2(a, lanes, v, s)) return;
+    }
+    alignas(32) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, delta[abi::kMaxSampleLanes] = {};
+    alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes] = {};
+    lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
+    BlockCache* cache = nullptr;
+    if constexpr (D::kBlocks) {
+      if (v.block_width * v.block_height <= BlockCache::kMaxTexels) {
+        cache = &block_cache();
+        cache->sync();
       }
     }
     for (uint32_t rest = lanes; rest; rest &= rest - 1) {
       const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
-      Texel t = at_level(v, uint32_t(hi[lane]), ps[lane], pt[lane]);
+      Texel t = at_level(v, uint32_t(hi[lane]), ps[lane], pt[lane], cache);
       if (delta[lane] > 0.0f && lo[lane] != hi[lane]) {
-        const Texel t2 = at_level(v, uint32_t(lo[lane]), ps[lane], pt[lane]);
+        const Texel t2 = at_level(v, uint32_t(lo[lane]), ps[lane], pt[lane], cache);
         for (int k = 0; k < 4; ++k) t.f[k] = (1.0f - delta[lane]) * t.f[k] + delta[lane] * t2.f[k];
       }
       for (uint32_t c = 0; c < 4; ++c) a->out[c][lane] = swizzled(v, t, c);
     }
+  }
+
+  // RGBA8/BGRA8 UNORM with linear filtering on AVX2 CPUs: phase 1 compiled for AVX2 too, filtering
+  // and the level blend eight lanes at a time. Returns false (nothing written) when the view's
+  // levels cannot be addressed with 32-bit offsets.
+  __attribute__((target("avx2"))) static bool run_avx2(abi::SampleArgs* a, uint32_t lanes, const SampledView& v,
+                                                       const Sampler& s) {
+    Rgba8LevelTable table;
+    if (!fill_rgba8_level_table(v, &table)) return false;
+    alignas(32) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, delta[abi::kMaxSampleLanes] = {};
+    alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes] = {};
+    const bool second_level = lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
+    constexpr bool kBgra = std::is_same_v<D, Rgba8<true, false>>;
+    const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
+    for (uint32_t at = 0; at < width; at += 8) {
+      __m256 t[4], t2[4];
+      rgba8_bilinear_x8<kBgra, kWrap == Wrap::Repeat>(v, table, hi + at, ps + at, pt + at, t);
+      if (second_level) {
+        rgba8_bilinear_x8<kBgra, kWrap == Wrap::Repeat>(v, table, lo + at, ps + at, pt + at, t2);
+        // t = (1 - delta) t + delta t2 where delta > 0 and the levels differ.
+        const __m256 d = _mm256_loadu_ps(delta + at);
+        const __m256i differ = _mm256_xor_si256(
+            _mm256_cmpeq_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(hi + at)),
+                               _mm256_loadu_si256(reinterpret_cast<const __m256i*>(lo + at))),
+            _mm256_set1_epi32(-1));
+        const __m256 blend = _mm256_and_ps(_mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_GT_OQ), _mm256_castsi256_ps(differ));
+        const __m256 keep = _mm256_sub_ps(_mm256_set1_ps(1.0f), d);
+        for (int k = 0; k < 4; ++k)
+          t[k] = _mm256_blendv_ps(t[k], _mm256_add_ps(_mm256_mul_ps(keep, t[k]), _mm256_mul_ps(d, t2[k])), blend);
+      }
+      // Store the swizzled components of this call's lanes only (other lanes may belong to another
+      // routine that already wrote them).
+      const uint32_t bits = (lanes >> at) & 0xFFu;
+      if (!bits) continue;
+      const __m256i lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+      const __m256i mask = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int(bits)), lane_bit), lane_bit);
+      for (uint32_t c = 0; c < 4; ++c) {
+        const uint8_t sw = v.swizzle[c];
+        const __m256 value = sw < 4 ? t[sw] : _mm256_set1_ps(sw == 5 ? 1.0f : 0.0f);
+        _mm256_maskstore_ps(reinterpret_cast<float*>(&a->out[c][at]), mask, value);
+      }
+    }
+    return true;
   }
 };
 

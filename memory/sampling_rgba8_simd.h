@@ -66,42 +66,61 @@ KILN_AVX2 __m256i rgba8_wrap(__m256i i, __m256i size) {
   }
 }
 
-// Filters lanes [first, first + 8) at per-lane `level`s and normalized (s, t); writes the four
-// channels (R, G, B, A after the BGRA swap) to out[c][lane]. Every level index must be valid.
+// Adds weight * (texel channels / 255) to the four sums (channel k = byte k of the word).
+KILN_AVX2 void rgba8_accumulate(__m256i word, __m256 weight, __m256* sum) {
+  const __m256i byte = _mm256_set1_epi32(0xFF);
+  const __m256 scale = _mm256_set1_ps(255.0f);
+  const __m256 c0 = _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_and_si256(word, byte)), scale);
+  const __m256 c1 = _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(word, 8), byte)), scale);
+  const __m256 c2 = _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(word, 16), byte)), scale);
+  const __m256 c3 = _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(word, 24)), scale);
+  sum[0] = _mm256_add_ps(sum[0], _mm256_mul_ps(weight, c0));
+  sum[1] = _mm256_add_ps(sum[1], _mm256_mul_ps(weight, c1));
+  sum[2] = _mm256_add_ps(sum[2], _mm256_mul_ps(weight, c2));
+  sum[3] = _mm256_add_ps(sum[3], _mm256_mul_ps(weight, c3));
+}
+
+// Filters eight lanes at per-lane `level`s and normalized (s, t) (arrays of 8); returns R, G, B, A
+// (after the BGRA swap) in out[0..3]. Every level index must be valid.
 template <bool kBgra, bool kRepeat>
-__attribute__((target("avx2"))) void rgba8_bilinear_x8(const SampledView& v, const Rgba8LevelTable& table,
-                                                        const int32_t* level, const float* s, const float* t,
-                                                        float (*out)[16], uint32_t first) {
-  const __m256i lv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(level + first));
-  const __m256i width = _mm256_i32gather_epi32(table.width, lv, 4);
-  const __m256i height = _mm256_i32gather_epi32(table.height, lv, 4);
-  const __m256i pitch = _mm256_i32gather_epi32(table.pitch, lv, 4);
-  const __m256i base = _mm256_i32gather_epi32(table.offset, lv, 4);
-  const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+KILN_AVX2 void rgba8_bilinear_x8(const SampledView& v, const Rgba8LevelTable& table, const int32_t* level,
+                                 const float* s, const float* t, __m256* out) {
+  const __m256i lv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(level));
+  __m256i width, height, pitch, base;
+  if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(lv, _mm256_set1_epi32(level[0]))) == -1) {
+    // One level for all eight lanes (the usual case): broadcasts instead of gathers.
+    width = _mm256_set1_epi32(table.width[level[0]]);
+    height = _mm256_set1_epi32(table.height[level[0]]);
+    pitch = _mm256_set1_epi32(table.pitch[level[0]]);
+    base = _mm256_set1_epi32(table.offset[level[0]]);
+  } else {
+    width = _mm256_i32gather_epi32(table.width, lv, 4);
+    height = _mm256_i32gather_epi32(table.height, lv, 4);
+    pitch = _mm256_i32gather_epi32(table.pitch, lv, 4);
+    base = _mm256_i32gather_epi32(table.offset, lv, 4);
+  }
+  const __m256 one = _mm256_set1_ps(1.0f);
   __m256i i0, j0;
   __m256 a, b;
-  rgba8_axis(_mm256_loadu_ps(s + first), width, &i0, &a);
-  rgba8_axis(_mm256_loadu_ps(t + first), height, &j0, &b);
+  rgba8_axis(_mm256_loadu_ps(s), width, &i0, &a);
+  rgba8_axis(_mm256_loadu_ps(t), height, &j0, &b);
   const __m256i ones = _mm256_set1_epi32(1);
-  const __m256i x[2] = {rgba8_wrap<kRepeat>(i0, width), rgba8_wrap<kRepeat>(_mm256_add_epi32(i0, ones), width)};
-  const __m256i y[2] = {rgba8_wrap<kRepeat>(j0, height), rgba8_wrap<kRepeat>(_mm256_add_epi32(j0, ones), height)};
-  const __m256 wx[2] = {_mm256_sub_ps(one, a), a}, wy[2] = {_mm256_sub_ps(one, b), b};
-  const __m256 inv = _mm256_set1_ps(255.0f);
-  const __m256i byte = _mm256_set1_epi32(0xFF);
-  __m256 sum[4] = {zero, zero, zero, zero};
+  const __m256i x0 = _mm256_slli_epi32(rgba8_wrap<kRepeat>(i0, width), 2);
+  const __m256i x1 = _mm256_slli_epi32(rgba8_wrap<kRepeat>(_mm256_add_epi32(i0, ones), width), 2);
+  const __m256i y0 = _mm256_add_epi32(base, _mm256_mullo_epi32(rgba8_wrap<kRepeat>(j0, height), pitch));
+  const __m256i y1 = _mm256_add_epi32(base, _mm256_mullo_epi32(rgba8_wrap<kRepeat>(_mm256_add_epi32(j0, ones), height), pitch));
+  const __m256 wx0 = _mm256_sub_ps(one, a), wy0 = _mm256_sub_ps(one, b);
   const int* texels = reinterpret_cast<const int*>(v.levels[0].base);
-  for (uint32_t n = 0; n < 4; ++n) {
-    const __m256 weight = _mm256_mul_ps(wx[n & 1], wy[n >> 1]);
-    const __m256i address = _mm256_add_epi32(_mm256_add_epi32(base, _mm256_mullo_epi32(y[n >> 1], pitch)),
-                                             _mm256_slli_epi32(x[n & 1], 2));
-    const __m256i word = _mm256_i32gather_epi32(texels, address, 1);
-    for (int c = 0; c < 4; ++c) {
-      const int shift = 8 * (kBgra && c != 3 ? 2 - c : c);
-      const __m256 value = _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(word, shift), byte)), inv);
-      sum[c] = _mm256_add_ps(sum[c], _mm256_mul_ps(weight, value));
-    }
-  }
-  for (int c = 0; c < 4; ++c) _mm256_storeu_ps(out[c] + first, sum[c]);
+  __m256 sum[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+  // The generic corner order: (x0, y0), (x1, y0), (x0, y1), (x1, y1).
+  rgba8_accumulate(_mm256_i32gather_epi32(texels, _mm256_add_epi32(y0, x0), 1), _mm256_mul_ps(wx0, wy0), sum);
+  rgba8_accumulate(_mm256_i32gather_epi32(texels, _mm256_add_epi32(y0, x1), 1), _mm256_mul_ps(a, wy0), sum);
+  rgba8_accumulate(_mm256_i32gather_epi32(texels, _mm256_add_epi32(y1, x0), 1), _mm256_mul_ps(wx0, b), sum);
+  rgba8_accumulate(_mm256_i32gather_epi32(texels, _mm256_add_epi32(y1, x1), 1), _mm256_mul_ps(a, b), sum);
+  out[0] = kBgra ? sum[2] : sum[0];
+  out[1] = sum[1];
+  out[2] = kBgra ? sum[0] : sum[2];
+  out[3] = sum[3];
 }
 
 #undef KILN_AVX2

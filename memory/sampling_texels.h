@@ -55,13 +55,17 @@ class BlockCache {
   static constexpr uint32_t kEntries = 64;
   static constexpr uint32_t kMaxTexels = 16;  // blocks of up to 4x4 texels are cached
 
-  // The decoded texels of `block` (zeros if the format cannot be decoded).
-  const float (*texels(const uint8_t* block, VkFormat format))[4] {
+  // Retires the entries of earlier epochs; call before texels() (once per routine call is enough).
+  void sync() {
     const uint64_t now = sampling_epoch();
     if (epoch_ != now) {
       for (const uint8_t*& t : tag_) t = nullptr;
       epoch_ = now;
     }
+  }
+
+  // The decoded texels of `block` (zeros if the format cannot be decoded).
+  const float (*texels(const uint8_t* block, VkFormat format))[4] {
     // Fibonacci hashing of the block address spreads rows of blocks over the entries.
     const uint32_t i = uint32_t((uint64_t(reinterpret_cast<uintptr_t>(block) >> 3) * 0x9E3779B97F4A7C15ull) >> 58);
     if (tag_[i] != block || format_[i] != format) {
@@ -89,14 +93,22 @@ inline BlockCache& block_cache() {
 struct AnyCompressed {
   static constexpr bool kBlocks = true;
   static Texel decode(const SampledView& v, const uint8_t* p, uint32_t x, uint32_t y) {
+    if (v.block_width * v.block_height <= BlockCache::kMaxTexels) {
+      BlockCache& cache = block_cache();
+      cache.sync();
+      return decode_cached(cache, v, p, x, y);
+    }
     Texel t{};
     const uint32_t index = y * v.block_width + x;
-    if (v.block_width * v.block_height <= BlockCache::kMaxTexels) {
-      std::memcpy(t.f, block_cache().texels(p, v.format)[index], sizeof(t.f));
-      return t;
-    }
     float texels[fmt::kMaxBlockTexels][4];
     if (fmt::decode_block(v.format, p, texels)) std::memcpy(t.f, texels[index], sizeof(t.f));
+    return t;
+  }
+  // Through a cache already synced for this call (fast paths fetch it once per call: thread-local
+  // access in a shared library is a function call). Blocks must have at most kMaxTexels texels.
+  static Texel decode_cached(BlockCache& cache, const SampledView& v, const uint8_t* p, uint32_t x, uint32_t y) {
+    Texel t;
+    std::memcpy(t.f, cache.texels(p, v.format)[y * v.block_width + x], sizeof(t.f));
     return t;
   }
 };

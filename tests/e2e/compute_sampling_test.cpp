@@ -664,9 +664,9 @@ namespace {
 // min(rho_max / rho_min, maxAnisotropy), N = ceil(eta) probes along the major axis at
 // P + (i / (N + 1) - 1/2) dP, lambda = log2(rho_max / eta), trilinear probes averaged.
 // Kiln must match it within 0.015 (filtering precision). Anisotropic filtering is
-// implementation-dependent (lavapipe weighs a Gaussian footprint), so other drivers are held to
-// 0.1 of it — still far closer than the isotropic result on elongated footprints, which the test
-// also checks is what it should be.
+// implementation-dependent, so on other drivers only the isotropic results are checked (which
+// validates the reference's texture, coordinates and gradients): lavapipe (Mesa 22.3) answers
+// anisotropic textureGrad in compute with its coarsest level (0.502 for every channel here).
 constexpr uint32_t kAnisoSize = 64, kAnisoLevels = 7;
 constexpr float kMaxAnisotropy = 16.0f;
 
@@ -799,7 +799,7 @@ TEST_F(ComputeSamplingTest, AnisotropicFilteringWithGradients) {
   write_buffers(device->handle(), set, 3, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{results.buffer, 0, VK_WHOLE_SIZE}});
   run(*device, "sample_aniso.comp", layout, set, kInvocations / 16);
 
-  const double tolerance = is_kiln() ? 0.015 : 0.1;
+  constexpr double kTolerance = 0.015;
   const float* out = reinterpret_cast<const float*>(results.mapped);
   uint32_t distinct = 0;
   for (uint32_t i = 0; i < kInvocations; ++i) {
@@ -807,11 +807,11 @@ TEST_F(ComputeSamplingTest, AnisotropicFilteringWithGradients) {
     const float* p = in + i * 8;
     const Vec4 aniso = texture.sample(p[0], p[1], p + 4, kMaxAnisotropy);
     const Vec4 iso = texture.sample(p[0], p[1], p + 4, 1.0f);
-    expect_near(out + i * 8, aniso, tolerance, "anisotropic");
-    expect_near(out + i * 8 + 4, iso, 0.015, "isotropic");
+    if (is_kiln()) expect_near(out + i * 8, aniso, kTolerance, "anisotropic");
+    expect_near(out + i * 8 + 4, iso, kTolerance, "isotropic");
     double gap = 0;
     for (int c = 0; c < 3; ++c) gap = std::max(gap, std::fabs(aniso[c] - iso[c]));
-    if (gap > 3 * tolerance) ++distinct;
+    if (gap > 3 * kTolerance) ++distinct;
   }
   // The test can tell anisotropic from isotropic filtering on many footprints.
   EXPECT_GT(distinct, kInvocations / 4);
