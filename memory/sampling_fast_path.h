@@ -36,9 +36,12 @@ struct FastSampler {
   // `cache`: the synced block cache for compressed formats with small blocks, else nullptr.
   static Texel load(const SampledView& v, const SampledLevel& L, int32_t x, int32_t y, BlockCache* cache) {
     if constexpr (D::kBlocks) {
-      const uint8_t* p = L.base + uint64_t(y / int32_t(v.block_height)) * L.row_pitch +
-                         uint64_t(x / int32_t(v.block_width)) * v.texel_bytes;
-      const uint32_t bx = uint32_t(x) % v.block_width, by = uint32_t(y) % v.block_height;
+      // x, y are wrapped (never negative); 4x4 blocks (BC, ETC2, ASTC 4x4) avoid integer divisions.
+      const bool four = v.block_width == 4 && v.block_height == 4;
+      const uint32_t qx = four ? uint32_t(x) >> 2 : uint32_t(x) / v.block_width;
+      const uint32_t qy = four ? uint32_t(y) >> 2 : uint32_t(y) / v.block_height;
+      const uint8_t* p = L.base + uint64_t(qy) * L.row_pitch + uint64_t(qx) * v.texel_bytes;
+      const uint32_t bx = uint32_t(x) - qx * v.block_width, by = uint32_t(y) - qy * v.block_height;
       return cache ? D::decode_cached(*cache, v, p, bx, by) : D::decode(v, p, bx, by);
     } else {
       return D::decode(v, L.base + uint64_t(y) * L.row_pitch + uint64_t(x) * v.texel_bytes, 0, 0);
