@@ -174,6 +174,52 @@ struct FastSampler {
     }
   }
 
+  // lane_levels for explicit LODs, eight lanes at a time (every lane, active or not: inactive lanes
+  // get some valid level and are never stored). The blends spell out std::max/min/clamp's
+  // comparisons so NaNs travel exactly as in the scalar code.
+  __attribute__((target("avx2"))) static bool explicit_levels_avx2(const abi::SampleArgs* a, const SampledView& v,
+                                                                   const Sampler& s, float* ps, float* pt,
+                                                                   int32_t* hi, int32_t* lo, float* delta) {
+    const __m256 bias = _mm256_set1_ps(std::clamp(s.mip_lod_bias, -16.0f, 16.0f));
+    const __m256 min_lod = _mm256_set1_ps(s.min_lod), max_lod = _mm256_set1_ps(s.max_lod);
+    const __m256 zero = _mm256_setzero_ps(), q = _mm256_set1_ps(float(v.level_count - 1));
+    const __m256i last = _mm256_set1_epi32(int32_t(v.level_count - 1));
+    const bool linear_mips = s.mipmap_mode == VK_SAMPLER_MIPMAP_MODE_LINEAR;
+    __m256 any_second = zero;
+    const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
+    for (uint32_t at = 0; at < width; at += 8) {
+      _mm256_storeu_ps(ps + at, _mm256_loadu_ps(reinterpret_cast<const float*>(&a->coord[0][at])));
+      _mm256_storeu_ps(pt + at, _mm256_loadu_ps(reinterpret_cast<const float*>(&a->coord[1][at])));
+      const __m256 lambda_prime = _mm256_add_ps(_mm256_loadu_ps(a->lod + at), bias);
+      // std::max(lambda', min_lod), then std::min(that, max_lod), NaN -> 0, std::clamp(that, 0, q).
+      __m256 lambda = _mm256_blendv_ps(lambda_prime, min_lod, _mm256_cmp_ps(lambda_prime, min_lod, _CMP_LT_OQ));
+      lambda = _mm256_blendv_ps(lambda, max_lod, _mm256_cmp_ps(max_lod, lambda, _CMP_LT_OQ));
+      lambda = _mm256_blendv_ps(lambda, zero, _mm256_cmp_ps(lambda, lambda, _CMP_UNORD_Q));
+      __m256 d_prime = _mm256_blendv_ps(lambda, zero, _mm256_cmp_ps(lambda, zero, _CMP_LT_OQ));
+      d_prime = _mm256_blendv_ps(d_prime, q, _mm256_cmp_ps(q, d_prime, _CMP_LT_OQ));
+      if (!linear_mips) {
+        // d = d' <= 0.5 ? 0 : ceil(d' + 0.5) - 1, clamped to [0, q] (d' is already in it).
+        const __m256 up = _mm256_sub_ps(_mm256_ceil_ps(_mm256_add_ps(d_prime, _mm256_set1_ps(0.5f))), _mm256_set1_ps(1.0f));
+        __m256 d = _mm256_blendv_ps(up, zero, _mm256_cmp_ps(d_prime, _mm256_set1_ps(0.5f), _CMP_LE_OQ));
+        d = _mm256_blendv_ps(d, q, _mm256_cmp_ps(q, d, _CMP_LT_OQ));
+        const __m256i level = _mm256_cvttps_epi32(d);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi + at), level);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo + at), level);
+        _mm256_storeu_ps(delta + at, zero);
+      } else {
+        const __m256i h = _mm256_cvttps_epi32(_mm256_floor_ps(d_prime));
+        const __m256i l = _mm256_min_epi32(_mm256_add_epi32(h, _mm256_set1_epi32(1)), last);
+        const __m256 dl = _mm256_sub_ps(d_prime, _mm256_cvtepi32_ps(h));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi + at), h);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo + at), l);
+        _mm256_storeu_ps(delta + at, dl);
+        const __m256 differ = _mm256_castsi256_ps(_mm256_xor_si256(_mm256_cmpeq_epi32(h, l), _mm256_set1_epi32(-1)));
+        any_second = _mm256_or_ps(any_second, _mm256_and_ps(_mm256_cmp_ps(dl, zero, _CMP_GT_OQ), differ));
+      }
+    }
+    return _mm256_movemask_ps(any_second) != 0;
+  }
+
   // RGBA8/BGRA8 UNORM with linear filtering on AVX2 CPUs: phase 1 compiled for AVX2 too, filtering
   // and the level blend eight lanes at a time. Returns false (nothing written) when the view's
   // levels cannot be addressed with 32-bit offsets.
@@ -183,7 +229,9 @@ struct FastSampler {
     if (!fill_rgba8_level_table(v, &table)) return false;
     alignas(32) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, delta[abi::kMaxSampleLanes] = {};
     alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes] = {};
-    const bool second_level = lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
+    const bool second_level = (a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod
+                                  ? explicit_levels_avx2(a, v, s, ps, pt, hi, lo, delta)
+                                  : lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
     constexpr bool kBgra = std::is_same_v<D, Rgba8<true, false>>;
     const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
     for (uint32_t at = 0; at < width; at += 8) {
