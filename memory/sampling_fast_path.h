@@ -80,12 +80,12 @@ struct FastSampler {
     return s < 4 ? t.u[s] : s == 5 ? 0x3F800000u : 0u;
   }
 
-  // Whether eight lanes at a time go through rgba8_bilinear_x8 (AVX2 CPUs, RGBA8/BGRA8 UNORM).
+  // Whether eight lanes at a time go through rgba8_bilinear_x8 (AVX2+FMA CPUs, RGBA8/BGRA8 UNORM).
   static constexpr bool kSimdDecoder = std::is_same_v<D, Rgba8<false, false>> || std::is_same_v<D, Rgba8<true, false>>;
   static bool simd_available() {
     static const bool avx2 = [] {
       __builtin_cpu_init();
-      return __builtin_cpu_supports("avx2") != 0;
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     }();
     return avx2;
   }
@@ -223,7 +223,7 @@ struct FastSampler {
   // RGBA8/BGRA8 UNORM with linear filtering on AVX2 CPUs: phase 1 compiled for AVX2 too, filtering
   // and the level blend eight lanes at a time. Returns false (nothing written) when the view's
   // levels cannot be addressed with 32-bit offsets.
-  __attribute__((target("avx2"))) static bool run_avx2(abi::SampleArgs* a, uint32_t lanes, const SampledView& v,
+  __attribute__((target("avx2,fma"))) static bool run_avx2(abi::SampleArgs* a, uint32_t lanes, const SampledView& v,
                                                        const Sampler& s) {
     Rgba8LevelTable table;
     if (!fill_rgba8_level_table(v, &table)) return false;
