@@ -465,9 +465,19 @@ class Routine {
   }
 
   static uint32_t run(abi::SampleArgs* a, uint32_t lanes) {
+    const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
+    lanes &= width >= 32 ? ~0u : (1u << width) - 1;
     uint32_t mine = 0;
-    for (uint32_t l = 0; l < a->width && l < abi::kMaxSampleLanes; ++l)
-      if (((lanes >> l) & 1) && a->view[l] && a->view[l]->sample == &Routine<D>::run) mine |= 1u << l;
+    // Usually every lane has the same view: one check serves them all.
+    const abi::ImageViewRecord* first = lanes ? a->view[__builtin_ctz(lanes)] : nullptr;
+    bool uniform = first && first->sample == &Routine<D>::run;
+    for (uint32_t rest = lanes; uniform && rest; rest &= rest - 1) uniform = a->view[__builtin_ctz(rest)] == first;
+    if (uniform) {
+      mine = lanes;
+    } else {
+      for (uint32_t l = 0; l < width; ++l)
+        if (((lanes >> l) & 1) && a->view[l] && a->view[l]->sample == &Routine<D>::run) mine |= 1u << l;
+    }
     const uint32_t kind = a->op & abi::kSampleOpMask;
     if (kind == abi::kSampleOpSample && try_fast_path<D>(a, mine)) return mine;
     for (uint32_t rest = mine; rest; rest &= rest - 1) {

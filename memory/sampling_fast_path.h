@@ -180,7 +180,10 @@ struct FastSampler {
     }
     alignas(32) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, delta[abi::kMaxSampleLanes] = {};
     alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes] = {};
-    lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
+    if ((a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod && simd_available())
+      explicit_levels_avx2(a, v, s, ps, pt, hi, lo, delta);
+    else
+      lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
     BlockCache* cache = nullptr;
     if constexpr (D::kBlocks) {
       if (v.block_width * v.block_height <= BlockCache::kMaxTexels) {
