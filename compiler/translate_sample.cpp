@@ -92,6 +92,31 @@ class SampleCodegen {
                                  llvm::Align(4), t_.mask(), llvm::Constant::getNullValue(t_.lane_type(type)));
   }
 
+  // The scalar every lane of `v` holds when the IR shows it (splats, and lane-wise casts, binary
+  // operations and selects of them, as descriptor addresses are built), recreated as scalar code at
+  // the insertion point; nullptr otherwise.
+  llvm::Value* uniform_scalar(llvm::Value* v, int depth = 0) {
+    if (depth > 8) return nullptr;
+    if (llvm::Value* s = llvm::getSplatValue(v)) return s;
+    if (auto* c = llvm::dyn_cast<llvm::Constant>(v)) return c->getSplatValue();
+    if (auto* bin = llvm::dyn_cast<llvm::BinaryOperator>(v)) {
+      llvm::Value* x = uniform_scalar(bin->getOperand(0), depth + 1);
+      llvm::Value* y = x ? uniform_scalar(bin->getOperand(1), depth + 1) : nullptr;
+      return y ? b_.CreateBinOp(bin->getOpcode(), x, y) : nullptr;
+    }
+    if (auto* sel = llvm::dyn_cast<llvm::SelectInst>(v)) {
+      llvm::Value* c = uniform_scalar(sel->getCondition(), depth + 1);
+      llvm::Value* x = c ? uniform_scalar(sel->getTrueValue(), depth + 1) : nullptr;
+      llvm::Value* y = x ? uniform_scalar(sel->getFalseValue(), depth + 1) : nullptr;
+      return y ? b_.CreateSelect(c, x, y) : nullptr;
+    }
+    if (auto* cast = llvm::dyn_cast<llvm::CastInst>(v)) {
+      llvm::Value* x = uniform_scalar(cast->getOperand(0), depth + 1);
+      return x ? b_.CreateCast(cast->getOpcode(), x, cast->getDestTy()->getScalarType()) : nullptr;
+    }
+    return nullptr;
+  }
+
   // Calls the views' routines until every active lane with a view has been served; returns the
   // four output vectors (<W x i32>).
   std::array<llvm::Value*, 4> call(llvm::Value* a, llvm::Value* image_records, llvm::Value* sampler_records) {
@@ -102,8 +127,8 @@ class SampleCodegen {
       b_.CreateAlignedStore(llvm::Constant::getNullValue(t_.lane_type(i32t)), at(a, offsetof(SampleArgs, out) + c * 4 * abi::kMaxSampleLanes), llvm::Align(4));
     llvm::Value* null_view = null_image_view(t_);
     llvm::Value* lanes;
-    llvm::Value* uniform_images = llvm::getSplatValue(image_records);
-    llvm::Value* uniform_samplers = sampler_records ? llvm::getSplatValue(sampler_records) : nullptr;
+    llvm::Value* uniform_images = uniform_scalar(image_records);
+    llvm::Value* uniform_samplers = sampler_records && uniform_images ? uniform_scalar(sampler_records) : nullptr;
     if (uniform_images && (!sampler_records || uniform_samplers)) {
       // The usual case, descriptors the same for every lane: scalar loads instead of gathers. With
       // no lane active the record address may be anything, so the null view (all zero) is read then.
