@@ -11,6 +11,8 @@
 
 #include <cstddef>
 
+#include <llvm/Analysis/VectorUtils.h>
+
 #include "compiler/kernel_abi.h"
 #include "compiler/translator_internal.h"
 
@@ -90,28 +92,81 @@ class SampleCodegen {
                                  llvm::Align(4), t_.mask(), llvm::Constant::getNullValue(t_.lane_type(type)));
   }
 
+  // The scalar every lane of `v` holds when the IR shows it (splats, and lane-wise casts, binary
+  // operations and selects of them, as descriptor addresses are built), recreated as scalar code at
+  // the insertion point; nullptr otherwise.
+  llvm::Value* uniform_scalar(llvm::Value* v, int depth = 0) {
+    if (depth > 8) return nullptr;
+    if (llvm::Value* s = llvm::getSplatValue(v)) return s;
+    if (auto* c = llvm::dyn_cast<llvm::Constant>(v)) return c->getSplatValue();
+    if (auto* bin = llvm::dyn_cast<llvm::BinaryOperator>(v)) {
+      llvm::Value* x = uniform_scalar(bin->getOperand(0), depth + 1);
+      llvm::Value* y = x ? uniform_scalar(bin->getOperand(1), depth + 1) : nullptr;
+      return y ? b_.CreateBinOp(bin->getOpcode(), x, y) : nullptr;
+    }
+    if (auto* sel = llvm::dyn_cast<llvm::SelectInst>(v)) {
+      llvm::Value* c = uniform_scalar(sel->getCondition(), depth + 1);
+      llvm::Value* x = c ? uniform_scalar(sel->getTrueValue(), depth + 1) : nullptr;
+      llvm::Value* y = x ? uniform_scalar(sel->getFalseValue(), depth + 1) : nullptr;
+      return y ? b_.CreateSelect(c, x, y) : nullptr;
+    }
+    if (auto* cast = llvm::dyn_cast<llvm::CastInst>(v)) {
+      llvm::Value* x = uniform_scalar(cast->getOperand(0), depth + 1);
+      return x ? b_.CreateCast(cast->getOpcode(), x, cast->getDestTy()->getScalarType()) : nullptr;
+    }
+    return nullptr;
+  }
+
   // Calls the views' routines until every active lane with a view has been served; returns the
   // four output vectors (<W x i32>).
   std::array<llvm::Value*, 4> call(llvm::Value* a, llvm::Value* image_records, llvm::Value* sampler_records) {
     llvm::Type* i64t = b_.getInt64Ty();
     llvm::Type* i32t = b_.getInt32Ty();
     const uint32_t w = t_.width();
-    llvm::Value* views = field(image_records, offsetof(abi::ImageSamplerDescriptor, image_view), i64t);
-    llvm::Value* null_lanes = b_.CreateICmpEQ(views, i64(0));
-    views = b_.CreateSelect(null_lanes, t_.splat(null_image_view(t_)), views);
-    b_.CreateAlignedStore(views, at(a, offsetof(SampleArgs, view)), llvm::Align(8));
-    if (sampler_records) {
-      llvm::Value* samplers = field(sampler_records, offsetof(abi::ImageSamplerDescriptor, sampler), i64t);
-      b_.CreateAlignedStore(samplers, at(a, offsetof(SampleArgs, sampler)), llvm::Align(8));
-    }
     for (uint32_t c = 0; c < 4; ++c)
       b_.CreateAlignedStore(llvm::Constant::getNullValue(t_.lane_type(i32t)), at(a, offsetof(SampleArgs, out) + c * 4 * abi::kMaxSampleLanes), llvm::Align(4));
-    // Inactive lanes point at the null view too, so every lane's record is readable here.
-    llvm::Value* all = llvm::Constant::getAllOnesValue(t_.lane_type(b_.getInt1Ty()));
-    llvm::Value* fns = b_.CreateMaskedGather(
-        t_.lane_type(i64t), b_.CreateIntToPtr(b_.CreateAdd(views, i64(offsetof(abi::ImageViewRecord, sample))), t_.lane_type(b_.getPtrTy())),
-        llvm::Align(8), all, llvm::Constant::getNullValue(t_.lane_type(i64t)));
-    llvm::Value* lanes = b_.CreateAnd(t_.mask(), b_.CreateICmpNE(fns, i64(0)));
+    llvm::Value* null_view = null_image_view(t_);
+    llvm::Value* lanes;
+    llvm::Value* uniform_images = uniform_scalar(image_records);
+    llvm::Value* uniform_samplers = sampler_records && uniform_images ? uniform_scalar(sampler_records) : nullptr;
+    if (uniform_images && (!sampler_records || uniform_samplers)) {
+      // The usual case, descriptors the same for every lane: scalar loads instead of gathers. With
+      // no lane active the record address may be anything, so the null view (all zero) is read then.
+      llvm::Value* any = b_.CreateOrReduce(t_.mask());
+      auto scalar_field = [&](llvm::Value* record, uint32_t offset) {
+        llvm::Value* addr = b_.CreateSelect(any, b_.CreateAdd(record, b_.getInt64(offset)), null_view);
+        return b_.CreateAlignedLoad(i64t, b_.CreateIntToPtr(addr, b_.getPtrTy()), llvm::Align(8));
+      };
+      llvm::Value* view = scalar_field(uniform_images, offsetof(abi::ImageSamplerDescriptor, image_view));
+      view = b_.CreateSelect(b_.CreateICmpEQ(view, b_.getInt64(0)), null_view, view);
+      llvm::Value* splat_view = b_.CreateVectorSplat(t_.width(), view);
+      b_.CreateAlignedStore(b_.CreateSelect(t_.mask(), splat_view, t_.splat(null_view)), at(a, offsetof(SampleArgs, view)),
+                            llvm::Align(8));
+      if (sampler_records) {
+        llvm::Value* sampler = scalar_field(uniform_samplers, offsetof(abi::ImageSamplerDescriptor, sampler));
+        b_.CreateAlignedStore(b_.CreateSelect(t_.mask(), b_.CreateVectorSplat(t_.width(), sampler), i64(0)),
+                              at(a, offsetof(SampleArgs, sampler)), llvm::Align(8));
+      }
+      llvm::Value* fn = b_.CreateAlignedLoad(
+          i64t, b_.CreateIntToPtr(b_.CreateAdd(view, b_.getInt64(offsetof(abi::ImageViewRecord, sample))), b_.getPtrTy()),
+          llvm::Align(8));
+      lanes = b_.CreateAnd(t_.mask(), t_.splat(b_.CreateICmpNE(fn, b_.getInt64(0))));
+    } else {
+      llvm::Value* views = field(image_records, offsetof(abi::ImageSamplerDescriptor, image_view), i64t);
+      llvm::Value* null_lanes = b_.CreateICmpEQ(views, i64(0));
+      views = b_.CreateSelect(null_lanes, t_.splat(null_view), views);
+      b_.CreateAlignedStore(views, at(a, offsetof(SampleArgs, view)), llvm::Align(8));
+      if (sampler_records) {
+        llvm::Value* samplers = field(sampler_records, offsetof(abi::ImageSamplerDescriptor, sampler), i64t);
+        b_.CreateAlignedStore(samplers, at(a, offsetof(SampleArgs, sampler)), llvm::Align(8));
+      }
+      // Inactive lanes point at the null view too, so every lane's record is readable here.
+      llvm::Value* all = llvm::Constant::getAllOnesValue(t_.lane_type(b_.getInt1Ty()));
+      llvm::Value* fns = b_.CreateMaskedGather(
+          t_.lane_type(i64t), b_.CreateIntToPtr(b_.CreateAdd(views, i64(offsetof(abi::ImageViewRecord, sample))), t_.lane_type(b_.getPtrTy())),
+          llvm::Align(8), all, llvm::Constant::getNullValue(t_.lane_type(i64t)));
+      lanes = b_.CreateAnd(t_.mask(), b_.CreateICmpNE(fns, i64(0)));
+    }
     llvm::Value* pending0 = b_.CreateZExt(b_.CreateBitCast(lanes, b_.getIntNTy(w)), i32t);
 
     llvm::Function* fn = t_.function;

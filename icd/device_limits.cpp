@@ -62,7 +62,7 @@ static VkPhysicalDeviceLimits make_limits() {
   l.maxDrawIndexedIndexValue = (1u << 24) - 1;  // fullDrawIndexUint32: not yet
   l.maxDrawIndirectCount = 1;                  // multiDrawIndirect: not yet
   l.maxSamplerLodBias = 16.0f;
-  l.maxSamplerAnisotropy = 1.0f;               // samplerAnisotropy: not yet
+  l.maxSamplerAnisotropy = 16.0f;
   l.maxViewports = exec::kMaxViewports;        // ViewportIndex selects viewport + scissor
   l.maxViewportDimensions[0] = l.maxViewportDimensions[1] = 16384;
   l.viewportBoundsRange[0] = -32768.0f;

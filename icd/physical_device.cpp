@@ -172,6 +172,10 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features.shaderImageGatherExtended = VK_TRUE;
   pd->features12.samplerMirrorClampToEdge = VK_TRUE;
   pd->features12.samplerFilterMinmax = VK_TRUE;
+  // Anisotropic filtering: N probes along the major axis of the derivatives (memory/sampling.cpp
+  // anisotropic_footprint; tests/unit/sampling_test.cpp, tests/e2e/compute_sampling_test.cpp
+  // AnisotropicFilteringWithGradients).
+  pd->features.samplerAnisotropy = VK_TRUE;
   // Every BC, ETC2/EAC and ASTC LDR format is decoded when sampled (tests/e2e/compute_sampling_test.cpp
   // CompressedFormatsDecodeWhenSampled, against memory/compressed and, for BC and ETC2, lavapipe).
   pd->features.textureCompressionBC = VK_TRUE;

@@ -3,8 +3,12 @@
 // edges of the source mip level, not of the region).
 #include "memory/blit.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 #include "memory/format_pack.h"
 #include "memory/format_table.h"
@@ -63,6 +67,135 @@ bool offsets_inside(const Image& image, uint32_t mip, const VkOffset3D (&o)[2]) 
   return true;
 }
 
+// Fast path for 2D blits between images of the same four-channel 8-bit UNORM format (RGBA8,
+// BGRA8, ABGR8): every channel is filtered alike, so the channel order does not matter. It repeats
+// the general path's arithmetic (texel = fmt::unorm_to_float, weights and sums in double, the
+// result rounded to float and then encoded by round-to-nearest-even) in the same order, so its
+// results are bit-identical (tests/unit/transfer_test.cpp checks); it only drops the per-texel
+// format switches and reuses the column mapping for every row.
+bool is_unorm8x4(VkFormat f) {
+  return f == VK_FORMAT_R8G8B8A8_UNORM || f == VK_FORMAT_B8G8R8A8_UNORM || f == VK_FORMAT_A8B8G8R8_UNORM_PACK32;
+}
+
+struct Unorm8Table {
+  double value[256];  // double(float(code / 255)), as unpacking gives it
+  Unorm8Table() {
+    for (uint32_t c = 0; c < 256; ++c) value[c] = double(fmt::unorm_to_float(c, 8));
+  }
+};
+
+// Round to nearest even for 0 <= x < 2^51 (format_pack's rounding of an 8-bit code).
+inline double round_half_even(double x) {
+  constexpr double kMagic = 6755399441055744.0;  // 1.5 * 2^52
+  return (x + kMagic) - kMagic;  // not folded: the compiler keeps IEEE semantics (no -ffast-math)
+}
+
+uint8_t encode_unorm8(double filtered) {
+  const double x = std::clamp(double(static_cast<float>(filtered)) * 255.0, 0.0, 255.0);
+  return static_cast<uint8_t>(round_half_even(x));
+}
+
+// One destination texel of a linear blit with AVX2: the four channels of a texel are one vector
+// of doubles; the operations and their order are the scalar loop's below (texel = float(code) /
+// 255 as float, which equals fmt::unorm_to_float for every code; weight * texel summed in double;
+// rounded to float, scaled by 255, clamped and rounded to nearest even).
+__attribute__((target("avx2"))) void blit_texel_avx2(const uint8_t* const rows[2], const int32_t cols[2],
+                                                     const double wx[2], const double wy[2], uint8_t* out) {
+  __m256d acc = _mm256_setzero_pd();
+  const __m128 scale = _mm_set1_ps(255.0f);
+  for (int j = 0; j < 2; ++j) {
+    for (int i = 0; i < 2; ++i) {
+      const double weight = wx[i] * wy[j] * 1.0;
+      if (weight == 0.0) continue;
+      int32_t word;
+      std::memcpy(&word, rows[j] + uint64_t(cols[i]) * 4, 4);
+      const __m128 texel = _mm_div_ps(_mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(word))), scale);
+      acc = _mm256_add_pd(acc, _mm256_mul_pd(_mm256_set1_pd(weight), _mm256_cvtps_pd(texel)));
+    }
+  }
+  const __m256d scaled = _mm256_mul_pd(_mm256_cvtps_pd(_mm256_cvtpd_ps(acc)), _mm256_set1_pd(255.0));
+  const __m256d clamped = _mm256_min_pd(_mm256_max_pd(scaled, _mm256_setzero_pd()), _mm256_set1_pd(255.0));
+  const __m128i codes = _mm256_cvtpd_epi32(_mm256_round_pd(clamped, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  const int32_t packed = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packus_epi32(codes, codes), _mm_setzero_si128()));
+  std::memcpy(out, &packed, 4);
+}
+
+bool has_avx2() {
+  static const bool avx2 = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+  }();
+  return avx2;
+}
+
+void blit_unorm8x4(const Image& src, Image& dst, const VkImageBlit2& r, bool linear, const Axis& ax, const Axis& ay,
+                   uint64_t first, uint64_t last) {
+  const bool avx2 = has_avx2();
+  static const Unorm8Table table;
+  const uint32_t rows_per_layer = ay.dst_end - ay.dst_begin;
+  const VkExtent3D e = mip_extent(src.desc.extent, r.srcSubresource.mipLevel);
+  // Per destination column: the two source columns and their weights (or the nearest column).
+  struct Column {
+    int32_t i0, i1;
+    double w0, w1;
+  };
+  std::vector<Column> columns(ax.dst_end - ax.dst_begin);
+  for (int32_t dx = ax.dst_begin; dx < ax.dst_end; ++dx) {
+    const double u = ax.source(dx);
+    Column& c = columns[dx - ax.dst_begin];
+    if (!linear) {
+      c.i0 = c.i1 = clamp_index(std::floor(u), e.width);
+      c.w0 = 1.0, c.w1 = 0.0;
+      continue;
+    }
+    const double fu = u - 0.5;
+    const int64_t iu = static_cast<int64_t>(std::floor(fu));
+    const double tu = fu - iu;
+    c = {clamp_index(iu, e.width), clamp_index(iu + 1, e.width), 1 - tu, tu};
+  }
+  for (uint64_t row = first; row < last; ++row) {
+    const uint32_t layer = static_cast<uint32_t>(row / rows_per_layer);
+    const int32_t dy = ay.dst_begin + static_cast<int32_t>(row % rows_per_layer);
+    const SubresourceAddress sa = src.layout.address(VK_IMAGE_ASPECT_COLOR_BIT, r.srcSubresource.mipLevel,
+                                                     r.srcSubresource.baseArrayLayer + layer);
+    const SubresourceAddress da = dst.layout.address(VK_IMAGE_ASPECT_COLOR_BIT, r.dstSubresource.mipLevel,
+                                                     r.dstSubresource.baseArrayLayer + layer);
+    uint8_t* out = dst.data + da.offset + uint64_t(dy) * da.row_pitch;
+    const double v = ay.source(dy);
+    if (!linear) {
+      const uint8_t* in = src.data + sa.offset + uint64_t(clamp_index(std::floor(v), e.height)) * sa.row_pitch;
+      for (int32_t dx = ax.dst_begin; dx < ax.dst_end; ++dx)
+        std::memcpy(out + uint64_t(dx) * 4, in + uint64_t(columns[dx - ax.dst_begin].i0) * 4, 4);
+      continue;
+    }
+    const double fv = v - 0.5;
+    const int64_t iv = static_cast<int64_t>(std::floor(fv));
+    const double tv = fv - iv;
+    const uint8_t* rows[2] = {src.data + sa.offset + uint64_t(clamp_index(iv, e.height)) * sa.row_pitch,
+                              src.data + sa.offset + uint64_t(clamp_index(iv + 1, e.height)) * sa.row_pitch};
+    const double wy[2] = {1 - tv, tv};
+    for (int32_t dx = ax.dst_begin; dx < ax.dst_end; ++dx) {
+      const Column& c = columns[dx - ax.dst_begin];
+      const int32_t cols[2] = {c.i0, c.i1};
+      const double wx[2] = {c.w0, c.w1};
+      if (avx2) {
+        blit_texel_avx2(rows, cols, wx, wy, out + uint64_t(dx) * 4);
+        continue;
+      }
+      double acc[4] = {0, 0, 0, 0};
+      for (int j = 0; j < 2; ++j) {
+        for (int i = 0; i < 2; ++i) {
+          const double weight = wx[i] * wy[j] * 1.0;  // the general path's (k ? tw : 1 - tw) factor, tw = 0
+          if (weight == 0.0) continue;
+          const uint8_t* t = rows[j] + uint64_t(cols[i]) * 4;
+          for (int ch = 0; ch < 4; ++ch) acc[ch] += weight * table.value[t[ch]];
+        }
+      }
+      for (int ch = 0; ch < 4; ++ch) out[uint64_t(dx) * 4 + ch] = encode_unorm8(acc[ch]);
+    }
+  }
+}
+
 }  // namespace
 
 bool blit_region_valid(const Image& src, const Image& dst, const VkImageBlit2& r, VkFilter filter) {
@@ -110,6 +243,11 @@ void blit_image(const Image& src, Image& dst, const VkImageBlit2& r, VkFilter fi
   const bool linear = filter == VK_FILTER_LINEAR;
   const bool is_3d = src.desc.type == VK_IMAGE_TYPE_3D;
   const fmt::FormatInfo& dst_info = *fmt::format_info(dst.desc.format);
+  if (src.desc.format == dst.desc.format && is_unorm8x4(src.desc.format) && src.desc.type == VK_IMAGE_TYPE_2D &&
+      dst.desc.type == VK_IMAGE_TYPE_2D && r.srcSubresource.aspectMask == VK_IMAGE_ASPECT_COLOR_BIT) {
+    blit_unorm8x4(src, dst, r, linear, ax, ay, first, last);
+    return;
+  }
 
   for (VkImageAspectFlags bit = VK_IMAGE_ASPECT_COLOR_BIT; bit <= VK_IMAGE_ASPECT_STENCIL_BIT; bit <<= 1) {
     if (!(r.srcSubresource.aspectMask & bit)) continue;

@@ -3,109 +3,26 @@
 #include "memory/sampling.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 
 #include "memory/block_decode.h"
 #include "memory/format_table.h"
 #include "memory/image_view.h"
+#include "memory/sampling_fast_path.h"
+#include "memory/sampling_texels.h"
 
 namespace kiln::mem {
 namespace {
 
+using namespace sampling_detail;
+
+std::atomic<uint64_t> g_sampling_epoch{1};
+
 constexpr float kMaxLodBias = 16.0f;  // maxSamplerLodBias (icd/device_limits.cpp)
 
-// One texel's four values: floats, or integers for UINT/SINT formats (bit patterns either way).
-struct Texel {
-  union {
-    float f[4];
-    uint32_t u[4];
-  };
-};
-
-// ----- Texel decoders: the template parameter of the routines --------------------------------
-// decode(view, texel bytes, x, y) -> Texel. `x`, `y` are the texel's position inside its block for
-// block-compressed formats (kBlocks), unused otherwise.
-
-// Any uncompressed format (and the depth aspect) through the reference unpacking.
-struct AnyFormat {
-  static constexpr bool kBlocks = false;
-  static Texel decode(const SampledView& v, const uint8_t* p, uint32_t, uint32_t) {
-    VkClearColorValue c{};
-    fmt::unpack_aspect(v.format, v.aspect, p, &c);
-    Texel t;
-    std::memcpy(t.u, c.uint32, sizeof(t.u));
-    return t;
-  }
-};
-
-// Block-compressed formats: the block is decoded and the texel picked out.
-struct AnyCompressed {
-  static constexpr bool kBlocks = true;
-  static Texel decode(const SampledView& v, const uint8_t* p, uint32_t x, uint32_t y) {
-    float texels[fmt::kMaxBlockTexels][4];
-    Texel t{};
-    if (fmt::decode_block(v.format, p, texels)) std::memcpy(t.f, texels[y * v.block_width + x], sizeof(t.f));
-    return t;
-  }
-};
-
-// 8-bit UNORM and sRGB codes -> float, built once from the reference unpacking so the fast
-// decoders below agree with it bit for bit.
-struct Byte8Tables {
-  float unorm[256], srgb[256];
-  Byte8Tables() {
-    for (uint32_t i = 0; i < 256; ++i) {
-      const uint8_t texel[4] = {uint8_t(i), uint8_t(i), uint8_t(i), uint8_t(i)};
-      VkClearColorValue v{};
-      fmt::unpack_color(VK_FORMAT_R8G8B8A8_SRGB, texel, &v);
-      srgb[i] = v.float32[0];
-      unorm[i] = v.float32[3];
-    }
-  }
-};
-const Byte8Tables& byte8() {
-  static const Byte8Tables tables;
-  return tables;
-}
-
-// The common 8-bit and float formats, decoded without looking at the format table. sRGB is
-// decoded per texel, before filtering, as the spec requires.
-template <bool kBgra, bool kSrgb>
-struct Rgba8 {
-  static constexpr bool kBlocks = false;
-  static Texel decode(const SampledView&, const uint8_t* p, uint32_t, uint32_t) {
-    static const Byte8Tables& t8 = byte8();
-    const float* rgb = kSrgb ? t8.srgb : t8.unorm;
-    Texel t;
-    t.f[0] = rgb[p[kBgra ? 2 : 0]];
-    t.f[1] = rgb[p[1]];
-    t.f[2] = rgb[p[kBgra ? 0 : 2]];
-    t.f[3] = t8.unorm[p[3]];
-    return t;
-  }
-};
-
-template <int N>
-struct Float32 {
-  static constexpr bool kBlocks = false;
-  static Texel decode(const SampledView&, const uint8_t* p, uint32_t, uint32_t) {
-    Texel t{};
-    std::memcpy(t.f, p, N * sizeof(float));
-    if (N < 4) t.f[3] = 1.0f;
-    return t;
-  }
-};
-
 // ----- Addressing -------------------------------------------------------------------------------
-
-// floor() as an integer that stays far from overflow (NaN -> the low end).
-int32_t floor_to_int(float x) {
-  constexpr float kLimit = 1 << 28;
-  if (!(x >= -kLimit)) x = -kLimit;
-  if (x > kLimit) x = kLimit;
-  return static_cast<int32_t>(std::floor(x));
-}
 
 int32_t positive_mod(int32_t a, int32_t n) {
   const int32_t r = a % n;
@@ -383,55 +300,66 @@ class Routine {
     }
 
     // Level of detail (spec "Scale Factor Operation, LOD Operation and Image Level(s) Selection").
+    // Anisotropic filtering replaces the isotropic footprint by `probes` samples along the major
+    // axis of the derivatives, `probe_step` apart in normalized coordinates.
     float lambda_base = 0.0f;
+    uint32_t probes = 1;
+    float probe_step[3] = {0, 0, 0};
     if (!s.unnormalized_coordinates) {
       const uint32_t lod_mode = op & abi::kSampleLodMask;
       const uint32_t ndims = cube ? 2 : dims;
       const float scale[3] = {size0[0], size0[1], size0[2]};
       if (lod_mode == abi::kSampleExplicitLod) {
         lambda_base = a->lod[lane];
-      } else if (lod_mode == abi::kSampleGrad) {
-        float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
-        if (cube) {
-          // Project P + dP on this lane's face and difference on the face.
-          float q[3], r[3];
-          lane_coords(a, lane, dims, q, &layer_coord);
-          for (uint32_t d = 0; d < 3; ++d) {
-            q[d] += a->grad[0][d][lane];
-            r[d] = q[d] - a->grad[0][d][lane] + a->grad[1][d][lane];
-          }
-          float sx, tx, sy, ty;
-          project_on_face(uint32_t(f.face), q[0], q[1], q[2], &sx, &tx);
-          project_on_face(uint32_t(f.face), r[0], r[1], r[2], &sy, &ty);
-          dx[0] = (sx - p[0]) * scale[0]; dx[1] = (tx - p[1]) * scale[1];
-          dy[0] = (sy - p[0]) * scale[0]; dy[1] = (ty - p[1]) * scale[1];
-        } else {
-          for (uint32_t d = 0; d < ndims; ++d) {
-            dx[d] = a->grad[0][d][lane] * scale[d];
-            dy[d] = a->grad[1][d][lane] * scale[d];
-          }
-        }
-        lambda_base = lod_from_gradients(dx, dy);
       } else {
-        // Implicit: differences across the lane's 2x2 quad of the (projected) coordinates.
-        float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
-        float quad[3][abi::kMaxSampleLanes] = {};
-        const uint32_t first = lane & ~3u;
-        for (uint32_t l = first; l < first + 4 && l < a->width; ++l) {
-          float q[3], unused;
-          lane_coords(a, l, dims, q, &unused);
+        float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};  // texel-space derivatives at level 0
+        if (lod_mode == abi::kSampleGrad) {
           if (cube) {
-            project_on_face(uint32_t(f.face), q[0], q[1], q[2], &q[0], &q[1]);
-            q[2] = 0.0f;
+            // Project P + dP on this lane's face and difference on the face.
+            float q[3], r[3];
+            lane_coords(a, lane, dims, q, &layer_coord);
+            for (uint32_t d = 0; d < 3; ++d) {
+              q[d] += a->grad[0][d][lane];
+              r[d] = q[d] - a->grad[0][d][lane] + a->grad[1][d][lane];
+            }
+            float sx, tx, sy, ty;
+            project_on_face(uint32_t(f.face), q[0], q[1], q[2], &sx, &tx);
+            project_on_face(uint32_t(f.face), r[0], r[1], r[2], &sy, &ty);
+            dx[0] = (sx - p[0]) * scale[0]; dx[1] = (tx - p[1]) * scale[1];
+            dy[0] = (sy - p[0]) * scale[0]; dy[1] = (ty - p[1]) * scale[1];
+          } else {
+            for (uint32_t d = 0; d < ndims; ++d) {
+              dx[d] = a->grad[0][d][lane] * scale[d];
+              dy[d] = a->grad[1][d][lane] * scale[d];
+            }
           }
-          for (uint32_t d = 0; d < 3; ++d) quad[d][l] = q[d];
-        }
-        for (uint32_t d = 0; d < ndims; ++d) {
-          quad_derivatives(quad[d], lane, &dx[d], &dy[d]);
-          dx[d] *= scale[d];
-          dy[d] *= scale[d];
+        } else {
+          // Implicit: differences across the lane's 2x2 quad of the (projected) coordinates.
+          float quad[3][abi::kMaxSampleLanes] = {};
+          const uint32_t first = lane & ~3u;
+          for (uint32_t l = first; l < first + 4 && l < a->width; ++l) {
+            float q[3], unused;
+            lane_coords(a, l, dims, q, &unused);
+            if (cube) {
+              project_on_face(uint32_t(f.face), q[0], q[1], q[2], &q[0], &q[1]);
+              q[2] = 0.0f;
+            }
+            for (uint32_t d = 0; d < 3; ++d) quad[d][l] = q[d];
+          }
+          for (uint32_t d = 0; d < ndims; ++d) {
+            quad_derivatives(quad[d], lane, &dx[d], &dy[d]);
+            dx[d] *= scale[d];
+            dy[d] *= scale[d];
+          }
         }
         lambda_base = lod_from_gradients(dx, dy);
+        if (s.max_anisotropy > 1.0f && v.value_class == fmt::ValueClass::Float) {
+          const AnisotropicFootprint fp = anisotropic_footprint(dx, dy, s.max_anisotropy);
+          lambda_base = fp.lambda_base;
+          probes = fp.probes;
+          const float* major = fp.x_major ? dx : dy;
+          for (uint32_t d = 0; d < ndims; ++d) probe_step[d] = major[d] / scale[d];
+        }
       }
     }
     float bias = s.mip_lod_bias;
@@ -455,25 +383,26 @@ class Routine {
     }
 
     const VkFilter filt = lambda <= 0.0f ? s.mag_filter : s.min_filter;
-    auto at_level = [&](uint32_t level) {
+    auto at_level = [&](uint32_t level, const float pos[3]) {
       f.level = level;
       const SampledLevel& L = v.levels[level];
       const float size[3] = {float(L.width), float(L.height), float(L.depth)};
       float uvw[3];
-      for (uint32_t d = 0; d < 3; ++d) uvw[d] = s.unnormalized_coordinates ? p[d] : p[d] * size[d];
+      for (uint32_t d = 0; d < 3; ++d) uvw[d] = s.unnormalized_coordinates ? pos[d] : pos[d] * size[d];
       return filter(f, filt, uvw, off);
     };
-    Texel t;
-    if (s.mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST || v.value_class != fmt::ValueClass::Float) {
-      const float d = d_prime <= 0.5f ? 0.0f : std::ceil(d_prime + 0.5f) - 1.0f;
-      t = at_level(uint32_t(std::clamp(d, 0.0f, q)));
-    } else {
+    // One isotropic sample at `pos`: the selected level, or both levels blended (linear mipmaps).
+    auto mip_filtered = [&](const float pos[3]) {
+      if (s.mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST || v.value_class != fmt::ValueClass::Float) {
+        const float d = d_prime <= 0.5f ? 0.0f : std::ceil(d_prime + 0.5f) - 1.0f;
+        return at_level(uint32_t(std::clamp(d, 0.0f, q)), pos);
+      }
       const uint32_t hi = uint32_t(std::floor(d_prime));
       const uint32_t lo = std::min(hi + 1, v.level_count - 1);
       const float delta = d_prime - float(hi);
-      t = at_level(hi);
+      Texel t = at_level(hi, pos);
       if (delta > 0.0f && lo != hi) {
-        const Texel t2 = at_level(lo);
+        const Texel t2 = at_level(lo, pos);
         if (s.reduction_mode == VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE) {
           for (int k = 0; k < 4; ++k) t.f[k] = (1.0f - delta) * t.f[k] + delta * t2.f[k];
         } else {
@@ -483,6 +412,21 @@ class Routine {
           std::memcpy(t.f, acc, sizeof(acc));
         }
       }
+      return t;
+    };
+    Texel t;
+    if (probes <= 1) {
+      t = mip_filtered(p);
+    } else {
+      // Spec "Texel Anisotropic Filtering": the mean of N isotropic samples at
+      // P + (i / (N + 1) - 1/2) * dP/d(major axis), i = 1..N (MIN/MAX reductions take the extremes).
+      float acc[4] = {0, 0, 0, 0};
+      for (uint32_t i = 1; i <= probes; ++i) {
+        const float along = float(i) / float(probes + 1) - 0.5f;
+        const float pos[3] = {p[0] + along * probe_step[0], p[1] + along * probe_step[1], p[2] + along * probe_step[2]};
+        reduce(s.reduction_mode, acc, mip_filtered(pos), 1.0f / float(probes), i == 1);
+      }
+      std::memcpy(t.f, acc, sizeof(acc));
     }
     if (f.compare) {
       a->out[0][lane] = t.u[0];
@@ -528,10 +472,21 @@ class Routine {
   }
 
   static uint32_t run(abi::SampleArgs* a, uint32_t lanes) {
+    const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
+    lanes &= width >= 32 ? ~0u : (1u << width) - 1;
     uint32_t mine = 0;
-    for (uint32_t l = 0; l < a->width && l < abi::kMaxSampleLanes; ++l)
-      if (((lanes >> l) & 1) && a->view[l] && a->view[l]->sample == &Routine<D>::run) mine |= 1u << l;
+    // Usually every lane has the same view: one check serves them all.
+    const abi::ImageViewRecord* first = lanes ? a->view[__builtin_ctz(lanes)] : nullptr;
+    bool uniform = first && first->sample == &Routine<D>::run;
+    for (uint32_t rest = lanes; uniform && rest; rest &= rest - 1) uniform = a->view[__builtin_ctz(rest)] == first;
+    if (uniform) {
+      mine = lanes;
+    } else {
+      for (uint32_t l = 0; l < width; ++l)
+        if (((lanes >> l) & 1) && a->view[l] && a->view[l]->sample == &Routine<D>::run) mine |= 1u << l;
+    }
     const uint32_t kind = a->op & abi::kSampleOpMask;
+    if (kind == abi::kSampleOpSample && try_fast_path<D>(a, mine)) return mine;
     for (uint32_t rest = mine; rest; rest &= rest - 1) {
       const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
       const SampledView& v = *static_cast<const SampledView*>(a->view[lane]->sampled_view);
@@ -582,6 +537,9 @@ uint8_t swizzle_of(VkComponentSwizzle s, uint8_t identity) {
 
 }  // namespace
 
+void advance_sampling_epoch() { g_sampling_epoch.fetch_add(1, std::memory_order_relaxed); }
+uint64_t sampling_epoch() { return g_sampling_epoch.load(std::memory_order_relaxed); }
+
 uint32_t cube_face(float x, float y, float z, float* s, float* t) {
   const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
   // Ties prefer Z, then Y (as the spec's table order allows any; this matches common hardware).
@@ -610,6 +568,22 @@ float lod_from_gradients(const float dx[3], const float dy[3]) {
   const float rx = std::sqrt(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
   const float ry = std::sqrt(dy[0] * dy[0] + dy[1] * dy[1] + dy[2] * dy[2]);
   return std::log2(std::max(rx, ry));  // -inf for a zero gradient: clamped by min LOD later
+}
+
+AnisotropicFootprint anisotropic_footprint(const float dx[3], const float dy[3], float max_anisotropy) {
+  const float rx = std::sqrt(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
+  const float ry = std::sqrt(dy[0] * dy[0] + dy[1] * dy[1] + dy[2] * dy[2]);
+  const float rho_max = std::max(rx, ry), rho_min = std::min(rx, ry);
+  AnisotropicFootprint out;
+  out.x_major = rx > ry;
+  // eta = min(rho_max / rho_min, maxAniso); a degenerate (line) footprint takes the maximum.
+  float eta = 1.0f;
+  if (rho_max > 0.0f && std::isfinite(rho_max))
+    eta = rho_min > 0.0f ? std::min(rho_max / rho_min, max_anisotropy) : max_anisotropy;
+  if (!(eta >= 1.0f)) eta = 1.0f;
+  out.probes = static_cast<uint32_t>(std::ceil(eta));
+  out.lambda_base = std::log2(rho_max / eta);  // -inf for a zero gradient, like the isotropic λ
+  return out;
 }
 
 void quad_derivatives(const float* c, uint32_t lane, float* ddx, float* ddy) {

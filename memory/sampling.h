@@ -49,6 +49,13 @@ struct SampledView {
 // sampled (then the format has no SAMPLED_IMAGE feature either: sampleable_format below).
 abi::SampleFn make_sampled_view(const ImageView& view, SampledView* out);
 
+// Sampling routines cache decoded compressed blocks per thread for one "sampling epoch". Image
+// memory may change between commands, so the engine advances the epoch before every command that
+// samples (dispatches, draws); code that rewrites sampled memory and samples again without such a
+// command (unit tests) advances it itself.
+void advance_sampling_epoch();
+uint64_t sampling_epoch();
+
 // Whether sampling routines handle `format` (the SAMPLED_IMAGE format feature), and whether
 // linear filtering is allowed for it (float-valued formats).
 bool sampleable_format(VkFormat format);
@@ -64,5 +71,16 @@ int32_t wrap_texel(VkSamplerAddressMode mode, int32_t i, int32_t size);
 // a fragment quad (lane i is pixel (i & 1, (i >> 1) & 1) of quad i / 4): d/dx and d/dy of `c`.
 float lod_from_gradients(const float dx[3], const float dy[3]);
 void quad_derivatives(const float* c, uint32_t lane, float* ddx, float* ddy);
+// Anisotropic filtering footprint (spec "Texel Anisotropic Filtering", Kiln's choice of the
+// implementation-dependent details): with rho_x = |dx|, rho_y = |dy| (texel units),
+// eta = min(rho_max / rho_min, max_anisotropy), N = ceil(eta) probes along the major axis
+// (d/dx when rho_x > rho_y, else d/dy) and lambda_base = log2(rho_max / eta), the minor axis's LOD
+// when eta is not clamped.
+struct AnisotropicFootprint {
+  float lambda_base = 0.0f;
+  uint32_t probes = 1;
+  bool x_major = false;
+};
+AnisotropicFootprint anisotropic_footprint(const float dx[3], const float dy[3], float max_anisotropy);
 
 }  // namespace kiln::mem

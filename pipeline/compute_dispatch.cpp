@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "common/log.h"
+#include "memory/sampling.h"
 #include "pipeline/fiber.h"
 
 namespace kiln::exec {
@@ -60,6 +61,7 @@ void run_workgroup(const ComputeKernel& kernel, const abi::ComputeDispatchContex
 void run_compute_dispatch(ThreadPool& pool, const ComputeKernel& kernel, const abi::ResourceContext& resources,
                           const uint32_t base_workgroup[3], const uint32_t workgroup_count[3],
                           std::atomic<uint64_t>* invocations) {
+  mem::advance_sampling_epoch();  // sampled images may have changed since the last command
   abi::ComputeDispatchContext dispatch{};
   dispatch.resources = &resources;
   alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t faults = 0;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/log.h"
+#include "memory/sampling.h"
 #include "pipeline/graphics/draw_types.h"
 #include "pipeline/graphics/front_end.h"
 #include "pipeline/graphics/output_merge.h"
@@ -218,6 +219,7 @@ void run_draw(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters) {
     KILN_LOG_ONCE(LogLevel::Error, "draw without a vertex kernel or render targets; skipped");
     return;
   }
+  mem::advance_sampling_epoch();  // sampled images may have changed since the last command
   DrawContext ctx;
   ctx.cmd = &cmd;
   ctx.state = cmd.state;

@@ -64,9 +64,11 @@ struct Request {
   float lod = 0, dref = 0;
   int32_t offset[3] = {0, 0, 0};
   uint32_t component = 0;
+  float grad[2][3] = {{0, 0, 0}, {0, 0, 0}};  // dP/dx, dP/dy (with kSampleGrad)
 };
 
 std::array<uint32_t, 4> run(const TestView& v, const Sampler* s, const Request& r) {
+  advance_sampling_epoch();  // test images are rewritten (and reallocated) between calls
   abi::SampleArgs a{};
   a.op = r.op;
   a.width = 4;
@@ -79,6 +81,8 @@ std::array<uint32_t, 4> run(const TestView& v, const Sampler* s, const Request& 
     a.lod[l] = r.lod;
     a.dref[l] = r.dref;
     for (uint32_t d = 0; d < 3; ++d) a.offset[d][l] = r.offset[d];
+    for (uint32_t g = 0; g < 2; ++g)
+      for (uint32_t d = 0; d < 3; ++d) a.grad[g][d][l] = r.grad[g][d];
   }
   EXPECT_EQ(v.fn(&a, 1u), 1u);
   return {a.out[0][0], a.out[1][0], a.out[2][0], a.out[3][0]};
@@ -521,6 +525,216 @@ TEST(Sampling, MinMaxReductionTakesTheFootprintExtremes) {
       EXPECT_NEAR(got[c], want, 1e-6) << mode << " c" << c;
     }
   }
+}
+
+}  // namespace
+}  // namespace kiln::mem
+
+namespace kiln::mem {
+namespace {
+
+// ----- Anisotropic filtering (spec "Texel Anisotropic Filtering") ----------------------------------
+
+TEST(Sampling, AnisotropicFootprintTakesProbesFromTheAxisRatio) {
+  struct Case {
+    float dx[3], dy[3], max_aniso;
+    uint32_t probes;
+    float lambda;
+    bool x_major;
+  };
+  const Case cases[] = {
+      {{8, 0, 0}, {0, 2, 0}, 16, 4, 1.0f, true},               // eta = 4: LOD of the minor axis
+      {{0, 1, 0}, {0, 64, 0}, 16, 16, 2.0f, false},            // ratio 64 clamped to 16: log2(64 / 16)
+      {{3, 0, 0}, {0, 2, 0}, 16, 2, std::log2(2.0f), true},    // eta = 1.5 -> 2 probes, LOD log2(3 / 1.5)
+      {{2, 0, 0}, {0, 2, 0}, 16, 1, 1.0f, false},              // isotropic: one probe, ties pick d/dy
+      {{4, 0, 0}, {0, 0, 0}, 8, 8, -1.0f, true},               // a line: the maximum ratio
+      {{3, 4, 0}, {-8, 6, 0}, 4, 2, std::log2(5.0f), false},   // |dx| = 5, |dy| = 10, rotated axes
+      {{1, 0, 0}, {0, 6, 0}, 2, 2, std::log2(3.0f), false},    // maxAnisotropy 2
+  };
+  for (const Case& c : cases) {
+    const AnisotropicFootprint f = anisotropic_footprint(c.dx, c.dy, c.max_aniso);
+    EXPECT_EQ(f.probes, c.probes) << c.dx[0] << "," << c.dy[1];
+    EXPECT_FLOAT_EQ(f.lambda_base, c.lambda) << c.dx[0] << "," << c.dy[1];
+    EXPECT_EQ(f.x_major, c.x_major) << c.dx[0] << "," << c.dy[1];
+  }
+  const float zero[3] = {0, 0, 0};
+  const AnisotropicFootprint none = anisotropic_footprint(zero, zero, 16);
+  EXPECT_EQ(none.probes, 1u);
+  EXPECT_TRUE(std::isinf(none.lambda_base) && none.lambda_base < 0);
+}
+
+// Reference: N = ceil(eta) isotropic samples at P + (i / (N + 1) - 1/2) dP/d(major), i = 1..N, at
+// lambda = log2(rho_max / eta), averaged (the spec's equations with Kiln's N).
+TEST(Sampling, AnisotropicSamplesAverageProbesAlongTheMajorAxis) {
+  TestImage img(VK_FORMAT_R8G8B8A8_UNORM, {32, 16, 1}, 5);
+  img.randomize(21);
+  TestView v(img.image, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT, 5, 1);
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> coord(-0.5f, 1.5f), grad(-0.4f, 0.4f);
+  int differs = 0, checked = 0;
+  for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
+    for (float max_aniso : {2.0f, 5.5f, 16.0f}) {
+      Sampler s;
+      s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
+      s.mipmap_mode = mip;
+      s.address[0] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+      s.address[1] = VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+      s.max_lod = 4.0f;
+      s.max_anisotropy = max_aniso;
+      Sampler isotropic = s;
+      isotropic.max_anisotropy = 1.0f;
+      for (int n = 0; n < 60; ++n) {
+        Request r;
+        r.op = abi::kSampleOpSample | abi::kSampleGrad;
+        r.coord[0] = coord(rng);
+        r.coord[1] = coord(rng);
+        // Mostly elongated footprints: one axis scaled down.
+        const float squash = n % 3 == 0 ? 1.0f : 0.05f;
+        r.grad[0][0] = grad(rng);
+        r.grad[0][1] = grad(rng) * (n % 2 ? squash : 1.0f);
+        r.grad[1][0] = grad(rng) * (n % 2 ? 1.0f : squash);
+        r.grad[1][1] = grad(rng) * squash;
+        const double ux = r.grad[0][0] * 32.0, vx = r.grad[0][1] * 16.0, uy = r.grad[1][0] * 32.0, vy = r.grad[1][1] * 16.0;
+        const double rx = std::hypot(ux, vx), ry = std::hypot(uy, vy);
+        const double rmax = std::max(rx, ry), rmin = std::min(rx, ry);
+        const double eta = rmin > 0 ? std::min(rmax / rmin, double(max_aniso)) : max_aniso;
+        const uint32_t probes = uint32_t(std::ceil(eta - 1e-9));
+        const double lambda = std::log2(rmax / eta);
+        const float* major = rx > ry ? r.grad[0] : r.grad[1];
+        std::array<double, 4> want{};
+        for (uint32_t i = 1; i <= probes; ++i) {
+          const double along = double(i) / (probes + 1) - 0.5;
+          const auto p = ref_sample(img.image, s, 5, r.coord[0] + along * major[0], r.coord[1] + along * major[1], lambda, 0);
+          for (int c = 0; c < 4; ++c) want[c] += p[c] / probes;
+        }
+        const auto got = as_float(run(v, &s, r));
+        for (int c = 0; c < 4; ++c) ASSERT_NEAR(got[c], want[c], 1e-4) << "c" << c << " n" << n << " probes " << probes;
+        const auto plain = as_float(run(v, &isotropic, r));
+        if (probes > 1 && std::fabs(plain[0] - got[0]) > 0.01f) ++differs;
+        ++checked;
+      }
+    }
+  EXPECT_EQ(checked, 2 * 3 * 60);
+  EXPECT_GT(differs, 100);  // anisotropy must change elongated footprints
+}
+
+
+// ----- Fast paths (memory/sampling_fast_path.h) against the generic routine ----------------------
+
+// Random texel bytes for `format`; compressed images get random blocks (BC1-7 and ETC2 decode any
+// bit pattern to something).
+TestImage random_image(VkFormat format, VkExtent3D extent, uint32_t mips, uint32_t seed) {
+  TestImage img(format, extent, mips);
+  img.randomize(seed);
+  if (format == VK_FORMAT_R32G32B32A32_SFLOAT || format == VK_FORMAT_R32_SFLOAT || format == VK_FORMAT_R16G16B16A16_SFLOAT) {
+    // Finite values: random bit patterns would make NaNs, which compare unequal to themselves.
+    std::mt19937 rng(seed);
+    const uint32_t bytes = fmt::format_info(format)->block_bytes;
+    for (size_t at = 0; at + bytes <= img.storage.size(); at += bytes) {
+      VkClearColorValue v{};
+      for (float& f : v.float32) f = float(rng() % 2001) / 1000.0f - 1.0f;
+      fmt::pack_color(format, v, img.storage.data() + at);
+    }
+  }
+  return img;
+}
+
+// W = 16 lanes of random requests through one view and sampler: once as a plain sample (which a
+// fast path takes when the sampler qualifies) and once with a no-op MinLod operand (which always
+// takes the generic routine). The outputs must be bit-identical.
+TEST(Sampling, FastPathsEqualTheGenericRoutine) {
+  const VkFormat formats[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_UNORM,
+                              VK_FORMAT_B8G8R8A8_SRGB,  VK_FORMAT_R32_SFLOAT,    VK_FORMAT_R32G32B32A32_SFLOAT,
+                              VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_BC1_RGBA_UNORM_BLOCK, VK_FORMAT_BC3_UNORM_BLOCK,
+                              VK_FORMAT_BC7_UNORM_BLOCK, VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK};
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> coord(-1.5f, 2.5f), lod(-1.0f, 4.0f), grad(-0.3f, 0.3f);
+  uint32_t compared = 0;
+  for (VkFormat format : formats) {
+    SCOPED_TRACE(fmt::format_info(format)->name);
+    const TestImage img = random_image(format, {32, 16, 1}, 4, format);
+    TestView v(img.image, VK_IMAGE_VIEW_TYPE_2D, format, VK_IMAGE_ASPECT_COLOR_BIT, 4, 1,
+               {VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_ONE, VK_COMPONENT_SWIZZLE_R});
+    ASSERT_NE(v.fn, nullptr);
+    for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
+      for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
+        for (VkSamplerAddressMode mode : {VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, VK_SAMPLER_ADDRESS_MODE_REPEAT})
+          for (uint32_t lod_mode : {uint32_t(abi::kSampleExplicitLod), uint32_t(abi::kSampleGrad), uint32_t(abi::kSampleImplicitLod | abi::kSampleBias)}) {
+            Sampler s;
+            s.mag_filter = s.min_filter = filter;
+            s.mipmap_mode = mip;
+            s.address[0] = s.address[1] = mode;
+            s.min_lod = 0.25f;
+            s.max_lod = 3.5f;
+            s.mip_lod_bias = -0.5f;
+            abi::SampleArgs fast{};
+            fast.op = abi::kSampleOpSample | lod_mode;
+            fast.width = abi::kMaxSampleLanes;
+            fast.coord_count = 2;
+            for (uint32_t l = 0; l < abi::kMaxSampleLanes; ++l) {
+              fast.view[l] = &v.view.shader_record;
+              fast.sampler[l] = &s;
+              for (uint32_t c = 0; c < 2; ++c) {
+                const float f = coord(rng);
+                std::memcpy(&fast.coord[c][l], &f, 4);
+                fast.grad[0][c][l] = grad(rng);
+                fast.grad[1][c][l] = grad(rng);
+              }
+              fast.lod[l] = lod(rng);
+              fast.min_lod[l] = -100.0f;  // no effect on the result
+            }
+            abi::SampleArgs generic = fast;
+            generic.op |= abi::kSampleMinLod;
+            advance_sampling_epoch();
+            ASSERT_EQ(v.fn(&fast, 0xFFFFu), 0xFFFFu);
+            ASSERT_EQ(v.fn(&generic, 0xFFFFu), 0xFFFFu);
+            for (uint32_t c = 0; c < 4; ++c)
+              for (uint32_t l = 0; l < abi::kMaxSampleLanes; ++l)
+                ASSERT_EQ(fast.out[c][l], generic.out[c][l])
+                    << "lane " << l << " component " << c << " filter " << filter << " mip " << mip << " mode " << mode
+                    << " lod mode " << lod_mode;
+            ++compared;
+          }
+  }
+  EXPECT_EQ(compared, std::size(formats) * 2 * 2 * 2 * 3);
+}
+
+// The per-thread cache of decoded blocks: texels equal the block decoder's, and a new sampling
+// epoch (a new dispatch or draw) sees memory that changed.
+TEST(Sampling, CompressedBlockCacheFollowsTheDecoderAndTheEpoch) {
+  TestImage img(VK_FORMAT_BC1_RGB_UNORM_BLOCK, {16, 16, 1});
+  img.randomize(3);
+  TestView v(img.image, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_IMAGE_ASPECT_COLOR_BIT, 1, 1);
+  Sampler s;  // nearest, REPEAT
+  auto check_all_texels = [&] {
+    for (uint32_t y = 0; y < 16; ++y)
+      for (uint32_t x = 0; x < 16; ++x) {
+        float block[fmt::kMaxBlockTexels][4];
+        ASSERT_TRUE(fmt::decode_block(VK_FORMAT_BC1_RGB_UNORM_BLOCK, img.storage.data() + ((y / 4) * 4 + x / 4) * 8, block));
+        abi::SampleArgs a{};
+        a.op = abi::kSampleOpSample | abi::kSampleExplicitLod;
+        a.width = 4;
+        a.coord_count = 2;
+        for (uint32_t l = 0; l < 4; ++l) {
+          a.view[l] = &v.view.shader_record;
+          a.sampler[l] = &s;
+          const float st[2] = {(float(x) + 0.5f) / 16.0f, (float(y) + 0.5f) / 16.0f};
+          std::memcpy(&a.coord[0][l], &st[0], 4);
+          std::memcpy(&a.coord[1][l], &st[1], 4);
+        }
+        ASSERT_EQ(v.fn(&a, 0xFu), 0xFu);
+        for (uint32_t c = 0; c < 4; ++c) {
+          float got;
+          std::memcpy(&got, &a.out[c][0], 4);
+          ASSERT_EQ(got, block[(y % 4) * 4 + x % 4][c]) << x << "," << y << " c" << c;
+        }
+      }
+  };
+  advance_sampling_epoch();
+  check_all_texels();
+  for (uint8_t& b : img.storage) b = uint8_t(~b);  // every block changes
+  advance_sampling_epoch();
+  check_all_texels();
 }
 
 }  // namespace

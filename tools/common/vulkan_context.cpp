@@ -325,14 +325,14 @@ void Buffer::release() {
 }
 
 Image::Image(VulkanContext& context, VkFormat format, uint32_t width, uint32_t height,
-             VkImageUsageFlags usage, VkSampleCountFlagBits samples)
-    : device_(context.device()), format_(format), width_(width), height_(height) {
+             VkImageUsageFlags usage, VkSampleCountFlagBits samples, uint32_t mip_levels)
+    : device_(context.device()), format_(format), width_(width), height_(height), mip_levels_(mip_levels) {
   VkImageCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
   info.imageType = VK_IMAGE_TYPE_2D;
   info.format = format;
   info.extent = {width, height, 1};
-  info.mipLevels = 1;
+  info.mipLevels = mip_levels;
   info.arrayLayers = 1;
   info.samples = samples;
   info.tiling = VK_IMAGE_TILING_OPTIMAL;

@@ -121,12 +121,13 @@ class Buffer {
   void* mapped_ = nullptr;
 };
 
-// A 2D, single-mip, single-layer, optimally tiled image with its own (preferably device-local)
-// memory. It starts in VK_IMAGE_LAYOUT_UNDEFINED.
+// A 2D, single-layer, optimally tiled image (one mip level unless told otherwise) with its own
+// (preferably device-local) memory. It starts in VK_IMAGE_LAYOUT_UNDEFINED.
 class Image {
  public:
   Image(VulkanContext& context, VkFormat format, uint32_t width, uint32_t height,
-        VkImageUsageFlags usage, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT);
+        VkImageUsageFlags usage, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT,
+        uint32_t mip_levels = 1);
   ~Image();
   Image(const Image&) = delete;
   Image& operator=(const Image&) = delete;
@@ -135,6 +136,7 @@ class Image {
   VkFormat format() const { return format_; }
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }
+  uint32_t mip_levels() const { return mip_levels_; }
 
  private:
   void release();
@@ -144,6 +146,7 @@ class Image {
   VkFormat format_;
   uint32_t width_;
   uint32_t height_;
+  uint32_t mip_levels_;
 };
 
 // The colour aspect, mip 0, layer 0 of a 2D colour image.

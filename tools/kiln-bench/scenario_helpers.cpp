@@ -109,6 +109,20 @@ TransferImage::TransferImage(VulkanContext& context, uint32_t width, uint32_t he
   });
 }
 
+void upload_pattern_as_source(VulkanContext& context, TransferImage& image, uint32_t seed) {
+  tools::Buffer staging(context, image.byte_size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                        tools::Buffer::Access::HostMapped);
+  write_pattern(static_cast<uint32_t*>(staging.mapped()), image.byte_size() / 4, seed);
+  const VkBufferImageCopy region = whole_image_region(image.image());
+  context.run_commands([&](VkCommandBuffer cmd) {
+    vkCmdCopyBufferToImage(cmd, staging.handle(), image.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+                           &region);
+    tools::image_barrier(cmd, image.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+  });
+}
+
 void TransferImage::poison(VulkanContext& context) {
   const VkClearColorValue poison = unorm_rgba8_clear_value(kPoisonWord);
   const VkImageSubresourceRange range = tools::colour_subresource_range();

@@ -118,4 +118,8 @@ class TransferImage {
   ImageRest rest_;
 };
 
+// Fills `image` (in TRANSFER_DST_OPTIMAL, as TransferImage keeps it) with pattern_word(i, seed)
+// through a staging buffer and leaves it TRANSFER_SRC_OPTIMAL: the source of copy and blit scenarios.
+void upload_pattern_as_source(tools::VulkanContext& context, TransferImage& image, uint32_t seed);
+
 }  // namespace kiln::bench

@@ -16,7 +16,7 @@ class CopyImage4kRgba8 final : public CommandScenario {
 
   explicit CopyImage4kRgba8(tools::VulkanContext& context)
       : source_(context, k4kWidth, k4kHeight), destination_(context, k4kWidth, k4kHeight) {
-    upload_pattern_to_source(context);
+    upload_pattern_as_source(context, source_, kSeed);
   }
 
   void record_repetition(VkCommandBuffer cmd) override {
@@ -37,22 +37,6 @@ class CopyImage4kRgba8 final : public CommandScenario {
   }
 
  private:
-  // Fills the source with the pattern (through a staging buffer) and leaves it a transfer source.
-  void upload_pattern_to_source(tools::VulkanContext& context) {
-    tools::Buffer staging(context, source_.byte_size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                          tools::Buffer::Access::HostMapped);
-    write_pattern(static_cast<uint32_t*>(staging.mapped()), source_.byte_size() / 4, kSeed);
-    const VkBufferImageCopy region = whole_image_region(source_.image());
-    context.run_commands([&](VkCommandBuffer cmd) {
-      vkCmdCopyBufferToImage(cmd, staging.handle(), source_.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                             1, &region);
-      tools::image_barrier(cmd, source_.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                           VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                           VK_ACCESS_TRANSFER_READ_BIT);
-    });
-  }
-
   TransferImage source_;  // TRANSFER_SRC_OPTIMAL after the upload
   TransferImage destination_;
 };

@@ -1,0 +1,332 @@
+#pragma once
+// Fast paths of the sampling routines (memory/sampling.cpp), chosen once per call: when every lane
+// of the call samples the same 2D view through the same sampler with a plain filtered sample
+// (explicit, implicit or gradient LOD, optional bias; no compare, offsets, Proj or MinLod) and the
+// sampler is the common kind (same min/mag filter, U and V both CLAMP_TO_EDGE or both REPEAT,
+// weighted average, no anisotropy), the lanes run through FastSampler<Decoder, Wrap, Linear>:
+// the generic routine's arithmetic, in the same order (so results are bit-identical, which
+// tests/unit/sampling_test.cpp checks), without its per-texel switches on view type, address mode,
+// border, cube face, compare and reduction mode. Internal to the sampling code.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "compiler/kernel_abi.h"
+#include "memory/image_view.h"
+#include "memory/sampling_rgba8_simd.h"
+#include "memory/sampling_texels.h"
+
+namespace kiln::mem::sampling_detail {
+
+enum class Wrap { ClampToEdge, Repeat };
+
+template <class D, Wrap kWrap, bool kLinear>
+struct FastSampler {
+  static int32_t wrap(int32_t i, int32_t n) {
+    if constexpr (kWrap == Wrap::ClampToEdge) {
+      return std::clamp(i, 0, n - 1);
+    } else {
+      const int32_t r = i % n;
+      return r < 0 ? r + n : r;
+    }
+  }
+
+  // `cache`: the synced block cache for compressed formats with small blocks, else nullptr.
+  static Texel load(const SampledView& v, const SampledLevel& L, int32_t x, int32_t y, BlockCache* cache) {
+    if constexpr (D::kBlocks) {
+      // x, y are wrapped (never negative); 4x4 blocks (BC, ETC2, ASTC 4x4) avoid integer divisions.
+      const bool four = v.block_width == 4 && v.block_height == 4;
+      const uint32_t qx = four ? uint32_t(x) >> 2 : uint32_t(x) / v.block_width;
+      const uint32_t qy = four ? uint32_t(y) >> 2 : uint32_t(y) / v.block_height;
+      const uint8_t* p = L.base + uint64_t(qy) * L.row_pitch + uint64_t(qx) * v.texel_bytes;
+      const uint32_t bx = uint32_t(x) - qx * v.block_width, by = uint32_t(y) - qy * v.block_height;
+      return cache ? D::decode_cached(*cache, v, p, bx, by) : D::decode(v, p, bx, by);
+    } else {
+      return D::decode(v, L.base + uint64_t(y) * L.row_pitch + uint64_t(x) * v.texel_bytes, 0, 0);
+    }
+  }
+
+  // Texel (x, y) (wrapped) of a compressed level, in the block cache.
+  static const float* cached_texel(const SampledView& v, const SampledLevel& L, int32_t x, int32_t y, BlockCache& cache) {
+    const bool four = v.block_width == 4 && v.block_height == 4;
+    const uint32_t qx = four ? uint32_t(x) >> 2 : uint32_t(x) / v.block_width;
+    const uint32_t qy = four ? uint32_t(y) >> 2 : uint32_t(y) / v.block_height;
+    const uint8_t* p = L.base + uint64_t(qy) * L.row_pitch + uint64_t(qx) * v.texel_bytes;
+    const uint32_t bx = uint32_t(x) - qx * v.block_width, by = uint32_t(y) - qy * v.block_height;
+    return cache.texels(p, v.format)[by * v.block_width + bx];
+  }
+
+  // The filtered value at normalized (s, t) of one level.
+  static Texel at_level(const SampledView& v, uint32_t level, float s, float t, BlockCache* cache) {
+    const SampledLevel& L = v.levels[level];
+    const int32_t w = int32_t(L.width), h = int32_t(L.height);
+    const float u = s * float(L.width), vv = t * float(L.height);
+    if constexpr (!kLinear) {
+      return load(v, L, wrap(floor_to_int(u), w), wrap(floor_to_int(vv), h), cache);
+    } else {
+      const float x = u - 0.5f, y = vv - 0.5f;
+      const int32_t i0 = floor_to_int(x), j0 = floor_to_int(y);
+      const float a = std::isfinite(x) ? x - std::floor(x) : 0.0f;
+      const float b = std::isfinite(y) ? y - std::floor(y) : 0.0f;
+      const int32_t i[2] = {wrap(i0, w), wrap(i0 + 1, w)};
+      const int32_t j[2] = {wrap(j0, h), wrap(j0 + 1, h)};
+      const float wx[2] = {1.0f - a, a}, wy[2] = {1.0f - b, b};
+      if constexpr (D::kBlocks) {
+        if (cache) {
+          // Cached blocks: the four channels of a texel are one SSE vector read in place (the
+          // same multiplies and adds per channel as below).
+          __m128 acc = _mm_setzero_ps();
+          for (uint32_t n = 0; n < 4; ++n) {
+            const float weight = wx[n & 1] * wy[n >> 1];
+            if (weight == 0.0f) continue;
+            acc = _mm_add_ps(acc, _mm_mul_ps(_mm_set1_ps(weight), _mm_loadu_ps(cached_texel(v, L, i[n & 1], j[n >> 1], *cache))));
+          }
+          Texel out;
+          _mm_storeu_ps(out.f, acc);
+          return out;
+        }
+      }
+      Texel sum;
+      sum.f[0] = sum.f[1] = sum.f[2] = sum.f[3] = 0.0f;
+      for (uint32_t n = 0; n < 4; ++n) {  // the generic corner order: x fastest
+        const float weight = wx[n & 1] * wy[n >> 1];
+        if (weight == 0.0f) continue;
+        const Texel texel = load(v, L, i[n & 1], j[n >> 1], cache);
+        for (int k = 0; k < 4; ++k) sum.f[k] += weight * texel.f[k];
+      }
+      return sum;
+    }
+  }
+
+  static uint32_t swizzled(const SampledView& v, const Texel& t, uint32_t c) {
+    const uint8_t s = v.swizzle[c];
+    return s < 4 ? t.u[s] : s == 5 ? 0x3F800000u : 0u;
+  }
+
+  // Whether eight lanes at a time go through rgba8_bilinear_x8 (AVX2+FMA CPUs, RGBA8/BGRA8 UNORM).
+  static constexpr bool kSimdDecoder = std::is_same_v<D, Rgba8<false, false>> || std::is_same_v<D, Rgba8<true, false>>;
+  static bool simd_available() {
+    static const bool avx2 = [] {
+      __builtin_cpu_init();
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    }();
+    return avx2;
+  }
+
+  // Phase 1, per lane: coordinates, LOD, the level(s) and the weight of the second level; returns
+  // whether any lane blends two levels. Inlined into both the portable and the AVX2 run().
+  __attribute__((always_inline)) static inline bool lane_levels(const abi::SampleArgs* a, uint32_t lanes,
+                                                                const SampledView& v, const Sampler& s, float* ps,
+                                                                float* pt, int32_t* hi, int32_t* lo, float* delta) {
+    const uint32_t op = a->op;
+    const uint32_t lod_mode = op & abi::kSampleLodMask;
+    const float scale[2] = {float(v.levels[0].width), float(v.levels[0].height)};
+    const float bias_sampler = s.mip_lod_bias;
+    const float q = float(v.level_count - 1);
+    const bool linear_mips = s.mipmap_mode == VK_SAMPLER_MIPMAP_MODE_LINEAR;
+    auto coord = [&](uint32_t c, uint32_t lane) {
+      float f;
+      std::memcpy(&f, &a->coord[c][lane], sizeof(f));
+      return f;
+    };
+    bool second_level = false;
+    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+      const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
+      ps[lane] = coord(0, lane);
+      pt[lane] = coord(1, lane);
+      float lambda_base;
+      if (lod_mode == abi::kSampleExplicitLod) {
+        lambda_base = a->lod[lane];
+      } else {
+        float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
+        if (lod_mode == abi::kSampleGrad) {
+          for (uint32_t d = 0; d < 2; ++d) {
+            dx[d] = a->grad[0][d][lane] * scale[d];
+            dy[d] = a->grad[1][d][lane] * scale[d];
+          }
+        } else {
+          const uint32_t quad = lane & ~3u, x = lane & 1, y = (lane >> 1) & 1;
+          for (uint32_t d = 0; d < 2; ++d) {
+            dx[d] = (coord(d, quad + 2 * y + 1) - coord(d, quad + 2 * y)) * scale[d];
+            dy[d] = (coord(d, quad + 2 + x) - coord(d, quad + x)) * scale[d];
+          }
+        }
+        lambda_base = lod_from_gradients(dx, dy);
+      }
+      float bias = bias_sampler;
+      if ((op & abi::kSampleBias) && lod_mode == abi::kSampleImplicitLod) bias += a->lod[lane];
+      const float lambda_prime = lambda_base + std::clamp(bias, -16.0f, 16.0f);
+      float lambda = std::min(std::max(lambda_prime, s.min_lod), s.max_lod);
+      if (std::isnan(lambda)) lambda = 0.0f;
+      const float d_prime = std::clamp(lambda, 0.0f, q);
+      if (!linear_mips) {
+        const float d = d_prime <= 0.5f ? 0.0f : std::ceil(d_prime + 0.5f) - 1.0f;
+        hi[lane] = lo[lane] = int32_t(std::clamp(d, 0.0f, q));
+      } else {
+        hi[lane] = int32_t(std::floor(d_prime));
+        lo[lane] = int32_t(std::min(uint32_t(hi[lane]) + 1, v.level_count - 1));
+        delta[lane] = d_prime - float(hi[lane]);
+        if (delta[lane] > 0.0f && lo[lane] != hi[lane]) second_level = true;
+      }
+    }
+    return second_level;
+  }
+
+  static void run(abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s) {
+    if constexpr (kSimdDecoder && kLinear) {
+      if (simd_available() && run_avx2(a, lanes, v, s)) return;
+    }
+    alignas(32) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, delta[abi::kMaxSampleLanes] = {};
+    alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes] = {};
+    if ((a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod && simd_available())
+      explicit_levels_avx2(a, v, s, ps, pt, hi, lo, delta);
+    else
+      lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
+    BlockCache* cache = nullptr;
+    if constexpr (D::kBlocks) {
+      if (v.block_width * v.block_height <= BlockCache::kMaxTexels) {
+        cache = &block_cache();
+        cache->sync();
+      }
+    }
+    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+      const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
+      Texel t = at_level(v, uint32_t(hi[lane]), ps[lane], pt[lane], cache);
+      if (delta[lane] > 0.0f && lo[lane] != hi[lane]) {
+        const Texel t2 = at_level(v, uint32_t(lo[lane]), ps[lane], pt[lane], cache);
+        for (int k = 0; k < 4; ++k) t.f[k] = (1.0f - delta[lane]) * t.f[k] + delta[lane] * t2.f[k];
+      }
+      for (uint32_t c = 0; c < 4; ++c) a->out[c][lane] = swizzled(v, t, c);
+    }
+  }
+
+  // lane_levels for explicit LODs, eight lanes at a time (every lane, active or not: inactive lanes
+  // get some valid level and are never stored). The blends spell out std::max/min/clamp's
+  // comparisons so NaNs travel exactly as in the scalar code.
+  __attribute__((target("avx2"))) static bool explicit_levels_avx2(const abi::SampleArgs* a, const SampledView& v,
+                                                                   const Sampler& s, float* ps, float* pt,
+                                                                   int32_t* hi, int32_t* lo, float* delta) {
+    const __m256 bias = _mm256_set1_ps(std::clamp(s.mip_lod_bias, -16.0f, 16.0f));
+    const __m256 min_lod = _mm256_set1_ps(s.min_lod), max_lod = _mm256_set1_ps(s.max_lod);
+    const __m256 zero = _mm256_setzero_ps(), q = _mm256_set1_ps(float(v.level_count - 1));
+    const __m256i last = _mm256_set1_epi32(int32_t(v.level_count - 1));
+    const bool linear_mips = s.mipmap_mode == VK_SAMPLER_MIPMAP_MODE_LINEAR;
+    __m256 any_second = zero;
+    const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
+    for (uint32_t at = 0; at < width; at += 8) {
+      _mm256_storeu_ps(ps + at, _mm256_loadu_ps(reinterpret_cast<const float*>(&a->coord[0][at])));
+      _mm256_storeu_ps(pt + at, _mm256_loadu_ps(reinterpret_cast<const float*>(&a->coord[1][at])));
+      const __m256 lambda_prime = _mm256_add_ps(_mm256_loadu_ps(a->lod + at), bias);
+      // std::max(lambda', min_lod), then std::min(that, max_lod), NaN -> 0, std::clamp(that, 0, q).
+      __m256 lambda = _mm256_blendv_ps(lambda_prime, min_lod, _mm256_cmp_ps(lambda_prime, min_lod, _CMP_LT_OQ));
+      lambda = _mm256_blendv_ps(lambda, max_lod, _mm256_cmp_ps(max_lod, lambda, _CMP_LT_OQ));
+      lambda = _mm256_blendv_ps(lambda, zero, _mm256_cmp_ps(lambda, lambda, _CMP_UNORD_Q));
+      __m256 d_prime = _mm256_blendv_ps(lambda, zero, _mm256_cmp_ps(lambda, zero, _CMP_LT_OQ));
+      d_prime = _mm256_blendv_ps(d_prime, q, _mm256_cmp_ps(q, d_prime, _CMP_LT_OQ));
+      if (!linear_mips) {
+        // d = d' <= 0.5 ? 0 : ceil(d' + 0.5) - 1, clamped to [0, q] (d' is already in it).
+        const __m256 up = _mm256_sub_ps(_mm256_ceil_ps(_mm256_add_ps(d_prime, _mm256_set1_ps(0.5f))), _mm256_set1_ps(1.0f));
+        __m256 d = _mm256_blendv_ps(up, zero, _mm256_cmp_ps(d_prime, _mm256_set1_ps(0.5f), _CMP_LE_OQ));
+        d = _mm256_blendv_ps(d, q, _mm256_cmp_ps(q, d, _CMP_LT_OQ));
+        const __m256i level = _mm256_cvttps_epi32(d);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi + at), level);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo + at), level);
+        _mm256_storeu_ps(delta + at, zero);
+      } else {
+        const __m256i h = _mm256_cvttps_epi32(_mm256_floor_ps(d_prime));
+        const __m256i l = _mm256_min_epi32(_mm256_add_epi32(h, _mm256_set1_epi32(1)), last);
+        const __m256 dl = _mm256_sub_ps(d_prime, _mm256_cvtepi32_ps(h));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi + at), h);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo + at), l);
+        _mm256_storeu_ps(delta + at, dl);
+        const __m256 differ = _mm256_castsi256_ps(_mm256_xor_si256(_mm256_cmpeq_epi32(h, l), _mm256_set1_epi32(-1)));
+        any_second = _mm256_or_ps(any_second, _mm256_and_ps(_mm256_cmp_ps(dl, zero, _CMP_GT_OQ), differ));
+      }
+    }
+    return _mm256_movemask_ps(any_second) != 0;
+  }
+
+  // RGBA8/BGRA8 UNORM with linear filtering on AVX2 CPUs: phase 1 compiled for AVX2 too, filtering
+  // and the level blend eight lanes at a time. Returns false (nothing written) when the view's
+  // levels cannot be addressed with 32-bit offsets.
+  __attribute__((target("avx2,fma"))) static bool run_avx2(abi::SampleArgs* a, uint32_t lanes, const SampledView& v,
+                                                       const Sampler& s) {
+    Rgba8LevelTable table;
+    if (!fill_rgba8_level_table(v, &table)) return false;
+    alignas(32) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, delta[abi::kMaxSampleLanes] = {};
+    alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes] = {};
+    const bool second_level = (a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod
+                                  ? explicit_levels_avx2(a, v, s, ps, pt, hi, lo, delta)
+                                  : lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
+    constexpr bool kBgra = std::is_same_v<D, Rgba8<true, false>>;
+    const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
+    for (uint32_t at = 0; at < width; at += 8) {
+      __m256 t[4], t2[4];
+      rgba8_bilinear_x8<kBgra, kWrap == Wrap::Repeat>(v, table, hi + at, ps + at, pt + at, t);
+      if (second_level) {
+        rgba8_bilinear_x8<kBgra, kWrap == Wrap::Repeat>(v, table, lo + at, ps + at, pt + at, t2);
+        // t = (1 - delta) t + delta t2 where delta > 0 and the levels differ.
+        const __m256 d = _mm256_loadu_ps(delta + at);
+        const __m256i differ = _mm256_xor_si256(
+            _mm256_cmpeq_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(hi + at)),
+                               _mm256_loadu_si256(reinterpret_cast<const __m256i*>(lo + at))),
+            _mm256_set1_epi32(-1));
+        const __m256 blend = _mm256_and_ps(_mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_GT_OQ), _mm256_castsi256_ps(differ));
+        const __m256 keep = _mm256_sub_ps(_mm256_set1_ps(1.0f), d);
+        for (int k = 0; k < 4; ++k)
+          t[k] = _mm256_blendv_ps(t[k], _mm256_add_ps(_mm256_mul_ps(keep, t[k]), _mm256_mul_ps(d, t2[k])), blend);
+      }
+      // Store the swizzled components of this call's lanes only (other lanes may belong to another
+      // routine that already wrote them).
+      const uint32_t bits = (lanes >> at) & 0xFFu;
+      if (!bits) continue;
+      const __m256i lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+      const __m256i mask = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int(bits)), lane_bit), lane_bit);
+      for (uint32_t c = 0; c < 4; ++c) {
+        const uint8_t sw = v.swizzle[c];
+        const __m256 value = sw < 4 ? t[sw] : _mm256_set1_ps(sw == 5 ? 1.0f : 0.0f);
+        _mm256_maskstore_ps(reinterpret_cast<float*>(&a->out[c][at]), mask, value);
+      }
+    }
+    return true;
+  }
+};
+
+// Runs the call through a fast path if it qualifies (see the top of this file); returns whether it did.
+template <class D>
+bool try_fast_path(abi::SampleArgs* a, uint32_t lanes) {
+  constexpr uint32_t kAllowedFlags = abi::kSampleOpMask | abi::kSampleLodMask | abi::kSampleBias;
+  if ((a->op & abi::kSampleOpMask) != abi::kSampleOpSample || (a->op & ~kAllowedFlags) != 0 || lanes == 0) return false;
+  const uint32_t first = static_cast<uint32_t>(__builtin_ctz(lanes));
+  const abi::ImageViewRecord* record = a->view[first];
+  const void* sampler = a->sampler[first];
+  if (!sampler) return false;
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
+    if (a->view[lane] != record || a->sampler[lane] != sampler) return false;
+  }
+  const SampledView& v = *static_cast<const SampledView*>(record->sampled_view);
+  const Sampler& s = *static_cast<const Sampler*>(sampler);
+  if (v.type != VK_IMAGE_VIEW_TYPE_2D || v.value_class != fmt::ValueClass::Float || a->coord_count < 2) return false;
+  if (s.unnormalized_coordinates || s.reduction_mode != VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE ||
+      s.mag_filter != s.min_filter || s.address[0] != s.address[1])
+    return false;
+  if (s.max_anisotropy > 1.0f && (a->op & abi::kSampleLodMask) != abi::kSampleExplicitLod) return false;
+  const bool linear = s.min_filter == VK_FILTER_LINEAR;
+  switch (s.address[0]) {
+    case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE:
+      if (linear) FastSampler<D, Wrap::ClampToEdge, true>::run(a, lanes, v, s);
+      else FastSampler<D, Wrap::ClampToEdge, false>::run(a, lanes, v, s);
+      return true;
+    case VK_SAMPLER_ADDRESS_MODE_REPEAT:
+      if (linear) FastSampler<D, Wrap::Repeat, true>::run(a, lanes, v, s);
+      else FastSampler<D, Wrap::Repeat, false>::run(a, lanes, v, s);
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace kiln::mem::sampling_detail

@@ -1,0 +1,139 @@
+#pragma once
+// Bilinear filtering of R8G8B8A8 / B8G8R8A8 UNORM levels for eight lanes at a time (AVX2), the
+// inner loop of the fast path (memory/sampling_fast_path.h) for the most common texture format.
+// Lane-for-lane it performs the scalar path's float operations in the same order (texel =
+// code / 255.0f, which equals format_pack's value for every code; weights (1 - a) and a per axis;
+// corners summed x fastest), so results are bit-identical; tests/unit/sampling_test.cpp
+// FastPathsEqualTheGenericRoutine checks it. Internal to the sampling code.
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "memory/sampling.h"
+
+namespace kiln::mem::sampling_detail {
+
+// What the eight-lane filter needs of a level, as 32-bit values gathered per lane.
+struct Rgba8LevelTable {
+  int32_t offset[16];  // level base - view level 0 base, in bytes
+  int32_t pitch[16];   // row pitch in bytes
+  int32_t width[16], height[16];
+};
+
+// Whether the view's levels can be addressed with 32-bit offsets from level 0's base.
+inline bool fill_rgba8_level_table(const SampledView& v, Rgba8LevelTable* table) {
+  const uint8_t* base = v.levels[0].base;
+  for (uint32_t l = 0; l < v.level_count; ++l) {
+    const SampledLevel& L = v.levels[l];
+    const int64_t offset = L.base - base;
+    const uint64_t end = uint64_t(offset) + L.row_pitch * L.height;
+    if (offset < 0 || end > uint64_t(INT32_MAX) || L.row_pitch > uint64_t(INT32_MAX)) return false;
+    table->offset[l] = int32_t(offset);
+    table->pitch[l] = int32_t(L.row_pitch);
+    table->width[l] = int32_t(L.width);
+    table->height[l] = int32_t(L.height);
+  }
+  return true;
+}
+
+#define KILN_AVX2 __attribute__((target("avx2,fma"), always_inline)) inline
+
+// One axis: the lower texel index (floor_to_int of coord * size - 0.5) and the upper one's weight.
+KILN_AVX2 void rgba8_axis(__m256 coord, __m256i size, __m256i* i0, __m256* frac) {
+  const __m256 x = _mm256_sub_ps(_mm256_mul_ps(coord, _mm256_cvtepi32_ps(size)), _mm256_set1_ps(0.5f));
+  // floor_to_int: NaN and values below -2^28 -> -2^28, above 2^28 -> 2^28 (max_ps returns its second
+  // operand when the first is NaN).
+  const __m256 clamped = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-float(1 << 28))), _mm256_set1_ps(float(1 << 28)));
+  *i0 = _mm256_cvttps_epi32(_mm256_floor_ps(clamped));
+  const __m256 finite = _mm256_cmp_ps(_mm256_sub_ps(x, x), _mm256_setzero_ps(), _CMP_EQ_OQ);
+  *frac = _mm256_and_ps(_mm256_sub_ps(x, _mm256_floor_ps(x)), finite);
+}
+
+template <bool kRepeat>
+KILN_AVX2 __m256i rgba8_wrap(__m256i i, __m256i size) {
+  if constexpr (kRepeat) {
+    // positive_mod per lane: AVX2 has no integer division.
+    alignas(32) int32_t iv[8], sv[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(iv), i);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(sv), size);
+    for (int k = 0; k < 8; ++k) {
+      const int32_t r = iv[k] % sv[k];
+      iv[k] = r < 0 ? r + sv[k] : r;
+    }
+    return _mm256_load_si256(reinterpret_cast<const __m256i*>(iv));
+  } else {
+    return _mm256_min_epi32(_mm256_max_epi32(i, _mm256_setzero_si256()), _mm256_sub_epi32(size, _mm256_set1_epi32(1)));
+  }
+}
+
+// code / 255.0f, correctly rounded, without a division: the product with 1/255 corrected by one
+// fused residual step (exact for every 8-bit code, as checked exhaustively when this was written
+// and by the fast-path unit test, which compares with format_pack's values).
+KILN_AVX2 __m256 unorm8_to_float(__m256i code) {
+  const __m256 x = _mm256_cvtepi32_ps(code);
+  const __m256 r = _mm256_set1_ps(1.0f / 255.0f);
+  const __m256 q = _mm256_mul_ps(x, r);
+  const __m256 residual = _mm256_fnmadd_ps(q, _mm256_set1_ps(255.0f), x);
+  return _mm256_fmadd_ps(residual, r, q);
+}
+
+// Adds weight * (texel channels / 255) to the four sums (channel k = byte k of the word). Separate
+// multiply and add (no fusing), as the scalar path does.
+KILN_AVX2 void rgba8_accumulate(__m256i word, __m256 weight, __m256* sum) {
+  const __m256i byte = _mm256_set1_epi32(0xFF);
+  const __m256 c0 = unorm8_to_float(_mm256_and_si256(word, byte));
+  const __m256 c1 = unorm8_to_float(_mm256_and_si256(_mm256_srli_epi32(word, 8), byte));
+  const __m256 c2 = unorm8_to_float(_mm256_and_si256(_mm256_srli_epi32(word, 16), byte));
+  const __m256 c3 = unorm8_to_float(_mm256_srli_epi32(word, 24));
+  sum[0] = _mm256_add_ps(sum[0], _mm256_mul_ps(weight, c0));
+  sum[1] = _mm256_add_ps(sum[1], _mm256_mul_ps(weight, c1));
+  sum[2] = _mm256_add_ps(sum[2], _mm256_mul_ps(weight, c2));
+  sum[3] = _mm256_add_ps(sum[3], _mm256_mul_ps(weight, c3));
+}
+
+// Filters eight lanes at per-lane `level`s and normalized (s, t) (arrays of 8); returns R, G, B, A
+// (after the BGRA swap) in out[0..3]. Every level index must be valid.
+template <bool kBgra, bool kRepeat>
+KILN_AVX2 void rgba8_bilinear_x8(const SampledView& v, const Rgba8LevelTable& table, const int32_t* level,
+                                 const float* s, const float* t, __m256* out) {
+  const __m256i lv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(level));
+  __m256i width, height, pitch, base;
+  if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(lv, _mm256_set1_epi32(level[0]))) == -1) {
+    // One level for all eight lanes (the usual case): broadcasts instead of gathers.
+    width = _mm256_set1_epi32(table.width[level[0]]);
+    height = _mm256_set1_epi32(table.height[level[0]]);
+    pitch = _mm256_set1_epi32(table.pitch[level[0]]);
+    base = _mm256_set1_epi32(table.offset[level[0]]);
+  } else {
+    width = _mm256_i32gather_epi32(table.width, lv, 4);
+    height = _mm256_i32gather_epi32(table.height, lv, 4);
+    pitch = _mm256_i32gather_epi32(table.pitch, lv, 4);
+    base = _mm256_i32gather_epi32(table.offset, lv, 4);
+  }
+  const __m256 one = _mm256_set1_ps(1.0f);
+  __m256i i0, j0;
+  __m256 a, b;
+  rgba8_axis(_mm256_loadu_ps(s), width, &i0, &a);
+  rgba8_axis(_mm256_loadu_ps(t), height, &j0, &b);
+  const __m256i ones = _mm256_set1_epi32(1);
+  const __m256i x0 = _mm256_slli_epi32(rgba8_wrap<kRepeat>(i0, width), 2);
+  const __m256i x1 = _mm256_slli_epi32(rgba8_wrap<kRepeat>(_mm256_add_epi32(i0, ones), width), 2);
+  const __m256i y0 = _mm256_add_epi32(base, _mm256_mullo_epi32(rgba8_wrap<kRepeat>(j0, height), pitch));
+  const __m256i y1 = _mm256_add_epi32(base, _mm256_mullo_epi32(rgba8_wrap<kRepeat>(_mm256_add_epi32(j0, ones), height), pitch));
+  const __m256 wx0 = _mm256_sub_ps(one, a), wy0 = _mm256_sub_ps(one, b);
+  const int* texels = reinterpret_cast<const int*>(v.levels[0].base);
+  __m256 sum[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+  // The generic corner order: (x0, y0), (x1, y0), (x0, y1), (x1, y1).
+  rgba8_accumulate(_mm256_i32gather_epi32(texels, _mm256_add_epi32(y0, x0), 1), _mm256_mul_ps(wx0, wy0), sum);
+  rgba8_accumulate(_mm256_i32gather_epi32(texels, _mm256_add_epi32(y0, x1), 1), _mm256_mul_ps(a, wy0), sum);
+  rgba8_accumulate(_mm256_i32gather_epi32(texels, _mm256_add_epi32(y1, x0), 1), _mm256_mul_ps(wx0, b), sum);
+  rgba8_accumulate(_mm256_i32gather_epi32(texels, _mm256_add_epi32(y1, x1), 1), _mm256_mul_ps(a, b), sum);
+  out[0] = kBgra ? sum[2] : sum[0];
+  out[1] = sum[1];
+  out[2] = kBgra ? sum[0] : sum[2];
+  out[3] = sum[3];
+}
+
+#undef KILN_AVX2
+
+}  // namespace kiln::mem::sampling_detail
