@@ -4,5 +4,9 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 build="${KILN_BUILD_DIR:-$repo/build}"
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/kiln-ccache}"
+# Relative paths and no build-directory hash, so clones and worktrees share one cache (with -g,
+# ccache would otherwise hash the build directory into every object).
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$repo}"
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${KILN_BUILD_TYPE:-RelWithDebInfo}" >/dev/null
 ninja -C "$build" "$@"
