@@ -88,6 +88,20 @@ float depth_bias(const DrawContext& ctx, const ScreenVertex* v[3]) {
   return o;
 }
 
+// Whether the fixed-point box [min_x, max_x] x [min_y, max_y] contains a sample position of some
+// pixel. Small triangles of dense meshes often fall between sample positions; they cover nothing,
+// and rejecting them here saves their binning and per-tile setup.
+bool holds_sample_position(const DrawContext& ctx, int64_t min_x, int64_t max_x, int64_t min_y, int64_t max_y) {
+  auto holds = [](int64_t lo, int64_t hi, int64_t offset) {
+    const int64_t first = lo - offset;  // the first pixel whose sample is at or after lo
+    const int64_t pixel = first >= 0 ? (first + kSubpixelOne - 1) / kSubpixelOne : -((-first) / kSubpixelOne);
+    return pixel * kSubpixelOne + offset <= hi;
+  };
+  for (uint32_t s = 0; s < ctx.samples; ++s)
+    if (holds(min_x, max_x, ctx.sample_x[s]) && holds(min_y, max_y, ctx.sample_y[s])) return true;
+  return false;
+}
+
 // Appends one triangle. `flat_source` provides flat varyings (null: values used as they are).
 void emit_triangle(const DrawContext& ctx, const PrimitiveInfo& info, ScreenVertex a, ScreenVertex b, ScreenVertex c,
                    PrimitiveKind kind, bool front_facing, float bias, BatchOutput& out) {
@@ -104,6 +118,7 @@ void emit_triangle(const DrawContext& ctx, const PrimitiveInfo& info, ScreenVert
   }
   const int64_t min_x = std::min({a.fx, b.fx, c.fx}), max_x = std::max({a.fx, b.fx, c.fx});
   const int64_t min_y = std::min({a.fy, b.fy, c.fy}), max_y = std::max({a.fy, b.fy, c.fy});
+  if (!holds_sample_position(ctx, min_x, max_x, min_y, max_y)) return;  // covers no sample: nothing to raster
   const Rect box{floor_div(min_x, kSubpixelOne), floor_div(min_y, kSubpixelOne), floor_div(max_x, kSubpixelOne) + 1,
                  floor_div(max_y, kSubpixelOne) + 1};
   t.bounds = box.intersect(ctx.viewports[info.viewport].scissor);
