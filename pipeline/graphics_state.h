@@ -16,7 +16,7 @@ constexpr uint32_t kMaxViewports = 16;
 // Point sizes and line widths the rasterizer draws (pointSizeRange / lineWidthRange); sizes
 // outside are clamped.
 constexpr float kMinPointSize = 1.0f, kMaxPointSize = 1024.0f;
-constexpr float kMinLineWidth = 1.0f, kMaxLineWidth = 1024.0f;
+constexpr float kMinLineWidth = 1.0f, kMaxLineWidth = 64.0f;
 
 // The pipeline's kernels. `fragment` is null for a pipeline without a fragment shader (depth-only
 // passes): coverage still runs the depth/stencil tests.
