@@ -985,6 +985,15 @@ bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handle
     case spv::Op::OpMemoryBarrier:
       b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
       return true;
+    default:
+      if (is_atomic_instruction(inst.opcode)) return atomic(*this, inst);
+      *handled = false;
+      return true;
+  }
+}
+
+bool is_atomic_instruction(spv::Op op) {
+  switch (op) {
     case spv::Op::OpAtomicLoad:
     case spv::Op::OpAtomicStore:
     case spv::Op::OpAtomicExchange:
@@ -1000,11 +1009,8 @@ bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handle
     case spv::Op::OpAtomicAnd:
     case spv::Op::OpAtomicOr:
     case spv::Op::OpAtomicXor:
-    case spv::Op::OpAtomicFAddEXT:
-      return atomic(*this, inst);
-    default:
-      *handled = false;
-      return true;
+    case spv::Op::OpAtomicFAddEXT: return true;
+    default: return false;
   }
 }
 

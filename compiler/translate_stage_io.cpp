@@ -385,26 +385,9 @@ bool is_writable_memory(const spirv::Module& m, const spirv::Variable& var) {
 // Instructions that may write memory outside the invocation (stores count only when the module
 // has writable memory; a store to a function variable is private).
 bool writes_memory(spv::Op op, bool writable_memory) {
+  if (is_atomic_instruction(op)) return op != spv::Op::OpAtomicLoad;
   switch (op) {
-    case spv::Op::OpImageWrite:
-    case spv::Op::OpAtomicStore:
-    case spv::Op::OpAtomicExchange:
-    case spv::Op::OpAtomicCompareExchange:
-    case spv::Op::OpAtomicCompareExchangeWeak:
-    case spv::Op::OpAtomicIIncrement:
-    case spv::Op::OpAtomicIDecrement:
-    case spv::Op::OpAtomicIAdd:
-    case spv::Op::OpAtomicISub:
-    case spv::Op::OpAtomicSMin:
-    case spv::Op::OpAtomicUMin:
-    case spv::Op::OpAtomicSMax:
-    case spv::Op::OpAtomicUMax:
-    case spv::Op::OpAtomicAnd:
-    case spv::Op::OpAtomicOr:
-    case spv::Op::OpAtomicXor:
-    case spv::Op::OpAtomicFAddEXT:
-    case spv::Op::OpAtomicFMinEXT:
-    case spv::Op::OpAtomicFMaxEXT: return true;
+    case spv::Op::OpImageWrite: return true;
     case spv::Op::OpStore:
     case spv::Op::OpCopyMemory:
     case spv::Op::OpCopyMemorySized: return writable_memory;

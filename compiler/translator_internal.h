@@ -218,4 +218,7 @@ llvm::Value* access_lanes(Translator& t, llvm::Value* addr, llvm::Value* lanes, 
 // classes, float otherwise (translate_image.cpp; shared by image reads and vertex fetch).
 llvm::Value* component_to_value(Translator& t, abi::Numeric numeric, uint32_t bits, llvm::Value* raw);
 
+// The atomic instructions the translator implements (translate_memory.cpp, atomic()).
+bool is_atomic_instruction(spv::Op op);
+
 }  // namespace kiln::compiler

@@ -416,6 +416,8 @@ TEST_P(FragmentKernel, InputsBuiltinsAndDerivatives) {
   EXPECT_FALSE(fi.can_discard);
   EXPECT_FALSE(fi.writes_depth);
   EXPECT_FALSE(fi.uses_sample_rate);
+  EXPECT_FALSE(fi.has_side_effects) << "no buffer, image or atomic writes";
+  EXPECT_TRUE(fi.reads_frag_coord);
 
   FragmentArrays a(W);
   // v_f = 3 px + 5 py + 7 px py + 10 quad: fine dx = 3 + 7 py, fine dy = 5 + 7 px, coarse 3 and 5.
@@ -474,6 +476,8 @@ TEST_P(FragmentKernel, HelperLanesDoNotWriteMemoryAndDiscardIsReturned) {
   ASSERT_TRUE(kernel) << error;
   const abi::FragmentInterface& fi = kernel->interface;
   EXPECT_TRUE(fi.can_discard);
+  EXPECT_TRUE(fi.has_side_effects) << "storage-buffer stores and atomics";
+  EXPECT_TRUE(fi.reads_frag_coord);
   EXPECT_TRUE(fi.writes_depth);
   EXPECT_TRUE(fi.writes_sample_mask);
   EXPECT_TRUE(fi.depth_replacing_mode_greater);
