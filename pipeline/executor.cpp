@@ -219,8 +219,11 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
     }
     case CommandType::WriteTimestamp: {
       // Every earlier command has finished every stage by now, so any stage's timestamp is "now".
+      // In a multiview subpass a timestamp uses one query per view (all get the same time).
       const auto& c = as<WriteTimestampCmd>(cmd);
-      c.pool->write(c.query, device_timestamp_ns());
+      const uint64_t now = device_timestamp_ns();
+      const uint32_t views = state.targets && state.targets->view_mask ? uint32_t(__builtin_popcount(state.targets->view_mask)) : 1;
+      for (uint32_t view = 0; view < views && c.query + view < c.pool->count(); ++view) c.pool->write(c.query + view, now);
       break;
     }
     case CommandType::BeginQuery: {
