@@ -187,6 +187,10 @@ constexpr uint32_t kMaxVertexAttributes = 32;
 constexpr uint32_t kMaxVaryingLocations = 32;  // maxVertexOutputComponents / 4
 constexpr uint32_t kMaxColorAttachments = 8;
 constexpr uint32_t kMaxClipDistances = 8;
+// Fragment shaders read ClipDistance[i] / CullDistance[j] from two input slots after the
+// Locations: component kClipCullInputSlot * 4 + i, then + clip_distance_inputs + j.
+constexpr uint32_t kClipCullInputSlot = kMaxVaryingLocations;
+constexpr uint32_t kFragmentInputSlots = kMaxVaryingLocations + 2;
 
 // One bound vertex buffer (vkCmdBindVertexBuffers(2)); `address` is null when nothing is bound.
 // Attribute fetches past `size` read (0, 0, 0, 1) in the attribute's type (robustBufferAccess).
@@ -253,6 +257,7 @@ struct FragmentInterface {
   // fragments that fail the tests later.
   bool has_side_effects = false;
   bool reads_frag_coord = false;    // FragCoord is read: the engine fills frag_coord only then
+  uint32_t clip_distance_inputs = 0, cull_distance_inputs = 0;  // ClipDistance/CullDistance array sizes read
 };
 
 // One call shades W / 4 quads of 2x2 pixels. Lane i is pixel (i & 1, (i >> 1) & 1) of quad i / 4
@@ -262,7 +267,7 @@ struct FragmentInterface {
 struct FragmentInvocation {
   const ResourceContext* resources;
   uint32_t* faults;
-  const uint32_t* inputs;      // [(location * 4 + component) * W + lane] for input_location_mask
+  const uint32_t* inputs;      // [(location * 4 + component) * W + lane] for input_location_mask, kFragmentInputSlots slots
   const float* frag_coord;     // [component * W + lane]: x, y (pixel centre or sample), z, 1/w
                                // (filled only when FragmentInterface::reads_frag_coord)
   const float* point_coord;    // [component * W + lane]: PointCoord (s, t) for point primitives, else null

@@ -83,6 +83,8 @@ void write_stage(Writer& w, const CachedKernel& k) {
                       f.depth_replacing_mode_less, f.depth_replacing_mode_greater, f.uses_sample_rate, f.has_side_effects,
                       f.reads_frag_coord})
       w.u32(flag ? 1 : 0);
+    w.u32(f.clip_distance_inputs);
+    w.u32(f.cull_distance_inputs);
   }
 }
 
@@ -123,6 +125,9 @@ bool read_stage(Reader& r, CachedKernel* k) {
                        &f.depth_replacing_mode_less, &f.depth_replacing_mode_greater, &f.uses_sample_rate, &f.has_side_effects,
                        &f.reads_frag_coord})
       *flag = r.u32() != 0;
+    f.clip_distance_inputs = r.u32();
+    f.cull_distance_inputs = r.u32();
+    if (f.clip_distance_inputs + f.cull_distance_inputs > abi::kMaxClipDistances) return false;
   }
   return true;
 }

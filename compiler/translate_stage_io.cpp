@@ -473,6 +473,12 @@ llvm::Value* Translator::graphics_builtin(spv::BuiltIn builtin, uint32_t compone
     case spv::BuiltIn::FrontFacing:
       return splat(b.CreateICmpNE(invocation_field(*this, offsetof(F, front_facing), i32), b.getInt32(0)));
     case spv::BuiltIn::PrimitiveId: return splat(invocation_field(*this, offsetof(F, primitive_id), i32));
+    case spv::BuiltIn::ClipDistance:
+    case spv::BuiltIn::CullDistance: {
+      const uint32_t index = abi::kClipCullInputSlot * 4 + component +
+                             (builtin == spv::BuiltIn::CullDistance ? fragment_interface_.clip_distance_inputs : 0);
+      return lane_array(*this, invocation_field(*this, offsetof(F, inputs), ptr), uint64_t{index} * width() * 4, f32);
+    }
     case spv::BuiltIn::Layer: return splat(invocation_field(*this, offsetof(F, layer), i32));
     case spv::BuiltIn::ViewIndex: return splat(invocation_field(*this, offsetof(F, view_index), i32));
     case spv::BuiltIn::SampleId: return splat(invocation_field(*this, offsetof(F, sample_id), i32));
@@ -550,6 +556,12 @@ bool Translator::graphics_prologue() {
     if (builtin == spv::BuiltIn::SampleId || builtin == spv::BuiltIn::SamplePosition) fi.uses_sample_rate = true;
     // SamplePosition is derived from FragCoord (graphics_builtin).
     if (builtin == spv::BuiltIn::FragCoord || builtin == spv::BuiltIn::SamplePosition) fi.reads_frag_coord = true;
+    if (builtin == spv::BuiltIn::ClipDistance) fi.clip_distance_inputs = std::max(1u, m.type(m.type(var.type).element).count);
+    if (builtin == spv::BuiltIn::CullDistance) fi.cull_distance_inputs = std::max(1u, m.type(m.type(var.type).element).count);
+  }
+  if (fi.clip_distance_inputs + fi.cull_distance_inputs > abi::kMaxClipDistances) {
+    error_ = "more than 8 ClipDistance + CullDistance inputs";
+    return false;
   }
   // Stores can only reach memory others see when the module declares writable memory.
   bool writable_memory = std::find(m.capabilities().begin(), m.capabilities().end(),

@@ -37,6 +37,14 @@ struct VertexFormat {
   static constexpr uint32_t kVaryingOffset = 4;
   // Values interpolated by clipping and rasterization (position excluded): the varyings.
   uint32_t varying_values() const { return varying_count * 4; }
+  // Clip/cull distances the fragment shader reads: they follow the varyings in the vertex, and
+  // raster triangles carry them too (interpolated like smooth varyings).
+  uint32_t fragment_clip_values = 0, fragment_cull_values = 0;
+  // Values per vertex a raster triangle carries: the varyings, then the clip and cull distances
+  // the fragment shader reads (whole clip block when it reads cull distances, which follow it).
+  uint32_t raster_values() const {
+    return varying_values() + (fragment_cull_values ? clip_count + fragment_cull_values : fragment_clip_values);
+  }
 };
 
 // A pixel rectangle [x0, x1) x [y0, y1).

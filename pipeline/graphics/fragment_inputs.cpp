@@ -47,23 +47,30 @@ TriangleInterpolator::TriangleInterpolator(const DrawContext& ctx, const RasterT
 
   const VertexFormat& f = ctx.vertex_format;
   const abi::FragmentInterface& fi = ctx.kernels->fragment_interface;
-  const uint32_t n = f.varying_values();
+  const uint32_t n = f.raster_values();
+  auto add_component = [&](uint32_t slot_component, uint32_t at, abi::Interpolation mode, bool centroid) {
+    Component& comp = components_[component_count_++];
+    comp.location_component = slot_component;
+    comp.mode = t.flat_only ? abi::Interpolation::Flat : mode;
+    comp.centroid = centroid;
+    comp.flat_bits = values[at];
+    comp.a0 = bits_to_float(values[at]);
+    comp.d1 = bits_to_float(values[n + at]) - comp.a0;
+    comp.d2 = bits_to_float(values[2 * n + at]) - comp.a0;
+    any_centroid_ |= comp.centroid && comp.mode != abi::Interpolation::Flat;
+    if (comp.mode != abi::Interpolation::Flat) ++interpolated_components_;
+  };
   for (uint32_t v = 0; v < f.varying_count; ++v) {
     const uint32_t loc = f.varying_location[v];
-    for (uint32_t c = 0; c < 4; ++c) {
-      Component& comp = components_[component_count_++];
-      const uint32_t at = v * 4 + c;
-      comp.location_component = loc * 4 + c;
-      comp.mode = t.flat_only ? abi::Interpolation::Flat : f.varying_interpolation[v];
-      comp.centroid = (fi.centroid_mask & (1u << loc)) != 0;
-      comp.flat_bits = values[at];
-      comp.a0 = bits_to_float(values[at]);
-      comp.d1 = bits_to_float(values[n + at]) - comp.a0;
-      comp.d2 = bits_to_float(values[2 * n + at]) - comp.a0;
-      any_centroid_ |= comp.centroid && comp.mode != abi::Interpolation::Flat;
-      if (comp.mode != abi::Interpolation::Flat) ++interpolated_components_;
-    }
+    for (uint32_t c = 0; c < 4; ++c)
+      add_component(loc * 4 + c, v * 4 + c, f.varying_interpolation[v], (fi.centroid_mask & (1u << loc)) != 0);
   }
+  // Clip and cull distances follow the varyings (smooth, at the pixel centre).
+  const uint32_t base = abi::kClipCullInputSlot * 4, clip_at = f.varying_values();
+  for (uint32_t i = 0; i < f.fragment_clip_values; ++i)
+    add_component(base + i, clip_at + i, abi::Interpolation::Smooth, false);
+  for (uint32_t i = 0; i < f.fragment_cull_values; ++i)
+    add_component(base + fi.clip_distance_inputs + i, clip_at + f.clip_count + i, abi::Interpolation::Smooth, false);
 }
 
 void TriangleInterpolator::positions(const QuadBatch& batch, int32_t sample, float* px, float* py) const {

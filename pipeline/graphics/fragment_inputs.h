@@ -54,7 +54,7 @@ class TriangleInterpolator {
   uint32_t component_count_ = 0;
   uint32_t interpolated_components_ = 0;  // components that are not flat
   bool any_centroid_ = false;
-  Component components_[abi::kMaxVaryingLocations * 4];
+  Component components_[abi::kFragmentInputSlots * 4];
 };
 
 }  // namespace kiln::exec::gfx

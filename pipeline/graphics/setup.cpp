@@ -132,7 +132,7 @@ void emit_triangle(const DrawContext& ctx, const PrimitiveInfo& info, ScreenVert
   t.flat_only = kind == PrimitiveKind::Point;
   // Values: three vertices' varyings; flat ones from the provoking vertex.
   const VertexFormat& f = ctx.vertex_format;
-  const uint32_t n = f.varying_values();
+  const uint32_t n = f.raster_values();
   t.values = static_cast<uint32_t>(out.values.size());
   out.values.resize(out.values.size() + 3 * size_t(n));
   uint32_t* dst = out.values.data() + t.values;

@@ -40,7 +40,7 @@ struct FragmentScratch {
   void reserve(uint32_t width) {
     if (W == width) return;
     W = width;
-    inputs.assign(size_t(abi::kMaxVaryingLocations) * 4 * W, 0.0f);
+    inputs.assign(size_t(abi::kFragmentInputSlots) * 4 * W, 0.0f);
     outputs.assign(size_t(abi::kMaxColorAttachments) * 4 * W, 0.0f);
     sample_mask_in.assign(W, 0);
     sample_mask_out.assign(W, 0);

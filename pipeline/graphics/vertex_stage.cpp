@@ -1,5 +1,6 @@
 #include "pipeline/graphics/vertex_stage.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/log.h"
@@ -37,6 +38,11 @@ VertexFormat make_vertex_format(const GraphicsKernels& kernels) {
   f.has_viewport_index = out.viewport_index_slot >= 0;
   f.viewport_offset = at++;
   f.stride = at;
+  // The fragment shader's ClipDistance/CullDistance inputs (only what the vertex shader wrote).
+  if (fs) {
+    f.fragment_clip_values = std::min(fs->clip_distance_inputs, f.clip_count);
+    f.fragment_cull_values = std::min(fs->cull_distance_inputs, f.cull_count);
+  }
   return f;
 }
 

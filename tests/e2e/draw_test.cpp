@@ -403,5 +403,34 @@ TEST_F(DrawTest, LogicOpXorCombinesWithTheAttachment) {
     for (int k = 0; k < 4; ++k) failures.expect_eq(i, pixels[i * 4 + k], uint8_t(src[k] ^ dst[k]), "channel " + std::to_string(k));
 }
 
+// A fragment shader reads gl_ClipDistance: the vertex shader's distances arrive interpolated
+// (1 + x across the target, a constant 2), at every pixel.
+TEST_F(DrawTest, FragmentShaderReadsInterpolatedClipDistances) {
+  REQUIRE_ON_KILN(features().core.features.shaderClipDistance, "shaderClipDistance");
+  DeviceFeatures enabled;
+  enabled.core.features.shaderClipDistance = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  DrawJobOptions o = colored_options();
+  o.vertex_shader = "draw_clip_read.vert";
+  o.fragment_shader = "draw_clip_read.frag";
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  Buffer vb = vertex_buffer(device, rect(-1, -1, 1, 1, 0.5f, {0, 0, 0, 1}));
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, 6, 1, 0, 0);
+  });
+  const std::vector<uint8_t> pixels = job.read_color();
+  PixelCheck failures(o.width, o.height);
+  for (uint32_t y = 0; y < o.height; ++y)
+    for (uint32_t x = 0; x < o.width; ++x) {
+      const size_t i = size_t(y) * o.width + x;
+      // ClipDistance[0] / 2 = (1 + ndc x) / 2 = (x + 0.5) / width.
+      const int want_red = int(std::lround((x + 0.5) / o.width * 255.0));
+      failures.expect_near(i, pixels[i * 4 + 0], want_red, 1, "ClipDistance[0] / 2");
+      failures.expect_eq(i, pixels[i * 4 + 1], uint8_t(128), "ClipDistance[1] / 4");
+    }
+}
+
 }  // namespace
 }  // namespace kiln::test
