@@ -537,30 +537,24 @@ TEST(DrawMultisample, SampleMaskAndAlphaToCoverage) {
   }
 }
 
-TEST(DrawMultisample, SampleRateShadingRunsOncePerSample) {
-  TestTarget color(VK_FORMAT_R32G32B32A32_SFLOAT, 4, 4, VK_IMAGE_ASPECT_COLOR_BIT, VK_SAMPLE_COUNT_4_BIT);
+// Sample-rate shading with `samples` samples: every sample of the covered pixel (x, y) is shaded
+// (the fake kernel writes SampleId) and stored.
+void expect_every_sample_shaded(VkSampleCountFlagBits samples, uint32_t x, uint32_t y) {
+  TestTarget color(VK_FORMAT_R32G32B32A32_SFLOAT, 4, 4, VK_IMAGE_ASPECT_COLOR_BIT, samples);
   DrawSetup d(&color.view, 4, 4);
-  d.state.multisample.samples = VK_SAMPLE_COUNT_4_BIT;
+  d.state.multisample.samples = samples;
   d.state.multisample.sample_shading = true;
   d.state.multisample.min_sample_shading = 1.0f;
   d.kernels.fragment = &fake_sample_id_kernel<8>;
   full_quad(d, 4, 4);
   d.draw(6);
-  for (uint32_t s = 0; s < 4; ++s) EXPECT_EQ(color.color(1, 3, s).float32[0], float(s));
+  for (uint32_t s = 0; s < uint32_t(samples); ++s) EXPECT_EQ(color.color(x, y, s).float32[0], float(s)) << "sample " << s;
 }
 
+TEST(DrawMultisample, SampleRateShadingRunsOncePerSample) { expect_every_sample_shaded(VK_SAMPLE_COUNT_4_BIT, 1, 3); }
+
 // 8 samples (the largest count): every sample of a covered pixel is shaded and stored.
-TEST(DrawMultisample, EightSamplesShadeAndStoreEverySample) {
-  TestTarget color(VK_FORMAT_R32G32B32A32_SFLOAT, 4, 4, VK_IMAGE_ASPECT_COLOR_BIT, VK_SAMPLE_COUNT_8_BIT);
-  DrawSetup d(&color.view, 4, 4);
-  d.state.multisample.samples = VK_SAMPLE_COUNT_8_BIT;
-  d.state.multisample.sample_shading = true;
-  d.state.multisample.min_sample_shading = 1.0f;
-  d.kernels.fragment = &fake_sample_id_kernel<8>;
-  full_quad(d, 4, 4);
-  d.draw(6);
-  for (uint32_t s = 0; s < 8; ++s) EXPECT_EQ(color.color(2, 1, s).float32[0], float(s));
-}
+TEST(DrawMultisample, EightSamplesShadeAndStoreEverySample) { expect_every_sample_shaded(VK_SAMPLE_COUNT_8_BIT, 2, 1); }
 
 TEST(DrawGeometry, ClipDistancesClipAndCullDistancesCull) {
   {
