@@ -121,15 +121,20 @@ void TriangleInterpolator::weights(uint32_t lanes, const float* px, const float*
 void TriangleInterpolator::fill(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs,
                                 float* frag_coord, float* frag_depth, float* point_coord) const {
   constexpr uint32_t N = QuadBatch::kMaxLanes;
+  const abi::FragmentInterface& fi = ctx_.kernels->fragment_interface;
+  const bool position_values = fi.reads_frag_coord || fi.writes_depth;  // FragDepth starts at FragCoord.z
+  if (!interpolated_components_ && !position_values && t_.kind != PrimitiveKind::Point) {
+    // A shader that reads no interpolated input, no FragCoord and no PointCoord (a flat colour,
+    // say) needs no positions: only its flat inputs are filled.
+    fill_flat(W, inputs);
+    return;
+  }
   float px[N], py[N], b1[N], b2[N], p1[N], p2[N], inv_w[N];
   positions(batch, sample, px, py);
   for (uint32_t l = batch.lanes(); l < W; ++l) {
     px[l] = float(origin_x_) + 0.5f;
     py[l] = float(origin_y_) + 0.5f;
   }
-  const abi::FragmentInterface& fi = ctx_.kernels->fragment_interface;
-  // A shader that reads no interpolated input and no FragCoord (a flat colour) needs none of this.
-  const bool position_values = fi.reads_frag_coord || fi.writes_depth;  // FragDepth starts at FragCoord.z
   if (interpolated_components_ || position_values) weights(W, px, py, b1, b2, p1, p2, inv_w);
   const float ox = float(origin_x_), oy = float(origin_y_);
   if (position_values) {
@@ -167,17 +172,24 @@ void TriangleInterpolator::fill(const QuadBatch& batch, uint32_t W, int32_t samp
     }
     weights(W, cx, cy, cb1, cb2, cp1, cp2, unused);
   }
+  fill_flat(W, inputs);
   for (uint32_t i = 0; i < component_count_; ++i) {
     const Component& c = components_[i];
     float* out = inputs + size_t(c.location_component) * W;
-    if (c.mode == abi::Interpolation::Flat) {
-      for (uint32_t l = 0; l < W; ++l) memcpy(&out[l], &c.flat_bits, 4);
-      continue;
-    }
+    if (c.mode == abi::Interpolation::Flat) continue;  // filled by fill_flat
     const bool moved = centroid && c.centroid;
     const float* w1 = c.mode == abi::Interpolation::Smooth ? (moved ? cp1 : p1) : (moved ? cb1 : b1);
     const float* w2 = c.mode == abi::Interpolation::Smooth ? (moved ? cp2 : p2) : (moved ? cb2 : b2);
     for (uint32_t l = 0; l < W; ++l) out[l] = c.a0 + w1[l] * c.d1 + w2[l] * c.d2;
+  }
+}
+
+void TriangleInterpolator::fill_flat(uint32_t W, float* inputs) const {
+  for (uint32_t i = 0; i < component_count_; ++i) {
+    const Component& c = components_[i];
+    if (c.mode != abi::Interpolation::Flat) continue;
+    float* out = inputs + size_t(c.location_component) * W;
+    for (uint32_t l = 0; l < W; ++l) memcpy(&out[l], &c.flat_bits, 4);
   }
 }
 

@@ -42,6 +42,7 @@ class TriangleInterpolator {
     uint32_t flat_bits;           // raw value of a flat input
     float a0, d1, d2;             // vertex 0's value and the differences to vertices 1 and 2
   };
+  void fill_flat(uint32_t W, float* inputs) const;  // the flat components' values in every lane
   void weights(uint32_t lanes, const float* px, const float* py, float* b1, float* b2, float* p1, float* p2,
                float* inv_w) const;
 

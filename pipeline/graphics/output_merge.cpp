@@ -332,11 +332,26 @@ void OutputMerger::write_unorm8_unblended(uint32_t index, const QuadBatch& batch
   }
   uint32_t words[QuadBatch::kMaxLanes];
   encode_unorm8_words<kBgra>(channel, channel + W, channel + 2 * W, alpha, n, words);
+  // Quad by quad: one address per quad; a fully covered quad of a plain single-sample target is
+  // two 8-byte row stores (lane order is (0,0) (1,0) (0,1) (1,1)).
   const mem::AttachmentSurface& surface = ctx_.color[index];
-  for (uint32_t l = 0; l < n; ++l) {
-    if (!coverage[l]) continue;
-    for (uint32_t s = 0; s < ctx_.samples; ++s)
-      if (coverage[l] & (1u << s)) store_word(index, surface.texel(uint32_t(batch.x(l)), uint32_t(batch.y(l)), layer, s), words[l]);
+  const bool plain = ctx_.samples == 1 && targets_[index].full_write;
+  const uint64_t pixel_bytes = uint64_t{surface.samples} * surface.sample_bytes;
+  for (uint32_t q = 0; q < batch.quads; ++q) {
+    const uint32_t* c = coverage + 4 * q;
+    if (!(c[0] | c[1] | c[2] | c[3])) continue;
+    uint8_t* const quad = surface.texel(uint32_t(batch.quad_x[q]), uint32_t(batch.quad_y[q]), layer, 0);
+    if (plain && c[0] && c[1] && c[2] && c[3]) {
+      memcpy(quad, words + 4 * q, 8);
+      memcpy(quad + surface.row_pitch, words + 4 * q + 2, 8);
+      continue;
+    }
+    for (uint32_t i = 0; i < 4; ++i) {
+      if (!c[i]) continue;
+      uint8_t* const pixel = quad + (i >> 1) * surface.row_pitch + (i & 1) * pixel_bytes;
+      for (uint32_t s = 0; s < ctx_.samples; ++s)
+        if (c[i] & (1u << s)) store_word(index, pixel + uint64_t{s} * surface.sample_bytes, words[4 * q + i]);
+    }
   }
 }
 

@@ -70,8 +70,8 @@ class TriangleRasterizer {
     const GraphicsKernels& k = *ctx.kernels;
     shading_ = k.fragment != nullptr;
     W_ = shading_ ? k.fragment_width : 4;
-    if (shading_) scratch.reserve(W_);
     const abi::FragmentInterface& fi = k.fragment_interface;
+    if (shading_) prepare_invocation(fi);
     // Sample-rate shading: the shader reads SampleId/SamplePosition/sample inputs, or
     // minSampleShading asks for more than one invocation per pixel.
     const MultisampleState& ms = ctx.state->multisample;
@@ -112,6 +112,30 @@ class TriangleRasterizer {
  private:
   enum class BlockCoverage { None, Partial, Full };
 
+  // The invocation fields that stay the same for every batch of the triangle (one thread-local
+  // lookup per triangle and tile, not per batch).
+  void prepare_invocation(const abi::FragmentInterface& fi) {
+    scratch_ = &scratch;
+    FragmentScratch& s = *scratch_;
+    s.reserve(W_);
+    inv_.resources = ctx_.cmd->resources;
+    inv_.faults = faults_;
+    // The inputs are raw 32-bit values kept in float storage (see TriangleInterpolator::fill).
+    inv_.inputs = reinterpret_cast<const uint32_t*>(s.inputs.data());
+    inv_.frag_coord = s.frag_coord.data();
+    inv_.point_coord = t_.kind == PrimitiveKind::Point ? s.point_coord.data() : nullptr;
+    inv_.front_facing = t_.front_facing ? 1 : 0;
+    inv_.primitive_id = t_.primitive_id;
+    inv_.layer = t_.layer;
+    inv_.view_index = ctx_.view_index;
+    inv_.sample_mask_in = s.sample_mask_in.data();
+    inv_.outputs = reinterpret_cast<uint32_t*>(s.outputs.data());
+    inv_.frag_depth = s.frag_depth.data();
+    inv_.sample_mask_out = s.sample_mask_out.data();
+    // Coverage changes after the kernel only through these; otherwise the batch's stands.
+    coverage_changes_ = fi.writes_sample_mask || ctx_.state->multisample.alpha_to_coverage;
+  }
+
   // Whether every sample of the block's pixels is inside all edges, none is, or some are:
   // each edge's minimum and maximum over the rectangle spanned by the samples.
   BlockCoverage classify(const Rect& block) const {
@@ -142,6 +166,18 @@ class TriangleRasterizer {
   // Adds the block's quads (blocks are quad-aligned; pixels outside `block` cover nothing).
   template <bool kFull>
   void add_block(const Rect& block) {
+    if (kFull && block.x1 - block.x0 == 8 && block.y1 - block.y0 == 8) {
+      // Whole aligned block: every lane covers every sample, no per-pixel bounds checks.
+      for (int32_t qy = block.y0; qy < block.y1; qy += 2)
+        for (int32_t qx = block.x0; qx < block.x1; qx += 2) {
+          const uint32_t q = batch_.quads++;
+          batch_.quad_x[q] = qx;
+          batch_.quad_y[q] = qy;
+          for (uint32_t i = 0; i < 4; ++i) batch_.coverage[q * 4 + i] = full_mask_;
+          if (batch_.quads * 4 == W_) flush();
+        }
+      return;
+    }
     for (int32_t qy = block.y0 & ~1; qy < block.y1; qy += 2)
       for (int32_t qx = block.x0 & ~1; qx < block.x1; qx += 2) {
         uint32_t cov[4];
@@ -194,7 +230,7 @@ class TriangleRasterizer {
       if (covered & (0xFu << (4 * q))) quad_mask |= 0xFu << (4 * q);
     const GraphicsKernels& k = *ctx_.kernels;
     const abi::FragmentInterface& fi = k.fragment_interface;
-    FragmentScratch& s = scratch;
+    FragmentScratch& s = *scratch_;
     const uint32_t W = W_;
     interpolator_.fill(batch_, W, sample, s.inputs.data(), s.frag_coord.data(), s.frag_depth.data(),
                        s.point_coord.data());
@@ -202,33 +238,22 @@ class TriangleRasterizer {
       s.sample_mask_in[l] = l < lanes ? batch_.coverage[l] : 0;
       s.sample_mask_out[l] = ~0u;
     }
-    abi::FragmentInvocation inv{};
-    inv.resources = ctx_.cmd->resources;
-    inv.faults = faults_;
-    // The inputs are raw 32-bit values kept in float storage (see TriangleInterpolator::fill).
-    inv.inputs = reinterpret_cast<const uint32_t*>(s.inputs.data());
-    inv.frag_coord = s.frag_coord.data();
-    inv.point_coord = t_.kind == PrimitiveKind::Point ? s.point_coord.data() : nullptr;
-    inv.covered_mask = covered;
-    inv.quad_mask = quad_mask;
-    inv.front_facing = t_.front_facing ? 1 : 0;
-    inv.primitive_id = t_.primitive_id;
-    inv.layer = t_.layer;
-    inv.view_index = ctx_.view_index;
-    inv.sample_id = sample < 0 ? 0 : uint32_t(sample);
-    inv.sample_mask_in = s.sample_mask_in.data();
-    inv.outputs = reinterpret_cast<uint32_t*>(s.outputs.data());
-    inv.frag_depth = s.frag_depth.data();
-    inv.sample_mask_out = s.sample_mask_out.data();
+    inv_.covered_mask = covered;
+    inv_.quad_mask = quad_mask;
+    inv_.sample_id = sample < 0 ? 0 : uint32_t(sample);
     if (ctx_.counters) counts_.fragment_invocations += uint32_t(__builtin_popcount(covered));
-    const uint32_t alive = k.fragment(&inv) & covered;
+    const uint32_t alive = k.fragment(&inv_) & covered;
 
-    uint32_t cov[QuadBatch::kMaxLanes];
-    for (uint32_t l = 0; l < lanes; ++l) {
-      uint32_t c = (alive & (1u << l)) ? batch_.coverage[l] : 0;
-      if (c && fi.writes_sample_mask) c &= s.sample_mask_out[l];
-      if (c && ctx_.state->multisample.alpha_to_coverage) c &= alpha_coverage(s.outputs[3 * W + l]);
-      cov[l] = c;
+    uint32_t narrowed[QuadBatch::kMaxLanes];
+    uint32_t* cov = batch_.coverage;  // every covered lane survived unchanged: the batch's own
+    if (alive != covered || coverage_changes_) {
+      cov = narrowed;
+      for (uint32_t l = 0; l < lanes; ++l) {
+        uint32_t c = (alive & (1u << l)) ? batch_.coverage[l] : 0;
+        if (c && fi.writes_sample_mask) c &= s.sample_mask_out[l];
+        if (c && ctx_.state->multisample.alpha_to_coverage) c &= alpha_coverage(s.outputs[3 * W + l]);
+        cov[l] = c;
+      }
     }
     if (!early_ && merger_.has_depth_stencil_work()) {
       if (fi.writes_depth) {
@@ -264,7 +289,9 @@ class TriangleRasterizer {
   uint32_t* faults_;
   TileCounts& counts_;
   Edge edges_[3];
-  bool shading_ = false, early_ = true, sample_rate_ = false;
+  bool shading_ = false, early_ = true, sample_rate_ = false, coverage_changes_ = false;
+  FragmentScratch* scratch_ = nullptr;
+  abi::FragmentInvocation inv_{};
   uint32_t W_ = 4;
   uint32_t full_mask_ = 1;
   int64_t sample_lo_x_, sample_hi_x_, sample_lo_y_, sample_hi_y_;  // sample position extents in a pixel
