@@ -1,5 +1,7 @@
 #include "memory/attachment_access.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -32,6 +34,96 @@ bool make_attachment_surface(const ImageView& view, VkImageAspectFlagBits aspect
 }
 
 namespace {
+
+// The word encoders: each channel's codes shifted into place and or-ed together.
+template <bool kBgra>
+uint32_t pack_words_scalar(float r, float g, float b, float a) {
+  constexpr int kRedShift = kBgra ? 16 : 0, kBlueShift = kBgra ? 0 : 16;
+  return encode_unorm8(r) << kRedShift | encode_unorm8(g) << 8 | encode_unorm8(b) << kBlueShift |
+         encode_unorm8(a) << 24;
+}
+
+template <bool kBgra>
+void encode_words_sse2(const float* r, const float* g, const float* b, const float* a, uint32_t n, uint32_t* words) {
+  constexpr int kRedShift = kBgra ? 16 : 0, kBlueShift = kBgra ? 0 : 16;
+  uint32_t k = 0;
+  for (; k + 4 <= n; k += 4) {
+    const __m128i word = _mm_or_si128(
+        _mm_or_si128(_mm_slli_epi32(encode_unorm8_x4(_mm_loadu_ps(r + k)), kRedShift),
+                     _mm_slli_epi32(encode_unorm8_x4(_mm_loadu_ps(g + k)), 8)),
+        _mm_or_si128(_mm_slli_epi32(encode_unorm8_x4(_mm_loadu_ps(b + k)), kBlueShift),
+                     _mm_slli_epi32(encode_unorm8_x4(_mm_loadu_ps(a + k)), 24)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(words + k), word);
+  }
+  for (; k < n; ++k) words[k] = pack_words_scalar<kBgra>(r[k], g[k], b[k], a[k]);
+}
+
+// encode_unorm8 of 8 lanes: the SSE2 arithmetic on 256-bit registers (maxps keeps NaN -> 0).
+__attribute__((target("avx2"))) inline __m256i encode_unorm8_x8(__m256 v) {
+  const __m256 c = _mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), _mm256_set1_ps(1.0f));
+  const __m256d scale = _mm256_set1_pd(255.0), round = _mm256_set1_pd(6755399441055744.0);
+  const __m256d lo = _mm256_sub_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(c)), scale), round), round);
+  const __m256d hi = _mm256_sub_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(c, 1)), scale), round), round);
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm256_cvttpd_epi32(lo)), _mm256_cvttpd_epi32(hi), 1);
+}
+
+template <bool kBgra>
+__attribute__((target("avx2"))) void encode_words_avx2(const float* r, const float* g, const float* b, const float* a,
+                                                       uint32_t n, uint32_t* words) {
+  constexpr int kRedShift = kBgra ? 16 : 0, kBlueShift = kBgra ? 0 : 16;
+  uint32_t k = 0;
+  for (; k + 8 <= n; k += 8) {
+    const __m256i word = _mm256_or_si256(
+        _mm256_or_si256(_mm256_slli_epi32(encode_unorm8_x8(_mm256_loadu_ps(r + k)), kRedShift),
+                        _mm256_slli_epi32(encode_unorm8_x8(_mm256_loadu_ps(g + k)), 8)),
+        _mm256_or_si256(_mm256_slli_epi32(encode_unorm8_x8(_mm256_loadu_ps(b + k)), kBlueShift),
+                        _mm256_slli_epi32(encode_unorm8_x8(_mm256_loadu_ps(a + k)), 24)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(words + k), word);
+  }
+  encode_words_sse2<kBgra>(r + k, g + k, b + k, a + k, n - k, words + k);
+}
+
+// 16 lanes with AVX-512F (doubles eight at a time).
+__attribute__((target("avx512f"))) inline __m512i encode_unorm8_x16(__m512 v) {
+  const __m512 c = _mm512_min_ps(_mm512_max_ps(v, _mm512_setzero_ps()), _mm512_set1_ps(1.0f));
+  const __m512d scale = _mm512_set1_pd(255.0), round = _mm512_set1_pd(6755399441055744.0);
+  const __m256 upper = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(c), 1));
+  const __m512d lo = _mm512_sub_pd(_mm512_add_pd(_mm512_mul_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(c)), scale), round), round);
+  const __m512d hi = _mm512_sub_pd(_mm512_add_pd(_mm512_mul_pd(_mm512_cvtps_pd(upper), scale), round), round);
+  return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvttpd_epi32(lo)), _mm512_cvttpd_epi32(hi), 1);
+}
+
+template <bool kBgra>
+__attribute__((target("avx512f"))) void encode_words_avx512(const float* r, const float* g, const float* b,
+                                                             const float* a, uint32_t n, uint32_t* words) {
+  constexpr int kRedShift = kBgra ? 16 : 0, kBlueShift = kBgra ? 0 : 16;
+  uint32_t k = 0;
+  for (; k + 16 <= n; k += 16) {
+    const __m512i word = _mm512_or_si512(
+        _mm512_or_si512(_mm512_slli_epi32(encode_unorm8_x16(_mm512_loadu_ps(r + k)), kRedShift),
+                        _mm512_slli_epi32(encode_unorm8_x16(_mm512_loadu_ps(g + k)), 8)),
+        _mm512_or_si512(_mm512_slli_epi32(encode_unorm8_x16(_mm512_loadu_ps(b + k)), kBlueShift),
+                        _mm512_slli_epi32(encode_unorm8_x16(_mm512_loadu_ps(a + k)), 24)));
+    _mm512_storeu_si512(words + k, word);
+  }
+  encode_words_sse2<kBgra>(r + k, g + k, b + k, a + k, n - k, words + k);
+}
+
+using EncodeWordsFn = void (*)(const float*, const float*, const float*, const float*, uint32_t, uint32_t*);
+struct WordEncoders {
+  EncodeWordsFn rgba, bgra;
+  WordEncoders() {
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) {
+      rgba = encode_words_avx512<false>, bgra = encode_words_avx512<true>;
+    } else if (__builtin_cpu_supports("avx2")) {
+      rgba = encode_words_avx2<false>, bgra = encode_words_avx2<true>;
+    } else {
+      rgba = encode_words_sse2<false>, bgra = encode_words_sse2<true>;
+    }
+  }
+};
+const WordEncoders word_encoders;
 
 struct Unorm8Tables {
   float unorm[256], srgb[256];
@@ -115,6 +207,11 @@ DepthCodec depth_codec(VkFormat format) {
     case VK_FORMAT_D16_UNORM_S8_UINT: return {&unpack_d16, &pack_d16};
     default: return {};
   }
+}
+
+void encode_unorm8_words(bool bgra, const float* r, const float* g, const float* b, const float* a, uint32_t n,
+                         uint32_t* words) {
+  (bgra ? word_encoders.bgra : word_encoders.rgba)(r, g, b, a, n, words);
 }
 
 }  // namespace kiln::mem

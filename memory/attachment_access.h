@@ -50,6 +50,11 @@ inline __m128i encode_unorm8_x4(__m128 v) {
   const __m128d hi = _mm_sub_pd(_mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(c, c)), scale), round), round);
   return _mm_unpacklo_epi64(_mm_cvttpd_epi32(lo), _mm_cvttpd_epi32(hi));
 }
+// RGBA8 (kBgra false: R in the low byte) or BGRA8 words of n lanes from four channel arrays,
+// each channel as encode_unorm8: 16 lanes per step with AVX-512, 8 with AVX2, else 4 with SSE2
+// (the same double arithmetic in every width, so the words are identical).
+void encode_unorm8_words(bool bgra, const float* r, const float* g, const float* b, const float* a, uint32_t n,
+                         uint32_t* words);
 // Decoded value of each 8-bit UNORM code.
 const float* unorm8_decode_table();
 

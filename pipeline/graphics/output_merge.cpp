@@ -278,27 +278,6 @@ void OutputMerger::blend(uint32_t index, uint32_t n, const float* const src[4], 
   }
 }
 
-namespace {
-
-// RGBA8/BGRA8 UNORM words of n lanes from four channel arrays, four lanes at a time.
-template <bool kBgra>
-void encode_unorm8_words(const float* r, const float* g, const float* b, const float* a, uint32_t n, uint32_t* words) {
-  constexpr int kRedShift = kBgra ? 16 : 0, kBlueShift = kBgra ? 0 : 16;
-  uint32_t k = 0;
-  for (; k + 4 <= n; k += 4) {
-    const __m128i word = _mm_or_si128(
-        _mm_or_si128(_mm_slli_epi32(mem::encode_unorm8_x4(_mm_loadu_ps(r + k)), kRedShift),
-                     _mm_slli_epi32(mem::encode_unorm8_x4(_mm_loadu_ps(g + k)), 8)),
-        _mm_or_si128(_mm_slli_epi32(mem::encode_unorm8_x4(_mm_loadu_ps(b + k)), kBlueShift),
-                     _mm_slli_epi32(mem::encode_unorm8_x4(_mm_loadu_ps(a + k)), 24)));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(words + k), word);
-  }
-  for (; k < n; ++k)
-    words[k] = mem::encode_unorm8(r[k]) << kRedShift | mem::encode_unorm8(g[k]) << 8 |
-               mem::encode_unorm8(b[k]) << kBlueShift | mem::encode_unorm8(a[k]) << 24;
-}
-
-}  // namespace
 
 void OutputMerger::store_word(uint32_t index, uint8_t* texel, uint32_t word) const {
   const ColorTarget& t = targets_[index];
@@ -313,7 +292,7 @@ void OutputMerger::store_word(uint32_t index, uint8_t* texel, uint32_t word) con
 template <bool kBgra>
 void OutputMerger::store_unorm8(uint32_t index, SampleLanes& lanes) const {
   uint32_t words[QuadBatch::kMaxLanes];
-  encode_unorm8_words<kBgra>(lanes.value[0], lanes.value[1], lanes.value[2], lanes.value[3], lanes.n, words);
+  mem::encode_unorm8_words(kBgra, lanes.value[0], lanes.value[1], lanes.value[2], lanes.value[3], lanes.n, words);
   for (uint32_t k = 0; k < lanes.n; ++k) store_word(index, lanes.texel[k], words[k]);
 }
 
@@ -331,7 +310,7 @@ void OutputMerger::write_unorm8_unblended(uint32_t index, const QuadBatch& batch
     alpha = one;
   }
   uint32_t words[QuadBatch::kMaxLanes];
-  encode_unorm8_words<kBgra>(channel, channel + W, channel + 2 * W, alpha, n, words);
+  mem::encode_unorm8_words(kBgra, channel, channel + W, channel + 2 * W, alpha, n, words);
   // Quad by quad: one address per quad; a fully covered quad of a plain single-sample target is
   // two 8-byte row stores (lane order is (0,0) (1,0) (0,1) (1,1)).
   const mem::AttachmentSurface& surface = ctx_.color[index];

@@ -2,9 +2,11 @@
 // flat with either provoking vertex), depth/stencil tests and writes, depth bias, blending,
 // logic ops, write masks, discard, drawing without a fragment kernel; plus memory/'s attachment
 // fast paths against format_pack.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "draw_test_util.h"
 #include "memory/attachment_access.h"
@@ -469,6 +471,33 @@ TEST(AttachmentAccess, InlineUnorm8EncodeMatchesReferenceAtEveryBoundary) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(four), mem::encode_unorm8_x4(_mm_set1_ps(v)));
     EXPECT_EQ(four[0], reference(v)) << v;
   }
+}
+
+// The word encoder (AVX-512/AVX2/SSE2 by CPU) gives every lane the scalar encoder's codes, in
+// RGBA and BGRA order, for lane counts that exercise the wide loop and each tail.
+TEST(AttachmentAccess, Unorm8WordEncoderMatchesScalarEncoder) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> value(-0.25f, 1.25f);
+  std::vector<float> channel[4];
+  for (auto& c : channel) {
+    for (uint32_t k = 0; k < 256; ++k) c.push_back((float(k) + 0.5f) / 255.0f);  // rounding boundaries
+    for (uint32_t k = 0; k < 256; ++k) c.push_back(std::nextafter((float(k) + 0.5f) / 255.0f, 2.0f));
+    for (uint32_t k = 0; k < 500; ++k) c.push_back(value(rng));
+    c.push_back(std::numeric_limits<float>::quiet_NaN());
+    std::shuffle(c.begin(), c.end(), rng);
+  }
+  for (bool bgra : {false, true})
+    for (uint32_t n : {1u, 4u, 7u, 8u, 15u, 16u, 29u, uint32_t(channel[0].size())}) {
+      std::vector<uint32_t> words(n, 0xDEADBEEF);
+      mem::encode_unorm8_words(bgra, channel[0].data(), channel[1].data(), channel[2].data(), channel[3].data(), n,
+                               words.data());
+      for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t r = mem::encode_unorm8(channel[0][k]), b = mem::encode_unorm8(channel[2][k]);
+        const uint32_t expected = (bgra ? b : r) | mem::encode_unorm8(channel[1][k]) << 8 | (bgra ? r : b) << 16 |
+                                  mem::encode_unorm8(channel[3][k]) << 24;
+        ASSERT_EQ(words[k], expected) << "lane " << k << " of " << n << (bgra ? " (BGRA)" : " (RGBA)");
+      }
+    }
 }
 
 TEST(AttachmentAccess, FastPathsMatchFormatPack) {
