@@ -63,19 +63,28 @@ void scale_noperspective(const VertexFormat& f, uint32_t* v, bool multiply) {
   }
 }
 
+uint32_t outcode(const Planes& planes, const uint32_t* v) {
+  uint32_t outside = 0;
+  for (uint32_t p = 0; p < planes.count(); ++p)
+    if (!(planes.distance(p, v) >= 0.0f)) outside |= 1u << p;
+  return outside;
+}
+
 }  // namespace
 
+uint32_t clip_outcode(const DrawContext& ctx, const ViewportTransform& viewport, const uint32_t* vertex) {
+  return outcode(Planes{viewport, ctx.vertex_format, ctx.state->rasterization.depth_clip}, vertex);
+}
+
 uint32_t clip_primitive(const DrawContext& ctx, const ViewportTransform& viewport, const uint32_t* const* in,
-                        uint32_t count, ClipScratch& scratch, const uint32_t** out) {
+                        const uint32_t* outcodes, uint32_t count, ClipScratch& scratch, const uint32_t** out) {
   const VertexFormat& f = ctx.vertex_format;
   if (culled_by_cull_distance(f, in, count)) return 0;
   const Planes planes{viewport, f, ctx.state->rasterization.depth_clip};
   // Which planes does any vertex lie outside of?
   uint32_t outside_any = 0, outside_all = ~0u;
   for (uint32_t i = 0; i < count; ++i) {
-    uint32_t outside = 0;
-    for (uint32_t p = 0; p < planes.count(); ++p)
-      if (!(planes.distance(p, in[i]) >= 0.0f)) outside |= 1u << p;
+    const uint32_t outside = outcodes ? outcodes[i] : outcode(planes, in[i]);
     outside_any |= outside;
     outside_all &= outside;
   }

@@ -22,7 +22,12 @@ struct ClipScratch {
 // Clips a primitive of `count` (1, 2 or 3) vertices. Returns the number of output vertices
 // (0: discarded; a point stays 1, a line 2, a triangle becomes a convex polygon of 3..18) and
 // points out[i] at either an input vertex or a vertex in `scratch`.
+// `outcodes`: each vertex's clip_outcode for this viewport when the caller has them (vertices
+// shared by several primitives are classified once), else null.
 uint32_t clip_primitive(const DrawContext& ctx, const ViewportTransform& viewport, const uint32_t* const* in,
-                        uint32_t count, ClipScratch& scratch, const uint32_t** out);
+                        const uint32_t* outcodes, uint32_t count, ClipScratch& scratch, const uint32_t** out);
+
+// The planes (bit per plane) a shaded vertex lies outside of, for clip_primitive.
+uint32_t clip_outcode(const DrawContext& ctx, const ViewportTransform& viewport, const uint32_t* vertex);
 
 }  // namespace kiln::exec::gfx

@@ -11,28 +11,36 @@
 namespace kiln::exec::gfx {
 namespace {
 
-// Distinct vertex ids of a batch, in first-use order, with each primitive vertex's slot.
+// Distinct vertex ids of a batch, in first-use order, with each primitive vertex's slot. Table
+// entries carry the batch's generation, so starting a batch does not clear the table.
 struct VertexCache {
+  struct Entry {
+    int32_t key;
+    uint32_t slot;
+    uint32_t generation;
+  };
   std::vector<int32_t> ids;
-  std::vector<int32_t> table_key;
-  std::vector<int32_t> table_slot;
+  std::vector<Entry> table;
+  uint32_t generation = 0;
   void reset(size_t max_vertices) {
     ids.clear();
     size_t size = 16;
     while (size < max_vertices * 2) size *= 2;
-    table_key.assign(size, 0);
-    table_slot.assign(size, -1);
+    if (++generation == 0 || table.size() != size) {  // new size, or the counter wrapped
+      table.assign(size, Entry{0, 0, 0});
+      generation = 1;
+    }
   }
   uint32_t slot(int32_t id) {
-    const size_t mask = table_key.size() - 1;
+    const size_t mask = table.size() - 1;
     for (size_t h = (uint32_t(id) * 2654435761u) & mask;; h = (h + 1) & mask) {
-      if (table_slot[h] < 0) {
-        table_key[h] = id;
-        table_slot[h] = static_cast<int32_t>(ids.size());
+      Entry& e = table[h];
+      if (e.generation != generation) {
+        e = Entry{id, static_cast<uint32_t>(ids.size()), generation};
         ids.push_back(id);
-        return static_cast<uint32_t>(table_slot[h]);
+        return e.slot;
       }
-      if (table_key[h] == id) return static_cast<uint32_t>(table_slot[h]);
+      if (e.key == id) return e.slot;
     }
   }
 };
@@ -41,6 +49,7 @@ struct FrontEndScratch {
   VertexCache cache;
   std::vector<uint32_t> prim_slots;  // 3 per primitive
   std::vector<uint32_t> vertices;    // shaded, VertexFormat stride each
+  std::vector<uint32_t> outcodes;    // per shaded vertex, when every primitive uses viewport 0
   ClipScratch clip;
 };
 thread_local FrontEndScratch scratch;
@@ -72,12 +81,24 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
   const bool discard = ctx.state->rasterization.rasterizer_discard;
   if (discard && !ctx.counters) return;
   uint64_t clip_in = 0, clip_out = 0;
+  // Without per-primitive viewports every vertex is classified against the clip planes once.
+  const bool shared_outcodes = !f.has_viewport_index;
+  if (shared_outcodes) {
+    s.outcodes.resize(s.cache.ids.size());
+    for (size_t v = 0; v < s.cache.ids.size(); ++v)
+      s.outcodes[v] = clip_outcode(ctx, ctx.viewports[0], s.vertices.data() + v * f.stride);
+  }
+  uint32_t codes[3];
 
   const uint32_t* in[3];
   const uint32_t* clipped[kMaxClippedVertices + 2];
   for (uint32_t p = 0; p < count; ++p) {
     const AssembledPrimitive& prim = prims[job.begin + p];
-    for (uint32_t v = 0; v < prim.vertex_count; ++v) in[v] = s.vertices.data() + size_t(s.prim_slots[p * 3 + v]) * f.stride;
+    for (uint32_t v = 0; v < prim.vertex_count; ++v) {
+      const uint32_t slot = s.prim_slots[p * 3 + v];
+      in[v] = s.vertices.data() + size_t(slot) * f.stride;
+      if (shared_outcodes) codes[v] = s.outcodes[slot];
+    }
     PrimitiveInfo info{};
     info.primitive_id = prim.primitive_id;
     info.provoking = in[prim.provoking];
@@ -92,7 +113,8 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
       if (layer < 0 || uint32_t(layer) >= ctx.layer_count) continue;  // no such layer: nothing to draw
       info.layer = uint32_t(layer);
     }
-    const uint32_t n = clip_primitive(ctx, ctx.viewports[info.viewport], in, prim.vertex_count, s.clip, clipped);
+    const uint32_t n = clip_primitive(ctx, ctx.viewports[info.viewport], in, shared_outcodes ? codes : nullptr,
+                                        prim.vertex_count, s.clip, clipped);
     ++clip_in;
     if (n == 0) continue;
     ++clip_out;  // a clipped polygon is still one primitive
