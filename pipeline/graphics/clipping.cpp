@@ -63,9 +63,21 @@ void scale_noperspective(const VertexFormat& f, uint32_t* v, bool multiply) {
   }
 }
 
+// Planes::distance of every plane, unrolled for the seven fixed ones (the per-vertex hot path).
 uint32_t outcode(const Planes& planes, const uint32_t* v) {
+  const float x = value(v, 0), y = value(v, 1), z = value(v, 2), w = value(v, 3);
+  const ViewportTransform& vp = planes.vp;
   uint32_t outside = 0;
-  for (uint32_t p = 0; p < planes.count(); ++p)
+  outside |= uint32_t(!(x - vp.guard_lo[0] * w >= 0.0f)) << 0;
+  outside |= uint32_t(!(vp.guard_hi[0] * w - x >= 0.0f)) << 1;
+  outside |= uint32_t(!(y - vp.guard_lo[1] * w >= 0.0f)) << 2;
+  outside |= uint32_t(!(vp.guard_hi[1] * w - y >= 0.0f)) << 3;
+  if (planes.depth_clip) {
+    outside |= uint32_t(!(z >= 0.0f)) << 4;
+    outside |= uint32_t(!(w - z >= 0.0f)) << 5;
+  }
+  outside |= uint32_t(!(w - 1e-20f >= 0.0f)) << 6;
+  for (uint32_t p = 7; p < planes.count(); ++p)
     if (!(planes.distance(p, v) >= 0.0f)) outside |= 1u << p;
   return outside;
 }

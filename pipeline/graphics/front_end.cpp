@@ -50,6 +50,7 @@ struct FrontEndScratch {
   std::vector<uint32_t> prim_slots;  // 3 per primitive
   std::vector<uint32_t> vertices;    // shaded, VertexFormat stride each
   std::vector<uint32_t> outcodes;    // per shaded vertex, when every primitive uses viewport 0
+  std::vector<ScreenVertex> screen;  // per shaded vertex inside every clip plane (viewport 0)
   ClipScratch clip;
 };
 thread_local FrontEndScratch scratch;
@@ -85,8 +86,12 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
   const bool shared_outcodes = !f.has_viewport_index;
   if (shared_outcodes) {
     s.outcodes.resize(s.cache.ids.size());
-    for (size_t v = 0; v < s.cache.ids.size(); ++v)
-      s.outcodes[v] = clip_outcode(ctx, ctx.viewports[0], s.vertices.data() + v * f.stride);
+    s.screen.resize(s.cache.ids.size());
+    for (size_t v = 0; v < s.cache.ids.size(); ++v) {
+      const uint32_t* vertex = s.vertices.data() + v * f.stride;
+      s.outcodes[v] = clip_outcode(ctx, ctx.viewports[0], vertex);
+      if (s.outcodes[v] == 0) s.screen[v] = to_screen(ctx.viewports[0], vertex);
+    }
   }
   uint32_t codes[3];
 
@@ -119,7 +124,12 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
     if (n == 0) continue;
     ++clip_out;  // a clipped polygon is still one primitive
     if (discard) continue;
-    if (prim.vertex_count == 1) setup_point(ctx, info, clipped[0], out);
+    if (prim.vertex_count == 3 && shared_outcodes && (codes[0] | codes[1] | codes[2]) == 0) {
+      // Unclipped triangle: its vertices' framebuffer positions are shared with its neighbours.
+      const ScreenVertex screen[3] = {s.screen[s.prim_slots[p * 3]], s.screen[s.prim_slots[p * 3 + 1]],
+                                      s.screen[s.prim_slots[p * 3 + 2]]};
+      setup_screen_polygon(ctx, info, screen, 3, out);
+    } else if (prim.vertex_count == 1) setup_point(ctx, info, clipped[0], out);
     else if (prim.vertex_count == 2) setup_line(ctx, info, clipped, out);
     else setup_polygon(ctx, info, clipped, n, out);
   }

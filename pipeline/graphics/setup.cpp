@@ -13,13 +13,6 @@ inline float value(const uint32_t* v, uint32_t i) {
   return f;
 }
 
-// A vertex in framebuffer space.
-struct ScreenVertex {
-  float x, y, z, inv_w;
-  int64_t fx, fy;  // x, y in 8-bit fixed point
-  const uint32_t* values;
-};
-
 // Clipping keeps positions inside the guard band; the clamp only protects the integer math from
 // NaN/inf positions, which setup then rejects.
 int64_t to_fixed(float v) {
@@ -32,19 +25,6 @@ int64_t to_fixed(float v) {
 }
 
 bool finite(const ScreenVertex& s) { return std::isfinite(s.x) && std::isfinite(s.y) && std::isfinite(s.z); }
-
-ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* v) {
-  const float w = value(v, 3), inv_w = 1.0f / w;
-  ScreenVertex s;
-  s.x = value(v, 0) * inv_w * vp.scale[0] + vp.offset[0];
-  s.y = value(v, 1) * inv_w * vp.scale[1] + vp.offset[1];
-  s.z = value(v, 2) * inv_w * vp.scale[2] + vp.offset[2];
-  s.inv_w = inv_w;
-  s.fx = to_fixed(s.x);
-  s.fy = to_fixed(s.y);
-  s.values = v;
-  return s;
-}
 
 // Twice the signed area in fixed point; > 0 when the edge functions are >= 0 inside.
 int64_t area2(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c) {
@@ -198,14 +178,31 @@ void emit_point(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenV
 
 }  // namespace
 
+ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* v) {
+  const float w = value(v, 3), inv_w = 1.0f / w;
+  ScreenVertex s;
+  s.x = value(v, 0) * inv_w * vp.scale[0] + vp.offset[0];
+  s.y = value(v, 1) * inv_w * vp.scale[1] + vp.offset[1];
+  s.z = value(v, 2) * inv_w * vp.scale[2] + vp.offset[2];
+  s.inv_w = inv_w;
+  s.fx = to_fixed(s.x);
+  s.fy = to_fixed(s.y);
+  s.values = v;
+  return s;
+}
+
 void setup_polygon(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* const* vertices, uint32_t count,
                    BatchOutput& out) {
   const ViewportTransform& vp = ctx.viewports[info.viewport];
-  ScreenVertex s[32];
-  for (uint32_t i = 0; i < count; ++i) {
-    s[i] = to_screen(vp, vertices[i]);
+  ScreenVertex s[kMaxSetupVertices];
+  for (uint32_t i = 0; i < count; ++i) s[i] = to_screen(vp, vertices[i]);
+  setup_screen_polygon(ctx, info, s, count, out);
+}
+
+void setup_screen_polygon(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex* s, uint32_t count,
+                          BatchOutput& out) {
+  for (uint32_t i = 0; i < count; ++i)
     if (!finite(s[i])) return;  // NaN/inf positions (clipping keeps finite ones finite) draw nothing
-  }
   // Facing from the whole polygon's exact fixed-point area (the sum over its fan).
   int64_t total = 0;
   for (uint32_t i = 1; i + 1 < count; ++i) total += area2(s[0], s[i], s[i + 1]);

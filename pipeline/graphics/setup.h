@@ -18,9 +18,23 @@ struct PrimitiveInfo {
   uint32_t layer;
 };
 
+// A vertex in framebuffer space: the viewport transform of its clip position.
+struct ScreenVertex {
+  float x, y, z, inv_w;
+  int64_t fx, fy;  // x, y in 8-bit fixed point
+  const uint32_t* values;  // the shaded vertex (VertexFormat layout)
+};
+ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* vertex);
+
+constexpr uint32_t kMaxSetupVertices = 32;  // more than a clipped polygon can have
+
 // A clipped polygon (3..18 vertices, convex, in order). Applies culling and polygon mode.
 void setup_polygon(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* const* vertices, uint32_t count,
                    BatchOutput& out);
+// setup_polygon of vertices already in framebuffer space (the front end transforms a vertex
+// that several unclipped triangles share once).
+void setup_screen_polygon(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex* vertices,
+                          uint32_t count, BatchOutput& out);
 void setup_line(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* const* vertices, BatchOutput& out);
 void setup_point(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* vertex, BatchOutput& out);
 
