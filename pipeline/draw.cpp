@@ -172,6 +172,37 @@ std::vector<DrawParams> collect_draws(const DrawCmd& cmd) {
   return draws;
 }
 
+// The vertex ids and primitives of one draw. A big draw whose ids hold no restart cut (restart
+// off or not indexed) is fetched and assembled on the pool in pieces: the queue thread alone
+// would otherwise spend a vertex-bound draw's first milliseconds on it while the workers wait.
+// Returns the vertices input assembly consumed (ids that are not cuts).
+uint64_t assemble_draw(ThreadPool& pool, const DrawContext& ctx, const DrawParams& params, VkPrimitiveTopology topology,
+                       bool provoking_last, std::vector<int64_t>& ids, std::vector<AssembledPrimitive>& primitives) {
+  constexpr uint32_t kPiece = 1u << 16;
+  const bool cuts_possible = params.indexed && ctx.state->input_assembly.primitive_restart;
+  const bool fits = uint64_t{params.first} + params.count <= UINT32_MAX;  // pieces' `first` cannot wrap
+  if (cuts_possible || !fits || params.count < 2 * kPiece) {
+    fetch_vertex_ids(ctx, params, ids);
+    assemble_primitives(topology, provoking_last, ids.data(), ids.size(), primitives);
+    return cuts_possible ? uint64_t(std::count_if(ids.begin(), ids.end(), [](int64_t id) { return id != kRestartCut; }))
+                         : ids.size();
+  }
+  ids.resize(params.count);
+  pool.parallel_for((params.count + kPiece - 1) / kPiece, [&](size_t i) {
+    DrawParams piece = params;
+    piece.first = params.first + uint32_t(i) * kPiece;
+    piece.count = std::min(kPiece, params.count - uint32_t(i) * kPiece);
+    fetch_vertex_ids(ctx, piece, ids.data() + i * kPiece);
+  });
+  const size_t count = uncut_primitive_count(topology, ids.size());
+  primitives.resize(count);
+  pool.parallel_for((count + kPiece - 1) / kPiece, [&](size_t i) {
+    const size_t begin = i * kPiece, end = std::min<size_t>(count, begin + kPiece);
+    assemble_uncut_range(topology, provoking_last, ids.data(), begin, end, primitives.data() + begin);
+  });
+  return ids.size();
+}
+
 // Front end over `jobs` in parallel, binning in API order, back end over the touched tiles.
 // Buffers of a draw, reused by the next draw on the same queue thread.
 struct DrawScratch {
@@ -256,9 +287,7 @@ void run_draw(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters) {
   for (size_t d = 0; d < draws.size(); ++d) {
     primitives[d].clear();
     if (draws[d].instance_count == 0) continue;
-    fetch_vertex_ids(ctx, draws[d], ids);
-    assemble_primitives(topology, provoking_last, ids.data(), ids.size(), primitives[d]);
-    vertex_counts[d] = static_cast<uint64_t>(std::count_if(ids.begin(), ids.end(), [](int64_t id) { return id != kRestartCut; }));
+    vertex_counts[d] = assemble_draw(pool, ctx, draws[d], topology, provoking_last, ids, primitives[d]);
   }
   // Multiview repeats the draw for each view, rendering into the layer of the same index.
   const uint32_t view_mask = cmd.targets->view_mask ? cmd.targets->view_mask : 1u;

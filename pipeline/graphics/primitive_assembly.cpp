@@ -1,5 +1,7 @@
 #include "pipeline/graphics/primitive_assembly.h"
 
+#include <initializer_list>
+
 #include "pipeline/graphics/vertex_stage.h"
 
 namespace kiln::exec::gfx {
@@ -22,90 +24,87 @@ uint32_t assembled_vertex_count(VkPrimitiveTopology topology) {
 
 namespace {
 
-struct Assembler {
-  bool provoking_last;
-  std::vector<AssembledPrimitive>& out;
-  uint32_t next_id = 0;  // PrimitiveId counts every primitive of the draw, across restarts
+// Primitives a run of n vertices (no restart cuts) makes; incomplete trailing ones are dropped.
+size_t run_primitive_count(VkPrimitiveTopology topology, size_t n) {
+  auto from = [n](size_t first, size_t step) { return n >= first ? (n - first) / step + 1 : 0; };
+  switch (topology) {
+    case VK_PRIMITIVE_TOPOLOGY_POINT_LIST: return n;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST: return n / 2;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP: return from(2, 1);
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY: return n / 4;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY: return from(4, 1);
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST: return n / 3;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN: return from(3, 1);
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY: return n / 6;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY: return from(5, 2);
+    default: return 0;
+  }
+}
 
-  // `first_provoking`/`last_provoking`: which vertex is provoking in each mode.
-  void emit(const int64_t* v, uint32_t n, uint8_t first_provoking, uint8_t last_provoking) {
-    AssembledPrimitive p{};
-    for (uint32_t i = 0; i < n; ++i) p.id[i] = static_cast<int32_t>(v[i]);
+// Primitive i of a run of vertices v (i < run_primitive_count), with its PrimitiveId.
+AssembledPrimitive run_primitive(VkPrimitiveTopology topology, bool provoking_last, const int64_t* v, size_t i,
+                                 uint32_t primitive_id) {
+  AssembledPrimitive p{};
+  p.primitive_id = primitive_id;
+  // `first`/`last`: which vertex is provoking in each provoking-vertex mode.
+  auto make = [&](std::initializer_list<int64_t> ids, uint8_t first, uint8_t last) {
+    uint32_t n = 0;
+    for (int64_t id : ids) p.id[n++] = static_cast<int32_t>(id);
     p.vertex_count = static_cast<uint8_t>(n);
-    p.provoking = provoking_last ? last_provoking : first_provoking;
-    p.primitive_id = next_id++;
-    out.push_back(p);
-  }
-  void point(int64_t a) { emit(&a, 1, 0, 0); }
-  void line(int64_t a, int64_t b) { const int64_t v[2] = {a, b}; emit(v, 2, 0, 1); }
-  void triangle(int64_t a, int64_t b, int64_t c, uint8_t first_provoking, uint8_t last_provoking) {
-    const int64_t v[3] = {a, b, c};
-    emit(v, 3, first_provoking, last_provoking);
-  }
-
-  // One run of vertices between restart cuts.
-  void run(VkPrimitiveTopology topology, const int64_t* v, size_t n) {
-    switch (topology) {
-      case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
-        for (size_t i = 0; i < n; ++i) point(v[i]);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
-        for (size_t i = 0; i + 1 < n; i += 2) line(v[i], v[i + 1]);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
-        for (size_t i = 0; i + 1 < n; ++i) line(v[i], v[i + 1]);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:
-        for (size_t i = 0; i + 3 < n; i += 4) line(v[i + 1], v[i + 2]);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:
-        for (size_t i = 0; i + 3 < n; ++i) line(v[i + 1], v[i + 2]);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
-        for (size_t i = 0; i + 2 < n; i += 3) triangle(v[i], v[i + 1], v[i + 2], 0, 2);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
-        // Triangle i is {v_i, v_(i+1+i%2), v_(i+2-i%2)}: odd triangles swap their last two
-        // vertices to keep the winding. Provoking: v_i (first) or v_(i+2) (last).
-        for (size_t i = 0; i + 2 < n; ++i) {
-          if (i % 2 == 0) triangle(v[i], v[i + 1], v[i + 2], 0, 2);
-          else triangle(v[i], v[i + 2], v[i + 1], 0, 1);
-        }
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
-        // Triangle i is {v_(i+1), v_(i+2), v_0}; provoking v_(i+1) (first) or v_(i+2) (last).
-        for (size_t i = 0; i + 2 < n; ++i) triangle(v[i + 1], v[i + 2], v[0], 0, 1);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:
-        for (size_t i = 0; i + 5 < n; i += 6) triangle(v[i], v[i + 2], v[i + 4], 0, 2);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY:
-        // Main vertices are the even ones; triangle i uses v_2i, v_2i+2, v_2i+4 with the strip's
-        // odd/even winding rule.
-        for (size_t i = 0; 2 * i + 4 < n; ++i) {
-          const size_t a = 2 * i;
-          if (i % 2 == 0) triangle(v[a], v[a + 2], v[a + 4], 0, 2);
-          else triangle(v[a], v[a + 4], v[a + 2], 0, 1);
-        }
-        break;
-      default:
-        break;
+    p.provoking = provoking_last ? last : first;
+  };
+  switch (topology) {
+    case VK_PRIMITIVE_TOPOLOGY_POINT_LIST: make({v[i]}, 0, 0); break;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST: make({v[2 * i], v[2 * i + 1]}, 0, 1); break;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP: make({v[i], v[i + 1]}, 0, 1); break;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY: make({v[4 * i + 1], v[4 * i + 2]}, 0, 1); break;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY: make({v[i + 1], v[i + 2]}, 0, 1); break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST: make({v[3 * i], v[3 * i + 1], v[3 * i + 2]}, 0, 2); break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
+      // Triangle i is {v_i, v_(i+1+i%2), v_(i+2-i%2)}: odd triangles swap their last two
+      // vertices to keep the winding. Provoking: v_i (first) or v_(i+2) (last).
+      if (i % 2 == 0) make({v[i], v[i + 1], v[i + 2]}, 0, 2);
+      else make({v[i], v[i + 2], v[i + 1]}, 0, 1);
+      break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
+      // Triangle i is {v_(i+1), v_(i+2), v_0}; provoking v_(i+1) (first) or v_(i+2) (last).
+      make({v[i + 1], v[i + 2], v[0]}, 0, 1);
+      break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY: make({v[6 * i], v[6 * i + 2], v[6 * i + 4]}, 0, 2); break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY: {
+      // Main vertices are the even ones; triangle i uses v_2i, v_2i+2, v_2i+4 with the strip's
+      // odd/even winding rule.
+      const size_t a = 2 * i;
+      if (i % 2 == 0) make({v[a], v[a + 2], v[a + 4]}, 0, 2);
+      else make({v[a], v[a + 4], v[a + 2]}, 0, 1);
+      break;
     }
+    default: break;
   }
-};
+  return p;
+}
 
 }  // namespace
 
 void assemble_primitives(VkPrimitiveTopology topology, bool provoking_last, const int64_t* ids, size_t count,
                          std::vector<AssembledPrimitive>& out) {
-  Assembler a{provoking_last, out};
+  uint32_t next_id = 0;  // PrimitiveId counts every primitive of the draw, across restarts
   size_t start = 0;
   for (size_t i = 0; i <= count; ++i) {
     if (i == count || ids[i] == kRestartCut) {
-      a.run(topology, ids + start, i - start);
+      const size_t primitives = run_primitive_count(topology, i - start);
+      for (size_t p = 0; p < primitives; ++p) out.push_back(run_primitive(topology, provoking_last, ids + start, p, next_id++));
       start = i + 1;
     }
   }
+}
+
+size_t uncut_primitive_count(VkPrimitiveTopology topology, size_t count) { return run_primitive_count(topology, count); }
+
+void assemble_uncut_range(VkPrimitiveTopology topology, bool provoking_last, const int64_t* ids, size_t begin,
+                          size_t end, AssembledPrimitive* out) {
+  for (size_t p = begin; p < end; ++p) out[p - begin] = run_primitive(topology, provoking_last, ids, p, uint32_t(p));
 }
 
 }  // namespace kiln::exec::gfx

@@ -18,4 +18,12 @@ uint32_t assembled_vertex_count(VkPrimitiveTopology topology);
 void assemble_primitives(VkPrimitiveTopology topology, bool provoking_last, const int64_t* ids, size_t count,
                          std::vector<AssembledPrimitive>& out);
 
+// For a vertex-id stream without restart cuts, where every primitive is a function of its index
+// (so a draw's primitives can be assembled in parallel pieces): how many primitives `count` ids
+// make, and primitives [begin, end) written to out[0 .. end - begin), exactly as
+// assemble_primitives would produce them.
+size_t uncut_primitive_count(VkPrimitiveTopology topology, size_t count);
+void assemble_uncut_range(VkPrimitiveTopology topology, bool provoking_last, const int64_t* ids, size_t begin,
+                          size_t end, AssembledPrimitive* out);
+
 }  // namespace kiln::exec::gfx

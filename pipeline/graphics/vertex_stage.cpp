@@ -48,6 +48,10 @@ VertexFormat make_vertex_format(const GraphicsKernels& kernels) {
 
 void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, std::vector<int64_t>& ids) {
   ids.resize(params.count);
+  fetch_vertex_ids(ctx, params, ids.data());
+}
+
+void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, int64_t* ids) {
   if (!params.indexed) {
     for (uint32_t n = 0; n < params.count; ++n) ids[n] = int64_t{params.first} + n;
     return;

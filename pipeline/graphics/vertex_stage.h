@@ -16,6 +16,9 @@ constexpr int64_t kRestartCut = INT64_MIN;
 // draws, firstVertex + n otherwise); restart indices become kRestartCut when restart is enabled.
 // Indices past the end of the index buffer read as 0 (logged once).
 void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, std::vector<int64_t>& ids);
+// The same into ids[0 .. params.count) (a draw's ids can be fetched in pieces: params with a
+// later `first` and a smaller `count` give the matching slice).
+void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, int64_t* ids);
 
 // Shades `count` vertices with the given VertexIndex values for one instance; vertex v's data
 // goes to out + v * stride (VertexFormat layout). `faults` collects the kernel's fault bits.

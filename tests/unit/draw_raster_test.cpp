@@ -124,6 +124,31 @@ TEST(DrawRaster, SingleTriangleMatchesReferenceCoverage) {
   }
 }
 
+// A draw big enough to be fetched and assembled in parallel pieces (>= 2 * 65536 ids) gives every
+// primitive exactly once: 50000 copies of two triangles, counted per pixel, on 1 and 2 threads.
+TEST(DrawRaster, BigDrawsAssembledInPiecesDrawEveryPrimitiveOnce) {
+  constexpr uint32_t kCopies = 50000;
+  for (unsigned threads : {1u, 2u}) {
+    CountingDraw c(8, 8);
+    for (uint32_t i = 0; i < kCopies; ++i) {
+      c.tri(1, 1, 5, 1, 1, 5);
+      c.tri(4, 4, 7, 4, 4, 7);
+    }
+    c.d.draw(6 * kCopies, threads);
+    CountingDraw one(8, 8);
+    one.tri(1, 1, 5, 1, 1, 5);
+    one.tri(4, 4, 7, 4, 4, 7);
+    one.d.draw(6, threads);
+    uint32_t covered = 0;
+    for (uint32_t y = 0; y < 8; ++y)
+      for (uint32_t x = 0; x < 8; ++x) {
+        ASSERT_EQ(c.count(x, y), one.count(x, y) * float(kCopies)) << "pixel " << x << "," << y << ", " << threads << " threads";
+        covered += one.count(x, y) != 0.0f;
+      }
+    EXPECT_GT(covered, 8u);
+  }
+}
+
 // Two triangles covering the viewport with depth z = x_ndc (w = 1).
 void depth_ramp_quad(DrawSetup& d) {
   Vertex quad[4] = {{{-1, -1, -1, 1}, {1, 1, 1, 1}}, {{1, -1, 1, 1}, {1, 1, 1, 1}}, {{1, 1, 1, 1}, {1, 1, 1, 1}},
