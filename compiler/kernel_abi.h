@@ -257,6 +257,9 @@ struct FragmentInterface {
   // fragments that fail the tests later.
   bool has_side_effects = false;
   bool reads_frag_coord = false;    // FragCoord is read: the engine fills frag_coord only then
+  // Declares input attachments: subpassLoad may read the depth/stencil attachment this draw
+  // tests and writes, so the tests must not run before the shader (and colour reads stay ordered).
+  bool reads_input_attachments = false;
   uint32_t clip_distance_inputs = 0, cull_distance_inputs = 0;  // ClipDistance/CullDistance array sizes read
 };
 
@@ -277,6 +280,7 @@ struct FragmentInvocation {
   uint32_t primitive_id;       // PrimitiveId
   uint32_t layer;              // Layer (0 unless layered rendering)
   uint32_t view_index;         // ViewIndex
+  uint32_t viewport_index;     // ViewportIndex (the primitive's viewport)
   uint32_t sample_id;          // SampleId when uses_sample_rate (per call), else 0
   const uint32_t* sample_mask_in;  // [W]: SampleMaskIn (coverage of each lane's pixel)
   uint32_t* outputs;           // [(location * 4 + component) * W + lane]

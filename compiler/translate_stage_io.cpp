@@ -481,6 +481,7 @@ llvm::Value* Translator::graphics_builtin(spv::BuiltIn builtin, uint32_t compone
     }
     case spv::BuiltIn::Layer: return splat(invocation_field(*this, offsetof(F, layer), i32));
     case spv::BuiltIn::ViewIndex: return splat(invocation_field(*this, offsetof(F, view_index), i32));
+    case spv::BuiltIn::ViewportIndex: return splat(invocation_field(*this, offsetof(F, viewport_index), i32));
     case spv::BuiltIn::SampleId: return splat(invocation_field(*this, offsetof(F, sample_id), i32));
     case spv::BuiltIn::SamplePosition: {
       // A shader that reads SamplePosition runs per sample, and then FragCoord.xy is the sample's
@@ -551,6 +552,13 @@ bool Translator::graphics_prologue() {
     }
   }
   for (const auto& [id, var] : m.variables()) {
+    if (var.storage_class == spv::StorageClass::UniformConstant) {
+      Id type = m.type(var.type).element;  // through the pointer and any arrays
+      while (m.type(type).kind == spirv::TypeKind::Array || m.type(type).kind == spirv::TypeKind::RuntimeArray)
+        type = m.type(type).element;
+      if (m.type(type).kind == spirv::TypeKind::Image && m.type(type).dim == spv::Dim::SubpassData)
+        fi.reads_input_attachments = true;
+    }
     if (var.storage_class != spv::StorageClass::Input) continue;
     const auto builtin = m.decorations(id).builtin;
     if (builtin == spv::BuiltIn::SampleId || builtin == spv::BuiltIn::SamplePosition) fi.uses_sample_rate = true;

@@ -82,7 +82,7 @@ class TriangleRasterizer {
     // later), and neither it nor alpha-to-coverage changes depth or coverage.
     early_ = !shading_ || fi.early_fragment_tests ||
              (!fi.has_side_effects && !fi.writes_depth && !fi.can_discard && !fi.writes_sample_mask &&
-              !ms.alpha_to_coverage);
+              !ms.alpha_to_coverage && !fi.reads_input_attachments);
     full_mask_ = ((1u << ctx.samples) - 1) & ms.sample_mask;
     sample_lo_x_ = sample_lo_y_ = kSubpixelOne;
     sample_hi_x_ = sample_hi_y_ = 0;
@@ -128,6 +128,7 @@ class TriangleRasterizer {
     inv_.primitive_id = t_.primitive_id;
     inv_.layer = t_.layer;
     inv_.view_index = ctx_.view_index;
+    inv_.viewport_index = t_.viewport;
     inv_.sample_mask_in = s.sample_mask_in.data();
     inv_.outputs = reinterpret_cast<uint32_t*>(s.outputs.data());
     inv_.frag_depth = s.frag_depth.data();

@@ -4,6 +4,7 @@
 // skips the test.
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -39,7 +40,11 @@ void check_rgba8(const std::vector<uint8_t>& pixels, const std::string& what, Ex
     }
 }
 
-class DrawFeaturesTest : public VulkanTest {};
+class DrawFeaturesTest : public VulkanTest {
+ protected:
+  void draw_viewport_quadrants(const char* fragment_shader,
+                               const std::function<std::array<uint8_t, 4>(uint32_t)>& inside);
+};
 
 // Multiview: views 0, 1 and 3 of a 4-layer target. The vertex shader shifts the quad by 8 pixels
 // per ViewIndex; the fragment shader writes both stages' ViewIndex into green and blue; the load
@@ -368,10 +373,9 @@ TEST_F(DrawFeaturesTest, IndependentBlendPerAttachment) {
 
 // multiViewport + shaderOutputViewportIndex: instance i writes ViewportIndex = i; viewport i is
 // quadrant i of the target and scissor i cuts 4·i rows off its top. The quad [-0.5, 0.5]² lands
-// in pixels [8, 24)² of each quadrant.
-TEST_F(DrawFeaturesTest, ViewportIndexSelectsViewportAndScissor) {
-  REQUIRE_ON_KILN(features().core.features.multiViewport && features().v12.shaderOutputViewportIndex,
-                  "multiViewport and shaderOutputViewportIndex");
+// in pixels [8, 24)² of each quadrant, coloured `inside(q)` for quadrant q.
+void DrawFeaturesTest::draw_viewport_quadrants(const char* fragment_shader,
+                                               const std::function<std::array<uint8_t, 4>(uint32_t)>& inside) {
   DeviceFeatures enabled;
   enabled.core.features.multiViewport = VK_TRUE;
   enabled.v12.shaderOutputViewportIndex = VK_TRUE;
@@ -379,6 +383,7 @@ TEST_F(DrawFeaturesTest, ViewportIndexSelectsViewportAndScissor) {
   Buffer vb = vertex_buffer(device, rect(-0.5f, -0.5f, 0.5f, 0.5f, 0.5f, {1, 1, 1, 1}));
   DrawJobOptions o = colored_options();
   o.vertex_shader = "draw_viewport_index.vert";
+  if (fragment_shader) o.fragment_shader = fragment_shader;
   for (int32_t i = 0; i < 4; ++i) {
     const int32_t x0 = 32 * (i & 1), y0 = 32 * (i >> 1);
     o.viewports.push_back({float(x0), float(y0), 32, 32, 0, 1});
@@ -390,11 +395,27 @@ TEST_F(DrawFeaturesTest, ViewportIndexSelectsViewportAndScissor) {
     bind_vertices(cb, vb);
     vkCmdDraw(cb, 6, 4, 0, 0);
   });
-  check_rgba8(job.read_color(), "quadrants", [](uint32_t x, uint32_t y) {
+  check_rgba8(job.read_color(), "quadrants", [&](uint32_t x, uint32_t y) {
     const uint32_t q = (x >= 32 ? 1 : 0) + (y >= 32 ? 2 : 0), lx = x % 32, ly = y % 32;
-    using Px = std::array<uint8_t, 4>;
-    if (lx >= 8 && lx < 24 && ly >= 8 && ly < 24 && ly >= 4 * q) return Px{255, 255, 255, uint8_t(50 * (q + 1))};
-    return Px{0, 0, 0, 0};
+    if (lx >= 8 && lx < 24 && ly >= 8 && ly < 24 && ly >= 4 * q) return inside(q);
+    return std::array<uint8_t, 4>{0, 0, 0, 0};
+  });
+}
+
+TEST_F(DrawFeaturesTest, ViewportIndexSelectsViewportAndScissor) {
+  REQUIRE_ON_KILN(features().core.features.multiViewport && features().v12.shaderOutputViewportIndex,
+                  "multiViewport and shaderOutputViewportIndex");
+  draw_viewport_quadrants(nullptr, [](uint32_t q) {
+    return std::array<uint8_t, 4>{255, 255, 255, uint8_t(50 * (q + 1))};
+  });
+}
+
+// The fragment shader reads the primitive's ViewportIndex (red = 60 × index).
+TEST_F(DrawFeaturesTest, FragmentShaderReadsViewportIndex) {
+  REQUIRE_ON_KILN(features().core.features.multiViewport && features().v12.shaderOutputViewportIndex,
+                  "multiViewport and shaderOutputViewportIndex");
+  draw_viewport_quadrants("draw_viewport_index.frag", [](uint32_t q) {
+    return std::array<uint8_t, 4>{uint8_t(60 * q), 255, 255, 255};
   });
 }
 
