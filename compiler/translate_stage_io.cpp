@@ -377,7 +377,9 @@ bool is_writable_memory(const spirv::Module& m, const spirv::Variable& var) {
     case spv::StorageClass::StorageBuffer: return true;
     case spv::StorageClass::Uniform: return pointee->buffer_block;
     case spv::StorageClass::UniformConstant:
-      return pointee->kind == spirv::TypeKind::Image && !pointee->sampled_image && pointee->sampled == 2;
+      // Storage images (input attachments, Dim SubpassData, are read-only despite Sampled = 2).
+      return pointee->kind == spirv::TypeKind::Image && !pointee->sampled_image && pointee->sampled == 2 &&
+             pointee->dim != spv::Dim::SubpassData;
     default: return false;
   }
 }

@@ -100,7 +100,9 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
     }
   }
   const VkImageAspectFlags depth_aspects =
-      VK_IMAGE_ASPECT_DEPTH_BIT | (has_stencil(options.depth_format) ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
+      options.depth_view_aspects
+          ? options.depth_view_aspects
+          : VK_IMAGE_ASPECT_DEPTH_BIT | (has_stencil(options.depth_format) ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
   const VkImageUsageFlags depth_usage =
       VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   if (with_depth) {

@@ -102,18 +102,20 @@ TEST_F(DrawTest, SmoothColorsFollowBarycentricInterpolation) {
 
 // Depth test LESS with depth writes: a near green quad on the left half, then a far red quad over
 // everything. Green stays where it is nearer; depth holds 0.25 there and 0.75 elsewhere.
-TEST_F(DrawTest, DepthTestKeepsTheNearestSurface) {
+void expect_depth_test_keeps_the_nearest_surface(TestDevice& device, VkFormat depth_format,
+                                                 VkImageAspectFlags view_aspects) {
   DrawJobOptions o = colored_options();
-  o.depth_format = VK_FORMAT_D32_SFLOAT;
+  o.depth_format = depth_format;
+  o.depth_view_aspects = view_aspects;
   o.depth_stencil.depthTestEnable = VK_TRUE;
   o.depth_stencil.depthWriteEnable = VK_TRUE;
   o.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
-  DrawJob job(device(), o);
+  DrawJob job(device, o);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   std::vector<ColoredVertex> vertices = rect(-1, -1, 0, 1, 0.25f, {0, 1, 0, 1});
   const std::vector<ColoredVertex> far = rect(-1, -1, 1, 1, 0.75f, {1, 0, 0, 1});
   vertices.insert(vertices.end(), far.begin(), far.end());
-  Buffer vb = vertex_buffer(device(), vertices);
+  Buffer vb = vertex_buffer(device, vertices);
   job.draw(kBlack, [&](VkCommandBuffer cb) {
     bind_vertices(cb, vb);
     vkCmdDraw(cb, 12, 1, 0, 0);
@@ -129,6 +131,16 @@ TEST_F(DrawTest, DepthTestKeepsTheNearestSurface) {
     std::memcpy(&d, &depth[i * 4], 4);
     failures.expect_eq(i, d, near ? 0.25f : 0.75f, "depth");
   }
+}
+
+TEST_F(DrawTest, DepthTestKeepsTheNearestSurface) {
+  expect_depth_test_keeps_the_nearest_surface(device(), VK_FORMAT_D32_SFLOAT, 0);
+}
+
+// The attachment is a depth-only view of a depth/stencil image (the stencil aspect is then not
+// part of the attachment); the depth test works as with a depth format.
+TEST_F(DrawTest, DepthOnlyViewOfADepthStencilImage) {
+  expect_depth_test_keeps_the_nearest_surface(device(), VK_FORMAT_D32_SFLOAT_S8_UINT, VK_IMAGE_ASPECT_DEPTH_BIT);
 }
 
 // Indexed, instanced quads: the corner comes from a per-vertex attribute, the offset from a
