@@ -89,12 +89,7 @@ llvm::Value* Translator::descriptor_record(uint32_t set, const BindingLocation& 
   auto& b = t.b();
   llvm::Type* i64 = b.getInt64Ty();
   llvm::Value* element64 = b.CreateZExtOrTrunc(element, t.lane_type(i64));
-  if (!t.null_record) {
-    auto* type = llvm::ArrayType::get(b.getInt8Ty(), abi::kDescriptorRecordSize);
-    t.null_record = new llvm::GlobalVariable(*t.llvm_module, type, true, llvm::GlobalValue::PrivateLinkage,
-                                             llvm::ConstantAggregateZero::get(type), "kiln_null_descriptor");
-  }
-  llvm::Value* null_record = t.splat(b.CreatePtrToInt(t.null_record, i64));
+  llvm::Value* null_record = t.splat(b.CreatePtrToInt(t.zero_record(), i64));
   llvm::Value* record;  // <W x i64> address of each lane's record
   if (loc.dynamic) {
     llvm::Value* base = b.CreatePtrToInt(
@@ -127,6 +122,12 @@ static void load_buffer_descriptor(Translator& t, uint32_t set, const BindingLoc
   auto& b = t.b();
   llvm::Type* i64 = b.getInt64Ty();
   llvm::Value* record = t.descriptor_record(set, loc, element);
+  if (llvm::Value* uniform = t.uniform_scalar(record)) {  // one descriptor for all lanes: two scalar loads
+    llvm::Value* at = b.CreateIntToPtr(uniform, b.getPtrTy());
+    *address = t.splat(b.CreateLoad(i64, at));
+    *range = t.splat(b.CreateLoad(i64, b.CreateConstGEP1_64(b.getInt8Ty(), at, 8)));
+    return;
+  }
   llvm::Type* ptrs = t.lane_type(b.getPtrTy());
   llvm::Value* all = llvm::Constant::getAllOnesValue(t.lane_type(b.getInt1Ty()));
   llvm::Value* zero = llvm::Constant::getNullValue(t.lane_type(i64));
@@ -485,6 +486,26 @@ llvm::Value* access_lanes(Translator& t, llvm::Value* addr, llvm::Value* lanes, 
   return phi;
 }
 
+// A load whose address and bounds check are the same in every lane (push constants, uniform
+// buffer members at constant offsets, descriptor records): one scalar load, splatted, instead
+// of a gather. When no lane is active or the access is out of bounds it reads the zero record,
+// so it never touches memory outside the object. Lanes outside the mask get the value too, which
+// nothing observes. nullptr when the access is not provably uniform.
+static llvm::Value* uniform_load(Translator& t, const Pointer& p, llvm::Value* addr, llvm::Type* scalar, uint32_t size) {
+  if (p.lanes_interleaved || size > abi::kDescriptorRecordSize) return nullptr;  // per-lane copies
+  auto& b = t.b();
+  llvm::Value* address = t.uniform_scalar(addr);
+  if (!address) return nullptr;
+  llvm::Value* valid = t.any_lane(t.mask());
+  if (p.bounded) {
+    llvm::Value* bounds = t.uniform_scalar(in_bounds(t, p, addr, size));
+    if (!bounds) return nullptr;
+    valid = b.CreateAnd(valid, bounds);
+  }
+  llvm::Value* at = b.CreateSelect(valid, b.CreateIntToPtr(address, b.getPtrTy()), t.zero_record());
+  return t.splat(b.CreateAlignedLoad(scalar, at, llvm::Align(std::min(size, 8u))));
+}
+
 static llvm::Value* load_builtin(Translator& t, spv::BuiltIn builtin, uint32_t component) {
   auto& b = t.b();
   if (t.graphics()) {
@@ -583,8 +604,8 @@ Value Translator::load(const Pointer& p, Id type) {
     const bool is_bool = st.kind == spirv::TypeKind::Bool;
     llvm::Type* memory_type = is_bool ? b.getInt32Ty() : leaf_type(scalar);
     const uint32_t size = is_bool ? 4 : spirv::type_size(m, scalar);
-    llvm::Value* lanes = lanes_in_bounds(p, addr, size);
-    llvm::Value* v = access_lanes(*this, physical_address(p, addr, size), lanes, memory_type, size, nullptr);
+    llvm::Value* v = uniform_load(*this, p, addr, memory_type, size);
+    if (!v) v = access_lanes(*this, physical_address(p, addr, size), lanes_in_bounds(p, addr, size), memory_type, size, nullptr);
     if (is_bool) v = b.CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
     out.leaves.push_back(v);
   });

@@ -9,6 +9,7 @@
 // registers), because a skipped block's values do not dominate later uses.
 #include "compiler/translator_internal.h"
 
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Intrinsics.h>
 
 #include "compiler/jit.h"
@@ -111,6 +112,55 @@ Id Translator::element_type(Id type, uint32_t index) const {
 }
 
 llvm::Value* Translator::any_lane(llvm::Value* mask) { return builder_.CreateOrReduce(mask); }
+
+llvm::Value* Translator::uniform_scalar(llvm::Value* v, int depth) {
+  if (!v->getType()->isVectorTy()) return nullptr;
+  if (llvm::Value* s = llvm::getSplatValue(v)) return s;
+  // Address arithmetic is rarely deeper than this; a bound keeps translation linear.
+  constexpr int kMaxDepth = 12;
+  if (depth >= kMaxDepth) return nullptr;
+  auto* inst = llvm::dyn_cast<llvm::Instruction>(v);
+  if (!inst) return nullptr;
+  auto operand = [&](unsigned i) { return uniform_scalar(inst->getOperand(i), depth + 1); };
+  if (auto* bin = llvm::dyn_cast<llvm::BinaryOperator>(inst)) {
+    llvm::Value* x = operand(0);
+    llvm::Value* y = x ? operand(1) : nullptr;
+    if (!y) return nullptr;
+    llvm::Value* r = builder_.CreateBinOp(bin->getOpcode(), x, y);
+    if (auto* ri = llvm::dyn_cast<llvm::Instruction>(r)) ri->copyIRFlags(bin);
+    return r;
+  }
+  if (auto* cmp = llvm::dyn_cast<llvm::CmpInst>(inst)) {
+    llvm::Value* x = operand(0);
+    llvm::Value* y = x ? operand(1) : nullptr;
+    if (!y) return nullptr;
+    return cmp->isFPPredicate() ? builder_.CreateFCmp(cmp->getPredicate(), x, y)
+                                : builder_.CreateICmp(cmp->getPredicate(), x, y);
+  }
+  if (auto* cast = llvm::dyn_cast<llvm::CastInst>(inst)) {
+    llvm::Value* x = operand(0);
+    if (!x) return nullptr;
+    return builder_.CreateCast(cast->getOpcode(), x, cast->getDestTy()->getScalarType());
+  }
+  if (llvm::isa<llvm::SelectInst>(inst)) {
+    llvm::Value* c = operand(0);
+    llvm::Value* x = c ? operand(1) : nullptr;
+    llvm::Value* y = x ? operand(2) : nullptr;
+    if (!y) return nullptr;
+    return builder_.CreateSelect(c, x, y);
+  }
+  return nullptr;
+}
+
+llvm::GlobalVariable* Translator::zero_record() {
+  if (!null_record) {
+    auto* type = llvm::ArrayType::get(builder_.getInt8Ty(), abi::kDescriptorRecordSize);
+    null_record = new llvm::GlobalVariable(*llvm_module, type, true, llvm::GlobalValue::PrivateLinkage,
+                                           llvm::ConstantAggregateZero::get(type), "kiln_null_descriptor");
+    null_record->setAlignment(llvm::Align(16));
+  }
+  return null_record;
+}
 
 void Translator::spill(Id id) {
   // Only this block's active lanes are written: inactive lanes keep the value they computed in
@@ -288,9 +338,42 @@ bool Translator::terminator(const spirv::Function& f, size_t index) {
   }
 }
 
+namespace {
+
+// Float arithmetic whose multiply and add LLVM may fuse into one FMA (the `contract` flag):
+// SPIR-V allows it unless the result is decorated NoContraction. The fused result is at least
+// as precise, and it shortens dependency chains (Mandelbrot's loop is latency-bound).
+bool contractible(spv::Op op) {
+  switch (op) {
+    case spv::Op::OpFAdd:
+    case spv::Op::OpFSub:
+    case spv::Op::OpFMul:
+    case spv::Op::OpFNegate:
+    case spv::Op::OpDot:
+    case spv::Op::OpVectorTimesScalar:
+    case spv::Op::OpMatrixTimesScalar:
+    case spv::Op::OpVectorTimesMatrix:
+    case spv::Op::OpMatrixTimesVector:
+    case spv::Op::OpMatrixTimesMatrix:
+    case spv::Op::OpOuterProduct:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 bool Translator::translate_block(const spirv::Function& f, size_t index) {
   current_block_ = index;
+  // Only compute kernels contract: a graphics `invariant` output must come out bit-identical in
+  // every pipeline that computes it the same way, and LLVM's fusion depends on surrounding code.
+  const bool may_contract = entry.model == spv::ExecutionModel::GLCompute;
   for (const spirv::Instruction& inst : f.blocks[index].body) {
+    llvm::FastMathFlags fast_math;
+    if (may_contract && contractible(inst.opcode) && !m.decorations(inst.result).no_contraction)
+      fast_math.setAllowContract();
+    builder_.setFastMathFlags(fast_math);
     if (inst.opcode == spv::Op::OpPhi) {
       Value v;
       for (llvm::AllocaInst* slot : spills_[inst.result]) v.leaves.push_back(builder_.CreateLoad(slot->getAllocatedType(), slot));
@@ -311,6 +394,7 @@ bool Translator::translate_block(const spirv::Function& f, size_t index) {
     if (!dot_instruction(inst, &handled)) return false;
     if (!handled) return fail(inst, "unsupported instruction");
   }
+  builder_.clearFastMathFlags();
   return terminator(f, index);
 }
 
