@@ -110,7 +110,10 @@ std::shared_ptr<const CachedKernel> find_or_build_kernel(const ShaderSource& sou
 }
 
 uint64_t link_kernel(const CachedKernel& kernel, std::string* error) {
-  return Jit::instance().load_object(kernel.object, kernel.symbol, error);
+  const double start = thread_cpu_ms();
+  const uint64_t address = Jit::instance().load_object(kernel.object, kernel.symbol, error);
+  log(LogLevel::Debug, "%s: linked in %.1f ms (thread CPU time)", kernel.symbol.c_str(), thread_cpu_ms() - start);
+  return address;
 }
 
 }  // namespace kiln::compiler
