@@ -3,8 +3,9 @@
 // Blocks are emitted once each, in structured order (compiler/spirv_module.cpp). Every block has
 // an "arriving lanes" mask in memory; a branch ORs its edge's lanes into the target's mask, and a
 // block whose mask is empty is skipped. A loop header is also a loop top: after the loop's last
-// block, if any lanes went back to the header, control jumps back to it. So divergent lanes
-// simply sit out the parts they do not take, and a region no lane takes costs one test.
+// block, if any lanes went back to the header, control jumps back into its body. So divergent
+// lanes simply sit out the parts they do not take, and a region no lane takes costs one test.
+// A block entered only by its predecessor's unconditional branch shares that block's test.
 // SSA values that live across blocks are kept in allocas (LLVM's mem2reg turns them back into
 // registers), because a skipped block's values do not dominate later uses.
 #include "compiler/translator_internal.h"
@@ -423,10 +424,34 @@ bool Translator::translate_function(const spirv::Function& f) {
   builder_.CreateStore(mask_, in_masks_[0]);
   (void)entry_bb;
 
+  // Edges into each block, to find blocks that simply continue the one before them.
+  std::vector<uint32_t> edges_in(f.blocks.size(), 0);
+  for (const spirv::Block& blk : f.blocks) {
+    const spirv::Instruction& t = blk.terminator;
+    auto count = [&](Id label) {
+      if (auto it = f.block_index.find(label); it != f.block_index.end()) ++edges_in[it->second];
+    };
+    if (t.opcode == spv::Op::OpBranch) count(t.operands[0]);
+    if (t.opcode == spv::Op::OpBranchConditional) count(t.operands[1]), count(t.operands[2]);
+    // Every switch operand that names a block counts (a literal equal to a label id only
+    // overcounts, which costs a test, never correctness).
+    if (t.opcode == spv::Op::OpSwitch)
+      for (size_t k = 1; k < t.operands.size(); ++k) count(t.operands[k]);
+  }
+  // Block i runs with exactly the lanes of block i-1, and exactly when that block ran, when
+  // block i-1's unconditional branch is its only way in: it then needs no "any lane?" test of its
+  // own and is emitted inside block i-1's body (in a loop, a test and a branch per iteration).
+  auto continues_previous = [&](size_t i) {
+    if (i == 0 || f.blocks[i].is_loop_header || edges_in[i] != 1) return false;
+    const spirv::Instruction& t = f.blocks[i - 1].terminator;
+    return t.opcode == spv::Op::OpBranch && t.operands[0] == f.blocks[i].label;
+  };
+
   struct OpenLoop {
     size_t header;
     Id merge;
-    llvm::BasicBlock* top;
+    llvm::BasicBlock* header_body;  // where another iteration starts: the header's lanes are known
+    llvm::PHINode* header_mask;     // the header body's mask: first arrival or a later iteration
   };
   std::vector<OpenLoop> loops;
   llvm::BasicBlock* next = llvm::BasicBlock::Create(ctx, "block0", function);
@@ -434,15 +459,30 @@ bool Translator::translate_function(const spirv::Function& f) {
 
   auto close_loop = [&](llvm::BasicBlock* after) {
     // Lanes that went back to the header run the loop again; the others wait at the merge.
+    // They enter the header's body directly: the test that guards it on the first arrival
+    // would only repeat this one.
     OpenLoop loop = loops.back();
     loops.pop_back();
     llvm::AllocaInst* slot = in_masks_[loop.header];
-    llvm::Value* again = any_lane(builder_.CreateLoad(slot->getAllocatedType(), slot));
-    builder_.CreateCondBr(again, loop.top, after);
+    llvm::Value* lanes = builder_.CreateLoad(slot->getAllocatedType(), slot);
+    builder_.CreateStore(llvm::Constant::getNullValue(mask_type), slot);
+    loop.header_mask->addIncoming(lanes, builder_.GetInsertBlock());
+    builder_.CreateCondBr(any_lane(lanes), loop.header_body, after);
   };
 
+  bool body_open = false;  // the insertion point is still in the previous block's body
   for (size_t i = 0; i < f.blocks.size(); ++i) {
     const spirv::Block& blk = f.blocks[i];
+    const bool loop_ends_here = !loops.empty() && loops.back().merge == blk.label;
+    if (body_open && !loop_ends_here && continues_previous(i)) {
+      llvm::AllocaInst* slot = in_masks_[i];
+      mask_ = builder_.CreateLoad(slot->getAllocatedType(), slot);
+      builder_.CreateStore(llvm::Constant::getNullValue(mask_type), slot);
+      if (!translate_block(f, i)) return false;
+      continue;
+    }
+    if (body_open) builder_.CreateBr(next);
+    body_open = false;
     // Loops whose merge block this is end here.
     while (!loops.empty() && loops.back().merge == blk.label) {
       builder_.SetInsertPoint(next);
@@ -451,17 +491,24 @@ bool Translator::translate_function(const spirv::Function& f) {
       next = after;
     }
     builder_.SetInsertPoint(next);
-    if (blk.is_loop_header) loops.push_back({i, blk.merge_block, next});
     llvm::BasicBlock* body = llvm::BasicBlock::Create(ctx, "body" + std::to_string(i), function);
+    llvm::BasicBlock* top = next;
     next = llvm::BasicBlock::Create(ctx, "block" + std::to_string(i + 1), function);
     llvm::AllocaInst* slot = in_masks_[i];
     mask_ = builder_.CreateLoad(slot->getAllocatedType(), slot);
     builder_.CreateStore(llvm::Constant::getNullValue(mask_type), slot);
     builder_.CreateCondBr(any_lane(mask_), body, next);
     builder_.SetInsertPoint(body);
+    if (blk.is_loop_header) {
+      llvm::PHINode* lanes = builder_.CreatePHI(mask_type, 2);
+      lanes->addIncoming(mask_, top);
+      mask_ = lanes;
+      loops.push_back({i, blk.merge_block, body, lanes});
+    }
     if (!translate_block(f, i)) return false;
-    builder_.CreateBr(next);
+    body_open = true;
   }
+  if (body_open) builder_.CreateBr(next);
   // Loops without a reachable merge block (no break) end with the function.
   builder_.SetInsertPoint(next);
   while (!loops.empty()) {
