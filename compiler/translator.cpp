@@ -114,44 +114,69 @@ Id Translator::element_type(Id type, uint32_t index) const {
 
 llvm::Value* Translator::any_lane(llvm::Value* mask) { return builder_.CreateOrReduce(mask); }
 
-llvm::Value* Translator::uniform_scalar(llvm::Value* v, int depth) {
-  if (!v->getType()->isVectorTy()) return nullptr;
-  if (llvm::Value* s = llvm::getSplatValue(v)) return s;
-  // Address arithmetic is rarely deeper than this; a bound keeps translation linear.
-  constexpr int kMaxDepth = 12;
-  if (depth >= kMaxDepth) return nullptr;
-  auto* inst = llvm::dyn_cast<llvm::Instruction>(v);
-  if (!inst) return nullptr;
-  auto operand = [&](unsigned i) { return uniform_scalar(inst->getOperand(i), depth + 1); };
-  if (auto* bin = llvm::dyn_cast<llvm::BinaryOperator>(inst)) {
-    llvm::Value* x = operand(0);
-    llvm::Value* y = x ? operand(1) : nullptr;
-    if (!y) return nullptr;
-    llvm::Value* r = builder_.CreateBinOp(bin->getOpcode(), x, y);
-    if (auto* ri = llvm::dyn_cast<llvm::Instruction>(r)) ri->copyIRFlags(bin);
-    return r;
+namespace {
+
+// Translator::uniform_scalar's walk. `known` holds the answer for every vector already visited in
+// this walk (nullptr: not uniform), so shared subexpressions are cloned once and the walk stays
+// linear. It lives for one walk only: a clone sits at that walk's insertion point and need not
+// dominate a later one.
+class UniformWalk {
+ public:
+  explicit UniformWalk(llvm::IRBuilder<>& b) : b_(b) {}
+
+  llvm::Value* scalar(llvm::Value* v, int depth) {
+    if (!v->getType()->isVectorTy()) return nullptr;
+    if (auto it = known_.find(v); it != known_.end()) return it->second;
+    llvm::Value* s = compute(v, depth);
+    known_[v] = s;
+    return s;
   }
-  if (auto* cmp = llvm::dyn_cast<llvm::CmpInst>(inst)) {
-    llvm::Value* x = operand(0);
-    llvm::Value* y = x ? operand(1) : nullptr;
-    if (!y) return nullptr;
-    return cmp->isFPPredicate() ? builder_.CreateFCmp(cmp->getPredicate(), x, y)
-                                : builder_.CreateICmp(cmp->getPredicate(), x, y);
+
+ private:
+  llvm::Value* compute(llvm::Value* v, int depth) {
+    if (llvm::Value* s = llvm::getSplatValue(v)) return s;
+    // Address arithmetic is rarely deeper than this.
+    constexpr int kMaxDepth = 12;
+    if (depth >= kMaxDepth) return nullptr;
+    auto* inst = llvm::dyn_cast<llvm::Instruction>(v);
+    if (!inst) return nullptr;
+    auto operand = [&](unsigned i) { return scalar(inst->getOperand(i), depth + 1); };
+    if (auto* bin = llvm::dyn_cast<llvm::BinaryOperator>(inst)) {
+      llvm::Value* x = operand(0);
+      llvm::Value* y = x ? operand(1) : nullptr;
+      if (!y) return nullptr;
+      llvm::Value* r = b_.CreateBinOp(bin->getOpcode(), x, y);
+      if (auto* ri = llvm::dyn_cast<llvm::Instruction>(r)) ri->copyIRFlags(bin);
+      return r;
+    }
+    if (auto* cmp = llvm::dyn_cast<llvm::CmpInst>(inst)) {
+      llvm::Value* x = operand(0);
+      llvm::Value* y = x ? operand(1) : nullptr;
+      if (!y) return nullptr;
+      return cmp->isFPPredicate() ? b_.CreateFCmp(cmp->getPredicate(), x, y) : b_.CreateICmp(cmp->getPredicate(), x, y);
+    }
+    if (auto* cast = llvm::dyn_cast<llvm::CastInst>(inst)) {
+      llvm::Value* x = operand(0);
+      if (!x) return nullptr;
+      return b_.CreateCast(cast->getOpcode(), x, cast->getDestTy()->getScalarType());
+    }
+    if (llvm::isa<llvm::SelectInst>(inst)) {
+      llvm::Value* c = operand(0);
+      llvm::Value* x = c ? operand(1) : nullptr;
+      llvm::Value* y = x ? operand(2) : nullptr;
+      if (!y) return nullptr;
+      return b_.CreateSelect(c, x, y);
+    }
+    return nullptr;
   }
-  if (auto* cast = llvm::dyn_cast<llvm::CastInst>(inst)) {
-    llvm::Value* x = operand(0);
-    if (!x) return nullptr;
-    return builder_.CreateCast(cast->getOpcode(), x, cast->getDestTy()->getScalarType());
-  }
-  if (llvm::isa<llvm::SelectInst>(inst)) {
-    llvm::Value* c = operand(0);
-    llvm::Value* x = c ? operand(1) : nullptr;
-    llvm::Value* y = x ? operand(2) : nullptr;
-    if (!y) return nullptr;
-    return builder_.CreateSelect(c, x, y);
-  }
-  return nullptr;
-}
+
+  llvm::IRBuilder<>& b_;
+  std::unordered_map<llvm::Value*, llvm::Value*> known_;
+};
+
+}  // namespace
+
+llvm::Value* Translator::uniform_scalar(llvm::Value* v) { return UniformWalk(builder_).scalar(v, 0); }
 
 llvm::GlobalVariable* Translator::zero_record() {
   if (!null_record) {

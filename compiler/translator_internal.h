@@ -108,7 +108,7 @@ class Translator {
   // The scalar every lane of the <W x T> `v` holds, when the IR that computes `v` shows it is the
   // same in all lanes (splats, and arithmetic, compares, casts and selects of them); else nullptr.
   // New scalar instructions are emitted at the insertion point (dead ones are removed by LLVM).
-  llvm::Value* uniform_scalar(llvm::Value* v, int depth = 0);
+  llvm::Value* uniform_scalar(llvm::Value* v);
   // A zero-filled private global of abi::kDescriptorRecordSize bytes: the record unbound
   // descriptors read, and the address a skipped uniform load reads instead of its own.
   llvm::GlobalVariable* zero_record();
