@@ -19,8 +19,28 @@
 #include <mutex>
 
 #include "common/log.h"
+#include "compiler/thread_cpu_time.h"
 
 namespace kiln::compiler {
+
+namespace {
+
+// The IR passes kernels get, instead of LLVM's O2 (which was half of a cold pipeline creation).
+// Translated kernels are one function, already vectorised, with no calls and no countable loops
+// (loops exit on a lane-mask test), so O2's inliner, loop vectorizer, SLP vectorizer, unroller
+// and most of its eight InstCombine runs find nothing to do. What the translator's IR does need:
+//  - sroa: the allocas that hold masks, phis and values crossing blocks become SSA registers;
+//  - early-cse, gvn: the translator re-derives built-ins, addresses and descriptor loads per use;
+//  - instcombine, simplifycfg: fold the mask arithmetic and merge the block-skip tests that
+//    became redundant; a second round after gvn cleans up what it exposed;
+//  - licm: uniform values (push constants, descriptor records, bounds) computed inside a loop;
+//  - adce: what the scalarised uniform paths left behind.
+constexpr const char* kKernelPipeline =
+    "function(sroa<modify-cfg>,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,"
+    "loop-mssa(licm<allowspeculation>),gvn,instcombine<no-verify-fixpoint>,"
+    "simplifycfg<hoist-common-insts;sink-common-insts>,adce)";
+
+}  // namespace
 
 struct Jit::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
@@ -85,6 +105,7 @@ bool Jit::compile_to_object(std::unique_ptr<llvm::LLVMContext> context_arg, std:
   }
   // The TargetMachine (cost models, code generation) is not thread-safe.
   std::lock_guard lock(impl_->optimize_mutex);
+  const double optimize_start = thread_cpu_ms();
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -95,7 +116,15 @@ bool Jit::compile_to_object(std::unique_ptr<llvm::LLVMContext> context_arg, std:
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
-  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(*module, mam);
+  llvm::ModulePassManager passes;
+  if (auto err = pb.parsePassPipeline(passes, kKernelPipeline)) {
+    // Cannot happen with a fixed string and a matching LLVM; fall back rather than fail a pipeline.
+    KILN_LOG_ONCE(LogLevel::Warn, "JIT: kernel pass pipeline rejected (%s); using LLVM's O2",
+                  llvm::toString(std::move(err)).c_str());
+    passes = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+  }
+  passes.run(*module, mam);
+  const double codegen_start = thread_cpu_ms();
 
   auto emit = [&](llvm::CodeGenFileType type, llvm::SmallVectorImpl<char>& out) {
     llvm::raw_svector_ostream stream(out);
@@ -117,6 +146,8 @@ bool Jit::compile_to_object(std::unique_ptr<llvm::LLVMContext> context_arg, std:
     return false;
   }
   object->assign(bytes.begin(), bytes.end());
+  log(LogLevel::Debug, "JIT: IR optimization %.1f ms, code generation %.1f ms (thread CPU time)",
+      codegen_start - optimize_start, thread_cpu_ms() - codegen_start);
   return true;
 }
 

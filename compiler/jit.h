@@ -1,8 +1,9 @@
 #pragma once
 // The JIT: one ORC LLJIT per process, configured for the host CPU, that turns translated LLVM
-// modules into callable kernels. IR is optimized at O2 with the host's TargetMachine before code
-// generation. Kernels reach the driver only through function pointers in their context structs
-// (compiler/kernel_abi.h), so no driver symbols need registering; libm comes from the process.
+// modules into callable kernels. IR is optimized with Kiln's pass list (jit.cpp, kKernelPipeline)
+// and the host's TargetMachine, then code is generated at O2. Kernels reach the driver only
+// through function pointers in their context structs (compiler/kernel_abi.h), so no driver
+// symbols need registering; libm comes from the process.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -20,7 +21,7 @@ class Jit {
   // The process-wide JIT (created on first use). Thread-safe.
   static Jit& instance();
 
-  // Optimizes `module` (created in `context`; both consumed) at O2 and emits host object code
+  // Optimizes `module` (created in `context`; both consumed) and emits host object code
   // into `object` — the form kernels are cached and persisted in. With `assembly`, also the
   // assembly text (KILN_DUMP=asm). False with `error` set on failure.
   bool compile_to_object(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module,

@@ -12,6 +12,7 @@
 #include "compiler/shader_hash.h"
 #include "compiler/spirv_front.h"
 #include "compiler/spirv_module.h"
+#include "compiler/thread_cpu_time.h"
 
 namespace kiln::compiler {
 namespace {
@@ -34,7 +35,9 @@ std::shared_ptr<const CachedKernel> build(const ShaderSource& source, uint32_t s
     *error = std::string(stage) + " shaders are not supported";
     return nullptr;
   }
+  double phase_start = thread_cpu_ms();
   FrontResult front = prepare_spirv(source, kKilnLayoutSupport);
+  const double front_ms = thread_cpu_ms() - phase_start;
   if (!front.ok()) {
     *error = front.error;
     return nullptr;
@@ -54,8 +57,10 @@ std::shared_ptr<const CachedKernel> build(const ShaderSource& source, uint32_t s
   auto kernel = std::make_shared<CachedKernel>();
   kernel->symbol = "kiln_" + std::string(stage) + "_" + std::to_string(key);
   kernel->simd_width = simd_width;
+  phase_start = thread_cpu_ms();
   std::unique_ptr<llvm::Module> ir = translate(*module, *entry, *context, kernel.get(), error);
   if (!ir) return nullptr;
+  const double translate_ms = thread_cpu_ms() - phase_start;
   if (dump_enabled("llvm")) {
     std::string text;
     llvm::raw_string_ostream stream(text);
@@ -68,6 +73,8 @@ std::shared_ptr<const CachedKernel> build(const ShaderSource& source, uint32_t s
                                          want_assembly ? &assembly : nullptr, error))
     return nullptr;
   if (want_assembly) dump_text("asm", key, stage, assembly);
+  log(LogLevel::Debug, "%s kernel %016llx: SPIR-V front %.1f ms, translation %.1f ms (thread CPU time)", stage, (unsigned long long)key,
+      front_ms, translate_ms);
   return kernel;
 }
 
@@ -103,7 +110,10 @@ std::shared_ptr<const CachedKernel> find_or_build_kernel(const ShaderSource& sou
 }
 
 uint64_t link_kernel(const CachedKernel& kernel, std::string* error) {
-  return Jit::instance().load_object(kernel.object, kernel.symbol, error);
+  const double start = thread_cpu_ms();
+  const uint64_t address = Jit::instance().load_object(kernel.object, kernel.symbol, error);
+  log(LogLevel::Debug, "%s: linked in %.1f ms (thread CPU time)", kernel.symbol.c_str(), thread_cpu_ms() - start);
+  return address;
 }
 
 }  // namespace kiln::compiler

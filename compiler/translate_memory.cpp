@@ -5,6 +5,7 @@
 // zero and do not write, so a bad index never touches memory outside its resource.
 #include <functional>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/Transforms/Utils/LowerAtomic.h>
 
 #include <unordered_set>
 
@@ -89,12 +90,7 @@ llvm::Value* Translator::descriptor_record(uint32_t set, const BindingLocation& 
   auto& b = t.b();
   llvm::Type* i64 = b.getInt64Ty();
   llvm::Value* element64 = b.CreateZExtOrTrunc(element, t.lane_type(i64));
-  if (!t.null_record) {
-    auto* type = llvm::ArrayType::get(b.getInt8Ty(), abi::kDescriptorRecordSize);
-    t.null_record = new llvm::GlobalVariable(*t.llvm_module, type, true, llvm::GlobalValue::PrivateLinkage,
-                                             llvm::ConstantAggregateZero::get(type), "kiln_null_descriptor");
-  }
-  llvm::Value* null_record = t.splat(b.CreatePtrToInt(t.null_record, i64));
+  llvm::Value* null_record = t.splat(b.CreatePtrToInt(t.zero_record(), i64));
   llvm::Value* record;  // <W x i64> address of each lane's record
   if (loc.dynamic) {
     llvm::Value* base = b.CreatePtrToInt(
@@ -127,6 +123,12 @@ static void load_buffer_descriptor(Translator& t, uint32_t set, const BindingLoc
   auto& b = t.b();
   llvm::Type* i64 = b.getInt64Ty();
   llvm::Value* record = t.descriptor_record(set, loc, element);
+  if (llvm::Value* uniform = t.uniform_scalar(record)) {  // one descriptor for all lanes: two scalar loads
+    llvm::Value* at = b.CreateIntToPtr(uniform, b.getPtrTy());
+    *address = t.splat(b.CreateLoad(i64, at));
+    *range = t.splat(b.CreateLoad(i64, b.CreateConstGEP1_64(b.getInt8Ty(), at, 8)));
+    return;
+  }
   llvm::Type* ptrs = t.lane_type(b.getPtrTy());
   llvm::Value* all = llvm::Constant::getAllOnesValue(t.lane_type(b.getInt1Ty()));
   llvm::Value* zero = llvm::Constant::getNullValue(t.lane_type(i64));
@@ -485,6 +487,26 @@ llvm::Value* access_lanes(Translator& t, llvm::Value* addr, llvm::Value* lanes, 
   return phi;
 }
 
+// A load whose address and bounds check are the same in every lane (push constants, uniform
+// buffer members at constant offsets, descriptor records): one scalar load, splatted, instead
+// of a gather. When no lane is active or the access is out of bounds it reads the zero record,
+// so it never touches memory outside the object. Lanes outside the mask get the value too, which
+// nothing observes. nullptr when the access is not provably uniform.
+static llvm::Value* uniform_load(Translator& t, const Pointer& p, llvm::Value* addr, llvm::Type* scalar, uint32_t size) {
+  if (p.lanes_interleaved || size > abi::kDescriptorRecordSize) return nullptr;  // per-lane copies
+  auto& b = t.b();
+  llvm::Value* address = t.uniform_scalar(addr);
+  if (!address) return nullptr;
+  llvm::Value* valid = t.any_lane(t.mask());
+  if (p.bounded) {
+    llvm::Value* bounds = t.uniform_scalar(in_bounds(t, p, addr, size));
+    if (!bounds) return nullptr;
+    valid = b.CreateAnd(valid, bounds);
+  }
+  llvm::Value* at = b.CreateSelect(valid, b.CreateIntToPtr(address, b.getPtrTy()), t.zero_record());
+  return t.splat(b.CreateAlignedLoad(scalar, at, llvm::Align(std::min(size, 8u))));
+}
+
 static llvm::Value* load_builtin(Translator& t, spv::BuiltIn builtin, uint32_t component) {
   auto& b = t.b();
   if (t.graphics()) {
@@ -583,8 +605,8 @@ Value Translator::load(const Pointer& p, Id type) {
     const bool is_bool = st.kind == spirv::TypeKind::Bool;
     llvm::Type* memory_type = is_bool ? b.getInt32Ty() : leaf_type(scalar);
     const uint32_t size = is_bool ? 4 : spirv::type_size(m, scalar);
-    llvm::Value* lanes = lanes_in_bounds(p, addr, size);
-    llvm::Value* v = access_lanes(*this, physical_address(p, addr, size), lanes, memory_type, size, nullptr);
+    llvm::Value* v = uniform_load(*this, p, addr, memory_type, size);
+    if (!v) v = access_lanes(*this, physical_address(p, addr, size), lanes_in_bounds(p, addr, size), memory_type, size, nullptr);
     if (is_bool) v = b.CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
     out.leaves.push_back(v);
   });
@@ -773,6 +795,13 @@ static bool atomic(Translator& t, const spirv::Instruction& inst) {
   // Volatile semantics additionally forbid LLVM to merge or drop the access.
   const auto semantics = t.m.constant_uint(inst.operands[2]);
   const bool is_volatile = semantics && (*semantics & static_cast<uint32_t>(spv::MemorySemanticsMask::Volatile));
+  // Workgroup memory is only reachable from the workgroup's own subgroups, and the engine runs
+  // those as fibers on one thread that switch only at barriers (pipeline/compute_dispatch.cpp):
+  // no other thread can see the read-modify-write half done, so it needs no locked instruction.
+  // Plain accesses in lane order give the same results at a fraction of a `lock xadd`'s cost.
+  const Id pointer_type = t.type_of(inst.operands[0]);
+  const bool thread_local_memory =
+      pointer_type && t.m.type(pointer_type).storage_class == spv::StorageClass::Workgroup;
   llvm::Function* fn = b.GetInsertBlock()->getParent();
   llvm::Value* physical = t.physical_address(p, p.addr, size);
   llvm::Value* result = llvm::UndefValue::get(t.lane_type(scalar));
@@ -785,7 +814,24 @@ static bool atomic(Translator& t, const spirv::Instruction& inst) {
     llvm::Value* address = b.CreateIntToPtr(b.CreateExtractElement(physical, lane), b.getPtrTy());
     llvm::Value* old = nullptr;
     const auto order = llvm::AtomicOrdering::SequentiallyConsistent;
-    if (op == spv::Op::OpAtomicLoad) {
+    if (thread_local_memory) {
+      llvm::Value* loaded = nullptr;
+      if (op != spv::Op::OpAtomicStore) loaded = b.CreateAlignedLoad(scalar, address, llvm::Align(size), is_volatile);
+      llvm::Value* stored = nullptr;
+      if (op == spv::Op::OpAtomicStore) {
+        stored = b.CreateExtractElement(operand, lane);
+      } else if (op == spv::Op::OpAtomicCompareExchange) {
+        llvm::Value* equal = b.CreateICmpEQ(loaded, b.CreateExtractElement(comparator, lane));
+        stored = b.CreateSelect(equal, b.CreateExtractElement(operand, lane), loaded);
+      } else if (op != spv::Op::OpAtomicLoad) {
+        bool ok;
+        auto binop = rmw_op(op, &ok);
+        if (!ok) return t.fail(inst, "unsupported atomic");
+        stored = llvm::buildAtomicRMWValue(binop, b, loaded, b.CreateExtractElement(operand, lane));
+      }
+      if (stored) b.CreateAlignedStore(stored, address, llvm::Align(size), is_volatile);
+      old = loaded;
+    } else if (op == spv::Op::OpAtomicLoad) {
       auto* load = b.CreateLoad(scalar, address);
       load->setAtomic(order);
       load->setAlignment(llvm::Align(size));
@@ -968,9 +1014,12 @@ bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handle
       set(inst.result, Value{{b.CreateTrunc(count, lane_type(b.getInt32Ty()))}});
       return true;
     }
+    // Barrier fences are acquire-release: the Vulkan memory model treats SequentiallyConsistent
+    // semantics as AcquireRelease, and on x86 an acq_rel fence orders without an instruction (a
+    // seq_cst one is an mfence, twice per subgroup per workgroup barrier).
     case spv::Op::OpControlBarrier: {
       const auto scope = m.constant_uint(inst.operands[0]);
-      b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+      b.CreateFence(llvm::AtomicOrdering::AcquireRelease);
       if (scope && *scope == static_cast<uint32_t>(spv::Scope::Workgroup)) {
         info_.uses_barrier = true;
         llvm::Value* fn = b.CreateLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), invocation,
@@ -978,12 +1027,12 @@ bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handle
         llvm::Value* context = b.CreateLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), invocation,
                                                                                offsetof(abi::ComputeInvocation, barrier_context)));
         b.CreateCall(llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy()}, false), fn, {context});
-        b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+        b.CreateFence(llvm::AtomicOrdering::AcquireRelease);
       }
       return true;
     }
     case spv::Op::OpMemoryBarrier:
-      b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+      b.CreateFence(llvm::AtomicOrdering::AcquireRelease);
       return true;
     default:
       if (is_atomic_instruction(inst.opcode)) return atomic(*this, inst);

@@ -3,12 +3,14 @@
 // Blocks are emitted once each, in structured order (compiler/spirv_module.cpp). Every block has
 // an "arriving lanes" mask in memory; a branch ORs its edge's lanes into the target's mask, and a
 // block whose mask is empty is skipped. A loop header is also a loop top: after the loop's last
-// block, if any lanes went back to the header, control jumps back to it. So divergent lanes
-// simply sit out the parts they do not take, and a region no lane takes costs one test.
+// block, if any lanes went back to the header, control jumps back into its body. So divergent
+// lanes simply sit out the parts they do not take, and a region no lane takes costs one test.
+// A block entered only by its predecessor's unconditional branch shares that block's test.
 // SSA values that live across blocks are kept in allocas (LLVM's mem2reg turns them back into
 // registers), because a skipped block's values do not dominate later uses.
 #include "compiler/translator_internal.h"
 
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Intrinsics.h>
 
 #include "compiler/jit.h"
@@ -111,6 +113,80 @@ Id Translator::element_type(Id type, uint32_t index) const {
 }
 
 llvm::Value* Translator::any_lane(llvm::Value* mask) { return builder_.CreateOrReduce(mask); }
+
+namespace {
+
+// Translator::uniform_scalar's walk. `known` holds the answer for every vector already visited in
+// this walk (nullptr: not uniform), so shared subexpressions are cloned once and the walk stays
+// linear. It lives for one walk only: a clone sits at that walk's insertion point and need not
+// dominate a later one.
+class UniformWalk {
+ public:
+  explicit UniformWalk(llvm::IRBuilder<>& b) : b_(b) {}
+
+  llvm::Value* scalar(llvm::Value* v, int depth) {
+    if (!v->getType()->isVectorTy()) return nullptr;
+    if (auto it = known_.find(v); it != known_.end()) return it->second;
+    llvm::Value* s = compute(v, depth);
+    known_[v] = s;
+    return s;
+  }
+
+ private:
+  llvm::Value* compute(llvm::Value* v, int depth) {
+    if (llvm::Value* s = llvm::getSplatValue(v)) return s;
+    // Address arithmetic is rarely deeper than this.
+    constexpr int kMaxDepth = 12;
+    if (depth >= kMaxDepth) return nullptr;
+    auto* inst = llvm::dyn_cast<llvm::Instruction>(v);
+    if (!inst) return nullptr;
+    auto operand = [&](unsigned i) { return scalar(inst->getOperand(i), depth + 1); };
+    if (auto* bin = llvm::dyn_cast<llvm::BinaryOperator>(inst)) {
+      llvm::Value* x = operand(0);
+      llvm::Value* y = x ? operand(1) : nullptr;
+      if (!y) return nullptr;
+      llvm::Value* r = b_.CreateBinOp(bin->getOpcode(), x, y);
+      if (auto* ri = llvm::dyn_cast<llvm::Instruction>(r)) ri->copyIRFlags(bin);
+      return r;
+    }
+    if (auto* cmp = llvm::dyn_cast<llvm::CmpInst>(inst)) {
+      llvm::Value* x = operand(0);
+      llvm::Value* y = x ? operand(1) : nullptr;
+      if (!y) return nullptr;
+      return cmp->isFPPredicate() ? b_.CreateFCmp(cmp->getPredicate(), x, y) : b_.CreateICmp(cmp->getPredicate(), x, y);
+    }
+    if (auto* cast = llvm::dyn_cast<llvm::CastInst>(inst)) {
+      llvm::Value* x = operand(0);
+      if (!x) return nullptr;
+      return b_.CreateCast(cast->getOpcode(), x, cast->getDestTy()->getScalarType());
+    }
+    if (llvm::isa<llvm::SelectInst>(inst)) {
+      llvm::Value* c = operand(0);
+      llvm::Value* x = c ? operand(1) : nullptr;
+      llvm::Value* y = x ? operand(2) : nullptr;
+      if (!y) return nullptr;
+      return b_.CreateSelect(c, x, y);
+    }
+    return nullptr;
+  }
+
+  llvm::IRBuilder<>& b_;
+  std::unordered_map<llvm::Value*, llvm::Value*> known_;
+};
+
+}  // namespace
+
+llvm::Value* Translator::uniform_scalar(llvm::Value* v) { return UniformWalk(builder_).scalar(v, 0); }
+
+llvm::GlobalVariable* Translator::zero_record() {
+  if (!null_record) {
+    auto* type = llvm::ArrayType::get(builder_.getInt8Ty(), abi::kDescriptorRecordSize);
+    null_record = new llvm::GlobalVariable(*llvm_module, type, true, llvm::GlobalValue::PrivateLinkage,
+                                           llvm::ConstantAggregateZero::get(type), "kiln_null_descriptor");
+    null_record->setAlignment(llvm::Align(16));
+  }
+  return null_record;
+}
 
 void Translator::spill(Id id) {
   // Only this block's active lanes are written: inactive lanes keep the value they computed in
@@ -288,9 +364,42 @@ bool Translator::terminator(const spirv::Function& f, size_t index) {
   }
 }
 
+namespace {
+
+// Float arithmetic whose multiply and add LLVM may fuse into one FMA (the `contract` flag):
+// SPIR-V allows it unless the result is decorated NoContraction. The fused result is at least
+// as precise, and it shortens dependency chains (Mandelbrot's loop is latency-bound).
+bool contractible(spv::Op op) {
+  switch (op) {
+    case spv::Op::OpFAdd:
+    case spv::Op::OpFSub:
+    case spv::Op::OpFMul:
+    case spv::Op::OpFNegate:
+    case spv::Op::OpDot:
+    case spv::Op::OpVectorTimesScalar:
+    case spv::Op::OpMatrixTimesScalar:
+    case spv::Op::OpVectorTimesMatrix:
+    case spv::Op::OpMatrixTimesVector:
+    case spv::Op::OpMatrixTimesMatrix:
+    case spv::Op::OpOuterProduct:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 bool Translator::translate_block(const spirv::Function& f, size_t index) {
   current_block_ = index;
+  // Only compute kernels contract: a graphics `invariant` output must come out bit-identical in
+  // every pipeline that computes it the same way, and LLVM's fusion depends on surrounding code.
+  const bool may_contract = entry.model == spv::ExecutionModel::GLCompute;
   for (const spirv::Instruction& inst : f.blocks[index].body) {
+    llvm::FastMathFlags fast_math;
+    if (may_contract && contractible(inst.opcode) && !m.decorations(inst.result).no_contraction)
+      fast_math.setAllowContract();
+    builder_.setFastMathFlags(fast_math);
     if (inst.opcode == spv::Op::OpPhi) {
       Value v;
       for (llvm::AllocaInst* slot : spills_[inst.result]) v.leaves.push_back(builder_.CreateLoad(slot->getAllocatedType(), slot));
@@ -311,6 +420,7 @@ bool Translator::translate_block(const spirv::Function& f, size_t index) {
     if (!dot_instruction(inst, &handled)) return false;
     if (!handled) return fail(inst, "unsupported instruction");
   }
+  builder_.clearFastMathFlags();
   return terminator(f, index);
 }
 
@@ -339,10 +449,34 @@ bool Translator::translate_function(const spirv::Function& f) {
   builder_.CreateStore(mask_, in_masks_[0]);
   (void)entry_bb;
 
+  // Edges into each block, to find blocks that simply continue the one before them.
+  std::vector<uint32_t> edges_in(f.blocks.size(), 0);
+  for (const spirv::Block& blk : f.blocks) {
+    const spirv::Instruction& t = blk.terminator;
+    auto count = [&](Id label) {
+      if (auto it = f.block_index.find(label); it != f.block_index.end()) ++edges_in[it->second];
+    };
+    if (t.opcode == spv::Op::OpBranch) count(t.operands[0]);
+    if (t.opcode == spv::Op::OpBranchConditional) count(t.operands[1]), count(t.operands[2]);
+    // Every switch operand that names a block counts (a literal equal to a label id only
+    // overcounts, which costs a test, never correctness).
+    if (t.opcode == spv::Op::OpSwitch)
+      for (size_t k = 1; k < t.operands.size(); ++k) count(t.operands[k]);
+  }
+  // Block i runs with exactly the lanes of block i-1, and exactly when that block ran, when
+  // block i-1's unconditional branch is its only way in: it then needs no "any lane?" test of its
+  // own and is emitted inside block i-1's body (in a loop, a test and a branch per iteration).
+  auto continues_previous = [&](size_t i) {
+    if (i == 0 || f.blocks[i].is_loop_header || edges_in[i] != 1) return false;
+    const spirv::Instruction& t = f.blocks[i - 1].terminator;
+    return t.opcode == spv::Op::OpBranch && t.operands[0] == f.blocks[i].label;
+  };
+
   struct OpenLoop {
     size_t header;
     Id merge;
-    llvm::BasicBlock* top;
+    llvm::BasicBlock* header_body;  // where another iteration starts: the header's lanes are known
+    llvm::PHINode* header_mask;     // the header body's mask: first arrival or a later iteration
   };
   std::vector<OpenLoop> loops;
   llvm::BasicBlock* next = llvm::BasicBlock::Create(ctx, "block0", function);
@@ -350,15 +484,30 @@ bool Translator::translate_function(const spirv::Function& f) {
 
   auto close_loop = [&](llvm::BasicBlock* after) {
     // Lanes that went back to the header run the loop again; the others wait at the merge.
+    // They enter the header's body directly: the test that guards it on the first arrival
+    // would only repeat this one.
     OpenLoop loop = loops.back();
     loops.pop_back();
     llvm::AllocaInst* slot = in_masks_[loop.header];
-    llvm::Value* again = any_lane(builder_.CreateLoad(slot->getAllocatedType(), slot));
-    builder_.CreateCondBr(again, loop.top, after);
+    llvm::Value* lanes = builder_.CreateLoad(slot->getAllocatedType(), slot);
+    builder_.CreateStore(llvm::Constant::getNullValue(mask_type), slot);
+    loop.header_mask->addIncoming(lanes, builder_.GetInsertBlock());
+    builder_.CreateCondBr(any_lane(lanes), loop.header_body, after);
   };
 
+  bool body_open = false;  // the insertion point is still in the previous block's body
   for (size_t i = 0; i < f.blocks.size(); ++i) {
     const spirv::Block& blk = f.blocks[i];
+    const bool loop_ends_here = !loops.empty() && loops.back().merge == blk.label;
+    if (body_open && !loop_ends_here && continues_previous(i)) {
+      llvm::AllocaInst* slot = in_masks_[i];
+      mask_ = builder_.CreateLoad(slot->getAllocatedType(), slot);
+      builder_.CreateStore(llvm::Constant::getNullValue(mask_type), slot);
+      if (!translate_block(f, i)) return false;
+      continue;
+    }
+    if (body_open) builder_.CreateBr(next);
+    body_open = false;
     // Loops whose merge block this is end here.
     while (!loops.empty() && loops.back().merge == blk.label) {
       builder_.SetInsertPoint(next);
@@ -367,17 +516,24 @@ bool Translator::translate_function(const spirv::Function& f) {
       next = after;
     }
     builder_.SetInsertPoint(next);
-    if (blk.is_loop_header) loops.push_back({i, blk.merge_block, next});
     llvm::BasicBlock* body = llvm::BasicBlock::Create(ctx, "body" + std::to_string(i), function);
+    llvm::BasicBlock* top = next;
     next = llvm::BasicBlock::Create(ctx, "block" + std::to_string(i + 1), function);
     llvm::AllocaInst* slot = in_masks_[i];
     mask_ = builder_.CreateLoad(slot->getAllocatedType(), slot);
     builder_.CreateStore(llvm::Constant::getNullValue(mask_type), slot);
     builder_.CreateCondBr(any_lane(mask_), body, next);
     builder_.SetInsertPoint(body);
+    if (blk.is_loop_header) {
+      llvm::PHINode* lanes = builder_.CreatePHI(mask_type, 2);
+      lanes->addIncoming(mask_, top);
+      mask_ = lanes;
+      loops.push_back({i, blk.merge_block, body, lanes});
+    }
     if (!translate_block(f, i)) return false;
-    builder_.CreateBr(next);
+    body_open = true;
   }
+  if (body_open) builder_.CreateBr(next);
   // Loops without a reachable merge block (no break) end with the function.
   builder_.SetInsertPoint(next);
   while (!loops.empty()) {

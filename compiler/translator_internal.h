@@ -105,6 +105,13 @@ class Translator {
   void set(Id id, Value value);
   void set_pointer(Id id, Pointer pointer);
   llvm::Value* any_lane(llvm::Value* mask);
+  // The scalar every lane of the <W x T> `v` holds, when the IR that computes `v` shows it is the
+  // same in all lanes (splats, and arithmetic, compares, casts and selects of them); else nullptr.
+  // New scalar instructions are emitted at the insertion point (dead ones are removed by LLVM).
+  llvm::Value* uniform_scalar(llvm::Value* v);
+  // A zero-filled private global of abi::kDescriptorRecordSize bytes: the record unbound
+  // descriptors read, and the address a skipped uniform load reads instead of its own.
+  llvm::GlobalVariable* zero_record();
   llvm::Value* mask() const { return mask_; }
   llvm::IRBuilder<>& b() { return builder_; }
   uint32_t width() const { return options_.simd_width; }

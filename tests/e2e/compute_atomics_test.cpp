@@ -2,9 +2,11 @@
 // (VK_EXT_shader_atomic_float: float32/float64 add, exchange) on storage-buffer and shared memory,
 // with every invocation of several workgroups contending for the same words. The totals are
 // exact (integer-valued or binary-fraction floats), so any lost or doubled update shows.
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "e2e/compute_job.h"
 #include "e2e/vk_fixture.h"
@@ -79,6 +81,61 @@ TEST_F(ComputeAtomicsTest, Int64AndFloatAtomicsOnBufferAndSharedMemoryUnderConte
     EXPECT_EQ(totals->per_group[3 * g], group_sum) << "shared uint64 sum of workgroup " << g;
     EXPECT_EQ(totals->per_group[3 * g + 1], std::bit_cast<uint32_t>(32.0f)) << "shared float sum of workgroup " << g;
     EXPECT_EQ(totals->per_group[3 * g + 2], std::bit_cast<uint64_t>(8.0)) << "shared double sum of workgroup " << g;
+  }
+}
+
+// Shared-memory atomics run without locked instructions (a workgroup's subgroups share one
+// thread), so each operation's read-modify-write and its returned value are checked here.
+TEST_F(ComputeAtomicsTest, EveryAtomicOperationOnSharedMemoryUnderContention) {
+  TestDevice& device = this->device();
+  constexpr uint32_t kGroups = 3, kLocal = 64;
+  Buffer results = device.create_buffer(10 * kGroups * sizeof(uint32_t), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  Buffer tickets = device.create_buffer(2 * kGroups * kLocal * sizeof(uint32_t), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  ComputeJob job(device, "atomics_shared_ops.comp", {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, results);
+  job.bind_buffer(1, tickets);
+  job.run(kGroups);
+
+  const auto* got = reinterpret_cast<const uint32_t*>(results.mapped);
+  const auto* ticket = reinterpret_cast<const uint32_t*>(tickets.mapped);
+  for (uint32_t g = 0; g < kGroups; ++g) {
+    uint32_t and_bits = ~0u, or_bits = 0, xor_bits = 0, swapped = 0, umin = ~0u, umax = 0;
+    int32_t smin = std::numeric_limits<int32_t>::max(), smax = std::numeric_limits<int32_t>::min();
+    for (uint32_t i = 0; i < kLocal; ++i) {
+      and_bits &= i < 20 ? ~(1u << i) : ~0u;
+      or_bits |= 1u << (i % 29);
+      xor_bits ^= 1u << (i % 24);
+      swapped += i + 1;
+      umin = std::min(umin, 1000 + (i * 37) % 64 + g);
+      umax = std::max(umax, (i * 37) % 64 + g);
+      smin = std::min(smin, -static_cast<int32_t>(i) * 3 - static_cast<int32_t>(g));
+      smax = std::max(smax, static_cast<int32_t>(i) - 100 + static_cast<int32_t>(g));
+    }
+    const uint32_t* r = got + 10 * g;
+    EXPECT_EQ(r[0], kLocal) << "add, workgroup " << g;
+    EXPECT_EQ(r[1], and_bits) << "and, workgroup " << g;
+    EXPECT_EQ(r[2], or_bits) << "or, workgroup " << g;
+    EXPECT_EQ(r[3], xor_bits) << "xor, workgroup " << g;
+    EXPECT_EQ(r[4], swapped) << "compare-exchange loop, workgroup " << g;
+    EXPECT_EQ(r[6], umin) << "unsigned min, workgroup " << g;
+    EXPECT_EQ(r[7], umax) << "unsigned max, workgroup " << g;
+    EXPECT_EQ(static_cast<int32_t>(r[8]), smin) << "signed min, workgroup " << g;
+    EXPECT_EQ(static_cast<int32_t>(r[9]), smax) << "signed max, workgroup " << g;
+    // add returned each count 0..63 once; exchange returned the initial 1000 and all but the
+    // last written index, which stayed in the variable.
+    std::vector<uint32_t> adds, exchanges{r[5]};
+    for (uint32_t i = 0; i < kLocal; ++i) {
+      adds.push_back(ticket[2 * (g * kLocal + i)]);
+      exchanges.push_back(ticket[2 * (g * kLocal + i) + 1]);
+    }
+    std::sort(adds.begin(), adds.end());
+    std::sort(exchanges.begin(), exchanges.end());
+    for (uint32_t i = 0; i < kLocal; ++i) {
+      EXPECT_EQ(adds[i], i) << "add's returned values, workgroup " << g;
+      EXPECT_EQ(exchanges[i], i) << "exchange's returned values, workgroup " << g;
+    }
+    EXPECT_EQ(exchanges[kLocal], 1000u) << "exchange's returned values, workgroup " << g;
   }
 }
 
