@@ -13,15 +13,15 @@
 
 namespace kiln::mem::sampling_detail {
 
-// What the eight-lane filter needs of a level, as 32-bit values gathered per lane.
-struct Rgba8LevelTable {
+// What the eight-lane filters need of a level, as 32-bit values gathered per lane.
+struct LevelTable {
   int32_t offset[16];  // level base - view level 0 base, in bytes
-  int32_t pitch[16];   // row pitch in bytes
-  int32_t width[16], height[16];
+  int32_t pitch[16];   // row pitch in bytes (rows of blocks for compressed formats)
+  int32_t width[16], height[16];  // texels
 };
 
 // Whether the view's levels can be addressed with 32-bit offsets from level 0's base.
-inline bool fill_rgba8_level_table(const SampledView& v, Rgba8LevelTable* table) {
+inline bool fill_level_table(const SampledView& v, LevelTable* table) {
   const uint8_t* base = v.levels[0].base;
   for (uint32_t l = 0; l < v.level_count; ++l) {
     const SampledLevel& L = v.levels[l];
@@ -93,23 +93,29 @@ KILN_AVX2 void rgba8_accumulate(__m256i word, __m256 weight, __m256* sum) {
 
 // Filters eight lanes at per-lane `level`s and normalized (s, t) (arrays of 8); returns R, G, B, A
 // (after the BGRA swap) in out[0..3]. Every level index must be valid.
-template <bool kBgra, bool kRepeat>
-KILN_AVX2 void rgba8_bilinear_x8(const SampledView& v, const Rgba8LevelTable& table, const int32_t* level,
-                                 const float* s, const float* t, __m256* out) {
+// The table entries of eight lanes' levels.
+KILN_AVX2 void level_parameters(const LevelTable& table, const int32_t* level, __m256i* width, __m256i* height,
+                                __m256i* pitch, __m256i* base) {
   const __m256i lv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(level));
-  __m256i width, height, pitch, base;
   if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(lv, _mm256_set1_epi32(level[0]))) == -1) {
     // One level for all eight lanes (the usual case): broadcasts instead of gathers.
-    width = _mm256_set1_epi32(table.width[level[0]]);
-    height = _mm256_set1_epi32(table.height[level[0]]);
-    pitch = _mm256_set1_epi32(table.pitch[level[0]]);
-    base = _mm256_set1_epi32(table.offset[level[0]]);
+    *width = _mm256_set1_epi32(table.width[level[0]]);
+    *height = _mm256_set1_epi32(table.height[level[0]]);
+    *pitch = _mm256_set1_epi32(table.pitch[level[0]]);
+    *base = _mm256_set1_epi32(table.offset[level[0]]);
   } else {
-    width = _mm256_i32gather_epi32(table.width, lv, 4);
-    height = _mm256_i32gather_epi32(table.height, lv, 4);
-    pitch = _mm256_i32gather_epi32(table.pitch, lv, 4);
-    base = _mm256_i32gather_epi32(table.offset, lv, 4);
+    *width = _mm256_i32gather_epi32(table.width, lv, 4);
+    *height = _mm256_i32gather_epi32(table.height, lv, 4);
+    *pitch = _mm256_i32gather_epi32(table.pitch, lv, 4);
+    *base = _mm256_i32gather_epi32(table.offset, lv, 4);
   }
+}
+
+template <bool kBgra, bool kRepeat>
+KILN_AVX2 void rgba8_bilinear_x8(const SampledView& v, const LevelTable& table, const int32_t* level,
+                                 const float* s, const float* t, __m256* out) {
+  __m256i width, height, pitch, base;
+  level_parameters(table, level, &width, &height, &pitch, &base);
   const __m256 one = _mm256_set1_ps(1.0f);
   __m256i i0, j0;
   __m256 a, b;
