@@ -478,7 +478,8 @@ class Routine {
     // Usually every lane has the same view: one check serves them all.
     const abi::ImageViewRecord* first = lanes ? a->view[__builtin_ctz(lanes)] : nullptr;
     bool uniform = first && first->sample == &Routine<D>::run;
-    for (uint32_t rest = lanes; uniform && rest; rest &= rest - 1) uniform = a->view[__builtin_ctz(rest)] == first;
+    if (!(a->op & abi::kSampleUniform))
+      for (uint32_t rest = lanes; uniform && rest; rest &= rest - 1) uniform = a->view[__builtin_ctz(rest)] == first;
     if (uniform) {
       mine = lanes;
     } else {

@@ -366,15 +366,17 @@ struct FastSampler {
 // Runs the call through a fast path if it qualifies (see the top of this file); returns whether it did.
 template <class D>
 bool try_fast_path(abi::SampleArgs* a, uint32_t lanes) {
-  constexpr uint32_t kAllowedFlags = abi::kSampleOpMask | abi::kSampleLodMask | abi::kSampleBias;
+  constexpr uint32_t kAllowedFlags = abi::kSampleOpMask | abi::kSampleLodMask | abi::kSampleBias | abi::kSampleUniform;
   if ((a->op & abi::kSampleOpMask) != abi::kSampleOpSample || (a->op & ~kAllowedFlags) != 0 || lanes == 0) return false;
   const uint32_t first = static_cast<uint32_t>(__builtin_ctz(lanes));
   const abi::ImageViewRecord* record = a->view[first];
   const void* sampler = a->sampler[first];
   if (!sampler) return false;
-  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
-    const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
-    if (a->view[lane] != record || a->sampler[lane] != sampler) return false;
+  if (!(a->op & abi::kSampleUniform)) {
+    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+      const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
+      if (a->view[lane] != record || a->sampler[lane] != sampler) return false;
+    }
   }
   const SampledView& v = *static_cast<const SampledView*>(record->sampled_view);
   const Sampler& s = *static_cast<const Sampler*>(sampler);

@@ -696,6 +696,7 @@ TEST(Sampling, FastPathsEqualTheGenericRoutine) {
                   fast.min_lod[l] = -100.0f;  // no effect on the result
                 }
                 const uint32_t lanes = round == 0 ? 0xFFFFu : (rng() & 0xFFFFu) | 1u;
+                if (round == 1) fast.op |= abi::kSampleUniform;  // as kernels say when they proved it
                 abi::SampleArgs generic = fast;
                 generic.op |= abi::kSampleMinLod;
                 advance_sampling_epoch();
