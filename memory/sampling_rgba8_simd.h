@@ -66,6 +66,31 @@ KILN_AVX2 __m256i rgba8_wrap(__m256i i, __m256i size) {
   }
 }
 
+// The texels (x0, row) and (x1, row) of eight lanes (x wrapped, row = byte offset of the row; every
+// width >= 2) from one 8-byte gather per lane at p = min(x0, width - 2): x0 and x1 are texel p or
+// p + 1 except where REPEAT wraps x1 to 0, which a second, masked gather reads.
+template <bool kRepeat>
+KILN_AVX2 void rgba8_row_pair(const int* texels, __m256i row, __m256i x0, __m256i x1, __m256i width, __m256i* c0,
+                              __m256i* c1) {
+  const __m256i p = _mm256_min_epi32(x0, _mm256_sub_epi32(width, _mm256_set1_epi32(2)));
+  const __m256i offset = _mm256_add_epi32(row, _mm256_slli_epi32(p, 2));
+  const auto* base = reinterpret_cast<const long long*>(texels);
+  const __m256 q0 = _mm256_castsi256_ps(_mm256_i32gather_epi64(base, _mm256_castsi256_si128(offset), 1));
+  const __m256 q1 = _mm256_castsi256_ps(_mm256_i32gather_epi64(base, _mm256_extracti128_si256(offset, 1), 1));
+  // Texels p (low dwords) and p + 1 (high dwords) in lane order.
+  const __m256 low = _mm256_castsi256_ps(_mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(q0, q1, 0x88)), 0xD8));
+  const __m256 high = _mm256_castsi256_ps(_mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(q0, q1, 0xDD)), 0xD8));
+  *c0 = _mm256_castps_si256(_mm256_blendv_ps(high, low, _mm256_castsi256_ps(_mm256_cmpeq_epi32(x0, p))));
+  *c1 = _mm256_castps_si256(_mm256_blendv_ps(high, low, _mm256_castsi256_ps(_mm256_cmpeq_epi32(x1, p))));
+  if constexpr (kRepeat) {
+    const __m256i apart = _mm256_andnot_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi32(x1, p), _mm256_cmpeq_epi32(x1, _mm256_add_epi32(p, _mm256_set1_epi32(1)))),
+        _mm256_set1_epi32(-1));
+    if (!_mm256_testz_si256(apart, apart))
+      *c1 = _mm256_mask_i32gather_epi32(*c1, texels, _mm256_add_epi32(row, _mm256_slli_epi32(x1, 2)), apart, 1);
+  }
+}
+
 // code / 255.0f, correctly rounded, without a division: the product with 1/255 corrected by one
 // fused residual step (exact for every 8-bit code, as checked exhaustively when this was written
 // and by the fast-path unit test, which compares with format_pack's values).
@@ -122,18 +147,30 @@ KILN_AVX2 void rgba8_bilinear_x8(const SampledView& v, const LevelTable& table, 
   rgba8_axis(_mm256_loadu_ps(s), width, &i0, &a);
   rgba8_axis(_mm256_loadu_ps(t), height, &j0, &b);
   const __m256i ones = _mm256_set1_epi32(1);
-  const __m256i x0 = _mm256_slli_epi32(rgba8_wrap<kRepeat>(i0, width), 2);
-  const __m256i x1 = _mm256_slli_epi32(rgba8_wrap<kRepeat>(_mm256_add_epi32(i0, ones), width), 2);
+  const __m256i x0 = rgba8_wrap<kRepeat>(i0, width);
+  const __m256i x1 = rgba8_wrap<kRepeat>(_mm256_add_epi32(i0, ones), width);
   const __m256i y0 = _mm256_add_epi32(base, _mm256_mullo_epi32(rgba8_wrap<kRepeat>(j0, height), pitch));
   const __m256i y1 = _mm256_add_epi32(base, _mm256_mullo_epi32(rgba8_wrap<kRepeat>(_mm256_add_epi32(j0, ones), height), pitch));
   const __m256 wx0 = _mm256_sub_ps(one, a), wy0 = _mm256_sub_ps(one, b);
   const int* texels = reinterpret_cast<const int*>(v.levels[0].base);
+  __m256i t00, t10, t01, t11;
+  if (_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(2), width))) == 0) {
+    // Every level at least two texels wide: both corners of a row from one 8-byte read.
+    rgba8_row_pair<kRepeat>(texels, y0, x0, x1, width, &t00, &t10);
+    rgba8_row_pair<kRepeat>(texels, y1, x0, x1, width, &t01, &t11);
+  } else {
+    const __m256i b0 = _mm256_slli_epi32(x0, 2), b1 = _mm256_slli_epi32(x1, 2);
+    t00 = _mm256_i32gather_epi32(texels, _mm256_add_epi32(y0, b0), 1);
+    t10 = _mm256_i32gather_epi32(texels, _mm256_add_epi32(y0, b1), 1);
+    t01 = _mm256_i32gather_epi32(texels, _mm256_add_epi32(y1, b0), 1);
+    t11 = _mm256_i32gather_epi32(texels, _mm256_add_epi32(y1, b1), 1);
+  }
   __m256 sum[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
   // The generic corner order: (x0, y0), (x1, y0), (x0, y1), (x1, y1).
-  rgba8_accumulate(_mm256_i32gather_epi32(texels, _mm256_add_epi32(y0, x0), 1), _mm256_mul_ps(wx0, wy0), sum);
-  rgba8_accumulate(_mm256_i32gather_epi32(texels, _mm256_add_epi32(y0, x1), 1), _mm256_mul_ps(a, wy0), sum);
-  rgba8_accumulate(_mm256_i32gather_epi32(texels, _mm256_add_epi32(y1, x0), 1), _mm256_mul_ps(wx0, b), sum);
-  rgba8_accumulate(_mm256_i32gather_epi32(texels, _mm256_add_epi32(y1, x1), 1), _mm256_mul_ps(a, b), sum);
+  rgba8_accumulate(t00, _mm256_mul_ps(wx0, wy0), sum);
+  rgba8_accumulate(t10, _mm256_mul_ps(a, wy0), sum);
+  rgba8_accumulate(t01, _mm256_mul_ps(wx0, b), sum);
+  rgba8_accumulate(t11, _mm256_mul_ps(a, b), sum);
   out[0] = kBgra ? sum[2] : sum[0];
   out[1] = sum[1];
   out[2] = kBgra ? sum[0] : sum[2];
