@@ -228,10 +228,15 @@ struct FastSampler {
     }
     alignas(32) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, delta[abi::kMaxSampleLanes] = {};
     alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes] = {};
-    if ((a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod && simd_available())
+    if (v.level_count == 1) {
+      // Every LOD selects the only level (d' = clamp(lambda, 0, 0)): levels and delta stay zero.
+      std::memcpy(ps, a->coord[0], sizeof(ps));
+      std::memcpy(pt, a->coord[1], sizeof(pt));
+    } else if ((a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod && simd_available()) {
       explicit_levels_avx2(a, v, s, ps, pt, hi, lo, delta);
-    else
+    } else {
       lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
+    }
     BlockCache* cache = nullptr;
     if constexpr (D::kBlocks) {
       if (v.block_width * v.block_height <= BlockCache::kMaxTexels) {
@@ -318,18 +323,30 @@ struct FastSampler {
                                                        const Sampler& s) {
     LevelTable table;
     if (!fill_level_table(v, &table)) return false;
-    alignas(32) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, delta[abi::kMaxSampleLanes] = {};
-    alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes] = {};
-    const bool second_level = (a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod
-                                  ? explicit_levels_avx2(a, v, s, ps, pt, hi, lo, delta)
-                                  : lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
+    alignas(32) float ps[abi::kMaxSampleLanes], pt[abi::kMaxSampleLanes], delta[abi::kMaxSampleLanes];
+    alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes];
+    // With one level every LOD selects it (d' = clamp(lambda, 0, 0)): the coordinates are read in
+    // place and no LOD is computed.
+    const bool one_level = v.level_count == 1;
+    bool second_level = false;
+    if (!one_level) {
+      std::memset(ps, 0, sizeof(ps));
+      std::memset(pt, 0, sizeof(pt));
+      std::memset(delta, 0, sizeof(delta));
+      std::memset(lo, 0, sizeof(lo));
+      second_level = (a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod
+                         ? explicit_levels_avx2(a, v, s, ps, pt, hi, lo, delta)
+                         : lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
+    }
+    const float* s_coord = one_level ? reinterpret_cast<const float*>(a->coord[0]) : ps;
+    const float* t_coord = one_level ? reinterpret_cast<const float*>(a->coord[1]) : pt;
     const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
     constexpr bool kRepeat = kWrap == Wrap::Repeat;
     auto filter = [&](const int32_t* level, uint32_t at, __m256* out) __attribute__((always_inline, target("avx2,fma"))) {
       if constexpr (kFilter == SimdFilter::Rgba8 || kFilter == SimdFilter::Bgra8)
-        rgba8_bilinear_x8<kFilter == SimdFilter::Bgra8, kRepeat>(v, table, level + at, ps + at, pt + at, out);
+        rgba8_bilinear_x8<kFilter == SimdFilter::Bgra8, kRepeat>(v, table, level + at, s_coord + at, t_coord + at, out);
       else
-        bc1_bilinear_x8<kFilter == SimdFilter::Bc1Punchthrough, kRepeat>(v, table, level + at, ps + at, pt + at, out);
+        bc1_bilinear_x8<kFilter == SimdFilter::Bc1Punchthrough, kRepeat>(v, table, level + at, s_coord + at, t_coord + at, out);
     };
     for (uint32_t at = 0; at < width; at += 8) {
       __m256 t[4], t2[4];

@@ -8,6 +8,7 @@
 #include <immintrin.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "memory/sampling.h"
 
@@ -74,9 +75,17 @@ KILN_AVX2 void rgba8_row_pair(const int* texels, __m256i row, __m256i x0, __m256
                               __m256i* c1) {
   const __m256i p = _mm256_min_epi32(x0, _mm256_sub_epi32(width, _mm256_set1_epi32(2)));
   const __m256i offset = _mm256_add_epi32(row, _mm256_slli_epi32(p, 2));
-  const auto* base = reinterpret_cast<const long long*>(texels);
-  const __m256 q0 = _mm256_castsi256_ps(_mm256_i32gather_epi64(base, _mm256_castsi256_si128(offset), 1));
-  const __m256 q1 = _mm256_castsi256_ps(_mm256_i32gather_epi64(base, _mm256_extracti128_si256(offset, 1), 1));
+  // Eight scalar loads: cheaper than two four-element gathers on the CPUs measured (docs/design.md).
+  alignas(32) int32_t at[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(at), offset);
+  const uint8_t* bytes = reinterpret_cast<const uint8_t*>(texels);
+  auto pair = [&](int k) __attribute__((always_inline)) {
+    long long q;
+    std::memcpy(&q, bytes + at[k], 8);
+    return q;
+  };
+  const __m256 q0 = _mm256_castsi256_ps(_mm256_setr_epi64x(pair(0), pair(1), pair(2), pair(3)));
+  const __m256 q1 = _mm256_castsi256_ps(_mm256_setr_epi64x(pair(4), pair(5), pair(6), pair(7)));
   // Texels p (low dwords) and p + 1 (high dwords) in lane order.
   const __m256 low = _mm256_castsi256_ps(_mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(q0, q1, 0x88)), 0xD8));
   const __m256 high = _mm256_castsi256_ps(_mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(q0, q1, 0xDD)), 0xD8));

@@ -641,31 +641,36 @@ TestImage random_image(VkFormat format, VkExtent3D extent, uint32_t mips, uint32
 
 // W = 16 lanes of random requests through one view and sampler: once as a plain sample (which a
 // fast path takes when the sampler qualifies) and once with a no-op MinLod operand (which always
-// takes the generic routine). The outputs must be bit-identical. Two image sizes: one whose levels
-// are whole blocks and one with partial blocks and levels one texel wide (read with a swizzle that
-// shows every channel); three rounds each, the later ones with some lanes inactive.
+// takes the generic routine). The outputs must be bit-identical. Three images: levels of whole
+// blocks, partial blocks and levels one texel wide, and a single level (the others are read with a
+// swizzle that shows every channel); three rounds each, the later ones with some lanes inactive.
 TEST(Sampling, FastPathsEqualTheGenericRoutine) {
   const VkFormat formats[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_UNORM,
                               VK_FORMAT_B8G8R8A8_SRGB,  VK_FORMAT_R32_SFLOAT,    VK_FORMAT_R32G32B32A32_SFLOAT,
                               VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_BC1_RGBA_UNORM_BLOCK, VK_FORMAT_BC1_RGB_UNORM_BLOCK,
                               VK_FORMAT_BC1_RGB_SRGB_BLOCK, VK_FORMAT_BC3_UNORM_BLOCK, VK_FORMAT_BC7_UNORM_BLOCK,
                               VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK};
-  const VkExtent3D extents[] = {{32, 16, 1}, {13, 7, 1}};
+  struct Shape {
+    VkExtent3D extent;
+    uint32_t levels;
+  };
+  const Shape shapes[] = {{{32, 16, 1}, 4}, {{13, 7, 1}, 4}, {{20, 12, 1}, 1}};
   constexpr uint32_t kRounds = 3;
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> coord(-1.5f, 2.5f), lod(-1.0f, 4.0f), grad(-0.3f, 0.3f);
   uint32_t compared = 0;
   for (VkFormat format : formats)
-    for (const VkExtent3D& extent : extents) {
+    for (const Shape& shape : shapes) {
+      const VkExtent3D& extent = shape.extent;
       SCOPED_TRACE(std::string(fmt::format_info(format)->name) + " " + std::to_string(extent.width) + "x" +
-                   std::to_string(extent.height));
-      const TestImage img = random_image(format, extent, 4, format + extent.width);
-      // A swizzle with a constant on the first size, every channel on the second.
+                   std::to_string(extent.height) + " levels " + std::to_string(shape.levels));
+      const TestImage img = random_image(format, extent, shape.levels, format + extent.width);
+      // A swizzle with a constant on the first shape, every channel on the others.
       const VkComponentMapping swizzle =
-          &extent == &extents[0]
+          &shape == &shapes[0]
               ? VkComponentMapping{VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_ONE, VK_COMPONENT_SWIZZLE_R}
               : VkComponentMapping{VK_COMPONENT_SWIZZLE_A, VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_R};
-      TestView v(img.image, VK_IMAGE_VIEW_TYPE_2D, format, VK_IMAGE_ASPECT_COLOR_BIT, 4, 1, swizzle);
+      TestView v(img.image, VK_IMAGE_VIEW_TYPE_2D, format, VK_IMAGE_ASPECT_COLOR_BIT, shape.levels, 1, swizzle);
       ASSERT_NE(v.fn, nullptr);
       for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
         for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
@@ -710,7 +715,7 @@ TEST(Sampling, FastPathsEqualTheGenericRoutine) {
                 ++compared;
               }
     }
-  EXPECT_EQ(compared, std::size(formats) * std::size(extents) * 2 * 2 * 2 * 3 * kRounds);
+  EXPECT_EQ(compared, std::size(formats) * std::size(shapes) * 2 * 2 * 2 * 3 * kRounds);
 }
 
 // The per-thread cache of decoded blocks: texels equal the block decoder's, and a new sampling
