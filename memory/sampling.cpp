@@ -699,6 +699,7 @@ abi::SampleFn make_sampled_view(const ImageView& view, SampledView* out) {
       L.z_pitch = sub.layer_pitch;
     }
   }
+  sampling_detail::fill_level_table(out);
   return routine_for(view.format, aspect);
 }
 

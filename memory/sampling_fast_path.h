@@ -321,8 +321,8 @@ struct FastSampler {
   template <SimdFilter kFilter>
   __attribute__((target("avx2,fma"))) static bool run_avx2(abi::SampleArgs* a, uint32_t lanes, const SampledView& v,
                                                        const Sampler& s) {
-    LevelTable table;
-    if (!fill_level_table(v, &table)) return false;
+    if (!v.table_ok) return false;
+    const LevelTable& table = v.table;
     alignas(32) float ps[abi::kMaxSampleLanes], pt[abi::kMaxSampleLanes], delta[abi::kMaxSampleLanes];
     alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes];
     // With one level every LOD selects it (d' = clamp(lambda, 0, 0)): the coordinates are read in

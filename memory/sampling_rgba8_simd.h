@@ -14,27 +14,22 @@
 
 namespace kiln::mem::sampling_detail {
 
-// What the eight-lane filters need of a level, as 32-bit values gathered per lane.
-struct LevelTable {
-  int32_t offset[16];  // level base - view level 0 base, in bytes
-  int32_t pitch[16];   // row pitch in bytes (rows of blocks for compressed formats)
-  int32_t width[16], height[16];  // texels
-};
-
-// Whether the view's levels can be addressed with 32-bit offsets from level 0's base.
-inline bool fill_level_table(const SampledView& v, LevelTable* table) {
-  const uint8_t* base = v.levels[0].base;
-  for (uint32_t l = 0; l < v.level_count; ++l) {
-    const SampledLevel& L = v.levels[l];
+// Fills view.table / view.table_ok (make_sampled_view, once per view): whether the view's levels can
+// be addressed with 32-bit offsets from level 0's base.
+inline void fill_level_table(SampledView* v) {
+  const uint8_t* base = v->levels[0].base;
+  v->table_ok = false;
+  for (uint32_t l = 0; l < v->level_count; ++l) {
+    const SampledLevel& L = v->levels[l];
     const int64_t offset = L.base - base;
     const uint64_t end = uint64_t(offset) + L.row_pitch * L.height;
-    if (offset < 0 || end > uint64_t(INT32_MAX) || L.row_pitch > uint64_t(INT32_MAX)) return false;
-    table->offset[l] = int32_t(offset);
-    table->pitch[l] = int32_t(L.row_pitch);
-    table->width[l] = int32_t(L.width);
-    table->height[l] = int32_t(L.height);
+    if (offset < 0 || end > uint64_t(INT32_MAX) || L.row_pitch > uint64_t(INT32_MAX)) return;
+    v->table.offset[l] = int32_t(offset);
+    v->table.pitch[l] = int32_t(L.row_pitch);
+    v->table.width[l] = int32_t(L.width);
+    v->table.height[l] = int32_t(L.height);
   }
-  return true;
+  v->table_ok = true;
 }
 
 #define KILN_AVX2 __attribute__((target("avx2,fma"), always_inline)) inline
