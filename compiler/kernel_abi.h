@@ -96,6 +96,7 @@ enum SampleOp : uint32_t {
   kSampleMinLod = 1u << 14,     // min_lod[] holds the shader's minimum LOD
   kSampleOffsets4 = 1u << 15,   // gather_offsets holds ConstOffsets (gather)
   kSampleIndex = 1u << 16,      // sample_index[] holds the Sample operand (fetch from a multisampled image)
+  kSampleUniform = 1u << 17,    // the kernel proved view[] and sampler[] equal in every lane it passes
 };
 
 struct SampleArgs {

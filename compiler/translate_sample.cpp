@@ -119,7 +119,8 @@ class SampleCodegen {
 
   // Calls the views' routines until every active lane with a view has been served; returns the
   // four output vectors (<W x i32>).
-  std::array<llvm::Value*, 4> call(llvm::Value* a, llvm::Value* image_records, llvm::Value* sampler_records) {
+  // `op` is the SampleArgs::op already stored; the uniform case adds kSampleUniform to it.
+  std::array<llvm::Value*, 4> call(llvm::Value* a, uint32_t op, llvm::Value* image_records, llvm::Value* sampler_records) {
     llvm::Type* i64t = b_.getInt64Ty();
     llvm::Type* i32t = b_.getInt32Ty();
     const uint32_t w = t_.width();
@@ -133,6 +134,8 @@ class SampleCodegen {
       // The usual case, descriptors the same for every lane: scalar loads instead of gathers. With
       // no lane active the record address may be anything, so the null view (all zero) is read then.
       llvm::Value* any = b_.CreateOrReduce(t_.mask());
+      // Routines may then skip comparing the lanes' records.
+      b_.CreateAlignedStore(b_.getInt32(op | abi::kSampleUniform), at(a, offsetof(SampleArgs, op)), llvm::Align(4));
       auto scalar_field = [&](llvm::Value* record, uint32_t offset) {
         llvm::Value* addr = b_.CreateSelect(any, b_.CreateAdd(record, b_.getInt64(offset)), null_view);
         return b_.CreateAlignedLoad(i64t, b_.CreateIntToPtr(addr, b_.getPtrTy()), llvm::Align(8));
@@ -304,7 +307,7 @@ bool Translator::sample_instruction(const spirv::Instruction& inst, bool* handle
 
   llvm::Value* image_records = image.leaves.at(0);
   llvm::Value* sampler_records = fetch ? nullptr : image.leaves.size() > 1 ? image.leaves[1] : image.leaves[0];
-  const std::array<llvm::Value*, 4> texel = g.call(a, image_records, sampler_records);
+  const std::array<llvm::Value*, 4> texel = g.call(a, op, image_records, sampler_records);
 
   std::vector<Id> scalars;
   scalar_types(inst.result_type, &scalars);

@@ -478,7 +478,8 @@ class Routine {
     // Usually every lane has the same view: one check serves them all.
     const abi::ImageViewRecord* first = lanes ? a->view[__builtin_ctz(lanes)] : nullptr;
     bool uniform = first && first->sample == &Routine<D>::run;
-    for (uint32_t rest = lanes; uniform && rest; rest &= rest - 1) uniform = a->view[__builtin_ctz(rest)] == first;
+    if (!(a->op & abi::kSampleUniform))
+      for (uint32_t rest = lanes; uniform && rest; rest &= rest - 1) uniform = a->view[__builtin_ctz(rest)] == first;
     if (uniform) {
       mine = lanes;
     } else {
@@ -536,6 +537,38 @@ uint8_t swizzle_of(VkComponentSwizzle s, uint8_t identity) {
 }
 
 }  // namespace
+
+namespace sampling_detail {
+
+// bc1_divide (memory/sampling_bc1_simd.h) against the division, over every value the BC1 decoder
+// divides: endpoint codes by 31 and 63, and the palette numerators 2a + b and a + 2b.
+__attribute__((target("avx2,fma"))) static bool bc1_divisions_check() {
+  auto same = [](float x, float d) __attribute__((target("avx2,fma"))) {
+    float out[8];
+    _mm256_storeu_ps(out, bc1_divide(_mm256_set1_ps(x), d, 1.0f / d));
+    return out[0] == x / d;
+  };
+  for (const float max : {31.0f, 63.0f}) {
+    for (uint32_t i = 0; i <= uint32_t(max); ++i) {
+      if (!same(float(i), max)) return false;
+      for (uint32_t j = 0; j <= uint32_t(max); ++j) {
+        const float a = float(i) / max, b = float(j) / max;
+        if (!same(2 * a + b, 3.0f) || !same(a + 2 * b, 3.0f)) return false;
+      }
+    }
+  }
+  return true;
+}
+
+bool bc1_divisions_exact() {
+  static const bool exact = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && bc1_divisions_check();
+  }();
+  return exact;
+}
+
+}  // namespace sampling_detail
 
 void advance_sampling_epoch() { g_sampling_epoch.fetch_add(1, std::memory_order_relaxed); }
 uint64_t sampling_epoch() { return g_sampling_epoch.load(std::memory_order_relaxed); }
@@ -666,6 +699,7 @@ abi::SampleFn make_sampled_view(const ImageView& view, SampledView* out) {
       L.z_pitch = sub.layer_pitch;
     }
   }
+  sampling_detail::fill_level_table(out);
   return routine_for(view.format, aspect);
 }
 

@@ -29,6 +29,14 @@ struct SampledLevel {
   uint64_t z_pitch = 0;    // bytes between depth slices (3D) or layers (arrays, cube faces)
 };
 
+// The levels as 32-bit values for the eight-lane filters (memory/sampling_rgba8_simd.h), filled
+// once with the view instead of once per call.
+struct LevelTable {
+  int32_t offset[16];  // level base - view level 0 base, in bytes
+  int32_t pitch[16];   // row pitch in bytes (rows of blocks for compressed formats)
+  int32_t width[16], height[16];  // texels
+};
+
 // What sampling routines need of a view: every level and layer, the format and the swizzle.
 struct SampledView {
   VkImageViewType type = VK_IMAGE_VIEW_TYPE_2D;
@@ -43,6 +51,8 @@ struct SampledView {
   // Per output component: 0..3 = R, G, B, A of the texel, 4 = zero, 5 = one.
   uint8_t swizzle[4] = {0, 1, 2, 3};
   SampledLevel levels[16];  // ImageLayout::kMaxMips
+  LevelTable table{};       // valid when table_ok: every level within 2 GiB of level 0's base
+  bool table_ok = false;
 };
 
 // Fills `out` for `view` and returns its sampling routine, or nullptr if its format cannot be

@@ -15,12 +15,15 @@
 
 #include "compiler/kernel_abi.h"
 #include "memory/image_view.h"
+#include "memory/sampling_bc1_simd.h"
 #include "memory/sampling_rgba8_simd.h"
 #include "memory/sampling_texels.h"
 
 namespace kiln::mem::sampling_detail {
 
 enum class Wrap { ClampToEdge, Repeat };
+// The eight-lane filters of run_avx2.
+enum class SimdFilter { Rgba8, Bgra8, Bc1Opaque, Bc1Punchthrough };
 
 template <class D, Wrap kWrap, bool kLinear>
 struct FastSampler {
@@ -56,6 +59,41 @@ struct FastSampler {
     const uint8_t* p = L.base + uint64_t(qy) * L.row_pitch + uint64_t(qx) * v.texel_bytes;
     const uint32_t bx = uint32_t(x) - qx * v.block_width, by = uint32_t(y) - qy * v.block_height;
     return cache.texels(p, v.format)[by * v.block_width + bx];
+  }
+
+  // Bilinear filtering of a level of 4x4 blocks through the block cache: at_level's arithmetic
+  // (same corner order, same skipped zero weights), but inlined into the lane loop and with one
+  // cache lookup per distinct block of the footprint (usually one) instead of one per corner.
+  __attribute__((always_inline)) static inline Texel bilinear_4x4_cached(const SampledView& v, const SampledLevel& L,
+                                                                         float s, float t, BlockCache& cache) {
+    const float x = s * float(L.width) - 0.5f, y = t * float(L.height) - 0.5f;
+    const int32_t i0 = floor_to_int(x), j0 = floor_to_int(y);
+    const float a = std::isfinite(x) ? x - std::floor(x) : 0.0f;
+    const float b = std::isfinite(y) ? y - std::floor(y) : 0.0f;
+    const int32_t w = int32_t(L.width), h = int32_t(L.height);
+    const uint32_t i[2] = {uint32_t(wrap(i0, w)), uint32_t(wrap(i0 + 1, w))};
+    const uint32_t j[2] = {uint32_t(wrap(j0, h)), uint32_t(wrap(j0 + 1, h))};
+    const float wx[2] = {1.0f - a, a}, wy[2] = {1.0f - b, b};
+    const uint8_t* rows[2] = {L.base + uint64_t(j[0] >> 2) * L.row_pitch, L.base + uint64_t(j[1] >> 2) * L.row_pitch};
+    const uint8_t* block = nullptr;
+    const float(*texels)[4] = nullptr;
+    __m128 acc = _mm_setzero_ps();
+    for (uint32_t n = 0; n < 4; ++n) {
+      const float weight = wx[n & 1] * wy[n >> 1];
+      if (weight == 0.0f) continue;
+      const uint32_t tx = i[n & 1], ty = j[n >> 1];
+      const uint8_t* p = rows[n >> 1] + uint64_t(tx >> 2) * v.texel_bytes;
+      // A lookup may evict an entry an earlier lookup returned, so the texels are re-fetched
+      // whenever the block changes rather than kept per block.
+      if (p != block) {
+        block = p;
+        texels = cache.texels(p, v.format);
+      }
+      acc = _mm_add_ps(acc, _mm_mul_ps(_mm_set1_ps(weight), _mm_loadu_ps(texels[(ty & 3) * 4 + (tx & 3)])));
+    }
+    Texel out;
+    _mm_storeu_ps(out.f, acc);
+    return out;
   }
 
   // The filtered value at normalized (s, t) of one level.
@@ -176,19 +214,48 @@ struct FastSampler {
 
   static void run(abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s) {
     if constexpr (kSimdDecoder && kLinear) {
-      if (simd_available() && run_avx2(a, lanes, v, s)) return;
+      constexpr SimdFilter kFilter = std::is_same_v<D, Rgba8<true, false>> ? SimdFilter::Bgra8 : SimdFilter::Rgba8;
+      if (simd_available() && run_avx2<kFilter>(a, lanes, v, s)) return;
+    }
+    if constexpr (D::kBlocks && kLinear) {
+      // BC1 UNORM, decoded per corner texel in SIMD (memory/sampling_bc1_simd.h).
+      const bool bc1 = v.format == VK_FORMAT_BC1_RGB_UNORM_BLOCK || v.format == VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
+      if (bc1 && simd_available() && bc1_divisions_exact()) {
+        const bool done = v.format == VK_FORMAT_BC1_RGB_UNORM_BLOCK ? run_avx2<SimdFilter::Bc1Opaque>(a, lanes, v, s)
+                                                                    : run_avx2<SimdFilter::Bc1Punchthrough>(a, lanes, v, s);
+        if (done) return;
+      }
     }
     alignas(32) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, delta[abi::kMaxSampleLanes] = {};
     alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes] = {};
-    if ((a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod && simd_available())
+    if (v.level_count == 1) {
+      // Every LOD selects the only level (d' = clamp(lambda, 0, 0)): levels and delta stay zero.
+      std::memcpy(ps, a->coord[0], sizeof(ps));
+      std::memcpy(pt, a->coord[1], sizeof(pt));
+    } else if ((a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod && simd_available()) {
       explicit_levels_avx2(a, v, s, ps, pt, hi, lo, delta);
-    else
+    } else {
       lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
+    }
     BlockCache* cache = nullptr;
     if constexpr (D::kBlocks) {
       if (v.block_width * v.block_height <= BlockCache::kMaxTexels) {
         cache = &block_cache();
         cache->sync();
+      }
+    }
+    if constexpr (D::kBlocks && kLinear) {
+      if (cache && v.block_width == 4 && v.block_height == 4) {
+        for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+          const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
+          Texel t = bilinear_4x4_cached(v, v.levels[hi[lane]], ps[lane], pt[lane], *cache);
+          if (delta[lane] > 0.0f && lo[lane] != hi[lane]) {
+            const Texel t2 = bilinear_4x4_cached(v, v.levels[lo[lane]], ps[lane], pt[lane], *cache);
+            for (int k = 0; k < 4; ++k) t.f[k] = (1.0f - delta[lane]) * t.f[k] + delta[lane] * t2.f[k];
+          }
+          for (uint32_t c = 0; c < 4; ++c) a->out[c][lane] = swizzled(v, t, c);
+        }
+        return;
       }
     }
     for (uint32_t rest = lanes; rest; rest &= rest - 1) {
@@ -248,25 +315,44 @@ struct FastSampler {
     return _mm256_movemask_ps(any_second) != 0;
   }
 
-  // RGBA8/BGRA8 UNORM with linear filtering on AVX2 CPUs: phase 1 compiled for AVX2 too, filtering
-  // and the level blend eight lanes at a time. Returns false (nothing written) when the view's
-  // levels cannot be addressed with 32-bit offsets.
+  // RGBA8/BGRA8 UNORM or BC1 UNORM with linear filtering on AVX2 CPUs: phase 1 compiled for AVX2
+  // too, filtering and the level blend eight lanes at a time. Returns false (nothing written) when
+  // the view's levels cannot be addressed with 32-bit offsets.
+  template <SimdFilter kFilter>
   __attribute__((target("avx2,fma"))) static bool run_avx2(abi::SampleArgs* a, uint32_t lanes, const SampledView& v,
                                                        const Sampler& s) {
-    Rgba8LevelTable table;
-    if (!fill_rgba8_level_table(v, &table)) return false;
-    alignas(32) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, delta[abi::kMaxSampleLanes] = {};
-    alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes] = {};
-    const bool second_level = (a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod
-                                  ? explicit_levels_avx2(a, v, s, ps, pt, hi, lo, delta)
-                                  : lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
-    constexpr bool kBgra = std::is_same_v<D, Rgba8<true, false>>;
+    if (!v.table_ok) return false;
+    const LevelTable& table = v.table;
+    alignas(32) float ps[abi::kMaxSampleLanes], pt[abi::kMaxSampleLanes], delta[abi::kMaxSampleLanes];
+    alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes];
+    // With one level every LOD selects it (d' = clamp(lambda, 0, 0)): the coordinates are read in
+    // place and no LOD is computed.
+    const bool one_level = v.level_count == 1;
+    bool second_level = false;
+    if (!one_level) {
+      std::memset(ps, 0, sizeof(ps));
+      std::memset(pt, 0, sizeof(pt));
+      std::memset(delta, 0, sizeof(delta));
+      std::memset(lo, 0, sizeof(lo));
+      second_level = (a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod
+                         ? explicit_levels_avx2(a, v, s, ps, pt, hi, lo, delta)
+                         : lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
+    }
+    const float* s_coord = one_level ? reinterpret_cast<const float*>(a->coord[0]) : ps;
+    const float* t_coord = one_level ? reinterpret_cast<const float*>(a->coord[1]) : pt;
     const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
+    constexpr bool kRepeat = kWrap == Wrap::Repeat;
+    auto filter = [&](const int32_t* level, uint32_t at, __m256* out) __attribute__((always_inline, target("avx2,fma"))) {
+      if constexpr (kFilter == SimdFilter::Rgba8 || kFilter == SimdFilter::Bgra8)
+        rgba8_bilinear_x8<kFilter == SimdFilter::Bgra8, kRepeat>(v, table, level + at, s_coord + at, t_coord + at, out);
+      else
+        bc1_bilinear_x8<kFilter == SimdFilter::Bc1Punchthrough, kRepeat>(v, table, level + at, s_coord + at, t_coord + at, out);
+    };
     for (uint32_t at = 0; at < width; at += 8) {
       __m256 t[4], t2[4];
-      rgba8_bilinear_x8<kBgra, kWrap == Wrap::Repeat>(v, table, hi + at, ps + at, pt + at, t);
+      filter(hi, at, t);
       if (second_level) {
-        rgba8_bilinear_x8<kBgra, kWrap == Wrap::Repeat>(v, table, lo + at, ps + at, pt + at, t2);
+        filter(lo, at, t2);
         // t = (1 - delta) t + delta t2 where delta > 0 and the levels differ.
         const __m256 d = _mm256_loadu_ps(delta + at);
         const __m256i differ = _mm256_xor_si256(
@@ -297,15 +383,17 @@ struct FastSampler {
 // Runs the call through a fast path if it qualifies (see the top of this file); returns whether it did.
 template <class D>
 bool try_fast_path(abi::SampleArgs* a, uint32_t lanes) {
-  constexpr uint32_t kAllowedFlags = abi::kSampleOpMask | abi::kSampleLodMask | abi::kSampleBias;
+  constexpr uint32_t kAllowedFlags = abi::kSampleOpMask | abi::kSampleLodMask | abi::kSampleBias | abi::kSampleUniform;
   if ((a->op & abi::kSampleOpMask) != abi::kSampleOpSample || (a->op & ~kAllowedFlags) != 0 || lanes == 0) return false;
   const uint32_t first = static_cast<uint32_t>(__builtin_ctz(lanes));
   const abi::ImageViewRecord* record = a->view[first];
   const void* sampler = a->sampler[first];
   if (!sampler) return false;
-  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
-    const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
-    if (a->view[lane] != record || a->sampler[lane] != sampler) return false;
+  if (!(a->op & abi::kSampleUniform)) {
+    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+      const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
+      if (a->view[lane] != record || a->sampler[lane] != sampler) return false;
+    }
   }
   const SampledView& v = *static_cast<const SampledView*>(record->sampled_view);
   const Sampler& s = *static_cast<const Sampler*>(sampler);

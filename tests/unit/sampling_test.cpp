@@ -641,62 +641,81 @@ TestImage random_image(VkFormat format, VkExtent3D extent, uint32_t mips, uint32
 
 // W = 16 lanes of random requests through one view and sampler: once as a plain sample (which a
 // fast path takes when the sampler qualifies) and once with a no-op MinLod operand (which always
-// takes the generic routine). The outputs must be bit-identical.
+// takes the generic routine). The outputs must be bit-identical. Three images: levels of whole
+// blocks, partial blocks and levels one texel wide, and a single level (the others are read with a
+// swizzle that shows every channel); three rounds each, the later ones with some lanes inactive.
 TEST(Sampling, FastPathsEqualTheGenericRoutine) {
   const VkFormat formats[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_UNORM,
                               VK_FORMAT_B8G8R8A8_SRGB,  VK_FORMAT_R32_SFLOAT,    VK_FORMAT_R32G32B32A32_SFLOAT,
-                              VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_BC1_RGBA_UNORM_BLOCK, VK_FORMAT_BC3_UNORM_BLOCK,
-                              VK_FORMAT_BC7_UNORM_BLOCK, VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK};
+                              VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_BC1_RGBA_UNORM_BLOCK, VK_FORMAT_BC1_RGB_UNORM_BLOCK,
+                              VK_FORMAT_BC1_RGB_SRGB_BLOCK, VK_FORMAT_BC3_UNORM_BLOCK, VK_FORMAT_BC7_UNORM_BLOCK,
+                              VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK};
+  struct Shape {
+    VkExtent3D extent;
+    uint32_t levels;
+  };
+  const Shape shapes[] = {{{32, 16, 1}, 4}, {{13, 7, 1}, 4}, {{20, 12, 1}, 1}};
+  constexpr uint32_t kRounds = 3;
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> coord(-1.5f, 2.5f), lod(-1.0f, 4.0f), grad(-0.3f, 0.3f);
   uint32_t compared = 0;
-  for (VkFormat format : formats) {
-    SCOPED_TRACE(fmt::format_info(format)->name);
-    const TestImage img = random_image(format, {32, 16, 1}, 4, format);
-    TestView v(img.image, VK_IMAGE_VIEW_TYPE_2D, format, VK_IMAGE_ASPECT_COLOR_BIT, 4, 1,
-               {VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_ONE, VK_COMPONENT_SWIZZLE_R});
-    ASSERT_NE(v.fn, nullptr);
-    for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
-      for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
-        for (VkSamplerAddressMode mode : {VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, VK_SAMPLER_ADDRESS_MODE_REPEAT})
-          for (uint32_t lod_mode : {uint32_t(abi::kSampleExplicitLod), uint32_t(abi::kSampleGrad), uint32_t(abi::kSampleImplicitLod | abi::kSampleBias)}) {
-            Sampler s;
-            s.mag_filter = s.min_filter = filter;
-            s.mipmap_mode = mip;
-            s.address[0] = s.address[1] = mode;
-            s.min_lod = 0.25f;
-            s.max_lod = 3.5f;
-            s.mip_lod_bias = -0.5f;
-            abi::SampleArgs fast{};
-            fast.op = abi::kSampleOpSample | lod_mode;
-            fast.width = abi::kMaxSampleLanes;
-            fast.coord_count = 2;
-            for (uint32_t l = 0; l < abi::kMaxSampleLanes; ++l) {
-              fast.view[l] = &v.view.shader_record;
-              fast.sampler[l] = &s;
-              for (uint32_t c = 0; c < 2; ++c) {
-                const float f = coord(rng);
-                std::memcpy(&fast.coord[c][l], &f, 4);
-                fast.grad[0][c][l] = grad(rng);
-                fast.grad[1][c][l] = grad(rng);
+  for (VkFormat format : formats)
+    for (const Shape& shape : shapes) {
+      const VkExtent3D& extent = shape.extent;
+      SCOPED_TRACE(std::string(fmt::format_info(format)->name) + " " + std::to_string(extent.width) + "x" +
+                   std::to_string(extent.height) + " levels " + std::to_string(shape.levels));
+      const TestImage img = random_image(format, extent, shape.levels, format + extent.width);
+      // A swizzle with a constant on the first shape, every channel on the others.
+      const VkComponentMapping swizzle =
+          &shape == &shapes[0]
+              ? VkComponentMapping{VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_ONE, VK_COMPONENT_SWIZZLE_R}
+              : VkComponentMapping{VK_COMPONENT_SWIZZLE_A, VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_R};
+      TestView v(img.image, VK_IMAGE_VIEW_TYPE_2D, format, VK_IMAGE_ASPECT_COLOR_BIT, shape.levels, 1, swizzle);
+      ASSERT_NE(v.fn, nullptr);
+      for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
+        for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
+          for (VkSamplerAddressMode mode : {VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, VK_SAMPLER_ADDRESS_MODE_REPEAT})
+            for (uint32_t lod_mode : {uint32_t(abi::kSampleExplicitLod), uint32_t(abi::kSampleGrad), uint32_t(abi::kSampleImplicitLod | abi::kSampleBias)})
+              for (uint32_t round = 0; round < kRounds; ++round) {
+                Sampler s;
+                s.mag_filter = s.min_filter = filter;
+                s.mipmap_mode = mip;
+                s.address[0] = s.address[1] = mode;
+                s.min_lod = 0.25f;
+                s.max_lod = 3.5f;
+                s.mip_lod_bias = -0.5f;
+                abi::SampleArgs fast{};
+                fast.op = abi::kSampleOpSample | lod_mode;
+                fast.width = abi::kMaxSampleLanes;
+                fast.coord_count = 2;
+                for (uint32_t l = 0; l < abi::kMaxSampleLanes; ++l) {
+                  fast.view[l] = &v.view.shader_record;
+                  fast.sampler[l] = &s;
+                  for (uint32_t c = 0; c < 2; ++c) {
+                    const float f = coord(rng);
+                    std::memcpy(&fast.coord[c][l], &f, 4);
+                    fast.grad[0][c][l] = grad(rng);
+                    fast.grad[1][c][l] = grad(rng);
+                  }
+                  fast.lod[l] = lod(rng);
+                  fast.min_lod[l] = -100.0f;  // no effect on the result
+                }
+                const uint32_t lanes = round == 0 ? 0xFFFFu : (rng() & 0xFFFFu) | 1u;
+                if (round == 1) fast.op |= abi::kSampleUniform;  // as kernels say when they proved it
+                abi::SampleArgs generic = fast;
+                generic.op |= abi::kSampleMinLod;
+                advance_sampling_epoch();
+                ASSERT_EQ(v.fn(&fast, lanes), lanes);
+                ASSERT_EQ(v.fn(&generic, lanes), lanes);
+                for (uint32_t c = 0; c < 4; ++c)
+                  for (uint32_t l = 0; l < abi::kMaxSampleLanes; ++l)
+                    ASSERT_EQ(fast.out[c][l], generic.out[c][l])
+                        << "lane " << l << " component " << c << " filter " << filter << " mip " << mip << " mode "
+                        << mode << " lod mode " << lod_mode << " round " << round;
+                ++compared;
               }
-              fast.lod[l] = lod(rng);
-              fast.min_lod[l] = -100.0f;  // no effect on the result
-            }
-            abi::SampleArgs generic = fast;
-            generic.op |= abi::kSampleMinLod;
-            advance_sampling_epoch();
-            ASSERT_EQ(v.fn(&fast, 0xFFFFu), 0xFFFFu);
-            ASSERT_EQ(v.fn(&generic, 0xFFFFu), 0xFFFFu);
-            for (uint32_t c = 0; c < 4; ++c)
-              for (uint32_t l = 0; l < abi::kMaxSampleLanes; ++l)
-                ASSERT_EQ(fast.out[c][l], generic.out[c][l])
-                    << "lane " << l << " component " << c << " filter " << filter << " mip " << mip << " mode " << mode
-                    << " lod mode " << lod_mode;
-            ++compared;
-          }
-  }
-  EXPECT_EQ(compared, std::size(formats) * 2 * 2 * 2 * 3);
+    }
+  EXPECT_EQ(compared, std::size(formats) * std::size(shapes) * 2 * 2 * 2 * 3 * kRounds);
 }
 
 // The per-thread cache of decoded blocks: texels equal the block decoder's, and a new sampling
