@@ -86,7 +86,8 @@ std::vector<const char*> WsiTest::instance_extensions() const {
   std::vector<const char*> wanted;
   for (const char* name : {VK_KHR_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME, "VK_KHR_xcb_surface",
                            "VK_KHR_xlib_surface", "VK_KHR_wayland_surface",
-                           VK_KHR_GET_SURFACE_CAPABILITIES_2_EXTENSION_NAME})
+                           VK_KHR_GET_SURFACE_CAPABILITIES_2_EXTENSION_NAME,
+                           VK_KHR_SURFACE_PROTECTED_CAPABILITIES_EXTENSION_NAME})
     for (const VkExtensionProperties& p : available)
       if (std::string(p.extensionName) == name) wanted.push_back(name);
   return wanted;
