@@ -1,4 +1,5 @@
-// VK_KHR_surface, VK_KHR_xcb_surface, VK_EXT_headless_surface, VK_KHR_get_surface_capabilities2:
+// VK_KHR_surface, VK_KHR_xcb_surface, VK_EXT_headless_surface, VK_KHR_get_surface_capabilities2,
+// VK_KHR_surface_protected_capabilities:
 // surface creation and the physical-device surface queries. (Xlib entry points: wsi_xlib.cpp,
 // Wayland: wsi_wayland.cpp.)
 #include <algorithm>
@@ -110,6 +111,11 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceSurfaceCapabilit
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceSurfaceCapabilities2KHR(
     VkPhysicalDevice physicalDevice, const VkPhysicalDeviceSurfaceInfo2KHR* pSurfaceInfo, VkSurfaceCapabilities2KHR* pCaps) {
+  for (auto* s = static_cast<VkBaseOutStructure*>(pCaps->pNext); s; s = s->pNext) {
+    // VK_KHR_surface_protected_capabilities: Kiln has no protected memory, so no protected swapchains.
+    if (s->sType == VK_STRUCTURE_TYPE_SURFACE_PROTECTED_CAPABILITIES_KHR)
+      reinterpret_cast<VkSurfaceProtectedCapabilitiesKHR*>(s)->supportsProtected = VK_FALSE;
+  }
   return surface_capabilities(physicalDevice, surface_of(pSurfaceInfo->surface), &pCaps->surfaceCapabilities);
 }
 

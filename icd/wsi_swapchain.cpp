@@ -28,6 +28,23 @@ VkResult worse(VkResult a, VkResult b) {
   return rank(b) > rank(a) ? b : a;
 }
 
+// VK_KHR_incremental_present: the rectangles that changed in the image presented to swapchain
+// `i`; whole when the application gives none (rectangleCount 0 means the whole image).
+wsi::Damage damage_of(const VkPresentInfoKHR* info, uint32_t i) {
+  wsi::Damage damage;
+  for (auto* s = static_cast<const VkBaseInStructure*>(info->pNext); s; s = s->pNext) {
+    if (s->sType != VK_STRUCTURE_TYPE_PRESENT_REGIONS_KHR) continue;
+    const auto* regions = reinterpret_cast<const VkPresentRegionsKHR*>(s);
+    if (!regions->pRegions || i >= regions->swapchainCount) break;
+    const VkPresentRegionKHR& region = regions->pRegions[i];
+    if (region.rectangleCount == 0 || !region.pRectangles) break;
+    damage.whole = false;
+    for (uint32_t r = 0; r < region.rectangleCount; ++r)  // swapchain images have one layer
+      damage.rects.push_back({region.pRectangles[r].offset, region.pRectangles[r].extent});
+  }
+  return damage;
+}
+
 VkResult acquire(VkSwapchainKHR handle, uint64_t timeout, VkSemaphore semaphore, VkFence fence, uint32_t* pIndex) {
   const VkResult result = swapchain_of(handle)->swapchain->acquire(timeout, pIndex);
   if (result == VK_SUCCESS) {
@@ -117,7 +134,12 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_AcquireNextImage2KHR(VkDevice, co
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_QueuePresentKHR(VkQueue queueHandle, const VkPresentInfoKHR* pPresentInfo) {
-  std::vector<std::pair<std::shared_ptr<wsi::Swapchain>, uint32_t>> presents;
+  struct Present {
+    std::shared_ptr<wsi::Swapchain> swapchain;
+    uint32_t index;
+    wsi::Damage damage;
+  };
+  std::vector<Present> presents;
   VkResult overall = VK_SUCCESS;
   for (uint32_t i = 0; i < pPresentInfo->swapchainCount; ++i) {
     std::shared_ptr<wsi::Swapchain> swapchain = swapchain_of(pPresentInfo->pSwapchains[i])->swapchain;
@@ -125,7 +147,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_QueuePresentKHR(VkQueue queueHand
     const VkResult result = swapchain->begin_present(index);
     if (pPresentInfo->pResults) pPresentInfo->pResults[i] = result;
     overall = worse(overall, result);
-    presents.emplace_back(std::move(swapchain), index);
+    presents.push_back({std::move(swapchain), index, damage_of(pPresentInfo, i)});
   }
   // Rejected presents are queued too: their semaphore waits still happen and their images come
   // back through the same path.
@@ -133,7 +155,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_QueuePresentKHR(VkQueue queueHand
   for (uint32_t w = 0; w < pPresentInfo->waitSemaphoreCount; ++w)
     batch.waits.push_back({from_handle<exec::Semaphore>(pPresentInfo->pWaitSemaphores[w]), 0});
   batch.host_step = [presents = std::move(presents)] {
-    for (const auto& [swapchain, index] : presents) swapchain->finish_present(index);
+    for (const Present& present : presents) present.swapchain->finish_present(present.index, present.damage);
   };
   std::vector<exec::Batch> batches;
   batches.push_back(std::move(batch));

@@ -21,6 +21,11 @@ struct Frame {
   uint64_t row_pitch = 0;
   VkExtent2D extent{};
   VkFormat format = VK_FORMAT_UNDEFINED;
+  // VK_KHR_incremental_present: unless whole_frame, only `regions` (inside extent, possibly none)
+  // differ from the frame shown before, and a presenter may send just those. Presenters that
+  // copy whole frames ignore them.
+  bool whole_frame = true;
+  std::span<const VkRect2D> regions;
 };
 
 // Shows frames of one swapchain on its surface. show() runs on the swapchain's presentation

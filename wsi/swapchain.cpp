@@ -17,6 +17,15 @@ constexpr Clock::duration kRefreshPeriod = std::chrono::nanoseconds(1'000'000'00
 
 bool same_extent(VkExtent2D a, VkExtent2D b) { return a.width == b.width && a.height == b.height; }
 
+// `rect` cut to `extent` (the application's rectangles may reach outside; empty when fully outside).
+VkRect2D clip(VkRect2D rect, VkExtent2D extent) {
+  const int64_t x0 = std::max<int64_t>(rect.offset.x, 0), y0 = std::max<int64_t>(rect.offset.y, 0);
+  const int64_t x1 = std::min<int64_t>(int64_t(rect.offset.x) + rect.extent.width, extent.width);
+  const int64_t y1 = std::min<int64_t>(int64_t(rect.offset.y) + rect.extent.height, extent.height);
+  if (x1 <= x0 || y1 <= y0) return {};
+  return {{int32_t(x0), int32_t(y0)}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}};
+}
+
 // The first refresh at or after `t` on the grid that starts at `origin`.
 Clock::time_point refresh_at_or_after(Clock::time_point origin, Clock::time_point t) {
   if (t <= origin) return origin;
@@ -61,6 +70,12 @@ VkResult Swapchain::create(Surface& surface, const SwapchainConfig& config, std:
   sc->thread_ = std::thread([raw = sc.get()] { raw->run_presentation(); });
   *out = std::move(sc);
   return VK_SUCCESS;
+}
+
+void Damage::add(const Damage& other) {
+  whole = whole || other.whole;
+  if (whole) rects.clear();
+  else rects.insert(rects.end(), other.rects.begin(), other.rects.end());
 }
 
 Swapchain::~Swapchain() { shut_down(); }
@@ -130,7 +145,13 @@ VkResult Swapchain::begin_present(uint32_t index) {
   return status_;
 }
 
-void Swapchain::finish_present(uint32_t index) {
+void Swapchain::finish_present(uint32_t index, Damage damage) {
+  if (!damage.whole) {
+    std::vector<VkRect2D> clipped;
+    for (const VkRect2D& rect : damage.rects)
+      if (const VkRect2D c = clip(rect, config_.extent); c.extent.width != 0) clipped.push_back(c);
+    damage.rects = std::move(clipped);
+  }
   std::lock_guard lock(mutex_);
   if (index >= state_.size() || state_[index] != State::InFlight) return;
   if (stopping_ || status_ != VK_SUCCESS) {
@@ -138,12 +159,16 @@ void Swapchain::finish_present(uint32_t index) {
     return;
   }
   if (config_.present_mode == VK_PRESENT_MODE_MAILBOX_KHR) {
-    // The newest frame replaces one that is still waiting for its refresh.
-    for (uint32_t old : queued_) release_locked(old);
+    // The newest frame replaces one that is still waiting for its refresh; what changed in the
+    // replaced frame must still reach the window, so its damage is added to the newest one's.
+    for (const QueuedFrame& old : queued_) {
+      damage.add(old.damage);
+      release_locked(old.index);
+    }
     queued_.clear();
   }
   state_[index] = State::Queued;
-  queued_.push_back(index);
+  queued_.push_back({index, std::move(damage)});
   frame_queued_.notify_one();
 }
 
@@ -173,15 +198,19 @@ void Swapchain::run_presentation() {
       when = Clock::now();  // stopping cuts the wait short: frames already handed over are still shown, at once
     }
     if (queued_.empty()) continue;
-    const uint32_t index = queued_.front();
+    const QueuedFrame queued = std::move(queued_.front());
     queued_.pop_front();
+    const uint32_t index = queued.index;
     const bool show = status_ == VK_SUCCESS;
     lock.unlock();
-    const Frame frame = frame_of(index);
+    Frame frame = frame_of(index);
+    frame.whole_frame = queued.damage.whole || !shown_any_;
+    frame.regions = queued.damage.rects;
     const VkResult result = show ? presenter_->show(frame) : VK_SUCCESS;
     if (show && result == VK_SUCCESS) dump_frame_if_enabled(frame);
     lock.lock();
     if (result != VK_SUCCESS) status_ = result;
+    if (show) shown_any_ = true;
     last_shown_ = when;
     release_locked(index);
   }
@@ -209,7 +238,7 @@ void Swapchain::shut_down() {
   if (thread_.joinable()) thread_.join();
   presenter_.reset();  // its window-system resources go now, not when the last reference does
   std::lock_guard lock(mutex_);
-  for (uint32_t index : queued_) release_locked(index);
+  for (const QueuedFrame& queued : queued_) release_locked(queued.index);
   queued_.clear();
 }
 

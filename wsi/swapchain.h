@@ -34,6 +34,14 @@ struct SwapchainConfig {
   VkPresentModeKHR present_mode = VK_PRESENT_MODE_FIFO_KHR;
 };
 
+// The part of a presented image that changed since the previous present: everything, or the
+// listed rectangles (VK_KHR_incremental_present; clipped to the image by Swapchain).
+struct Damage {
+  bool whole = true;
+  std::vector<VkRect2D> rects;
+  void add(const Damage& other);  // the union (as a list): whole if either is
+};
+
 class Swapchain {
  public:
   // VK_SUCCESS, VK_ERROR_OUT_OF_HOST_MEMORY, VK_ERROR_SURFACE_LOST_KHR or
@@ -55,7 +63,8 @@ class Swapchain {
   VkResult begin_present(uint32_t index);
   // On the queue's thread once the present's waits are satisfied: hands the image to the
   // presentation thread, or frees it unshown when the present was rejected or the swapchain is gone.
-  void finish_present(uint32_t index);
+  // `damage`: what changed since the previous present (VK_KHR_incremental_present).
+  void finish_present(uint32_t index, Damage damage = {});
   // A newer swapchain replaced this one (oldSwapchain): acquire answers OUT_OF_DATE from now on.
   void retire();
   // vkDestroySwapchainKHR: shows the frames already handed to the presentation thread (at once),
@@ -70,6 +79,10 @@ class Swapchain {
   void run_presentation();
   void release_locked(uint32_t index);
   Frame frame_of(uint32_t index) const;
+  struct QueuedFrame {
+    uint32_t index;
+    Damage damage;
+  };
 
   Surface& surface_;
   SwapchainConfig config_;
@@ -83,7 +96,8 @@ class Swapchain {
   std::condition_variable frame_queued_;  // the presentation thread waits on it
   std::vector<State> state_;
   std::deque<uint32_t> free_;    // in the order images became free, so images are used round robin
-  std::deque<uint32_t> queued_;  // frames waiting to be shown
+  std::deque<QueuedFrame> queued_;  // frames waiting to be shown
+  bool shown_any_ = false;  // until a frame was shown, the window's content is unknown: show it whole
   VkResult status_ = VK_SUCCESS;  // or OUT_OF_DATE / SURFACE_LOST, sticky
   bool retired_ = false;
   bool stopping_ = false;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <span>
 #include <vector>
 
 #include "common/log.h"
@@ -58,7 +59,19 @@ class X11Presenter final : public Presenter {
 
   VkResult show(const Frame& frame) override {
     if (xcb_connection_has_error(c_)) return VK_ERROR_SURFACE_LOST_KHR;
-    const bool ok = shm_addr_ ? show_shm(frame) : show_put_image(frame);
+    // VK_KHR_incremental_present: only the changed rectangles travel to the server.
+    const VkRect2D whole{{0, 0}, frame.extent};
+    const std::span<const VkRect2D> rects = frame.whole_frame ? std::span<const VkRect2D>(&whole, 1) : frame.regions;
+    const bool use_shm = shm_addr_ && row_bytes(layout_, frame.extent.width) * frame.extent.height <= shm_size_;
+    std::vector<xcb_void_cookie_t> cookies;
+    for (const VkRect2D& rect : rects) {
+      if (use_shm) put_shm(frame, rect, &cookies);
+      else put_image(frame, rect, &cookies);
+    }
+    // Every request is checked (a round trip): errors report a destroyed window, and the server
+    // has read the SHM segment and the staging data before they are reused.
+    bool ok = true;
+    for (xcb_void_cookie_t cookie : cookies) ok = request_ok(c_, cookie) && ok;
     return ok ? VK_SUCCESS : VK_ERROR_SURFACE_LOST_KHR;
   }
 
@@ -85,32 +98,40 @@ class X11Presenter final : public Presenter {
     shm_size_ = size;
   }
 
-  bool show_shm(const Frame& frame) {
-    const size_t pitch = row_bytes(layout_, frame.extent.width);
-    if (pitch * frame.extent.height > shm_size_) return show_put_image(frame);  // not this swapchain's size
-    convert_rows(frame, 0, frame.extent.height, layout_, shm_addr_, pitch);
-    const uint16_t w = uint16_t(frame.extent.width), h = uint16_t(frame.extent.height);
-    return request_ok(c_, xcb_shm_put_image_checked(c_, window_, gc_, w, h, 0, 0, w, h, 0, 0, depth_,
-                                                    XCB_IMAGE_FORMAT_Z_PIXMAP, 0, shm_seg_, 0));
+  // The pixels of `rect` (inside the frame) as a frame of their own: rows keep the frame's pitch.
+  static Frame part_of(const Frame& frame, const VkRect2D& rect) {
+    Frame part = frame;
+    part.pixels = frame.pixels + uint64_t(rect.offset.y) * frame.row_pitch + uint64_t(rect.offset.x) * 4;
+    part.extent = rect.extent;
+    return part;
   }
 
-  bool show_put_image(const Frame& frame) {
+  // The segment holds the frame at its full size; `rect` is converted in place and sent.
+  void put_shm(const Frame& frame, const VkRect2D& rect, std::vector<xcb_void_cookie_t>* cookies) {
     const size_t pitch = row_bytes(layout_, frame.extent.width);
+    uint8_t* dst = shm_addr_ + rect.offset.y * pitch + rect.offset.x * (layout_.bits_per_pixel / 8);
+    convert_rows(part_of(frame, rect), 0, rect.extent.height, layout_, dst, pitch);
+    cookies->push_back(xcb_shm_put_image_checked(
+        c_, window_, gc_, uint16_t(frame.extent.width), uint16_t(frame.extent.height), uint16_t(rect.offset.x),
+        uint16_t(rect.offset.y), uint16_t(rect.extent.width), uint16_t(rect.extent.height), int16_t(rect.offset.x),
+        int16_t(rect.offset.y), depth_, XCB_IMAGE_FORMAT_Z_PIXMAP, 0, shm_seg_, 0));
+  }
+
+  // PutImage requests of whole rows of `rect`, as many rows each as the maximum request size allows.
+  void put_image(const Frame& frame, const VkRect2D& rect, std::vector<xcb_void_cookie_t>* cookies) {
+    const Frame part = part_of(frame, rect);
+    const size_t pitch = row_bytes(layout_, rect.extent.width);
     // A request may not exceed the server's maximum length (in 4-byte units), header included.
     const size_t max_bytes = size_t(xcb_get_maximum_request_length(c_)) * 4 - 64;
-    const uint32_t band = std::max<uint32_t>(1, uint32_t(std::min<size_t>(frame.extent.height, max_bytes / pitch)));
+    const uint32_t band = std::max<uint32_t>(1, uint32_t(std::min<size_t>(rect.extent.height, max_bytes / pitch)));
     staging_.resize(pitch * band);
-    std::vector<xcb_void_cookie_t> cookies;
-    for (uint32_t y = 0; y < frame.extent.height; y += band) {
-      const uint32_t rows = std::min(band, frame.extent.height - y);
-      convert_rows(frame, y, rows, layout_, staging_.data(), pitch);
-      cookies.push_back(xcb_put_image_checked(c_, XCB_IMAGE_FORMAT_Z_PIXMAP, window_, gc_, uint16_t(frame.extent.width),
-                                              uint16_t(rows), 0, int16_t(y), 0, depth_, uint32_t(pitch * rows),
-                                              staging_.data()));
+    for (uint32_t y = 0; y < rect.extent.height; y += band) {
+      const uint32_t rows = std::min(band, rect.extent.height - y);
+      convert_rows(part, y, rows, layout_, staging_.data(), pitch);  // xcb has taken the previous band's bytes
+      cookies->push_back(xcb_put_image_checked(c_, XCB_IMAGE_FORMAT_Z_PIXMAP, window_, gc_, uint16_t(rect.extent.width),
+                                               uint16_t(rows), int16_t(rect.offset.x), int16_t(rect.offset.y + y), 0,
+                                               depth_, uint32_t(pitch * rows), staging_.data()));
     }
-    bool ok = true;
-    for (xcb_void_cookie_t cookie : cookies) ok = request_ok(c_, cookie) && ok;
-    return ok;
   }
 
   xcb_connection_t* c_;

@@ -86,7 +86,8 @@ std::vector<const char*> WsiTest::instance_extensions() const {
   std::vector<const char*> wanted;
   for (const char* name : {VK_KHR_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME, "VK_KHR_xcb_surface",
                            "VK_KHR_xlib_surface", "VK_KHR_wayland_surface",
-                           VK_KHR_GET_SURFACE_CAPABILITIES_2_EXTENSION_NAME})
+                           VK_KHR_GET_SURFACE_CAPABILITIES_2_EXTENSION_NAME,
+                           VK_KHR_SURFACE_PROTECTED_CAPABILITIES_EXTENSION_NAME})
     for (const VkExtensionProperties& p : available)
       if (std::string(p.extensionName) == name) wanted.push_back(name);
   return wanted;
@@ -116,10 +117,17 @@ TestDevice& WsiTest::wsi_device() {
     DeviceOptions options;
     options.queue_count = std::min(2u, family.queueCount);
     options.extensions = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
+    if (device_has_extension(physical_device(), VK_KHR_INCREMENTAL_PRESENT_EXTENSION_NAME))
+      options.extensions.push_back(VK_KHR_INCREMENTAL_PRESENT_EXTENSION_NAME);
     device_ = create_device(options);
     if (!device_) throw std::runtime_error("cannot create a device with VK_KHR_swapchain");
   }
   return *device_;
+}
+
+bool WsiTest::incremental_present_enabled() {
+  wsi_device();
+  return device_has_extension(physical_device(), VK_KHR_INCREMENTAL_PRESENT_EXTENSION_NAME);
 }
 
 VkSurfaceKHR WsiTest::adopt_surface(VkSurfaceKHR surface) {
@@ -190,7 +198,7 @@ bool WsiTest::surface_offers(VkSurfaceKHR surface, VkFormat format) {
 }
 
 VkResult WsiTest::clear_and_present(VkSwapchainKHR swapchain, const SwapchainSetup& setup, const VkClearColorValue& color,
-                                    std::vector<uint8_t>* readback, uint32_t* image_index) {
+                                    std::vector<uint8_t>* readback, uint32_t* image_index, const void* present_next) {
   TestDevice& device = wsi_device();
   const std::vector<VkImage> images = swapchain_images(swapchain);
   VkSemaphore acquired = device.create_binary_semaphore();
@@ -253,7 +261,7 @@ VkResult WsiTest::clear_and_present(VkSwapchainKHR swapchain, const SwapchainSet
   submit_info.pSignalSemaphores = &rendered;
   require(vkQueueSubmit(device.queue(), 1, &submit_info, done), "vkQueueSubmit");
 
-  VkPresentInfoKHR present{.sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+  VkPresentInfoKHR present{.sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR, .pNext = present_next};
   present.waitSemaphoreCount = 1;
   present.pWaitSemaphores = &rendered;
   present.swapchainCount = 1;

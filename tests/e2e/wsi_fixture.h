@@ -64,11 +64,15 @@ class WsiTest : public VulkanTest {
   // Whether vkGetPhysicalDeviceSurfaceFormatsKHR lists `format` (SRGB_NONLINEAR) for the surface.
   bool surface_offers(VkSurfaceKHR surface, VkFormat format);
 
+  // The device has VK_KHR_incremental_present (enabled when the driver offers it).
+  bool incremental_present_enabled();
+
   // Acquires an image (waiting on a fence), clears it to `color`, optionally copies it to
-  // `readback` (tightly packed texels) and presents it (semaphore-ordered). Returns the present's
-  // result; `image_index` gets the image presented.
+  // `readback` (tightly packed texels) and presents it (semaphore-ordered) with `present_next`
+  // chained to VkPresentInfoKHR. Returns the present's result; `image_index` gets the image presented.
   VkResult clear_and_present(VkSwapchainKHR swapchain, const SwapchainSetup& setup, const VkClearColorValue& color,
-                             std::vector<uint8_t>* readback = nullptr, uint32_t* image_index = nullptr);
+                             std::vector<uint8_t>* readback = nullptr, uint32_t* image_index = nullptr,
+                             const void* present_next = nullptr);
 
   // Expected 8-bit value of a UNORM clear of `v`.
   static uint8_t unorm8(float v) { return static_cast<uint8_t>(v * 255.0f + 0.5f); }

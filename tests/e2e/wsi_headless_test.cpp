@@ -86,6 +86,19 @@ TEST_F(HeadlessWsiTest, SurfaceCapabilitiesFormatsAndModes) {
   ASSERT_EQ(VK_SUCCESS, formats2_fn(physical_device(), &info, &count2, formats2.data()));
   for (uint32_t i = 0; i < count; ++i) EXPECT_EQ(formats[i].format, formats2[i].surfaceFormat.format);
 
+  // VK_KHR_surface_protected_capabilities: the answer goes into the chained structure.
+  if (instance_extension_enabled(VK_KHR_SURFACE_PROTECTED_CAPABILITIES_EXTENSION_NAME)) {
+    VkSurfaceProtectedCapabilitiesKHR protected_caps{.sType = VK_STRUCTURE_TYPE_SURFACE_PROTECTED_CAPABILITIES_KHR};
+    protected_caps.supportsProtected = 0xcd;  // not a VkBool32: the driver must write it
+    VkSurfaceCapabilities2KHR chained{.sType = VK_STRUCTURE_TYPE_SURFACE_CAPABILITIES_2_KHR, .pNext = &protected_caps};
+    ASSERT_EQ(VK_SUCCESS, caps2_fn(physical_device(), &info, &chained));
+    EXPECT_EQ(&protected_caps, chained.pNext);
+    EXPECT_TRUE(protected_caps.supportsProtected == VK_FALSE || protected_caps.supportsProtected == VK_TRUE);
+    if (is_kiln()) EXPECT_EQ(VkBool32(VK_FALSE), protected_caps.supportsProtected);  // no protected memory
+  } else {
+    EXPECT_FALSE(is_kiln()) << "Kiln offers VK_KHR_surface_protected_capabilities";
+  }
+
   if (!is_kiln()) return;
   // Kiln: the swapchain decides a headless surface's size; every present mode is real.
   EXPECT_EQ(0xFFFFFFFFu, caps.currentExtent.width);
