@@ -226,6 +226,31 @@ TEST_F(DrawTest, DemotedAndTerminatedInvocationsWriteNothing) {
   }
 }
 
+// A discard inside a function that a for loop's increment calls (the loop's continue construct,
+// where the SPIR-V inliner cannot inline a kill): the pipeline compiles, discarding pixels keep
+// the clear colour and the others finish the loop (CTS graphicsfuzz.cov-wrap-op-kill-*).
+TEST_F(DrawTest, DiscardInAFunctionCalledFromALoopContinueConstruct) {
+  const std::vector<ColoredVertex> quad = rect(-1, -1, 1, 1, 0.5f, {0.2f, 0.4f, 0.6f, 1.0f});
+  Buffer vb = vertex_buffer(device(), quad);
+  DrawJobOptions o = colored_options();
+  o.fragment_shader = "draw_discard_in_continue.frag";
+  DrawJob job(device(), o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, 6, 1, 0, 0);
+  });
+  const std::vector<uint8_t> pixels = job.read_color();
+  PixelCheck failures(64, 64);
+  for (uint32_t y = 0; y < 64; ++y)
+    for (uint32_t x = 0; x < 64; ++x) {
+      const size_t i = y * 64 + x;
+      const bool discarded = x % 4 == 1;
+      const int want[4] = {discarded ? 0 : 191, discarded ? 0 : 102, discarded ? 0 : 153, discarded ? 0 : 255};
+      for (int k = 0; k < 4; ++k) failures.expect_near(i, pixels[i * 4 + k], want[k], 1, "channel " + std::to_string(k));
+    }
+}
+
 // Stores from both stages, clip and cull distances: a full quad at z = 0.5 whose ClipDistance
 // (= x) keeps the right half, and a quad at z = 0.95 that CullDistance removes. Every vertex
 // writes its slot (culled ones too: they are shaded before culling); each fragment counts itself
