@@ -110,12 +110,13 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   p12.robustBufferAccessUpdateAfterBind = VK_TRUE;
   p12.quadDivergentImplicitLod = VK_FALSE;
   // Depth/stencil resolve attachments (memory/attachment_ops.cpp; MsaaTest.DepthStencilResolveModes).
-  // Not independent: depth and stencil resolve with the same mode (independentResolve(None) FALSE).
+  // Independent: each aspect is resolved by its own command with its own mode, and NONE records
+  // none, so depth and stencil may differ and either may be left unresolved.
   p12.supportedDepthResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_AVERAGE_BIT |
                                    VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
   p12.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
-  p12.independentResolveNone = VK_FALSE;
-  p12.independentResolve = VK_FALSE;
+  p12.independentResolveNone = VK_TRUE;
+  p12.independentResolve = VK_TRUE;
   p12.maxTimelineSemaphoreValueDifference = UINT64_MAX;
   p12.framebufferIntegerColorSampleCounts = kSupportedSampleCounts;
 
