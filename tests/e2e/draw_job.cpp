@@ -105,7 +105,7 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
       VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   if (with_depth) {
     depth_ = create_attachment_image(device, options.depth_format, extent, options.layers, options.samples, depth_usage);
-    depth_view_ = make_view(d, depth_, depth_aspects);
+    depth_view_ = make_view(d, depth_, options.depth_view_aspects ? options.depth_view_aspects : depth_aspects);
   }
   if (with_depth_resolve(options)) {
     depth_resolve_ =

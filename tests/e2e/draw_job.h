@@ -23,6 +23,9 @@ struct DrawJobOptions {
   VkFormat color_format = VK_FORMAT_R8G8B8A8_UNORM;
   uint32_t color_attachment_count = 1;          // all of color_format; Location i writes attachment i
   VkFormat depth_format = VK_FORMAT_UNDEFINED;  // UNDEFINED: no depth/stencil attachment
+  // Aspects of the depth/stencil attachment's view; 0: every aspect of depth_format. A depth-only
+  // view of a depth/stencil format makes the stencil aspect no attachment (render passes only).
+  VkImageAspectFlags depth_view_aspects = 0;
   // Array layers of every attachment image (views are 2D_ARRAY when > 1). Without multiview the
   // framebuffer has all of them (the vertex shader's Layer selects one); with multiview it has 1.
   uint32_t layers = 1;
