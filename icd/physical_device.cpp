@@ -394,6 +394,11 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         // (icd/cmd_draw.cpp; tests/e2e/draw_query_test.cpp MultiDraw*).
         reinterpret_cast<VkPhysicalDeviceMultiDrawFeaturesEXT*>(s)->multiDraw = VK_TRUE;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT:
+        // 8-bit indices, restart value 0xFF (pipeline/graphics/vertex_stage.cpp fetch_vertex_ids;
+        // tests/e2e/draw_features_test.cpp Uint8IndicesWithPrimitiveRestart).
+        reinterpret_cast<VkPhysicalDeviceIndexTypeUint8FeaturesEXT*>(s)->indexTypeUint8 = VK_TRUE;
+        break;
       default: {
         // Extension structs promoted to core: the core answer, member by member (generated).
         if (copy_promoted_features(s, pd->features11, pd->features12, pd->features13)) break;

@@ -41,6 +41,50 @@ void check_rgba8(const std::vector<uint8_t>& pixels, const std::string& what, Ex
 
 class DrawFeaturesTest : public VulkanTest {};
 
+// VK_EXT_index_type_uint8: a triangle strip with 8-bit indices and primitive restart (0xFF) draws
+// two separate rectangles, [8, 24) x [8, 56) in red and [40, 56) x [8, 56) in green; a strip
+// without the restart would also fill the gap between them.
+TEST_F(DrawFeaturesTest, Uint8IndicesWithPrimitiveRestart) {
+  VkPhysicalDeviceIndexTypeUint8FeaturesEXT uint8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT};
+  const bool has = device_has_extension(physical_device(), VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME);
+  if (has) {
+    VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &uint8};
+    vkGetPhysicalDeviceFeatures2(physical_device(), &query);
+  }
+  REQUIRE_ON_KILN(has && uint8.indexTypeUint8, "VK_EXT_index_type_uint8");
+  DeviceFeatures enabled;
+  uint8.pNext = nullptr;
+  enabled.v13.pNext = &uint8;
+  TestDevice& device = *create_device(enabled, {VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME});
+  auto corner = [](float x, float y, std::array<float, 4> c) {
+    return ColoredVertex{clip(x), clip(y), 0.5f, c[0], c[1], c[2], c[3]};
+  };
+  const std::array<float, 4> red{1, 0, 0, 1}, green{0, 1, 0, 1};
+  const std::vector<ColoredVertex> vertices = {corner(8, 8, red),   corner(24, 8, red),   corner(8, 56, red),
+                                               corner(24, 56, red), corner(40, 8, green), corner(56, 8, green),
+                                               corner(40, 56, green), corner(56, 56, green)};
+  Buffer vb = vertex_buffer(device, vertices);
+  const uint8_t indices[] = {0, 1, 2, 3, 0xFF, 4, 5, 6, 7};
+  Buffer ib = device.create_buffer(sizeof indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+  std::memcpy(ib.mapped, indices, sizeof indices);
+  DrawJobOptions o = colored_options();
+  o.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+  o.primitive_restart = true;
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdBindIndexBuffer(cb, ib.buffer, 0, VK_INDEX_TYPE_UINT8_EXT);
+    vkCmdDrawIndexed(cb, 9, 1, 0, 0, 0);
+  });
+  check_rgba8(job.read_color(), "uint8 strip", [](uint32_t x, uint32_t y) -> std::array<uint8_t, 4> {
+    if (y < 8 || y >= 56) return {0, 0, 0, 0};
+    if (x >= 8 && x < 24) return {255, 0, 0, 255};
+    if (x >= 40 && x < 56) return {0, 255, 0, 255};
+    return {0, 0, 0, 0};
+  });
+}
+
 // Multiview: views 0, 1 and 3 of a 4-layer target. The vertex shader shifts the quad by 8 pixels
 // per ViewIndex; the fragment shader writes both stages' ViewIndex into green and blue; the load
 // op and a vkCmdClearAttachments apply to every view of the mask; layer 2 (not in the mask) keeps
