@@ -343,6 +343,10 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR:
         reinterpret_cast<VkPhysicalDevicePushDescriptorPropertiesKHR*>(s)->maxPushDescriptors = desc::kMaxPushDescriptors;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT:
+        // The divisor is a 32-bit constant in the vertex kernel: any value works.
+        reinterpret_cast<VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT*>(s)->maxVertexAttribDivisor = UINT32_MAX;
+        break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT:
         reinterpret_cast<VkPhysicalDeviceMultiDrawPropertiesEXT*>(s)->maxMultiDrawCount = kMaxMultiDrawCount;
         break;
@@ -394,6 +398,14 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         // (icd/cmd_draw.cpp; tests/e2e/draw_query_test.cpp MultiDraw*).
         reinterpret_cast<VkPhysicalDeviceMultiDrawFeaturesEXT*>(s)->multiDraw = VK_TRUE;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT: {
+        // Element = base_instance + (instance - base_instance) / divisor, divisor 0 = base_instance
+        // (compiler/translate_stage_io.cpp; DrawFeaturesTest.VertexAttributeDivisorRepeatsInstanceData).
+        auto* f = reinterpret_cast<VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT*>(s);
+        f->vertexAttributeInstanceRateDivisor = VK_TRUE;
+        f->vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT:
         // 8-bit indices, restart value 0xFF (pipeline/graphics/vertex_stage.cpp fetch_vertex_ids;
         // tests/e2e/draw_features_test.cpp Uint8IndicesWithPrimitiveRestart).

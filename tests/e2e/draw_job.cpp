@@ -159,6 +159,10 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   vertex_input.pVertexBindingDescriptions = options.vertex_bindings.data();
   vertex_input.vertexAttributeDescriptionCount = static_cast<uint32_t>(options.vertex_attributes.size());
   vertex_input.pVertexAttributeDescriptions = options.vertex_attributes.data();
+  VkPipelineVertexInputDivisorStateCreateInfoEXT divisors{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT};
+  divisors.vertexBindingDivisorCount = static_cast<uint32_t>(options.vertex_divisors.size());
+  divisors.pVertexBindingDivisors = options.vertex_divisors.data();
+  if (!options.vertex_divisors.empty()) vertex_input.pNext = &divisors;
   VkPipelineInputAssemblyStateCreateInfo input_assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
   input_assembly.topology = options.topology;
   input_assembly.primitiveRestartEnable = options.primitive_restart;

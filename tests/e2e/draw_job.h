@@ -46,6 +46,8 @@ struct DrawJobOptions {
   VkAttachmentLoadOp depth_load_op = VK_ATTACHMENT_LOAD_OP_CLEAR;
   std::vector<VkVertexInputBindingDescription> vertex_bindings;
   std::vector<VkVertexInputAttributeDescription> vertex_attributes;
+  // VK_EXT_vertex_attribute_divisor: per-instance bindings whose instances repeat (empty: none).
+  std::vector<VkVertexInputBindingDivisorDescriptionEXT> vertex_divisors;
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   bool primitive_restart = false;
   VkCullModeFlags cull_mode = VK_CULL_MODE_NONE;
