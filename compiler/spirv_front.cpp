@@ -240,12 +240,17 @@ std::vector<PassStep> optimization_steps() {
       {"eliminate-dead-functions", [] { return CreateEliminateDeadFunctionsPass(); }},
       // Merge-return needs unreachable merge/continue blocks to be trivial, which this ensures.
       {"eliminate-dead-branches", [] { return CreateDeadBranchElimPass(); }},
+      // The inliner refuses a function that contains OpKill/OpTerminateInvocation when it is called
+      // from a continue construct (the back edge would no longer post-dominate the continue
+      // target). This moves each such kill into a one-block function of its own, so the caller
+      // inlines; the translator treats a call of that function as the kill itself.
+      {"wrap-opkill", [] { return CreateWrapOpKillPass(); }},
       // One return per function. The translator handles early returns with a return mask, so
       // this is not for the entry point's sake: the inliner refuses functions that return from
       // inside a loop, and after merge-return there are none.
       {"merge-return", [] { return CreateMergeReturnPass(); }},
-      // Inline every call (recursion is not allowed in shaders); OpFunctionCall remains only
-      // where inlining is impossible, e.g. OpKill inside a function called from a continue block.
+      // Inline every call (recursion is not allowed in shaders); OpFunctionCall remains only for
+      // wrap-opkill's kill functions where a continue construct calls them.
       {"inline-entry-points-exhaustive", [] { return CreateInlineExhaustivePass(); }},
       {"eliminate-dead-functions", [] { return CreateEliminateDeadFunctionsPass(); }},
       // Private globals used by one function become Function variables, so SSA can take them.

@@ -34,6 +34,16 @@ struct InterfaceLeaf {
   bool flat = false, no_perspective = false, centroid = false, sample = false;
 };
 
+// A call of a function that only kills: spirv_front's wrap-opkill leaves these where a continue
+// construct calls a function that kills (the only calls that survive inlining).
+bool is_kill_call(const spirv::Module& m, const spirv::Instruction& inst) {
+  if (inst.opcode != spv::Op::OpFunctionCall || inst.operands.empty()) return false;
+  const spirv::Function* callee = m.function(inst.operands[0]);
+  if (!callee || callee->blocks.size() != 1 || !callee->blocks[0].body.empty()) return false;
+  const spv::Op op = callee->blocks[0].terminator.opcode;
+  return op == spv::Op::OpKill || op == spv::Op::OpTerminateInvocation;
+}
+
 struct InterfaceVariable {
   Id id = 0;
   Id pointee = 0;
@@ -583,7 +593,7 @@ bool Translator::graphics_prologue() {
       const spv::Op op = block.terminator.opcode;
       if (op == spv::Op::OpKill || op == spv::Op::OpTerminateInvocation) fi.can_discard = true;
       for (const spirv::Instruction& inst : block.body) {
-        if (inst.opcode == spv::Op::OpDemoteToHelperInvocation) fi.can_discard = true;
+        if (inst.opcode == spv::Op::OpDemoteToHelperInvocation || is_kill_call(m, inst)) fi.can_discard = true;
         if (writes_memory(inst.opcode, writable_memory)) fi.has_side_effects = true;
       }
     }
@@ -700,6 +710,16 @@ bool Translator::stage_instruction(const spirv::Instruction& inst, bool* handled
       note_discard();
       return true;
     }
+    case spv::Op::OpFunctionCall:
+      if (!is_kill_call(m, inst)) {
+        *handled = false;
+        return true;
+      }
+      // The kill ends the block's lanes here: the rest of the block and its successors get none
+      // (an OpKill terminator does the same by sending no mask on).
+      note_discard();
+      mask_ = llvm::Constant::getNullValue(mask_->getType());
+      return true;
     case spv::Op::OpIsHelperInvocationEXT:
       if (!helper_slot_) return fail(inst, "OpIsHelperInvocationEXT outside a fragment shader");
       set(inst.result, Value{{b.CreateLoad(helper_slot_->getAllocatedType(), helper_slot_)}});

@@ -55,6 +55,10 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME, VK_EXT_CUSTOM_BORDER_COLOR_SPEC_VERSION),
       // Draws (icd/cmd_draw.cpp): several direct draws in one command, DrawIndex = entry index.
       ext(VK_EXT_MULTI_DRAW_EXTENSION_NAME, VK_EXT_MULTI_DRAW_SPEC_VERSION),
+      // Instance-rate divisors, 0 included (the vertex kernel's fetch, compiler/translate_stage_io.cpp).
+      ext(VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME, VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_SPEC_VERSION),
+      // 8-bit index buffers (pipeline/graphics/vertex_stage.cpp fetch_vertex_ids).
+      ext(VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME, VK_EXT_INDEX_TYPE_UINT8_SPEC_VERSION),
       // Shader types, layouts and subgroups (compute today; each stage as it lands).
       ext(VK_KHR_8BIT_STORAGE_EXTENSION_NAME, VK_KHR_8BIT_STORAGE_SPEC_VERSION),
       ext(VK_KHR_16BIT_STORAGE_EXTENSION_NAME, VK_KHR_16BIT_STORAGE_SPEC_VERSION),

@@ -110,12 +110,13 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   p12.robustBufferAccessUpdateAfterBind = VK_TRUE;
   p12.quadDivergentImplicitLod = VK_FALSE;
   // Depth/stencil resolve attachments (memory/attachment_ops.cpp; MsaaTest.DepthStencilResolveModes).
-  // Not independent: depth and stencil resolve with the same mode (independentResolve(None) FALSE).
+  // Independent: each aspect is resolved by its own command with its own mode, and NONE records
+  // none, so depth and stencil may differ and either may be left unresolved.
   p12.supportedDepthResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_AVERAGE_BIT |
                                    VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
   p12.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
-  p12.independentResolveNone = VK_FALSE;
-  p12.independentResolve = VK_FALSE;
+  p12.independentResolveNone = VK_TRUE;
+  p12.independentResolve = VK_TRUE;
   p12.maxTimelineSemaphoreValueDifference = UINT64_MAX;
   p12.framebufferIntegerColorSampleCounts = kSupportedSampleCounts;
 
@@ -342,6 +343,10 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR:
         reinterpret_cast<VkPhysicalDevicePushDescriptorPropertiesKHR*>(s)->maxPushDescriptors = desc::kMaxPushDescriptors;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT:
+        // The divisor is a 32-bit constant in the vertex kernel: any value works.
+        reinterpret_cast<VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT*>(s)->maxVertexAttribDivisor = UINT32_MAX;
+        break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT:
         reinterpret_cast<VkPhysicalDeviceMultiDrawPropertiesEXT*>(s)->maxMultiDrawCount = kMaxMultiDrawCount;
         break;
@@ -392,6 +397,19 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         // vkCmdDrawMulti(Indexed)EXT record one draw per entry with DrawIndex = its index
         // (icd/cmd_draw.cpp; tests/e2e/draw_query_test.cpp MultiDraw*).
         reinterpret_cast<VkPhysicalDeviceMultiDrawFeaturesEXT*>(s)->multiDraw = VK_TRUE;
+        break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT: {
+        // Element = base_instance + (instance - base_instance) / divisor, divisor 0 = base_instance
+        // (compiler/translate_stage_io.cpp; DrawFeaturesTest.VertexAttributeDivisorRepeatsInstanceData).
+        auto* f = reinterpret_cast<VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT*>(s);
+        f->vertexAttributeInstanceRateDivisor = VK_TRUE;
+        f->vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT:
+        // 8-bit indices, restart value 0xFF (pipeline/graphics/vertex_stage.cpp fetch_vertex_ids;
+        // tests/e2e/draw_features_test.cpp Uint8IndicesWithPrimitiveRestart).
+        reinterpret_cast<VkPhysicalDeviceIndexTypeUint8FeaturesEXT*>(s)->indexTypeUint8 = VK_TRUE;
         break;
       default: {
         // Extension structs promoted to core: the core answer, member by member (generated).

@@ -12,7 +12,7 @@
 namespace kiln::mem {
 
 bool make_attachment_surface(const ImageView& view, VkImageAspectFlagBits aspect, AttachmentSurface* out) {
-  if (!view.image || !view.image->data || !(view.range.aspectMask & aspect)) return false;
+  if (!view.image || !view.image->data || !(attachment_aspects(view) & aspect)) return false;
   const Image& image = *view.image;
   // Layers of a 2D(-array) view of a 3D image are depth slices of the mip level's one subresource.
   const uint32_t layer = view.slices_of_3d ? 0 : view.range.baseArrayLayer;

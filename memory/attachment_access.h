@@ -29,7 +29,8 @@ struct AttachmentSurface {
   }
 };
 
-// False when the view has no such aspect, its image has no memory, or the format is unknown.
+// False when the view's format has no such aspect (attachment_aspects), its image has no memory,
+// or the format is unknown.
 bool make_attachment_surface(const ImageView& view, VkImageAspectFlagBits aspect, AttachmentSurface* out);
 
 // 8-bit UNORM channels exactly as fmt::float_to_unorm / unorm_to_float, inline for the back end's

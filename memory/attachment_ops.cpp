@@ -139,7 +139,7 @@ bool clear_view_rect(const ImageView& view, VkImageAspectFlags aspects, const Vk
                      const LayerSet& layers) {
   const fmt::FormatInfo* info = fmt::format_info(view.format);
   if (!info || !view.image || !view.image->data) return false;
-  aspects &= view.range.aspectMask;
+  aspects &= attachment_aspects(view);
   for (VkImageAspectFlags bit = 1; bit <= VK_IMAGE_ASPECT_STENCIL_BIT; bit <<= 1) {
     if (!(aspects & bit)) continue;
     const auto aspect = static_cast<VkImageAspectFlagBits>(bit);
@@ -166,7 +166,7 @@ bool clear_view_rect(const ImageView& view, VkImageAspectFlags aspects, const Vk
 bool resolve_view_rect(const ImageView& src, const ImageView& dst, VkImageAspectFlagBits aspect, VkResolveModeFlagBits mode,
                        const VkRect2D& rect, const LayerSet& layers) {
   if (!src.image || !dst.image || !src.image->data || !dst.image->data) return false;
-  if (!(src.range.aspectMask & aspect) || !(dst.range.aspectMask & aspect)) return false;
+  if (!(attachment_aspects(src) & aspect) || !(attachment_aspects(dst) & aspect)) return false;
   const PlaneFormats formats{plane_format(src, aspect), plane_format(dst, aspect), aspect};
   bool ok = true;
   for_each_layer(src, layers, [&](uint32_t layer) {

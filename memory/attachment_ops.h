@@ -19,7 +19,7 @@ struct LayerSet {
 };
 
 // Writes `value` into `rect` of the layers of `view`, for the aspects in `aspects` (COLOR, or
-// DEPTH and/or STENCIL) that the view has. Colour values are packed in the view's format, with
+// DEPTH and/or STENCIL) that the view has as an attachment (attachment_aspects). Colour values are packed in the view's format, with
 // VkClearColorValue's rules (memory/format_pack.h); every sample of a multisampled texel gets the
 // value. Returns false when the format cannot be packed (nothing written).
 bool clear_view_rect(const ImageView& view, VkImageAspectFlags aspects, const VkClearValue& value, const VkRect2D& rect,

@@ -52,6 +52,11 @@ abi::ImageViewRecord make_shader_record(const ImageView& view) {
   return r;
 }
 
+VkImageAspectFlags attachment_aspects(const ImageView& view) {
+  const fmt::FormatInfo* info = fmt::format_info(view.format);
+  return info ? info->aspects : 0;
+}
+
 void init_sampling(ImageView& view) {
   view.shader_record.sample = make_sampled_view(view, &view.sampled);
   view.shader_record.sampled_view = &view.sampled;

@@ -29,6 +29,11 @@ struct ImageView {
   SampledView sampled{};
 };
 
+// The aspects `view` gives as a framebuffer attachment: every aspect of its format. For a
+// depth/stencil image the view's aspectMask is ignored there and both aspects are used (the spec,
+// VkImageViewCreateInfo); the mask only matters for descriptors (sampling, input attachments).
+VkImageAspectFlags attachment_aspects(const ImageView& view);
+
 // Fills view.sampled and the sampling fields of view.shader_record (call after make_shader_record;
 // the view must not move afterwards: the record points into it).
 void init_sampling(ImageView& view);

@@ -96,16 +96,14 @@ bool set_targets(const RenderTargets& rt, DrawContext& ctx) {
     ctx.has_color[i] = true;
     fit(ctx.color[i]);
   }
-  // A depth/stencil attachment's view may hold only one aspect (the other is then not part of the
-  // attachment: no test, no write), e.g. a depth-only view of a D32_SFLOAT_S8_UINT image.
-  if (rt.depth && (rt.depth->range.aspectMask & VK_IMAGE_ASPECT_DEPTH_BIT)) {
+  if (rt.depth) {
     if (!mem::make_attachment_surface(*rt.depth, VK_IMAGE_ASPECT_DEPTH_BIT, &ctx.depth)) return false;
     ctx.depth_codec = mem::depth_codec(ctx.depth.format);
     if (!ctx.depth_codec) return false;
     ctx.has_depth = true;
     fit(ctx.depth);
   }
-  if (rt.stencil && (rt.stencil->range.aspectMask & VK_IMAGE_ASPECT_STENCIL_BIT)) {
+  if (rt.stencil) {
     if (!mem::make_attachment_surface(*rt.stencil, VK_IMAGE_ASPECT_STENCIL_BIT, &ctx.stencil)) return false;
     ctx.has_stencil = true;
     fit(ctx.stencil);

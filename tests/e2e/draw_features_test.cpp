@@ -46,6 +46,117 @@ class DrawFeaturesTest : public VulkanTest {
                                const std::function<std::array<uint8_t, 4>(uint32_t)>& inside);
 };
 
+// VK_EXT_vertex_attribute_divisor: four instances of a quad whose per-instance offset binding has
+// divisor 2 (instances 0-1 read offset 0, 2-3 offset 1) or 0 (every instance reads offset 0). The
+// colour is per instance (gl_InstanceIndex), so where instances overlap the later one shows.
+TEST_F(DrawFeaturesTest, VertexAttributeDivisorRepeatsInstanceData) {
+  VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT divisor{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
+  VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT limits{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT};
+  const bool has = device_has_extension(physical_device(), VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME);
+  if (has) {
+    VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &divisor};
+    vkGetPhysicalDeviceFeatures2(physical_device(), &query);
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &limits};
+    vkGetPhysicalDeviceProperties2(physical_device(), &props);
+  }
+  REQUIRE_ON_KILN(has && divisor.vertexAttributeInstanceRateDivisor && divisor.vertexAttributeInstanceRateZeroDivisor,
+                  "VK_EXT_vertex_attribute_divisor with zero divisors");
+  EXPECT_GE(limits.maxVertexAttribDivisor, 2u);
+  DeviceFeatures enabled;
+  divisor.pNext = nullptr;
+  enabled.v13.pNext = &divisor;
+  TestDevice& device = *create_device(enabled, {VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME});
+  const float corners[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+  const uint16_t indices[6] = {0, 1, 2, 0, 2, 3};
+  const float offsets[2][2] = {{-0.75f, -0.75f}, {0.25f, 0.25f}};  // pixels [8, 24)^2 and [40, 56)^2
+  const float colors[8][4] = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 0, 1}};
+  Buffer corner_buffer = device.create_buffer(sizeof corners, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  Buffer offset_buffer = device.create_buffer(sizeof offsets, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  Buffer index_buffer = device.create_buffer(sizeof indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+  Buffer uniforms = device.create_buffer(sizeof colors, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+  std::memcpy(corner_buffer.mapped, corners, sizeof corners);
+  std::memcpy(offset_buffer.mapped, offsets, sizeof offsets);
+  std::memcpy(index_buffer.mapped, indices, sizeof indices);
+  std::memcpy(uniforms.mapped, colors, sizeof colors);
+  for (const uint32_t d : {2u, 0u}) {
+    SCOPED_TRACE("divisor " + std::to_string(d));
+    DrawJobOptions o;
+    o.vertex_shader = "draw_instanced.vert";
+    o.fragment_shader = "draw_flat.frag";
+    o.vertex_bindings = {{0, 8, VK_VERTEX_INPUT_RATE_VERTEX}, {1, 8, VK_VERTEX_INPUT_RATE_INSTANCE}};
+    o.vertex_attributes = {{0, 0, VK_FORMAT_R32G32_SFLOAT, 0}, {1, 1, VK_FORMAT_R32G32_SFLOAT, 0}};
+    o.vertex_divisors = {{1, d}};
+    o.bindings = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER};
+    o.push_constant_bytes = 4;
+    DrawJob job(device, o);
+    ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+    job.bind_buffer(0, uniforms);
+    const float scale = 0.5f;
+    job.draw(kBlack, [&](VkCommandBuffer cb) {
+      const VkBuffer buffers[2] = {corner_buffer.buffer, offset_buffer.buffer};
+      const VkDeviceSize at[2] = {0, 0};
+      vkCmdBindVertexBuffers(cb, 0, 2, buffers, at);
+      vkCmdBindIndexBuffer(cb, index_buffer.buffer, 0, VK_INDEX_TYPE_UINT16);
+      vkCmdPushConstants(cb, job.layout(), VK_SHADER_STAGE_ALL_GRAPHICS, 0, 4, &scale);
+      vkCmdDrawIndexed(cb, 6, 4, 0, 0, 0);
+    });
+    check_rgba8(job.read_color(), "instances", [&](uint32_t x, uint32_t y) -> std::array<uint8_t, 4> {
+      auto rgba = [](const float* c) {
+        return std::array<uint8_t, 4>{uint8_t(c[0] * 255), uint8_t(c[1] * 255), uint8_t(c[2] * 255), uint8_t(c[3] * 255)};
+      };
+      if (x >= 8 && x < 24 && y >= 8 && y < 24) return rgba(colors[d == 2 ? 1 : 3]);  // the last instance there
+      if (d == 2 && x >= 40 && x < 56 && y >= 40 && y < 56) return rgba(colors[3]);
+      return {0, 0, 0, 0};
+    });
+  }
+}
+
+// VK_EXT_index_type_uint8: a triangle strip with 8-bit indices and primitive restart (0xFF) draws
+// two separate rectangles, [8, 24) x [8, 56) in red and [40, 56) x [8, 56) in green; a strip
+// without the restart would also fill the gap between them.
+TEST_F(DrawFeaturesTest, Uint8IndicesWithPrimitiveRestart) {
+  VkPhysicalDeviceIndexTypeUint8FeaturesEXT uint8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT};
+  const bool has = device_has_extension(physical_device(), VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME);
+  if (has) {
+    VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &uint8};
+    vkGetPhysicalDeviceFeatures2(physical_device(), &query);
+  }
+  REQUIRE_ON_KILN(has && uint8.indexTypeUint8, "VK_EXT_index_type_uint8");
+  DeviceFeatures enabled;
+  uint8.pNext = nullptr;
+  enabled.v13.pNext = &uint8;
+  TestDevice& device = *create_device(enabled, {VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME});
+  auto corner = [](float x, float y, std::array<float, 4> c) {
+    return ColoredVertex{clip(x), clip(y), 0.5f, c[0], c[1], c[2], c[3]};
+  };
+  const std::array<float, 4> red{1, 0, 0, 1}, green{0, 1, 0, 1};
+  const std::vector<ColoredVertex> vertices = {corner(8, 8, red),   corner(24, 8, red),   corner(8, 56, red),
+                                               corner(24, 56, red), corner(40, 8, green), corner(56, 8, green),
+                                               corner(40, 56, green), corner(56, 56, green)};
+  Buffer vb = vertex_buffer(device, vertices);
+  const uint8_t indices[] = {0, 1, 2, 3, 0xFF, 4, 5, 6, 7};
+  Buffer ib = device.create_buffer(sizeof indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+  std::memcpy(ib.mapped, indices, sizeof indices);
+  DrawJobOptions o = colored_options();
+  o.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+  o.primitive_restart = true;
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdBindIndexBuffer(cb, ib.buffer, 0, VK_INDEX_TYPE_UINT8_EXT);
+    vkCmdDrawIndexed(cb, 9, 1, 0, 0, 0);
+  });
+  check_rgba8(job.read_color(), "uint8 strip", [](uint32_t x, uint32_t y) -> std::array<uint8_t, 4> {
+    if (y < 8 || y >= 56) return {0, 0, 0, 0};
+    if (x >= 8 && x < 24) return {255, 0, 0, 255};
+    if (x >= 40 && x < 56) return {0, 255, 0, 255};
+    return {0, 0, 0, 0};
+  });
+}
+
 // Multiview: views 0, 1 and 3 of a 4-layer target. The vertex shader shifts the quad by 8 pixels
 // per ViewIndex; the fragment shader writes both stages' ViewIndex into green and blue; the load
 // op and a vkCmdClearAttachments apply to every view of the mask; layer 2 (not in the mask) keeps

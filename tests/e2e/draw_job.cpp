@@ -100,14 +100,12 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
     }
   }
   const VkImageAspectFlags depth_aspects =
-      options.depth_view_aspects
-          ? options.depth_view_aspects
-          : VK_IMAGE_ASPECT_DEPTH_BIT | (has_stencil(options.depth_format) ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
+      VK_IMAGE_ASPECT_DEPTH_BIT | (has_stencil(options.depth_format) ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
   const VkImageUsageFlags depth_usage =
       VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   if (with_depth) {
     depth_ = create_attachment_image(device, options.depth_format, extent, options.layers, options.samples, depth_usage);
-    depth_view_ = make_view(d, depth_, depth_aspects);
+    depth_view_ = make_view(d, depth_, options.depth_view_aspects ? options.depth_view_aspects : depth_aspects);
   }
   if (with_depth_resolve(options)) {
     depth_resolve_ =
@@ -161,6 +159,10 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   vertex_input.pVertexBindingDescriptions = options.vertex_bindings.data();
   vertex_input.vertexAttributeDescriptionCount = static_cast<uint32_t>(options.vertex_attributes.size());
   vertex_input.pVertexAttributeDescriptions = options.vertex_attributes.data();
+  VkPipelineVertexInputDivisorStateCreateInfoEXT divisors{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT};
+  divisors.vertexBindingDivisorCount = static_cast<uint32_t>(options.vertex_divisors.size());
+  divisors.pVertexBindingDivisors = options.vertex_divisors.data();
+  if (!options.vertex_divisors.empty()) vertex_input.pNext = &divisors;
   VkPipelineInputAssemblyStateCreateInfo input_assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
   input_assembly.topology = options.topology;
   input_assembly.primitiveRestartEnable = options.primitive_restart;

@@ -23,7 +23,9 @@ struct DrawJobOptions {
   VkFormat color_format = VK_FORMAT_R8G8B8A8_UNORM;
   uint32_t color_attachment_count = 1;          // all of color_format; Location i writes attachment i
   VkFormat depth_format = VK_FORMAT_UNDEFINED;  // UNDEFINED: no depth/stencil attachment
-  VkImageAspectFlags depth_view_aspects = 0;    // aspects of the attachment's view (0: all of depth_format's)
+  // Aspects of the depth/stencil attachment's view; 0: every aspect of depth_format. A depth-only
+  // view of a depth/stencil format makes the stencil aspect no attachment (render passes only).
+  VkImageAspectFlags depth_view_aspects = 0;
   // Array layers of every attachment image (views are 2D_ARRAY when > 1). Without multiview the
   // framebuffer has all of them (the vertex shader's Layer selects one); with multiview it has 1.
   uint32_t layers = 1;
@@ -44,6 +46,8 @@ struct DrawJobOptions {
   VkAttachmentLoadOp depth_load_op = VK_ATTACHMENT_LOAD_OP_CLEAR;
   std::vector<VkVertexInputBindingDescription> vertex_bindings;
   std::vector<VkVertexInputAttributeDescription> vertex_attributes;
+  // VK_EXT_vertex_attribute_divisor: per-instance bindings whose instances repeat (empty: none).
+  std::vector<VkVertexInputBindingDivisorDescriptionEXT> vertex_divisors;
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   bool primitive_restart = false;
   VkCullModeFlags cull_mode = VK_CULL_MODE_NONE;

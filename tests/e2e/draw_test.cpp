@@ -101,46 +101,66 @@ TEST_F(DrawTest, SmoothColorsFollowBarycentricInterpolation) {
 }
 
 // Depth test LESS with depth writes: a near green quad on the left half, then a far red quad over
-// everything. Green stays where it is nearer; depth holds 0.25 there and 0.75 elsewhere.
-void expect_depth_test_keeps_the_nearest_surface(TestDevice& device, VkFormat depth_format,
-                                                 VkImageAspectFlags view_aspects) {
-  DrawJobOptions o = colored_options();
-  o.depth_format = depth_format;
-  o.depth_view_aspects = view_aspects;
-  o.depth_stencil.depthTestEnable = VK_TRUE;
-  o.depth_stencil.depthWriteEnable = VK_TRUE;
-  o.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
-  DrawJob job(device, o);
-  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
-  std::vector<ColoredVertex> vertices = rect(-1, -1, 0, 1, 0.25f, {0, 1, 0, 1});
-  const std::vector<ColoredVertex> far = rect(-1, -1, 1, 1, 0.75f, {1, 0, 0, 1});
-  vertices.insert(vertices.end(), far.begin(), far.end());
-  Buffer vb = vertex_buffer(device, vertices);
-  job.draw(kBlack, [&](VkCommandBuffer cb) {
-    bind_vertices(cb, vb);
-    vkCmdDraw(cb, 12, 1, 0, 0);
-  });
-  const std::vector<uint8_t> pixels = job.read_color();
-  const std::vector<uint8_t> depth = job.read_depth();
-  PixelCheck failures(64, 64);
-  for (size_t i = 0; i < 64 * 64; ++i) {
-    const bool near = i % 64 < 32;
-    failures.expect_eq(i, pixels[i * 4 + 0], uint8_t(near ? 0 : 255), "red");
-    failures.expect_eq(i, pixels[i * 4 + 1], uint8_t(near ? 255 : 0), "green");
-    float d;
-    std::memcpy(&d, &depth[i * 4], 4);
-    failures.expect_eq(i, d, near ? 0.25f : 0.75f, "depth");
-  }
-}
-
+// everything. Green stays where it is nearer; depth holds 0.25 there and 0.75 elsewhere. Also with
+// a depth-only view of a depth/stencil image as the attachment: a framebuffer attachment ignores
+// the view's aspectMask, so the stencil aspect is cleared and written too (CTS
+// renderpass*.subpass_dependencies.late_fragment_tests use such views).
 TEST_F(DrawTest, DepthTestKeepsTheNearestSurface) {
-  expect_depth_test_keeps_the_nearest_surface(device(), VK_FORMAT_D32_SFLOAT, 0);
-}
-
-// The attachment is a depth-only view of a depth/stencil image (the stencil aspect is then not
-// part of the attachment); the depth test works as with a depth format.
-TEST_F(DrawTest, DepthOnlyViewOfADepthStencilImage) {
-  expect_depth_test_keeps_the_nearest_surface(device(), VK_FORMAT_D32_SFLOAT_S8_UINT, VK_IMAGE_ASPECT_DEPTH_BIT);
+  DeviceFeatures separate_layouts;  // to move the stencil aspect on its own
+  separate_layouts.v12.separateDepthStencilLayouts = VK_TRUE;
+  TestDevice& stencil_device = *create_device(separate_layouts);
+  for (const VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_D32_SFLOAT_S8_UINT}) {
+    SCOPED_TRACE(format == VK_FORMAT_D32_SFLOAT ? "D32_SFLOAT" : "D32_SFLOAT_S8_UINT, depth-only view");
+    const bool stencil = format == VK_FORMAT_D32_SFLOAT_S8_UINT;
+    TestDevice& dev = stencil ? stencil_device : device();
+    DrawJobOptions o = colored_options();
+    o.depth_format = format;
+    o.depth_view_aspects = VK_IMAGE_ASPECT_DEPTH_BIT;
+    o.depth_stencil.depthTestEnable = VK_TRUE;
+    o.depth_stencil.depthWriteEnable = VK_TRUE;
+    o.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
+    // Stencil 7 where the near quad passes; the far quad fails the depth test there (KEEP) and
+    // writes 9 elsewhere (reference set per draw).
+    o.depth_stencil.stencilTestEnable = stencil;
+    o.depth_stencil.front = {VK_STENCIL_OP_KEEP, VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS, 0xFF, 0xFF, 7};
+    o.depth_stencil.back = o.depth_stencil.front;
+    o.dynamic_states = {VK_DYNAMIC_STATE_STENCIL_REFERENCE};
+    DrawJob job(dev, o);
+    ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+    std::vector<ColoredVertex> vertices = rect(-1, -1, 0, 1, 0.25f, {0, 1, 0, 1});
+    const std::vector<ColoredVertex> far = rect(-1, -1, 1, 1, 0.75f, {1, 0, 0, 1});
+    vertices.insert(vertices.end(), far.begin(), far.end());
+    Buffer vb = vertex_buffer(dev, vertices);
+    // The validation layer tracks the layout of the view's aspects only: the stencil aspect goes to
+    // the pass's final layout by hand (as the CTS does), so reading it back is valid.
+    if (stencil)
+      dev.run_commands([&](VkCommandBuffer cb) {
+        transition(cb, job.depth_image().image, VK_IMAGE_ASPECT_STENCIL_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                   VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+      });
+    job.draw(kBlack, [&](VkCommandBuffer cb) {
+      bind_vertices(cb, vb);
+      vkCmdSetStencilReference(cb, VK_STENCIL_FACE_FRONT_AND_BACK, 7);
+      vkCmdDraw(cb, 6, 1, 0, 0);
+      vkCmdSetStencilReference(cb, VK_STENCIL_FACE_FRONT_AND_BACK, 9);
+      vkCmdDraw(cb, 6, 1, 6, 0);
+    });
+    const std::vector<uint8_t> pixels = job.read_color();
+    const std::vector<uint8_t> depth = job.read_depth();
+    ASSERT_EQ(depth.size(), size_t{64} * 64 * 4);
+    const std::vector<uint8_t> stencil_values = stencil ? job.read_stencil() : std::vector<uint8_t>(64 * 64);
+    ASSERT_EQ(stencil_values.size(), size_t{64} * 64);
+    PixelCheck failures(64, 64);
+    for (size_t i = 0; i < 64 * 64; ++i) {
+      const bool near = i % 64 < 32;
+      failures.expect_eq(i, pixels[i * 4 + 0], uint8_t(near ? 0 : 255), "red");
+      failures.expect_eq(i, pixels[i * 4 + 1], uint8_t(near ? 255 : 0), "green");
+      float d;
+      std::memcpy(&d, &depth[i * 4], 4);
+      failures.expect_eq(i, d, near ? 0.25f : 0.75f, "depth");
+      if (stencil) failures.expect_eq(i, stencil_values[i], uint8_t(near ? 7 : 9), "stencil");
+    }
+  }
 }
 
 // Indexed, instanced quads: the corner comes from a per-vertex attribute, the offset from a
@@ -236,6 +256,31 @@ TEST_F(DrawTest, DemotedAndTerminatedInvocationsWriteNothing) {
         for (int k = 0; k < 4; ++k) failures.expect_near(i, pixels[i * 4 + k], want[k], 1, "channel " + std::to_string(k));
       }
   }
+}
+
+// A discard inside a function that a for loop's increment calls (the loop's continue construct,
+// where the SPIR-V inliner cannot inline a kill): the pipeline compiles, discarding pixels keep
+// the clear colour and the others finish the loop (CTS graphicsfuzz.cov-wrap-op-kill-*).
+TEST_F(DrawTest, DiscardInAFunctionCalledFromALoopContinueConstruct) {
+  const std::vector<ColoredVertex> quad = rect(-1, -1, 1, 1, 0.5f, {0.2f, 0.4f, 0.6f, 1.0f});
+  Buffer vb = vertex_buffer(device(), quad);
+  DrawJobOptions o = colored_options();
+  o.fragment_shader = "draw_discard_in_continue.frag";
+  DrawJob job(device(), o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, 6, 1, 0, 0);
+  });
+  const std::vector<uint8_t> pixels = job.read_color();
+  PixelCheck failures(64, 64);
+  for (uint32_t y = 0; y < 64; ++y)
+    for (uint32_t x = 0; x < 64; ++x) {
+      const size_t i = y * 64 + x;
+      const bool discarded = x % 4 == 1;
+      const int want[4] = {discarded ? 0 : 191, discarded ? 0 : 102, discarded ? 0 : 153, discarded ? 0 : 255};
+      for (int k = 0; k < 4; ++k) failures.expect_near(i, pixels[i * 4 + k], want[k], 1, "channel " + std::to_string(k));
+    }
 }
 
 // Stores from both stages, clip and cull distances: a full quad at z = 0.5 whose ClipDistance

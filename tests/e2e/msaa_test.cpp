@@ -430,38 +430,51 @@ TEST_F(MsaaTest, LoadOpClearAndClearAttachmentsWriteEverySample) {
 }
 
 // Depth/stencil resolve attachments (render pass 2): SAMPLE_ZERO, MIN and MAX of depth and stencil,
-// AVERAGE of depth, on the triangle's partly covered pixels (CPU coverage reference).
+// AVERAGE of depth, different modes per aspect and one aspect unresolved, on the triangle's partly
+// covered pixels (CPU coverage reference).
 TEST_F(MsaaTest, DepthStencilResolveModes) {
   VkPhysicalDeviceDepthStencilResolveProperties resolve{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES};
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &resolve};
   vkGetPhysicalDeviceProperties2(physical_device(), &props);
   struct Case {
     VkFormat format;
-    VkResolveModeFlagBits mode;  // depth, and stencil when the format has it
+    VkResolveModeFlagBits depth_mode;
+    VkResolveModeFlagBits stencil_mode;  // NONE for depth-only formats
   };
-  const Case cases[] = {{VK_FORMAT_D32_SFLOAT_S8_UINT, VK_RESOLVE_MODE_SAMPLE_ZERO_BIT},
-                        {VK_FORMAT_D32_SFLOAT_S8_UINT, VK_RESOLVE_MODE_MIN_BIT},
-                        {VK_FORMAT_D32_SFLOAT_S8_UINT, VK_RESOLVE_MODE_MAX_BIT},
-                        {VK_FORMAT_D32_SFLOAT, VK_RESOLVE_MODE_AVERAGE_BIT}};
+  // The last three pick different modes per aspect (independentResolve) or leave one aspect
+  // unresolved (independentResolveNone).
+  const Case cases[] = {{VK_FORMAT_D32_SFLOAT_S8_UINT, VK_RESOLVE_MODE_SAMPLE_ZERO_BIT, VK_RESOLVE_MODE_SAMPLE_ZERO_BIT},
+                        {VK_FORMAT_D32_SFLOAT_S8_UINT, VK_RESOLVE_MODE_MIN_BIT, VK_RESOLVE_MODE_MIN_BIT},
+                        {VK_FORMAT_D32_SFLOAT_S8_UINT, VK_RESOLVE_MODE_MAX_BIT, VK_RESOLVE_MODE_MAX_BIT},
+                        {VK_FORMAT_D32_SFLOAT, VK_RESOLVE_MODE_AVERAGE_BIT, VK_RESOLVE_MODE_NONE},
+                        {VK_FORMAT_D32_SFLOAT_S8_UINT, VK_RESOLVE_MODE_MIN_BIT, VK_RESOLVE_MODE_MAX_BIT},
+                        {VK_FORMAT_D32_SFLOAT_S8_UINT, VK_RESOLVE_MODE_SAMPLE_ZERO_BIT, VK_RESOLVE_MODE_NONE},
+                        {VK_FORMAT_D32_SFLOAT_S8_UINT, VK_RESOLVE_MODE_NONE, VK_RESOLVE_MODE_MIN_BIT}};
   for (const Case& c : cases) {
-    const bool stencil = c.format == VK_FORMAT_D32_SFLOAT_S8_UINT;
-    SCOPED_TRACE("format " + std::to_string(c.format) + ", mode " + std::to_string(c.mode));
-    if (!(resolve.supportedDepthResolveModes & c.mode) || (stencil && !(resolve.supportedStencilResolveModes & c.mode))) {
-      // Kiln must support every mode; other drivers run the cases they support.
-      if (is_kiln()) ADD_FAILURE() << "Kiln must support this resolve mode";
+    const bool has_stencil = c.format == VK_FORMAT_D32_SFLOAT_S8_UINT;
+    const bool check_depth = c.depth_mode != VK_RESOLVE_MODE_NONE, check_stencil = c.stencil_mode != VK_RESOLVE_MODE_NONE;
+    SCOPED_TRACE("format " + std::to_string(c.format) + ", depth mode " + std::to_string(c.depth_mode) +
+                 ", stencil mode " + std::to_string(c.stencil_mode));
+    const bool one_none = has_stencil && (check_depth != check_stencil);
+    const bool different = has_stencil && check_depth && check_stencil && c.depth_mode != c.stencil_mode;
+    if ((check_depth && !(resolve.supportedDepthResolveModes & c.depth_mode)) ||
+        (check_stencil && !(resolve.supportedStencilResolveModes & c.stencil_mode)) ||
+        (one_none && !resolve.independentResolveNone) || (different && !resolve.independentResolve)) {
+      // Kiln must support every mode and combination; other drivers run the cases they support.
+      if (is_kiln()) ADD_FAILURE() << "Kiln must support this resolve mode combination";
       continue;
     }
     // Lavapipe (Mesa 22/23) claims AVERAGE but resolves depth as SAMPLE_ZERO (seen: 1 of 4 samples
     // drawn at 0.5 over 1.0 gives 1.0, not 0.875).
-    if (c.mode == VK_RESOLVE_MODE_AVERAGE_BIT && is_lavapipe_device(physical_device())) continue;
+    if (c.depth_mode == VK_RESOLVE_MODE_AVERAGE_BIT && is_lavapipe_device(physical_device())) continue;
     DrawJobOptions o = colored_options(VK_SAMPLE_COUNT_4_BIT);
     o.depth_format = c.format;
-    o.depth_resolve_mode = c.mode;
-    o.stencil_resolve_mode = stencil ? c.mode : VK_RESOLVE_MODE_NONE;
+    o.depth_resolve_mode = c.depth_mode;
+    o.stencil_resolve_mode = c.stencil_mode;
     o.depth_stencil.depthTestEnable = VK_TRUE;
     o.depth_stencil.depthWriteEnable = VK_TRUE;
     o.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
-    o.depth_stencil.stencilTestEnable = stencil;
+    o.depth_stencil.stencilTestEnable = has_stencil;
     o.depth_stencil.front = {VK_STENCIL_OP_KEEP, VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS, 0xFF, 0xFF, 7};
     o.depth_stencil.back = o.depth_stencil.front;
     DrawJob job(device(), o);
@@ -469,8 +482,8 @@ TEST_F(MsaaTest, DepthStencilResolveModes) {
     draw_vertices(job, device(), triangle({1, 1, 1, 1}), {{0, 0, 0, 1}});
     const std::vector<uint8_t> depth = job.read_depth();
     ASSERT_EQ(depth.size(), size_t{kSize} * kSize * 4);
-    const std::vector<uint8_t> stencil_bytes = stencil ? job.read_stencil() : std::vector<uint8_t>{};
-    if (stencil) ASSERT_EQ(stencil_bytes.size(), size_t{kSize} * kSize);
+    const std::vector<uint8_t> stencil_bytes = check_stencil ? job.read_stencil() : std::vector<uint8_t>{};
+    if (check_stencil) ASSERT_EQ(stencil_bytes.size(), size_t{kSize} * kSize);
     GroupedFailures failures([](size_t i) { return "pixel (" + std::to_string(i % kSize) + ", " + std::to_string(i / kSize) + ")"; });
     uint32_t partly = 0;
     for (uint32_t y = 0; y < kSize; ++y) {
@@ -480,21 +493,21 @@ TEST_F(MsaaTest, DepthStencilResolveModes) {
         // Covered samples hold depth 0.5 and stencil 7; the others keep the clear (1.0, 0).
         bool drawn = false;  // the resolved value is the drawn one
         float want_depth = 1.0f;
-        switch (c.mode) {
+        switch (c.depth_mode) {
           case VK_RESOLVE_MODE_SAMPLE_ZERO_BIT: drawn = mask & 1; break;
           case VK_RESOLVE_MODE_MIN_BIT: drawn = count > 0; break;   // the drawn 0.5 is the smaller depth
           case VK_RESOLVE_MODE_MAX_BIT: drawn = count == 4; break;  // the clear 1.0 is the larger
           default: want_depth = (count * 0.5f + (4 - count) * 1.0f) / 4; break;
         }
-        if (c.mode != VK_RESOLVE_MODE_AVERAGE_BIT) want_depth = drawn ? 0.5f : 1.0f;
+        if (c.depth_mode != VK_RESOLVE_MODE_AVERAGE_BIT) want_depth = drawn ? 0.5f : 1.0f;
         float got_depth;
         std::memcpy(&got_depth, &depth[(y * kSize + x) * 4], 4);
-        if (std::fabs(got_depth - want_depth) > 1e-6f)
+        if (check_depth && std::fabs(got_depth - want_depth) > 1e-6f)
           failures.add("depth", y * kSize + x, std::to_string(got_depth), std::to_string(want_depth));
-        if (stencil) {
+        if (check_stencil) {
           // Stencil: MIN gives 7 only when every sample was drawn, MAX when any was.
-          const bool stencil_drawn = c.mode == VK_RESOLVE_MODE_SAMPLE_ZERO_BIT ? (mask & 1) != 0
-                                     : c.mode == VK_RESOLVE_MODE_MIN_BIT        ? count == 4
+          const bool stencil_drawn = c.stencil_mode == VK_RESOLVE_MODE_SAMPLE_ZERO_BIT ? (mask & 1) != 0
+                                     : c.stencil_mode == VK_RESOLVE_MODE_MIN_BIT        ? count == 4
                                                                                 : count > 0;
           const int want_stencil = stencil_drawn ? 7 : 0, got_stencil = stencil_bytes[y * kSize + x];
           if (got_stencil != want_stencil)
