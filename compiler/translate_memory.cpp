@@ -509,6 +509,8 @@ static llvm::Value* uniform_load(Translator& t, const Pointer& p, llvm::Value* a
 
 static llvm::Value* load_builtin(Translator& t, spv::BuiltIn builtin, uint32_t component) {
   auto& b = t.b();
+  // A Kiln device group holds one physical device, so DeviceIndex is 0 in every stage.
+  if (builtin == spv::BuiltIn::DeviceIndex) return t.splat(b.getInt32(0));
   if (t.graphics()) {
     if (llvm::Value* v = t.graphics_builtin(builtin, component)) return v;
     // Of the compute built-ins below, only the subgroup ones exist in graphics stages (the

@@ -135,6 +135,33 @@ TEST_F(ComputeTest, PushConstantsReachTheShader) {
   EXPECT_EQ(untouched, 0xFFFFFFFFu);  // invocations past `count` returned early
 }
 
+// gl_DeviceIndex (SPV_KHR_device_group, core in Vulkan 1.1) is 0 on a one-device group.
+TEST_F(ComputeTest, DeviceIndexIsZero) {
+  TestDevice& device = this->device();
+  Buffer out = device.create_buffer(256 * 4, kStorageUsage, 0xFF);
+  ComputeJob job(device, "device_index.comp", {kStorage});
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, out);
+  job.run(4);
+  for (uint32_t i = 0; i < 256; ++i) ASSERT_EQ(mapped_as<uint32_t>(out)[i], 100u + i) << i;
+}
+
+// The Vulkan 1.1 device-group commands exist (the CTS calls vkCmdSetDeviceMask unconditionally)
+// and a mask of device 0 leaves the commands recorded around it working.
+TEST_F(ComputeTest, DeviceMaskOfTheOnlyDeviceKeepsCommandsWorking) {
+  TestDevice& device = this->device();
+  auto set_device_mask =
+      reinterpret_cast<PFN_vkCmdSetDeviceMask>(vkGetDeviceProcAddr(device.handle(), "vkCmdSetDeviceMask"));
+  ASSERT_NE(set_device_mask, nullptr);
+  ASSERT_NE(vkGetDeviceProcAddr(device.handle(), "vkGetDeviceGroupPeerMemoryFeatures"), nullptr);
+  Buffer out = device.create_buffer(64, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0);
+  device.run_commands([&](VkCommandBuffer cb) {
+    set_device_mask(cb, 1);
+    vkCmdFillBuffer(cb, out.buffer, 0, 64, 0x01020304u);
+  });
+  for (uint32_t i = 0; i < 16; ++i) ASSERT_EQ(mapped_as<uint32_t>(out)[i], 0x01020304u) << i;
+}
+
 TEST_F(ComputeTest, SpecializationConstantsChangeTheKernel) {
   TestDevice& device = this->device();
   const uint32_t width = 16, multiplier = 5;
