@@ -16,7 +16,6 @@
 namespace kiln::test {
 namespace {
 
-constexpr VkClearColorValue kBlack{.float32 = {0, 0, 0, 0}};
 constexpr uint32_t kSize = 64;  // every target here is kSize x kSize pixels
 
 // Framebuffer pixel coordinate → clip space for a kSize target with the full-target viewport.
@@ -26,18 +25,6 @@ float as_float(const std::vector<uint8_t>& bytes, size_t index) {
   float f;
   std::memcpy(&f, &bytes[index * 4], 4);
   return f;
-}
-
-// Compares an RGBA8 target with `expected(x, y)` exactly.
-template <typename Expected>
-void check_rgba8(const std::vector<uint8_t>& pixels, const std::string& what, Expected expected) {
-  PixelCheck failures(kSize, kSize);
-  for (uint32_t y = 0; y < kSize; ++y)
-    for (uint32_t x = 0; x < kSize; ++x) {
-      const size_t i = size_t{y} * kSize + x;
-      const std::array<uint8_t, 4> want = expected(x, y);
-      for (int c = 0; c < 4; ++c) failures.expect_eq(i, pixels[i * 4 + c], want[c], what + " channel " + std::to_string(c));
-    }
 }
 
 class DrawFeaturesTest : public VulkanTest {
@@ -363,10 +350,7 @@ TEST_F(DrawFeaturesTest, DepthBiasClampLimitsTheBias) {
     o.depth_bias_clamp = c.clamp;
     DrawJob job(device, o);
     ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
-    job.draw(kBlack, [&](VkCommandBuffer cb) {
-      bind_vertices(cb, vb);
-      vkCmdDraw(cb, 6, 1, 0, 0);
-    });
+    draw_vertices(job, vb, 6);
     const std::vector<uint8_t> depth = job.read_depth();
     PixelCheck failures(kSize, kSize);
     for (size_t i = 0; i < size_t{kSize} * kSize; ++i) failures.expect_eq(i, as_float(depth, i), c.depth, "depth");

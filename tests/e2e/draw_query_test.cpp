@@ -17,7 +17,6 @@
 namespace kiln::test {
 namespace {
 
-constexpr VkClearColorValue kBlack{.float32 = {0, 0, 0, 0}};
 constexpr std::array<float, 4> kWhite{1, 1, 1, 1};
 constexpr VkQueryPipelineStatisticFlags kAllStatistics = (1u << 11) - 1;  // the 11 core statistics
 

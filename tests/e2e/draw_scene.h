@@ -1,6 +1,7 @@
 #pragma once
 // Small pieces shared by the draw tests: coloured vertices (draw_colored.vert/.frag), rectangles
-// made of them, vertex buffers, and PixelCheck, which groups mismatching pixels per check.
+// made of them, vertex buffers, drawing them, and PixelCheck/check_rgba8, which group mismatching
+// pixels per check.
 #include <array>
 #include <cstdlib>
 #include <cstring>
@@ -70,5 +71,30 @@ class PixelCheck {
   size_t pixels_;
   GroupedFailures failures_;
 };
+
+constexpr VkClearColorValue kBlack{.float32 = {0, 0, 0, 0}};
+
+// Clears the job's colour target to black and draws the first `vertex_count` vertices of `vb`.
+inline void draw_vertices(DrawJob& job, const Buffer& vb, uint32_t vertex_count) {
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, vertex_count, 1, 0, 0);
+  });
+}
+
+// Compares a width x height RGBA8 target with expected(x, y) (four channel values), each channel
+// within `tolerance`.
+template <typename Expected>
+void check_rgba8(const std::vector<uint8_t>& pixels, const std::string& what, Expected expected, int tolerance = 0,
+                 uint32_t width = 64, uint32_t height = 64) {
+  PixelCheck failures(width, height);
+  for (uint32_t y = 0; y < height; ++y)
+    for (uint32_t x = 0; x < width; ++x) {
+      const size_t i = size_t{y} * width + x;
+      const auto want = expected(x, y);
+      for (int c = 0; c < 4; ++c)
+        failures.expect_near(i, int{pixels[i * 4 + c]}, int(want[c]), tolerance, what + " channel " + std::to_string(c));
+    }
+}
 
 }  // namespace kiln::test

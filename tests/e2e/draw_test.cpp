@@ -15,7 +15,6 @@
 namespace kiln::test {
 namespace {
 
-constexpr VkClearColorValue kBlack{.float32 = {0, 0, 0, 0}};
 
 class DrawTest : public VulkanTest {};
 
@@ -59,10 +58,7 @@ TEST_F(DrawTest, SmoothColorsFollowBarycentricInterpolation) {
                                                {0.85f, -0.3f, 0.5f, 0, 1, 0, 1},
                                                {-0.2f, 0.95f, 0.5f, 0, 0, 1, 0.5f}};
   Buffer vb = vertex_buffer(device(), vertices);
-  job.draw(kBlack, [&](VkCommandBuffer cb) {
-    bind_vertices(cb, vb);
-    vkCmdDraw(cb, 3, 1, 0, 0);
-  });
+  draw_vertices(job, vb, 3);
   const std::vector<uint8_t> pixels = job.read_color();
   // Framebuffer coordinates of the vertices (viewport = the 64x64 target).
   float px[3], py[3];
@@ -241,20 +237,11 @@ TEST_F(DrawTest, DemotedAndTerminatedInvocationsWriteNothing) {
     o.fragment_shader = demote ? "draw_demote.frag" : "draw_terminate.frag";
     DrawJob job(device, o);
     ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
-    job.draw(kBlack, [&](VkCommandBuffer cb) {
-      bind_vertices(cb, vb);
-      vkCmdDraw(cb, 6, 1, 0, 0);
-    });
-    const std::vector<uint8_t> pixels = job.read_color();
-    PixelCheck failures(64, 64);
-    for (uint32_t y = 0; y < 64; ++y)
-      for (uint32_t x = 0; x < 64; ++x) {
-        const size_t i = y * 64 + x;
-        const bool dropped = (x + y) % 3 == (demote ? 0u : 1u);
-        const int want[4] = {dropped ? 0 : demote ? 255 : 51, dropped ? 0 : demote ? 128 : 102,
-                             dropped ? 0 : demote ? 64 : 153, dropped ? 0 : 255};
-        for (int k = 0; k < 4; ++k) failures.expect_near(i, pixels[i * 4 + k], want[k], 1, "channel " + std::to_string(k));
-      }
+    draw_vertices(job, vb, 6);
+    check_rgba8(job.read_color(), "colour", [&](uint32_t x, uint32_t y) {
+      if ((x + y) % 3 == (demote ? 0u : 1u)) return std::array<int, 4>{0, 0, 0, 0};  // dropped
+      return demote ? std::array<int, 4>{255, 128, 64, 255} : std::array<int, 4>{51, 102, 153, 255};
+    }, 1);
   }
 }
 
@@ -268,19 +255,10 @@ TEST_F(DrawTest, DiscardInAFunctionCalledFromALoopContinueConstruct) {
   o.fragment_shader = "draw_discard_in_continue.frag";
   DrawJob job(device(), o);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
-  job.draw(kBlack, [&](VkCommandBuffer cb) {
-    bind_vertices(cb, vb);
-    vkCmdDraw(cb, 6, 1, 0, 0);
-  });
-  const std::vector<uint8_t> pixels = job.read_color();
-  PixelCheck failures(64, 64);
-  for (uint32_t y = 0; y < 64; ++y)
-    for (uint32_t x = 0; x < 64; ++x) {
-      const size_t i = y * 64 + x;
-      const bool discarded = x % 4 == 1;
-      const int want[4] = {discarded ? 0 : 191, discarded ? 0 : 102, discarded ? 0 : 153, discarded ? 0 : 255};
-      for (int k = 0; k < 4; ++k) failures.expect_near(i, pixels[i * 4 + k], want[k], 1, "channel " + std::to_string(k));
-    }
+  draw_vertices(job, vb, 6);
+  check_rgba8(job.read_color(), "colour", [](uint32_t x, uint32_t) {
+    return x % 4 == 1 ? std::array<int, 4>{0, 0, 0, 0} : std::array<int, 4>{191, 102, 153, 255};  // discarded: clear
+  }, 1);
 }
 
 // Stores from both stages, clip and cull distances: a full quad at z = 0.5 whose ClipDistance
@@ -312,10 +290,7 @@ TEST_F(DrawTest, VertexAndFragmentStoresClipAndCullDistances) {
   Buffer fragments = device.create_buffer((1 + 64 * 64) * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   job.bind_buffer(0, vertex_slots);
   job.bind_buffer(1, fragments);
-  job.draw(kBlack, [&](VkCommandBuffer cb) {
-    bind_vertices(cb, vb);
-    vkCmdDraw(cb, 12, 1, 0, 0);
-  });
+  draw_vertices(job, vb, 12);
   const std::vector<uint8_t> pixels = job.read_color();  // also waits for the draw's writes
   for (uint32_t i = 0; i < 16; ++i)
     EXPECT_EQ(mapped_as<uint32_t>(vertex_slots)[i], i < 12 ? 1000 + i : 0u) << "vertex slot " << i;
@@ -380,10 +355,7 @@ TEST_F(DrawTest, PolygonModeLineDrawsOutlines) {
   const float lo = 16.5f / 32 - 1, hi = 47.5f / 32 - 1;
   const std::vector<ColoredVertex> quad = rect(lo, lo, hi, hi, 0.5f, {1, 1, 1, 1});
   Buffer vb = vertex_buffer(device, quad);
-  job.draw(kBlack, [&](VkCommandBuffer cb) {
-    bind_vertices(cb, vb);
-    vkCmdDraw(cb, 6, 1, 0, 0);
-  });
+  draw_vertices(job, vb, 6);
   const std::vector<uint8_t> pixels = job.read_color();
   auto lit = [&](uint32_t x, uint32_t y) { return pixels[(y * 64 + x) * 4] != 0; };
   uint32_t drawn = 0;
@@ -473,10 +445,7 @@ TEST_F(DrawTest, FragmentShaderReadsInterpolatedClipDistances) {
   DrawJob job(device, o);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   Buffer vb = vertex_buffer(device, rect(-1, -1, 1, 1, 0.5f, {0, 0, 0, 1}));
-  job.draw(kBlack, [&](VkCommandBuffer cb) {
-    bind_vertices(cb, vb);
-    vkCmdDraw(cb, 6, 1, 0, 0);
-  });
+  draw_vertices(job, vb, 6);
   const std::vector<uint8_t> pixels = job.read_color();
   PixelCheck failures(o.width, o.height);
   for (uint32_t y = 0; y < o.height; ++y)
