@@ -5,31 +5,12 @@
 #include <cstring>
 
 #include "pipeline/draw.h"
+#include "pipeline/graphics/edge.h"
 #include "pipeline/graphics/fragment_inputs.h"
 #include "pipeline/graphics/quad_batch.h"
 
 namespace kiln::exec::gfx {
 namespace {
-
-// Edge function E(p) = a*px + b*py + c over fixed-point positions; a pixel sample is inside
-// when E(p) + bias >= 0 for all three edges (bias -1 on edges that are not top or left).
-struct Edge {
-  int64_t a, b, c, bias;
-  int64_t at(int64_t px, int64_t py) const { return a * px + b * py + c + bias; }
-};
-
-Edge make_edge(int64_t xi, int64_t yi, int64_t xj, int64_t yj) {
-  const int64_t dx = xj - xi, dy = yj - yi;
-  Edge e;
-  e.a = -dy;
-  e.b = dx;
-  e.c = dy * xi - dx * yi;
-  // With y pointing down and the interior on the side where E >= 0, a top edge is horizontal
-  // going right and a left edge goes up.
-  const bool top_left = dy < 0 || (dy == 0 && dx > 0);
-  e.bias = top_left ? 0 : -1;
-  return e;
-}
 
 // Per-thread buffers of a fragment-kernel call (sized for the kernel's W).
 struct FragmentScratch {
@@ -65,8 +46,7 @@ class TriangleRasterizer {
   TriangleRasterizer(const DrawContext& ctx, const OutputMerger& merger, const RasterTriangle& t, const uint32_t* values,
                      const Rect& tile, uint32_t* faults, TileCounts& counts)
       : ctx_(ctx), merger_(merger), t_(t), interpolator_(ctx, t, values, tile.x0, tile.y0), faults_(faults),
-        counts_(counts) {
-    for (int i = 0; i < 3; ++i) edges_[i] = make_edge(t.x[i], t.y[i], t.x[(i + 1) % 3], t.y[(i + 1) % 3]);
+        counts_(counts), edges_(t), sample_extent_(ctx) {
     const GraphicsKernels& k = *ctx.kernels;
     shading_ = k.fragment != nullptr;
     W_ = shading_ ? k.fragment_width : 4;
@@ -84,14 +64,6 @@ class TriangleRasterizer {
              (!fi.has_side_effects && !fi.writes_depth && !fi.can_discard && !fi.writes_sample_mask &&
               !ms.alpha_to_coverage && !fi.reads_input_attachments);
     full_mask_ = ((1u << ctx.samples) - 1) & ms.sample_mask;
-    sample_lo_x_ = sample_lo_y_ = kSubpixelOne;
-    sample_hi_x_ = sample_hi_y_ = 0;
-    for (uint32_t s = 0; s < ctx.samples; ++s) {
-      sample_lo_x_ = std::min<int64_t>(sample_lo_x_, ctx.sample_x[s]);
-      sample_hi_x_ = std::max<int64_t>(sample_hi_x_, ctx.sample_x[s]);
-      sample_lo_y_ = std::min<int64_t>(sample_lo_y_, ctx.sample_y[s]);
-      sample_hi_y_ = std::max<int64_t>(sample_hi_y_, ctx.sample_y[s]);
-    }
   }
 
   void run(const Rect& region) {
@@ -100,18 +72,16 @@ class TriangleRasterizer {
     for (int32_t by = by0; by < region.y1; by += kBlock)
       for (int32_t bx = bx0; bx < region.x1; bx += kBlock) {
         const Rect block = Rect{bx, by, bx + kBlock, by + kBlock}.intersect(region);
-        switch (classify(block)) {
-          case BlockCoverage::None: break;
-          case BlockCoverage::Full: add_block<true>(block); break;
-          case BlockCoverage::Partial: add_block<false>(block); break;
+        switch (classify_rect(edges_, sample_extent_, block)) {
+          case RectCoverage::None: break;
+          case RectCoverage::Full: add_block<true>(block); break;
+          case RectCoverage::Partial: add_block<false>(block); break;
         }
       }
     flush();
   }
 
  private:
-  enum class BlockCoverage { None, Partial, Full };
-
   // The invocation fields that stay the same for every batch of the triangle (one thread-local
   // lookup per triangle and tile, not per batch).
   void prepare_invocation(const abi::FragmentInterface& fi) {
@@ -137,29 +107,12 @@ class TriangleRasterizer {
     coverage_changes_ = fi.writes_sample_mask || ctx_.state->multisample.alpha_to_coverage;
   }
 
-  // Whether every sample of the block's pixels is inside all edges, none is, or some are:
-  // each edge's minimum and maximum over the rectangle spanned by the samples.
-  BlockCoverage classify(const Rect& block) const {
-    const int64_t x_lo = (int64_t{block.x0} << kSubpixelBits) + sample_lo_x_;
-    const int64_t x_hi = (int64_t{block.x1 - 1} << kSubpixelBits) + sample_hi_x_;
-    const int64_t y_lo = (int64_t{block.y0} << kSubpixelBits) + sample_lo_y_;
-    const int64_t y_hi = (int64_t{block.y1 - 1} << kSubpixelBits) + sample_hi_y_;
-    bool full = true;
-    for (const Edge& e : edges_) {
-      const int64_t min = e.at(e.a >= 0 ? x_lo : x_hi, e.b >= 0 ? y_lo : y_hi);
-      const int64_t max = e.at(e.a >= 0 ? x_hi : x_lo, e.b >= 0 ? y_hi : y_lo);
-      if (max < 0) return BlockCoverage::None;
-      full &= min >= 0;
-    }
-    return full ? BlockCoverage::Full : BlockCoverage::Partial;
-  }
-
   uint32_t sample_coverage(int32_t x, int32_t y) const {
     uint32_t mask = 0;
     for (uint32_t s = 0; s < ctx_.samples; ++s) {
       const int64_t px = (int64_t{x} << kSubpixelBits) + ctx_.sample_x[s];
       const int64_t py = (int64_t{y} << kSubpixelBits) + ctx_.sample_y[s];
-      if (edges_[0].at(px, py) >= 0 && edges_[1].at(px, py) >= 0 && edges_[2].at(px, py) >= 0) mask |= 1u << s;
+      if (edges_.e[0].at(px, py) >= 0 && edges_.e[1].at(px, py) >= 0 && edges_.e[2].at(px, py) >= 0) mask |= 1u << s;
     }
     return mask & full_mask_;
   }
@@ -289,34 +242,42 @@ class TriangleRasterizer {
   TriangleInterpolator interpolator_;
   uint32_t* faults_;
   TileCounts& counts_;
-  Edge edges_[3];
+  TriangleEdges edges_;
+  SampleExtent sample_extent_;
   bool shading_ = false, early_ = true, sample_rate_ = false, coverage_changes_ = false;
   FragmentScratch* scratch_ = nullptr;
   abi::FragmentInvocation inv_{};
   uint32_t W_ = 4;
   uint32_t full_mask_ = 1;
-  int64_t sample_lo_x_, sample_hi_x_, sample_lo_y_, sample_hi_y_;  // sample position extents in a pixel
   QuadBatch batch_;
   float depth_[QuadBatch::kMaxLanes * kMaxSamples];
 };
 
 }  // namespace
 
-void run_tile(const DrawContext& ctx, const OutputMerger& merger, const std::vector<BatchOutput>& batches,
-              const std::vector<BinEntry>& bin, const Rect& tile, uint32_t* faults) {
+void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<BinEntry>& bin, const Rect& tile,
+              uint32_t* faults) {
   TileCounts counts;
+  DrawCounters* counters = nullptr;  // of the draw whose counts `counts` holds
+  auto add_counts = [&] {
+    if (!counters) return;
+    counters->samples_passed.fetch_add(counts.samples_passed, std::memory_order_relaxed);
+    counters->fragment_shader_invocations.fetch_add(counts.fragment_invocations, std::memory_order_relaxed);
+    counts = TileCounts{};
+  };
   for (const BinEntry& e : bin) {
-    const BatchOutput& batch = batches[e.batch];
-    const RasterTriangle& t = batch.triangles[e.triangle];
+    const ShadedBatch& batch = batches[e.batch];
+    const RasterTriangle& t = batch.output->triangles[e.triangle];
     const Rect region = t.bounds.intersect(tile);
     if (region.empty()) continue;
-    TriangleRasterizer r(ctx, merger, t, batch.values.data() + t.values, tile, faults, counts);
+    if (batch.ctx->counters != counters) {
+      add_counts();
+      counters = batch.ctx->counters;
+    }
+    TriangleRasterizer r(*batch.ctx, *batch.merger, t, batch.output->values.data() + t.values, tile, faults, counts);
     r.run(region);
   }
-  if (ctx.counters) {
-    ctx.counters->samples_passed.fetch_add(counts.samples_passed, std::memory_order_relaxed);
-    ctx.counters->fragment_shader_invocations.fetch_add(counts.fragment_invocations, std::memory_order_relaxed);
-  }
+  add_counts();
 }
 
 }  // namespace kiln::exec::gfx
