@@ -94,11 +94,13 @@ struct DrawScene::Impl {
   std::vector<std::vector<BinEntry>> bins;
   std::vector<uint32_t> busy;
   uint32_t tiles_x = 0, tiles_y = 0;
+  std::vector<const ClearViewCmd*> clears;  // binned as BinEntry{kClearEntry, index}
   std::vector<int64_t> ids;
   std::vector<ShadedBatch> shaded;
   alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t faults = 0;
 
   void add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters);
+  void add_clear(ThreadPool& pool, const ClearViewCmd& clear);
   void run_front_end(ThreadPool& pool);
   void render(ThreadPool& pool);
   void recycle(size_t keep_draws, size_t keep_passes);
@@ -107,7 +109,8 @@ struct DrawScene::Impl {
   void fit_grid(const Rect& framebuffer);
   void bin(uint32_t batch);
   bool covers_tile(const ScenePass& pass, const RasterTriangle& t, const TriangleEdges& edges, const Rect& tile) const;
-  void drop_replaced(std::vector<BinEntry>& bin, const ScenePass& pass, const RasterTriangle& t) const;
+  void drop_replaced(std::vector<BinEntry>& bin, const ScenePass& pass, const RasterTriangle& t, const Rect& tile) const;
+  bool replaces_clear(const ClearViewCmd& clear, const ScenePass& pass, const RasterTriangle& t, const Rect& tile) const;
 };
 
 SceneDraw& DrawScene::Impl::new_draw() {
@@ -242,15 +245,56 @@ bool DrawScene::Impl::covers_tile(const ScenePass& pass, const RasterTriangle& t
 
 // Drops the bin's last entries that `t` (covering the whole tile) replaces: colour-only work of
 // the same render targets, view and layer.
-void DrawScene::Impl::drop_replaced(std::vector<BinEntry>& bin, const ScenePass& pass, const RasterTriangle& t) const {
+void DrawScene::Impl::drop_replaced(std::vector<BinEntry>& bin, const ScenePass& pass, const RasterTriangle& t,
+                                    const Rect& tile) const {
   while (!bin.empty()) {
     const BinEntry& e = bin.back();
-    const ScenePass& earlier = *output_pass[e.batch];
-    if (!earlier.droppable || earlier.ctx.cmd->targets != pass.ctx.cmd->targets ||
-        earlier.ctx.view_index != pass.ctx.view_index || outputs[e.batch].triangles[e.triangle].layer != t.layer)
-      return;
+    if (e.batch == kClearEntry) {
+      if (!replaces_clear(*clears[e.triangle], pass, t, tile)) return;
+    } else {
+      const ScenePass& earlier = *output_pass[e.batch];
+      if (!earlier.droppable || earlier.ctx.cmd->targets != pass.ctx.cmd->targets ||
+          earlier.ctx.view_index != pass.ctx.view_index || outputs[e.batch].triangles[e.triangle].layer != t.layer)
+        return;
+    }
     bin.pop_back();
   }
+}
+
+// Whether `t` of `pass`, covering the whole tile, rewrites everything the clear writes there: a
+// colour clear of one layer (no multiview) of an attachment the pass writes, inside the
+// framebuffer.
+bool DrawScene::Impl::replaces_clear(const ClearViewCmd& clear, const ScenePass& pass, const RasterTriangle& t,
+                                     const Rect& tile) const {
+  const RenderTargets& targets = *pass.ctx.cmd->targets;
+  if (clear.aspects != VK_IMAGE_ASPECT_COLOR_BIT || clear.layers.view_mask || targets.view_mask ||
+      clear.layers.count != 1 || clear.layers.base != t.layer)
+    return false;
+  const Rect part = to_rect(clear.rect).intersect(tile);
+  const Rect& fb = pass.ctx.framebuffer;
+  if (part.x0 < fb.x0 || part.y0 < fb.y0 || part.x1 > fb.x1 || part.y1 > fb.y1) return false;
+  for (uint32_t i = 0; i < targets.color_count && i < abi::kMaxColorAttachments; ++i)
+    if (targets.color[i] == clear.view && pass.ctx.has_color[i]) return true;
+  return false;
+}
+
+void DrawScene::Impl::add_clear(ThreadPool& pool, const ClearViewCmd& clear) {
+  if (!clear.view || !clear.view->image) return;
+  run_front_end(pool);  // queued draws bin first: API order
+  const VkExtent3D& extent = clear.view->image->desc.extent;
+  const uint32_t level = clear.view->range.baseMipLevel;
+  const Rect view_area{0, 0, int32_t(std::max(1u, extent.width >> level)), int32_t(std::max(1u, extent.height >> level))};
+  const Rect r = to_rect(clear.rect).intersect(view_area);
+  if (r.empty()) return;
+  fit_grid(r);
+  const uint32_t index = uint32_t(clears.size());
+  clears.push_back(&clear);
+  for (uint32_t ty = uint32_t(r.y0) / kTileSize; ty <= uint32_t(r.y1 - 1) / kTileSize; ++ty)
+    for (uint32_t tx = uint32_t(r.x0) / kTileSize; tx <= uint32_t(r.x1 - 1) / kTileSize; ++tx) {
+      std::vector<BinEntry>& entries = bins[ty * tiles_x + tx];
+      if (entries.empty()) busy.push_back(ty * tiles_x + tx);
+      entries.push_back({kClearEntry, index});
+    }
 }
 
 void DrawScene::Impl::bin(uint32_t batch) {
@@ -271,8 +315,8 @@ void DrawScene::Impl::bin(uint32_t batch) {
           busy.push_back(index);
         } else if (edges) {
           const int32_t x = int32_t(tx * kTileSize), y = int32_t(ty * kTileSize);
-          if (covers_tile(pass, t, *edges, Rect{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)}))
-            drop_replaced(entries, pass, t);
+          const Rect tile{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)};
+          if (covers_tile(pass, t, *edges, tile)) drop_replaced(entries, pass, t, tile);
         }
         entries.push_back({batch, i});
       }
@@ -285,10 +329,11 @@ void DrawScene::Impl::render(ThreadPool& pool) {
   pool.parallel_for(busy.size(), [&](size_t i) {
     const uint32_t t = busy[i];
     const int32_t x = int32_t((t % tiles_x) * kTileSize), y = int32_t((t / tiles_x) * kTileSize);
-    run_tile(shaded, bins[t], Rect{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)}, &faults);
+    run_tile(shaded, clears, bins[t], Rect{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)}, &faults);
   });
   for (uint32_t t : busy) bins[t].clear();
   busy.clear();
+  clears.clear();
   output_count = 0;
   triangle_count = 0;
   if (std::atomic_ref<uint32_t>(faults).exchange(0) & abi::kFaultDescriptorIndex)
@@ -300,11 +345,12 @@ DrawScene::DrawScene() : impl_(std::make_unique<Impl>()) {}
 DrawScene::~DrawScene() = default;
 
 void DrawScene::add(ThreadPool& pool, const DrawCmd& draw, DrawCounters* counters) { impl_->add(pool, draw, counters); }
+void DrawScene::add_clear(ThreadPool& pool, const ClearViewCmd& clear) { impl_->add_clear(pool, clear); }
 
 void DrawScene::flush(ThreadPool& pool) {
   Impl& s = *impl_;
   s.run_front_end(pool);
-  if (s.output_count) s.render(pool);
+  if (!s.busy.empty()) s.render(pool);
   s.recycle(0, 0);
 }
 

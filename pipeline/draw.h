@@ -26,8 +26,8 @@ struct DrawCounters {
 // while the tile's pixels stay in cache (draw by draw, a full-screen draw would sweep the whole
 // target through memory each time). A triangle that replaces every colour sample of a tile
 // drops the earlier work there whose only effect was colour writes (overdraw removal).
-// The executor adds the draws of a run of Draw commands and flushes before any other command,
-// so every other command still sees all earlier draws finished.
+// The executor adds the load-op clears and draws of a run of commands and flushes before any
+// other command, so every other command still sees all earlier ones finished.
 class DrawScene {
  public:
   DrawScene();
@@ -38,6 +38,9 @@ class DrawScene {
   // Queues `draw`; what it points to must stay alive until flush(). `counters` may be null
   // (nothing counts then). Renders part of the scene when it grows too big to keep.
   void add(ThreadPool& pool, const DrawCmd& draw, DrawCounters* counters);
+  // Queues a load-op clear (it must stay alive until flush()): binned like a draw, so a tile is
+  // cleared while in cache right before the draws that follow, or not at all when one replaces it.
+  void add_clear(ThreadPool& pool, const ClearViewCmd& clear);
   // Renders everything queued.
   void flush(ThreadPool& pool);
 

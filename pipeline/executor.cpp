@@ -75,8 +75,11 @@ void clear_attachments(const ClearAttachmentsCmd& c, const RenderTargets* target
 }
 
 void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state) {
-  // Draws wait in the scene until another kind of command comes: it then sees them finished.
-  if (cmd->type != CommandType::Draw && cmd->type != CommandType::ExecuteCommands) state.scene->flush(pool);
+  // Draws and load-op clears wait in the scene until another kind of command comes: it then sees
+  // them finished. (Render targets only change what later draws use.)
+  if (cmd->type != CommandType::Draw && cmd->type != CommandType::ClearView && cmd->type != CommandType::SetRenderTargets &&
+      cmd->type != CommandType::ExecuteCommands)
+    state.scene->flush(pool);
   switch (cmd->type) {
     case CommandType::CopyBuffer: {
       const auto& c = as<CopyBufferCmd>(cmd);
@@ -198,12 +201,9 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
     case CommandType::SetRenderTargets:
       state.targets = as<SetRenderTargetsCmd>(cmd).targets;
       break;
-    case CommandType::ClearView: {
-      const auto& c = as<ClearViewCmd>(cmd);
-      if (!mem::clear_view_rect(*c.view, c.aspects, c.value, c.rect, c.layers))
-        KILN_LOG_ONCE(LogLevel::Error, "attachment load-op clear: format %d cannot be cleared", c.view->format);
+    case CommandType::ClearView:
+      state.scene->add_clear(pool, as<ClearViewCmd>(cmd));
       break;
-    }
     case CommandType::ClearAttachments: {
       const auto& c = as<ClearAttachmentsCmd>(cmd);
       clear_attachments(c, c.targets ? c.targets : state.targets);

@@ -49,10 +49,7 @@ void set_viewports(DrawContext& ctx) {
     }
     Rect scissor = ctx.framebuffer;
     if (i < vs.scissor_count) {
-      const VkRect2D& s = vs.scissors[i];
-      const int64_t x1 = int64_t(s.offset.x) + s.extent.width, y1 = int64_t(s.offset.y) + s.extent.height;
-      scissor = scissor.intersect(Rect{s.offset.x, s.offset.y, int32_t(std::min<int64_t>(x1, INT32_MAX)),
-                                       int32_t(std::min<int64_t>(y1, INT32_MAX))});
+      scissor = scissor.intersect(to_rect(vs.scissors[i]));
     }
     t.scissor = scissor;
   }
@@ -93,9 +90,7 @@ bool set_targets(const RenderTargets& rt, DrawContext& ctx) {
     ctx.has_stencil = true;
     fit(ctx.stencil);
   }
-  const VkRect2D& ra = rt.render_area;
-  Rect area{ra.offset.x, ra.offset.y, int32_t(int64_t(ra.offset.x) + ra.extent.width),
-            int32_t(int64_t(ra.offset.y) + ra.extent.height)};
+  Rect area = to_rect(rt.render_area);
   if (width != INT32_MAX) area = area.intersect(Rect{0, 0, width, height});
   ctx.framebuffer = area;
   return samples_match;

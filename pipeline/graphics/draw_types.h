@@ -56,6 +56,12 @@ struct Rect {
   }
 };
 
+// `r` as a Rect, its far corner clamped to INT32_MAX.
+inline Rect to_rect(const VkRect2D& r) {
+  const int64_t x1 = int64_t(r.offset.x) + r.extent.width, y1 = int64_t(r.offset.y) + r.extent.height;
+  return {r.offset.x, r.offset.y, int32_t(x1 < INT32_MAX ? x1 : INT32_MAX), int32_t(y1 < INT32_MAX ? y1 : INT32_MAX)};
+}
+
 struct ViewportTransform {
   float scale[3], offset[3];  // framebuffer = ndc * scale + offset (z: depth range)
   float min_depth, max_depth;  // ordered (min <= max), for depth clamp

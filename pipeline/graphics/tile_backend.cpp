@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cstring>
 
+#include "common/log.h"
+#include "memory/attachment_ops.h"
 #include "pipeline/draw.h"
 #include "pipeline/graphics/edge.h"
 #include "pipeline/graphics/fragment_inputs.h"
@@ -255,8 +257,8 @@ class TriangleRasterizer {
 
 }  // namespace
 
-void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<BinEntry>& bin, const Rect& tile,
-              uint32_t* faults) {
+void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<const ClearViewCmd*>& clears,
+              const std::vector<BinEntry>& bin, const Rect& tile, uint32_t* faults) {
   TileCounts counts;
   DrawCounters* counters = nullptr;  // of the draw whose counts `counts` holds
   auto add_counts = [&] {
@@ -266,6 +268,14 @@ void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<BinEntr
     counts = TileCounts{};
   };
   for (const BinEntry& e : bin) {
+    if (e.batch == kClearEntry) {
+      const ClearViewCmd& c = *clears[e.triangle];
+      const Rect r = to_rect(c.rect).intersect(tile);
+      const VkRect2D part{{r.x0, r.y0}, {uint32_t(r.x1 - r.x0), uint32_t(r.y1 - r.y0)}};
+      if (!r.empty() && !mem::clear_view_rect(*c.view, c.aspects, c.value, part, c.layers))
+        KILN_LOG_ONCE(LogLevel::Error, "attachment load-op clear: format %d cannot be cleared", c.view->format);
+      continue;
+    }
     const ShadedBatch& batch = batches[e.batch];
     const RasterTriangle& t = batch.output->triangles[e.triangle];
     const Rect region = t.bounds.intersect(tile);

@@ -18,8 +18,11 @@ struct ShadedBatch {
   const OutputMerger* merger;
 };
 
-// Runs the tile's bin (entries in API order, from any draws of the scene) inside `tile`.
-void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<BinEntry>& bin, const Rect& tile,
-              uint32_t* faults);
+// A load-op clear binned with the draws: BinEntry{kClearEntry, i} is clears[i].
+constexpr uint32_t kClearEntry = ~0u;
+
+// Runs the tile's bin (entries in API order, from any draws and clears of the scene) inside `tile`.
+void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<const ClearViewCmd*>& clears,
+              const std::vector<BinEntry>& bin, const Rect& tile, uint32_t* faults);
 
 }  // namespace kiln::exec::gfx

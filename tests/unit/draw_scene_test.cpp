@@ -43,9 +43,20 @@ struct Scene {
     draws.push_back(std::make_unique<DrawSetup>(color, kWidth, kHeight));
     return *draws.back();
   }
+  std::vector<ClearViewCmd> clears;  // load-op clears, queued before the draws
+  void clear(const mem::ImageView& view, VkImageAspectFlags aspects, VkClearValue value) {
+    ClearViewCmd c{};
+    c.type = CommandType::ClearView;
+    c.view = &view;
+    c.aspects = aspects;
+    c.value = value;
+    c.rect = {{0, 0}, {kWidth, kHeight}};
+    clears.push_back(c);
+  }
   void run(unsigned threads = 2) {
     ThreadPool pool(threads);
     DrawScene scene;
+    for (const ClearViewCmd& c : clears) scene.add_clear(pool, c);
     for (auto& d : draws) {
       d->prepare(uint32_t(d->vertices.size()));
       d->cmd.targets = &draws.front()->targets;
@@ -136,6 +147,34 @@ TEST(DrawScene, CoverOfOneLayerKeepsTheOthers) {
   s.run();
   expect_colour(color, 5, 5, kGreen, 0);
   expect_colour(color, 5, 5, kRed, 1);
+}
+
+TEST(DrawScene, LoadClearsRunInOrderAndOnlyColourClearsOfWrittenAttachmentsAreReplaced) {
+  // The colour clear comes last, right before the draw (so it may be dropped); the clear of
+  // another image and the depth clear before it, in both orders, must stay.
+  for (bool depth_first : {true, false}) {
+    TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, kWidth, kHeight), other(VK_FORMAT_R8G8B8A8_UNORM, kWidth, kHeight);
+    TestTarget depth(VK_FORMAT_D32_SFLOAT, kWidth, kHeight, VK_IMAGE_ASPECT_DEPTH_BIT);
+    Scene s;
+    VkClearValue blue{}, half{};
+    blue.color.float32[2] = blue.color.float32[3] = 1.0f;
+    half.depthStencil.depth = 0.5f;
+    if (depth_first) s.clear(depth.view, VK_IMAGE_ASPECT_DEPTH_BIT, half);
+    s.clear(other.view, VK_IMAGE_ASPECT_COLOR_BIT, blue);  // not an attachment of the draw
+    if (!depth_first) s.clear(depth.view, VK_IMAGE_ASPECT_DEPTH_BIT, half);
+    s.clear(color.view, VK_IMAGE_ASPECT_COLOR_BIT, blue);
+    DrawSetup& d = s.add(&color.view);
+    d.targets.depth = &depth.view;
+    left_part(d, 100, kGreen);  // no depth test: colour only; replaces the colour clear left of x = 64
+    s.run();
+    expect_colour(color, 0, 0, kGreen);
+    expect_colour(color, 99, 95, kGreen);
+    expect_colour(color, 100, 0, kBlue);
+    for (uint32_t x : {0u, 159u}) {
+      expect_colour(other, x, 50, kBlue);
+      EXPECT_EQ(depth.depth(x, 50), 0.5f) << depth_first;
+    }
+  }
 }
 
 TEST(DrawScene, ManyDrawsEqualDrawingOneAtATime) {
