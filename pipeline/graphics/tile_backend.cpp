@@ -130,6 +130,7 @@ class TriangleRasterizer {
           batch_.quad_x[q] = qx;
           batch_.quad_y[q] = qy;
           for (uint32_t i = 0; i < 4; ++i) batch_.coverage[q * 4 + i] = full_mask_;
+          lanes_covered_ |= 0xFu << (4 * q);
           if (batch_.quads * 4 == W_) flush();
         }
       return;
@@ -148,7 +149,10 @@ class TriangleRasterizer {
         const uint32_t q = batch_.quads++;
         batch_.quad_x[q] = qx;
         batch_.quad_y[q] = qy;
-        for (uint32_t i = 0; i < 4; ++i) batch_.coverage[q * 4 + i] = cov[i];
+        for (uint32_t i = 0; i < 4; ++i) {
+          batch_.coverage[q * 4 + i] = cov[i];
+          lanes_covered_ |= uint32_t(cov[i] != 0) << (q * 4 + i);
+        }
         if (batch_.quads * 4 == W_) flush();
       }
   }
@@ -159,6 +163,7 @@ class TriangleRasterizer {
     if (early_ && merger_.has_depth_stencil_work()) {
       interpolator_.sample_depths(batch_, depth_);
       merger_.depth_stencil(batch_, batch_.coverage, depth_, t_);
+      lanes_covered_ = covered_lanes();
     }
     if (!shading_) {
       count_passed(batch_.coverage);
@@ -168,32 +173,38 @@ class TriangleRasterizer {
       memcpy(pixel_coverage, batch_.coverage, sizeof(uint32_t) * lanes);
       for (uint32_t sample = 0; sample < ctx_.samples; ++sample) {
         for (uint32_t l = 0; l < lanes; ++l) batch_.coverage[l] = pixel_coverage[l] & (1u << sample);
+        lanes_covered_ = covered_lanes();
         shade(int32_t(sample));
       }
     } else {
       shade(-1);
     }
     batch_.quads = 0;
+    lanes_covered_ = 0;
+  }
+
+  // Lanes of the batch that cover a sample (recomputed after something narrowed the coverage).
+  uint32_t covered_lanes() const {
+    uint32_t mask = 0;
+    for (uint32_t l = 0; l < batch_.lanes(); ++l) mask |= uint32_t(batch_.coverage[l] != 0) << l;
+    return mask;
   }
 
   void shade(int32_t sample) {
     const uint32_t lanes = batch_.lanes();
-    uint32_t covered = 0, quad_mask = 0;
-    for (uint32_t l = 0; l < lanes; ++l)
-      if (batch_.coverage[l]) covered |= 1u << l;
+    const uint32_t covered = lanes_covered_;
     if (!covered) return;
-    for (uint32_t q = 0; q < batch_.quads; ++q)
-      if (covered & (0xFu << (4 * q))) quad_mask |= 0xFu << (4 * q);
+    // Every lane of a quad with a covered lane: OR each nibble into its low bit, then widen.
+    const uint32_t quad_mask = ((covered | covered >> 1 | covered >> 2 | covered >> 3) & 0x11111111u) * 0xFu;
     const GraphicsKernels& k = *ctx_.kernels;
     const abi::FragmentInterface& fi = k.fragment_interface;
     FragmentScratch& s = *scratch_;
     const uint32_t W = W_;
     interpolator_.fill(batch_, W, sample, s.inputs.data(), s.frag_coord.data(), s.frag_depth.data(),
                        s.point_coord.data());
-    for (uint32_t l = 0; l < W; ++l) {
-      s.sample_mask_in[l] = l < lanes ? batch_.coverage[l] : 0;
-      s.sample_mask_out[l] = ~0u;
-    }
+    uint32_t* mask_in = s.sample_mask_in.data();
+    for (uint32_t l = 0; l < W; ++l) mask_in[l] = l < lanes ? batch_.coverage[l] : 0;
+    if (fi.writes_sample_mask) std::fill(s.sample_mask_out.begin(), s.sample_mask_out.end(), ~0u);
     inv_.covered_mask = covered;
     inv_.quad_mask = quad_mask;
     inv_.sample_id = sample < 0 ? 0 : uint32_t(sample);
@@ -251,6 +262,7 @@ class TriangleRasterizer {
   abi::FragmentInvocation inv_{};
   uint32_t W_ = 4;
   uint32_t full_mask_ = 1;
+  uint32_t lanes_covered_ = 0;  // lanes of batch_ with coverage (bit per lane)
   QuadBatch batch_;
   float depth_[QuadBatch::kMaxLanes * kMaxSamples];
 };
