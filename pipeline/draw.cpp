@@ -34,7 +34,7 @@ constexpr size_t kTrianglesPerScene = size_t(kBatchesPerRound) * kPrimitivesPerB
 struct SceneDraw {
   DrawCmd cmd;  // a copy: the executor may pass a temporary with the render targets filled in
   std::vector<DrawParams> params;
-  std::vector<std::vector<AssembledPrimitive>> primitives;  // per params
+  std::vector<PrimitiveList> primitives;  // per params
 };
 
 // A draw, or one view of a multiview draw: what its batches are shaded and merged with.
@@ -95,7 +95,7 @@ struct DrawScene::Impl {
   std::vector<uint32_t> busy;
   uint32_t tiles_x = 0, tiles_y = 0;
   std::vector<const ClearViewCmd*> clears;  // binned as BinEntry{kClearEntry, index}
-  std::vector<int64_t> ids;
+  VertexIds ids;
   std::vector<ShadedBatch> shaded;
   alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t faults = 0;
 

@@ -186,7 +186,7 @@ void collect_draws(const DrawCmd& cmd, std::vector<DrawParams>& draws) {
 // would otherwise spend a vertex-bound draw's first milliseconds on it while the workers wait.
 // Returns the vertices input assembly consumed (ids that are not cuts).
 uint64_t assemble_draw(ThreadPool& pool, const DrawContext& ctx, const DrawParams& params, VkPrimitiveTopology topology,
-                       bool provoking_last, std::vector<int64_t>& ids, std::vector<AssembledPrimitive>& primitives) {
+                       bool provoking_last, VertexIds& ids, PrimitiveList& primitives) {
   constexpr uint32_t kPiece = 1u << 16;
   const bool cuts_possible = params.indexed && ctx.state->input_assembly.primitive_restart;
   const bool fits = uint64_t{params.first} + params.count <= UINT32_MAX;  // pieces' `first` cannot wrap

@@ -19,6 +19,6 @@ void collect_draws(const DrawCmd& cmd, std::vector<DrawParams>& draws);
 // The vertex ids and primitives of one draw (big cut-free draws are assembled on the pool).
 // Returns the vertices input assembly consumed (ids that are not cuts).
 uint64_t assemble_draw(ThreadPool& pool, const DrawContext& ctx, const DrawParams& params, VkPrimitiveTopology topology,
-                       bool provoking_last, std::vector<int64_t>& ids, std::vector<AssembledPrimitive>& primitives);
+                       bool provoking_last, VertexIds& ids, PrimitiveList& primitives);
 
 }  // namespace kiln::exec::gfx

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/default_init_allocator.h"
 #include "memory/attachment_access.h"
 #include "pipeline/command_list.h"
 
@@ -108,6 +109,10 @@ struct AssembledPrimitive {
   uint8_t provoking;     // which of id[] is the provoking vertex
   uint32_t primitive_id; // PrimitiveId: index of the primitive in the draw
 };
+
+// Big per-draw buffers that are filled right after they are sized (no zeroing first).
+using VertexIds = UninitializedVector<int64_t>;  // VertexIndex values or kRestartCut
+using PrimitiveList = UninitializedVector<AssembledPrimitive>;
 
 enum class PrimitiveKind : uint8_t { Triangle, Line, Point };
 

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/log.h"
+#include "common/thread_local_ref.h"
 #include "memory/attachment_ops.h"
 #include "pipeline/draw.h"
 #include "pipeline/graphics/edge.h"
@@ -32,7 +33,7 @@ struct FragmentScratch {
     frag_depth.assign(W, 0.0f);
   }
 };
-thread_local FragmentScratch scratch;
+thread_local FragmentScratch tls_scratch;
 
 // Query counts of one tile, added to the draw's DrawCounters once at the end of the tile.
 struct TileCounts {
@@ -46,9 +47,9 @@ struct TileCounts {
 class TriangleRasterizer {
  public:
   TriangleRasterizer(const DrawContext& ctx, const OutputMerger& merger, const RasterTriangle& t, const uint32_t* values,
-                     const Rect& tile, uint32_t* faults, TileCounts& counts)
+                     const Rect& tile, uint32_t* faults, TileCounts& counts, FragmentScratch& scratch)
       : ctx_(ctx), merger_(merger), t_(t), interpolator_(ctx, t, values, tile.x0, tile.y0), faults_(faults),
-        counts_(counts), edges_(t), sample_extent_(ctx) {
+        counts_(counts), edges_(t), sample_extent_(ctx), scratch_(&scratch) {
     const GraphicsKernels& k = *ctx.kernels;
     shading_ = k.fragment != nullptr;
     W_ = shading_ ? k.fragment_width : 4;
@@ -84,10 +85,8 @@ class TriangleRasterizer {
   }
 
  private:
-  // The invocation fields that stay the same for every batch of the triangle (one thread-local
-  // lookup per triangle and tile, not per batch).
+  // The invocation fields that stay the same for every batch of the triangle.
   void prepare_invocation(const abi::FragmentInterface& fi) {
-    scratch_ = &scratch;
     FragmentScratch& s = *scratch_;
     s.reserve(W_);
     inv_.resources = ctx_.cmd->resources;
@@ -257,8 +256,8 @@ class TriangleRasterizer {
   TileCounts& counts_;
   TriangleEdges edges_;
   SampleExtent sample_extent_;
+  FragmentScratch* scratch_;
   bool shading_ = false, early_ = true, sample_rate_ = false, coverage_changes_ = false;
-  FragmentScratch* scratch_ = nullptr;
   abi::FragmentInvocation inv_{};
   uint32_t W_ = 4;
   uint32_t full_mask_ = 1;
@@ -272,6 +271,7 @@ class TriangleRasterizer {
 void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<const ClearViewCmd*>& clears,
               const std::vector<BinEntry>& bin, const Rect& tile, uint32_t* faults) {
   TileCounts counts;
+  FragmentScratch& scratch = thread_local_ref(tls_scratch);  // one thread-local lookup per tile
   DrawCounters* counters = nullptr;  // of the draw whose counts `counts` holds
   auto add_counts = [&] {
     if (!counters) return;
@@ -296,7 +296,8 @@ void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<const C
       add_counts();
       counters = batch.ctx->counters;
     }
-    TriangleRasterizer r(*batch.ctx, *batch.merger, t, batch.output->values.data() + t.values, tile, faults, counts);
+    TriangleRasterizer r(*batch.ctx, *batch.merger, t, batch.output->values.data() + t.values, tile, faults, counts,
+                         scratch);
     r.run(region);
   }
   add_counts();
