@@ -16,6 +16,8 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <set>
+#include <unordered_map>
 
 #include "compiler/kernel_abi.h"
 #include "compiler/translator_internal.h"
@@ -32,6 +34,7 @@ struct InterfaceLeaf {
   spv::BuiltIn builtin = spv::BuiltIn::Max;  // Max: a Location leaf
   Id scalar = 0;                             // SPIR-V scalar type
   bool flat = false, no_perspective = false, centroid = false, sample = false;
+  bool accessed = true;  // the shader uses it (output built-ins: see accessed_output_members)
 };
 
 // A call of a function that only kills: spirv_front's wrap-opkill leaves these where a continue
@@ -161,11 +164,47 @@ class InterfaceWalker {
   std::string* error_;
 };
 
+// Per Output variable, the members (bit i: member i; all bits: the whole variable) the functions
+// reachable from the entry point access. glslang declares every gl_PerVertex member — PointSize,
+// ClipDistance[1], CullDistance[1] — whether the shader writes it or not; counting those would
+// make every vertex carry them and every primitive test them. Conservative: any use of the
+// variable other than an access chain with a constant member index counts as all members.
+std::unordered_map<Id, uint64_t> accessed_output_members(const Translator& t) {
+  std::unordered_map<Id, uint64_t> used;
+  for (const auto& [id, var] : t.m.variables())
+    if (var.storage_class == spv::StorageClass::Output) used.emplace(id, 0);
+  std::vector<Id> pending{t.entry.function};
+  std::set<Id> seen{t.entry.function};
+  auto scan = [&](const spirv::Instruction& inst) {
+    const bool chain = inst.opcode == spv::Op::OpAccessChain || inst.opcode == spv::Op::OpInBoundsAccessChain;
+    for (size_t i = 0; i < inst.operands.size(); ++i) {
+      auto it = used.find(inst.operands[i]);
+      if (it == used.end()) continue;
+      std::optional<uint64_t> member;
+      if (chain && i == 0 && inst.operands.size() > 1) member = t.m.constant_uint(inst.operands[1]);
+      it->second |= member && *member < 64 ? uint64_t{1} << *member : ~uint64_t{0};
+    }
+    if (inst.opcode == spv::Op::OpFunctionCall && !inst.operands.empty() && seen.insert(inst.operands[0]).second)
+      pending.push_back(inst.operands[0]);
+  };
+  while (!pending.empty()) {
+    const spirv::Function* fn = t.m.function(pending.back());
+    pending.pop_back();
+    if (!fn) continue;
+    for (const spirv::Block& block : fn->blocks) {
+      for (const spirv::Instruction& inst : block.body) scan(inst);
+      scan(block.terminator);
+    }
+  }
+  return used;
+}
+
 // The stage's Input (`input` true) or Output variables with their leaves.
 bool interface_variables(const Translator& t, bool input, std::vector<InterfaceVariable>* out, std::string* error) {
   InterfaceWalker walker(t.m, error);
   const spv::StorageClass wanted = input ? spv::StorageClass::Input : spv::StorageClass::Output;
   std::map<Id, const spirv::Variable*> ordered;  // deterministic order (the module's map is unordered)
+  const std::unordered_map<Id, uint64_t> accessed = input ? std::unordered_map<Id, uint64_t>{} : accessed_output_members(t);
   for (const auto& [id, var] : t.m.variables())
     if (var.storage_class == wanted) ordered.emplace(id, &var);
   for (const auto& [id, var] : ordered) {
@@ -177,9 +216,17 @@ bool interface_variables(const Translator& t, bool input, std::vector<InterfaceV
     const spirv::Type& pt = t.m.type(v.pointee);
     if (d.builtin) {
       walker.builtin_leaves(v.pointee, *d.builtin, &v.leaves);
+      if (!input && !accessed.at(id))
+        for (InterfaceLeaf& leaf : v.leaves) leaf.accessed = false;
     } else if (pt.kind == spirv::TypeKind::Struct && t.m.member_decorations(v.pointee, 0).builtin) {
-      for (uint32_t i = 0; i < pt.members.size(); ++i)  // gl_PerVertex: BuiltIn member decorations
-        if (auto builtin = t.m.member_decorations(v.pointee, i).builtin) walker.builtin_leaves(pt.members[i], *builtin, &v.leaves);
+      for (uint32_t i = 0; i < pt.members.size(); ++i) {  // gl_PerVertex: BuiltIn member decorations
+        const auto builtin = t.m.member_decorations(v.pointee, i).builtin;
+        if (!builtin) continue;
+        const size_t first = v.leaves.size();
+        walker.builtin_leaves(pt.members[i], *builtin, &v.leaves);
+        if (!input && !(accessed.at(id) & (i < 64 ? uint64_t{1} << i : ~uint64_t{0})))
+          for (size_t k = first; k < v.leaves.size(); ++k) v.leaves[k].accessed = false;
+      }
     } else {
       if (!d.location && pt.kind != spirv::TypeKind::Struct) {
         *error = "interface variable without Location or BuiltIn";
@@ -317,12 +364,15 @@ bool fetch_attribute(Translator& t, uint32_t location, bool integer, std::array<
 // Each output leaf's (slot, component) in VertexOutputLayout order: Position in slot 0, then the
 // Location outputs by increasing Location, then PointSize, ClipDistance, CullDistance, Layer,
 // ViewportIndex.
+constexpr uint32_t kNoSlot = ~0u;  // a vertex output leaf the shader never accesses: not stored
+
 bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& outputs, abi::VertexOutputLayout* layout,
                          std::vector<std::vector<std::pair<uint32_t, uint32_t>>>* slots) {
   uint32_t location_mask = 0, clip = 0, cull = 0;
   bool point_size = false, layer = false, viewport = false;
   for (const InterfaceVariable& v : outputs)
     for (const InterfaceLeaf& leaf : v.leaves) {
+      if (!leaf.accessed) continue;
       switch (leaf.builtin) {
         case spv::BuiltIn::Max: location_mask |= 1u << leaf.location; break;
         case spv::BuiltIn::Position: break;
@@ -361,6 +411,10 @@ bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& ou
     auto& out = slots->emplace_back();
     for (const InterfaceLeaf& leaf : v.leaves) {
       const uint32_t k = leaf.component;
+      if (!leaf.accessed) {
+        out.emplace_back(kNoSlot, 0);
+        continue;
+      }
       switch (leaf.builtin) {
         case spv::BuiltIn::Max: out.emplace_back(layout->location_slot[leaf.location], k); break;
         case spv::BuiltIn::Position: out.emplace_back(0, k); break;
@@ -671,6 +725,7 @@ bool Translator::graphics_epilogue() {
       const Value value = load(pointers_.at(outputs[i].id), outputs[i].pointee);
       for (size_t k = 0; k < value.leaves.size() && k < slots[i].size(); ++k) {
         const auto [slot, component] = slots[i][k];
+        if (slot == kNoSlot) continue;
         store_lanes(out, (uint64_t{slot} * 4 + component) * width() * 4, value.leaves[k]);
       }
     }

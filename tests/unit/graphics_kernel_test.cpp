@@ -301,6 +301,23 @@ TEST_P(VertexKernel, PlainBuiltinVariablesAndComponentArrays) {
   }
 }
 
+TEST(VertexKernelCompile, DeclaredButUnwrittenPerVertexMembersGetNoSlots) {
+  // glslang declares gl_PointSize, gl_ClipDistance[1] and gl_CullDistance[1] in every gl_PerVertex;
+  // a shader that writes only gl_Position and a Location must not make vertices carry (and
+  // primitives be clipped or culled against) the others.
+  Shader shader("gfx_api_passthrough.vert", ShaderStage::Vertex);
+  ASSERT_FALSE(shader.words.empty());
+  std::string error;
+  auto kernel = compile_vertex_kernel(shader.source, 8, VertexInputKey{}, binding0(), 1, nullptr, &error);
+  ASSERT_TRUE(kernel) << error;
+  const abi::VertexOutputLayout& layout = kernel->outputs;
+  EXPECT_EQ(layout.location_slot[0], 1);
+  EXPECT_EQ(layout.point_size_slot, -1);
+  EXPECT_EQ(layout.clip_distance_count, 0u);
+  EXPECT_EQ(layout.cull_distance_count, 0u);
+  EXPECT_EQ(layout.slot_count, 2u);
+}
+
 TEST(VertexKernelCompile, SameKeyLinksOnceAndVertexInputIsPartOfTheKey) {
   Shader shader("gfx_fetch.vert", ShaderStage::Vertex);
   std::string error;
