@@ -459,6 +459,17 @@ class SampleShadingTest : public MsaaTest, public ::testing::WithParamInterface<
   }
 };
 
+// With sampleRateShading the interpolation offset limits must reach the spec's minimums
+// (minInterpolationOffset <= -0.5, maxInterpolationOffset >= 0.5 - 2^-subPixelInterpolationOffsetBits,
+// subPixelInterpolationOffsetBits >= 4).
+TEST_F(MsaaTest, SampleRateShadingInterpolationLimits) {
+  if (!features().core.features.sampleRateShading) GTEST_SKIP() << "sampleRateShading is not supported";
+  const VkPhysicalDeviceLimits& l = properties().limits;
+  EXPECT_LE(l.minInterpolationOffset, -0.5f);
+  EXPECT_GE(l.subPixelInterpolationOffsetBits, 4u);
+  EXPECT_GE(l.maxInterpolationOffset, 0.5f - std::ldexp(1.0f, -int(l.subPixelInterpolationOffsetBits)));
+}
+
 // interpolateAtSample(smooth, gl_SampleID ^ 1) and interpolateAtOffset(noperspective, (0.25, -0.375)).
 TEST_P(SampleShadingTest, InterpolateAtSampleAndOffset) {
   const VkSampleCountFlagBits samples = GetParam();
