@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "common/thread_local_ref.h"
 #include "pipeline/draw.h"
 #include "pipeline/graphics/clipping.h"
 #include "pipeline/graphics/setup.h"
@@ -61,8 +62,8 @@ int32_t as_int(uint32_t bits) { return static_cast<int32_t>(bits); }
 
 void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out, uint32_t* faults) {
   out.clear();
-  FrontEndScratch& s = scratch;
-  const std::vector<AssembledPrimitive>& prims = *job.primitives;
+  FrontEndScratch& s = thread_local_ref(scratch);
+  const PrimitiveList& prims = *job.primitives;
   const uint32_t count = job.end - job.begin;
   s.cache.reset(size_t(count) * 3);
   s.prim_slots.resize(size_t(count) * 3);
