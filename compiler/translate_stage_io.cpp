@@ -12,6 +12,7 @@
 // OpDemoteToHelperInvocation add lanes to the discarded set; the kernel returns the covered
 // lanes that are not in it.
 #include <llvm/IR/Intrinsics.h>
+#include <spirv/unified1/GLSL.std.450.h>
 
 #include <algorithm>
 #include <array>
@@ -817,6 +818,132 @@ bool Translator::stage_instruction(const spirv::Instruction& inst, bool* handled
       *handled = false;
       return true;
   }
+}
+
+// InterpolateAt*: the input's value at another position of the lane's pixel, from the primitive's
+// planes (abi::InterpolationRecord, which the engine passes once the kernel says it reads it).
+// The whole input variable is interpolated at that position into a shadow copy, and the
+// instruction's pointer (any access chain into the variable, dynamic indices included) reads it.
+bool Translator::interpolate_at(const spirv::Instruction& inst) {
+  auto& b = builder_;
+  const uint32_t op = inst.operands[1];
+  if (entry.model != spv::ExecutionModel::Fragment) return fail(inst, "InterpolateAt* outside a fragment shader");
+  const Pointer p = get_pointer(inst.operands[2]);
+  std::vector<InterfaceVariable> inputs;
+  if (!interface_variables(*this, true, &inputs, &error_)) return false;
+  const InterfaceVariable* var = nullptr;
+  for (const InterfaceVariable& v : inputs) {
+    const Pointer& vp = pointers_.at(v.id);
+    if (p.kind == PointerKind::Register ? vp.kind == p.kind && vp.variable == p.variable
+                                        : vp.kind == PointerKind::Memory && p.kind == PointerKind::Memory && vp.lo == p.lo)
+      var = &v;
+  }
+  if (!var) return fail(inst, "InterpolateAt* of something that is not a Location input");
+  fragment_interface_.interpolates_at_positions = true;
+  fragment_interface_.reads_frag_coord = true;
+
+  llvm::Type* i8 = b.getInt8Ty();
+  llvm::Type* i32 = b.getInt32Ty();
+  llvm::Type* f32 = b.getFloatTy();
+  llvm::Type* ptr = b.getPtrTy();
+  using R = abi::InterpolationRecord;
+  llvm::Value* input_array = invocation_field(*this, offsetof(abi::FragmentInvocation, inputs), ptr);
+  llvm::Value* record = b.CreateAlignedLoad(
+      ptr, b.CreateConstGEP1_64(i8, input_array, uint64_t{abi::kInterpolationInputSlot} * 4 * width() * 4), llvm::Align(4));
+  auto field = [&](size_t offset) { return splat(b.CreateLoad(f32, b.CreateConstGEP1_64(i8, record, offset))); };
+  auto add = [&](llvm::Value* x, llvm::Value* y) { return b.CreateFAdd(x, y); };
+  auto mul = [&](llvm::Value* x, llvm::Value* y) { return b.CreateFMul(x, y); };
+  llvm::Value* samples = b.CreateLoad(i32, b.CreateConstGEP1_64(i8, record, offsetof(R, samples)));
+  // Coordinate c of each lane's sample `index` (< samples) within the pixel.
+  auto sample_position = [&](llvm::Value* index, uint32_t c) {
+    llvm::Value* element = b.CreateAdd(b.CreateShl(index, splat(b.getInt32(1))), splat(b.getInt32(c)));
+    llvm::Value* base = b.CreateConstGEP1_64(i8, record, offsetof(R, sample_position));
+    llvm::Value* addresses = b.CreateGEP(f32, base, element);
+    return b.CreateMaskedGather(lane_type(f32), addresses, llvm::Align(4), splat(b.getTrue()));
+  };
+
+  // The target position: FragCoord holds the lane's pixel centre or sample position.
+  llvm::Value* pixel[2];
+  llvm::Value* target[2];
+  for (uint32_t c = 0; c < 2; ++c)
+    pixel[c] = b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, graphics_builtin(spv::BuiltIn::FragCoord, c));
+  llvm::Value* centre = splat(llvm::ConstantFP::get(f32, 0.5));
+  switch (op) {
+    case GLSLstd450InterpolateAtOffset: {
+      // Offsets past [minInterpolationOffset, maxInterpolationOffset] are undefined; they are used as given.
+      const Value offset = get(inst.operands[3]);
+      for (uint32_t c = 0; c < 2; ++c) target[c] = add(add(pixel[c], centre), b.CreateFPCast(offset.leaves.at(c), lane_type(f32)));
+      break;
+    }
+    case GLSLstd450InterpolateAtSample: {
+      // A sample number past the pixel's samples is undefined: sample 0 then.
+      llvm::Value* sample = b.CreateSExtOrTrunc(get(inst.operands[3]).leaves.at(0), lane_type(i32));
+      llvm::Value* index = b.CreateSelect(b.CreateICmpULT(sample, splat(samples)), sample, splat(b.getInt32(0)));
+      for (uint32_t c = 0; c < 2; ++c) target[c] = add(pixel[c], sample_position(index, c));
+      break;
+    }
+    default: {  // InterpolateAtCentroid: as the engine places centroid inputs (its first covered sample)
+      llvm::Value* full = splat(b.CreateSub(b.CreateShl(b.getInt32(1), samples), b.getInt32(1)));
+      llvm::Value* coverage =
+          b.CreateAnd(lane_array(*this, invocation_field(*this, offsetof(abi::FragmentInvocation, sample_mask_in), ptr), 0, i32), full);
+      llvm::Value* zero = splat(b.getInt32(0));
+      llvm::Value* partial = b.CreateAnd(b.CreateICmpNE(coverage, zero), b.CreateICmpNE(coverage, full));
+      llvm::Value* first = b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, coverage, b.getFalse());
+      llvm::Value* index = b.CreateSelect(partial, first, zero);
+      for (uint32_t c = 0; c < 2; ++c)
+        target[c] = b.CreateSelect(partial, add(pixel[c], sample_position(index, c)), add(pixel[c], centre));
+      break;
+    }
+  }
+
+  // Weights at the target, in the engine's order of operations (TriangleInterpolator::weights).
+  llvm::Value* x = b.CreateFSub(target[0], field(offsetof(R, origin)));
+  llvm::Value* y = b.CreateFSub(target[1], field(offsetof(R, origin) + 4));
+  auto plane = [&](size_t at) { return add(add(field(at), mul(field(at + 4), x)), mul(field(at + 8), y)); };
+  llvm::Value* b1 = plane(offsetof(R, b1));
+  llvm::Value* b2 = plane(offsetof(R, b2));
+  llvm::Value* one = splat(llvm::ConstantFP::get(f32, 1.0));
+  llvm::Value* q0 = mul(b.CreateFSub(b.CreateFSub(one, b1), b2), field(offsetof(R, inv_w)));
+  llvm::Value* q1 = mul(b1, field(offsetof(R, inv_w) + 4));
+  llvm::Value* q2 = mul(b2, field(offsetof(R, inv_w) + 8));
+  llvm::Value* w = add(add(q0, q1), q2);
+  llvm::Value* perspective =
+      splat(b.CreateICmpNE(b.CreateLoad(i32, b.CreateConstGEP1_64(i8, record, offsetof(R, perspective))), b.getInt32(0)));
+  llvm::Value* p1 = b.CreateSelect(perspective, b.CreateFDiv(q1, w), b1);
+  llvm::Value* p2 = b.CreateSelect(perspective, b.CreateFDiv(q2, w), b2);
+
+  const Pointer& whole = pointers_.at(var->id);
+  Value value = load(whole, var->pointee);
+  for (size_t i = 0; i < value.leaves.size() && i < var->leaves.size(); ++i) {
+    const InterfaceLeaf& leaf = var->leaves[i];
+    if (leaf.flat || leaf.builtin != spv::BuiltIn::Max || !value.leaves[i]->getType()->getScalarType()->isFloatTy()) continue;
+    const size_t at = offsetof(R, component) + (size_t{leaf.location} * 4 + leaf.component) * 12;
+    llvm::Value* w1 = leaf.no_perspective ? b1 : p1;
+    llvm::Value* w2 = leaf.no_perspective ? b2 : p2;
+    value.leaves[i] = add(add(field(at), mul(w1, field(at + 4))), mul(w2, field(at + 8)));
+  }
+  if (p.kind == PointerKind::Register) {
+    Value part;
+    const uint32_t count = leaf_count(inst.result_type);
+    for (uint32_t i = 0; i < count && p.first_leaf + i < value.leaves.size(); ++i) part.leaves.push_back(value.leaves[p.first_leaf + i]);
+    set(inst.result, std::move(part));
+    return true;
+  }
+  // Memory: the same per-lane layout as the variable, so p's offsets (dynamic ones too) apply.
+  const uint32_t size = std::max(1u, spirv::type_size(m, var->pointee));
+  auto* storage = alloca_builder_.CreateAlloca(llvm::ArrayType::get(i8, uint64_t{size} * width()));
+  storage->setAlignment(llvm::Align(64));
+  llvm::Value* base = splat(b.CreatePtrToInt(storage, b.getInt64Ty()));
+  Pointer shadow = whole;
+  shadow.addr = shadow.lo = base;
+  shadow.hi = b.CreateAdd(base, splat(b.getInt64(size)));
+  store(shadow, var->pointee, value);
+  Pointer at = p;
+  at.addr = b.CreateAdd(base, b.CreateSub(p.addr, p.lo));
+  at.lo = shadow.lo;
+  at.hi = shadow.hi;
+  set(inst.result, load(at, inst.result_type));
+  return true;
 }
 
 std::unique_ptr<llvm::Module> translate_vertex(const spirv::Module& module, const spirv::EntryPoint& entry,
