@@ -5,7 +5,7 @@
 namespace kiln::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '0', '5'};
+constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '0', '6'};
 
 class Writer {
  public:
