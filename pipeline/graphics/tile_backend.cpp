@@ -136,22 +136,22 @@ class TriangleRasterizer {
     }
     for (int32_t qy = block.y0 & ~1; qy < block.y1; qy += 2)
       for (int32_t qx = block.x0 & ~1; qx < block.x1; qx += 2) {
-        uint32_t cov[4];
-        bool any = false;
+        // Coverage goes straight into the next free quad (a local array reloaded as a vector
+        // after four scalar stores stalled store forwarding); it is kept only if any lane covers.
+        const uint32_t q = batch_.quads;
+        uint32_t lanes = 0;
         for (uint32_t i = 0; i < 4; ++i) {
           const int32_t x = qx + int32_t(i & 1), y = qy + int32_t(i >> 1);
           const bool inside = x >= block.x0 && x < block.x1 && y >= block.y0 && y < block.y1;
-          cov[i] = !inside ? 0 : kFull ? full_mask_ : sample_coverage(x, y);
-          any |= cov[i] != 0;
+          const uint32_t c = !inside ? 0 : kFull ? full_mask_ : sample_coverage(x, y);
+          batch_.coverage[q * 4 + i] = c;
+          lanes |= uint32_t(c != 0) << i;
         }
-        if (!any) continue;
-        const uint32_t q = batch_.quads++;
+        if (!lanes) continue;
+        batch_.quads = q + 1;
         batch_.quad_x[q] = qx;
         batch_.quad_y[q] = qy;
-        for (uint32_t i = 0; i < 4; ++i) {
-          batch_.coverage[q * 4 + i] = cov[i];
-          lanes_covered_ |= uint32_t(cov[i] != 0) << (q * 4 + i);
-        }
+        lanes_covered_ |= lanes << (q * 4);
         if (batch_.quads * 4 == W_) flush();
       }
   }
