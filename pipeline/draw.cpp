@@ -94,13 +94,13 @@ struct DrawScene::Impl {
   std::vector<std::vector<BinEntry>> bins;
   std::vector<uint32_t> busy;
   uint32_t tiles_x = 0, tiles_y = 0;
-  std::vector<const ClearViewCmd*> clears;  // binned as BinEntry{kClearEntry, index}
+  std::vector<AttachmentOp> ops;  // binned as BinEntry{kAttachmentOpEntry, index}
   VertexIds ids;
   std::vector<ShadedBatch> shaded;
   alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t faults = 0;
 
   void add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters);
-  void add_clear(ThreadPool& pool, const ClearViewCmd& clear);
+  void add_attachment_op(ThreadPool& pool, const AttachmentOp& op);
   void run_front_end(ThreadPool& pool);
   void render(ThreadPool& pool);
   void recycle(size_t keep_draws, size_t keep_passes);
@@ -249,8 +249,9 @@ void DrawScene::Impl::drop_replaced(std::vector<BinEntry>& bin, const ScenePass&
                                     const Rect& tile) const {
   while (!bin.empty()) {
     const BinEntry& e = bin.back();
-    if (e.batch == kClearEntry) {
-      if (!replaces_clear(*clears[e.triangle], pass, t, tile)) return;
+    if (e.batch == kAttachmentOpEntry) {
+      const ClearViewCmd* clear = ops[e.triangle].clear;
+      if (!clear || !replaces_clear(*clear, pass, t, tile)) return;
     } else {
       const ScenePass& earlier = *output_pass[e.batch];
       if (!earlier.droppable || earlier.ctx.cmd->targets != pass.ctx.cmd->targets ||
@@ -278,22 +279,23 @@ bool DrawScene::Impl::replaces_clear(const ClearViewCmd& clear, const ScenePass&
   return false;
 }
 
-void DrawScene::Impl::add_clear(ThreadPool& pool, const ClearViewCmd& clear) {
-  if (!clear.view || !clear.view->image) return;
+void DrawScene::Impl::add_attachment_op(ThreadPool& pool, const AttachmentOp& op) {
+  const mem::ImageView* view = op.clear ? op.clear->view : op.resolve->src;
+  if (!view || !view->image) return;
   run_front_end(pool);  // queued draws bin first: API order
-  const VkExtent3D& extent = clear.view->image->desc.extent;
-  const uint32_t level = clear.view->range.baseMipLevel;
+  const VkExtent3D& extent = view->image->desc.extent;
+  const uint32_t level = view->range.baseMipLevel;
   const Rect view_area{0, 0, int32_t(std::max(1u, extent.width >> level)), int32_t(std::max(1u, extent.height >> level))};
-  const Rect r = to_rect(clear.rect).intersect(view_area);
+  const Rect r = to_rect(op.clear ? op.clear->rect : op.resolve->rect).intersect(view_area);
   if (r.empty()) return;
   fit_grid(r);
-  const uint32_t index = uint32_t(clears.size());
-  clears.push_back(&clear);
+  const uint32_t index = uint32_t(ops.size());
+  ops.push_back(op);
   for (uint32_t ty = uint32_t(r.y0) / kTileSize; ty <= uint32_t(r.y1 - 1) / kTileSize; ++ty)
     for (uint32_t tx = uint32_t(r.x0) / kTileSize; tx <= uint32_t(r.x1 - 1) / kTileSize; ++tx) {
       std::vector<BinEntry>& entries = bins[ty * tiles_x + tx];
       if (entries.empty()) busy.push_back(ty * tiles_x + tx);
-      entries.push_back({kClearEntry, index});
+      entries.push_back({kAttachmentOpEntry, index});
     }
 }
 
@@ -329,11 +331,11 @@ void DrawScene::Impl::render(ThreadPool& pool) {
   pool.parallel_for(busy.size(), [&](size_t i) {
     const uint32_t t = busy[i];
     const int32_t x = int32_t((t % tiles_x) * kTileSize), y = int32_t((t / tiles_x) * kTileSize);
-    run_tile(shaded, clears, bins[t], Rect{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)}, &faults);
+    run_tile(shaded, ops, bins[t], Rect{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)}, &faults);
   });
   for (uint32_t t : busy) bins[t].clear();
   busy.clear();
-  clears.clear();
+  ops.clear();
   output_count = 0;
   triangle_count = 0;
   if (std::atomic_ref<uint32_t>(faults).exchange(0) & abi::kFaultDescriptorIndex)
@@ -345,7 +347,10 @@ DrawScene::DrawScene() : impl_(std::make_unique<Impl>()) {}
 DrawScene::~DrawScene() = default;
 
 void DrawScene::add(ThreadPool& pool, const DrawCmd& draw, DrawCounters* counters) { impl_->add(pool, draw, counters); }
-void DrawScene::add_clear(ThreadPool& pool, const ClearViewCmd& clear) { impl_->add_clear(pool, clear); }
+void DrawScene::add_clear(ThreadPool& pool, const ClearViewCmd& clear) { impl_->add_attachment_op(pool, {&clear, nullptr}); }
+void DrawScene::add_resolve(ThreadPool& pool, const ResolveViewCmd& resolve) {
+  impl_->add_attachment_op(pool, {nullptr, &resolve});
+}
 
 void DrawScene::flush(ThreadPool& pool) {
   Impl& s = *impl_;

@@ -26,7 +26,7 @@ struct DrawCounters {
 // while the tile's pixels stay in cache (draw by draw, a full-screen draw would sweep the whole
 // target through memory each time). A triangle that replaces every colour sample of a tile
 // drops the earlier work there whose only effect was colour writes (overdraw removal).
-// The executor adds the load-op clears and draws of a run of commands and flushes before any
+// The executor adds the load-op clears, draws and resolves of a run of commands and flushes before any
 // other command, so every other command still sees all earlier ones finished.
 class DrawScene {
  public:
@@ -41,6 +41,9 @@ class DrawScene {
   // Queues a load-op clear (it must stay alive until flush()): binned like a draw, so a tile is
   // cleared while in cache right before the draws that follow, or not at all when one replaces it.
   void add_clear(ThreadPool& pool, const ClearViewCmd& clear);
+  // Queues an end-of-subpass resolve (alive until flush()), binned like a clear: a tile is
+  // resolved right after its draws, while its samples are in cache.
+  void add_resolve(ThreadPool& pool, const ResolveViewCmd& resolve);
   // Renders everything queued.
   void flush(ThreadPool& pool);
 

@@ -75,10 +75,10 @@ void clear_attachments(const ClearAttachmentsCmd& c, const RenderTargets* target
 }
 
 void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state) {
-  // Draws and load-op clears wait in the scene until another kind of command comes: it then sees
-  // them finished. (Render targets only change what later draws use.)
-  if (cmd->type != CommandType::Draw && cmd->type != CommandType::ClearView && cmd->type != CommandType::SetRenderTargets &&
-      cmd->type != CommandType::ExecuteCommands)
+  // Draws, load-op clears and resolves wait in the scene until another kind of command comes: it
+  // then sees them finished. (Render targets only change what later draws use.)
+  if (cmd->type != CommandType::Draw && cmd->type != CommandType::ClearView && cmd->type != CommandType::ResolveView &&
+      cmd->type != CommandType::SetRenderTargets && cmd->type != CommandType::ExecuteCommands)
     state.scene->flush(pool);
   switch (cmd->type) {
     case CommandType::CopyBuffer: {
@@ -209,12 +209,9 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
       clear_attachments(c, c.targets ? c.targets : state.targets);
       break;
     }
-    case CommandType::ResolveView: {
-      const auto& c = as<ResolveViewCmd>(cmd);
-      if (!mem::resolve_view_rect(*c.src, *c.dst, c.aspect, c.mode, c.rect, c.layers))
-        KILN_LOG_ONCE(LogLevel::Error, "attachment resolve: format %d cannot be resolved", c.src->format);
+    case CommandType::ResolveView:
+      state.scene->add_resolve(pool, as<ResolveViewCmd>(cmd));
       break;
-    }
     case CommandType::ResetQueries: {
       const auto& c = as<ResetQueriesCmd>(cmd);
       c.pool->reset(c.first, c.count);

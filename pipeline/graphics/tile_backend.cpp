@@ -266,9 +266,24 @@ class TriangleRasterizer {
   float depth_[QuadBatch::kMaxLanes * kMaxSamples];
 };
 
+// Clears or resolves the part of `op` inside `tile`.
+void run_attachment_op(const AttachmentOp& op, const Rect& tile) {
+  const VkRect2D& rect = op.clear ? op.clear->rect : op.resolve->rect;
+  const Rect r = to_rect(rect).intersect(tile);
+  if (r.empty()) return;
+  const VkRect2D part{{r.x0, r.y0}, {uint32_t(r.x1 - r.x0), uint32_t(r.y1 - r.y0)}};
+  if (const ClearViewCmd* c = op.clear) {
+    if (!mem::clear_view_rect(*c->view, c->aspects, c->value, part, c->layers))
+      KILN_LOG_ONCE(LogLevel::Error, "attachment load-op clear: format %d cannot be cleared", c->view->format);
+  } else if (const ResolveViewCmd* c = op.resolve) {
+    if (!mem::resolve_view_rect(*c->src, *c->dst, c->aspect, c->mode, part, c->layers))
+      KILN_LOG_ONCE(LogLevel::Error, "attachment resolve: format %d cannot be resolved", c->src->format);
+  }
+}
+
 }  // namespace
 
-void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<const ClearViewCmd*>& clears,
+void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<AttachmentOp>& ops,
               const std::vector<BinEntry>& bin, const Rect& tile, uint32_t* faults) {
   TileCounts counts;
   FragmentScratch& scratch = thread_local_ref(tls_scratch);  // one thread-local lookup per tile
@@ -280,12 +295,8 @@ void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<const C
     counts = TileCounts{};
   };
   for (const BinEntry& e : bin) {
-    if (e.batch == kClearEntry) {
-      const ClearViewCmd& c = *clears[e.triangle];
-      const Rect r = to_rect(c.rect).intersect(tile);
-      const VkRect2D part{{r.x0, r.y0}, {uint32_t(r.x1 - r.x0), uint32_t(r.y1 - r.y0)}};
-      if (!r.empty() && !mem::clear_view_rect(*c.view, c.aspects, c.value, part, c.layers))
-        KILN_LOG_ONCE(LogLevel::Error, "attachment load-op clear: format %d cannot be cleared", c.view->format);
+    if (e.batch == kAttachmentOpEntry) {
+      run_attachment_op(ops[e.triangle], tile);
       continue;
     }
     const ShadedBatch& batch = batches[e.batch];

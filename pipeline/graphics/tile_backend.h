@@ -18,11 +18,17 @@ struct ShadedBatch {
   const OutputMerger* merger;
 };
 
-// A load-op clear binned with the draws: BinEntry{kClearEntry, i} is clears[i].
-constexpr uint32_t kClearEntry = ~0u;
+// Attachment operations binned with the draws — load-op clears and end-of-subpass resolves —
+// so they run on a tile while it is in cache: BinEntry{kAttachmentOpEntry, i} is ops[i].
+struct AttachmentOp {
+  const ClearViewCmd* clear = nullptr;      // one of the two
+  const ResolveViewCmd* resolve = nullptr;
+};
+constexpr uint32_t kAttachmentOpEntry = ~0u;
 
-// Runs the tile's bin (entries in API order, from any draws and clears of the scene) inside `tile`.
-void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<const ClearViewCmd*>& clears,
+// Runs the tile's bin (entries in API order, from any draws and attachment operations of the
+// scene) inside `tile`.
+void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<AttachmentOp>& ops,
               const std::vector<BinEntry>& bin, const Rect& tile, uint32_t* faults);
 
 }  // namespace kiln::exec::gfx
