@@ -55,8 +55,8 @@ struct TexelFormat {
   Numeric numeric;
   TexelLayout layout = TexelLayout::Plain;
   // Loads and stores as a storage image or storage texel buffer; false: only fetched from uniform
-  // texel buffers (the spec requires no more, and their SPIR-V formats need
-  // shaderStorageImageExtendedFormats, which Kiln does not report).
+  // texel buffers (B8G8R8A8 has no SPIR-V format, so storing it needs
+  // shaderStorageImageWriteWithoutFormat, which Kiln does not report).
   bool storage = true;
   uint32_t bytes() const { return packed_layout(layout) ? 4 : components * bits / 8; }
   bool integer() const { return numeric == Numeric::Uint || numeric == Numeric::Sint; }
@@ -102,9 +102,9 @@ inline constexpr TexelFormat kTexelFormats[] = {
     {VK_FORMAT_A8B8G8R8_UINT_PACK32, spv::ImageFormat::Rgba8ui, 4, 8, Numeric::Uint},
     {VK_FORMAT_A8B8G8R8_SINT_PACK32, spv::ImageFormat::Rgba8i, 4, 8, Numeric::Sint},
     {VK_FORMAT_B8G8R8A8_UNORM, spv::ImageFormat::Unknown, 4, 8, Numeric::Unorm, TexelLayout::Bgra, false},
-    {VK_FORMAT_A2B10G10R10_UNORM_PACK32, spv::ImageFormat::Rgb10A2, 4, 32, Numeric::Unorm, TexelLayout::A2B10G10R10, false},
-    {VK_FORMAT_A2B10G10R10_UINT_PACK32, spv::ImageFormat::Rgb10a2ui, 4, 32, Numeric::Uint, TexelLayout::A2B10G10R10, false},
-    {VK_FORMAT_B10G11R11_UFLOAT_PACK32, spv::ImageFormat::R11fG11fB10f, 3, 32, Numeric::Ufloat, TexelLayout::B10G11R11, false},
+    {VK_FORMAT_A2B10G10R10_UNORM_PACK32, spv::ImageFormat::Rgb10A2, 4, 32, Numeric::Unorm, TexelLayout::A2B10G10R10},
+    {VK_FORMAT_A2B10G10R10_UINT_PACK32, spv::ImageFormat::Rgb10a2ui, 4, 32, Numeric::Uint, TexelLayout::A2B10G10R10},
+    {VK_FORMAT_B10G11R11_UFLOAT_PACK32, spv::ImageFormat::R11fG11fB10f, 3, 32, Numeric::Ufloat, TexelLayout::B10G11R11},
     {VK_FORMAT_R8G8_UNORM, spv::ImageFormat::Rg8, 2, 8, Numeric::Unorm},
     {VK_FORMAT_R8G8_SNORM, spv::ImageFormat::Rg8Snorm, 2, 8, Numeric::Snorm},
     {VK_FORMAT_R8G8_UINT, spv::ImageFormat::Rg8ui, 2, 8, Numeric::Uint},

@@ -182,7 +182,6 @@ class ImageCodegen {
   // A 32-bit shader value (float or int) as a raw component of `bits` bits (an <W x iN>), with
   // format_pack's conversions: integers truncated, normalized values clamped (NaN -> 0) and
   // rounded to nearest even from the exact product, floats rounded by the FP conversion.
-  // (Ufloat components are never written: those formats are not storage formats.)
   llvm::Value* to_raw(Numeric numeric, uint32_t bits, llvm::Value* v) {
     llvm::Type* raw = t_.lane_type(b_.getIntNTy(bits));
     llvm::Type* f32 = t_.lane_type(b_.getFloatTy());
@@ -197,6 +196,7 @@ class ImageCodegen {
       if (bits == 16) return b_.CreateBitCast(b_.CreateFPTrunc(v, t_.lane_type(b_.getHalfTy())), raw);
       return b_.CreateBitCast(v, raw);
     }
+    if (numeric == Numeric::Ufloat) return b_.CreateTrunc(to_ufloat(v, bits), raw);
     // Normalized: clamp (NaN becomes 0), scale in double (exact for a float times a value below
     // 2^16, so no rounding happens before the one to an integer), round to nearest even.
     const bool snorm = numeric == Numeric::Snorm;
@@ -208,6 +208,40 @@ class ImageCodegen {
     llvm::Value* scaled = b_.CreateFMul(b_.CreateFPExt(v, f64), t_.splat(llvm::ConstantFP::get(b_.getDoubleTy(), max)));
     scaled = b_.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, scaled);
     return snorm ? b_.CreateFPToSI(scaled, raw) : b_.CreateFPToUI(scaled, raw);
+  }
+
+  // format_pack's encoding of an unsigned 11- or 10-bit float (5-bit exponent with bias 15,
+  // bits - 5 mantissa bits) as an <W x i32>: NaN stays NaN, negatives and -Inf become 0, round to
+  // nearest even with denormals, overflow to Inf. Integer arithmetic on the float's bits: going
+  // through a half would round twice.
+  llvm::Value* to_ufloat(llvm::Value* v, uint32_t bits) {
+    const uint32_t m = bits - 5;
+    const uint32_t infinity = 31u << m;
+    auto k = [&](uint32_t x) { return t_.splat(b_.getInt32(x)); };
+    auto umin = [&](llvm::Value* a, llvm::Value* c) { return b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, a, c); };
+    llvm::Value* word = b_.CreateBitCast(v, t_.lane_type(b_.getInt32Ty()));
+    llvm::Value* magnitude = b_.CreateAnd(word, k(0x7fffffffu));
+    llvm::Value* exponent_field = b_.CreateLShr(magnitude, k(23));
+    llvm::Value* float_denormal = b_.CreateICmpEQ(exponent_field, k(0));
+    // value = significand * 2^(exponent - 23), the implicit bit included for normal floats.
+    llvm::Value* exponent = b_.CreateSelect(float_denormal, k(static_cast<uint32_t>(-126)), b_.CreateSub(exponent_field, k(127)));
+    llvm::Value* significand = b_.CreateOr(b_.CreateAnd(magnitude, k(0x7fffffu)), b_.CreateSelect(float_denormal, k(0), k(0x800000u)));
+    // Results below the smallest normal (2^-14) are denormals: shift further right. A shift of 31
+    // rounds every significand (< 2^24) to 0, like any larger one.
+    llvm::Value* extra = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, b_.CreateSub(k(static_cast<uint32_t>(-14)), exponent), k(0));
+    llvm::Value* shift = umin(b_.CreateAdd(k(23 - m), extra), k(31));
+    llvm::Value* rounded = b_.CreateLShr(significand, shift);
+    llvm::Value* dropped = b_.CreateAnd(significand, b_.CreateSub(b_.CreateShl(k(1), shift), k(1)));
+    llvm::Value* half = b_.CreateShl(k(1), b_.CreateSub(shift, k(1)));
+    llvm::Value* odd = b_.CreateICmpNE(b_.CreateAnd(rounded, k(1)), k(0));
+    llvm::Value* up = b_.CreateOr(b_.CreateICmpUGT(dropped, half), b_.CreateAnd(b_.CreateICmpEQ(dropped, half), odd));
+    rounded = b_.CreateAdd(rounded, b_.CreateZExt(up, rounded->getType()));
+    // Normal results: the exponent field minus one plus the rounded significand, whose implicit
+    // bit adds the one back (and whose rounding carry moves into the exponent, up to Inf).
+    llvm::Value* base = b_.CreateSelect(b_.CreateICmpSGT(extra, k(0)), k(0), b_.CreateShl(b_.CreateAdd(exponent, k(14)), k(m)));
+    llvm::Value* encoded = umin(b_.CreateAdd(base, rounded), k(infinity));  // +Inf lands here too
+    encoded = b_.CreateSelect(b_.CreateICmpSLT(word, k(0)), k(0), encoded);
+    return b_.CreateSelect(b_.CreateICmpUGT(magnitude, k(0x7f800000u)), k(infinity | (1u << (m - 1))), encoded);
   }
 
   // Writes the texel's components; the components of one memory unit (a packed word) are
