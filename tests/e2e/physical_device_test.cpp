@@ -467,6 +467,24 @@ TEST_F(PhysicalDeviceTest, RequiredTexelBufferFormatsHaveTheirFeatures) {
                        "STORAGE_TEXEL_BUFFER for format " + std::to_string(f), is_kiln());
 }
 
+// shaderStorageImageExtendedFormats guarantees STORAGE_IMAGE (optimal tiling) for these formats;
+// Kiln reports the feature.
+TEST_F(PhysicalDeviceTest, StorageImageExtendedFormatsAreStorageFormats) {
+  if (is_kiln()) EXPECT_TRUE(features().core.features.shaderStorageImageExtendedFormats);
+  if (!features().core.features.shaderStorageImageExtendedFormats) GTEST_SKIP() << "shaderStorageImageExtendedFormats is FALSE";
+  for (VkFormat f : {VK_FORMAT_R16G16_SFLOAT, VK_FORMAT_B10G11R11_UFLOAT_PACK32, VK_FORMAT_R16_SFLOAT,
+                     VK_FORMAT_R16G16B16A16_UNORM, VK_FORMAT_A2B10G10R10_UNORM_PACK32, VK_FORMAT_R16G16_UNORM,
+                     VK_FORMAT_R8G8_UNORM, VK_FORMAT_R16_UNORM, VK_FORMAT_R8_UNORM, VK_FORMAT_R16G16B16A16_SNORM,
+                     VK_FORMAT_R16G16_SNORM, VK_FORMAT_R8G8_SNORM, VK_FORMAT_R16_SNORM, VK_FORMAT_R8_SNORM,
+                     VK_FORMAT_R16G16_SINT, VK_FORMAT_R8G8_SINT, VK_FORMAT_R16_SINT, VK_FORMAT_R8_SINT,
+                     VK_FORMAT_A2B10G10R10_UINT_PACK32, VK_FORMAT_R16G16_UINT, VK_FORMAT_R8G8_UINT, VK_FORMAT_R16_UINT,
+                     VK_FORMAT_R8_UINT}) {
+    VkFormatProperties properties;
+    vkGetPhysicalDeviceFormatProperties(physical_device(), f, &properties);
+    EXPECT_TRUE(properties.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) << "format " << f;
+  }
+}
+
 TEST_F(PhysicalDeviceTest, RequiredDepthFormatsAreSupported) {
   auto supports_depth_attachment = [&](VkFormat format) {
     VkFormatProperties properties;
