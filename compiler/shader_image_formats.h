@@ -55,8 +55,8 @@ struct TexelFormat {
   Numeric numeric;
   TexelLayout layout = TexelLayout::Plain;
   // Loads and stores as a storage image or storage texel buffer; false: only fetched from uniform
-  // texel buffers (B8G8R8A8 has no SPIR-V format, so storing it needs
-  // shaderStorageImageWriteWithoutFormat, which Kiln does not report).
+  // texel buffers (formats without a SPIR-V format need shaderStorageImage{Read,Write}WithoutFormat,
+  // which Kiln does not report).
   bool storage = true;
   uint32_t bytes() const { return packed_layout(layout) ? 4 : components * bits / 8; }
   bool integer() const { return numeric == Numeric::Uint || numeric == Numeric::Sint; }
@@ -101,7 +101,13 @@ inline constexpr TexelFormat kTexelFormats[] = {
     {VK_FORMAT_A8B8G8R8_SNORM_PACK32, spv::ImageFormat::Rgba8Snorm, 4, 8, Numeric::Snorm},
     {VK_FORMAT_A8B8G8R8_UINT_PACK32, spv::ImageFormat::Rgba8ui, 4, 8, Numeric::Uint},
     {VK_FORMAT_A8B8G8R8_SINT_PACK32, spv::ImageFormat::Rgba8i, 4, 8, Numeric::Sint},
+    // Formats no SPIR-V format names: fetched from uniform texel buffers only.
     {VK_FORMAT_B8G8R8A8_UNORM, spv::ImageFormat::Unknown, 4, 8, Numeric::Unorm, TexelLayout::Bgra, false},
+    {VK_FORMAT_B8G8R8A8_SNORM, spv::ImageFormat::Unknown, 4, 8, Numeric::Snorm, TexelLayout::Bgra, false},
+    {VK_FORMAT_B8G8R8A8_UINT, spv::ImageFormat::Unknown, 4, 8, Numeric::Uint, TexelLayout::Bgra, false},
+    {VK_FORMAT_B8G8R8A8_SINT, spv::ImageFormat::Unknown, 4, 8, Numeric::Sint, TexelLayout::Bgra, false},
+    {VK_FORMAT_A2B10G10R10_SNORM_PACK32, spv::ImageFormat::Unknown, 4, 32, Numeric::Snorm, TexelLayout::A2B10G10R10, false},
+    {VK_FORMAT_A2B10G10R10_SINT_PACK32, spv::ImageFormat::Unknown, 4, 32, Numeric::Sint, TexelLayout::A2B10G10R10, false},
     {VK_FORMAT_A2B10G10R10_UNORM_PACK32, spv::ImageFormat::Rgb10A2, 4, 32, Numeric::Unorm, TexelLayout::A2B10G10R10},
     {VK_FORMAT_A2B10G10R10_UINT_PACK32, spv::ImageFormat::Rgb10a2ui, 4, 32, Numeric::Uint, TexelLayout::A2B10G10R10},
     {VK_FORMAT_B10G11R11_UFLOAT_PACK32, spv::ImageFormat::R11fG11fB10f, 3, 32, Numeric::Ufloat, TexelLayout::B10G11R11},
