@@ -191,7 +191,28 @@ constexpr uint32_t kMaxClipDistances = 8;
 // Fragment shaders read ClipDistance[i] / CullDistance[j] from two input slots after the
 // Locations: component kClipCullInputSlot * 4 + i, then + clip_distance_inputs + j.
 constexpr uint32_t kClipCullInputSlot = kMaxVaryingLocations;
-constexpr uint32_t kFragmentInputSlots = kMaxVaryingLocations + 2;
+// InterpolateAtCentroid/Sample/Offset: the first 8 bytes of this slot hold a pointer to the
+// primitive's InterpolationRecord (filled only when FragmentInterface::interpolates_at_positions).
+constexpr uint32_t kInterpolationInputSlot = kMaxVaryingLocations + 2;
+constexpr uint32_t kFragmentInputSlots = kMaxVaryingLocations + 3;
+constexpr uint32_t kMaxInterpolationSamples = 8;  // rasterizationSamples Kiln supports
+
+// Everything a fragment kernel needs to interpolate a Location input at any position of the
+// primitive's plane itself (GLSL.std.450 InterpolateAt*): the engine's own setup, so the kernel
+// evaluates exactly what the engine would at that position. Positions are framebuffer pixels.
+//   b1 = b1[0] + b1[1] * (x - origin[0]) + b1[2] * (y - origin[1])   (b2 likewise; b0 = 1 - b1 - b2)
+//   NoPerspective weights: (b1, b2). Smooth ones (when `perspective`): q_i = b_i * inv_w[i],
+//   p_i = q_i / (q0 + q1 + q2), else the screen weights.
+//   value of input component k = component[k][0] + p1 * component[k][1] + p2 * component[k][2]
+struct InterpolationRecord {
+  float origin[2];
+  float b1[3], b2[3];
+  float inv_w[3];
+  uint32_t perspective;  // 1 when 1/w differs between the vertices
+  uint32_t samples;      // rasterization samples (1 when single-sampled)
+  float sample_position[kMaxInterpolationSamples][2];  // within the pixel, (0.5, 0.5) = centre
+  float component[kMaxVaryingLocations * 4][3];          // vertex 0's value, differences to vertices 1 and 2
+};
 
 // One bound vertex buffer (vkCmdBindVertexBuffers(2)); `address` is null when nothing is bound.
 // Attribute fetches past `size` read (0, 0, 0, 1) in the attribute's type (robustBufferAccess).
@@ -253,6 +274,7 @@ struct FragmentInterface {
   bool early_fragment_tests = false;
   bool depth_replacing_mode_less = false, depth_replacing_mode_greater = false;  // DepthLess/DepthGreater
   bool uses_sample_rate = false;    // SampleId / SamplePosition / Sample inputs: run per sample
+  bool interpolates_at_positions = false;  // InterpolateAt*: the engine fills the InterpolationRecord
   // The shader may write memory (storage buffers/images, atomics): then depth/stencil tests may
   // only run before it when it declares EarlyFragmentTests, because its writes must happen for
   // fragments that fail the tests later.

@@ -12,10 +12,13 @@
 // OpDemoteToHelperInvocation add lanes to the discarded set; the kernel returns the covered
 // lanes that are not in it.
 #include <llvm/IR/Intrinsics.h>
+#include <spirv/unified1/GLSL.std.450.h>
 
 #include <algorithm>
 #include <array>
 #include <map>
+#include <set>
+#include <unordered_map>
 
 #include "compiler/kernel_abi.h"
 #include "compiler/translator_internal.h"
@@ -32,6 +35,7 @@ struct InterfaceLeaf {
   spv::BuiltIn builtin = spv::BuiltIn::Max;  // Max: a Location leaf
   Id scalar = 0;                             // SPIR-V scalar type
   bool flat = false, no_perspective = false, centroid = false, sample = false;
+  bool accessed = true;  // the shader uses it (output built-ins: see accessed_output_members)
 };
 
 // A call of a function that only kills: spirv_front's wrap-opkill leaves these where a continue
@@ -161,11 +165,47 @@ class InterfaceWalker {
   std::string* error_;
 };
 
+// Per Output variable, the members (bit i: member i; all bits: the whole variable) the functions
+// reachable from the entry point access. glslang declares every gl_PerVertex member — PointSize,
+// ClipDistance[1], CullDistance[1] — whether the shader writes it or not; counting those would
+// make every vertex carry them and every primitive test them. Conservative: any use of the
+// variable other than an access chain with a constant member index counts as all members.
+std::unordered_map<Id, uint64_t> accessed_output_members(const Translator& t) {
+  std::unordered_map<Id, uint64_t> used;
+  for (const auto& [id, var] : t.m.variables())
+    if (var.storage_class == spv::StorageClass::Output) used.emplace(id, 0);
+  std::vector<Id> pending{t.entry.function};
+  std::set<Id> seen{t.entry.function};
+  auto scan = [&](const spirv::Instruction& inst) {
+    const bool chain = inst.opcode == spv::Op::OpAccessChain || inst.opcode == spv::Op::OpInBoundsAccessChain;
+    for (size_t i = 0; i < inst.operands.size(); ++i) {
+      auto it = used.find(inst.operands[i]);
+      if (it == used.end()) continue;
+      std::optional<uint64_t> member;
+      if (chain && i == 0 && inst.operands.size() > 1) member = t.m.constant_uint(inst.operands[1]);
+      it->second |= member && *member < 64 ? uint64_t{1} << *member : ~uint64_t{0};
+    }
+    if (inst.opcode == spv::Op::OpFunctionCall && !inst.operands.empty() && seen.insert(inst.operands[0]).second)
+      pending.push_back(inst.operands[0]);
+  };
+  while (!pending.empty()) {
+    const spirv::Function* fn = t.m.function(pending.back());
+    pending.pop_back();
+    if (!fn) continue;
+    for (const spirv::Block& block : fn->blocks) {
+      for (const spirv::Instruction& inst : block.body) scan(inst);
+      scan(block.terminator);
+    }
+  }
+  return used;
+}
+
 // The stage's Input (`input` true) or Output variables with their leaves.
 bool interface_variables(const Translator& t, bool input, std::vector<InterfaceVariable>* out, std::string* error) {
   InterfaceWalker walker(t.m, error);
   const spv::StorageClass wanted = input ? spv::StorageClass::Input : spv::StorageClass::Output;
   std::map<Id, const spirv::Variable*> ordered;  // deterministic order (the module's map is unordered)
+  const std::unordered_map<Id, uint64_t> accessed = input ? std::unordered_map<Id, uint64_t>{} : accessed_output_members(t);
   for (const auto& [id, var] : t.m.variables())
     if (var.storage_class == wanted) ordered.emplace(id, &var);
   for (const auto& [id, var] : ordered) {
@@ -177,9 +217,17 @@ bool interface_variables(const Translator& t, bool input, std::vector<InterfaceV
     const spirv::Type& pt = t.m.type(v.pointee);
     if (d.builtin) {
       walker.builtin_leaves(v.pointee, *d.builtin, &v.leaves);
+      if (!input && !accessed.at(id))
+        for (InterfaceLeaf& leaf : v.leaves) leaf.accessed = false;
     } else if (pt.kind == spirv::TypeKind::Struct && t.m.member_decorations(v.pointee, 0).builtin) {
-      for (uint32_t i = 0; i < pt.members.size(); ++i)  // gl_PerVertex: BuiltIn member decorations
-        if (auto builtin = t.m.member_decorations(v.pointee, i).builtin) walker.builtin_leaves(pt.members[i], *builtin, &v.leaves);
+      for (uint32_t i = 0; i < pt.members.size(); ++i) {  // gl_PerVertex: BuiltIn member decorations
+        const auto builtin = t.m.member_decorations(v.pointee, i).builtin;
+        if (!builtin) continue;
+        const size_t first = v.leaves.size();
+        walker.builtin_leaves(pt.members[i], *builtin, &v.leaves);
+        if (!input && !(accessed.at(id) & (i < 64 ? uint64_t{1} << i : ~uint64_t{0})))
+          for (size_t k = first; k < v.leaves.size(); ++k) v.leaves[k].accessed = false;
+      }
     } else {
       if (!d.location && pt.kind != spirv::TypeKind::Struct) {
         *error = "interface variable without Location or BuiltIn";
@@ -311,12 +359,15 @@ bool fetch_attribute(Translator& t, uint32_t location, bool integer, std::array<
 // Each output leaf's (slot, component) in VertexOutputLayout order: Position in slot 0, then the
 // Location outputs by increasing Location, then PointSize, ClipDistance, CullDistance, Layer,
 // ViewportIndex.
+constexpr uint32_t kNoSlot = ~0u;  // a vertex output leaf the shader never accesses: not stored
+
 bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& outputs, abi::VertexOutputLayout* layout,
                          std::vector<std::vector<std::pair<uint32_t, uint32_t>>>* slots) {
   uint32_t location_mask = 0, clip = 0, cull = 0;
   bool point_size = false, layer = false, viewport = false;
   for (const InterfaceVariable& v : outputs)
     for (const InterfaceLeaf& leaf : v.leaves) {
+      if (!leaf.accessed) continue;
       switch (leaf.builtin) {
         case spv::BuiltIn::Max: location_mask |= 1u << leaf.location; break;
         case spv::BuiltIn::Position: break;
@@ -355,6 +406,10 @@ bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& ou
     auto& out = slots->emplace_back();
     for (const InterfaceLeaf& leaf : v.leaves) {
       const uint32_t k = leaf.component;
+      if (!leaf.accessed) {
+        out.emplace_back(kNoSlot, 0);
+        continue;
+      }
       switch (leaf.builtin) {
         case spv::BuiltIn::Max: out.emplace_back(layout->location_slot[leaf.location], k); break;
         case spv::BuiltIn::Position: out.emplace_back(0, k); break;
@@ -665,6 +720,7 @@ bool Translator::graphics_epilogue() {
       const Value value = load(pointers_.at(outputs[i].id), outputs[i].pointee);
       for (size_t k = 0; k < value.leaves.size() && k < slots[i].size(); ++k) {
         const auto [slot, component] = slots[i][k];
+        if (slot == kNoSlot) continue;
         store_lanes(out, (uint64_t{slot} * 4 + component) * width() * 4, value.leaves[k]);
       }
     }
@@ -756,6 +812,132 @@ bool Translator::stage_instruction(const spirv::Instruction& inst, bool* handled
       *handled = false;
       return true;
   }
+}
+
+// InterpolateAt*: the input's value at another position of the lane's pixel, from the primitive's
+// planes (abi::InterpolationRecord, which the engine passes once the kernel says it reads it).
+// The whole input variable is interpolated at that position into a shadow copy, and the
+// instruction's pointer (any access chain into the variable, dynamic indices included) reads it.
+bool Translator::interpolate_at(const spirv::Instruction& inst) {
+  auto& b = builder_;
+  const uint32_t op = inst.operands[1];
+  if (entry.model != spv::ExecutionModel::Fragment) return fail(inst, "InterpolateAt* outside a fragment shader");
+  const Pointer p = get_pointer(inst.operands[2]);
+  std::vector<InterfaceVariable> inputs;
+  if (!interface_variables(*this, true, &inputs, &error_)) return false;
+  const InterfaceVariable* var = nullptr;
+  for (const InterfaceVariable& v : inputs) {
+    const Pointer& vp = pointers_.at(v.id);
+    if (p.kind == PointerKind::Register ? vp.kind == p.kind && vp.variable == p.variable
+                                        : vp.kind == PointerKind::Memory && p.kind == PointerKind::Memory && vp.lo == p.lo)
+      var = &v;
+  }
+  if (!var) return fail(inst, "InterpolateAt* of something that is not a Location input");
+  fragment_interface_.interpolates_at_positions = true;
+  fragment_interface_.reads_frag_coord = true;
+
+  llvm::Type* i8 = b.getInt8Ty();
+  llvm::Type* i32 = b.getInt32Ty();
+  llvm::Type* f32 = b.getFloatTy();
+  llvm::Type* ptr = b.getPtrTy();
+  using R = abi::InterpolationRecord;
+  llvm::Value* input_array = invocation_field(*this, offsetof(abi::FragmentInvocation, inputs), ptr);
+  llvm::Value* record = b.CreateAlignedLoad(
+      ptr, b.CreateConstGEP1_64(i8, input_array, uint64_t{abi::kInterpolationInputSlot} * 4 * width() * 4), llvm::Align(4));
+  auto field = [&](size_t offset) { return splat(b.CreateLoad(f32, b.CreateConstGEP1_64(i8, record, offset))); };
+  auto add = [&](llvm::Value* x, llvm::Value* y) { return b.CreateFAdd(x, y); };
+  auto mul = [&](llvm::Value* x, llvm::Value* y) { return b.CreateFMul(x, y); };
+  llvm::Value* samples = b.CreateLoad(i32, b.CreateConstGEP1_64(i8, record, offsetof(R, samples)));
+  // Coordinate c of each lane's sample `index` (< samples) within the pixel.
+  auto sample_position = [&](llvm::Value* index, uint32_t c) {
+    llvm::Value* element = b.CreateAdd(b.CreateShl(index, splat(b.getInt32(1))), splat(b.getInt32(c)));
+    llvm::Value* base = b.CreateConstGEP1_64(i8, record, offsetof(R, sample_position));
+    llvm::Value* addresses = b.CreateGEP(f32, base, element);
+    return b.CreateMaskedGather(lane_type(f32), addresses, llvm::Align(4), splat(b.getTrue()));
+  };
+
+  // The target position: FragCoord holds the lane's pixel centre or sample position.
+  llvm::Value* pixel[2];
+  llvm::Value* target[2];
+  for (uint32_t c = 0; c < 2; ++c)
+    pixel[c] = b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, graphics_builtin(spv::BuiltIn::FragCoord, c));
+  llvm::Value* centre = splat(llvm::ConstantFP::get(f32, 0.5));
+  switch (op) {
+    case GLSLstd450InterpolateAtOffset: {
+      // Offsets past [minInterpolationOffset, maxInterpolationOffset] are undefined; they are used as given.
+      const Value offset = get(inst.operands[3]);
+      for (uint32_t c = 0; c < 2; ++c) target[c] = add(add(pixel[c], centre), b.CreateFPCast(offset.leaves.at(c), lane_type(f32)));
+      break;
+    }
+    case GLSLstd450InterpolateAtSample: {
+      // A sample number past the pixel's samples is undefined: sample 0 then.
+      llvm::Value* sample = b.CreateSExtOrTrunc(get(inst.operands[3]).leaves.at(0), lane_type(i32));
+      llvm::Value* index = b.CreateSelect(b.CreateICmpULT(sample, splat(samples)), sample, splat(b.getInt32(0)));
+      for (uint32_t c = 0; c < 2; ++c) target[c] = add(pixel[c], sample_position(index, c));
+      break;
+    }
+    default: {  // InterpolateAtCentroid: as the engine places centroid inputs (its first covered sample)
+      llvm::Value* full = splat(b.CreateSub(b.CreateShl(b.getInt32(1), samples), b.getInt32(1)));
+      llvm::Value* coverage =
+          b.CreateAnd(lane_array(*this, invocation_field(*this, offsetof(abi::FragmentInvocation, sample_mask_in), ptr), 0, i32), full);
+      llvm::Value* zero = splat(b.getInt32(0));
+      llvm::Value* partial = b.CreateAnd(b.CreateICmpNE(coverage, zero), b.CreateICmpNE(coverage, full));
+      llvm::Value* first = b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, coverage, b.getFalse());
+      llvm::Value* index = b.CreateSelect(partial, first, zero);
+      for (uint32_t c = 0; c < 2; ++c)
+        target[c] = b.CreateSelect(partial, add(pixel[c], sample_position(index, c)), add(pixel[c], centre));
+      break;
+    }
+  }
+
+  // Weights at the target, in the engine's order of operations (TriangleInterpolator::weights).
+  llvm::Value* x = b.CreateFSub(target[0], field(offsetof(R, origin)));
+  llvm::Value* y = b.CreateFSub(target[1], field(offsetof(R, origin) + 4));
+  auto plane = [&](size_t at) { return add(add(field(at), mul(field(at + 4), x)), mul(field(at + 8), y)); };
+  llvm::Value* b1 = plane(offsetof(R, b1));
+  llvm::Value* b2 = plane(offsetof(R, b2));
+  llvm::Value* one = splat(llvm::ConstantFP::get(f32, 1.0));
+  llvm::Value* q0 = mul(b.CreateFSub(b.CreateFSub(one, b1), b2), field(offsetof(R, inv_w)));
+  llvm::Value* q1 = mul(b1, field(offsetof(R, inv_w) + 4));
+  llvm::Value* q2 = mul(b2, field(offsetof(R, inv_w) + 8));
+  llvm::Value* w = add(add(q0, q1), q2);
+  llvm::Value* perspective =
+      splat(b.CreateICmpNE(b.CreateLoad(i32, b.CreateConstGEP1_64(i8, record, offsetof(R, perspective))), b.getInt32(0)));
+  llvm::Value* p1 = b.CreateSelect(perspective, b.CreateFDiv(q1, w), b1);
+  llvm::Value* p2 = b.CreateSelect(perspective, b.CreateFDiv(q2, w), b2);
+
+  const Pointer& whole = pointers_.at(var->id);
+  Value value = load(whole, var->pointee);
+  for (size_t i = 0; i < value.leaves.size() && i < var->leaves.size(); ++i) {
+    const InterfaceLeaf& leaf = var->leaves[i];
+    if (leaf.flat || leaf.builtin != spv::BuiltIn::Max || !value.leaves[i]->getType()->getScalarType()->isFloatTy()) continue;
+    const size_t at = offsetof(R, component) + (size_t{leaf.location} * 4 + leaf.component) * 12;
+    llvm::Value* w1 = leaf.no_perspective ? b1 : p1;
+    llvm::Value* w2 = leaf.no_perspective ? b2 : p2;
+    value.leaves[i] = add(add(field(at), mul(w1, field(at + 4))), mul(w2, field(at + 8)));
+  }
+  if (p.kind == PointerKind::Register) {
+    Value part;
+    const uint32_t count = leaf_count(inst.result_type);
+    for (uint32_t i = 0; i < count && p.first_leaf + i < value.leaves.size(); ++i) part.leaves.push_back(value.leaves[p.first_leaf + i]);
+    set(inst.result, std::move(part));
+    return true;
+  }
+  // Memory: the same per-lane layout as the variable, so p's offsets (dynamic ones too) apply.
+  const uint32_t size = std::max(1u, spirv::type_size(m, var->pointee));
+  auto* storage = alloca_builder_.CreateAlloca(llvm::ArrayType::get(i8, uint64_t{size} * width()));
+  storage->setAlignment(llvm::Align(64));
+  llvm::Value* base = splat(b.CreatePtrToInt(storage, b.getInt64Ty()));
+  Pointer shadow = whole;
+  shadow.addr = shadow.lo = base;
+  shadow.hi = b.CreateAdd(base, splat(b.getInt64(size)));
+  store(shadow, var->pointee, value);
+  Pointer at = p;
+  at.addr = b.CreateAdd(base, b.CreateSub(p.addr, p.lo));
+  at.lo = shadow.lo;
+  at.hi = shadow.hi;
+  set(inst.result, load(at, inst.result_type));
+  return true;
 }
 
 std::unique_ptr<llvm::Module> translate_vertex(const spirv::Module& module, const spirv::EntryPoint& entry,

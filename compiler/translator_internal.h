@@ -145,6 +145,8 @@ class Translator {
   // A graphics stage's input built-in, or nullptr when the stage has none by that name.
   llvm::Value* graphics_builtin(spv::BuiltIn builtin, uint32_t component);
   bool stage_instruction(const spirv::Instruction& inst, bool* handled);  // demote, derivatives
+  // GLSL.std.450 InterpolateAtCentroid / InterpolateAtSample / InterpolateAtOffset.
+  bool interpolate_at(const spirv::Instruction& inst);
   // `lanes` without fragment helper lanes: helpers run for derivatives but never write memory.
   llvm::Value* without_helpers(llvm::Value* lanes);
   void note_discard();            // OpKill / OpTerminateInvocation ends the current lanes

@@ -76,9 +76,11 @@ static VkPhysicalDeviceLimits make_limits() {
   l.maxTexelOffset = 31;
   l.minTexelGatherOffset = -32;  // any offset works (memory/sampling.cpp wraps per texel)
   l.maxTexelGatherOffset = 31;
-  l.minInterpolationOffset = 0.0f;  // sampleRateShading: not yet
-  l.maxInterpolationOffset = 0.0f;
-  l.subPixelInterpolationOffsetBits = 0;
+  // InterpolateAtOffset evaluates the primitive's planes at any offset (compiler/translate_stage_io.cpp
+  // interpolate_at): the spec's minimum range, offsets unrounded.
+  l.minInterpolationOffset = -0.5f;
+  l.maxInterpolationOffset = 0.4375f;
+  l.subPixelInterpolationOffsetBits = 4;
   l.maxFramebufferWidth = 16384;
   l.maxFramebufferHeight = 16384;
   l.maxFramebufferLayers = 2048;

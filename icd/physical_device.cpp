@@ -177,6 +177,11 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // anisotropic_footprint; tests/unit/sampling_test.cpp, tests/e2e/compute_sampling_test.cpp
   // AnisotropicFilteringWithGradients).
   pd->features.samplerAnisotropy = VK_TRUE;
+  // Sample-rate shading: one kernel call per sample when the shader reads SampleId/SamplePosition/
+  // sample inputs or minSampleShading * samples > 1 (pipeline/graphics/tile_backend.cpp), and
+  // GLSL.std.450 InterpolateAt* from the primitive's planes (abi::InterpolationRecord).
+  // tests/e2e/msaa_test.cpp SampleShadingTest.* and MsaaSamplesTest.SampleShadingColoursEachSample.
+  pd->features.sampleRateShading = VK_TRUE;
   // Every BC, ETC2/EAC and ASTC LDR format is decoded when sampled (tests/e2e/compute_sampling_test.cpp
   // CompressedFormatsDecodeWhenSampled, against memory/compressed and, for BC and ETC2, lavapipe).
   pd->features.textureCompressionBC = VK_TRUE;

@@ -2,17 +2,18 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstring>
+#include <optional>
 #include <vector>
 
 #include "common/log.h"
 #include "memory/sampling.h"
+#include "pipeline/graphics/draw_context.h"
 #include "pipeline/graphics/draw_types.h"
+#include "pipeline/graphics/edge.h"
 #include "pipeline/graphics/front_end.h"
 #include "pipeline/graphics/output_merge.h"
 #include "pipeline/graphics/primitive_assembly.h"
 #include "pipeline/graphics/tile_backend.h"
-#include "pipeline/graphics/vertex_stage.h"
 
 namespace kiln::exec {
 namespace {
@@ -22,308 +23,341 @@ using namespace gfx;
 // Primitives per front-end batch: large enough to amortise a vertex-kernel call over W
 // vertices and to reuse vertices, small enough to spread a draw over the pool.
 constexpr uint32_t kPrimitivesPerBatch = 256;
-// Batches run through the front end before the back end consumes them, bounding memory.
+// Batches run through the front end together (one parallel_for).
 constexpr size_t kBatchesPerRound = 256;
+// Binned batches kept before the back end must run, bounding the scene's memory: a few
+// thousand small draws, or one round of a big one (which gains nothing from waiting).
+constexpr size_t kBatchesPerScene = 1024;
+constexpr size_t kTrianglesPerScene = size_t(kBatchesPerRound) * kPrimitivesPerBatch;
 
-// Standard sample locations (Vulkan "Multisampling"), in 1/256 pixel.
-bool set_sample_locations(uint32_t samples, DrawContext& ctx) {
-  static const int32_t k1[] = {128, 128};
-  static const int32_t k2[] = {192, 192, 64, 64};
-  static const int32_t k4[] = {96, 32, 224, 96, 32, 160, 160, 224};
-  static const int32_t k8[] = {144, 80, 112, 176, 208, 144, 80, 48, 48, 208, 16, 112, 176, 240, 240, 16};
-  const int32_t* table = samples == 1 ? k1 : samples == 2 ? k2 : samples == 4 ? k4 : samples == 8 ? k8 : nullptr;
-  if (!table) return false;
-  ctx.samples = samples;
-  for (uint32_t s = 0; s < samples; ++s) {
-    ctx.sample_x[s] = table[2 * s];
-    ctx.sample_y[s] = table[2 * s + 1];
+// A draw command and its (sub-)draws' primitives, kept until the front end has run them.
+struct SceneDraw {
+  DrawCmd cmd;  // a copy: the executor may pass a temporary with the render targets filled in
+  std::vector<DrawParams> params;
+  std::vector<PrimitiveList> primitives;  // per params
+};
+
+// A draw, or one view of a multiview draw: what its batches are shaded and merged with.
+struct ScenePass {
+  DrawContext ctx;
+  std::optional<OutputMerger> merger;
+  std::optional<SampleExtent> sample_extent;
+  // Colour writes are its only effect (no depth/stencil work, memory writes or query counts):
+  // a later triangle that replaces every colour sample of a tile may drop its work there.
+  bool droppable = false;
+  // Its triangles replace every colour sample they cover: no blending, logic op or partial
+  // write mask, every colour attachment written, nothing discarded, no tests that could fail.
+  bool overwrites = false;
+};
+
+bool is_droppable(const DrawContext& ctx, const OutputMerger& merger) {
+  const abi::FragmentInterface& fi = ctx.kernels->fragment_interface;
+  return !ctx.counters && !merger.has_depth_stencil_work() && !(ctx.kernels->fragment && fi.has_side_effects);
+}
+
+bool overwrites_colour(const DrawContext& ctx, const OutputMerger& merger) {
+  if (!ctx.kernels->fragment || merger.has_depth_stencil_work()) return false;
+  const abi::FragmentInterface& fi = ctx.kernels->fragment_interface;
+  const MultisampleState& ms = ctx.state->multisample;
+  const uint32_t all_samples = (1u << ctx.samples) - 1;
+  if (fi.can_discard || fi.writes_sample_mask || ms.alpha_to_coverage || (ms.sample_mask & all_samples) != all_samples)
+    return false;
+  const ColorBlendState& cb = ctx.state->color_blend;
+  if (cb.logic_op_enable) return false;
+  for (uint32_t i = 0; i < abi::kMaxColorAttachments; ++i) {
+    if (!ctx.has_color[i]) continue;
+    if (!(fi.output_location_mask & (1u << i))) return false;  // left as it was (or undefined)
+    if (i < cb.attachment_count &&
+        (cb.attachments[i].blendEnable || (cb.attachments[i].colorWriteMask & 0xF) != 0xF))
+      return false;
   }
   return true;
 }
 
-void set_viewports(DrawContext& ctx) {
-  const ViewportState& vs = ctx.state->viewport;
-  ctx.viewport_count = std::max<uint32_t>(1, std::min<uint32_t>(vs.viewport_count, kMaxViewports));
-  for (uint32_t i = 0; i < ctx.viewport_count; ++i) {
-    const VkViewport& v = vs.viewports[i];
-    ViewportTransform& t = ctx.viewports[i];
-    t.scale[0] = v.width / 2;
-    t.scale[1] = v.height / 2;
-    t.scale[2] = v.maxDepth - v.minDepth;
-    t.offset[0] = v.x + v.width / 2;
-    t.offset[1] = v.y + v.height / 2;
-    t.offset[2] = v.minDepth;
-    t.min_depth = std::min(v.minDepth, v.maxDepth);
-    t.max_depth = std::max(v.minDepth, v.maxDepth);
-    for (int a = 0; a < 2; ++a) {
-      // NDC limits that map to +-kGuardBandPixels (a negative height flips them).
-      const float scale = t.scale[a] != 0.0f ? t.scale[a] : 1.0f;
-      const float lo = (-kGuardBandPixels - t.offset[a]) / scale, hi = (kGuardBandPixels - t.offset[a]) / scale;
-      t.guard_lo[a] = std::min(lo, hi);
-      t.guard_hi[a] = std::max(lo, hi);
-    }
-    Rect scissor = ctx.framebuffer;
-    if (i < vs.scissor_count) {
-      const VkRect2D& s = vs.scissors[i];
-      const int64_t x1 = int64_t(s.offset.x) + s.extent.width, y1 = int64_t(s.offset.y) + s.extent.height;
-      scissor = scissor.intersect(Rect{s.offset.x, s.offset.y, int32_t(std::min<int64_t>(x1, INT32_MAX)),
-                                       int32_t(std::min<int64_t>(y1, INT32_MAX))});
-    }
-    t.scissor = scissor;
-  }
-}
-
-// Binds the render targets; false if an attachment cannot be used (logged).
-bool set_targets(const RenderTargets& rt, DrawContext& ctx) {
-  int32_t width = INT32_MAX, height = INT32_MAX;
-  // Samples are addressed with the pipeline's count: an attachment with another count (invalid
-  // usage) would be written outside its texels.
-  bool samples_match = true;
-  auto fit = [&](const mem::AttachmentSurface& s) {
-    samples_match = samples_match && s.samples == ctx.samples;
-    width = std::min<int32_t>(width, int32_t(s.width));
-    height = std::min<int32_t>(height, int32_t(s.height));
-    ctx.layer_count = std::min(ctx.layer_count, s.layers);
-    ctx.attachment_layers = std::min(ctx.attachment_layers, s.layers);
-  };
-  ctx.layer_count = std::max<uint32_t>(rt.layer_count, 1);
-  ctx.attachment_layers = UINT32_MAX;
-  for (uint32_t i = 0; i < rt.color_count && i < abi::kMaxColorAttachments; ++i) {
-    if (!rt.color[i]) continue;
-    if (!mem::make_attachment_surface(*rt.color[i], VK_IMAGE_ASPECT_COLOR_BIT, &ctx.color[i])) return false;
-    ctx.color_codec[i] = mem::color_codec(ctx.color[i].format);
-    if (!ctx.color_codec[i]) return false;
-    ctx.has_color[i] = true;
-    fit(ctx.color[i]);
-  }
-  if (rt.depth) {
-    if (!mem::make_attachment_surface(*rt.depth, VK_IMAGE_ASPECT_DEPTH_BIT, &ctx.depth)) return false;
-    ctx.depth_codec = mem::depth_codec(ctx.depth.format);
-    if (!ctx.depth_codec) return false;
-    ctx.has_depth = true;
-    fit(ctx.depth);
-  }
-  if (rt.stencil) {
-    if (!mem::make_attachment_surface(*rt.stencil, VK_IMAGE_ASPECT_STENCIL_BIT, &ctx.stencil)) return false;
-    ctx.has_stencil = true;
-    fit(ctx.stencil);
-  }
-  const VkRect2D& ra = rt.render_area;
-  Rect area{ra.offset.x, ra.offset.y, int32_t(int64_t(ra.offset.x) + ra.extent.width),
-            int32_t(int64_t(ra.offset.y) + ra.extent.height)};
-  if (width != INT32_MAX) area = area.intersect(Rect{0, 0, width, height});
-  ctx.framebuffer = area;
-  return samples_match;
-}
-
-// The draws of the command: one for direct draws, the indirect records otherwise.
-std::vector<DrawParams> collect_draws(const DrawCmd& cmd) {
-  std::vector<DrawParams> draws;
-  if (!cmd.indirect_buffer) {
-    DrawParams p;
-    p.indexed = cmd.indexed;
-    p.count = cmd.count;
-    p.instance_count = cmd.instance_count;
-    p.first = cmd.first;
-    p.vertex_offset = cmd.vertex_offset;
-    p.first_instance = cmd.first_instance;
-    p.draw_index = cmd.draw_index_base;
-    draws.push_back(p);
-    return draws;
-  }
-  const mem::Buffer& buffer = *cmd.indirect_buffer;
-  uint32_t count = cmd.draw_count;
-  if (cmd.count_buffer) {
-    uint32_t value = 0;
-    if (cmd.count_buffer->data && cmd.count_offset + 4 <= cmd.count_buffer->size)
-      memcpy(&value, cmd.count_buffer->data + cmd.count_offset, 4);
-    else
-      KILN_LOG_ONCE(LogLevel::Warn, "draw: indirect count outside its buffer; drawing nothing");
-    count = std::min(count, value);
-  }
-  const uint64_t record = cmd.indexed ? sizeof(VkDrawIndexedIndirectCommand) : sizeof(VkDrawIndirectCommand);
-  for (uint32_t i = 0; i < count; ++i) {
-    const uint64_t at = cmd.indirect_offset + uint64_t(i) * cmd.stride;
-    if (!buffer.data || at + record > buffer.size) {
-      KILN_LOG_ONCE(LogLevel::Warn, "draw: indirect record outside its buffer; skipped");
-      break;
-    }
-    DrawParams p;
-    p.indexed = cmd.indexed;
-    p.draw_index = cmd.draw_index_base + i;
-    if (cmd.indexed) {
-      VkDrawIndexedIndirectCommand r;
-      memcpy(&r, buffer.data + at, sizeof(r));
-      p.count = r.indexCount;
-      p.instance_count = r.instanceCount;
-      p.first = r.firstIndex;
-      p.vertex_offset = r.vertexOffset;
-      p.first_instance = r.firstInstance;
-    } else {
-      VkDrawIndirectCommand r;
-      memcpy(&r, buffer.data + at, sizeof(r));
-      p.count = r.vertexCount;
-      p.instance_count = r.instanceCount;
-      p.first = r.firstVertex;
-      p.first_instance = r.firstInstance;
-    }
-    draws.push_back(p);
-  }
-  return draws;
-}
-
-// The vertex ids and primitives of one draw. A big draw whose ids hold no restart cut (restart
-// off or not indexed) is fetched and assembled on the pool in pieces: the queue thread alone
-// would otherwise spend a vertex-bound draw's first milliseconds on it while the workers wait.
-// Returns the vertices input assembly consumed (ids that are not cuts).
-uint64_t assemble_draw(ThreadPool& pool, const DrawContext& ctx, const DrawParams& params, VkPrimitiveTopology topology,
-                       bool provoking_last, std::vector<int64_t>& ids, std::vector<AssembledPrimitive>& primitives) {
-  constexpr uint32_t kPiece = 1u << 16;
-  const bool cuts_possible = params.indexed && ctx.state->input_assembly.primitive_restart;
-  const bool fits = uint64_t{params.first} + params.count <= UINT32_MAX;  // pieces' `first` cannot wrap
-  if (cuts_possible || !fits || params.count < 2 * kPiece) {
-    fetch_vertex_ids(ctx, params, ids);
-    assemble_primitives(topology, provoking_last, ids.data(), ids.size(), primitives);
-    return cuts_possible ? uint64_t(std::count_if(ids.begin(), ids.end(), [](int64_t id) { return id != kRestartCut; }))
-                         : ids.size();
-  }
-  ids.resize(params.count);
-  pool.parallel_for((params.count + kPiece - 1) / kPiece, [&](size_t i) {
-    DrawParams piece = params;
-    piece.first = params.first + uint32_t(i) * kPiece;
-    piece.count = std::min(kPiece, params.count - uint32_t(i) * kPiece);
-    fetch_vertex_ids(ctx, piece, ids.data() + i * kPiece);
-  });
-  const size_t count = uncut_primitive_count(topology, ids.size());
-  primitives.resize(count);
-  pool.parallel_for((count + kPiece - 1) / kPiece, [&](size_t i) {
-    const size_t begin = i * kPiece, end = std::min<size_t>(count, begin + kPiece);
-    assemble_uncut_range(topology, provoking_last, ids.data(), begin, end, primitives.data() + begin);
-  });
-  return ids.size();
-}
-
-// Front end over `jobs` in parallel, binning in API order, back end over the touched tiles.
-// Buffers of a draw, reused by the next draw on the same queue thread.
-struct DrawScratch {
-  std::vector<std::vector<AssembledPrimitive>> primitives;
-  std::vector<int64_t> ids;
-  std::vector<BatchJob> jobs;
-  std::vector<BatchOutput> outputs;
-  std::vector<std::vector<BinEntry>> bins;
-};
-
-void run_round(ThreadPool& pool, const DrawContext& ctx, const OutputMerger& merger, const std::vector<BatchJob>& jobs,
-               std::vector<BatchOutput>& outputs, std::vector<std::vector<BinEntry>>& bins, uint32_t* faults) {
-  outputs.resize(std::max(outputs.size(), jobs.size()));
-  pool.parallel_for(jobs.size(), [&](size_t i) { run_front_end(ctx, jobs[i], outputs[i], faults); });
-
-  const Rect& fb = ctx.framebuffer;
-  if (fb.empty()) return;
-  const uint32_t tiles_x = (uint32_t(fb.x1) + kTileSize - 1) / kTileSize;
-  const uint32_t tiles_y = (uint32_t(fb.y1) + kTileSize - 1) / kTileSize;
-  if (bins.size() < size_t(tiles_x) * tiles_y) bins.resize(size_t(tiles_x) * tiles_y);
-  for (size_t t = 0; t < size_t(tiles_x) * tiles_y; ++t) bins[t].clear();
-  for (uint32_t b = 0; b < jobs.size(); ++b) {
-    const std::vector<RasterTriangle>& tris = outputs[b].triangles;
-    for (uint32_t i = 0; i < tris.size(); ++i) {
-      const Rect& r = tris[i].bounds;  // already inside the framebuffer
-      for (uint32_t ty = uint32_t(r.y0) / kTileSize; ty <= uint32_t(r.y1 - 1) / kTileSize; ++ty)
-        for (uint32_t tx = uint32_t(r.x0) / kTileSize; tx <= uint32_t(r.x1 - 1) / kTileSize; ++tx)
-          bins[size_t(ty) * tiles_x + tx].push_back({b, i});
-    }
-  }
-  std::vector<uint32_t> busy;
-  for (uint32_t t = 0; t < tiles_x * tiles_y; ++t)
-    if (!bins[t].empty()) busy.push_back(t);
-  pool.parallel_for(busy.size(), [&](size_t i) {
-    const uint32_t t = busy[i];
-    const int32_t x = int32_t((t % tiles_x) * kTileSize), y = int32_t((t / tiles_x) * kTileSize);
-    run_tile(ctx, merger, outputs, bins[t], Rect{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)}, faults);
-  });
-}
-
 }  // namespace
 
-void run_draw(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters) {
-  if (!cmd.state || !cmd.state->kernels || !cmd.state->kernels->vertex || !cmd.targets) {
-    KILN_LOG_ONCE(LogLevel::Error, "draw without a vertex kernel or render targets; skipped");
-    return;
-  }
-  mem::advance_sampling_epoch();  // sampled images may have changed since the last command
-  DrawContext ctx;
-  ctx.cmd = &cmd;
-  ctx.state = cmd.state;
-  ctx.kernels = cmd.state->kernels;
-  ctx.counters = counters;
-  ctx.vertex_format = make_vertex_format(*ctx.kernels);
-  if (!set_sample_locations(uint32_t(cmd.state->multisample.samples), ctx)) {
-    KILN_LOG_ONCE(LogLevel::Error, "draw: %u samples per pixel are not supported; skipped",
-                  uint32_t(cmd.state->multisample.samples));
-    return;
-  }
-  if (!set_targets(*cmd.targets, ctx)) {
-    KILN_LOG_ONCE(LogLevel::Error, "draw: an attachment has no memory, an unsupported format or not the pipeline's sample count; skipped");
-    return;
-  }
-  set_viewports(ctx);
-  const VkPrimitiveTopology topology = cmd.state->input_assembly.topology;
-  if (assembled_vertex_count(topology) == 0) {
-    KILN_LOG_ONCE(LogLevel::Warn, "draw: patch-list topology without tessellation support; skipped");
-    return;
-  }
-  const bool provoking_last = cmd.state->rasterization.provoking_vertex == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
-  const OutputMerger merger(ctx);
+struct DrawScene::Impl {
+  // Draws and passes are reused from scene to scene (their vectors keep their capacity: a big
+  // draw would otherwise fault in fresh pages for its primitives every time).
+  std::vector<std::unique_ptr<SceneDraw>> draws;
+  size_t draw_count = 0;
+  std::vector<std::unique_ptr<ScenePass>> passes;
+  size_t pass_count = 0;
+  // Batches waiting for the front end, and the pass of each.
+  std::vector<BatchJob> jobs;
+  std::vector<ScenePass*> job_pass;
+  // Binned front-end outputs, and the pass of each.
+  std::vector<BatchOutput> outputs;
+  std::vector<ScenePass*> output_pass;
+  size_t output_count = 0, triangle_count = 0;
+  // Tiles: bins[ty * tiles_x + tx] in API order; `busy` lists the non-empty bins.
+  std::vector<std::vector<BinEntry>> bins;
+  std::vector<uint32_t> busy;
+  uint32_t tiles_x = 0, tiles_y = 0;
+  std::vector<const ClearViewCmd*> clears;  // binned as BinEntry{kClearEntry, index}
+  VertexIds ids;
+  std::vector<ShadedBatch> shaded;
   alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t faults = 0;
 
-  const std::vector<DrawParams> draws = collect_draws(cmd);
-  // The queue thread keeps these buffers from draw to draw: a big draw would otherwise fault
-  // in fresh pages for its ids, primitives and batch outputs every time.
-  thread_local DrawScratch scratch;
-  std::vector<std::vector<AssembledPrimitive>>& primitives = scratch.primitives;
-  if (primitives.size() < draws.size()) primitives.resize(draws.size());
-  std::vector<int64_t>& ids = scratch.ids;
-  std::vector<uint64_t> vertex_counts(draws.size(), 0);  // input-assembly vertices per instance
-  for (size_t d = 0; d < draws.size(); ++d) {
-    primitives[d].clear();
-    if (draws[d].instance_count == 0) continue;
-    vertex_counts[d] = assemble_draw(pool, ctx, draws[d], topology, provoking_last, ids, primitives[d]);
+  void add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters);
+  void add_clear(ThreadPool& pool, const ClearViewCmd& clear);
+  void run_front_end(ThreadPool& pool);
+  void render(ThreadPool& pool);
+  void recycle(size_t keep_draws, size_t keep_passes);
+  SceneDraw& new_draw();
+  ScenePass& new_pass();
+  void fit_grid(const Rect& framebuffer);
+  void bin(uint32_t batch);
+  bool covers_tile(const ScenePass& pass, const RasterTriangle& t, const TriangleEdges& edges, const Rect& tile) const;
+  void drop_replaced(std::vector<BinEntry>& bin, const ScenePass& pass, const RasterTriangle& t, const Rect& tile) const;
+  bool replaces_clear(const ClearViewCmd& clear, const ScenePass& pass, const RasterTriangle& t, const Rect& tile) const;
+};
+
+SceneDraw& DrawScene::Impl::new_draw() {
+  if (draw_count == draws.size()) draws.push_back(std::make_unique<SceneDraw>());
+  return *draws[draw_count++];
+}
+
+ScenePass& DrawScene::Impl::new_pass() {
+  if (pass_count == passes.size()) passes.push_back(std::make_unique<ScenePass>());
+  ScenePass& pass = *passes[pass_count++];
+  pass.merger.reset();
+  return pass;
+}
+
+// Keeps the last `keep_draws` draws and `keep_passes` passes (the draw being added) at the front.
+void DrawScene::Impl::recycle(size_t keep_draws, size_t keep_passes) {
+  std::rotate(draws.begin(), draws.begin() + (draw_count - keep_draws), draws.begin() + draw_count);
+  draw_count = keep_draws;
+  std::rotate(passes.begin(), passes.begin() + (pass_count - keep_passes), passes.begin() + pass_count);
+  pass_count = keep_passes;
+}
+
+void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters) {
+  SceneDraw& draw = new_draw();
+  draw.cmd = cmd;
+  DrawContext base;
+  if (!prepare_draw_context(draw.cmd, counters, base)) {
+    --draw_count;
+    return;
+  }
+  const VkPrimitiveTopology topology = cmd.state->input_assembly.topology;
+  const bool provoking_last = cmd.state->rasterization.provoking_vertex == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
+  collect_draws(draw.cmd, draw.params);
+  if (draw.primitives.size() < draw.params.size()) draw.primitives.resize(draw.params.size());
+  std::vector<uint64_t> vertex_counts(draw.params.size(), 0);  // input-assembly vertices per instance
+  for (size_t d = 0; d < draw.params.size(); ++d) {
+    draw.primitives[d].clear();
+    if (draw.params[d].instance_count == 0) continue;
+    vertex_counts[d] = assemble_draw(pool, base, draw.params[d], topology, provoking_last, ids, draw.primitives[d]);
   }
   // Multiview repeats the draw for each view, rendering into the layer of the same index.
   const uint32_t view_mask = cmd.targets->view_mask ? cmd.targets->view_mask : 1u;
-  std::vector<BatchJob>& jobs = scratch.jobs;
-  jobs.clear();
-  std::vector<BatchOutput>& outputs = scratch.outputs;
+  std::vector<ScenePass*> views;
   for (uint32_t view = 0; view < 32; ++view) {
     if (!(view_mask & (1u << view))) continue;
-    ctx.view_index = cmd.targets->view_mask ? view : 0;
-    if (cmd.targets->view_mask && view >= ctx.attachment_layers) {
+    if (cmd.targets->view_mask && view >= base.attachment_layers) {
       KILN_LOG_ONCE(LogLevel::Warn, "draw: view %u has no attachment layer; skipped", view);
       continue;
     }
-    for (size_t d = 0; d < draws.size(); ++d) {
-      const uint32_t prim_count = static_cast<uint32_t>(primitives[d].size());
+    ScenePass& pass = new_pass();
+    pass.ctx = base;
+    pass.ctx.view_index = cmd.targets->view_mask ? view : 0;
+    pass.merger.emplace(pass.ctx);
+    pass.sample_extent.emplace(pass.ctx);
+    pass.droppable = is_droppable(pass.ctx, *pass.merger);
+    pass.overwrites = overwrites_colour(pass.ctx, *pass.merger);
+    fit_grid(pass.ctx.framebuffer);
+    views.push_back(&pass);
+  }
+  const size_t draw_passes = views.size();
+  for (ScenePass* pass : views) {
+    for (size_t d = 0; d < draw.params.size(); ++d) {
+      const DrawParams& params = draw.params[d];
+      const uint32_t prim_count = static_cast<uint32_t>(draw.primitives[d].size());
       if (counters) {  // input assembly runs for every instance (and view), primitives or not
-        counters->input_assembly_vertices.fetch_add(vertex_counts[d] * draws[d].instance_count, std::memory_order_relaxed);
-        counters->input_assembly_primitives.fetch_add(uint64_t{prim_count} * draws[d].instance_count,
+        counters->input_assembly_vertices.fetch_add(vertex_counts[d] * params.instance_count, std::memory_order_relaxed);
+        counters->input_assembly_primitives.fetch_add(uint64_t{prim_count} * params.instance_count,
                                                       std::memory_order_relaxed);
       }
-      for (uint32_t inst = 0; inst < draws[d].instance_count && prim_count; ++inst) {
+      for (uint32_t inst = 0; inst < params.instance_count && prim_count; ++inst) {
         for (uint32_t begin = 0; begin < prim_count; begin += kPrimitivesPerBatch) {
-          jobs.push_back({&draws[d], &primitives[d], inst, begin, std::min(prim_count, begin + kPrimitivesPerBatch)});
-          if (jobs.size() == kBatchesPerRound) {
-            run_round(pool, ctx, merger, jobs, outputs, scratch.bins, &faults);
-            jobs.clear();
+          jobs.push_back({&params, &draw.primitives[d], inst, begin, std::min(prim_count, begin + kPrimitivesPerBatch)});
+          job_pass.push_back(pass);
+          if (jobs.size() < kBatchesPerRound) continue;
+          run_front_end(pool);
+          if (output_count >= kBatchesPerScene || triangle_count >= kTrianglesPerScene) {
+            render(pool);
+            recycle(1, draw_passes);  // the draw being added still has batches to queue
           }
         }
       }
     }
-    if (!jobs.empty()) run_round(pool, ctx, merger, jobs, outputs, scratch.bins, &faults);
-    jobs.clear();
   }
-  if (std::atomic_ref<uint32_t>(faults).load() & abi::kFaultDescriptorIndex)
+}
+
+// Grows the tile grid to cover `framebuffer`, moving bins already filled to their new index.
+void DrawScene::Impl::fit_grid(const Rect& framebuffer) {
+  if (framebuffer.empty()) return;
+  const uint32_t want_x = std::max(tiles_x, (uint32_t(framebuffer.x1) + kTileSize - 1) / kTileSize);
+  const uint32_t want_y = std::max(tiles_y, (uint32_t(framebuffer.y1) + kTileSize - 1) / kTileSize);
+  if (want_x == tiles_x && want_y == tiles_y) return;
+  std::vector<std::vector<BinEntry>> grid(size_t(want_x) * want_y);
+  for (uint32_t& t : busy) {
+    const uint32_t tx = t % tiles_x, ty = t / tiles_x;
+    const uint32_t moved = ty * want_x + tx;
+    grid[moved] = std::move(bins[t]);
+    t = moved;
+  }
+  bins = std::move(grid);
+  tiles_x = want_x;
+  tiles_y = want_y;
+}
+
+void DrawScene::Impl::run_front_end(ThreadPool& pool) {
+  if (jobs.empty()) return;
+  mem::advance_sampling_epoch();  // sampled images may have changed since the last command
+  const size_t first = output_count;
+  output_count += jobs.size();
+  if (outputs.size() < output_count) outputs.resize(output_count);
+  output_pass.resize(output_count);
+  pool.parallel_for(jobs.size(), [&](size_t i) {
+    BatchOutput& out = outputs[first + i];
+    out.clear();
+    gfx::run_front_end(job_pass[i]->ctx, jobs[i], out, &faults);
+  });
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    output_pass[first + i] = job_pass[i];
+    triangle_count += outputs[first + i].triangles.size();
+    bin(uint32_t(first + i));
+  }
+  jobs.clear();
+  job_pass.clear();
+}
+
+bool DrawScene::Impl::covers_tile(const ScenePass& pass, const RasterTriangle& t, const TriangleEdges& edges,
+                                  const Rect& tile) const {
+  const Rect region = tile.intersect(pass.ctx.framebuffer);
+  const Rect& b = t.bounds;
+  if (region.empty() || b.x0 > region.x0 || b.y0 > region.y0 || b.x1 < region.x1 || b.y1 < region.y1) return false;
+  return classify_rect(edges, *pass.sample_extent, region) == RectCoverage::Full;
+}
+
+// Drops the bin's last entries that `t` (covering the whole tile) replaces: colour-only work of
+// the same render targets, view and layer.
+void DrawScene::Impl::drop_replaced(std::vector<BinEntry>& bin, const ScenePass& pass, const RasterTriangle& t,
+                                    const Rect& tile) const {
+  while (!bin.empty()) {
+    const BinEntry& e = bin.back();
+    if (e.batch == kClearEntry) {
+      if (!replaces_clear(*clears[e.triangle], pass, t, tile)) return;
+    } else {
+      const ScenePass& earlier = *output_pass[e.batch];
+      if (!earlier.droppable || earlier.ctx.cmd->targets != pass.ctx.cmd->targets ||
+          earlier.ctx.view_index != pass.ctx.view_index || outputs[e.batch].triangles[e.triangle].layer != t.layer)
+        return;
+    }
+    bin.pop_back();
+  }
+}
+
+// Whether `t` of `pass`, covering the whole tile, rewrites everything the clear writes there: a
+// colour clear of one layer (no multiview) of an attachment the pass writes, inside the
+// framebuffer.
+bool DrawScene::Impl::replaces_clear(const ClearViewCmd& clear, const ScenePass& pass, const RasterTriangle& t,
+                                     const Rect& tile) const {
+  const RenderTargets& targets = *pass.ctx.cmd->targets;
+  if (clear.aspects != VK_IMAGE_ASPECT_COLOR_BIT || clear.layers.view_mask || targets.view_mask ||
+      clear.layers.count != 1 || clear.layers.base != t.layer)
+    return false;
+  const Rect part = to_rect(clear.rect).intersect(tile);
+  const Rect& fb = pass.ctx.framebuffer;
+  if (part.x0 < fb.x0 || part.y0 < fb.y0 || part.x1 > fb.x1 || part.y1 > fb.y1) return false;
+  for (uint32_t i = 0; i < targets.color_count && i < abi::kMaxColorAttachments; ++i)
+    if (targets.color[i] == clear.view && pass.ctx.has_color[i]) return true;
+  return false;
+}
+
+void DrawScene::Impl::add_clear(ThreadPool& pool, const ClearViewCmd& clear) {
+  if (!clear.view || !clear.view->image) return;
+  run_front_end(pool);  // queued draws bin first: API order
+  const VkExtent3D& extent = clear.view->image->desc.extent;
+  const uint32_t level = clear.view->range.baseMipLevel;
+  const Rect view_area{0, 0, int32_t(std::max(1u, extent.width >> level)), int32_t(std::max(1u, extent.height >> level))};
+  const Rect r = to_rect(clear.rect).intersect(view_area);
+  if (r.empty()) return;
+  fit_grid(r);
+  const uint32_t index = uint32_t(clears.size());
+  clears.push_back(&clear);
+  for (uint32_t ty = uint32_t(r.y0) / kTileSize; ty <= uint32_t(r.y1 - 1) / kTileSize; ++ty)
+    for (uint32_t tx = uint32_t(r.x0) / kTileSize; tx <= uint32_t(r.x1 - 1) / kTileSize; ++tx) {
+      std::vector<BinEntry>& entries = bins[ty * tiles_x + tx];
+      if (entries.empty()) busy.push_back(ty * tiles_x + tx);
+      entries.push_back({kClearEntry, index});
+    }
+}
+
+void DrawScene::Impl::bin(uint32_t batch) {
+  const ScenePass& pass = *output_pass[batch];
+  const std::vector<RasterTriangle>& tris = outputs[batch].triangles;
+  for (uint32_t i = 0; i < tris.size(); ++i) {
+    const RasterTriangle& t = tris[i];
+    const Rect& r = t.bounds;  // already inside the framebuffer
+    // Only triangles spanning a whole tile can replace one.
+    std::optional<TriangleEdges> edges;
+    if (pass.overwrites && r.x1 - r.x0 >= int32_t(kTileSize) / 2 && r.y1 - r.y0 >= int32_t(kTileSize) / 2)
+      edges.emplace(t);
+    for (uint32_t ty = uint32_t(r.y0) / kTileSize; ty <= uint32_t(r.y1 - 1) / kTileSize; ++ty)
+      for (uint32_t tx = uint32_t(r.x0) / kTileSize; tx <= uint32_t(r.x1 - 1) / kTileSize; ++tx) {
+        const uint32_t index = ty * tiles_x + tx;
+        std::vector<BinEntry>& entries = bins[index];
+        if (entries.empty()) {
+          busy.push_back(index);
+        } else if (edges) {
+          const int32_t x = int32_t(tx * kTileSize), y = int32_t(ty * kTileSize);
+          const Rect tile{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)};
+          if (covers_tile(pass, t, *edges, tile)) drop_replaced(entries, pass, t, tile);
+        }
+        entries.push_back({batch, i});
+      }
+  }
+}
+
+void DrawScene::Impl::render(ThreadPool& pool) {
+  shaded.resize(output_count);
+  for (size_t b = 0; b < output_count; ++b) shaded[b] = {&outputs[b], &output_pass[b]->ctx, &*output_pass[b]->merger};
+  pool.parallel_for(busy.size(), [&](size_t i) {
+    const uint32_t t = busy[i];
+    const int32_t x = int32_t((t % tiles_x) * kTileSize), y = int32_t((t / tiles_x) * kTileSize);
+    run_tile(shaded, clears, bins[t], Rect{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)}, &faults);
+  });
+  for (uint32_t t : busy) bins[t].clear();
+  busy.clear();
+  clears.clear();
+  output_count = 0;
+  triangle_count = 0;
+  if (std::atomic_ref<uint32_t>(faults).exchange(0) & abi::kFaultDescriptorIndex)
     KILN_LOG_ONCE(LogLevel::Warn, "draw: a shader indexed a descriptor array past its end; those accesses read zero "
                   "and write nothing");
+}
+
+DrawScene::DrawScene() : impl_(std::make_unique<Impl>()) {}
+DrawScene::~DrawScene() = default;
+
+void DrawScene::add(ThreadPool& pool, const DrawCmd& draw, DrawCounters* counters) { impl_->add(pool, draw, counters); }
+void DrawScene::add_clear(ThreadPool& pool, const ClearViewCmd& clear) { impl_->add_clear(pool, clear); }
+
+void DrawScene::flush(ThreadPool& pool) {
+  Impl& s = *impl_;
+  s.run_front_end(pool);
+  if (!s.busy.empty()) s.render(pool);
+  s.recycle(0, 0);
+}
+
+void run_draw(ThreadPool& pool, const DrawCmd& draw, DrawCounters* counters) {
+  DrawScene scene;
+  scene.add(pool, draw, counters);
+  scene.flush(pool);
 }
 
 }  // namespace kiln::exec

@@ -1,10 +1,11 @@
 #pragma once
-// Running a draw: the graphics front end (vertex kernels over batches, primitive assembly,
+// Running draws: the graphics front end (vertex kernels over batches, primitive assembly,
 // clipping, viewport transform, fixed-point setup, binning into 64x64 tiles with API-order keys)
 // and back end (per-tile rasterization, fragment kernels over 2x2 quads, depth/stencil tests,
 // blending, attachment stores) of ARCHITECTURE.md "The execution engine".
 #include <atomic>
 #include <cstdint>
+#include <memory>
 
 #include "pipeline/command_list.h"
 #include "pipeline/thread_pool.h"
@@ -20,7 +21,35 @@ struct DrawCounters {
       clipping_invocations{0}, clipping_primitives{0}, fragment_shader_invocations{0};
 };
 
-// `counters` may be null (nothing counts then).
+// Consecutive draws rendered together. Each draw's front end bins its triangles into the
+// scene's tiles in API order; the back end then runs each tile through every draw of the scene
+// while the tile's pixels stay in cache (draw by draw, a full-screen draw would sweep the whole
+// target through memory each time). A triangle that replaces every colour sample of a tile
+// drops the earlier work there whose only effect was colour writes (overdraw removal).
+// The executor adds the load-op clears and draws of a run of commands and flushes before any
+// other command, so every other command still sees all earlier ones finished.
+class DrawScene {
+ public:
+  DrawScene();
+  ~DrawScene();
+  DrawScene(const DrawScene&) = delete;
+  DrawScene& operator=(const DrawScene&) = delete;
+
+  // Queues `draw`; what it points to must stay alive until flush(). `counters` may be null
+  // (nothing counts then). Renders part of the scene when it grows too big to keep.
+  void add(ThreadPool& pool, const DrawCmd& draw, DrawCounters* counters);
+  // Queues a load-op clear (it must stay alive until flush()): binned like a draw, so a tile is
+  // cleared while in cache right before the draws that follow, or not at all when one replaces it.
+  void add_clear(ThreadPool& pool, const ClearViewCmd& clear);
+  // Renders everything queued.
+  void flush(ThreadPool& pool);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// One draw on its own (a scene of one).
 void run_draw(ThreadPool& pool, const DrawCmd& draw, DrawCounters* counters = nullptr);
 
 }  // namespace kiln::exec

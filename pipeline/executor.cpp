@@ -40,6 +40,7 @@ uint64_t region_bytes(const mem::Image& image, const VkImageSubresourceLayers& s
 struct ExecutionState {
   const RenderTargets* targets = nullptr;  // of the render pass instance in progress
   QueryTracker queries;                    // occlusion / pipeline-statistics queries in progress
+  DrawScene* scene = nullptr;              // draws not yet rendered
 };
 
 void execute_list(const CommandList& list, ThreadPool& pool, ExecutionState& state);
@@ -74,6 +75,11 @@ void clear_attachments(const ClearAttachmentsCmd& c, const RenderTargets* target
 }
 
 void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state) {
+  // Draws and load-op clears wait in the scene until another kind of command comes: it then sees
+  // them finished. (Render targets only change what later draws use.)
+  if (cmd->type != CommandType::Draw && cmd->type != CommandType::ClearView && cmd->type != CommandType::SetRenderTargets &&
+      cmd->type != CommandType::ExecuteCommands)
+    state.scene->flush(pool);
   switch (cmd->type) {
     case CommandType::CopyBuffer: {
       const auto& c = as<CopyBufferCmd>(cmd);
@@ -182,11 +188,11 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
     case CommandType::Draw: {
       const auto& c = as<DrawCmd>(cmd);
       if (c.targets) {
-        run_draw(pool, c, state.queries.draw_counters());
+        state.scene->add(pool, c, state.queries.draw_counters());
       } else if (state.targets) {
         DrawCmd with_targets = c;  // recorded in a secondary: draw into the instance in progress
         with_targets.targets = state.targets;
-        run_draw(pool, with_targets, state.queries.draw_counters());
+        state.scene->add(pool, with_targets, state.queries.draw_counters());
       } else {
         KILN_LOG_ONCE(LogLevel::Error, "draw outside a render pass instance; skipped");
       }
@@ -195,12 +201,9 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
     case CommandType::SetRenderTargets:
       state.targets = as<SetRenderTargetsCmd>(cmd).targets;
       break;
-    case CommandType::ClearView: {
-      const auto& c = as<ClearViewCmd>(cmd);
-      if (!mem::clear_view_rect(*c.view, c.aspects, c.value, c.rect, c.layers))
-        KILN_LOG_ONCE(LogLevel::Error, "attachment load-op clear: format %d cannot be cleared", c.view->format);
+    case CommandType::ClearView:
+      state.scene->add_clear(pool, as<ClearViewCmd>(cmd));
       break;
-    }
     case CommandType::ClearAttachments: {
       const auto& c = as<ClearAttachmentsCmd>(cmd);
       clear_attachments(c, c.targets ? c.targets : state.targets);
@@ -258,8 +261,12 @@ void execute_list(const CommandList& list, ThreadPool& pool, ExecutionState& sta
 }  // namespace
 
 void execute_command_list(const CommandList& list, ThreadPool& pool) {
+  // The queue thread keeps its scene's buffers from submission to submission.
+  thread_local DrawScene scene;
   ExecutionState state;  // a render pass instance never spans primary command buffers
+  state.scene = &scene;
   execute_list(list, pool, state);
+  scene.flush(pool);
 }
 
 }  // namespace kiln::exec

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/default_init_allocator.h"
 #include "memory/attachment_access.h"
 #include "pipeline/command_list.h"
 
@@ -56,6 +57,12 @@ struct Rect {
   }
 };
 
+// `r` as a Rect, its far corner clamped to INT32_MAX.
+inline Rect to_rect(const VkRect2D& r) {
+  const int64_t x1 = int64_t(r.offset.x) + r.extent.width, y1 = int64_t(r.offset.y) + r.extent.height;
+  return {r.offset.x, r.offset.y, int32_t(x1 < INT32_MAX ? x1 : INT32_MAX), int32_t(y1 < INT32_MAX ? y1 : INT32_MAX)};
+}
+
 struct ViewportTransform {
   float scale[3], offset[3];  // framebuffer = ndc * scale + offset (z: depth range)
   float min_depth, max_depth;  // ordered (min <= max), for depth clamp
@@ -102,6 +109,10 @@ struct AssembledPrimitive {
   uint8_t provoking;     // which of id[] is the provoking vertex
   uint32_t primitive_id; // PrimitiveId: index of the primitive in the draw
 };
+
+// Big per-draw buffers that are filled right after they are sized (no zeroing first).
+using VertexIds = UninitializedVector<int64_t>;  // VertexIndex values or kRestartCut
+using PrimitiveList = UninitializedVector<AssembledPrimitive>;
 
 enum class PrimitiveKind : uint8_t { Triangle, Line, Point };
 

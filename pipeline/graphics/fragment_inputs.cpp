@@ -71,6 +71,39 @@ TriangleInterpolator::TriangleInterpolator(const DrawContext& ctx, const RasterT
     add_component(base + i, clip_at + i, abi::Interpolation::Smooth, false);
   for (uint32_t i = 0; i < f.fragment_cull_values; ++i)
     add_component(base + fi.clip_distance_inputs + i, clip_at + f.clip_count + i, abi::Interpolation::Smooth, false);
+  if (fi.interpolates_at_positions) prepare_interpolation_record();
+}
+
+void TriangleInterpolator::prepare_interpolation_record() {
+  static_assert(abi::kMaxInterpolationSamples == kMaxSamples);
+  interpolation_record_ = true;
+  abi::InterpolationRecord& r = record_;
+  memset(&r, 0, sizeof r);  // components the vertex stage does not write read 0
+  r.origin[0] = float(origin_x_);
+  r.origin[1] = float(origin_y_);
+  const Plane* planes[2] = {&b1_, &b2_};
+  float* out[2] = {r.b1, r.b2};
+  for (int i = 0; i < 2; ++i) {
+    out[i][0] = planes[i]->at_origin;
+    out[i][1] = planes[i]->dx;
+    out[i][2] = planes[i]->dy;
+  }
+  for (int i = 0; i < 3; ++i) r.inv_w[i] = inv_w_[i];
+  r.perspective = perspective_ ? 1 : 0;
+  r.samples = ctx_.samples;
+  for (uint32_t s = 0; s < ctx_.samples; ++s) {
+    r.sample_position[s][0] = float(ctx_.sample_x[s]) / kSubpixelOne;
+    r.sample_position[s][1] = float(ctx_.sample_y[s]) / kSubpixelOne;
+  }
+  for (uint32_t i = 0; i < component_count_; ++i) {
+    const Component& c = components_[i];
+    if (c.location_component >= abi::kMaxVaryingLocations * 4) continue;  // clip/cull distances
+    // Flat components (points make every component flat) keep vertex 0's value anywhere.
+    const bool flat = c.mode == abi::Interpolation::Flat;
+    r.component[c.location_component][0] = c.a0;
+    r.component[c.location_component][1] = flat ? 0.0f : c.d1;
+    r.component[c.location_component][2] = flat ? 0.0f : c.d2;
+  }
 }
 
 void TriangleInterpolator::positions(const QuadBatch& batch, int32_t sample, float* px, float* py) const {
@@ -83,11 +116,16 @@ void TriangleInterpolator::positions(const QuadBatch& batch, int32_t sample, flo
 }
 
 void TriangleInterpolator::sample_depths(const QuadBatch& batch, float* depth) const {
-  for (uint32_t l = 0; l < batch.lanes(); ++l) {
-    const float rx = float(batch.x(l) - origin_x_), ry = float(batch.y(l) - origin_y_);
-    for (uint32_t s = 0; s < ctx_.samples; ++s) {
-      const float x = rx + float(ctx_.sample_x[s]) / kSubpixelOne, y = ry + float(ctx_.sample_y[s]) / kSubpixelOne;
-      depth[l * kMaxSamples + s] = z_.at_origin + z_.dx * x + z_.dy * y;
+  // Sample by sample and quad by quad (fixed 4-lane inner loops the compiler vectorises); the
+  // arithmetic per lane is the plane equation at the same coordinates as everywhere else.
+  for (uint32_t s = 0; s < ctx_.samples; ++s) {
+    const float sx = float(ctx_.sample_x[s]) / kSubpixelOne, sy = float(ctx_.sample_y[s]) / kSubpixelOne;
+    for (uint32_t q = 0; q < batch.quads; ++q) {
+      const int32_t qx = batch.quad_x[q] - origin_x_, qy = batch.quad_y[q] - origin_y_;
+      for (uint32_t i = 0; i < 4; ++i) {
+        const float x = float(qx + int32_t(i & 1)) + sx, y = float(qy + int32_t(i >> 1)) + sy;
+        depth[(q * 4 + i) * kMaxSamples + s] = z_.at_origin + z_.dx * x + z_.dy * y;
+      }
     }
   }
 }
@@ -121,6 +159,10 @@ void TriangleInterpolator::weights(uint32_t lanes, const float* px, const float*
 void TriangleInterpolator::fill(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs,
                                 float* frag_coord, float* frag_depth, float* point_coord) const {
   constexpr uint32_t N = QuadBatch::kMaxLanes;
+  if (interpolation_record_) {
+    const abi::InterpolationRecord* record = &record_;
+    memcpy(inputs + size_t(abi::kInterpolationInputSlot) * 4 * W, &record, sizeof record);
+  }
   const abi::FragmentInterface& fi = ctx_.kernels->fragment_interface;
   const bool position_values = fi.reads_frag_coord || fi.writes_depth;  // FragDepth starts at FragCoord.z
   if (!interpolated_components_ && !position_values && t_.kind != PrimitiveKind::Point) {

@@ -43,6 +43,8 @@ class TriangleInterpolator {
     float a0, d1, d2;             // vertex 0's value and the differences to vertices 1 and 2
   };
   void fill_flat(uint32_t W, float* inputs) const;  // the flat components' values in every lane
+  // The planes above as the kernel's abi::InterpolationRecord (InterpolateAt*).
+  void prepare_interpolation_record();
   void weights(uint32_t lanes, const float* px, const float* py, float* b1, float* b2, float* p1, float* p2,
                float* inv_w) const;
 
@@ -56,6 +58,8 @@ class TriangleInterpolator {
   uint32_t interpolated_components_ = 0;  // components that are not flat
   bool any_centroid_ = false;
   Component components_[abi::kFragmentInputSlots * 4];
+  bool interpolation_record_ = false;  // the shader interpolates at positions of its own
+  abi::InterpolationRecord record_;    // filled only then
 };
 
 }  // namespace kiln::exec::gfx

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "common/thread_local_ref.h"
 #include "pipeline/draw.h"
 #include "pipeline/graphics/clipping.h"
 #include "pipeline/graphics/setup.h"
@@ -61,8 +62,8 @@ int32_t as_int(uint32_t bits) { return static_cast<int32_t>(bits); }
 
 void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out, uint32_t* faults) {
   out.clear();
-  FrontEndScratch& s = scratch;
-  const std::vector<AssembledPrimitive>& prims = *job.primitives;
+  FrontEndScratch& s = thread_local_ref(scratch);
+  const PrimitiveList& prims = *job.primitives;
   const uint32_t count = job.end - job.begin;
   s.cache.reset(size_t(count) * 3);
   s.prim_slots.resize(size_t(count) * 3);
@@ -118,18 +119,22 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
       if (layer < 0 || uint32_t(layer) >= ctx.layer_count) continue;  // no such layer: nothing to draw
       info.layer = uint32_t(layer);
     }
+    ++clip_in;
+    if (prim.vertex_count == 3 && shared_outcodes && (codes[0] | codes[1] | codes[2]) == 0 && f.cull_count == 0) {
+      // Inside every clip plane (and no cull distances): nothing to clip, and the vertices'
+      // framebuffer positions are shared with the neighbouring triangles.
+      ++clip_out;
+      if (discard) continue;
+      const uint32_t* slots = &s.prim_slots[p * 3];
+      setup_screen_triangle(ctx, info, s.screen[slots[0]], s.screen[slots[1]], s.screen[slots[2]], out);
+      continue;
+    }
     const uint32_t n = clip_primitive(ctx, ctx.viewports[info.viewport], in, shared_outcodes ? codes : nullptr,
                                         prim.vertex_count, s.clip, clipped);
-    ++clip_in;
     if (n == 0) continue;
     ++clip_out;  // a clipped polygon is still one primitive
     if (discard) continue;
-    if (prim.vertex_count == 3 && shared_outcodes && (codes[0] | codes[1] | codes[2]) == 0) {
-      // Unclipped triangle: its vertices' framebuffer positions are shared with its neighbours.
-      const ScreenVertex screen[3] = {s.screen[s.prim_slots[p * 3]], s.screen[s.prim_slots[p * 3 + 1]],
-                                      s.screen[s.prim_slots[p * 3 + 2]]};
-      setup_screen_polygon(ctx, info, screen, 3, out);
-    } else if (prim.vertex_count == 1) setup_point(ctx, info, clipped[0], out);
+    if (prim.vertex_count == 1) setup_point(ctx, info, clipped[0], out);
     else if (prim.vertex_count == 2) setup_line(ctx, info, clipped, out);
     else setup_polygon(ctx, info, clipped, n, out);
   }

@@ -10,7 +10,7 @@ namespace kiln::exec::gfx {
 // A run of consecutive primitives of one draw and instance.
 struct BatchJob {
   const DrawParams* params;
-  const std::vector<AssembledPrimitive>* primitives;
+  const PrimitiveList* primitives;
   uint32_t instance;
   uint32_t begin, end;  // primitive range
 };

@@ -88,7 +88,7 @@ AssembledPrimitive run_primitive(VkPrimitiveTopology topology, bool provoking_la
 }  // namespace
 
 void assemble_primitives(VkPrimitiveTopology topology, bool provoking_last, const int64_t* ids, size_t count,
-                         std::vector<AssembledPrimitive>& out) {
+                         PrimitiveList& out) {
   uint32_t next_id = 0;  // PrimitiveId counts every primitive of the draw, across restarts
   size_t start = 0;
   for (size_t i = 0; i <= count; ++i) {

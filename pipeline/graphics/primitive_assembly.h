@@ -16,7 +16,7 @@ namespace kiln::exec::gfx {
 uint32_t assembled_vertex_count(VkPrimitiveTopology topology);
 
 void assemble_primitives(VkPrimitiveTopology topology, bool provoking_last, const int64_t* ids, size_t count,
-                         std::vector<AssembledPrimitive>& out);
+                         PrimitiveList& out);
 
 // For a vertex-id stream without restart cuts, where every primitive is a function of its index
 // (so a draw's primitives can be assembled in parallel pieces): how many primitives `count` ids

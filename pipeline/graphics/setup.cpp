@@ -236,6 +236,28 @@ void setup_screen_polygon(const DrawContext& ctx, const PrimitiveInfo& info, con
   }
 }
 
+void setup_screen_triangle(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& a,
+                           const ScreenVertex& b, const ScreenVertex& c, BatchOutput& out) {
+  if (ctx.state->rasterization.polygon_mode != VK_POLYGON_MODE_FILL) {
+    const ScreenVertex s[3] = {a, b, c};
+    setup_screen_polygon(ctx, info, s, 3, out);
+    return;
+  }
+  // Cheapest rejections first: most triangles of a dense mesh hold no sample position.
+  const int64_t min_x = std::min({a.fx, b.fx, c.fx}), max_x = std::max({a.fx, b.fx, c.fx});
+  const int64_t min_y = std::min({a.fy, b.fy, c.fy}), max_y = std::max({a.fy, b.fy, c.fy});
+  if (!holds_sample_position(ctx, min_x, max_x, min_y, max_y)) return;
+  const int64_t area = area2(a, b, c);
+  if (area == 0 || !finite(a) || !finite(b) || !finite(c)) return;
+  const bool front = is_front(ctx, area);
+  const VkCullModeFlags cull = ctx.state->rasterization.cull_mode;
+  if ((cull & VK_CULL_MODE_FRONT_BIT) && front) return;
+  if ((cull & VK_CULL_MODE_BACK_BIT) && !front) return;
+  const ScreenVertex* tri[3] = {&a, &b, &c};
+  const float bias = depth_bias(ctx, tri);
+  emit_triangle(ctx, info, a, b, c, PrimitiveKind::Triangle, front, bias, out);
+}
+
 void setup_line(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* const* vertices, BatchOutput& out) {
   const ViewportTransform& vp = ctx.viewports[info.viewport];
   const ScreenVertex a = to_screen(vp, vertices[0]), b = to_screen(vp, vertices[1]);

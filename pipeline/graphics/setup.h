@@ -35,6 +35,9 @@ void setup_polygon(const DrawContext& ctx, const PrimitiveInfo& info, const uint
 // that several unclipped triangles share once).
 void setup_screen_polygon(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex* vertices,
                           uint32_t count, BatchOutput& out);
+// setup_screen_polygon of one triangle (the unclipped fast path; same result).
+void setup_screen_triangle(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& a,
+                           const ScreenVertex& b, const ScreenVertex& c, BatchOutput& out);
 void setup_line(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* const* vertices, BatchOutput& out);
 void setup_point(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* vertex, BatchOutput& out);
 

@@ -4,32 +4,16 @@
 #include <atomic>
 #include <cstring>
 
+#include "common/log.h"
+#include "common/thread_local_ref.h"
+#include "memory/attachment_ops.h"
 #include "pipeline/draw.h"
+#include "pipeline/graphics/edge.h"
 #include "pipeline/graphics/fragment_inputs.h"
 #include "pipeline/graphics/quad_batch.h"
 
 namespace kiln::exec::gfx {
 namespace {
-
-// Edge function E(p) = a*px + b*py + c over fixed-point positions; a pixel sample is inside
-// when E(p) + bias >= 0 for all three edges (bias -1 on edges that are not top or left).
-struct Edge {
-  int64_t a, b, c, bias;
-  int64_t at(int64_t px, int64_t py) const { return a * px + b * py + c + bias; }
-};
-
-Edge make_edge(int64_t xi, int64_t yi, int64_t xj, int64_t yj) {
-  const int64_t dx = xj - xi, dy = yj - yi;
-  Edge e;
-  e.a = -dy;
-  e.b = dx;
-  e.c = dy * xi - dx * yi;
-  // With y pointing down and the interior on the side where E >= 0, a top edge is horizontal
-  // going right and a left edge goes up.
-  const bool top_left = dy < 0 || (dy == 0 && dx > 0);
-  e.bias = top_left ? 0 : -1;
-  return e;
-}
 
 // Per-thread buffers of a fragment-kernel call (sized for the kernel's W).
 struct FragmentScratch {
@@ -49,7 +33,7 @@ struct FragmentScratch {
     frag_depth.assign(W, 0.0f);
   }
 };
-thread_local FragmentScratch scratch;
+thread_local FragmentScratch tls_scratch;
 
 // Query counts of one tile, added to the draw's DrawCounters once at the end of the tile.
 struct TileCounts {
@@ -63,10 +47,9 @@ struct TileCounts {
 class TriangleRasterizer {
  public:
   TriangleRasterizer(const DrawContext& ctx, const OutputMerger& merger, const RasterTriangle& t, const uint32_t* values,
-                     const Rect& tile, uint32_t* faults, TileCounts& counts)
+                     const Rect& tile, uint32_t* faults, TileCounts& counts, FragmentScratch& scratch)
       : ctx_(ctx), merger_(merger), t_(t), interpolator_(ctx, t, values, tile.x0, tile.y0), faults_(faults),
-        counts_(counts) {
-    for (int i = 0; i < 3; ++i) edges_[i] = make_edge(t.x[i], t.y[i], t.x[(i + 1) % 3], t.y[(i + 1) % 3]);
+        counts_(counts), edges_(t), sample_extent_(ctx), scratch_(&scratch) {
     const GraphicsKernels& k = *ctx.kernels;
     shading_ = k.fragment != nullptr;
     W_ = shading_ ? k.fragment_width : 4;
@@ -84,14 +67,6 @@ class TriangleRasterizer {
              (!fi.has_side_effects && !fi.writes_depth && !fi.can_discard && !fi.writes_sample_mask &&
               !ms.alpha_to_coverage && !fi.reads_input_attachments);
     full_mask_ = ((1u << ctx.samples) - 1) & ms.sample_mask;
-    sample_lo_x_ = sample_lo_y_ = kSubpixelOne;
-    sample_hi_x_ = sample_hi_y_ = 0;
-    for (uint32_t s = 0; s < ctx.samples; ++s) {
-      sample_lo_x_ = std::min<int64_t>(sample_lo_x_, ctx.sample_x[s]);
-      sample_hi_x_ = std::max<int64_t>(sample_hi_x_, ctx.sample_x[s]);
-      sample_lo_y_ = std::min<int64_t>(sample_lo_y_, ctx.sample_y[s]);
-      sample_hi_y_ = std::max<int64_t>(sample_hi_y_, ctx.sample_y[s]);
-    }
   }
 
   void run(const Rect& region) {
@@ -100,22 +75,18 @@ class TriangleRasterizer {
     for (int32_t by = by0; by < region.y1; by += kBlock)
       for (int32_t bx = bx0; bx < region.x1; bx += kBlock) {
         const Rect block = Rect{bx, by, bx + kBlock, by + kBlock}.intersect(region);
-        switch (classify(block)) {
-          case BlockCoverage::None: break;
-          case BlockCoverage::Full: add_block<true>(block); break;
-          case BlockCoverage::Partial: add_block<false>(block); break;
+        switch (classify_rect(edges_, sample_extent_, block)) {
+          case RectCoverage::None: break;
+          case RectCoverage::Full: add_block<true>(block); break;
+          case RectCoverage::Partial: add_block<false>(block); break;
         }
       }
     flush();
   }
 
  private:
-  enum class BlockCoverage { None, Partial, Full };
-
-  // The invocation fields that stay the same for every batch of the triangle (one thread-local
-  // lookup per triangle and tile, not per batch).
+  // The invocation fields that stay the same for every batch of the triangle.
   void prepare_invocation(const abi::FragmentInterface& fi) {
-    scratch_ = &scratch;
     FragmentScratch& s = *scratch_;
     s.reserve(W_);
     inv_.resources = ctx_.cmd->resources;
@@ -137,29 +108,12 @@ class TriangleRasterizer {
     coverage_changes_ = fi.writes_sample_mask || ctx_.state->multisample.alpha_to_coverage;
   }
 
-  // Whether every sample of the block's pixels is inside all edges, none is, or some are:
-  // each edge's minimum and maximum over the rectangle spanned by the samples.
-  BlockCoverage classify(const Rect& block) const {
-    const int64_t x_lo = (int64_t{block.x0} << kSubpixelBits) + sample_lo_x_;
-    const int64_t x_hi = (int64_t{block.x1 - 1} << kSubpixelBits) + sample_hi_x_;
-    const int64_t y_lo = (int64_t{block.y0} << kSubpixelBits) + sample_lo_y_;
-    const int64_t y_hi = (int64_t{block.y1 - 1} << kSubpixelBits) + sample_hi_y_;
-    bool full = true;
-    for (const Edge& e : edges_) {
-      const int64_t min = e.at(e.a >= 0 ? x_lo : x_hi, e.b >= 0 ? y_lo : y_hi);
-      const int64_t max = e.at(e.a >= 0 ? x_hi : x_lo, e.b >= 0 ? y_hi : y_lo);
-      if (max < 0) return BlockCoverage::None;
-      full &= min >= 0;
-    }
-    return full ? BlockCoverage::Full : BlockCoverage::Partial;
-  }
-
   uint32_t sample_coverage(int32_t x, int32_t y) const {
     uint32_t mask = 0;
     for (uint32_t s = 0; s < ctx_.samples; ++s) {
       const int64_t px = (int64_t{x} << kSubpixelBits) + ctx_.sample_x[s];
       const int64_t py = (int64_t{y} << kSubpixelBits) + ctx_.sample_y[s];
-      if (edges_[0].at(px, py) >= 0 && edges_[1].at(px, py) >= 0 && edges_[2].at(px, py) >= 0) mask |= 1u << s;
+      if (edges_.e[0].at(px, py) >= 0 && edges_.e[1].at(px, py) >= 0 && edges_.e[2].at(px, py) >= 0) mask |= 1u << s;
     }
     return mask & full_mask_;
   }
@@ -175,6 +129,7 @@ class TriangleRasterizer {
           batch_.quad_x[q] = qx;
           batch_.quad_y[q] = qy;
           for (uint32_t i = 0; i < 4; ++i) batch_.coverage[q * 4 + i] = full_mask_;
+          lanes_covered_ |= 0xFu << (4 * q);
           if (batch_.quads * 4 == W_) flush();
         }
       return;
@@ -193,7 +148,10 @@ class TriangleRasterizer {
         const uint32_t q = batch_.quads++;
         batch_.quad_x[q] = qx;
         batch_.quad_y[q] = qy;
-        for (uint32_t i = 0; i < 4; ++i) batch_.coverage[q * 4 + i] = cov[i];
+        for (uint32_t i = 0; i < 4; ++i) {
+          batch_.coverage[q * 4 + i] = cov[i];
+          lanes_covered_ |= uint32_t(cov[i] != 0) << (q * 4 + i);
+        }
         if (batch_.quads * 4 == W_) flush();
       }
   }
@@ -204,6 +162,7 @@ class TriangleRasterizer {
     if (early_ && merger_.has_depth_stencil_work()) {
       interpolator_.sample_depths(batch_, depth_);
       merger_.depth_stencil(batch_, batch_.coverage, depth_, t_);
+      lanes_covered_ = covered_lanes();
     }
     if (!shading_) {
       count_passed(batch_.coverage);
@@ -213,32 +172,38 @@ class TriangleRasterizer {
       memcpy(pixel_coverage, batch_.coverage, sizeof(uint32_t) * lanes);
       for (uint32_t sample = 0; sample < ctx_.samples; ++sample) {
         for (uint32_t l = 0; l < lanes; ++l) batch_.coverage[l] = pixel_coverage[l] & (1u << sample);
+        lanes_covered_ = covered_lanes();
         shade(int32_t(sample));
       }
     } else {
       shade(-1);
     }
     batch_.quads = 0;
+    lanes_covered_ = 0;
+  }
+
+  // Lanes of the batch that cover a sample (recomputed after something narrowed the coverage).
+  uint32_t covered_lanes() const {
+    uint32_t mask = 0;
+    for (uint32_t l = 0; l < batch_.lanes(); ++l) mask |= uint32_t(batch_.coverage[l] != 0) << l;
+    return mask;
   }
 
   void shade(int32_t sample) {
     const uint32_t lanes = batch_.lanes();
-    uint32_t covered = 0, quad_mask = 0;
-    for (uint32_t l = 0; l < lanes; ++l)
-      if (batch_.coverage[l]) covered |= 1u << l;
+    const uint32_t covered = lanes_covered_;
     if (!covered) return;
-    for (uint32_t q = 0; q < batch_.quads; ++q)
-      if (covered & (0xFu << (4 * q))) quad_mask |= 0xFu << (4 * q);
+    // Every lane of a quad with a covered lane: OR each nibble into its low bit, then widen.
+    const uint32_t quad_mask = ((covered | covered >> 1 | covered >> 2 | covered >> 3) & 0x11111111u) * 0xFu;
     const GraphicsKernels& k = *ctx_.kernels;
     const abi::FragmentInterface& fi = k.fragment_interface;
     FragmentScratch& s = *scratch_;
     const uint32_t W = W_;
     interpolator_.fill(batch_, W, sample, s.inputs.data(), s.frag_coord.data(), s.frag_depth.data(),
                        s.point_coord.data());
-    for (uint32_t l = 0; l < W; ++l) {
-      s.sample_mask_in[l] = l < lanes ? batch_.coverage[l] : 0;
-      s.sample_mask_out[l] = ~0u;
-    }
+    uint32_t* mask_in = s.sample_mask_in.data();
+    for (uint32_t l = 0; l < W; ++l) mask_in[l] = l < lanes ? batch_.coverage[l] : 0;
+    if (fi.writes_sample_mask) std::fill(s.sample_mask_out.begin(), s.sample_mask_out.end(), ~0u);
     inv_.covered_mask = covered;
     inv_.quad_mask = quad_mask;
     inv_.sample_id = sample < 0 ? 0 : uint32_t(sample);
@@ -289,34 +254,53 @@ class TriangleRasterizer {
   TriangleInterpolator interpolator_;
   uint32_t* faults_;
   TileCounts& counts_;
-  Edge edges_[3];
+  TriangleEdges edges_;
+  SampleExtent sample_extent_;
+  FragmentScratch* scratch_;
   bool shading_ = false, early_ = true, sample_rate_ = false, coverage_changes_ = false;
-  FragmentScratch* scratch_ = nullptr;
   abi::FragmentInvocation inv_{};
   uint32_t W_ = 4;
   uint32_t full_mask_ = 1;
-  int64_t sample_lo_x_, sample_hi_x_, sample_lo_y_, sample_hi_y_;  // sample position extents in a pixel
+  uint32_t lanes_covered_ = 0;  // lanes of batch_ with coverage (bit per lane)
   QuadBatch batch_;
   float depth_[QuadBatch::kMaxLanes * kMaxSamples];
 };
 
 }  // namespace
 
-void run_tile(const DrawContext& ctx, const OutputMerger& merger, const std::vector<BatchOutput>& batches,
+void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<const ClearViewCmd*>& clears,
               const std::vector<BinEntry>& bin, const Rect& tile, uint32_t* faults) {
   TileCounts counts;
+  FragmentScratch& scratch = thread_local_ref(tls_scratch);  // one thread-local lookup per tile
+  DrawCounters* counters = nullptr;  // of the draw whose counts `counts` holds
+  auto add_counts = [&] {
+    if (!counters) return;
+    counters->samples_passed.fetch_add(counts.samples_passed, std::memory_order_relaxed);
+    counters->fragment_shader_invocations.fetch_add(counts.fragment_invocations, std::memory_order_relaxed);
+    counts = TileCounts{};
+  };
   for (const BinEntry& e : bin) {
-    const BatchOutput& batch = batches[e.batch];
-    const RasterTriangle& t = batch.triangles[e.triangle];
+    if (e.batch == kClearEntry) {
+      const ClearViewCmd& c = *clears[e.triangle];
+      const Rect r = to_rect(c.rect).intersect(tile);
+      const VkRect2D part{{r.x0, r.y0}, {uint32_t(r.x1 - r.x0), uint32_t(r.y1 - r.y0)}};
+      if (!r.empty() && !mem::clear_view_rect(*c.view, c.aspects, c.value, part, c.layers))
+        KILN_LOG_ONCE(LogLevel::Error, "attachment load-op clear: format %d cannot be cleared", c.view->format);
+      continue;
+    }
+    const ShadedBatch& batch = batches[e.batch];
+    const RasterTriangle& t = batch.output->triangles[e.triangle];
     const Rect region = t.bounds.intersect(tile);
     if (region.empty()) continue;
-    TriangleRasterizer r(ctx, merger, t, batch.values.data() + t.values, tile, faults, counts);
+    if (batch.ctx->counters != counters) {
+      add_counts();
+      counters = batch.ctx->counters;
+    }
+    TriangleRasterizer r(*batch.ctx, *batch.merger, t, batch.output->values.data() + t.values, tile, faults, counts,
+                         scratch);
     r.run(region);
   }
-  if (ctx.counters) {
-    ctx.counters->samples_passed.fetch_add(counts.samples_passed, std::memory_order_relaxed);
-    ctx.counters->fragment_shader_invocations.fetch_add(counts.fragment_invocations, std::memory_order_relaxed);
-  }
+  add_counts();
 }
 
 }  // namespace kiln::exec::gfx

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "common/log.h"
+#include "common/thread_local_ref.h"
 
 namespace kiln::exec::gfx {
 
@@ -46,7 +47,7 @@ VertexFormat make_vertex_format(const GraphicsKernels& kernels) {
   return f;
 }
 
-void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, std::vector<int64_t>& ids) {
+void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, VertexIds& ids) {
   ids.resize(params.count);
   fetch_vertex_ids(ctx, params, ids.data());
 }
@@ -86,8 +87,10 @@ void shade_vertices(const DrawContext& ctx, const DrawParams& params, uint32_t i
   const VertexFormat& f = ctx.vertex_format;
   const uint32_t W = k.vertex_width;
   const abi::VertexOutputLayout& layout = k.vertex_outputs;
-  thread_local std::vector<uint32_t> outputs;
-  thread_local std::vector<int32_t> lane_ids;
+  thread_local std::vector<uint32_t> tls_outputs;
+  thread_local std::vector<int32_t> tls_lane_ids;
+  std::vector<uint32_t>& outputs = thread_local_ref(tls_outputs);
+  std::vector<int32_t>& lane_ids = thread_local_ref(tls_lane_ids);
   outputs.assign(size_t{layout.slot_count} * 4 * W, 0);
   lane_ids.assign(W, 0);
   abi::VertexInvocation inv{};

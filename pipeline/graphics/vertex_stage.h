@@ -15,7 +15,7 @@ constexpr int64_t kRestartCut = INT64_MIN;
 // The VertexIndex of each vertex the draw consumes, in order (index + vertexOffset for indexed
 // draws, firstVertex + n otherwise); restart indices become kRestartCut when restart is enabled.
 // Indices past the end of the index buffer read as 0 (logged once).
-void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, std::vector<int64_t>& ids);
+void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, VertexIds& ids);
 // The same into ids[0 .. params.count) (a draw's ids can be fetched in pieces: params with a
 // later `first` and a smaller `count` give the matching slice).
 void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, int64_t* ids);

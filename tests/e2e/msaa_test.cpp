@@ -329,9 +329,8 @@ TEST_P(MsaaSamplesTest, TexelFetchReadsEachCoveredSampleAndCopyImageKeepsThem) {
 }
 
 // Per-sample shading: SampleId and SamplePosition give each sample its own colour; the resolve is
-// their average. Needs sampleRateShading, which Kiln does not offer yet (interpolateAt* are missing,
-// docs/design.md "Multisampling"): until then this runs on other drivers, and the kernel side is
-// unit-tested (FragmentKernel.SampleIdAndSamplePosition, DrawOutput's per-sample shading tests).
+// their average (needs sampleRateShading; the kernel side is also unit-tested:
+// FragmentKernel.SampleIdAndSamplePosition, DrawOutput's per-sample shading tests).
 TEST_P(MsaaSamplesTest, SampleShadingColoursEachSample) {
   const VkSampleCountFlagBits samples = GetParam();
   if (!features().core.features.sampleRateShading) GTEST_SKIP() << "sampleRateShading is not supported";
@@ -375,6 +374,258 @@ TEST_P(MsaaSamplesTest, SampleShadingColoursEachSample) {
   }
   failures.report(size_t{kSize} * kSize);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Sample shading and InterpolateAt* (interpolate_at.vert): a triangle whose vertices carry their
+// clip w in the colour's alpha, so smooth inputs are perspective-correct and noperspective ones
+// screen-linear, checked per sample against a CPU evaluation of the same planes.
+// ---------------------------------------------------------------------------------------------
+
+// A triangle over the whole target (pixels (0,0), (128,0), (0,128)) with red 1 at the second
+// vertex and green 1 at the third; clip w 1, 2 and 4 (`perspective`) or 1 everywhere.
+std::vector<ColoredVertex> full_triangle(bool perspective) {
+  const float w1 = perspective ? 2 : 1, w2 = perspective ? 4 : 1;
+  return {{-1, -1, 0.5f, 0, 0, 0, 1}, {3, -1, 0.5f, 1, 0, 0, w1}, {-1, 3, 0.5f, 0, 1, 0, w2}};
+}
+
+// (red, green) of full_triangle(perspective) at framebuffer position (x, y): interpolated
+// perspective-correctly (`smooth`) or screen-linearly.
+std::array<double, 2> full_triangle_at(double x, double y, bool perspective, bool smooth) {
+  const double b1 = x / 128, b2 = y / 128, b0 = 1 - b1 - b2;
+  if (!smooth || !perspective) return {b1, b2};
+  const double q0 = b0 / 1, q1 = b1 / 2, q2 = b2 / 4, sum = q0 + q1 + q2;
+  return {q1 / sum, q2 / sum};
+}
+
+// Whether the perspective variants run: lavapipe evaluates InterpolateAt* from derivatives, which
+// under perspective is off by up to ~1e-4 (and NaN for some noperspective offsets), so only Kiln
+// is held to the exact planes there; the affine variants hold every driver to them.
+bool exact_perspective(bool is_kiln, bool perspective) { return is_kiln || !perspective; }
+
+DrawJobOptions interpolate_options(VkSampleCountFlagBits samples, const char* fragment_shader) {
+  DrawJobOptions o = colored_options(samples);
+  o.vertex_shader = "interpolate_at.vert";
+  o.fragment_shader = fragment_shader;
+  o.color_format = VK_FORMAT_R32G32B32A32_SFLOAT;
+  return o;
+}
+
+class SampleShadingTest : public MsaaTest, public ::testing::WithParamInterface<VkSampleCountFlagBits> {
+ protected:
+  // A device with sampleRateShading, or nullptr (the test is then skipped) where another driver
+  // or its float target lacks it; Kiln must have both.
+  TestDevice* sample_shading_device(VkSampleCountFlagBits samples) {
+    if (!features().core.features.sampleRateShading || !supports(VK_FORMAT_R32G32B32A32_SFLOAT, kTargetUsage, samples)) {
+      if (is_kiln()) ADD_FAILURE() << "Kiln must support sampleRateShading with " << samples << " float samples";
+      return nullptr;
+    }
+    DeviceFeatures enabled;
+    enabled.core.features.sampleRateShading = VK_TRUE;
+    enabled.core.features.fragmentStoresAndAtomics = features().core.features.fragmentStoresAndAtomics;
+    return create_device(enabled);
+  }
+  // Draws `vertices` and reads every sample back.
+  FetchedSamples draw(TestDevice& device, const DrawJobOptions& o, const std::vector<ColoredVertex>& vertices,
+                      int32_t push = -1) {
+    DrawJob job(device, o);
+    EXPECT_EQ(job.pipeline_result(), VK_SUCCESS);
+    Buffer vb = vertex_buffer(device, vertices);
+    job.draw({{0, 0, 0, 0}}, [&](VkCommandBuffer cb) {
+      bind_vertices(cb, vb);
+      if (push >= 0) vkCmdPushConstants(cb, job.layout(), VK_SHADER_STAGE_ALL_GRAPHICS, 0, 4, &push);
+      vkCmdDraw(cb, uint32_t(vertices.size()), 1, 0, 0);
+    });
+    return fetch_samples(device, job.color_image().image, job.color_view(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                         o.samples);
+  }
+  // Every sample of every pixel against `want(x, y, s)` (red, green, blue, alpha; within `tolerance`).
+  void check(const FetchedSamples& got, uint32_t samples, const std::function<std::array<double, 4>(uint32_t, uint32_t, uint32_t)>& want,
+             double tolerance = 2e-5) {
+    ASSERT_EQ(got.samples, samples);
+    GroupedFailures failures([](size_t i) { return "pixel (" + std::to_string(i % kSize) + ", " + std::to_string(i / kSize) + ")"; });
+    for (uint32_t y = 0; y < kSize; ++y)
+      for (uint32_t x = 0; x < kSize; ++x)
+        for (uint32_t s = 0; s < samples; ++s) {
+          const std::array<double, 4> w = want(x, y, s);
+          const std::array<float, 4>& g = got.at(x, y, s);
+          for (int c = 0; c < 4; ++c)
+            if (!(std::fabs(g[c] - w[c]) <= tolerance)) {
+              failures.add("sample " + std::to_string(s) + " component " + std::to_string(c), y * kSize + x,
+                           std::to_string(g[c]), std::to_string(w[c]));
+              break;
+            }
+        }
+    failures.report(size_t{kSize} * kSize);
+  }
+};
+
+// With sampleRateShading the interpolation offset limits must reach the spec's minimums
+// (minInterpolationOffset <= -0.5, maxInterpolationOffset >= 0.5 - 2^-subPixelInterpolationOffsetBits,
+// subPixelInterpolationOffsetBits >= 4).
+TEST_F(MsaaTest, SampleRateShadingInterpolationLimits) {
+  if (!features().core.features.sampleRateShading) GTEST_SKIP() << "sampleRateShading is not supported";
+  const VkPhysicalDeviceLimits& l = properties().limits;
+  EXPECT_LE(l.minInterpolationOffset, -0.5f);
+  EXPECT_GE(l.subPixelInterpolationOffsetBits, 4u);
+  EXPECT_GE(l.maxInterpolationOffset, 0.5f - std::ldexp(1.0f, -int(l.subPixelInterpolationOffsetBits)));
+}
+
+// interpolateAtSample(smooth, gl_SampleID ^ 1) and interpolateAtOffset(noperspective, (0.25, -0.375)).
+TEST_P(SampleShadingTest, InterpolateAtSampleAndOffset) {
+  const VkSampleCountFlagBits samples = GetParam();
+  TestDevice* device = sample_shading_device(samples);
+  if (!device) GTEST_SKIP() << "sampleRateShading or " << samples << " float samples are not supported";
+  const auto locations = standard_locations(samples);
+  for (bool perspective : {false, true}) {
+    if (!exact_perspective(is_kiln(), perspective)) continue;
+    SCOPED_TRACE(perspective ? "perspective" : "affine");
+    const FetchedSamples got = draw(*device, interpolate_options(samples, "interpolate_at_sample.frag"), full_triangle(perspective));
+    check(got, samples, [&](uint32_t x, uint32_t y, uint32_t s) {
+      const auto at_sample = full_triangle_at(x + locations[s ^ 1].first / 16.0, y + locations[s ^ 1].second / 16.0, perspective, true);
+      const auto at_offset = full_triangle_at(x + 0.75, y + 0.125, perspective, false);
+      return std::array<double, 4>{at_sample[0], at_sample[1], at_offset[0], at_offset[1]};
+    });
+  }
+}
+
+// `sample in` inputs (smooth and noperspective) hold their values at each sample's location.
+TEST_P(SampleShadingTest, SampleQualifiedInputs) {
+  const VkSampleCountFlagBits samples = GetParam();
+  TestDevice* device = sample_shading_device(samples);
+  if (!device) GTEST_SKIP() << "sampleRateShading or " << samples << " float samples are not supported";
+  const auto locations = standard_locations(samples);
+  for (bool perspective : {false, true}) {
+    if (!exact_perspective(is_kiln(), perspective)) continue;
+    SCOPED_TRACE(perspective ? "perspective" : "affine");
+    const FetchedSamples got = draw(*device, interpolate_options(samples, "interpolate_sample_inputs.frag"), full_triangle(perspective));
+    check(got, samples, [&](uint32_t x, uint32_t y, uint32_t s) {
+      const double sx = x + locations[s].first / 16.0, sy = y + locations[s].second / 16.0;
+      const auto smooth = full_triangle_at(sx, sy, perspective, true), linear = full_triangle_at(sx, sy, perspective, false);
+      return std::array<double, 4>{smooth[0], smooth[1], linear[0], linear[1]};
+    });
+  }
+}
+
+// interpolateAtOffset through a dynamically indexed input array, at the offset limits
+// (minInterpolationOffset -0.5, maxInterpolationOffset 0.4375), per pixel.
+TEST_P(SampleShadingTest, InterpolateAtOffsetOfDynamicallyIndexedInput) {
+  const VkSampleCountFlagBits samples = GetParam();
+  TestDevice* device = sample_shading_device(samples);
+  if (!device) GTEST_SKIP() << "sampleRateShading or " << samples << " float samples are not supported";
+  DrawJobOptions o = interpolate_options(samples, "interpolate_at_dynamic.frag");
+  o.push_constant_bytes = 4;
+  for (bool perspective : {false, true})
+    for (int32_t index : {0, 1}) {
+      if (!exact_perspective(is_kiln(), perspective)) continue;
+      SCOPED_TRACE(std::string(perspective ? "perspective" : "affine") + ", v_inputs[" + std::to_string(index) + "]");
+      const FetchedSamples got = draw(*device, o, full_triangle(perspective), index);
+      check(got, samples, [&](uint32_t x, uint32_t y, uint32_t) {
+        const auto v = full_triangle_at(x + 0.0, y + 0.9375, perspective, true);  // both Locations are smooth here
+        return std::array<double, 4>{v[0], v[1], 0, 1};
+      });
+    }
+}
+
+// Per pixel, interpolateAtCentroid of a plain input equals the centroid-qualified input: the pixel
+// centre when every sample is covered, else a covered sample's location (Vulkan allows any point
+// of the pixel inside the primitive; Kiln and lavapipe take a covered sample). The test triangle
+// has partly covered pixels along its edges; its colour is its framebuffer position / 64.
+TEST_P(SampleShadingTest, InterpolateAtCentroidMatchesCentroidInput) {
+  const VkSampleCountFlagBits samples = GetParam();
+  TestDevice* device = sample_shading_device(samples);
+  if (!device) GTEST_SKIP() << "sampleRateShading or " << samples << " float samples are not supported";
+  std::vector<ColoredVertex> vertices;
+  for (int i = 0; i < 3; ++i)
+    vertices.push_back({float(kTriangleX[i] / (kSize / 2) - 1), float(kTriangleY[i] / (kSize / 2) - 1), 0.5f,
+                        float(kTriangleX[i] / kSize), float(kTriangleY[i] / kSize), 0, 1});
+  const FetchedSamples got = draw(*device, interpolate_options(samples, "interpolate_at_centroid.frag"), vertices);
+  ASSERT_EQ(got.samples, uint32_t(samples));
+  const auto locations = standard_locations(samples);
+  GroupedFailures failures([](size_t i) { return "pixel (" + std::to_string(i % kSize) + ", " + std::to_string(i / kSize) + ")"; });
+  uint32_t partly = 0;
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x) {
+      const uint32_t mask = expected_coverage(samples, x, y);
+      if (!mask) continue;
+      const bool full = mask == (1u << samples) - 1;
+      partly += !full;
+      for (uint32_t s = 0; s < samples; ++s) {
+        if (!(mask & (1u << s))) continue;
+        const std::array<float, 4>& g = got.at(x, y, s);
+        // Where both values are, in pixels.
+        const double ax = g[0] * kSize, ay = g[1] * kSize, cx = g[2] * kSize, cy = g[3] * kSize;
+        if (std::fabs(ax - cx) > 1e-3 || std::fabs(ay - cy) > 1e-3)
+          failures.add("interpolateAtCentroid vs centroid input", y * kSize + x,
+                       std::to_string(ax) + "," + std::to_string(ay), std::to_string(cx) + "," + std::to_string(cy));
+        bool placed = false;
+        if (full) {
+          placed = std::fabs(ax - (x + 0.5)) < 1e-3 && std::fabs(ay - (y + 0.5)) < 1e-3;
+        } else {
+          for (uint32_t t = 0; t < samples; ++t)
+            placed |= (mask & (1u << t)) && std::fabs(ax - (x + locations[t].first / 16.0)) < 1e-3 &&
+                      std::fabs(ay - (y + locations[t].second / 16.0)) < 1e-3;
+        }
+        if (!placed)
+          failures.add(full ? "centroid of a covered pixel (its centre)" : "centroid of a partly covered pixel (a covered sample)",
+                       y * kSize + x, std::to_string(ax) + "," + std::to_string(ay), "mask " + std::to_string(mask));
+      }
+    }
+  failures.report(size_t{kSize} * kSize);
+  EXPECT_GT(partly, 40u);
+}
+
+// minSampleShading: at least ceil(minSampleShading * samples) invocations per covered pixel
+// (Kiln may run more, never fewer; min_sample_shading.frag counts them with an atomic per pixel),
+// and every sample's plain smooth input is the colour of a point inside its pixel.
+TEST_P(SampleShadingTest, MinSampleShadingRunsEnoughInvocations) {
+  const VkSampleCountFlagBits samples = GetParam();
+  if (!features().core.features.fragmentStoresAndAtomics) GTEST_SKIP() << "fragmentStoresAndAtomics is not supported";
+  TestDevice* device = sample_shading_device(samples);
+  if (!device) GTEST_SKIP() << "sampleRateShading or " << samples << " float samples are not supported";
+  // Screen-linear colour (w = 1): red = x / 128, green = y / 128.
+  const std::vector<ColoredVertex> screen_linear = {{-1, -1, 0.5f, 0, 0, 0, 1}, {3, -1, 0.5f, 1, 0, 0, 1}, {-1, 3, 0.5f, 0, 1, 0, 1}};
+  for (float min : {1.0f, 0.5f, 0.25f}) {
+    SCOPED_TRACE("minSampleShading " + std::to_string(min));
+    DrawJobOptions o = interpolate_options(samples, "min_sample_shading.frag");
+    o.sample_shading = true;
+    o.min_sample_shading = min;
+    o.bindings = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    o.push_constant_bytes = 4;
+    DrawJob job(*device, o);
+    ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+    Buffer counts = device->create_buffer(size_t{kSize} * kSize * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    job.bind_buffer(0, counts);
+    Buffer vb = vertex_buffer(*device, screen_linear);
+    job.draw({{0, 0, 0, 0}}, [&](VkCommandBuffer cb) {
+      bind_vertices(cb, vb);
+      vkCmdPushConstants(cb, job.layout(), VK_SHADER_STAGE_ALL_GRAPHICS, 0, 4, &kSize);
+      vkCmdDraw(cb, 3, 1, 0, 0);
+    });
+    const FetchedSamples got =
+        fetch_samples(*device, job.color_image().image, job.color_view(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, samples);
+    ASSERT_EQ(got.samples, uint32_t(samples));
+    const uint32_t wanted = uint32_t(std::ceil(min * samples));
+    const uint32_t* invocations = mapped_as<uint32_t>(counts);
+    GroupedFailures failures([](size_t i) { return "pixel (" + std::to_string(i % kSize) + ", " + std::to_string(i / kSize) + ")"; });
+    for (uint32_t y = 0; y < kSize; ++y)
+      for (uint32_t x = 0; x < kSize; ++x) {
+        const uint32_t n = invocations[y * kSize + x];
+        if (n < wanted || n > uint32_t(samples))
+          failures.add("invocations", y * kSize + x, std::to_string(n), std::to_string(wanted) + ".." + std::to_string(samples));
+        for (uint32_t s = 0; s < samples; ++s) {
+          const std::array<float, 4>& g = got.at(x, y, s);
+          const double px = g[0] * 128, py = g[1] * 128;
+          if (!(px >= x - 1e-3 && px <= x + 1 + 1e-3 && py >= y - 1e-3 && py <= y + 1 + 1e-3))
+            failures.add("sample " + std::to_string(s) + " colour's position", y * kSize + x,
+                         std::to_string(px) + "," + std::to_string(py), "inside the pixel");
+        }
+      }
+    failures.report(size_t{kSize} * kSize);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Samples, SampleShadingTest,
+                         ::testing::Values(VK_SAMPLE_COUNT_2_BIT, VK_SAMPLE_COUNT_4_BIT, VK_SAMPLE_COUNT_8_BIT), samples_name);
 
 INSTANTIATE_TEST_SUITE_P(Samples, MsaaSamplesTest,
                          ::testing::Values(VK_SAMPLE_COUNT_2_BIT, VK_SAMPLE_COUNT_4_BIT, VK_SAMPLE_COUNT_8_BIT), samples_name);

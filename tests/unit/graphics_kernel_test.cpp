@@ -2,6 +2,8 @@
 // graphics section), at every SIMD width, against values computed here on the CPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -301,6 +303,23 @@ TEST_P(VertexKernel, PlainBuiltinVariablesAndComponentArrays) {
   }
 }
 
+TEST(VertexKernelCompile, DeclaredButUnwrittenPerVertexMembersGetNoSlots) {
+  // glslang declares gl_PointSize, gl_ClipDistance[1] and gl_CullDistance[1] in every gl_PerVertex;
+  // a shader that writes only gl_Position and a Location must not make vertices carry (and
+  // primitives be clipped or culled against) the others.
+  Shader shader("gfx_api_passthrough.vert", ShaderStage::Vertex);
+  ASSERT_FALSE(shader.words.empty());
+  std::string error;
+  auto kernel = compile_vertex_kernel(shader.source, 8, VertexInputKey{}, binding0(), 1, nullptr, &error);
+  ASSERT_TRUE(kernel) << error;
+  const abi::VertexOutputLayout& layout = kernel->outputs;
+  EXPECT_EQ(layout.location_slot[0], 1);
+  EXPECT_EQ(layout.point_size_slot, -1);
+  EXPECT_EQ(layout.clip_distance_count, 0u);
+  EXPECT_EQ(layout.cull_distance_count, 0u);
+  EXPECT_EQ(layout.slot_count, 2u);
+}
+
 TEST(VertexKernelCompile, SameKeyLinksOnceAndVertexInputIsPartOfTheKey) {
   Shader shader("gfx_fetch.vert", ShaderStage::Vertex);
   std::string error;
@@ -372,7 +391,7 @@ struct FragmentArrays {
   std::vector<uint32_t> inputs, outputs, sample_mask_in, sample_mask_out;
   std::vector<float> frag_coord, frag_depth;
   explicit FragmentArrays(uint32_t width)
-      : W(width), inputs(abi::kMaxVaryingLocations * 4 * width), outputs(abi::kMaxColorAttachments * 4 * width, 0xDEADBEEFu),
+      : W(width), inputs(abi::kFragmentInputSlots * 4 * width), outputs(abi::kMaxColorAttachments * 4 * width, 0xDEADBEEFu),
         sample_mask_in(width), sample_mask_out(width, ~0u), frag_coord(4 * width), frag_depth(width, 0.9f) {}
   uint32_t& input(uint32_t location, uint32_t c, uint32_t lane) { return inputs[(location * 4 + c) * W + lane]; }
   uint32_t output(uint32_t location, uint32_t c, uint32_t lane) const { return outputs[(location * 4 + c) * W + lane]; }
@@ -558,6 +577,104 @@ TEST_P(FragmentKernel, SampleIdAndSamplePosition) {
     EXPECT_EQ(bits_float(a.output(0, 1, lane)), 0.5625f) << "SamplePosition.x, lane " << lane;
     EXPECT_EQ(bits_float(a.output(0, 2, lane)), 0.3125f) << "SamplePosition.y, lane " << lane;
     EXPECT_EQ(bits_float(a.output(0, 3, lane)), 0.75f);
+  }
+}
+
+// InterpolateAt*: the kernel evaluates the primitive's planes (abi::InterpolationRecord, whose
+// address the engine puts in the inputs' kInterpolationInputSlot) at the position it asks for.
+struct PlaneRecord {
+  abi::InterpolationRecord r{};
+  // Perspective weights around origin (8, 16): b1 = 0.25 + x/64, b2 = 0.125 + y/32, 1/w 1, 0.5, 0.25;
+  // 4 standard samples; Locations 0..2 components 0/1 are p1/p2 (b1/b2 when noperspective).
+  PlaneRecord() {
+    r.origin[0] = 8, r.origin[1] = 16;
+    const float b1[3] = {0.25f, 1 / 64.0f, 0}, b2[3] = {0.125f, 0, 1 / 32.0f}, inv_w[3] = {1, 0.5f, 0.25f};
+    std::copy(b1, b1 + 3, r.b1), std::copy(b2, b2 + 3, r.b2), std::copy(inv_w, inv_w + 3, r.inv_w);
+    r.perspective = 1;
+    r.samples = 4;
+    const float positions[4][2] = {{0.375f, 0.125f}, {0.875f, 0.375f}, {0.125f, 0.625f}, {0.625f, 0.875f}};
+    for (int i = 0; i < 4; ++i) r.sample_position[i][0] = positions[i][0], r.sample_position[i][1] = positions[i][1];
+    for (uint32_t location = 0; location < 3; ++location) {
+      r.component[location * 4 + 0][1] = 1;  // a0 0, d1 1, d2 0
+      r.component[location * 4 + 1][2] = 1;
+    }
+  }
+  // (p1, p2) or (b1, b2) at framebuffer position (x, y), as doubles.
+  std::array<double, 2> at(double x, double y, bool perspective) const {
+    const double b1 = 0.25 + (x - 8) / 64, b2 = 0.125 + (y - 16) / 32;
+    if (!perspective) return {b1, b2};
+    const double q0 = (1 - b1 - b2) * 1, q1 = b1 * 0.5, q2 = b2 * 0.25, w = q0 + q1 + q2;
+    return {q1 / w, q2 / w};
+  }
+  void pass_to(FragmentArrays& a) const {
+    const abi::InterpolationRecord* address = &r;
+    std::memcpy(&a.inputs[abi::kInterpolationInputSlot * 4 * a.W], &address, sizeof address);
+  }
+};
+
+TEST_P(FragmentKernel, InterpolateAtSampleAndOffsetEvaluateThePlanes) {
+  const uint32_t W = GetParam();
+  Shader shader("interpolate_at_sample.frag", ShaderStage::Fragment);
+  ASSERT_FALSE(shader.words.empty());
+  std::string error;
+  auto kernel = compile_fragment_kernel(shader.source, W, binding0(), 1, nullptr, &error);
+  ASSERT_TRUE(kernel) << error;
+  EXPECT_TRUE(kernel->interface.interpolates_at_positions);
+  EXPECT_TRUE(kernel->interface.reads_frag_coord);
+  PlaneRecord planes;
+  FragmentArrays a(W);
+  planes.pass_to(a);
+  auto pixel_x = [](uint32_t lane) { return 8.0 + 2 * (lane / 4) + (lane & 1); };
+  auto pixel_y = [](uint32_t lane) { return 16.0 + ((lane >> 1) & 1); };
+  for (uint32_t lane = 0; lane < W; ++lane) {  // shading sample 2 of each pixel
+    a.frag_coord[0 * W + lane] = float(pixel_x(lane) + 0.125);
+    a.frag_coord[1 * W + lane] = float(pixel_y(lane) + 0.625);
+  }
+  Resources resources;
+  uint32_t faults = 0;
+  FragmentInvocation inv = a.invocation(&resources.context, &faults);
+  inv.sample_id = 2;
+  EXPECT_EQ(kernel->function(&inv), inv.covered_mask);
+  for (uint32_t lane = 0; lane < W; ++lane) {
+    const auto at_sample = planes.at(pixel_x(lane) + 0.625, pixel_y(lane) + 0.875, true);  // sample 2 ^ 1
+    const auto at_offset = planes.at(pixel_x(lane) + 0.75, pixel_y(lane) + 0.125, false);
+    EXPECT_NEAR(bits_float(a.output(0, 0, lane)), at_sample[0], 1e-6) << "lane " << lane;
+    EXPECT_NEAR(bits_float(a.output(0, 1, lane)), at_sample[1], 1e-6) << "lane " << lane;
+    EXPECT_NEAR(bits_float(a.output(0, 2, lane)), at_offset[0], 1e-6) << "lane " << lane;
+    EXPECT_NEAR(bits_float(a.output(0, 3, lane)), at_offset[1], 1e-6) << "lane " << lane;
+  }
+}
+
+// InterpolateAtCentroid: the pixel centre when all samples or none (a helper) are covered, else
+// the first covered sample.
+TEST_P(FragmentKernel, InterpolateAtCentroidPicksTheFirstCoveredSample) {
+  const uint32_t W = GetParam();
+  Shader shader("interpolate_at_centroid.frag", ShaderStage::Fragment);
+  ASSERT_FALSE(shader.words.empty());
+  std::string error;
+  auto kernel = compile_fragment_kernel(shader.source, W, binding0(), 1, nullptr, &error);
+  ASSERT_TRUE(kernel) << error;
+  EXPECT_TRUE(kernel->interface.interpolates_at_positions);
+  PlaneRecord planes;
+  FragmentArrays a(W);
+  planes.pass_to(a);
+  const uint32_t coverage[4] = {0xF, 0x6, 0x0, 0x8};
+  const double where[4][2] = {{0.5, 0.5}, {0.875, 0.375}, {0.5, 0.5}, {0.625, 0.875}};
+  for (uint32_t lane = 0; lane < W; ++lane) {
+    a.frag_coord[0 * W + lane] = 8.5f + 2 * (lane / 4) + (lane & 1);
+    a.frag_coord[1 * W + lane] = 16.5f + ((lane >> 1) & 1);
+    a.sample_mask_in[lane] = coverage[lane % 4];
+  }
+  Resources resources;
+  uint32_t faults = 0;
+  FragmentInvocation inv = a.invocation(&resources.context, &faults);
+  inv.covered_mask &= ~0x4444u;  // the lanes without coverage are helpers
+  EXPECT_EQ(kernel->function(&inv), inv.covered_mask);
+  for (uint32_t lane = 0; lane < W; ++lane) {
+    const auto want = planes.at(8.0 + 2 * (lane / 4) + (lane & 1) + where[lane % 4][0],
+                                16.0 + ((lane >> 1) & 1) + where[lane % 4][1], true);
+    EXPECT_NEAR(bits_float(a.output(0, 0, lane)), want[0], 1e-6) << "lane " << lane;
+    EXPECT_NEAR(bits_float(a.output(0, 1, lane)), want[1], 1e-6) << "lane " << lane;
   }
 }
 

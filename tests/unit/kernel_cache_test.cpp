@@ -53,6 +53,7 @@ TEST(KernelCache, GraphicsStageInfoComesBackIdentical) {
   fragment->fragment.output_type[1] = 2;
   fragment->fragment.writes_depth = true;
   fragment->fragment.depth_replacing_mode_greater = true;
+  fragment->fragment.interpolates_at_positions = true;
   KernelCache a;
   a.insert(1, vertex);
   a.insert(2, fragment);
@@ -78,6 +79,7 @@ TEST(KernelCache, GraphicsStageInfoComesBackIdentical) {
   EXPECT_EQ(f->fragment.output_type[1], 2);
   EXPECT_TRUE(f->fragment.writes_depth);
   EXPECT_TRUE(f->fragment.depth_replacing_mode_greater);
+  EXPECT_TRUE(f->fragment.interpolates_at_positions);
   EXPECT_FALSE(f->fragment.can_discard);
 }
 

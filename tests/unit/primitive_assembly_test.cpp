@@ -26,14 +26,14 @@ TEST(PrimitiveAssembly, PiecesMatchTheSerialAssemblerForEveryTopology) {
   for (VkPrimitiveTopology topology : topologies)
     for (bool provoking_last : {false, true})
       for (size_t n : {0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 12u, 13u, 31u, 100u}) {
-        std::vector<int64_t> ids(n);
+        VertexIds ids(n);
         for (size_t i = 0; i < n; ++i) ids[i] = int64_t(1000 + 7 * i);  // distinct, order-revealing
-        std::vector<AssembledPrimitive> serial;
+        PrimitiveList serial;
         assemble_primitives(topology, provoking_last, ids.data(), n, serial);
         const size_t count = uncut_primitive_count(topology, n);
         ASSERT_EQ(count, serial.size()) << "topology " << topology << ", " << n << " ids";
         for (size_t piece : {size_t{1}, size_t{3}, size_t{64}}) {
-          std::vector<AssembledPrimitive> pieces(count);
+          PrimitiveList pieces(count);
           for (size_t begin = 0; begin < count; begin += piece)
             assemble_uncut_range(topology, provoking_last, ids.data(), begin, std::min(count, begin + piece),
                                  pieces.data() + begin);
@@ -53,7 +53,7 @@ TEST(PrimitiveAssembly, PiecesMatchTheSerialAssemblerForEveryTopology) {
 // Restart cuts start a new strip; PrimitiveId keeps counting across them.
 TEST(PrimitiveAssembly, RestartCutsSplitStripsAndPrimitiveIdsKeepCounting) {
   const int64_t ids[] = {0, 1, 2, 3, INT64_MIN, 10, 11, 12};
-  std::vector<AssembledPrimitive> out;
+  PrimitiveList out;
   assemble_primitives(VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, false, ids, 8, out);
   ASSERT_EQ(out.size(), 3u);
   EXPECT_EQ(out[0].id[0], 0);
