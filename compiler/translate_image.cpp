@@ -11,6 +11,8 @@
 #include <llvm/IR/Intrinsics.h>
 #include <vulkan/vulkan_core.h>
 
+#include <algorithm>
+#include <map>
 #include <span>
 
 #include "compiler/kernel_abi.h"
@@ -101,86 +103,166 @@ class ImageCodegen {
     return addr;
   }
 
-  // The formats code is generated for: the module's, or (Unknown) every one of the sampled type's class.
-  std::vector<const TexelFormat*> formats(const spirv::Type& image) {
-    std::vector<const TexelFormat*> out;
+  // The code generated for one image access: one piece per code shape (TexelFormat::same_code),
+  // run for the lanes whose view has one of `views` formats — or, when the module's format
+  // decides, whose texel size matches.
+  struct FormatCode {
+    const TexelFormat* format;
+    std::vector<uint32_t> views;  // VkFormat
+  };
+
+  // Sampled images (uniform texel buffers) are read as the view's format whatever the module
+  // declares; storage images as the module's format unless it is Unknown.
+  static bool format_from_view(const spirv::Type& image) {
+    return image.image_format == spv::ImageFormat::Unknown || image.sampled == 1;
+  }
+
+  // The formats code is generated for: the module's, or every one of the sampled type's class
+  // that the access can meet (storage images only meet formats with TexelFormat::storage).
+  std::vector<FormatCode> formats(const spirv::Type& image) {
+    std::vector<FormatCode> out;
     const bool integer = t_.m.type(image.element).kind == spirv::TypeKind::Int;
+    const bool storage = image.sampled != 1;
     for (const TexelFormat& f : kTexelFormats) {
-      if (image.image_format == spv::ImageFormat::Unknown ? f.integer() == integer : f.spv == image.image_format)
-        out.push_back(&f);
+      if (storage && !f.storage) continue;
+      if (!format_from_view(image)) {
+        if (f.spv != image.image_format) continue;
+        out.push_back({&f, {static_cast<uint32_t>(f.vk)}});
+        break;  // later entries with the same SPIR-V format share its layout
+      }
+      if (f.integer() != integer) continue;
+      auto same = std::find_if(out.begin(), out.end(), [&](const FormatCode& c) { return c.format->same_code(f); });
+      if (same != out.end()) same->views.push_back(static_cast<uint32_t>(f.vk));
+      else out.push_back({&f, {static_cast<uint32_t>(f.vk)}});
     }
     return out;
   }
 
-  // Lanes for which format `f`'s code runs: with a module format the texel size must match the
-  // view's (so a mismatched view can never be read past its end); without one, the view's format.
-  llvm::Value* format_lanes(const spirv::Type& image, const Grid& g, const TexelFormat& f, llvm::Value* inside) {
-    llvm::Value* match = image.image_format == spv::ImageFormat::Unknown
-                             ? b_.CreateICmpEQ(g.format, t_.splat(b_.getInt32(static_cast<uint32_t>(f.vk))))
-                             : b_.CreateICmpEQ(g.pitch[0], i64(f.bytes()));
+  // Lanes for which `code` runs: with a module format the texel size must match the view's (so a
+  // mismatched view can never be read past its end); otherwise the view's format.
+  llvm::Value* format_lanes(const spirv::Type& image, const Grid& g, const FormatCode& code, llvm::Value* inside) {
+    if (!format_from_view(image)) return b_.CreateAnd(inside, b_.CreateICmpEQ(g.pitch[0], i64(code.format->bytes())));
+    llvm::Value* match = nullptr;
+    for (uint32_t vk : code.views) {
+      llvm::Value* is = b_.CreateICmpEQ(g.format, t_.splat(b_.getInt32(vk)));
+      match = match ? b_.CreateOr(match, is) : is;
+    }
     return b_.CreateAnd(inside, match);
+  }
+
+  // Loads the `bits`-wide integer at byte `offset` of each lane's texel (zero for other lanes).
+  llvm::Value* load_unit(llvm::Value* addr, uint32_t offset, uint32_t bits, llvm::Value* lanes, bool gather) {
+    llvm::Type* raw = b_.getIntNTy(bits);
+    llvm::Value* a = b_.CreateAdd(addr, i64(offset));
+    if (!gather) return access_lanes(t_, a, lanes, raw, bits / 8, nullptr);
+    return b_.CreateMaskedGather(t_.lane_type(raw), b_.CreateIntToPtr(a, t_.lane_type(b_.getPtrTy())), llvm::Align(bits / 8),
+                                 lanes, llvm::Constant::getNullValue(t_.lane_type(raw)));
   }
 
   // Four 32-bit values (float or int as the format's class) of the texels at `addr` for `lanes`;
   // zero for other lanes, missing components (0, 0, 1).
   std::array<llvm::Value*, 4> read(const TexelFormat& f, llvm::Value* addr, llvm::Value* lanes, bool gather) {
     std::array<llvm::Value*, 4> out{};
-    llvm::Type* raw = b_.getIntNTy(f.bits);
-    const uint32_t bytes = f.bits / 8;
+    const uint32_t unit = abi::unit_bits(f.layout, f.bits);
+    std::map<uint32_t, llvm::Value*> units;  // by byte offset: a packed word is loaded once
     for (uint32_t c = 0; c < 4; ++c) {
       if (c >= f.components) {
         const bool one = c == 3;
         out[c] = f.integer() ? t_.splat(b_.getInt32(one ? 1 : 0)) : t_.splat(llvm::ConstantFP::get(b_.getFloatTy(), one ? 1.0 : 0.0));
         continue;
       }
-      llvm::Value* a = b_.CreateAdd(addr, i64(uint64_t{c} * bytes));
-      llvm::Value* v;
-      if (gather) {
-        v = b_.CreateMaskedGather(t_.lane_type(raw), b_.CreateIntToPtr(a, t_.lane_type(b_.getPtrTy())), llvm::Align(bytes),
-                                  lanes, llvm::Constant::getNullValue(t_.lane_type(raw)));
-      } else {
-        v = access_lanes(t_, a, lanes, raw, bytes, nullptr);
-      }
-      out[c] = to_value(f, v);
+      const abi::ChannelField field = abi::channel_field(f.layout, f.bits, c);
+      llvm::Value*& loaded = units[field.byte];
+      if (!loaded) loaded = load_unit(addr, field.byte, unit, lanes, gather);
+      out[c] = component_to_value(t_, f.numeric, field.bits, extract_field(t_, loaded, field));
     }
     return out;
   }
 
-  llvm::Value* to_value(const TexelFormat& f, llvm::Value* v) { return component_to_value(t_, f.numeric, f.bits, v); }
-
-  // A 32-bit shader value (float or int) as a raw component of format `f`.
-  llvm::Value* to_raw(const TexelFormat& f, llvm::Value* v) {
-    llvm::Type* raw = t_.lane_type(b_.getIntNTy(f.bits));
+  // A 32-bit shader value (float or int) as a raw component of `bits` bits (an <W x iN>), with
+  // format_pack's conversions: integers truncated, normalized values clamped (NaN -> 0) and
+  // rounded to nearest even from the exact product, floats rounded by the FP conversion.
+  llvm::Value* to_raw(Numeric numeric, uint32_t bits, llvm::Value* v) {
+    llvm::Type* raw = t_.lane_type(b_.getIntNTy(bits));
     llvm::Type* f32 = t_.lane_type(b_.getFloatTy());
     auto constant = [&](double x) { return t_.splat(llvm::ConstantFP::get(b_.getFloatTy(), x)); };
-    if (f.integer()) {
+    if (numeric == Numeric::Uint || numeric == Numeric::Sint) {
       if (v->getType()->getScalarType()->isFloatingPointTy()) v = b_.CreateBitCast(v, t_.lane_type(b_.getIntNTy(v->getType()->getScalarSizeInBits())));
       return b_.CreateTrunc(b_.CreateZExtOrTrunc(v, t_.lane_type(b_.getInt32Ty())), raw);
     }
     if (!v->getType()->getScalarType()->isFloatingPointTy()) v = b_.CreateBitCast(v, f32);
     if (!v->getType()->getScalarType()->isFloatTy()) v = b_.CreateFPCast(v, f32);
-    if (f.numeric == Numeric::Float) {
-      if (f.bits == 16) return b_.CreateBitCast(b_.CreateFPTrunc(v, t_.lane_type(b_.getHalfTy())), raw);
+    if (numeric == Numeric::Float) {
+      if (bits == 16) return b_.CreateBitCast(b_.CreateFPTrunc(v, t_.lane_type(b_.getHalfTy())), raw);
       return b_.CreateBitCast(v, raw);
     }
-    // Normalized: clamp (NaN becomes 0), scale, round to nearest even.
-    const bool snorm = f.numeric == Numeric::Snorm;
-    const double max = static_cast<double>((uint64_t{1} << (snorm ? f.bits - 1 : f.bits)) - 1);
+    if (numeric == Numeric::Ufloat) return b_.CreateTrunc(to_ufloat(v, bits), raw);
+    // Normalized: clamp (NaN becomes 0), scale in double (exact for a float times a value below
+    // 2^16, so no rounding happens before the one to an integer), round to nearest even.
+    const bool snorm = numeric == Numeric::Snorm;
+    const double max = static_cast<double>((uint64_t{1} << (snorm ? bits - 1 : bits)) - 1);
+    v = b_.CreateSelect(b_.CreateFCmpUNO(v, v), constant(0.0), v);  // before maxnum, which would make NaN -1
     v = float_min_max(b_, llvm::Intrinsic::maxnum, v, constant(snorm ? -1.0 : 0.0));
     v = float_min_max(b_, llvm::Intrinsic::minnum, v, constant(1.0));
-    v = b_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, b_.CreateFMul(v, constant(max)));
-    return snorm ? b_.CreateFPToSI(v, raw) : b_.CreateFPToUI(v, raw);
+    llvm::Type* f64 = t_.lane_type(b_.getDoubleTy());
+    llvm::Value* scaled = b_.CreateFMul(b_.CreateFPExt(v, f64), t_.splat(llvm::ConstantFP::get(b_.getDoubleTy(), max)));
+    scaled = b_.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, scaled);
+    return snorm ? b_.CreateFPToSI(scaled, raw) : b_.CreateFPToUI(scaled, raw);
   }
 
+  // format_pack's encoding of an unsigned 11- or 10-bit float (5-bit exponent with bias 15,
+  // bits - 5 mantissa bits) as an <W x i32>: NaN stays NaN, negatives and -Inf become 0, round to
+  // nearest even with denormals, overflow to Inf. Integer arithmetic on the float's bits: going
+  // through a half would round twice.
+  llvm::Value* to_ufloat(llvm::Value* v, uint32_t bits) {
+    const uint32_t m = bits - 5;
+    const uint32_t infinity = 31u << m;
+    auto k = [&](uint32_t x) { return t_.splat(b_.getInt32(x)); };
+    auto umin = [&](llvm::Value* a, llvm::Value* c) { return b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, a, c); };
+    llvm::Value* word = b_.CreateBitCast(v, t_.lane_type(b_.getInt32Ty()));
+    llvm::Value* magnitude = b_.CreateAnd(word, k(0x7fffffffu));
+    llvm::Value* exponent_field = b_.CreateLShr(magnitude, k(23));
+    llvm::Value* float_denormal = b_.CreateICmpEQ(exponent_field, k(0));
+    // value = significand * 2^(exponent - 23), the implicit bit included for normal floats.
+    llvm::Value* exponent = b_.CreateSelect(float_denormal, k(static_cast<uint32_t>(-126)), b_.CreateSub(exponent_field, k(127)));
+    llvm::Value* significand = b_.CreateOr(b_.CreateAnd(magnitude, k(0x7fffffu)), b_.CreateSelect(float_denormal, k(0), k(0x800000u)));
+    // Results below the smallest normal (2^-14) are denormals: shift further right. A shift of 31
+    // rounds every significand (< 2^24) to 0, like any larger one.
+    llvm::Value* extra = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, b_.CreateSub(k(static_cast<uint32_t>(-14)), exponent), k(0));
+    llvm::Value* shift = umin(b_.CreateAdd(k(23 - m), extra), k(31));
+    llvm::Value* rounded = b_.CreateLShr(significand, shift);
+    llvm::Value* dropped = b_.CreateAnd(significand, b_.CreateSub(b_.CreateShl(k(1), shift), k(1)));
+    llvm::Value* half = b_.CreateShl(k(1), b_.CreateSub(shift, k(1)));
+    llvm::Value* odd = b_.CreateICmpNE(b_.CreateAnd(rounded, k(1)), k(0));
+    llvm::Value* up = b_.CreateOr(b_.CreateICmpUGT(dropped, half), b_.CreateAnd(b_.CreateICmpEQ(dropped, half), odd));
+    rounded = b_.CreateAdd(rounded, b_.CreateZExt(up, rounded->getType()));
+    // Normal results: the exponent field minus one plus the rounded significand, whose implicit
+    // bit adds the one back (and whose rounding carry moves into the exponent, up to Inf).
+    llvm::Value* base = b_.CreateSelect(b_.CreateICmpSGT(extra, k(0)), k(0), b_.CreateShl(b_.CreateAdd(exponent, k(14)), k(m)));
+    llvm::Value* encoded = umin(b_.CreateAdd(base, rounded), k(infinity));  // +Inf lands here too
+    encoded = b_.CreateSelect(b_.CreateICmpSLT(word, k(0)), k(0), encoded);
+    return b_.CreateSelect(b_.CreateICmpUGT(magnitude, k(0x7f800000u)), k(infinity | (1u << (m - 1))), encoded);
+  }
+
+  // Writes the texel's components; the components of one memory unit (a packed word) are
+  // combined and stored together.
   void write(const TexelFormat& f, llvm::Value* addr, llvm::Value* lanes, const Value& texel, bool scatter) {
-    const uint32_t bytes = f.bits / 8;
+    const uint32_t unit = abi::unit_bits(f.layout, f.bits);
+    llvm::Type* unit_type = t_.lane_type(b_.getIntNTy(unit));
+    std::map<uint32_t, llvm::Value*> units;
     for (uint32_t c = 0; c < f.components && c < texel.leaves.size(); ++c) {
-      llvm::Value* raw = to_raw(f, texel.leaves[c]);
-      llvm::Value* a = b_.CreateAdd(addr, i64(uint64_t{c} * bytes));
+      const abi::ChannelField field = abi::channel_field(f.layout, f.bits, c);
+      llvm::Value* raw = b_.CreateZExt(to_raw(f.numeric, field.bits, texel.leaves[c]), unit_type);
+      if (field.shift) raw = b_.CreateShl(raw, t_.splat(b_.getIntN(unit, field.shift)));
+      llvm::Value*& combined = units[field.byte];
+      combined = combined ? b_.CreateOr(combined, raw) : raw;
+    }
+    for (const auto& [byte, value] : units) {
+      llvm::Value* a = b_.CreateAdd(addr, i64(byte));
       if (scatter) {
-        b_.CreateMaskedScatter(raw, b_.CreateIntToPtr(a, t_.lane_type(b_.getPtrTy())), llvm::Align(bytes), lanes);
+        b_.CreateMaskedScatter(value, b_.CreateIntToPtr(a, t_.lane_type(b_.getPtrTy())), llvm::Align(unit / 8), lanes);
       } else {
-        access_lanes(t_, a, lanes, raw->getType()->getScalarType(), bytes, raw);
+        access_lanes(t_, a, lanes, b_.getIntNTy(unit), unit / 8, value);
       }
     }
   }
@@ -212,8 +294,24 @@ llvm::Value* component_to_value(Translator& t, Numeric numeric, uint32_t bits, l
     case Numeric::Float:
       if (bits == 16) return b.CreateFPExt(b.CreateBitCast(v, t.lane_type(b.getHalfTy())), f32);
       return b.CreateBitCast(v, f32);
+    case Numeric::Ufloat: {
+      // An unsigned 11/10-bit float is a half (same 5-bit exponent and bias) without the sign and
+      // with the mantissa's low bits cut: shifted into place it converts exactly, denormals,
+      // infinity and NaN included.
+      llvm::Type* i16 = t.lane_type(b.getInt16Ty());
+      llvm::Value* half = b.CreateShl(b.CreateZExt(v, i16), t.splat(b.getInt16(15 - bits)));
+      return b.CreateFPExt(b.CreateBitCast(half, t.lane_type(b.getHalfTy())), f32);
+    }
   }
   return v;
+}
+
+llvm::Value* extract_field(Translator& t, llvm::Value* unit, const abi::ChannelField& field) {
+  auto& b = t.b();
+  const uint32_t unit_bits = unit->getType()->getScalarSizeInBits();
+  if (field.shift) unit = b.CreateLShr(unit, t.splat(b.getIntN(unit_bits, field.shift)));
+  if (field.bits != unit_bits) unit = b.CreateTrunc(unit, t.lane_type(b.getIntNTy(field.bits)));
+  return unit;
 }
 
 // A zero ImageViewRecord for null descriptors: every size 0, so every access is out of bounds.
@@ -282,9 +380,9 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       const auto formats = g.formats(*image);
       if (formats.empty()) return fail(inst, "image format not supported");
       std::array<llvm::Value*, 4> texel{};
-      for (const TexelFormat* f : formats) {
-        llvm::Value* lanes = g.format_lanes(*image, grid, *f, inside);
-        std::array<llvm::Value*, 4> v = g.read(*f, addr, lanes, formats.size() > 1);
+      for (const auto& code : formats) {
+        llvm::Value* lanes = g.format_lanes(*image, grid, code, inside);
+        std::array<llvm::Value*, 4> v = g.read(*code.format, addr, lanes, formats.size() > 1);
         for (uint32_t c = 0; c < 4; ++c) texel[c] = texel[c] ? builder_.CreateSelect(lanes, v[c], texel[c]) : v[c];
       }
       // Lanes no format matched (out of bounds, null or mismatched views) read (0, 0, 0, 1) from the
@@ -312,8 +410,8 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       const auto formats = g.formats(*image);
       if (formats.empty()) return fail(inst, "image format not supported");
       inside = without_helpers(inside);  // fragment helper lanes never write memory
-      for (const TexelFormat* f : formats)
-        g.write(*f, addr, g.format_lanes(*image, grid, *f, inside), texel, formats.size() > 1);
+      for (const auto& code : formats)
+        g.write(*code.format, addr, g.format_lanes(*image, grid, code, inside), texel, formats.size() > 1);
       return true;
     }
     case spv::Op::OpImageQuerySize:

@@ -339,24 +339,18 @@ bool fetch_attribute(Translator& t, uint32_t location, bool integer, std::array<
     llvm::Value* pointers = b.CreateIntToPtr(b.CreateAdd(base, t.splat(b.getInt64(at))), t.lane_type(b.getPtrTy()));
     return b.CreateMaskedGather(t.lane_type(raw), pointers, llvm::Align(1), lanes, llvm::Constant::getNullValue(t.lane_type(raw)));
   };
-  llvm::Value* packed = format->layout == abi::VertexLayout::A2B10G10R10 ? gather(i32, 0) : nullptr;
+  const uint32_t unit = abi::unit_bits(format->layout, format->bits);
+  std::map<uint32_t, llvm::Value*> units;  // by byte offset: a packed word is fetched once
   for (uint32_t c = 0; c < 4; ++c) {
     llvm::Value* fallback = default_component(c, format->integer());
     if (c >= format->components) {
       (*out)[c] = fallback;
       continue;
     }
-    llvm::Value* raw;
-    uint32_t bits = format->bits;
-    switch (format->layout) {
-      case abi::VertexLayout::Plain: raw = gather(b.getIntNTy(bits), uint64_t{c} * bits / 8); break;
-      case abi::VertexLayout::Bgra: raw = gather(b.getInt8Ty(), (c == 3 ? 3 : 2 - c)); break;
-      case abi::VertexLayout::A2B10G10R10:
-        bits = c == 3 ? 2 : 10;
-        raw = b.CreateTrunc(b.CreateLShr(packed, t.splat(b.getInt32(10 * c))), t.lane_type(b.getIntNTy(bits)));
-        break;
-    }
-    llvm::Value* value = as_i32(t, component_to_value(t, format->numeric, bits, raw));
+    const abi::ChannelField field = abi::channel_field(format->layout, format->bits, c);
+    llvm::Value*& loaded = units[field.byte];
+    if (!loaded) loaded = gather(b.getIntNTy(unit), field.byte);
+    llvm::Value* value = as_i32(t, component_to_value(t, format->numeric, field.bits, extract_field(t, loaded, field)));
     (*out)[c] = b.CreateSelect(inside, value, fallback);
   }
   return true;

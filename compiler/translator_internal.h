@@ -227,6 +227,10 @@ llvm::Value* access_lanes(Translator& t, llvm::Value* addr, llvm::Value* lanes, 
 // classes, float otherwise (translate_image.cpp; shared by image reads and vertex fetch).
 llvm::Value* component_to_value(Translator& t, abi::Numeric numeric, uint32_t bits, llvm::Value* raw);
 
+// The raw bits of `field` (an <W x iN> of field.bits) from a loaded memory unit of a texel
+// (abi::channel_field; translate_image.cpp, shared with vertex fetch).
+llvm::Value* extract_field(Translator& t, llvm::Value* unit, const abi::ChannelField& field);
+
 // The atomic instructions the translator implements (translate_memory.cpp, atomic()).
 bool is_atomic_instruction(spv::Op op);
 

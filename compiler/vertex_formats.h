@@ -10,23 +10,17 @@
 
 namespace kiln::abi {
 
-enum class VertexLayout : uint8_t {
-  Plain,            // components in R, G, B, A order, `bits` each
-  Bgra,             // B8G8R8A8: memory order B, G, R, A
-  A2B10G10R10,      // one 32-bit word: R bits 0-9, G 10-19, B 20-29, A 30-31
-};
-
 struct VertexFormat {
   VkFormat vk;
   uint32_t components;  // components present in memory (the rest read 0, 0, 1)
   uint32_t bits;        // per component (Plain, Bgra); 32 for the packed word
   Numeric numeric;
-  VertexLayout layout;
-  uint32_t bytes() const { return layout == VertexLayout::A2B10G10R10 ? 4 : components * bits / 8; }
+  TexelLayout layout;   // where each channel is (abi::channel_field)
+  uint32_t bytes() const { return packed_layout(layout) ? 4 : components * bits / 8; }
   bool integer() const { return numeric == Numeric::Uint || numeric == Numeric::Sint; }
 };
 
-#define KILN_VF(fmt, n, bits, num) {VK_FORMAT_##fmt, n, bits, Numeric::num, VertexLayout::Plain}
+#define KILN_VF(fmt, n, bits, num) {VK_FORMAT_##fmt, n, bits, Numeric::num, TexelLayout::Plain}
 #define KILN_VF_NORM_INT_SCALED(prefix, n, bits)                                                              \
   KILN_VF(prefix##_UNORM, n, bits, Unorm), KILN_VF(prefix##_SNORM, n, bits, Snorm),                            \
   KILN_VF(prefix##_UINT, n, bits, Uint), KILN_VF(prefix##_SINT, n, bits, Sint),                                \
@@ -41,7 +35,7 @@ inline constexpr VertexFormat kVertexFormats[] = {
     KILN_VF(A8B8G8R8_UNORM_PACK32, 4, 8, Unorm), KILN_VF(A8B8G8R8_SNORM_PACK32, 4, 8, Snorm),
     KILN_VF(A8B8G8R8_UINT_PACK32, 4, 8, Uint), KILN_VF(A8B8G8R8_SINT_PACK32, 4, 8, Sint),
     KILN_VF(A8B8G8R8_USCALED_PACK32, 4, 8, Uscaled), KILN_VF(A8B8G8R8_SSCALED_PACK32, 4, 8, Sscaled),
-    {VK_FORMAT_B8G8R8A8_UNORM, 4, 8, Numeric::Unorm, VertexLayout::Bgra},
+    {VK_FORMAT_B8G8R8A8_UNORM, 4, 8, Numeric::Unorm, TexelLayout::Bgra},
     KILN_VF_NORM_INT_SCALED(R16, 1, 16),
     KILN_VF_NORM_INT_SCALED(R16G16, 2, 16),
     KILN_VF_NORM_INT_SCALED(R16G16B16, 3, 16),
@@ -53,12 +47,12 @@ inline constexpr VertexFormat kVertexFormats[] = {
     KILN_VF(R32G32B32_UINT, 3, 32, Uint), KILN_VF(R32G32B32_SINT, 3, 32, Sint), KILN_VF(R32G32B32_SFLOAT, 3, 32, Float),
     KILN_VF(R32G32B32A32_UINT, 4, 32, Uint), KILN_VF(R32G32B32A32_SINT, 4, 32, Sint),
     KILN_VF(R32G32B32A32_SFLOAT, 4, 32, Float),
-    {VK_FORMAT_A2B10G10R10_UNORM_PACK32, 4, 32, Numeric::Unorm, VertexLayout::A2B10G10R10},
-    {VK_FORMAT_A2B10G10R10_SNORM_PACK32, 4, 32, Numeric::Snorm, VertexLayout::A2B10G10R10},
-    {VK_FORMAT_A2B10G10R10_UINT_PACK32, 4, 32, Numeric::Uint, VertexLayout::A2B10G10R10},
-    {VK_FORMAT_A2B10G10R10_SINT_PACK32, 4, 32, Numeric::Sint, VertexLayout::A2B10G10R10},
-    {VK_FORMAT_A2B10G10R10_USCALED_PACK32, 4, 32, Numeric::Uscaled, VertexLayout::A2B10G10R10},
-    {VK_FORMAT_A2B10G10R10_SSCALED_PACK32, 4, 32, Numeric::Sscaled, VertexLayout::A2B10G10R10},
+    {VK_FORMAT_A2B10G10R10_UNORM_PACK32, 4, 32, Numeric::Unorm, TexelLayout::A2B10G10R10},
+    {VK_FORMAT_A2B10G10R10_SNORM_PACK32, 4, 32, Numeric::Snorm, TexelLayout::A2B10G10R10},
+    {VK_FORMAT_A2B10G10R10_UINT_PACK32, 4, 32, Numeric::Uint, TexelLayout::A2B10G10R10},
+    {VK_FORMAT_A2B10G10R10_SINT_PACK32, 4, 32, Numeric::Sint, TexelLayout::A2B10G10R10},
+    {VK_FORMAT_A2B10G10R10_USCALED_PACK32, 4, 32, Numeric::Uscaled, TexelLayout::A2B10G10R10},
+    {VK_FORMAT_A2B10G10R10_SSCALED_PACK32, 4, 32, Numeric::Sscaled, TexelLayout::A2B10G10R10},
 };
 
 #undef KILN_VF_NORM_INT_SCALED

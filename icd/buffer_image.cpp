@@ -42,16 +42,24 @@ mem::ImageDesc image_desc(const VkImageCreateInfo& info) {
   return d;
 }
 
-// The layout an image created from `info` would have; false when Kiln cannot create it.
-bool layout_for(const VkImageCreateInfo& info, mem::ImageLayout* layout) {
+// The layout an image created from `info` would have; on failure, why Kiln cannot create it (the
+// log names the actual limit: "format/usage not supported" alone sent people hunting for format
+// bugs when an extent or the size was the cause).
+const char* layout_for(const VkImageCreateInfo& info, mem::ImageLayout* layout) {
   VkImageFormatProperties limits;
-  if (image_format_properties(info.format, info.imageType, info.tiling, info.usage, info.flags, &limits) != VK_SUCCESS ||
-      info.extent.width > limits.maxExtent.width || info.extent.height > limits.maxExtent.height ||
-      info.extent.depth > limits.maxExtent.depth || info.mipLevels > limits.maxMipLevels ||
-      info.arrayLayers > limits.maxArrayLayers || __builtin_popcount(info.samples) != 1 ||
-      !(info.samples & limits.sampleCounts) || (info.samples != VK_SAMPLE_COUNT_1_BIT && info.mipLevels != 1))
-    return false;
-  return layout->init(image_desc(info)) && layout->total_size() <= kMaxResourceSize;
+  if (image_format_properties(info.format, info.imageType, info.tiling, info.usage, info.flags, &limits) != VK_SUCCESS)
+    return "this format, type, tiling, usage and flags are not supported";
+  if (info.extent.width > limits.maxExtent.width || info.extent.height > limits.maxExtent.height ||
+      info.extent.depth > limits.maxExtent.depth)
+    return "the extent exceeds maxExtent";
+  if (info.mipLevels > limits.maxMipLevels || info.arrayLayers > limits.maxArrayLayers)
+    return "mipLevels or arrayLayers exceed the limits";
+  if (__builtin_popcount(info.samples) != 1 || !(info.samples & limits.sampleCounts) ||
+      (info.samples != VK_SAMPLE_COUNT_1_BIT && info.mipLevels != 1))
+    return "the sample count is not supported";
+  if (!layout->init(image_desc(info))) return "the layout cannot be computed";
+  if (layout->total_size() > kMaxResourceSize) return "the image is larger than maxResourceSize";
+  return nullptr;
 }
 
 }  // namespace
@@ -124,9 +132,12 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateImage(VkDevice handle, cons
                                                            const VkAllocationCallbacks* pAllocator, VkImage* pImage) {
   Device* device = device_of(handle);
   mem::ImageLayout layout;
-  if (!layout_for(*pCreateInfo, &layout)) {
-    KILN_LOG_ONCE(LogLevel::Error, "vkCreateImage: format %d with usage 0x%x is not supported (query "
-                  "vkGetPhysicalDeviceImageFormatProperties first)", pCreateInfo->format, pCreateInfo->usage);
+  if (const char* why = layout_for(*pCreateInfo, &layout)) {
+    const VkExtent3D& e = pCreateInfo->extent;
+    KILN_LOG_ONCE(LogLevel::Error, "vkCreateImage: format %d, usage 0x%x, flags 0x%x, %ux%ux%u, %u levels, %u layers, "
+                  "%u samples: %s (query vkGetPhysicalDeviceImageFormatProperties first)", pCreateInfo->format,
+                  pCreateInfo->usage, pCreateInfo->flags, e.width, e.height, e.depth, pCreateInfo->mipLevels,
+                  pCreateInfo->arrayLayers, pCreateInfo->samples, why);
     return VK_ERROR_OUT_OF_DEVICE_MEMORY;
   }
   auto* image = create_object<mem::Image>(choose_allocator(pAllocator, device->allocator), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
@@ -161,7 +172,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetImageMemoryRequirements2(VkDevice,
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetDeviceImageMemoryRequirements(VkDevice, const VkDeviceImageMemoryRequirements* pInfo,
                                                                             VkMemoryRequirements2* pMemoryRequirements) {
   mem::ImageLayout layout;
-  if (!layout_for(*pInfo->pCreateInfo, &layout)) {
+  if (layout_for(*pInfo->pCreateInfo, &layout)) {
     pMemoryRequirements->memoryRequirements = {0, kResourceAlignment, 0};
     return;
   }

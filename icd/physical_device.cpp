@@ -187,6 +187,10 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features.textureCompressionBC = VK_TRUE;
   pd->features.textureCompressionETC2 = VK_TRUE;
   pd->features.textureCompressionASTC_LDR = VK_TRUE;
+  // Every "storage image extended format" is a storage format (compiler/shader_image_formats.h);
+  // the feature only guarantees that. PhysicalDeviceTest.StorageImageExtendedFormatsAreStorageFormats,
+  // ComputeImageTest storage cases; CTS caselists/image.extended_formats.2d.txt (docs/cts.md).
+  pd->features.shaderStorageImageExtendedFormats = VK_TRUE;
   pd->features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
   pd->features12.shaderUniformBufferArrayNonUniformIndexing = VK_TRUE;
   pd->features12.shaderStorageBufferArrayNonUniformIndexing = VK_TRUE;

@@ -1,6 +1,7 @@
 // Physical-device queries: properties (1.0–1.3, ID, driver), limits against the spec's
 // "Required Limits" table, memory, queue families, features and format support.
 #include <cstring>
+#include <string>
 
 #include "e2e/conformance_gaps.h"
 #include "e2e/vk_fixture.h"
@@ -430,6 +431,58 @@ TEST_F(PhysicalDeviceTest, Rgba8UnormHasTheFeaturesTheSpecRequires) {
   expect_requirement((format.optimalTilingFeatures & attachment) == attachment &&
                          (format.bufferFeatures & VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT),
                      "R8G8B8A8_UNORM colour attachment/blend features", is_kiln());
+}
+
+// The spec's "Required Format Support" tables for texel buffers: every format marked for
+// UNIFORM_TEXEL_BUFFER and STORAGE_TEXEL_BUFFER.
+TEST_F(PhysicalDeviceTest, RequiredTexelBufferFormatsHaveTheirFeatures) {
+  const VkFormat uniform[] = {
+      VK_FORMAT_R8_UNORM, VK_FORMAT_R8_SNORM, VK_FORMAT_R8_UINT, VK_FORMAT_R8_SINT, VK_FORMAT_R8G8_UNORM,
+      VK_FORMAT_R8G8_SNORM, VK_FORMAT_R8G8_UINT, VK_FORMAT_R8G8_SINT, VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SNORM,
+      VK_FORMAT_R8G8B8A8_UINT, VK_FORMAT_R8G8B8A8_SINT, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_A8B8G8R8_UNORM_PACK32,
+      VK_FORMAT_A8B8G8R8_SNORM_PACK32, VK_FORMAT_A8B8G8R8_UINT_PACK32, VK_FORMAT_A8B8G8R8_SINT_PACK32,
+      VK_FORMAT_A2B10G10R10_UNORM_PACK32, VK_FORMAT_A2B10G10R10_UINT_PACK32, VK_FORMAT_R16_UINT, VK_FORMAT_R16_SINT,
+      VK_FORMAT_R16_SFLOAT, VK_FORMAT_R16G16_UINT, VK_FORMAT_R16G16_SINT, VK_FORMAT_R16G16_SFLOAT,
+      VK_FORMAT_R16G16B16A16_UINT, VK_FORMAT_R16G16B16A16_SINT, VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32_UINT,
+      VK_FORMAT_R32_SINT, VK_FORMAT_R32_SFLOAT, VK_FORMAT_R32G32_UINT, VK_FORMAT_R32G32_SINT, VK_FORMAT_R32G32_SFLOAT,
+      VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_SINT, VK_FORMAT_R32G32B32A32_SFLOAT,
+      VK_FORMAT_B10G11R11_UFLOAT_PACK32};
+  const VkFormat storage[] = {
+      VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_R8G8B8A8_UINT, VK_FORMAT_R8G8B8A8_SINT,
+      VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_A8B8G8R8_SNORM_PACK32, VK_FORMAT_A8B8G8R8_UINT_PACK32,
+      VK_FORMAT_A8B8G8R8_SINT_PACK32, VK_FORMAT_R16G16B16A16_UINT, VK_FORMAT_R16G16B16A16_SINT,
+      VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32_UINT, VK_FORMAT_R32_SINT, VK_FORMAT_R32_SFLOAT, VK_FORMAT_R32G32_UINT,
+      VK_FORMAT_R32G32_SINT, VK_FORMAT_R32G32_SFLOAT, VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_SINT,
+      VK_FORMAT_R32G32B32A32_SFLOAT};
+  auto has = [&](VkFormat format, VkFormatFeatureFlags feature) {
+    VkFormatProperties properties;
+    vkGetPhysicalDeviceFormatProperties(physical_device(), format, &properties);
+    return (properties.bufferFeatures & feature) == feature;
+  };
+  for (VkFormat f : uniform)
+    expect_requirement(has(f, VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT),
+                       "UNIFORM_TEXEL_BUFFER for format " + std::to_string(f), is_kiln());
+  for (VkFormat f : storage)
+    expect_requirement(has(f, VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT),
+                       "STORAGE_TEXEL_BUFFER for format " + std::to_string(f), is_kiln());
+}
+
+// shaderStorageImageExtendedFormats guarantees STORAGE_IMAGE (optimal tiling) for these formats;
+// Kiln reports the feature.
+TEST_F(PhysicalDeviceTest, StorageImageExtendedFormatsAreStorageFormats) {
+  if (is_kiln()) EXPECT_TRUE(features().core.features.shaderStorageImageExtendedFormats);
+  if (!features().core.features.shaderStorageImageExtendedFormats) GTEST_SKIP() << "shaderStorageImageExtendedFormats is FALSE";
+  for (VkFormat f : {VK_FORMAT_R16G16_SFLOAT, VK_FORMAT_B10G11R11_UFLOAT_PACK32, VK_FORMAT_R16_SFLOAT,
+                     VK_FORMAT_R16G16B16A16_UNORM, VK_FORMAT_A2B10G10R10_UNORM_PACK32, VK_FORMAT_R16G16_UNORM,
+                     VK_FORMAT_R8G8_UNORM, VK_FORMAT_R16_UNORM, VK_FORMAT_R8_UNORM, VK_FORMAT_R16G16B16A16_SNORM,
+                     VK_FORMAT_R16G16_SNORM, VK_FORMAT_R8G8_SNORM, VK_FORMAT_R16_SNORM, VK_FORMAT_R8_SNORM,
+                     VK_FORMAT_R16G16_SINT, VK_FORMAT_R8G8_SINT, VK_FORMAT_R16_SINT, VK_FORMAT_R8_SINT,
+                     VK_FORMAT_A2B10G10R10_UINT_PACK32, VK_FORMAT_R16G16_UINT, VK_FORMAT_R8G8_UINT, VK_FORMAT_R16_UINT,
+                     VK_FORMAT_R8_UINT}) {
+    VkFormatProperties properties;
+    vkGetPhysicalDeviceFormatProperties(physical_device(), f, &properties);
+    EXPECT_TRUE(properties.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) << "format " << f;
+  }
 }
 
 TEST_F(PhysicalDeviceTest, RequiredDepthFormatsAreSupported) {
