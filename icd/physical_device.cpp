@@ -356,6 +356,13 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
         // The divisor is a 32-bit constant in the vertex kernel: any value works.
         reinterpret_cast<VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT*>(s)->maxVertexAttribDivisor = UINT32_MAX;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_PROPERTIES_EXT: {
+        // The mode is pipeline state (RasterizationState::provoking_vertex); no transform feedback.
+        auto* p = reinterpret_cast<VkPhysicalDeviceProvokingVertexPropertiesEXT*>(s);
+        p->provokingVertexModePerPipeline = VK_TRUE;
+        p->transformFeedbackPreservesTriangleFanProvokingVertex = VK_FALSE;
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT:
         reinterpret_cast<VkPhysicalDeviceMultiDrawPropertiesEXT*>(s)->maxMultiDrawCount = kMaxMultiDrawCount;
         break;
@@ -413,6 +420,14 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         auto* f = reinterpret_cast<VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT*>(s);
         f->vertexAttributeInstanceRateDivisor = VK_TRUE;
         f->vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT: {
+        // Primitive assembly picks v_(i+2) (lists, strips) / v_(i+2) of fans as the provoking
+        // vertex in LAST mode (DrawFeaturesTest.ProvokingVertexLastForEveryTopology).
+        auto* f = reinterpret_cast<VkPhysicalDeviceProvokingVertexFeaturesEXT*>(s);
+        f->provokingVertexLast = VK_TRUE;
+        f->transformFeedbackPreservesProvokingVertex = VK_FALSE;
         break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT:

@@ -46,7 +46,8 @@ struct ScenePass {
   // a later triangle that replaces every colour sample of a tile may drop its work there.
   bool droppable = false;
   // Its triangles replace every colour sample they cover: no blending, logic op or partial
-  // write mask, every colour attachment written, nothing discarded, no tests that could fail.
+  // write mask, every colour attachment written, nothing discarded, no tests that could fail, and
+  // nothing of the earlier values read (input attachments).
   bool overwrites = false;
 };
 
@@ -60,7 +61,9 @@ bool overwrites_colour(const DrawContext& ctx, const OutputMerger& merger) {
   const abi::FragmentInterface& fi = ctx.kernels->fragment_interface;
   const MultisampleState& ms = ctx.state->multisample;
   const uint32_t all_samples = (1u << ctx.samples) - 1;
-  if (fi.can_discard || fi.writes_sample_mask || ms.alpha_to_coverage || (ms.sample_mask & all_samples) != all_samples)
+  // A shader that reads input attachments reads what the earlier work wrote.
+  if (fi.can_discard || fi.writes_sample_mask || fi.reads_input_attachments || ms.alpha_to_coverage ||
+      (ms.sample_mask & all_samples) != all_samples)
     return false;
   const ColorBlendState& cb = ctx.state->color_blend;
   if (cb.logic_op_enable) return false;

@@ -144,6 +144,71 @@ TEST_F(DrawFeaturesTest, Uint8IndicesWithPrimitiveRestart) {
   });
 }
 
+// VK_EXT_provoking_vertex: flat colours of a triangle strip, a triangle fan and a line strip come
+// from the first vertex of each primitive by default and from the last in LAST_VERTEX mode
+// (strip triangle i: v_i / v_(i+2); fan triangle i: v_(i+1) / v_(i+2); strip line i: v_i / v_(i+1)).
+TEST_F(DrawFeaturesTest, ProvokingVertexLastForEveryTopology) {
+  VkPhysicalDeviceProvokingVertexFeaturesEXT pv{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT};
+  const bool has = device_has_extension(physical_device(), VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME);
+  if (has) {
+    VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &pv};
+    vkGetPhysicalDeviceFeatures2(physical_device(), &query);
+  }
+  REQUIRE_ON_KILN(has && pv.provokingVertexLast, "VK_EXT_provoking_vertex");
+  DeviceFeatures enabled;
+  pv.pNext = nullptr;
+  pv.transformFeedbackPreservesProvokingVertex = VK_FALSE;
+  enabled.v13.pNext = &pv;
+  TestDevice& device = *create_device(enabled, {VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME});
+  using Rgba = std::array<float, 4>;
+  const std::array<Rgba, 4> colours{Rgba{1, 0, 0, 1}, Rgba{0, 1, 0, 1}, Rgba{0, 0, 1, 1}, Rgba{1, 1, 1, 1}};
+  auto vertex = [&](float x, float y, uint32_t c) {
+    return ColoredVertex{clip(x), clip(y), 0.5f, colours[c][0], colours[c][1], colours[c][2], colours[c][3]};
+  };
+  auto rgba8 = [&](uint32_t c) {
+    return std::array<uint8_t, 4>{uint8_t(colours[c][0] * 255), uint8_t(colours[c][1] * 255),
+                                  uint8_t(colours[c][2] * 255), uint8_t(colours[c][3] * 255)};
+  };
+  struct Case {
+    const char* name;
+    VkPrimitiveTopology topology;
+    std::vector<ColoredVertex> vertices;
+    // A pixel inside each primitive and its provoking vertex in FIRST and LAST mode.
+    std::vector<std::array<uint32_t, 4>> probes;  // x, y, first, last
+  };
+  const Case cases[] = {
+      {"triangle strip", VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP,
+       {vertex(8, 8, 0), vertex(8, 56, 1), vertex(32, 8, 2), vertex(32, 56, 3)},
+       {{12, 14, 0, 2}, {28, 50, 1, 3}}},
+      {"triangle fan", VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN,
+       {vertex(48, 32, 0), vertex(40, 8, 1), vertex(56, 8, 2), vertex(56, 56, 3)},
+       {{48, 14, 1, 2}, {53, 32, 2, 3}}},
+      {"line strip", VK_PRIMITIVE_TOPOLOGY_LINE_STRIP,
+       {vertex(2, 60.5f, 0), vertex(30, 60.5f, 1), vertex(60, 60.5f, 2)},
+       {{10, 60, 0, 1}, {45, 60, 1, 2}}},
+  };
+  for (const Case& c : cases) {
+    Buffer vb = vertex_buffer(device, c.vertices);
+    for (bool last : {false, true}) {
+      SCOPED_TRACE(std::string(c.name) + (last ? ", last" : ", first"));
+      DrawJobOptions o = colored_options();
+      o.vertex_shader = "draw_flat_colored.vert";
+      o.fragment_shader = "draw_flat.frag";
+      o.topology = c.topology;
+      o.provoking_vertex_last = last;
+      DrawJob job(device, o);
+      ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+      draw_vertices(job, vb, uint32_t(c.vertices.size()));
+      const std::vector<uint8_t> pixels = job.read_color();
+      for (const auto& p : c.probes) {
+        const uint8_t* texel = &pixels[(size_t(p[1]) * kSize + p[0]) * 4];
+        const std::array<uint8_t, 4> got{texel[0], texel[1], texel[2], texel[3]};
+        EXPECT_EQ(got, rgba8(last ? p[3] : p[2])) << "pixel " << p[0] << "," << p[1];
+      }
+    }
+  }
+}
+
 // Multiview: views 0, 1 and 3 of a 4-layer target. The vertex shader shifts the quad by 8 pixels
 // per ViewIndex; the fragment shader writes both stages' ViewIndex into green and blue; the load
 // op and a vkCmdClearAttachments apply to every view of the mask; layer 2 (not in the mask) keeps

@@ -179,6 +179,10 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   raster.depthBiasConstantFactor = options.depth_bias_constant;
   raster.depthBiasClamp = options.depth_bias_clamp;
   raster.depthBiasSlopeFactor = options.depth_bias_slope;
+  VkPipelineRasterizationProvokingVertexStateCreateInfoEXT provoking{
+      VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT};
+  provoking.provokingVertexMode = VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
+  if (options.provoking_vertex_last) raster.pNext = &provoking;
   VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   multisample.rasterizationSamples = options.samples;
   multisample.sampleShadingEnable = options.sample_shading;

@@ -52,6 +52,7 @@ struct DrawJobOptions {
   bool primitive_restart = false;
   VkCullModeFlags cull_mode = VK_CULL_MODE_NONE;
   VkFrontFace front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  bool provoking_vertex_last = false;  // VK_EXT_provoking_vertex LAST_VERTEX mode (the device enables it)
   VkPolygonMode polygon_mode = VK_POLYGON_MODE_FILL;
   bool depth_clamp = false;
   float line_width = 1.0f;

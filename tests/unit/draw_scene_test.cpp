@@ -89,6 +89,22 @@ TEST(DrawScene, OpaqueCoverDropsEarlierColourWorkOnlyInTilesItFillsWhole) {
   EXPECT_EQ(shaded_fragments.load(), uint64_t(kWidth - 64) * kHeight);
 }
 
+TEST(DrawScene, CoverThatReadsInputAttachmentsDropsNothing) {
+  // Its shader may read (subpassLoad) what the earlier draw wrote under it.
+  TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, kWidth, kHeight);
+  Scene s;
+  DrawSetup& under = s.add(&color.view);
+  under.kernels.fragment = &fake_counting_kernel<8>;
+  rect(under, 0, 0, kWidth, kHeight, kRed);
+  DrawSetup& cover = s.add(&color.view);
+  cover.kernels.fragment_interface.reads_input_attachments = true;
+  left_part(cover, kWidth, kGreen);
+  shaded_fragments = 0;
+  s.run();
+  EXPECT_EQ(shaded_fragments.load(), uint64_t(kWidth) * kHeight);
+  expect_colour(color, 70, 70, kGreen);
+}
+
 TEST(DrawScene, BlendedDrawAfterAnOpaqueCoverBlendsWithIt) {
   TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, kWidth, kHeight);
   Scene s;
