@@ -59,6 +59,9 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME, VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_SPEC_VERSION),
       // First or last provoking vertex per pipeline (pipeline/graphics/primitive_assembly.cpp).
       ext(VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME, VK_EXT_PROVOKING_VERTEX_SPEC_VERSION),
+      // Feedback loops through input attachments are ordered: one worker runs a tile's
+      // primitives in order, each batch's tests and stores before the next batch's shader.
+      ext(VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME, VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_SPEC_VERSION),
       // 8-bit index buffers (pipeline/graphics/vertex_stage.cpp fetch_vertex_ids).
       ext(VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME, VK_EXT_INDEX_TYPE_UINT8_SPEC_VERSION),
       // Shader types, layouts and subgroups (compute today; each stage as it lands).

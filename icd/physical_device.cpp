@@ -430,6 +430,17 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->transformFeedbackPreservesProvokingVertex = VK_FALSE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_FEATURES_EXT: {
+        // Input-attachment reads see every earlier fragment's colour, depth and stencil writes at
+        // the pixel: a tile's primitives run in order on one worker, a shader that reads input
+        // attachments gets late tests, and each batch stores before the next one is shaded
+        // (InputAttachmentTest.RasterizationOrderAccessSeesEveryEarlierFragment).
+        auto* f = reinterpret_cast<VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT*>(s);
+        f->rasterizationOrderColorAttachmentAccess = VK_TRUE;
+        f->rasterizationOrderDepthAttachmentAccess = VK_TRUE;
+        f->rasterizationOrderStencilAttachmentAccess = VK_TRUE;
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT:
         // 8-bit indices, restart value 0xFF (pipeline/graphics/vertex_stage.cpp fetch_vertex_ids;
         // tests/e2e/draw_features_test.cpp Uint8IndicesWithPrimitiveRestart).

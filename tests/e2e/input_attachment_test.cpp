@@ -16,7 +16,8 @@ constexpr VkFormat kFormat = VK_FORMAT_R8G8B8A8_UNORM;
 class InputAttachmentTest : public VulkanTest {};
 
 VkPipeline make_pipeline(VkDevice d, VkRenderPass pass, uint32_t subpass, VkPipelineLayout layout,
-                         const char* vertex_shader, const char* fragment_shader, bool colored_vertices) {
+                         const char* vertex_shader, const char* fragment_shader, bool colored_vertices,
+                         VkPipelineColorBlendStateCreateFlags blend_flags = 0) {
   VkShaderModule vs = create_test_shader_module(d, vertex_shader);
   VkShaderModule fs = create_test_shader_module(d, fragment_shader);
   VkPipelineShaderStageCreateInfo stages[2] = {
@@ -46,6 +47,7 @@ VkPipeline make_pipeline(VkDevice d, VkRenderPass pass, uint32_t subpass, VkPipe
                                                        VK_BLEND_OP_ADD, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO,
                                                        VK_BLEND_OP_ADD, 0xF};
   VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+  blend.flags = blend_flags;
   blend.attachmentCount = 1;
   blend.pAttachments = &attachment;
   VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
@@ -67,23 +69,74 @@ VkPipeline make_pipeline(VkDevice d, VkRenderPass pass, uint32_t subpass, VkPipe
   return pipeline;
 }
 
+// Set 0 with one input attachment (binding 0, fragment stage) holding `view`, and its pipeline layout.
+struct InputAttachmentSet {
+  VkDevice d;
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  InputAttachmentSet(VkDevice device, VkImageView view, VkImageLayout image_layout) : d(device) {
+    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
+                                               nullptr};
+    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    set_info.bindingCount = 1;
+    set_info.pBindings = &binding;
+    EXPECT_EQ(vkCreateDescriptorSetLayout(d, &set_info, nullptr, &set_layout), VK_SUCCESS);
+    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layout_info.setLayoutCount = 1;
+    layout_info.pSetLayouts = &set_layout;
+    EXPECT_EQ(vkCreatePipelineLayout(d, &layout_info, nullptr, &layout), VK_SUCCESS);
+    const VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1};
+    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pool_info.maxSets = 1;
+    pool_info.poolSizeCount = 1;
+    pool_info.pPoolSizes = &pool_size;
+    EXPECT_EQ(vkCreateDescriptorPool(d, &pool_info, nullptr, &pool), VK_SUCCESS);
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = pool;
+    alloc.descriptorSetCount = 1;
+    alloc.pSetLayouts = &set_layout;
+    EXPECT_EQ(vkAllocateDescriptorSets(d, &alloc, &set), VK_SUCCESS);
+    const VkDescriptorImageInfo image_info{VK_NULL_HANDLE, view, image_layout};
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+    write.pImageInfo = &image_info;
+    vkUpdateDescriptorSets(d, 1, &write, 0, nullptr);
+  }
+  ~InputAttachmentSet() {
+    vkDestroyDescriptorPool(d, pool, nullptr);
+    vkDestroyPipelineLayout(d, layout, nullptr);
+    vkDestroyDescriptorSetLayout(d, set_layout, nullptr);
+  }
+};
+
+// A kSize x kSize colour image usable as colour and input attachment, and a 2D view of it.
+struct AttachmentImage {
+  Image image;
+  VkImageView view = VK_NULL_HANDLE;
+};
+AttachmentImage make_attachment_image(TestDevice& dev) {
+  AttachmentImage a;
+  a.image = dev.create_image(VK_IMAGE_TYPE_2D, kFormat, VkExtent3D{kSize, kSize, 1}, 1, 1, 0,
+                             VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT |
+                                 VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+  VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  view.image = a.image.image;
+  view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  view.format = kFormat;
+  view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  EXPECT_EQ(vkCreateImageView(dev.handle(), &view, nullptr, &a.view), VK_SUCCESS);
+  return a;
+}
+
 TEST_F(InputAttachmentTest, SecondSubpassReadsTheFirstSubpassColourAtEachPixel) {
   TestDevice& dev = device();
   VkDevice d = dev.handle();
-  const VkExtent3D extent{kSize, kSize, 1};
-  Image images[2];
-  VkImageView views[2];
-  for (int i = 0; i < 2; ++i) {
-    images[i] = dev.create_image(VK_IMAGE_TYPE_2D, kFormat, extent, 1, 1, 0,
-                                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT |
-                                     VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-    VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    view.image = images[i].image;
-    view.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    view.format = kFormat;
-    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    ASSERT_EQ(vkCreateImageView(d, &view, nullptr, &views[i]), VK_SUCCESS);
-  }
+  AttachmentImage images[2] = {make_attachment_image(dev), make_attachment_image(dev)};
+  VkImageView views[2] = {images[0].view, images[1].view};
   // Attachment 0: written by subpass 0, read as an input by subpass 1. Attachment 1: subpass 1's output.
   VkAttachmentDescription attachments[2] = {};
   for (auto& a : attachments)
@@ -124,43 +177,14 @@ TEST_F(InputAttachmentTest, SecondSubpassReadsTheFirstSubpassColourAtEachPixel) 
   VkFramebuffer framebuffer = VK_NULL_HANDLE;
   ASSERT_EQ(vkCreateFramebuffer(d, &fb_info, nullptr, &framebuffer), VK_SUCCESS);
 
-  const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
-                                             nullptr};
-  VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  set_info.bindingCount = 1;
-  set_info.pBindings = &binding;
-  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-  ASSERT_EQ(vkCreateDescriptorSetLayout(d, &set_info, nullptr, &set_layout), VK_SUCCESS);
+  InputAttachmentSet input(d, views[0], VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
   VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  VkPipelineLayout empty_layout = VK_NULL_HANDLE, input_layout = VK_NULL_HANDLE;
+  VkPipelineLayout empty_layout = VK_NULL_HANDLE;
   ASSERT_EQ(vkCreatePipelineLayout(d, &layout_info, nullptr, &empty_layout), VK_SUCCESS);
-  layout_info.setLayoutCount = 1;
-  layout_info.pSetLayouts = &set_layout;
-  ASSERT_EQ(vkCreatePipelineLayout(d, &layout_info, nullptr, &input_layout), VK_SUCCESS);
-  const VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1};
-  VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  pool_info.maxSets = 1;
-  pool_info.poolSizeCount = 1;
-  pool_info.pPoolSizes = &pool_size;
-  VkDescriptorPool pool = VK_NULL_HANDLE;
-  ASSERT_EQ(vkCreateDescriptorPool(d, &pool_info, nullptr, &pool), VK_SUCCESS);
-  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  alloc.descriptorPool = pool;
-  alloc.descriptorSetCount = 1;
-  alloc.pSetLayouts = &set_layout;
-  VkDescriptorSet set = VK_NULL_HANDLE;
-  ASSERT_EQ(vkAllocateDescriptorSets(d, &alloc, &set), VK_SUCCESS);
-  const VkDescriptorImageInfo image_info{VK_NULL_HANDLE, views[0], VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-  write.dstSet = set;
-  write.descriptorCount = 1;
-  write.descriptorType = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
-  write.pImageInfo = &image_info;
-  vkUpdateDescriptorSets(d, 1, &write, 0, nullptr);
 
   VkPipeline draw_rect = make_pipeline(d, pass, 0, empty_layout, "draw_colored.vert", "draw_colored.frag", true);
   VkPipeline swizzle =
-      make_pipeline(d, pass, 1, input_layout, "gfx_api_passthrough.vert", "input_attachment_swizzle.frag", false);
+      make_pipeline(d, pass, 1, input.layout, "gfx_api_passthrough.vert", "input_attachment_swizzle.frag", false);
 
   // A rectangle over pixels [8, 24) x [4, 20) in (0.2, 0.4, 0.6, 1) on a (0, 0, 1, 1) clear.
   const std::array<float, 4> kRect{0.2f, 0.4f, 0.6f, 1.0f};
@@ -180,14 +204,14 @@ TEST_F(InputAttachmentTest, SecondSubpassReadsTheFirstSubpassColourAtEachPixel) 
     vkCmdDraw(cb, 6, 1, 0, 0);
     vkCmdNextSubpass(cb, VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, swizzle);
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, input_layout, 0, 1, &set, 0, nullptr);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, input.layout, 0, 1, &input.set, 0, nullptr);
     vkCmdDraw(cb, 3, 1, 0, 0);
     vkCmdEndRenderPass(cb);
   });
 
-  const std::vector<uint8_t> first = dev.read_image(images[0], VK_IMAGE_ASPECT_COLOR_BIT, 0, 0,
+  const std::vector<uint8_t> first = dev.read_image(images[0].image, VK_IMAGE_ASPECT_COLOR_BIT, 0, 0,
                                                      VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-  const std::vector<uint8_t> second = dev.read_image(images[1], VK_IMAGE_ASPECT_COLOR_BIT, 0, 0,
+  const std::vector<uint8_t> second = dev.read_image(images[1].image, VK_IMAGE_ASPECT_COLOR_BIT, 0, 0,
                                                       VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
   PixelCheck check(kSize, kSize);
   for (uint32_t y = 0; y < kSize; ++y)
@@ -205,13 +229,91 @@ TEST_F(InputAttachmentTest, SecondSubpassReadsTheFirstSubpassColourAtEachPixel) 
 
   vkDestroyPipeline(d, draw_rect, nullptr);
   vkDestroyPipeline(d, swizzle, nullptr);
-  vkDestroyDescriptorPool(d, pool, nullptr);
   vkDestroyPipelineLayout(d, empty_layout, nullptr);
-  vkDestroyPipelineLayout(d, input_layout, nullptr);
-  vkDestroyDescriptorSetLayout(d, set_layout, nullptr);
   vkDestroyFramebuffer(d, framebuffer, nullptr);
   vkDestroyRenderPass(d, pass, nullptr);
   for (VkImageView v : views) vkDestroyImageView(d, v, nullptr);
+}
+
+// VK_EXT_rasterization_order_attachment_access: ten identical full-screen triangles in one draw,
+// each adding (1, 2) / 255 to what the colour attachment holds, read through the same attachment
+// as an input attachment. With rasterization order access every fragment sees the one before it,
+// without barriers: every pixel ends at exactly ten increments.
+TEST_F(InputAttachmentTest, RasterizationOrderAccessSeesEveryEarlierFragment) {
+  VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT order{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_FEATURES_EXT};
+  const bool has = device_has_extension(physical_device(), VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME);
+  if (has) {
+    VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &order};
+    vkGetPhysicalDeviceFeatures2(physical_device(), &query);
+  }
+  REQUIRE_ON_KILN(has && order.rasterizationOrderColorAttachmentAccess, "VK_EXT_rasterization_order_attachment_access");
+  DeviceFeatures enabled;
+  order.pNext = nullptr;
+  order.rasterizationOrderDepthAttachmentAccess = order.rasterizationOrderStencilAttachmentAccess = VK_FALSE;
+  enabled.v13.pNext = &order;
+  TestDevice& dev = *create_device(enabled, {VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME});
+  VkDevice d = dev.handle();
+  AttachmentImage target = make_attachment_image(dev);
+  const VkAttachmentDescription attachment{0, kFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                           VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                           VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+                                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
+  const VkAttachmentReference feedback{0, VK_IMAGE_LAYOUT_GENERAL};
+  VkSubpassDescription subpass{};
+  subpass.flags = VK_SUBPASS_DESCRIPTION_RASTERIZATION_ORDER_ATTACHMENT_COLOR_ACCESS_BIT_EXT;
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpass.inputAttachmentCount = 1;
+  subpass.pInputAttachments = &feedback;
+  subpass.colorAttachmentCount = 1;
+  subpass.pColorAttachments = &feedback;
+  const VkSubpassDependency to_transfer{0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                                        VK_ACCESS_TRANSFER_READ_BIT, 0};
+  VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+  pass_info.attachmentCount = 1;
+  pass_info.pAttachments = &attachment;
+  pass_info.subpassCount = 1;
+  pass_info.pSubpasses = &subpass;
+  pass_info.dependencyCount = 1;
+  pass_info.pDependencies = &to_transfer;
+  VkRenderPass pass = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateRenderPass(d, &pass_info, nullptr, &pass), VK_SUCCESS);
+  VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+  fb_info.renderPass = pass;
+  fb_info.attachmentCount = 1;
+  fb_info.pAttachments = &target.view;
+  fb_info.width = fb_info.height = kSize;
+  fb_info.layers = 1;
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateFramebuffer(d, &fb_info, nullptr, &framebuffer), VK_SUCCESS);
+  InputAttachmentSet input(d, target.view, VK_IMAGE_LAYOUT_GENERAL);
+  VkPipeline accumulate = make_pipeline(d, pass, 0, input.layout, "gfx_api_passthrough.vert",
+                                        "input_attachment_accumulate.frag", false,
+                                        VK_PIPELINE_COLOR_BLEND_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_BIT_EXT);
+  dev.run_commands([&](VkCommandBuffer cb) {
+    VkClearValue clear{};
+    clear.color = {{0.0f, 0.0f, 0.5f, 1.0f}};
+    VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    begin.renderPass = pass;
+    begin.framebuffer = framebuffer;
+    begin.renderArea = {{0, 0}, {kSize, kSize}};
+    begin.clearValueCount = 1;
+    begin.pClearValues = &clear;
+    vkCmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, accumulate);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, input.layout, 0, 1, &input.set, 0, nullptr);
+    vkCmdDraw(cb, 30, 1, 0, 0);  // ten times the same full-screen triangle
+    vkCmdEndRenderPass(cb);
+  });
+  const std::vector<uint8_t> pixels =
+      dev.read_image(target.image, VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  check_rgba8(pixels, "ten ordered increments", [](uint32_t, uint32_t) { return std::array<uint8_t, 4>{10, 20, 128, 255}; },
+              0, kSize, kSize);
+  vkDestroyPipeline(d, accumulate, nullptr);
+  vkDestroyFramebuffer(d, framebuffer, nullptr);
+  vkDestroyRenderPass(d, pass, nullptr);
+  vkDestroyImageView(d, target.view, nullptr);
 }
 
 }  // namespace
