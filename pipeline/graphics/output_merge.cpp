@@ -182,29 +182,110 @@ bool OutputMerger::test_sample(uint32_t x, uint32_t y, uint32_t layer, uint32_t 
   return pass;
 }
 
+namespace {
+
+// compare() of four lanes, with its NaN behaviour: ordered predicates, except NOT_EQUAL.
+template <VkCompareOp kOp>
+__m128 compare_x4(__m128 a, __m128 b) {
+  if constexpr (kOp == VK_COMPARE_OP_NEVER) return _mm_setzero_ps();
+  else if constexpr (kOp == VK_COMPARE_OP_LESS) return _mm_cmplt_ps(a, b);
+  else if constexpr (kOp == VK_COMPARE_OP_EQUAL) return _mm_cmpeq_ps(a, b);
+  else if constexpr (kOp == VK_COMPARE_OP_LESS_OR_EQUAL) return _mm_cmple_ps(a, b);
+  else if constexpr (kOp == VK_COMPARE_OP_GREATER) return _mm_cmpgt_ps(a, b);
+  else if constexpr (kOp == VK_COMPARE_OP_NOT_EQUAL) return _mm_cmpneq_ps(a, b);
+  else if constexpr (kOp == VK_COMPARE_OP_GREATER_OR_EQUAL) return _mm_cmpge_ps(a, b);
+  else return _mm_castsi128_ps(_mm_set1_epi32(-1));
+}
+
+// `passed` lanes of `fresh`, the others of `old`.
+inline __m128 select(__m128 passed, __m128 fresh, __m128 old) {
+  return _mm_or_ps(_mm_and_ps(passed, fresh), _mm_andnot_ps(passed, old));
+}
+
+}  // namespace
+
+// The depth test of a D32 attachment without stencil, bounds or clamp, with the compare op fixed
+// at compile time. Single-sampled quads inside the surface test their four pixels at once (two
+// 8-byte rows of the depth plane); multisampled lanes test four samples at once (a pixel's
+// samples are adjacent, as are the lane's sample depths). Results are those of test_sample.
+template <VkCompareOp kOp>
+void OutputMerger::depth_only_d32_op(const QuadBatch& batch, uint32_t* coverage, const float* depth,
+                                     uint32_t layer) const {
+  const mem::AttachmentSurface& surface = ctx_.depth;
+  const bool write = ctx_.state->depth_stencil.depth_write;
+  const uint32_t samples = ctx_.samples;
+  for (uint32_t q = 0; q < batch.quads; ++q) {
+    uint32_t* const c = coverage + 4 * q;
+    if (!(c[0] | c[1] | c[2] | c[3])) continue;
+    const uint32_t x = uint32_t(batch.quad_x[q]), y = uint32_t(batch.quad_y[q]);
+    const float* const z = depth + size_t{4} * q * kMaxSamples;
+    if (samples == 1 && x + 1 < surface.width && y + 1 < surface.height) {
+      uint8_t* const top = surface.texel(x, y, layer, 0);
+      uint8_t* const bottom = top + surface.row_pitch;
+      const __m128 stored = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(top)),
+                                         reinterpret_cast<const __m64*>(bottom));
+      const __m128 fragment = _mm_setr_ps(z[0], z[kMaxSamples], z[2 * kMaxSamples], z[3 * kMaxSamples]);
+      const __m128i lane_covered = _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(c)), _mm_setzero_si128());
+      const __m128 passed = _mm_andnot_ps(_mm_castsi128_ps(lane_covered), compare_x4<kOp>(fragment, stored));
+      const int bits = _mm_movemask_ps(passed);
+      for (uint32_t i = 0; i < 4; ++i) c[i] &= 0u - ((uint32_t(bits) >> i) & 1u);
+      if (write && bits) {
+        const __m128 merged = select(passed, fragment, stored);
+        _mm_storel_pi(reinterpret_cast<__m64*>(top), merged);
+        _mm_storeh_pi(reinterpret_cast<__m64*>(bottom), merged);
+      }
+      continue;
+    }
+    for (uint32_t i = 0; i < 4; ++i) {
+      if (!c[i]) continue;
+      const uint32_t l = 4 * q + i;
+      uint8_t* const texel = surface.texel(uint32_t(batch.x(l)), uint32_t(batch.y(l)), layer, 0);
+      const float* const zl = depth + size_t{l} * kMaxSamples;
+      uint32_t passed_samples = 0;
+      uint32_t s = 0;
+      for (; s + 4 <= samples; s += 4) {
+        const __m128 stored = _mm_loadu_ps(reinterpret_cast<const float*>(texel + 4 * s));
+        const __m128 fragment = _mm_loadu_ps(zl + s);
+        const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+        const __m128i covered = _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(int(c[i] >> s)), bit), bit);
+        const __m128 passed = _mm_and_ps(_mm_castsi128_ps(covered), compare_x4<kOp>(fragment, stored));
+        const uint32_t bits = uint32_t(_mm_movemask_ps(passed));
+        passed_samples |= bits << s;
+        if (write && bits) _mm_storeu_ps(reinterpret_cast<float*>(texel + 4 * s), select(passed, fragment, stored));
+      }
+      for (; s < samples; ++s) {
+        if (!(c[i] & (1u << s))) continue;
+        float stored;
+        memcpy(&stored, texel + 4 * s, 4);
+        if (!compare(kOp, zl[s], stored)) continue;
+        passed_samples |= 1u << s;
+        if (write) memcpy(texel + 4 * s, &zl[s], 4);
+      }
+      c[i] = passed_samples;
+    }
+  }
+}
+
 void OutputMerger::depth_only_d32(const QuadBatch& batch, uint32_t* coverage, const float* depth,
                                   uint32_t layer) const {
-  const DepthStencilState& ds = ctx_.state->depth_stencil;
-  const VkCompareOp op = ds.depth_compare;
-  const bool write = ds.depth_write;
-  for (uint32_t l = 0; l < batch.lanes(); ++l) {
-    if (!coverage[l]) continue;
-    uint8_t* texel = ctx_.depth.texel(uint32_t(batch.x(l)), uint32_t(batch.y(l)), layer, 0);
-    float stored;
-    memcpy(&stored, texel, 4);
-    const float z = depth[l * kMaxSamples];
-    if (!compare(op, z, stored)) {
-      coverage[l] = 0;
-    } else if (write) {
-      memcpy(texel, &z, 4);
-    }
+  switch (ctx_.state->depth_stencil.depth_compare) {
+    case VK_COMPARE_OP_NEVER: return depth_only_d32_op<VK_COMPARE_OP_NEVER>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_LESS: return depth_only_d32_op<VK_COMPARE_OP_LESS>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_EQUAL: return depth_only_d32_op<VK_COMPARE_OP_EQUAL>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_LESS_OR_EQUAL:
+      return depth_only_d32_op<VK_COMPARE_OP_LESS_OR_EQUAL>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_GREATER: return depth_only_d32_op<VK_COMPARE_OP_GREATER>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_NOT_EQUAL: return depth_only_d32_op<VK_COMPARE_OP_NOT_EQUAL>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_GREATER_OR_EQUAL:
+      return depth_only_d32_op<VK_COMPARE_OP_GREATER_OR_EQUAL>(batch, coverage, depth, layer);
+    default: return depth_only_d32_op<VK_COMPARE_OP_ALWAYS>(batch, coverage, depth, layer);
   }
 }
 
 void OutputMerger::depth_stencil(const QuadBatch& batch, uint32_t* coverage, const float* depth,
                                  const RasterTriangle& t) const {
   if (!depth_or_stencil_) return;
-  if (depth_only_d32_ && ctx_.samples == 1) return depth_only_d32(batch, coverage, depth, t.layer);
+  if (depth_only_d32_) return depth_only_d32(batch, coverage, depth, t.layer);
   for (uint32_t l = 0; l < batch.lanes(); ++l) {
     if (!coverage[l]) continue;
     uint32_t passed = 0;

@@ -44,6 +44,8 @@ class OutputMerger {
   uint32_t stencil_op(VkStencilOp op, uint32_t value, uint32_t reference) const;
   bool test_sample(uint32_t x, uint32_t y, uint32_t layer, uint32_t sample, float depth, const RasterTriangle& t) const;
   void depth_only_d32(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
+  template <VkCompareOp kOp>
+  void depth_only_d32_op(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
   void blend(uint32_t index, uint32_t n, const float* const src[4], const float* const dst[4], float* const out[4]) const;
   void store_generic(uint32_t index, SampleLanes& lanes) const;
   void store_word(uint32_t index, uint8_t* texel, uint32_t word) const;
@@ -55,7 +57,7 @@ class OutputMerger {
 
   const DrawContext& ctx_;
   bool depth_or_stencil_ = false;
-  bool depth_only_d32_ = false;  // depth test without stencil/bounds on a D32 attachment, no clamp
+  bool depth_only_d32_ = false;  // depth test without stencil/bounds on a D32 attachment, no clamp (any sample count)
   ColorTarget targets_[abi::kMaxColorAttachments];
 };
 
