@@ -433,6 +433,118 @@ void OutputMerger::write_unorm8_unblended(uint32_t index, const QuadBatch& batch
   }
 }
 
+namespace {
+
+// One quad's blend inputs, four lanes per register: source and destination colour per channel.
+struct BlendQuad {
+  __m128 src[4], dst[4];
+};
+
+// blend()'s factor `f` of channel `i` for four lanes: the same single-precision operations (SSE2
+// has no FMA, so nothing is fused and the results are bit-identical). `constants` are clamped.
+inline __m128 blend_factor_x4(VkBlendFactor f, int i, const BlendQuad& in, const float* constants) {
+  const __m128 one = _mm_set1_ps(1.0f);
+  switch (f) {
+    case VK_BLEND_FACTOR_ZERO: return _mm_setzero_ps();
+    case VK_BLEND_FACTOR_ONE: return one;
+    case VK_BLEND_FACTOR_SRC_COLOR: return in.src[i];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: return _mm_sub_ps(one, in.src[i]);
+    case VK_BLEND_FACTOR_DST_COLOR: return in.dst[i];
+    case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: return _mm_sub_ps(one, in.dst[i]);
+    case VK_BLEND_FACTOR_SRC_ALPHA: return in.src[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return _mm_sub_ps(one, in.src[3]);
+    case VK_BLEND_FACTOR_DST_ALPHA: return in.dst[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: return _mm_sub_ps(one, in.dst[3]);
+    case VK_BLEND_FACTOR_CONSTANT_COLOR: return _mm_set1_ps(constants[i]);
+    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: return _mm_set1_ps(1.0f - constants[i]);
+    case VK_BLEND_FACTOR_CONSTANT_ALPHA: return _mm_set1_ps(constants[3]);
+    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return _mm_set1_ps(1.0f - constants[3]);
+    case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE:
+      // std::min(a, b) is (b < a ? b : a), which minps(b, a) computes (NaN included).
+      return i == 3 ? one : _mm_min_ps(_mm_sub_ps(one, in.dst[3]), in.src[3]);
+    default: return _mm_setzero_ps();
+  }
+}
+
+// blend()'s equation for channel `i` of four lanes (std::min/std::max as minps/maxps with the
+// operands ordered so NaN and signed zeros pick the same lane value).
+inline __m128 blend_channel_x4(const VkPipelineColorBlendAttachmentState& a, int i, const BlendQuad& in,
+                               const float* constants) {
+  const bool alpha = i == 3;
+  const VkBlendOp op = alpha ? a.alphaBlendOp : a.colorBlendOp;
+  if (op == VK_BLEND_OP_MIN) return _mm_min_ps(in.dst[i], in.src[i]);
+  if (op == VK_BLEND_OP_MAX) return _mm_max_ps(in.dst[i], in.src[i]);
+  const __m128 s = _mm_mul_ps(in.src[i], blend_factor_x4(alpha ? a.srcAlphaBlendFactor : a.srcColorBlendFactor, i, in, constants));
+  const __m128 d = _mm_mul_ps(in.dst[i], blend_factor_x4(alpha ? a.dstAlphaBlendFactor : a.dstColorBlendFactor, i, in, constants));
+  if (op == VK_BLEND_OP_SUBTRACT) return _mm_sub_ps(s, d);
+  if (op == VK_BLEND_OP_REVERSE_SUBTRACT) return _mm_sub_ps(d, s);
+  return _mm_add_ps(s, d);
+}
+
+}  // namespace
+
+// Blended RGBA8/BGRA8, one quad at a time in SSE2: destination words read per covered lane
+// (two 8-byte rows for a full single-sampled quad), decoded, blended and encoded four lanes at
+// once. Bit-identical to the gathering path in write_color (blend(), the decode table and
+// encode_unorm8); tests/unit/draw_output_test.cpp compares the two over many values.
+template <bool kBgra>
+void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, const uint32_t* coverage,
+                                        const float* outputs, uint32_t W, uint32_t layer) const {
+  const VkPipelineColorBlendAttachmentState& a = ctx_.state->color_blend.attachments[index];
+  float constants[4];
+  for (int c = 0; c < 4; ++c) constants[c] = std::clamp(ctx_.state->color_blend.blend_constants[c], 0.0f, 1.0f);
+  const float* const channel = outputs + size_t(index) * 4 * W;
+  const bool alpha_to_one = ctx_.state->multisample.alpha_to_one;
+  const mem::AttachmentSurface& surface = ctx_.color[index];
+  const uint64_t pixel_bytes = uint64_t{surface.samples} * surface.sample_bytes;
+  const bool plain = ctx_.samples == 1 && targets_[index].full_write;
+  constexpr int kRedShift = kBgra ? 16 : 0, kBlueShift = kBgra ? 0 : 16;
+  constexpr int kShift[4] = {kRedShift, 8, kBlueShift, 24};
+  const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+  const __m128i byte = _mm_set1_epi32(0xFF);
+  for (uint32_t q = 0; q < batch.quads; ++q) {
+    const uint32_t* const c = coverage + 4 * q;
+    if (!(c[0] | c[1] | c[2] | c[3])) continue;
+    BlendQuad in;
+    for (int ch = 0; ch < 4; ++ch) {
+      // std::clamp(v, 0, 1) keeps NaN: maxps/minps return their second operand for NaN.
+      in.src[ch] = ch == 3 && alpha_to_one ? one
+                                           : _mm_min_ps(one, _mm_max_ps(zero, _mm_loadu_ps(channel + ch * W + 4 * q)));
+    }
+    const bool full_quad = plain && c[0] && c[1] && c[2] && c[3];
+    for (uint32_t s = 0; s < ctx_.samples; ++s) {
+      const uint32_t bit = 1u << s;
+      if (!((c[0] | c[1] | c[2] | c[3]) & bit)) continue;
+      uint8_t* const quad = surface.texel(uint32_t(batch.quad_x[q]), uint32_t(batch.quad_y[q]), layer, s);
+      uint8_t* texel[4];
+      alignas(16) uint32_t words[4] = {};
+      if (full_quad) {
+        memcpy(words, quad, 8);
+        memcpy(words + 2, quad + surface.row_pitch, 8);
+      } else {
+        for (uint32_t i = 0; i < 4; ++i) {
+          texel[i] = (c[i] & bit) ? quad + (i >> 1) * surface.row_pitch + (i & 1) * pixel_bytes : nullptr;
+          if (texel[i]) memcpy(&words[i], texel[i], 4);
+        }
+      }
+      const __m128i dst_words = _mm_load_si128(reinterpret_cast<const __m128i*>(words));
+      for (int ch = 0; ch < 4; ++ch)
+        in.dst[ch] = mem::decode_unorm8_x4(_mm_and_si128(_mm_srli_epi32(dst_words, kShift[ch]), byte));
+      __m128i result = _mm_setzero_si128();
+      for (int ch = 0; ch < 4; ++ch)
+        result = _mm_or_si128(result, _mm_slli_epi32(mem::encode_unorm8_x4(blend_channel_x4(a, ch, in, constants)), kShift[ch]));
+      _mm_store_si128(reinterpret_cast<__m128i*>(words), result);
+      if (full_quad) {
+        memcpy(quad, words, 8);
+        memcpy(quad + surface.row_pitch, words + 2, 8);
+        continue;
+      }
+      for (uint32_t i = 0; i < 4; ++i)
+        if (texel[i]) store_word(index, texel[i], words[i]);
+    }
+  }
+}
+
 void OutputMerger::store_generic(uint32_t index, SampleLanes& lanes) const {
   const ColorTarget& t = targets_[index];
   const mem::ColorCodec& codec = ctx_.color_codec[index];
@@ -482,6 +594,13 @@ void OutputMerger::write_color(const QuadBatch& batch, const uint32_t* coverage,
     }
     if (!t.blending && bgra8) {
       write_unorm8_unblended<true>(i, batch, coverage, outputs, W, layer);
+      continue;
+    }
+    if (t.blending && (rgba8 || bgra8)) {
+      if (rgba8)
+        write_unorm8_blended<false>(i, batch, coverage, outputs, W, layer);
+      else
+        write_unorm8_blended<true>(i, batch, coverage, outputs, W, layer);
       continue;
     }
     for (uint32_t s = 0; s < ctx_.samples; ++s) {

@@ -52,6 +52,9 @@ class OutputMerger {
   template <bool kBgra>
   void store_unorm8(uint32_t index, SampleLanes& lanes) const;
   template <bool kBgra>
+  void write_unorm8_blended(uint32_t index, const QuadBatch& batch, const uint32_t* coverage, const float* outputs,
+                            uint32_t W, uint32_t layer) const;
+  template <bool kBgra>
   void write_unorm8_unblended(uint32_t index, const QuadBatch& batch, const uint32_t* coverage, const float* outputs,
                               uint32_t W, uint32_t layer) const;
 
