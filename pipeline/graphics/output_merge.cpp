@@ -483,9 +483,10 @@ inline __m128 blend_channel_x4(const VkPipelineColorBlendAttachmentState& a, int
 
 }  // namespace
 
-// Blended RGBA8/BGRA8, one quad at a time in SSE2: destination words read per covered lane
-// (two 8-byte rows for a full single-sampled quad), decoded, blended and encoded four lanes at
-// once. Bit-identical to the gathering path in write_color (blend(), the decode table and
+// Blended RGBA8/BGRA8 in SSE2, per sample index: first every covered destination word of the
+// batch is loaded (the loads of all quads are in flight together: the rows are often not in
+// cache), then each quad is decoded, blended and encoded four lanes at once, then stored.
+// Bit-identical to the gathering path in write_color (blend(), the decode table and
 // encode_unorm8); tests/unit/draw_output_test.cpp compares the two over many values.
 template <bool kBgra>
 void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, const uint32_t* coverage,
@@ -497,50 +498,52 @@ void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, 
   const bool alpha_to_one = ctx_.state->multisample.alpha_to_one;
   const mem::AttachmentSurface& surface = ctx_.color[index];
   const uint64_t pixel_bytes = uint64_t{surface.samples} * surface.sample_bytes;
-  const bool plain = ctx_.samples == 1 && targets_[index].full_write;
+  const bool full_write = targets_[index].full_write;
   constexpr int kRedShift = kBgra ? 16 : 0, kBlueShift = kBgra ? 0 : 16;
   constexpr int kShift[4] = {kRedShift, 8, kBlueShift, 24};
   const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
   const __m128i byte = _mm_set1_epi32(0xFF);
-  for (uint32_t q = 0; q < batch.quads; ++q) {
-    const uint32_t* const c = coverage + 4 * q;
-    if (!(c[0] | c[1] | c[2] | c[3])) continue;
-    BlendQuad in;
-    for (int ch = 0; ch < 4; ++ch) {
-      // std::clamp(v, 0, 1) keeps NaN: maxps/minps return their second operand for NaN.
-      in.src[ch] = ch == 3 && alpha_to_one ? one
-                                           : _mm_min_ps(one, _mm_max_ps(zero, _mm_loadu_ps(channel + ch * W + 4 * q)));
-    }
-    const bool full_quad = plain && c[0] && c[1] && c[2] && c[3];
-    for (uint32_t s = 0; s < ctx_.samples; ++s) {
-      const uint32_t bit = 1u << s;
+  alignas(16) uint32_t words[QuadBatch::kMaxLanes];
+  uint8_t* texel[QuadBatch::kMaxLanes];
+  for (uint32_t s = 0; s < ctx_.samples; ++s) {
+    const uint32_t bit = 1u << s;
+    uint32_t quad_mask = 0;  // quads with a lane covering sample s
+    for (uint32_t q = 0; q < batch.quads; ++q) {
+      const uint32_t* const c = coverage + 4 * q;
       if (!((c[0] | c[1] | c[2] | c[3]) & bit)) continue;
+      quad_mask |= 1u << q;
       uint8_t* const quad = surface.texel(uint32_t(batch.quad_x[q]), uint32_t(batch.quad_y[q]), layer, s);
-      uint8_t* texel[4];
-      alignas(16) uint32_t words[4] = {};
-      if (full_quad) {
-        memcpy(words, quad, 8);
-        memcpy(words + 2, quad + surface.row_pitch, 8);
-      } else {
-        for (uint32_t i = 0; i < 4; ++i) {
-          texel[i] = (c[i] & bit) ? quad + (i >> 1) * surface.row_pitch + (i & 1) * pixel_bytes : nullptr;
-          if (texel[i]) memcpy(&words[i], texel[i], 4);
-        }
+      for (uint32_t i = 0; i < 4; ++i) {
+        const uint32_t l = 4 * q + i;
+        words[l] = 0;
+        texel[l] = (c[i] & bit) ? quad + (i >> 1) * surface.row_pitch + (i & 1) * pixel_bytes : nullptr;
+        if (texel[l]) memcpy(&words[l], texel[l], 4);
       }
-      const __m128i dst_words = _mm_load_si128(reinterpret_cast<const __m128i*>(words));
+    }
+    for (uint32_t q = 0; q < batch.quads; ++q) {
+      if (!(quad_mask & (1u << q))) continue;
+      BlendQuad in;
+      for (int ch = 0; ch < 4; ++ch) {
+        // std::clamp(v, 0, 1) keeps NaN: maxps/minps return their second operand for NaN.
+        in.src[ch] = ch == 3 && alpha_to_one
+                         ? one
+                         : _mm_min_ps(one, _mm_max_ps(zero, _mm_loadu_ps(channel + ch * W + 4 * q)));
+      }
+      const __m128i dst_words = _mm_load_si128(reinterpret_cast<const __m128i*>(words + 4 * q));
       for (int ch = 0; ch < 4; ++ch)
         in.dst[ch] = mem::decode_unorm8_x4(_mm_and_si128(_mm_srli_epi32(dst_words, kShift[ch]), byte));
       __m128i result = _mm_setzero_si128();
       for (int ch = 0; ch < 4; ++ch)
         result = _mm_or_si128(result, _mm_slli_epi32(mem::encode_unorm8_x4(blend_channel_x4(a, ch, in, constants)), kShift[ch]));
-      _mm_store_si128(reinterpret_cast<__m128i*>(words), result);
-      if (full_quad) {
-        memcpy(quad, words, 8);
-        memcpy(quad + surface.row_pitch, words + 2, 8);
-        continue;
+      _mm_store_si128(reinterpret_cast<__m128i*>(words + 4 * q), result);
+    }
+    for (uint32_t q = 0; q < batch.quads; ++q) {
+      if (!(quad_mask & (1u << q))) continue;
+      for (uint32_t l = 4 * q; l < 4 * q + 4; ++l) {
+        if (!texel[l]) continue;
+        if (full_write) memcpy(texel[l], &words[l], 4);
+        else store_word(index, texel[l], words[l]);
       }
-      for (uint32_t i = 0; i < 4; ++i)
-        if (texel[i]) store_word(index, texel[i], words[i]);
     }
   }
 }
