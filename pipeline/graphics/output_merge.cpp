@@ -485,7 +485,8 @@ inline __m128 blend_channel_x4(const VkPipelineColorBlendAttachmentState& a, int
 
 // Blended RGBA8/BGRA8 in SSE2, per sample index: first every covered destination word of the
 // batch is loaded (the loads of all quads are in flight together: the rows are often not in
-// cache), then each quad is decoded, blended and encoded four lanes at once, then stored.
+// cache), then each quad is decoded and blended four lanes at once, then the batch is encoded
+// (encode_unorm8_words, the widest SIMD the CPU has) and stored.
 // Bit-identical to the gathering path in write_color (blend(), the decode table and
 // encode_unorm8); tests/unit/draw_output_test.cpp compares the two over many values.
 template <bool kBgra>
@@ -504,6 +505,7 @@ void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, 
   const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
   const __m128i byte = _mm_set1_epi32(0xFF);
   alignas(16) uint32_t words[QuadBatch::kMaxLanes];
+  alignas(16) float out[4][QuadBatch::kMaxLanes];
   uint8_t* texel[QuadBatch::kMaxLanes];
   for (uint32_t s = 0; s < ctx_.samples; ++s) {
     const uint32_t bit = 1u << s;
@@ -521,7 +523,10 @@ void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, 
       }
     }
     for (uint32_t q = 0; q < batch.quads; ++q) {
-      if (!(quad_mask & (1u << q))) continue;
+      if (!(quad_mask & (1u << q))) {
+        for (int ch = 0; ch < 4; ++ch) _mm_store_ps(out[ch] + 4 * q, zero);
+        continue;
+      }
       BlendQuad in;
       for (int ch = 0; ch < 4; ++ch) {
         // std::clamp(v, 0, 1) keeps NaN: maxps/minps return their second operand for NaN.
@@ -532,11 +537,10 @@ void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, 
       const __m128i dst_words = _mm_load_si128(reinterpret_cast<const __m128i*>(words + 4 * q));
       for (int ch = 0; ch < 4; ++ch)
         in.dst[ch] = mem::decode_unorm8_x4(_mm_and_si128(_mm_srli_epi32(dst_words, kShift[ch]), byte));
-      __m128i result = _mm_setzero_si128();
-      for (int ch = 0; ch < 4; ++ch)
-        result = _mm_or_si128(result, _mm_slli_epi32(mem::encode_unorm8_x4(blend_channel_x4(a, ch, in, constants)), kShift[ch]));
-      _mm_store_si128(reinterpret_cast<__m128i*>(words + 4 * q), result);
+      for (int ch = 0; ch < 4; ++ch) _mm_store_ps(out[ch] + 4 * q, blend_channel_x4(a, ch, in, constants));
     }
+    // Encoded for the whole batch at once (16 lanes per step with AVX-512).
+    mem::encode_unorm8_words(kBgra, out[0], out[1], out[2], out[3], batch.lanes(), words);
     for (uint32_t q = 0; q < batch.quads; ++q) {
       if (!(quad_mask & (1u << q))) continue;
       for (uint32_t l = 4 * q; l < 4 * q + 4; ++l) {
