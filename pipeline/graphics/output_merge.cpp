@@ -302,10 +302,11 @@ struct OutputMerger::SampleLanes {
   uint32_t n = 0;
   uint8_t* texel[QuadBatch::kMaxLanes];
   float value[4][QuadBatch::kMaxLanes];  // raw 32-bit outputs (float bits, or int bits for integer targets)
+  float value1[4][QuadBatch::kMaxLanes];  // dual-source blending's second source (0 without one)
 };
 
-void OutputMerger::blend(uint32_t index, uint32_t n, const float* const src[4], const float* const dst[4],
-                         float* const out[4]) const {
+void OutputMerger::blend(uint32_t index, uint32_t n, const float* const src[4], const float* const src1[4],
+                         const float* const dst[4], float* const out[4]) const {
   const VkPipelineColorBlendAttachmentState& a = ctx_.state->color_blend.attachments[index];
   const ColorTarget& t = targets_[index];
   float c[4];
@@ -338,9 +339,11 @@ void OutputMerger::blend(uint32_t index, uint32_t n, const float* const src[4], 
         if (i == 3) return fill(1.0f);
         for (uint32_t k = 0; k < n; ++k) out_factor[k] = std::min(src[3][k], 1.0f - dst[3][k]);
         return;
-      default:  // SRC1_*: dual-source blending is not supported (dualSrcBlend is FALSE)
-        KILN_LOG_ONCE(LogLevel::Warn, "draw: dual-source blend factors are not supported; using 0");
-        return fill(0.0f);
+      case VK_BLEND_FACTOR_SRC1_COLOR: return copy(src1[i]);
+      case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return one_minus(src1[i]);
+      case VK_BLEND_FACTOR_SRC1_ALPHA: return copy(src1[3]);
+      case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return one_minus(src1[3]);
+      default: return fill(0.0f);
     }
   };
   float sf[QuadBatch::kMaxLanes], df[QuadBatch::kMaxLanes];
@@ -437,7 +440,7 @@ namespace {
 
 // One quad's blend inputs, four lanes per register: source and destination colour per channel.
 struct BlendQuad {
-  __m128 src[4], dst[4];
+  __m128 src[4], src1[4], dst[4];  // src1: dual-source blending's second source (0 without one)
 };
 
 // blend()'s factor `f` of channel `i` for four lanes: the same single-precision operations (SSE2
@@ -462,6 +465,10 @@ inline __m128 blend_factor_x4(VkBlendFactor f, int i, const BlendQuad& in, const
     case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE:
       // std::min(a, b) is (b < a ? b : a), which minps(b, a) computes (NaN included).
       return i == 3 ? one : _mm_min_ps(_mm_sub_ps(one, in.dst[3]), in.src[3]);
+    case VK_BLEND_FACTOR_SRC1_COLOR: return in.src1[i];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return _mm_sub_ps(one, in.src1[i]);
+    case VK_BLEND_FACTOR_SRC1_ALPHA: return in.src1[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return _mm_sub_ps(one, in.src1[3]);
     default: return _mm_setzero_ps();
   }
 }
@@ -496,6 +503,7 @@ void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, 
   float constants[4];
   for (int c = 0; c < 4; ++c) constants[c] = std::clamp(ctx_.state->color_blend.blend_constants[c], 0.0f, 1.0f);
   const float* const channel = outputs + size_t(index) * 4 * W;
+  const float* const source1 = dual_source(index) ? outputs + size_t(abi::kDualSourceOutputSlot) * 4 * W : nullptr;
   const bool alpha_to_one = ctx_.state->multisample.alpha_to_one;
   const mem::AttachmentSurface& surface = ctx_.color[index];
   const uint64_t pixel_bytes = uint64_t{surface.samples} * surface.sample_bytes;
@@ -533,6 +541,7 @@ void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, 
         in.src[ch] = ch == 3 && alpha_to_one
                          ? one
                          : _mm_min_ps(one, _mm_max_ps(zero, _mm_loadu_ps(channel + ch * W + 4 * q)));
+        in.src1[ch] = source1 ? _mm_min_ps(one, _mm_max_ps(zero, _mm_loadu_ps(source1 + ch * W + 4 * q))) : zero;
       }
       const __m128i dst_words = _mm_load_si128(reinterpret_cast<const __m128i*>(words + 4 * q));
       for (int ch = 0; ch < 4; ++ch)
@@ -593,6 +602,7 @@ void OutputMerger::write_color(const QuadBatch& batch, const uint32_t* coverage,
     if (!t.enabled || !(fi.output_location_mask & (1u << i))) continue;
     if (i < cb.attachment_count && cb.attachments[i].colorWriteMask == 0) continue;
     const mem::ColorCodec& codec = ctx_.color_codec[i];
+    const bool dual = dual_source(i);
     const bool rgba8 = !t.logic_op && codec.layout == mem::ColorCodec::Layout::Rgba8Unorm;
     const bool bgra8 = !t.logic_op && codec.layout == mem::ColorCodec::Layout::Bgra8Unorm;
     if (!t.blending && rgba8) {
@@ -617,6 +627,8 @@ void OutputMerger::write_color(const QuadBatch& batch, const uint32_t* coverage,
         const uint32_t k = lanes.n++;
         lanes.texel[k] = ctx_.color[i].texel(uint32_t(batch.x(l)), uint32_t(batch.y(l)), layer, s);
         for (uint32_t c = 0; c < 4; ++c) memcpy(&lanes.value[c][k], &outputs[(i * 4 + c) * W + l], 4);
+        for (uint32_t c = 0; c < 4; ++c)
+          lanes.value1[c][k] = dual ? outputs[(abi::kDualSourceOutputSlot * 4 + c) * W + l] : 0.0f;
       }
       if (lanes.n == 0) continue;
       if (ctx_.state->multisample.alpha_to_one && t.kind != Kind::Int)
@@ -625,6 +637,8 @@ void OutputMerger::write_color(const QuadBatch& batch, const uint32_t* coverage,
         if (t.kind == Kind::UNorm || t.kind == Kind::SNorm) {
           const float lo = t.kind == Kind::UNorm ? 0.0f : -1.0f;
           for (auto& channel : lanes.value)
+            for (uint32_t k = 0; k < lanes.n; ++k) channel[k] = std::clamp(channel[k], lo, 1.0f);
+          for (auto& channel : lanes.value1)
             for (uint32_t k = 0; k < lanes.n; ++k) channel[k] = std::clamp(channel[k], lo, 1.0f);
         }
         if (rgba8 || bgra8) {
@@ -646,8 +660,9 @@ void OutputMerger::write_color(const QuadBatch& batch, const uint32_t* coverage,
         }
         float* const value[4] = {lanes.value[0], lanes.value[1], lanes.value[2], lanes.value[3]};
         const float* const src[4] = {value[0], value[1], value[2], value[3]};
+        const float* const src1[4] = {lanes.value1[0], lanes.value1[1], lanes.value1[2], lanes.value1[3]};
         const float* const dsts[4] = {dst[0], dst[1], dst[2], dst[3]};
-        blend(i, lanes.n, src, dsts, value);
+        blend(i, lanes.n, src, src1, dsts, value);
       }
       if (rgba8)
         store_unorm8<false>(i, lanes);

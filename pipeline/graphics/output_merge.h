@@ -46,7 +46,14 @@ class OutputMerger {
   void depth_only_d32(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
   template <VkCompareOp kOp>
   void depth_only_d32_op(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
-  void blend(uint32_t index, uint32_t n, const float* const src[4], const float* const dst[4], float* const out[4]) const;
+  // src1: dual-source blending's second source (SRC1_* factors), zeros when there is none.
+  void blend(uint32_t index, uint32_t n, const float* const src[4], const float* const src1[4], const float* const dst[4],
+             float* const out[4]) const;
+  // Attachment `index` blends with the shader's second source (Location 0 Index 1): only
+  // attachment 0 has one (maxFragmentDualSrcAttachments = 1).
+  bool dual_source(uint32_t index) const {
+    return index == 0 && ctx_.kernels->fragment_interface.writes_dual_source && targets_[0].blending;
+  }
   void store_generic(uint32_t index, SampleLanes& lanes) const;
   void store_word(uint32_t index, uint8_t* texel, uint32_t word) const;
   template <bool kBgra>

@@ -1,6 +1,8 @@
 // The output merger end to end, against per-sample CPU references: every depth compare op on a
 // D32 attachment (the merger's vectorised depth test) at 1 and 4 samples, on a target whose odd
-// size leaves partial 2x2 quads at the right and bottom edges.
+// size leaves partial 2x2 quads at the right and bottom edges; dual-source blending with every
+// SRC1 factor.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -110,6 +112,85 @@ INSTANTIATE_TEST_SUITE_P(Samples, OutputMergeTest, ::testing::Values(VK_SAMPLE_C
                          [](const ::testing::TestParamInfo<VkSampleCountFlagBits>& info) {
                            return "x" + std::to_string(int(info.param));
                          });
+
+class DualSourceBlendTest : public VulkanTest {};
+
+// draw_dual_source.frag's second source at pixel (x, y).
+std::array<float, 4> source1(uint32_t x, uint32_t y) {
+  return {x / 64.0f, y / 64.0f, (x + y) / 128.0f, 1.0f - x / 64.0f};
+}
+
+float blend_factor(VkBlendFactor f, int channel, const std::array<float, 4>& s, const std::array<float, 4>& s1,
+                   const std::array<float, 4>& d) {
+  switch (f) {
+    case VK_BLEND_FACTOR_ZERO: return 0;
+    case VK_BLEND_FACTOR_ONE: return 1;
+    case VK_BLEND_FACTOR_SRC_ALPHA: return s[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return 1 - s[3];
+    case VK_BLEND_FACTOR_DST_COLOR: return d[channel];
+    case VK_BLEND_FACTOR_SRC1_COLOR: return s1[channel];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return 1 - s1[channel];
+    case VK_BLEND_FACTOR_SRC1_ALPHA: return s1[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return 1 - s1[3];
+    default: ADD_FAILURE() << "factor " << f << " has no reference"; return 0;
+  }
+}
+
+// Every SRC1 factor as the source and as the destination factor of colour and alpha (and the
+// classic SRC1_ALPHA / ONE_MINUS_SRC1_ALPHA pair): a rectangle of one colour blended over a clear
+// colour with the shader's per-pixel second source, each pixel against the blend equation in
+// float (±1 for rounding). Ops ADD and REVERSE_SUBTRACT.
+TEST_F(DualSourceBlendTest, EverySrc1FactorMatchesTheReference) {
+  REQUIRE_ON_KILN(features().core.features.dualSrcBlend, "dualSrcBlend");
+  EXPECT_GE(properties().limits.maxFragmentDualSrcAttachments, 1u);
+  DeviceFeatures enabled;
+  enabled.core.features.dualSrcBlend = VK_TRUE;
+  TestDevice& dev = *create_device(enabled);
+  const std::array<float, 4> color = {0.9f, 0.3f, 0.55f, 0.25f};
+  const VkClearColorValue clear{.float32 = {0.2f, 0.6f, 0.4f, 0.8f}};  // exact in 8 bits
+  const std::array<float, 4> dst = {0.2f, 0.6f, 0.4f, 0.8f};
+  struct Case {
+    VkBlendFactor src, dst;
+    VkBlendOp op;
+  };
+  std::vector<Case> cases;
+  for (VkBlendFactor f : {VK_BLEND_FACTOR_SRC1_COLOR, VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR, VK_BLEND_FACTOR_SRC1_ALPHA,
+                          VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA}) {
+    cases.push_back({f, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD});
+    cases.push_back({VK_BLEND_FACTOR_ONE, f, VK_BLEND_OP_ADD});
+    cases.push_back({f, VK_BLEND_FACTOR_DST_COLOR, VK_BLEND_OP_REVERSE_SUBTRACT});
+  }
+  cases.push_back({VK_BLEND_FACTOR_SRC1_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA, VK_BLEND_OP_ADD});
+  const std::vector<ColoredVertex> vertices = rect(-1, -1, 1, 1, 0.5f, color);
+  Buffer vb = vertex_buffer(dev, vertices);
+  for (const Case& c : cases) {
+    SCOPED_TRACE("factors " + std::to_string(c.src) + " / " + std::to_string(c.dst) + " op " + std::to_string(c.op));
+    for (VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_A8B8G8R8_UNORM_PACK32}) {  // fast and generic paths
+      SCOPED_TRACE(format == VK_FORMAT_R8G8B8A8_UNORM ? "R8G8B8A8_UNORM" : "A8B8G8R8_UNORM_PACK32");
+      DrawJobOptions o = colored_options();
+      o.fragment_shader = "draw_dual_source.frag";
+      o.color_format = format;
+      o.blend = {VK_TRUE, c.src, c.dst, c.op, c.src, c.dst, c.op, 0xF};
+      DrawJob job(dev, o);
+      ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+      job.draw(clear, [&](VkCommandBuffer cb) {
+        bind_vertices(cb, vb);
+        vkCmdDraw(cb, uint32_t(vertices.size()), 1, 0, 0);
+      });
+      check_rgba8(job.read_color(), "blended", [&](uint32_t x, uint32_t y) {
+        const std::array<float, 4> s1 = source1(x, y);
+        std::array<int, 4> want{};
+        for (int i = 0; i < 4; ++i) {
+          const float s = color[i] * blend_factor(c.src, i, color, s1, dst);
+          const float d = dst[i] * blend_factor(c.dst, i, color, s1, dst);
+          const float v = std::clamp(c.op == VK_BLEND_OP_ADD ? s + d : d - s, 0.0f, 1.0f);
+          want[i] = int(std::lround(v * 255.0f));
+        }
+        return want;
+      }, 1);
+    }
+  }
+}
 
 }  // namespace
 }  // namespace kiln::test

@@ -497,6 +497,7 @@ uint32_t texel_size(VkFormat format, VkImageAspectFlags aspect) {
     case VK_FORMAT_D16_UNORM:
       return 2;
     case VK_FORMAT_R8G8B8A8_UNORM:
+    case VK_FORMAT_A8B8G8R8_UNORM_PACK32:
     case VK_FORMAT_R8G8B8A8_UINT:
     case VK_FORMAT_R8G8B8A8_SINT:
     case VK_FORMAT_R8G8B8A8_SNORM:

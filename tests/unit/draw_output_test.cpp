@@ -338,21 +338,25 @@ uint32_t fake_noise_kernel(const abi::FragmentInvocation* inv) {
   for (uint32_t lane = 0; lane < W; ++lane) {
     const uint32_t x = uint32_t(flt(inv->frag_coord[lane])), y = uint32_t(flt(inv->frag_coord[W + lane]));
     for (uint32_t c = 0; c < 4; ++c) inv->outputs[c * W + lane] = bits(noise_value(x, y, c));
+    for (uint32_t c = 0; c < 4; ++c)  // dual-source blending's second source
+      inv->outputs[(abi::kDualSourceOutputSlot * 4 + c) * W + lane] = bits(noise_value(x, y, c + 4));
   }
   return inv->covered_mask;
 }
 
 // The SIMD blend path of RGBA8/BGRA8 UNORM against the generic one (A8B8G8R8_UNORM_PACK32 has the
 // RGBA8 byte layout but goes through blend() and format_pack): byte-identical results for every
-// factor pair (alpha factors and ops cycling), blend constants out of range, partial quads, a write
-// mask and 4 samples, over noise sources and random destination bytes.
+// factor pair (SRC1_* included: the kernel writes a second source; alpha factors and ops cycling),
+// blend constants out of range, partial quads, a write mask and 4 samples, over noise sources and
+// random destination bytes.
 TEST(DrawOutput, Unorm8BlendFastPathMatchesTheGenericPath) {
   constexpr uint32_t kSize = 20;  // partial tiles too
   constexpr VkBlendOp kOps[] = {VK_BLEND_OP_ADD, VK_BLEND_OP_SUBTRACT, VK_BLEND_OP_REVERSE_SUBTRACT, VK_BLEND_OP_MIN,
                                 VK_BLEND_OP_MAX};
   uint32_t mismatches = 0, case_index = 0;
-  for (int sf = VK_BLEND_FACTOR_ZERO; sf <= VK_BLEND_FACTOR_SRC_ALPHA_SATURATE; ++sf)
-    for (int df = VK_BLEND_FACTOR_ZERO; df <= VK_BLEND_FACTOR_SRC_ALPHA_SATURATE; ++df, ++case_index) {
+  constexpr int kFactors = VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA + 1;
+  for (int sf = VK_BLEND_FACTOR_ZERO; sf < kFactors; ++sf)
+    for (int df = VK_BLEND_FACTOR_ZERO; df < kFactors; ++df, ++case_index) {
       const VkSampleCountFlagBits samples = case_index % 7 == 3 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
       std::vector<uint8_t> results[3];
       const VkFormat formats[3] = {VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM};
@@ -366,13 +370,14 @@ TEST(DrawOutput, Unorm8BlendFastPathMatchesTheGenericPath) {
         }
         DrawSetup d(&color.view, kSize, kSize);
         d.kernels.fragment = &fake_noise_kernel<8>;
+        d.kernels.fragment_interface.writes_dual_source = true;
         d.state.multisample.samples = samples;
         VkPipelineColorBlendAttachmentState& a = d.state.color_blend.attachments[0];
         a.blendEnable = VK_TRUE;
         a.srcColorBlendFactor = VkBlendFactor(sf);
         a.dstColorBlendFactor = VkBlendFactor(df);
-        a.srcAlphaBlendFactor = VkBlendFactor((sf + df + case_index) % 15);
-        a.dstAlphaBlendFactor = VkBlendFactor((sf * 7 + case_index) % 15);
+        a.srcAlphaBlendFactor = VkBlendFactor((sf + df + case_index) % kFactors);
+        a.dstAlphaBlendFactor = VkBlendFactor((sf * 7 + case_index) % kFactors);
         a.colorBlendOp = kOps[case_index % 5];
         a.alphaBlendOp = kOps[(case_index / 5) % 5];
         a.colorWriteMask = case_index % 11 == 5 ? VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_A_BIT : 0xF;
