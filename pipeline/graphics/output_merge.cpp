@@ -496,7 +496,7 @@ inline __m128 blend_channel_x4(const VkPipelineColorBlendAttachmentState& a, int
 // (encode_unorm8_words, the widest SIMD the CPU has) and stored.
 // Bit-identical to the gathering path in write_color (blend(), the decode table and
 // encode_unorm8); tests/unit/draw_output_test.cpp compares the two over many values.
-template <bool kBgra>
+template <bool kBgra, bool kSourceOver>
 void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, const uint32_t* coverage,
                                         const float* outputs, uint32_t W, uint32_t layer) const {
   const VkPipelineColorBlendAttachmentState& a = ctx_.state->color_blend.attachments[index];
@@ -546,7 +546,16 @@ void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, 
       const __m128i dst_words = _mm_load_si128(reinterpret_cast<const __m128i*>(words + 4 * q));
       for (int ch = 0; ch < 4; ++ch)
         in.dst[ch] = mem::decode_unorm8_x4(_mm_and_si128(_mm_srli_epi32(dst_words, kShift[ch]), byte));
-      for (int ch = 0; ch < 4; ++ch) _mm_store_ps(out[ch] + 4 * q, blend_channel_x4(a, ch, in, constants));
+      for (int ch = 0; ch < 4; ++ch) {
+        if constexpr (kSourceOver) {
+          // blend_channel_x4 of SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD without the factor switches.
+          const __m128 s = _mm_mul_ps(in.src[ch], in.src[3]);
+          const __m128 d = _mm_mul_ps(in.dst[ch], _mm_sub_ps(one, in.src[3]));
+          _mm_store_ps(out[ch] + 4 * q, _mm_add_ps(s, d));
+        } else {
+          _mm_store_ps(out[ch] + 4 * q, blend_channel_x4(a, ch, in, constants));
+        }
+      }
     }
     // Encoded for the whole batch at once (16 lanes per step with AVX-512).
     mem::encode_unorm8_words(kBgra, out[0], out[1], out[2], out[3], batch.lanes(), words);
@@ -614,10 +623,22 @@ void OutputMerger::write_color(const QuadBatch& batch, const uint32_t* coverage,
       continue;
     }
     if (t.blending && (rgba8 || bgra8)) {
-      if (rgba8)
-        write_unorm8_blended<false>(i, batch, coverage, outputs, W, layer);
+      // The classic "source over" blend (every channel SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD) is
+      // specialised; everything else goes through the factor switches.
+      const VkPipelineColorBlendAttachmentState& a = cb.attachments[i];
+      const bool source_over = a.srcColorBlendFactor == VK_BLEND_FACTOR_SRC_ALPHA &&
+                               a.srcAlphaBlendFactor == VK_BLEND_FACTOR_SRC_ALPHA &&
+                               a.dstColorBlendFactor == VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA &&
+                               a.dstAlphaBlendFactor == VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA &&
+                               a.colorBlendOp == VK_BLEND_OP_ADD && a.alphaBlendOp == VK_BLEND_OP_ADD;
+      if (rgba8 && source_over)
+        write_unorm8_blended<false, true>(i, batch, coverage, outputs, W, layer);
+      else if (rgba8)
+        write_unorm8_blended<false, false>(i, batch, coverage, outputs, W, layer);
+      else if (source_over)
+        write_unorm8_blended<true, true>(i, batch, coverage, outputs, W, layer);
       else
-        write_unorm8_blended<true>(i, batch, coverage, outputs, W, layer);
+        write_unorm8_blended<true, false>(i, batch, coverage, outputs, W, layer);
       continue;
     }
     for (uint32_t s = 0; s < ctx_.samples; ++s) {

@@ -58,7 +58,7 @@ class OutputMerger {
   void store_word(uint32_t index, uint8_t* texel, uint32_t word) const;
   template <bool kBgra>
   void store_unorm8(uint32_t index, SampleLanes& lanes) const;
-  template <bool kBgra>
+  template <bool kBgra, bool kSourceOver>
   void write_unorm8_blended(uint32_t index, const QuadBatch& batch, const uint32_t* coverage, const float* outputs,
                             uint32_t W, uint32_t layer) const;
   template <bool kBgra>

@@ -380,6 +380,11 @@ TEST(DrawOutput, Unorm8BlendFastPathMatchesTheGenericPath) {
         a.dstAlphaBlendFactor = VkBlendFactor((sf * 7 + case_index) % kFactors);
         a.colorBlendOp = kOps[case_index % 5];
         a.alphaBlendOp = kOps[(case_index / 5) % 5];
+        if (sf == VK_BLEND_FACTOR_SRC_ALPHA && df == VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA) {  // the specialised "over"
+          a.srcAlphaBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+          a.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+          a.colorBlendOp = a.alphaBlendOp = VK_BLEND_OP_ADD;
+        }
         a.colorWriteMask = case_index % 11 == 5 ? VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_A_BIT : 0xF;
         const float constants[4] = {0.3f, 1.5f, -0.25f, 0.6f};
         memcpy(d.state.color_blend.blend_constants, constants, 16);
