@@ -225,7 +225,10 @@ void OutputMerger::depth_only_d32_op(const QuadBatch& batch, uint32_t* coverage,
       const __m128 stored = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(top)),
                                          reinterpret_cast<const __m64*>(bottom));
       const __m128 fragment = _mm_setr_ps(z[0], z[kMaxSamples], z[2 * kMaxSamples], z[3 * kMaxSamples]);
-      const __m128i lane_covered = _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(c)), _mm_setzero_si128());
+      // Four scalar loads, not one 16-byte load: the coverage was just written lane by lane, and a
+      // wide load of narrow recent stores cannot be store-forwarded (a stall per quad).
+      const __m128i coverage4 = _mm_setr_epi32(int(c[0]), int(c[1]), int(c[2]), int(c[3]));
+      const __m128i lane_covered = _mm_cmpeq_epi32(coverage4, _mm_setzero_si128());
       const __m128 passed = _mm_andnot_ps(_mm_castsi128_ps(lane_covered), compare_x4<kOp>(fragment, stored));
       const int bits = _mm_movemask_ps(passed);
       for (uint32_t i = 0; i < 4; ++i) c[i] &= 0u - ((uint32_t(bits) >> i) & 1u);
@@ -245,7 +248,7 @@ void OutputMerger::depth_only_d32_op(const QuadBatch& batch, uint32_t* coverage,
       uint32_t s = 0;
       for (; s + 4 <= samples; s += 4) {
         const __m128 stored = _mm_loadu_ps(reinterpret_cast<const float*>(texel + 4 * s));
-        const __m128 fragment = _mm_loadu_ps(zl + s);
+        const __m128 fragment = _mm_setr_ps(zl[s], zl[s + 1], zl[s + 2], zl[s + 3]);  // written lane by lane
         const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
         const __m128i covered = _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(int(c[i] >> s)), bit), bit);
         const __m128 passed = _mm_and_ps(_mm_castsi128_ps(covered), compare_x4<kOp>(fragment, stored));
@@ -543,7 +546,9 @@ void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, 
                          : _mm_min_ps(one, _mm_max_ps(zero, _mm_loadu_ps(channel + ch * W + 4 * q)));
         in.src1[ch] = source1 ? _mm_min_ps(one, _mm_max_ps(zero, _mm_loadu_ps(source1 + ch * W + 4 * q))) : zero;
       }
-      const __m128i dst_words = _mm_load_si128(reinterpret_cast<const __m128i*>(words + 4 * q));
+      // Scalar loads of the words stored lane by lane above (store-forwardable, unlike one wide load).
+      const uint32_t* const w = words + 4 * q;
+      const __m128i dst_words = _mm_setr_epi32(int(w[0]), int(w[1]), int(w[2]), int(w[3]));
       for (int ch = 0; ch < 4; ++ch)
         in.dst[ch] = mem::decode_unorm8_x4(_mm_and_si128(_mm_srli_epi32(dst_words, kShift[ch]), byte));
       for (int ch = 0; ch < 4; ++ch) {
