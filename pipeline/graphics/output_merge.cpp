@@ -118,6 +118,28 @@ OutputMerger::OutputMerger(const DrawContext& ctx) : ctx_(ctx) {
       if (keep[b] != 0xFF) t.full_write = false;
     }
     memcpy(&t.keep_word, t.write_bytes, 4);
+    // Which store routine serves the attachment, decided once per draw.
+    const mem::ColorCodec::Layout layout = t.logic_op ? mem::ColorCodec::Layout::Other : ctx.color_codec[i].layout;
+    const bool bgra = layout == mem::ColorCodec::Layout::Bgra8Unorm;
+    if (layout == mem::ColorCodec::Layout::Other) {
+      t.path = StorePath::Gathered;
+    } else if (!t.blending) {
+      t.path = bgra ? StorePath::Bgra8 : StorePath::Rgba8;
+    } else {
+      // The classic "source over" (every channel SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD) is
+      // specialised; every other blend state goes through the factor switches.
+      const VkPipelineColorBlendAttachmentState& a = cb.attachments[i];
+      const bool source_over = a.srcColorBlendFactor == VK_BLEND_FACTOR_SRC_ALPHA &&
+                               a.srcAlphaBlendFactor == VK_BLEND_FACTOR_SRC_ALPHA &&
+                               a.dstColorBlendFactor == VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA &&
+                               a.dstAlphaBlendFactor == VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA &&
+                               a.colorBlendOp == VK_BLEND_OP_ADD && a.alphaBlendOp == VK_BLEND_OP_ADD;
+      t.path = source_over ? (bgra ? StorePath::Bgra8SourceOver : StorePath::Rgba8SourceOver)
+                           : (bgra ? StorePath::Bgra8Blended : StorePath::Rgba8Blended);
+    }
+    // Written by the shader and not masked off entirely.
+    if (ctx.kernels && (ctx.kernels->fragment_interface.output_location_mask & (1u << i)) && mask != 0)
+      active_targets_ |= 1u << i;
   }
 }
 
@@ -389,13 +411,6 @@ void OutputMerger::store_word(uint32_t index, uint8_t* texel, uint32_t word) con
   memcpy(texel, &word, 4);
 }
 
-template <bool kBgra>
-void OutputMerger::store_unorm8(uint32_t index, SampleLanes& lanes) const {
-  uint32_t words[QuadBatch::kMaxLanes];
-  mem::encode_unorm8_words(kBgra, lanes.value[0], lanes.value[1], lanes.value[2], lanes.value[3], lanes.n, words);
-  for (uint32_t k = 0; k < lanes.n; ++k) store_word(index, lanes.texel[k], words[k]);
-}
-
 // Unblended RGBA8/BGRA8: every lane is encoded straight from the kernel's outputs, then the words
 // go to each covered sample (no per-sample gathering: all samples of a pixel store the same word).
 template <bool kBgra>
@@ -607,96 +622,63 @@ void OutputMerger::store_generic(uint32_t index, SampleLanes& lanes) const {
 
 void OutputMerger::write_color(const QuadBatch& batch, const uint32_t* coverage, const float* outputs, uint32_t W,
                                uint32_t layer) const {
-  const abi::FragmentInterface& fi = ctx_.kernels->fragment_interface;
-  const ColorBlendState& cb = ctx_.state->color_blend;
+  for (uint32_t active = active_targets_; active; active &= active - 1) {
+    const uint32_t i = uint32_t(__builtin_ctz(active));
+    switch (targets_[i].path) {
+      case StorePath::Rgba8: write_unorm8_unblended<false>(i, batch, coverage, outputs, W, layer); break;
+      case StorePath::Bgra8: write_unorm8_unblended<true>(i, batch, coverage, outputs, W, layer); break;
+      case StorePath::Rgba8Blended: write_unorm8_blended<false, false>(i, batch, coverage, outputs, W, layer); break;
+      case StorePath::Bgra8Blended: write_unorm8_blended<true, false>(i, batch, coverage, outputs, W, layer); break;
+      case StorePath::Rgba8SourceOver: write_unorm8_blended<false, true>(i, batch, coverage, outputs, W, layer); break;
+      case StorePath::Bgra8SourceOver: write_unorm8_blended<true, true>(i, batch, coverage, outputs, W, layer); break;
+      case StorePath::Gathered: write_gathered(i, batch, coverage, outputs, W, layer); break;
+    }
+  }
+}
+
+// Every other format, logic ops included: the covered lanes of each sample index are gathered,
+// unpacked with the ColorCodec, blended with blend() and packed back — the reference the fast
+// paths are tested against.
+void OutputMerger::write_gathered(uint32_t i, const QuadBatch& batch, const uint32_t* coverage, const float* outputs,
+                                  uint32_t W, uint32_t layer) const {
+  const ColorTarget& t = targets_[i];
+  const mem::ColorCodec& codec = ctx_.color_codec[i];
+  const bool dual = dual_source(i);
   SampleLanes lanes;
   float dst[4][QuadBatch::kMaxLanes];
-  for (uint32_t i = 0; i < abi::kMaxColorAttachments; ++i) {
-    const ColorTarget& t = targets_[i];
-    if (!t.enabled || !(fi.output_location_mask & (1u << i))) continue;
-    if (i < cb.attachment_count && cb.attachments[i].colorWriteMask == 0) continue;
-    const mem::ColorCodec& codec = ctx_.color_codec[i];
-    const bool dual = dual_source(i);
-    const bool rgba8 = !t.logic_op && codec.layout == mem::ColorCodec::Layout::Rgba8Unorm;
-    const bool bgra8 = !t.logic_op && codec.layout == mem::ColorCodec::Layout::Bgra8Unorm;
-    if (!t.blending && rgba8) {
-      write_unorm8_unblended<false>(i, batch, coverage, outputs, W, layer);
-      continue;
+  for (uint32_t s = 0; s < ctx_.samples; ++s) {
+    lanes.n = 0;
+    for (uint32_t l = 0; l < batch.lanes(); ++l) {
+      if (!(coverage[l] & (1u << s))) continue;
+      const uint32_t k = lanes.n++;
+      lanes.texel[k] = ctx_.color[i].texel(uint32_t(batch.x(l)), uint32_t(batch.y(l)), layer, s);
+      for (uint32_t c = 0; c < 4; ++c) memcpy(&lanes.value[c][k], &outputs[(i * 4 + c) * W + l], 4);
+      for (uint32_t c = 0; c < 4; ++c)
+        lanes.value1[c][k] = dual ? outputs[(abi::kDualSourceOutputSlot * 4 + c) * W + l] : 0.0f;
     }
-    if (!t.blending && bgra8) {
-      write_unorm8_unblended<true>(i, batch, coverage, outputs, W, layer);
-      continue;
-    }
-    if (t.blending && (rgba8 || bgra8)) {
-      // The classic "source over" blend (every channel SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD) is
-      // specialised; everything else goes through the factor switches.
-      const VkPipelineColorBlendAttachmentState& a = cb.attachments[i];
-      const bool source_over = a.srcColorBlendFactor == VK_BLEND_FACTOR_SRC_ALPHA &&
-                               a.srcAlphaBlendFactor == VK_BLEND_FACTOR_SRC_ALPHA &&
-                               a.dstColorBlendFactor == VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA &&
-                               a.dstAlphaBlendFactor == VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA &&
-                               a.colorBlendOp == VK_BLEND_OP_ADD && a.alphaBlendOp == VK_BLEND_OP_ADD;
-      if (rgba8 && source_over)
-        write_unorm8_blended<false, true>(i, batch, coverage, outputs, W, layer);
-      else if (rgba8)
-        write_unorm8_blended<false, false>(i, batch, coverage, outputs, W, layer);
-      else if (source_over)
-        write_unorm8_blended<true, true>(i, batch, coverage, outputs, W, layer);
-      else
-        write_unorm8_blended<true, false>(i, batch, coverage, outputs, W, layer);
-      continue;
-    }
-    for (uint32_t s = 0; s < ctx_.samples; ++s) {
-      lanes.n = 0;
-      for (uint32_t l = 0; l < batch.lanes(); ++l) {
-        if (!(coverage[l] & (1u << s))) continue;
-        const uint32_t k = lanes.n++;
-        lanes.texel[k] = ctx_.color[i].texel(uint32_t(batch.x(l)), uint32_t(batch.y(l)), layer, s);
-        for (uint32_t c = 0; c < 4; ++c) memcpy(&lanes.value[c][k], &outputs[(i * 4 + c) * W + l], 4);
-        for (uint32_t c = 0; c < 4; ++c)
-          lanes.value1[c][k] = dual ? outputs[(abi::kDualSourceOutputSlot * 4 + c) * W + l] : 0.0f;
+    if (lanes.n == 0) continue;
+    if (ctx_.state->multisample.alpha_to_one && t.kind != Kind::Int)
+      for (uint32_t k = 0; k < lanes.n; ++k) lanes.value[3][k] = 1.0f;
+    if (t.blending) {
+      if (t.kind == Kind::UNorm || t.kind == Kind::SNorm) {
+        const float lo = t.kind == Kind::UNorm ? 0.0f : -1.0f;
+        for (auto& channel : lanes.value)
+          for (uint32_t k = 0; k < lanes.n; ++k) channel[k] = std::clamp(channel[k], lo, 1.0f);
+        for (auto& channel : lanes.value1)
+          for (uint32_t k = 0; k < lanes.n; ++k) channel[k] = std::clamp(channel[k], lo, 1.0f);
       }
-      if (lanes.n == 0) continue;
-      if (ctx_.state->multisample.alpha_to_one && t.kind != Kind::Int)
-        for (uint32_t k = 0; k < lanes.n; ++k) lanes.value[3][k] = 1.0f;
-      if (t.blending) {
-        if (t.kind == Kind::UNorm || t.kind == Kind::SNorm) {
-          const float lo = t.kind == Kind::UNorm ? 0.0f : -1.0f;
-          for (auto& channel : lanes.value)
-            for (uint32_t k = 0; k < lanes.n; ++k) channel[k] = std::clamp(channel[k], lo, 1.0f);
-          for (auto& channel : lanes.value1)
-            for (uint32_t k = 0; k < lanes.n; ++k) channel[k] = std::clamp(channel[k], lo, 1.0f);
-        }
-        if (rgba8 || bgra8) {
-          const float* decode = mem::unorm8_decode_table();
-          const uint32_t r = bgra8 ? 2 : 0, b = bgra8 ? 0 : 2;
-          for (uint32_t k = 0; k < lanes.n; ++k) {
-            const uint8_t* texel = lanes.texel[k];
-            dst[0][k] = decode[texel[r]];
-            dst[1][k] = decode[texel[1]];
-            dst[2][k] = decode[texel[b]];
-            dst[3][k] = decode[texel[3]];
-          }
-        } else {
-          for (uint32_t k = 0; k < lanes.n; ++k) {
-            VkClearColorValue d;
-            codec.unpack(lanes.texel[k], &d);
-            for (uint32_t c = 0; c < 4; ++c) dst[c][k] = d.float32[c];
-          }
-        }
-        float* const value[4] = {lanes.value[0], lanes.value[1], lanes.value[2], lanes.value[3]};
-        const float* const src[4] = {value[0], value[1], value[2], value[3]};
-        const float* const src1[4] = {lanes.value1[0], lanes.value1[1], lanes.value1[2], lanes.value1[3]};
-        const float* const dsts[4] = {dst[0], dst[1], dst[2], dst[3]};
-        blend(i, lanes.n, src, src1, dsts, value);
+      for (uint32_t k = 0; k < lanes.n; ++k) {
+        VkClearColorValue d;
+        codec.unpack(lanes.texel[k], &d);
+        for (uint32_t c = 0; c < 4; ++c) dst[c][k] = d.float32[c];
       }
-      if (rgba8)
-        store_unorm8<false>(i, lanes);
-      else if (bgra8)
-        store_unorm8<true>(i, lanes);
-      else
-        store_generic(i, lanes);
+      float* const value[4] = {lanes.value[0], lanes.value[1], lanes.value[2], lanes.value[3]};
+      const float* const src[4] = {value[0], value[1], value[2], value[3]};
+      const float* const src1[4] = {lanes.value1[0], lanes.value1[1], lanes.value1[2], lanes.value1[3]};
+      const float* const dsts[4] = {dst[0], dst[1], dst[2], dst[3]};
+      blend(i, lanes.n, src, src1, dsts, value);
     }
+    store_generic(i, lanes);
   }
 }
 

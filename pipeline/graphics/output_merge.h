@@ -28,6 +28,13 @@ class OutputMerger {
 
  private:
   enum class Kind : uint8_t { Float, UNorm, SNorm, Int };
+  // The routine that stores an attachment's fragments (picked once per draw).
+  enum class StorePath : uint8_t {
+    Rgba8, Bgra8,                        // 8-bit UNORM, unblended: encode and store
+    Rgba8Blended, Bgra8Blended,          // 8-bit UNORM blended in SSE2, any factors
+    Rgba8SourceOver, Bgra8SourceOver,    // ... SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD
+    Gathered,                            // everything else: ColorCodec + blend() per gathered lane
+  };
   struct ColorTarget {
     bool enabled = false;
     Kind kind = Kind::Float;
@@ -38,6 +45,7 @@ class OutputMerger {
     uint8_t write_bytes[32] = {};  // byte mask of the channels the write mask keeps
     bool full_write = true;        // write mask covers every bit (plain store)
     uint32_t keep_word = 0;        // write_bytes[0..3] as a word (32-bit texels)
+    StorePath path = StorePath::Gathered;
   };
   // Lanes of one attachment's sample being written: the values to store, SoA.
   struct SampleLanes;
@@ -56,8 +64,8 @@ class OutputMerger {
   }
   void store_generic(uint32_t index, SampleLanes& lanes) const;
   void store_word(uint32_t index, uint8_t* texel, uint32_t word) const;
-  template <bool kBgra>
-  void store_unorm8(uint32_t index, SampleLanes& lanes) const;
+  void write_gathered(uint32_t index, const QuadBatch& batch, const uint32_t* coverage, const float* outputs,
+                      uint32_t W, uint32_t layer) const;
   template <bool kBgra, bool kSourceOver>
   void write_unorm8_blended(uint32_t index, const QuadBatch& batch, const uint32_t* coverage, const float* outputs,
                             uint32_t W, uint32_t layer) const;
@@ -69,6 +77,7 @@ class OutputMerger {
   bool depth_or_stencil_ = false;
   bool depth_only_d32_ = false;  // depth test without stencil/bounds on a D32 attachment, no clamp (any sample count)
   ColorTarget targets_[abi::kMaxColorAttachments];
+  uint32_t active_targets_ = 0;  // attachments write_color stores: enabled, written by the shader, not fully masked
 };
 
 }  // namespace kiln::exec::gfx
