@@ -73,9 +73,12 @@ inline void fill_samples(uint8_t* pixel, uint32_t word, uint32_t samples) {
 OutputMerger::OutputMerger(const DrawContext& ctx) : ctx_(ctx) {
   const DepthStencilState& ds = ctx.state->depth_stencil;
   depth_or_stencil_ = (ctx.has_depth && (ds.depth_test || ds.depth_bounds_test)) || (ctx.has_stencil && ds.stencil_test);
-  depth_only_d32_ = ctx.has_depth && ds.depth_test && !ds.depth_bounds_test && !(ctx.has_stencil && ds.stencil_test) &&
-                    !ctx.state->rasterization.depth_clamp && ctx.depth.sample_bytes == 4 &&
-                    (ctx.depth.format == VK_FORMAT_D32_SFLOAT || ctx.depth.format == VK_FORMAT_D32_SFLOAT_S8_UINT);
+  // The depth test alone (no stencil test, bounds or clamp) runs with its compare op fixed per
+  // draw; D32 attachments additionally skip the codec and compare four values at once.
+  depth_only_ = ctx.has_depth && ds.depth_test && !ds.depth_bounds_test && !(ctx.has_stencil && ds.stencil_test) &&
+                !ctx.state->rasterization.depth_clamp && ctx.depth_codec;
+  depth_d32_ = ctx.depth.sample_bytes == 4 &&
+               (ctx.depth.format == VK_FORMAT_D32_SFLOAT || ctx.depth.format == VK_FORMAT_D32_SFLOAT_S8_UINT);
   const ColorBlendState& cb = ctx.state->color_blend;
   for (uint32_t i = 0; i < abi::kMaxColorAttachments; ++i) {
     ColorTarget& t = targets_[i];
@@ -291,26 +294,59 @@ void OutputMerger::depth_only_d32_op(const QuadBatch& batch, uint32_t* coverage,
   }
 }
 
-void OutputMerger::depth_only_d32(const QuadBatch& batch, uint32_t* coverage, const float* depth,
-                                  uint32_t layer) const {
+// The depth test of D16/D24 attachments (no stencil, bounds or clamp) with the compare op fixed
+// at compile time: test_sample's arithmetic (the fragment depth quantised by pack -> unpack, so
+// EQUAL behaves) without its per-sample state lookups.
+template <VkCompareOp kOp>
+void OutputMerger::depth_only_quantized_op(const QuadBatch& batch, uint32_t* coverage, const float* depth,
+                                           uint32_t layer) const {
+  const mem::DepthCodec& codec = ctx_.depth_codec;
+  const bool write = ctx_.state->depth_stencil.depth_write;
+  const uint32_t bytes = ctx_.depth.sample_bytes;
+  for (uint32_t l = 0; l < batch.lanes(); ++l) {
+    if (!coverage[l]) continue;
+    uint8_t* const pixel = ctx_.depth.texel(uint32_t(batch.x(l)), uint32_t(batch.y(l)), layer, 0);
+    uint32_t passed = 0;
+    for (uint32_t s = 0; s < ctx_.samples; ++s) {
+      if (!(coverage[l] & (1u << s))) continue;
+      uint8_t* const texel = pixel + s * bytes;
+      uint8_t z[4];
+      codec.pack(depth[l * kMaxSamples + s], z);
+      if (!compare(kOp, codec.unpack(z), codec.unpack(texel))) continue;
+      passed |= 1u << s;
+      if (write) memcpy(texel, z, bytes);
+    }
+    coverage[l] = passed;
+  }
+}
+
+template <VkCompareOp kOp>
+void OutputMerger::depth_only_op(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const {
+  if (depth_d32_)
+    depth_only_d32_op<kOp>(batch, coverage, depth, layer);
+  else
+    depth_only_quantized_op<kOp>(batch, coverage, depth, layer);
+}
+
+void OutputMerger::depth_only(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const {
   switch (ctx_.state->depth_stencil.depth_compare) {
-    case VK_COMPARE_OP_NEVER: return depth_only_d32_op<VK_COMPARE_OP_NEVER>(batch, coverage, depth, layer);
-    case VK_COMPARE_OP_LESS: return depth_only_d32_op<VK_COMPARE_OP_LESS>(batch, coverage, depth, layer);
-    case VK_COMPARE_OP_EQUAL: return depth_only_d32_op<VK_COMPARE_OP_EQUAL>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_NEVER: return depth_only_op<VK_COMPARE_OP_NEVER>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_LESS: return depth_only_op<VK_COMPARE_OP_LESS>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_EQUAL: return depth_only_op<VK_COMPARE_OP_EQUAL>(batch, coverage, depth, layer);
     case VK_COMPARE_OP_LESS_OR_EQUAL:
-      return depth_only_d32_op<VK_COMPARE_OP_LESS_OR_EQUAL>(batch, coverage, depth, layer);
-    case VK_COMPARE_OP_GREATER: return depth_only_d32_op<VK_COMPARE_OP_GREATER>(batch, coverage, depth, layer);
-    case VK_COMPARE_OP_NOT_EQUAL: return depth_only_d32_op<VK_COMPARE_OP_NOT_EQUAL>(batch, coverage, depth, layer);
+      return depth_only_op<VK_COMPARE_OP_LESS_OR_EQUAL>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_GREATER: return depth_only_op<VK_COMPARE_OP_GREATER>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_NOT_EQUAL: return depth_only_op<VK_COMPARE_OP_NOT_EQUAL>(batch, coverage, depth, layer);
     case VK_COMPARE_OP_GREATER_OR_EQUAL:
-      return depth_only_d32_op<VK_COMPARE_OP_GREATER_OR_EQUAL>(batch, coverage, depth, layer);
-    default: return depth_only_d32_op<VK_COMPARE_OP_ALWAYS>(batch, coverage, depth, layer);
+      return depth_only_op<VK_COMPARE_OP_GREATER_OR_EQUAL>(batch, coverage, depth, layer);
+    default: return depth_only_op<VK_COMPARE_OP_ALWAYS>(batch, coverage, depth, layer);
   }
 }
 
 void OutputMerger::depth_stencil(const QuadBatch& batch, uint32_t* coverage, const float* depth,
                                  const RasterTriangle& t) const {
   if (!depth_or_stencil_) return;
-  if (depth_only_d32_) return depth_only_d32(batch, coverage, depth, t.layer);
+  if (depth_only_) return depth_only(batch, coverage, depth, t.layer);
   for (uint32_t l = 0; l < batch.lanes(); ++l) {
     if (!coverage[l]) continue;
     uint32_t passed = 0;

@@ -51,7 +51,11 @@ class OutputMerger {
   struct SampleLanes;
   uint32_t stencil_op(VkStencilOp op, uint32_t value, uint32_t reference) const;
   bool test_sample(uint32_t x, uint32_t y, uint32_t layer, uint32_t sample, float depth, const RasterTriangle& t) const;
-  void depth_only_d32(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
+  void depth_only(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
+  template <VkCompareOp kOp>
+  void depth_only_op(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
+  template <VkCompareOp kOp>
+  void depth_only_quantized_op(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
   template <VkCompareOp kOp>
   void depth_only_d32_op(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
   // src1: dual-source blending's second source (SRC1_* factors), zeros when there is none.
@@ -75,7 +79,8 @@ class OutputMerger {
 
   const DrawContext& ctx_;
   bool depth_or_stencil_ = false;
-  bool depth_only_d32_ = false;  // depth test without stencil/bounds on a D32 attachment, no clamp (any sample count)
+  bool depth_only_ = false;  // depth test without stencil test, bounds or clamp (any format and sample count)
+  bool depth_d32_ = false;   // ... on a D32 depth plane: no codec, SSE compares
   ColorTarget targets_[abi::kMaxColorAttachments];
   uint32_t active_targets_ = 0;  // attachments write_color stores: enabled, written by the shader, not fully masked
 };

@@ -1,5 +1,5 @@
-// The output merger end to end, against per-sample CPU references: every depth compare op on a
-// D32 attachment (the merger's vectorised depth test) at 1 and 4 samples, on a target whose odd
+// The output merger end to end, against per-sample CPU references: every depth compare op on D32
+// (the merger's vectorised depth test), D16 and D24 attachments at 1 and 4 samples, on a target whose odd
 // size leaves partial 2x2 quads at the right and bottom edges; dual-source blending with every
 // SRC1 factor.
 #include <algorithm>
@@ -54,7 +54,8 @@ class OutputMergeTest : public VulkanTest, public ::testing::WithParamInterface<
 // value, overlapping in different ways (one covers everything). Each sample keeps the colour of
 // the last rectangle that passed against the depth stored before it; the resolved colour is the
 // average over the samples (±1 for rounding). Also with depth writes off (every test is against
-// the clear value).
+// the clear value), and for D16/D24 attachments (these depths stay ordered and equal after
+// quantisation), where supported.
 TEST_P(OutputMergeTest, EveryDepthCompareOpMatchesThePerSampleReference) {
   const VkSampleCountFlagBits samples = GetParam();
   const std::vector<DepthRect> rects = {
@@ -70,14 +71,20 @@ TEST_P(OutputMergeTest, EveryDepthCompareOpMatchesThePerSampleReference) {
   }
   Buffer vb = vertex_buffer(device(), vertices);
   const auto locations = sample_locations(samples);
+  for (const VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_D16_UNORM, VK_FORMAT_X8_D24_UNORM_PACK32,
+                                VK_FORMAT_D24_UNORM_S8_UINT}) {
+  VkFormatProperties properties{};
+  vkGetPhysicalDeviceFormatProperties(physical_device(), format, &properties);
+  if (!(properties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)) continue;
   for (const bool write : {true, false}) {
     for (int op = VK_COMPARE_OP_NEVER; op <= VK_COMPARE_OP_ALWAYS; ++op) {
       const auto compare_op = static_cast<VkCompareOp>(op);
-      SCOPED_TRACE("compare op " + std::to_string(op) + (write ? ", depth writes" : ", no depth writes"));
+      SCOPED_TRACE("format " + std::to_string(format) + ", compare op " + std::to_string(op) +
+                   (write ? ", depth writes" : ", no depth writes"));
       DrawJobOptions o = colored_options();
       o.width = kWidth, o.height = kHeight;
       o.samples = samples;
-      o.depth_format = VK_FORMAT_D32_SFLOAT;
+      o.depth_format = format;
       o.depth_stencil.depthTestEnable = VK_TRUE;
       o.depth_stencil.depthWriteEnable = write;
       o.depth_stencil.depthCompareOp = compare_op;
@@ -105,6 +112,7 @@ TEST_P(OutputMergeTest, EveryDepthCompareOpMatchesThePerSampleReference) {
         return want;
       }, samples == 1 ? 0 : 1, kWidth, kHeight);
     }
+  }
   }
 }
 
