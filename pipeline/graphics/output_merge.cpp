@@ -548,8 +548,8 @@ inline __m128 blend_channel_x4(const VkPipelineColorBlendAttachmentState& a, int
 // batch is loaded (the loads of all quads are in flight together: the rows are often not in
 // cache), then each quad is decoded and blended four lanes at once, then the batch is encoded
 // (encode_unorm8_words, the widest SIMD the CPU has) and stored.
-// Bit-identical to the gathering path in write_color (blend(), the decode table and
-// encode_unorm8); tests/unit/draw_output_test.cpp compares the two over many values.
+// Bit-identical to write_gathered (blend(), the decode table and encode_unorm8);
+// tests/unit/draw_output_test.cpp compares the two over many values.
 template <bool kBgra, bool kSourceOver>
 void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, const uint32_t* coverage,
                                         const float* outputs, uint32_t W, uint32_t layer) const {
@@ -605,9 +605,9 @@ void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, 
       for (int ch = 0; ch < 4; ++ch) {
         if constexpr (kSourceOver) {
           // blend_channel_x4 of SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD without the factor switches.
-          const __m128 s = _mm_mul_ps(in.src[ch], in.src[3]);
-          const __m128 d = _mm_mul_ps(in.dst[ch], _mm_sub_ps(one, in.src[3]));
-          _mm_store_ps(out[ch] + 4 * q, _mm_add_ps(s, d));
+          const __m128 source = _mm_mul_ps(in.src[ch], in.src[3]);
+          const __m128 destination = _mm_mul_ps(in.dst[ch], _mm_sub_ps(one, in.src[3]));
+          _mm_store_ps(out[ch] + 4 * q, _mm_add_ps(source, destination));
         } else {
           _mm_store_ps(out[ch] + 4 * q, blend_channel_x4(a, ch, in, constants));
         }
