@@ -187,6 +187,10 @@ constexpr uint32_t kMaxVertexBindings = 32;
 constexpr uint32_t kMaxVertexAttributes = 32;
 constexpr uint32_t kMaxVaryingLocations = 32;  // maxVertexOutputComponents / 4
 constexpr uint32_t kMaxColorAttachments = 8;
+// Output slot of Location 0 Index 1 (dual-source blending). It borrows Location 1's slot: a
+// pipeline blending with SRC1_* factors writes only Location 0 (maxFragmentDualSrcAttachments is
+// 1), and a shader that also writes Location 1 has its Index 1 output dropped by the compiler.
+constexpr uint32_t kDualSourceOutputSlot = 1;
 constexpr uint32_t kMaxClipDistances = 8;
 // Fragment shaders read ClipDistance[i] / CullDistance[j] from two input slots after the
 // Locations: component kClipCullInputSlot * 4 + i, then + clip_distance_inputs + j.
@@ -284,6 +288,9 @@ struct FragmentInterface {
   // tests and writes, so the tests must not run before the shader (and colour reads stay ordered).
   bool reads_input_attachments = false;
   uint32_t clip_distance_inputs = 0, cull_distance_inputs = 0;  // ClipDistance/CullDistance array sizes read
+  // Writes Location 0 Index 1, dual-source blending's second source, into output slot
+  // kDualSourceOutputSlot (the SRC1_* blend factors of attachment 0 read it).
+  bool writes_dual_source = false;
 };
 
 // One call shades W / 4 quads of 2x2 pixels. Lane i is pixel (i & 1, (i >> 1) & 1) of quad i / 4

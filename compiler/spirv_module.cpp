@@ -34,6 +34,7 @@ void apply_decoration(Decorations& d, spv::Decoration decoration, std::span<cons
     case spv::Decoration::Binding: d.binding = arg(0); break;
     case spv::Decoration::Location: d.location = arg(0); break;
     case spv::Decoration::Component: d.component = arg(0); break;
+    case spv::Decoration::Index: d.index = arg(0); break;
     case spv::Decoration::Offset: d.offset = arg(0); break;
     case spv::Decoration::SpecId: d.spec_id = arg(0); break;
     case spv::Decoration::ArrayStride: d.array_stride = arg(0); break;

@@ -36,6 +36,7 @@ struct InterfaceLeaf {
   Id scalar = 0;                             // SPIR-V scalar type
   bool flat = false, no_perspective = false, centroid = false, sample = false;
   bool accessed = true;  // the shader uses it (output built-ins: see accessed_output_members)
+  uint32_t index = 0;  // fragment outputs: the Index decoration (1: dual-source blending's second source)
 };
 
 // A call of a function that only kills: spirv_front's wrap-opkill leaves these where a continue
@@ -46,6 +47,12 @@ bool is_kill_call(const spirv::Module& m, const spirv::Instruction& inst) {
   if (!callee || callee->blocks.size() != 1 || !callee->blocks[0].body.empty()) return false;
   const spv::Op op = callee->blocks[0].terminator.opcode;
   return op == spv::Op::OpKill || op == spv::Op::OpTerminateInvocation;
+}
+
+// A fragment output leaf the kernel stores as dual-source blending's second source: Location 0,
+// Index 1, when no Index 0 output uses the slot it borrows (`slot_taken`).
+bool is_dual_source_leaf(const InterfaceLeaf& leaf, bool slot_taken) {
+  return leaf.builtin == spv::BuiltIn::Max && leaf.index == 1 && leaf.location == 0 && !slot_taken;
 }
 
 struct InterfaceVariable {
@@ -238,6 +245,7 @@ bool interface_variables(const Translator& t, bool input, std::vector<InterfaceV
       style.no_perspective = d.no_perspective;
       style.centroid = d.centroid;
       style.sample = d.sample;
+      style.index = d.index.value_or(0);
       if (!walker.location_leaves(v.pointee, d.location.value_or(0), d.component.value_or(0), style, &v.leaves)) return false;
     }
     out->push_back(std::move(v));
@@ -665,11 +673,23 @@ bool Translator::graphics_prologue() {
     }
     store(pointers_.at(v.id), v.pointee, value);
   }
+  // The second source of dual-source blending (Location 0, Index 1) goes to output slot
+  // abi::kDualSourceOutputSlot, unless the shader also writes that Location: then no pipeline can
+  // blend with it (maxFragmentDualSrcAttachments is 1) and it is dropped, as are Index 1 outputs at
+  // other Locations (is_dual_source_leaf).
+  for (const InterfaceVariable& v : outputs)
+    for (const InterfaceLeaf& leaf : v.leaves)
+      if (leaf.builtin == spv::BuiltIn::Max && leaf.index == 0 && leaf.location == abi::kDualSourceOutputSlot)
+        dual_source_slot_taken_ = true;
   for (const InterfaceVariable& v : outputs) {
     Value preset;
     for (const InterfaceLeaf& leaf : v.leaves) {
       switch (leaf.builtin) {
         case spv::BuiltIn::Max:
+          if (leaf.index != 0) {
+            if (is_dual_source_leaf(leaf, dual_source_slot_taken_)) fi.writes_dual_source = true;
+            break;
+          }
           if (leaf.location >= abi::kMaxColorAttachments) {
             error_ = "fragment output Location " + std::to_string(leaf.location) + " is past the last colour attachment";
             return false;
@@ -734,8 +754,10 @@ bool Translator::graphics_epilogue() {
     for (size_t k = 0; k < value.leaves.size() && k < v.leaves.size(); ++k) {
       const InterfaceLeaf& leaf = v.leaves[k];
       if (leaf.builtin == spv::BuiltIn::Max) {
-        store_lanes(invocation_field(*this, offsetof(F, outputs), ptr),
-                    (uint64_t{leaf.location} * 4 + leaf.component) * width() * 4, value.leaves[k]);
+        if (leaf.index != 0 && !is_dual_source_leaf(leaf, dual_source_slot_taken_)) continue;
+        const uint64_t slot = leaf.index != 0 ? abi::kDualSourceOutputSlot : leaf.location;
+        store_lanes(invocation_field(*this, offsetof(F, outputs), ptr), (slot * 4 + leaf.component) * width() * 4,
+                    value.leaves[k]);
       } else if (leaf.builtin == spv::BuiltIn::FragDepth) {
         store_lanes(invocation_field(*this, offsetof(F, frag_depth), ptr), 0, value.leaves[k]);
       } else if (leaf.builtin == spv::BuiltIn::SampleMask && leaf.component == 0) {

@@ -181,6 +181,7 @@ class Translator {
   llvm::Value* entry_mask_ = nullptr;    // lanes that run the kernel (the epilogue's lanes)
   llvm::AllocaInst* helper_slot_ = nullptr;     // fragment: lanes that are (or were demoted to) helpers
   llvm::AllocaInst* discarded_slot_ = nullptr;  // fragment: lanes killed or demoted
+  bool dual_source_slot_taken_ = false;          // fragment: an Index 0 output uses abi::kDualSourceOutputSlot
   abi::VertexOutputLayout vertex_outputs_;
   abi::FragmentInterface fragment_interface_;
   llvm::GlobalVariable* null_record = nullptr;  // a zero descriptor record for unbound sets

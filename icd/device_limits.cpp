@@ -48,7 +48,7 @@ static VkPhysicalDeviceLimits make_limits() {
   // Tessellation and geometry shaders are not supported yet: the spec requires 0 for their limits.
   l.maxFragmentInputComponents = 128;
   l.maxFragmentOutputAttachments = 8;
-  l.maxFragmentDualSrcAttachments = 0;  // dualSrcBlend: not yet
+  l.maxFragmentDualSrcAttachments = 1;  // dualSrcBlend: Location 0 Index 1 blends attachment 0
   l.maxFragmentCombinedOutputResources = 1u << 20;
   l.maxComputeSharedMemorySize = 32768;
   l.maxComputeWorkGroupCount[0] = l.maxComputeWorkGroupCount[1] = l.maxComputeWorkGroupCount[2] = 65535;

@@ -307,6 +307,9 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features.largePoints = VK_TRUE;
   pd->features.wideLines = VK_TRUE;
   pd->features.independentBlend = VK_TRUE;
+  // Dual-source blending: the second source (Location 0 Index 1) feeds the SRC1_* factors of
+  // attachment 0 (abi::kDualSourceOutputSlot).
+  pd->features.dualSrcBlend = VK_TRUE;
   pd->features.multiViewport = VK_TRUE;
   pd->features12.shaderOutputViewportIndex = VK_TRUE;
   pd->features12.shaderOutputLayer = VK_TRUE;

@@ -58,6 +58,10 @@ void encode_unorm8_words(bool bgra, const float* r, const float* g, const float*
                          uint32_t* words);
 // Decoded value of each 8-bit UNORM code.
 const float* unorm8_decode_table();
+// unorm8_decode_table of four codes (0..255 in 32-bit lanes): code / 255 in float is correctly
+// rounded, as is the table's double quotient rounded to float (1/255's binary expansion repeats
+// every 8 bits, so the double never lies on a float rounding midpoint; a unit test checks all 256).
+inline __m128 decode_unorm8_x4(__m128i codes) { return _mm_div_ps(_mm_cvtepi32_ps(codes), _mm_set1_ps(255.0f)); }
 
 // Texel <-> VkClearColorValue conversions with fmt::pack_color/unpack_color semantics, picked
 // once per format (fast paths for 8-bit RGBA/BGRA UNORM/SRGB and RGBA32 SFLOAT).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "memory/attachment_access.h"
 #include "memory/format_pack.h"
 #include "memory/format_table.h"
 
@@ -61,11 +62,18 @@ void for_each_layer(const ImageView& view, const LayerSet& layers, Fn fn) {
   for (uint32_t l = layers.base; l < view_layers && l - layers.base < layers.count; ++l) fn(l);
 }
 
+// The first row by doubling (one texel, then copies of what is already filled: a few large memcpy
+// calls instead of one per texel), every other row a copy of it.
 void fill_rect(const ViewPlane& p, const uint8_t* texel, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
-  for (uint32_t y = y0; y < y1; ++y) {
-    uint8_t* row = p.base + y * p.row_pitch;
-    for (uint32_t x = x0; x < x1; ++x) memcpy(row + VkDeviceSize{x} * p.texel_bytes, texel, p.texel_bytes);
+  uint8_t* const first = p.base + y0 * p.row_pitch + VkDeviceSize{x0} * p.texel_bytes;
+  const size_t row_bytes = size_t{x1 - x0} * p.texel_bytes;
+  memcpy(first, texel, p.texel_bytes);
+  for (size_t filled = p.texel_bytes; filled < row_bytes;) {
+    const size_t n = std::min(filled, row_bytes - filled);
+    memcpy(first + filled, first, n);
+    filled += n;
   }
+  for (uint32_t y = y0 + 1; y < y1; ++y) memcpy(p.base + y * p.row_pitch + VkDeviceSize{x0} * p.texel_bytes, first, row_bytes);
 }
 
 // The format whose values the aspect's plane holds: the view's format for colour (an sRGB view of
@@ -104,6 +112,44 @@ VkClearColorValue resolve_texel(const uint8_t* texel, uint32_t samples, uint32_t
   return out;
 }
 
+// Formats whose every component is an 8-bit UNORM byte (RGBA8, BGRA8, R8, ...): their AVERAGE
+// resolve works byte by byte, without the per-texel unpack/pack calls.
+bool is_unorm8_bytes(VkFormat format) {
+  const fmt::FormatInfo* info = fmt::format_info(format);
+  if (!info || info->is_compressed() || info->packed_bits > 8 * 4 || info->component_count == 0) return false;
+  for (uint32_t c = 0; c < info->component_count; ++c)
+    if (info->components[c].kind != fmt::NumericKind::UNorm || info->components[c].bits != 8) return false;
+  return info->block_bytes == info->component_count;
+}
+
+// True when the `count` samples of `sample_bytes` at `texel` are bytewise identical. A resolve of
+// such a texel is sample 0 for every mode (averaging equal values gives the value back; doing it
+// in float could only add rounding error), so interior pixels of multisampled images are a copy.
+bool samples_agree(const uint8_t* texel, uint32_t count, uint32_t sample_bytes) {
+  if (sample_bytes == 4) {
+    uint32_t first, next;
+    memcpy(&first, texel, 4);
+    for (uint32_t i = 1; i < count; ++i) {
+      memcpy(&next, texel + 4 * i, 4);
+      if (next != first) return false;
+    }
+    return true;
+  }
+  for (uint32_t i = 1; i < count; ++i)
+    if (memcmp(texel, texel + i * sample_bytes, sample_bytes) != 0) return false;
+  return true;
+}
+
+// AVERAGE of an 8-bit UNORM byte over the samples, exactly as resolve_texel computes it through
+// unpack_color/pack_color: the decoded values summed in sample order in float, divided by the
+// sample count, encoded with round-to-nearest-even (tests/unit/attachment_ops_test.cpp compares
+// both paths over many texels).
+uint8_t average_unorm8(const uint8_t* texel, uint32_t samples, uint32_t sample_bytes, const float* decode) {
+  float sum = decode[texel[0]];
+  for (uint32_t i = 1; i < samples; ++i) sum += decode[texel[i * sample_bytes]];
+  return static_cast<uint8_t>(encode_unorm8(sum / static_cast<float>(samples)));
+}
+
 // Resolves the width x height texels at (sx, sy) of `s` into (dx, dy) of `d` (every sample of a
 // multisampled destination gets the value). False when a format cannot be converted.
 bool resolve_rect(const ViewPlane& s, const ViewPlane& d, const PlaneFormats& f, VkResolveModeFlagBits mode, uint32_t sx,
@@ -115,12 +161,24 @@ bool resolve_rect(const ViewPlane& s, const ViewPlane& d, const PlaneFormats& f,
   uint8_t probe[16];
   VkClearColorValue zero{};
   if (!fmt::unpack_aspect(f.src, f.aspect, s.base, &zero) || !fmt::pack_aspect(f.dst, f.aspect, zero, probe)) return false;
+  // Texels whose samples agree are copied when both planes hold the same format; AVERAGE of
+  // 8-bit UNORM bytes skips the unpack/pack calls. Everything else goes through resolve_texel.
+  const bool same_format = f.src == f.dst && src_sample_bytes == dst_sample_bytes && src_sample_bytes <= 16;
+  const bool unorm8_average = same_format && mode == VK_RESOLVE_MODE_AVERAGE_BIT && is_unorm8_bytes(f.src);
+  const float* decode = unorm8_decode_table();
   for (uint32_t y = 0; y < height; ++y) {
     for (uint32_t x = 0; x < width; ++x) {
       const uint8_t* texel = s.base + (sy + y) * s.row_pitch + VkDeviceSize{sx + x} * s.texel_bytes;
-      const VkClearColorValue value = resolve_texel(texel, s.samples, src_sample_bytes, f, kind, mode);
       uint8_t packed[16];
-      fmt::pack_aspect(f.dst, f.aspect, value, packed);
+      if (same_format && samples_agree(texel, s.samples, src_sample_bytes)) {
+        memcpy(packed, texel, src_sample_bytes);
+      } else if (unorm8_average) {
+        for (uint32_t b = 0; b < src_sample_bytes; ++b)
+          packed[b] = average_unorm8(texel + b, s.samples, src_sample_bytes, decode);
+      } else {
+        const VkClearColorValue value = resolve_texel(texel, s.samples, src_sample_bytes, f, kind, mode);
+        fmt::pack_aspect(f.dst, f.aspect, value, packed);
+      }
       uint8_t* to = d.base + (dy + y) * d.row_pitch + VkDeviceSize{dx + x} * d.texel_bytes;
       for (uint32_t i = 0; i < d.samples; ++i) memcpy(to + i * dst_sample_bytes, packed, dst_sample_bytes);
     }

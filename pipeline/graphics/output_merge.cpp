@@ -1,5 +1,7 @@
 #include "pipeline/graphics/output_merge.h"
 
+#include <emmintrin.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -55,14 +57,28 @@ uint32_t logic_op(VkLogicOp op, uint32_t s, uint32_t d) {
   }
 }
 
+// Stores `word` into all `samples` adjacent 32-bit samples of a pixel (a fully covered pixel of
+// a multisampled target), 16 bytes at a time for 4 and 8 samples.
+inline void fill_samples(uint8_t* pixel, uint32_t word, uint32_t samples) {
+  if (samples % 4 == 0) {
+    const __m128i w = _mm_set1_epi32(int(word));
+    for (uint32_t s = 0; s < samples; s += 4) _mm_storeu_si128(reinterpret_cast<__m128i*>(pixel + 4 * s), w);
+    return;
+  }
+  for (uint32_t s = 0; s < samples; ++s) memcpy(pixel + 4 * s, &word, 4);
+}
+
 }  // namespace
 
 OutputMerger::OutputMerger(const DrawContext& ctx) : ctx_(ctx) {
   const DepthStencilState& ds = ctx.state->depth_stencil;
   depth_or_stencil_ = (ctx.has_depth && (ds.depth_test || ds.depth_bounds_test)) || (ctx.has_stencil && ds.stencil_test);
-  depth_only_d32_ = ctx.has_depth && ds.depth_test && !ds.depth_bounds_test && !(ctx.has_stencil && ds.stencil_test) &&
-                    !ctx.state->rasterization.depth_clamp && ctx.depth.sample_bytes == 4 &&
-                    (ctx.depth.format == VK_FORMAT_D32_SFLOAT || ctx.depth.format == VK_FORMAT_D32_SFLOAT_S8_UINT);
+  // The depth test alone (no stencil test, bounds or clamp) runs with its compare op fixed per
+  // draw; D32 attachments additionally skip the codec and compare four values at once.
+  depth_only_ = ctx.has_depth && ds.depth_test && !ds.depth_bounds_test && !(ctx.has_stencil && ds.stencil_test) &&
+                !ctx.state->rasterization.depth_clamp && ctx.depth_codec;
+  depth_d32_ = ctx.depth.sample_bytes == 4 &&
+               (ctx.depth.format == VK_FORMAT_D32_SFLOAT || ctx.depth.format == VK_FORMAT_D32_SFLOAT_S8_UINT);
   const ColorBlendState& cb = ctx.state->color_blend;
   for (uint32_t i = 0; i < abi::kMaxColorAttachments; ++i) {
     ColorTarget& t = targets_[i];
@@ -105,6 +121,28 @@ OutputMerger::OutputMerger(const DrawContext& ctx) : ctx_(ctx) {
       if (keep[b] != 0xFF) t.full_write = false;
     }
     memcpy(&t.keep_word, t.write_bytes, 4);
+    // Which store routine serves the attachment, decided once per draw.
+    const mem::ColorCodec::Layout layout = t.logic_op ? mem::ColorCodec::Layout::Other : ctx.color_codec[i].layout;
+    const bool bgra = layout == mem::ColorCodec::Layout::Bgra8Unorm;
+    if (layout == mem::ColorCodec::Layout::Other) {
+      t.path = StorePath::Gathered;
+    } else if (!t.blending) {
+      t.path = bgra ? StorePath::Bgra8 : StorePath::Rgba8;
+    } else {
+      // The classic "source over" (every channel SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD) is
+      // specialised; every other blend state goes through the factor switches.
+      const VkPipelineColorBlendAttachmentState& a = cb.attachments[i];
+      const bool source_over = a.srcColorBlendFactor == VK_BLEND_FACTOR_SRC_ALPHA &&
+                               a.srcAlphaBlendFactor == VK_BLEND_FACTOR_SRC_ALPHA &&
+                               a.dstColorBlendFactor == VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA &&
+                               a.dstAlphaBlendFactor == VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA &&
+                               a.colorBlendOp == VK_BLEND_OP_ADD && a.alphaBlendOp == VK_BLEND_OP_ADD;
+      t.path = source_over ? (bgra ? StorePath::Bgra8SourceOver : StorePath::Rgba8SourceOver)
+                           : (bgra ? StorePath::Bgra8Blended : StorePath::Rgba8Blended);
+    }
+    // Written by the shader and not masked off entirely.
+    if (ctx.kernels && (ctx.kernels->fragment_interface.output_location_mask & (1u << i)) && mask != 0)
+      active_targets_ |= 1u << i;
   }
 }
 
@@ -169,29 +207,146 @@ bool OutputMerger::test_sample(uint32_t x, uint32_t y, uint32_t layer, uint32_t 
   return pass;
 }
 
-void OutputMerger::depth_only_d32(const QuadBatch& batch, uint32_t* coverage, const float* depth,
-                                  uint32_t layer) const {
-  const DepthStencilState& ds = ctx_.state->depth_stencil;
-  const VkCompareOp op = ds.depth_compare;
-  const bool write = ds.depth_write;
+namespace {
+
+// compare() of four lanes, with its NaN behaviour: ordered predicates, except NOT_EQUAL.
+template <VkCompareOp kOp>
+__m128 compare_x4(__m128 a, __m128 b) {
+  if constexpr (kOp == VK_COMPARE_OP_NEVER) return _mm_setzero_ps();
+  else if constexpr (kOp == VK_COMPARE_OP_LESS) return _mm_cmplt_ps(a, b);
+  else if constexpr (kOp == VK_COMPARE_OP_EQUAL) return _mm_cmpeq_ps(a, b);
+  else if constexpr (kOp == VK_COMPARE_OP_LESS_OR_EQUAL) return _mm_cmple_ps(a, b);
+  else if constexpr (kOp == VK_COMPARE_OP_GREATER) return _mm_cmpgt_ps(a, b);
+  else if constexpr (kOp == VK_COMPARE_OP_NOT_EQUAL) return _mm_cmpneq_ps(a, b);
+  else if constexpr (kOp == VK_COMPARE_OP_GREATER_OR_EQUAL) return _mm_cmpge_ps(a, b);
+  else return _mm_castsi128_ps(_mm_set1_epi32(-1));
+}
+
+// `passed` lanes of `fresh`, the others of `old`.
+inline __m128 select(__m128 passed, __m128 fresh, __m128 old) {
+  return _mm_or_ps(_mm_and_ps(passed, fresh), _mm_andnot_ps(passed, old));
+}
+
+}  // namespace
+
+// The depth test of a D32 attachment without stencil, bounds or clamp, with the compare op fixed
+// at compile time. Single-sampled quads inside the surface test their four pixels at once (two
+// 8-byte rows of the depth plane); multisampled lanes test four samples at once (a pixel's
+// samples are adjacent, as are the lane's sample depths). Results are those of test_sample.
+template <VkCompareOp kOp>
+void OutputMerger::depth_only_d32_op(const QuadBatch& batch, uint32_t* coverage, const float* depth,
+                                     uint32_t layer) const {
+  const mem::AttachmentSurface& surface = ctx_.depth;
+  const bool write = ctx_.state->depth_stencil.depth_write;
+  const uint32_t samples = ctx_.samples;
+  for (uint32_t q = 0; q < batch.quads; ++q) {
+    uint32_t* const c = coverage + 4 * q;
+    if (!(c[0] | c[1] | c[2] | c[3])) continue;
+    const uint32_t x = uint32_t(batch.quad_x[q]), y = uint32_t(batch.quad_y[q]);
+    const float* const z = depth + size_t{4} * q * kMaxSamples;
+    if (samples == 1 && x + 1 < surface.width && y + 1 < surface.height) {
+      uint8_t* const top = surface.texel(x, y, layer, 0);
+      uint8_t* const bottom = top + surface.row_pitch;
+      const __m128 stored = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(top)),
+                                         reinterpret_cast<const __m64*>(bottom));
+      const __m128 fragment = _mm_setr_ps(z[0], z[kMaxSamples], z[2 * kMaxSamples], z[3 * kMaxSamples]);
+      // Four scalar loads, not one 16-byte load: the coverage was just written lane by lane, and a
+      // wide load of narrow recent stores cannot be store-forwarded (a stall per quad).
+      const __m128i coverage4 = _mm_setr_epi32(int(c[0]), int(c[1]), int(c[2]), int(c[3]));
+      const __m128i lane_covered = _mm_cmpeq_epi32(coverage4, _mm_setzero_si128());
+      const __m128 passed = _mm_andnot_ps(_mm_castsi128_ps(lane_covered), compare_x4<kOp>(fragment, stored));
+      const int bits = _mm_movemask_ps(passed);
+      for (uint32_t i = 0; i < 4; ++i) c[i] &= 0u - ((uint32_t(bits) >> i) & 1u);
+      if (write && bits) {
+        const __m128 merged = select(passed, fragment, stored);
+        _mm_storel_pi(reinterpret_cast<__m64*>(top), merged);
+        _mm_storeh_pi(reinterpret_cast<__m64*>(bottom), merged);
+      }
+      continue;
+    }
+    for (uint32_t i = 0; i < 4; ++i) {
+      if (!c[i]) continue;
+      const uint32_t l = 4 * q + i;
+      uint8_t* const texel = surface.texel(uint32_t(batch.x(l)), uint32_t(batch.y(l)), layer, 0);
+      const float* const zl = depth + size_t{l} * kMaxSamples;
+      uint32_t passed_samples = 0;
+      uint32_t s = 0;
+      for (; s + 4 <= samples; s += 4) {
+        const __m128 stored = _mm_loadu_ps(reinterpret_cast<const float*>(texel + 4 * s));
+        const __m128 fragment = _mm_setr_ps(zl[s], zl[s + 1], zl[s + 2], zl[s + 3]);  // written lane by lane
+        const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+        const __m128i covered = _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(int(c[i] >> s)), bit), bit);
+        const __m128 passed = _mm_and_ps(_mm_castsi128_ps(covered), compare_x4<kOp>(fragment, stored));
+        const uint32_t bits = uint32_t(_mm_movemask_ps(passed));
+        passed_samples |= bits << s;
+        if (write && bits) _mm_storeu_ps(reinterpret_cast<float*>(texel + 4 * s), select(passed, fragment, stored));
+      }
+      for (; s < samples; ++s) {
+        if (!(c[i] & (1u << s))) continue;
+        float stored;
+        memcpy(&stored, texel + 4 * s, 4);
+        if (!compare(kOp, zl[s], stored)) continue;
+        passed_samples |= 1u << s;
+        if (write) memcpy(texel + 4 * s, &zl[s], 4);
+      }
+      c[i] = passed_samples;
+    }
+  }
+}
+
+// The depth test of D16/D24 attachments (no stencil, bounds or clamp) with the compare op fixed
+// at compile time: test_sample's arithmetic (the fragment depth quantised by pack -> unpack, so
+// EQUAL behaves) without its per-sample state lookups.
+template <VkCompareOp kOp>
+void OutputMerger::depth_only_quantized_op(const QuadBatch& batch, uint32_t* coverage, const float* depth,
+                                           uint32_t layer) const {
+  const mem::DepthCodec& codec = ctx_.depth_codec;
+  const bool write = ctx_.state->depth_stencil.depth_write;
+  const uint32_t bytes = ctx_.depth.sample_bytes;
   for (uint32_t l = 0; l < batch.lanes(); ++l) {
     if (!coverage[l]) continue;
-    uint8_t* texel = ctx_.depth.texel(uint32_t(batch.x(l)), uint32_t(batch.y(l)), layer, 0);
-    float stored;
-    memcpy(&stored, texel, 4);
-    const float z = depth[l * kMaxSamples];
-    if (!compare(op, z, stored)) {
-      coverage[l] = 0;
-    } else if (write) {
-      memcpy(texel, &z, 4);
+    uint8_t* const pixel = ctx_.depth.texel(uint32_t(batch.x(l)), uint32_t(batch.y(l)), layer, 0);
+    uint32_t passed = 0;
+    for (uint32_t s = 0; s < ctx_.samples; ++s) {
+      if (!(coverage[l] & (1u << s))) continue;
+      uint8_t* const texel = pixel + s * bytes;
+      uint8_t z[4];
+      codec.pack(depth[l * kMaxSamples + s], z);
+      if (!compare(kOp, codec.unpack(z), codec.unpack(texel))) continue;
+      passed |= 1u << s;
+      if (write) memcpy(texel, z, bytes);
     }
+    coverage[l] = passed;
+  }
+}
+
+template <VkCompareOp kOp>
+void OutputMerger::depth_only_op(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const {
+  if (depth_d32_)
+    depth_only_d32_op<kOp>(batch, coverage, depth, layer);
+  else
+    depth_only_quantized_op<kOp>(batch, coverage, depth, layer);
+}
+
+void OutputMerger::depth_only(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const {
+  switch (ctx_.state->depth_stencil.depth_compare) {
+    case VK_COMPARE_OP_NEVER: return depth_only_op<VK_COMPARE_OP_NEVER>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_LESS: return depth_only_op<VK_COMPARE_OP_LESS>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_EQUAL: return depth_only_op<VK_COMPARE_OP_EQUAL>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_LESS_OR_EQUAL:
+      return depth_only_op<VK_COMPARE_OP_LESS_OR_EQUAL>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_GREATER: return depth_only_op<VK_COMPARE_OP_GREATER>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_NOT_EQUAL: return depth_only_op<VK_COMPARE_OP_NOT_EQUAL>(batch, coverage, depth, layer);
+    case VK_COMPARE_OP_GREATER_OR_EQUAL:
+      return depth_only_op<VK_COMPARE_OP_GREATER_OR_EQUAL>(batch, coverage, depth, layer);
+    default: return depth_only_op<VK_COMPARE_OP_ALWAYS>(batch, coverage, depth, layer);
   }
 }
 
 void OutputMerger::depth_stencil(const QuadBatch& batch, uint32_t* coverage, const float* depth,
                                  const RasterTriangle& t) const {
   if (!depth_or_stencil_) return;
-  if (depth_only_d32_ && ctx_.samples == 1) return depth_only_d32(batch, coverage, depth, t.layer);
+  if (depth_only_) return depth_only(batch, coverage, depth, t.layer);
   for (uint32_t l = 0; l < batch.lanes(); ++l) {
     if (!coverage[l]) continue;
     uint32_t passed = 0;
@@ -208,10 +363,11 @@ struct OutputMerger::SampleLanes {
   uint32_t n = 0;
   uint8_t* texel[QuadBatch::kMaxLanes];
   float value[4][QuadBatch::kMaxLanes];  // raw 32-bit outputs (float bits, or int bits for integer targets)
+  float value1[4][QuadBatch::kMaxLanes];  // dual-source blending's second source (0 without one)
 };
 
-void OutputMerger::blend(uint32_t index, uint32_t n, const float* const src[4], const float* const dst[4],
-                         float* const out[4]) const {
+void OutputMerger::blend(uint32_t index, uint32_t n, const float* const src[4], const float* const src1[4],
+                         const float* const dst[4], float* const out[4]) const {
   const VkPipelineColorBlendAttachmentState& a = ctx_.state->color_blend.attachments[index];
   const ColorTarget& t = targets_[index];
   float c[4];
@@ -244,9 +400,11 @@ void OutputMerger::blend(uint32_t index, uint32_t n, const float* const src[4], 
         if (i == 3) return fill(1.0f);
         for (uint32_t k = 0; k < n; ++k) out_factor[k] = std::min(src[3][k], 1.0f - dst[3][k]);
         return;
-      default:  // SRC1_*: dual-source blending is not supported (dualSrcBlend is FALSE)
-        KILN_LOG_ONCE(LogLevel::Warn, "draw: dual-source blend factors are not supported; using 0");
-        return fill(0.0f);
+      case VK_BLEND_FACTOR_SRC1_COLOR: return copy(src1[i]);
+      case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return one_minus(src1[i]);
+      case VK_BLEND_FACTOR_SRC1_ALPHA: return copy(src1[3]);
+      case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return one_minus(src1[3]);
+      default: return fill(0.0f);
     }
   };
   float sf[QuadBatch::kMaxLanes], df[QuadBatch::kMaxLanes];
@@ -289,13 +447,6 @@ void OutputMerger::store_word(uint32_t index, uint8_t* texel, uint32_t word) con
   memcpy(texel, &word, 4);
 }
 
-template <bool kBgra>
-void OutputMerger::store_unorm8(uint32_t index, SampleLanes& lanes) const {
-  uint32_t words[QuadBatch::kMaxLanes];
-  mem::encode_unorm8_words(kBgra, lanes.value[0], lanes.value[1], lanes.value[2], lanes.value[3], lanes.n, words);
-  for (uint32_t k = 0; k < lanes.n; ++k) store_word(index, lanes.texel[k], words[k]);
-}
-
 // Unblended RGBA8/BGRA8: every lane is encoded straight from the kernel's outputs, then the words
 // go to each covered sample (no per-sample gathering: all samples of a pixel store the same word).
 template <bool kBgra>
@@ -316,6 +467,7 @@ void OutputMerger::write_unorm8_unblended(uint32_t index, const QuadBatch& batch
   const mem::AttachmentSurface& surface = ctx_.color[index];
   const bool plain = ctx_.samples == 1 && targets_[index].full_write;
   const uint64_t pixel_bytes = uint64_t{surface.samples} * surface.sample_bytes;
+  const uint32_t all_samples = (1u << ctx_.samples) - 1;
   for (uint32_t q = 0; q < batch.quads; ++q) {
     const uint32_t* c = coverage + 4 * q;
     if (!(c[0] | c[1] | c[2] | c[3])) continue;
@@ -328,8 +480,148 @@ void OutputMerger::write_unorm8_unblended(uint32_t index, const QuadBatch& batch
     for (uint32_t i = 0; i < 4; ++i) {
       if (!c[i]) continue;
       uint8_t* const pixel = quad + (i >> 1) * surface.row_pitch + (i & 1) * pixel_bytes;
+      if (c[i] == all_samples && targets_[index].full_write) {
+        fill_samples(pixel, words[4 * q + i], ctx_.samples);
+        continue;
+      }
       for (uint32_t s = 0; s < ctx_.samples; ++s)
         if (c[i] & (1u << s)) store_word(index, pixel + uint64_t{s} * surface.sample_bytes, words[4 * q + i]);
+    }
+  }
+}
+
+namespace {
+
+// One quad's blend inputs, four lanes per register: source and destination colour per channel.
+struct BlendQuad {
+  __m128 src[4], src1[4], dst[4];  // src1: dual-source blending's second source (0 without one)
+};
+
+// blend()'s factor `f` of channel `i` for four lanes: the same single-precision operations (SSE2
+// has no FMA, so nothing is fused and the results are bit-identical). `constants` are clamped.
+inline __m128 blend_factor_x4(VkBlendFactor f, int i, const BlendQuad& in, const float* constants) {
+  const __m128 one = _mm_set1_ps(1.0f);
+  switch (f) {
+    case VK_BLEND_FACTOR_ZERO: return _mm_setzero_ps();
+    case VK_BLEND_FACTOR_ONE: return one;
+    case VK_BLEND_FACTOR_SRC_COLOR: return in.src[i];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: return _mm_sub_ps(one, in.src[i]);
+    case VK_BLEND_FACTOR_DST_COLOR: return in.dst[i];
+    case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: return _mm_sub_ps(one, in.dst[i]);
+    case VK_BLEND_FACTOR_SRC_ALPHA: return in.src[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return _mm_sub_ps(one, in.src[3]);
+    case VK_BLEND_FACTOR_DST_ALPHA: return in.dst[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: return _mm_sub_ps(one, in.dst[3]);
+    case VK_BLEND_FACTOR_CONSTANT_COLOR: return _mm_set1_ps(constants[i]);
+    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: return _mm_set1_ps(1.0f - constants[i]);
+    case VK_BLEND_FACTOR_CONSTANT_ALPHA: return _mm_set1_ps(constants[3]);
+    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return _mm_set1_ps(1.0f - constants[3]);
+    case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE:
+      // std::min(a, b) is (b < a ? b : a), which minps(b, a) computes (NaN included).
+      return i == 3 ? one : _mm_min_ps(_mm_sub_ps(one, in.dst[3]), in.src[3]);
+    case VK_BLEND_FACTOR_SRC1_COLOR: return in.src1[i];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return _mm_sub_ps(one, in.src1[i]);
+    case VK_BLEND_FACTOR_SRC1_ALPHA: return in.src1[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return _mm_sub_ps(one, in.src1[3]);
+    default: return _mm_setzero_ps();
+  }
+}
+
+// blend()'s equation for channel `i` of four lanes (std::min/std::max as minps/maxps with the
+// operands ordered so NaN and signed zeros pick the same lane value).
+inline __m128 blend_channel_x4(const VkPipelineColorBlendAttachmentState& a, int i, const BlendQuad& in,
+                               const float* constants) {
+  const bool alpha = i == 3;
+  const VkBlendOp op = alpha ? a.alphaBlendOp : a.colorBlendOp;
+  if (op == VK_BLEND_OP_MIN) return _mm_min_ps(in.dst[i], in.src[i]);
+  if (op == VK_BLEND_OP_MAX) return _mm_max_ps(in.dst[i], in.src[i]);
+  const __m128 s = _mm_mul_ps(in.src[i], blend_factor_x4(alpha ? a.srcAlphaBlendFactor : a.srcColorBlendFactor, i, in, constants));
+  const __m128 d = _mm_mul_ps(in.dst[i], blend_factor_x4(alpha ? a.dstAlphaBlendFactor : a.dstColorBlendFactor, i, in, constants));
+  if (op == VK_BLEND_OP_SUBTRACT) return _mm_sub_ps(s, d);
+  if (op == VK_BLEND_OP_REVERSE_SUBTRACT) return _mm_sub_ps(d, s);
+  return _mm_add_ps(s, d);
+}
+
+}  // namespace
+
+// Blended RGBA8/BGRA8 in SSE2, per sample index: first every covered destination word of the
+// batch is loaded (the loads of all quads are in flight together: the rows are often not in
+// cache), then each quad is decoded and blended four lanes at once, then the batch is encoded
+// (encode_unorm8_words, the widest SIMD the CPU has) and stored.
+// Bit-identical to write_gathered (blend(), the decode table and encode_unorm8);
+// tests/unit/draw_output_test.cpp compares the two over many values.
+template <bool kBgra, bool kSourceOver>
+void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, const uint32_t* coverage,
+                                        const float* outputs, uint32_t W, uint32_t layer) const {
+  const VkPipelineColorBlendAttachmentState& a = ctx_.state->color_blend.attachments[index];
+  float constants[4];
+  for (int c = 0; c < 4; ++c) constants[c] = std::clamp(ctx_.state->color_blend.blend_constants[c], 0.0f, 1.0f);
+  const float* const channel = outputs + size_t(index) * 4 * W;
+  const float* const source1 = dual_source(index) ? outputs + size_t(abi::kDualSourceOutputSlot) * 4 * W : nullptr;
+  const bool alpha_to_one = ctx_.state->multisample.alpha_to_one;
+  const mem::AttachmentSurface& surface = ctx_.color[index];
+  const uint64_t pixel_bytes = uint64_t{surface.samples} * surface.sample_bytes;
+  const bool full_write = targets_[index].full_write;
+  constexpr int kRedShift = kBgra ? 16 : 0, kBlueShift = kBgra ? 0 : 16;
+  constexpr int kShift[4] = {kRedShift, 8, kBlueShift, 24};
+  const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+  const __m128i byte = _mm_set1_epi32(0xFF);
+  alignas(16) uint32_t words[QuadBatch::kMaxLanes];
+  alignas(16) float out[4][QuadBatch::kMaxLanes];
+  uint8_t* texel[QuadBatch::kMaxLanes];
+  for (uint32_t s = 0; s < ctx_.samples; ++s) {
+    const uint32_t bit = 1u << s;
+    uint32_t quad_mask = 0;  // quads with a lane covering sample s
+    for (uint32_t q = 0; q < batch.quads; ++q) {
+      const uint32_t* const c = coverage + 4 * q;
+      if (!((c[0] | c[1] | c[2] | c[3]) & bit)) continue;
+      quad_mask |= 1u << q;
+      uint8_t* const quad = surface.texel(uint32_t(batch.quad_x[q]), uint32_t(batch.quad_y[q]), layer, s);
+      for (uint32_t i = 0; i < 4; ++i) {
+        const uint32_t l = 4 * q + i;
+        words[l] = 0;
+        texel[l] = (c[i] & bit) ? quad + (i >> 1) * surface.row_pitch + (i & 1) * pixel_bytes : nullptr;
+        if (texel[l]) memcpy(&words[l], texel[l], 4);
+      }
+    }
+    for (uint32_t q = 0; q < batch.quads; ++q) {
+      if (!(quad_mask & (1u << q))) {
+        for (int ch = 0; ch < 4; ++ch) _mm_store_ps(out[ch] + 4 * q, zero);
+        continue;
+      }
+      BlendQuad in;
+      for (int ch = 0; ch < 4; ++ch) {
+        // std::clamp(v, 0, 1) keeps NaN: maxps/minps return their second operand for NaN.
+        in.src[ch] = ch == 3 && alpha_to_one
+                         ? one
+                         : _mm_min_ps(one, _mm_max_ps(zero, _mm_loadu_ps(channel + ch * W + 4 * q)));
+        in.src1[ch] = source1 ? _mm_min_ps(one, _mm_max_ps(zero, _mm_loadu_ps(source1 + ch * W + 4 * q))) : zero;
+      }
+      // Scalar loads of the words stored lane by lane above (store-forwardable, unlike one wide load).
+      const uint32_t* const w = words + 4 * q;
+      const __m128i dst_words = _mm_setr_epi32(int(w[0]), int(w[1]), int(w[2]), int(w[3]));
+      for (int ch = 0; ch < 4; ++ch)
+        in.dst[ch] = mem::decode_unorm8_x4(_mm_and_si128(_mm_srli_epi32(dst_words, kShift[ch]), byte));
+      for (int ch = 0; ch < 4; ++ch) {
+        if constexpr (kSourceOver) {
+          // blend_channel_x4 of SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD without the factor switches.
+          const __m128 source = _mm_mul_ps(in.src[ch], in.src[3]);
+          const __m128 destination = _mm_mul_ps(in.dst[ch], _mm_sub_ps(one, in.src[3]));
+          _mm_store_ps(out[ch] + 4 * q, _mm_add_ps(source, destination));
+        } else {
+          _mm_store_ps(out[ch] + 4 * q, blend_channel_x4(a, ch, in, constants));
+        }
+      }
+    }
+    // Encoded for the whole batch at once (16 lanes per step with AVX-512).
+    mem::encode_unorm8_words(kBgra, out[0], out[1], out[2], out[3], batch.lanes(), words);
+    for (uint32_t q = 0; q < batch.quads; ++q) {
+      if (!(quad_mask & (1u << q))) continue;
+      for (uint32_t l = 4 * q; l < 4 * q + 4; ++l) {
+        if (!texel[l]) continue;
+        if (full_write) memcpy(texel[l], &words[l], 4);
+        else store_word(index, texel[l], words[l]);
+      }
     }
   }
 }
@@ -366,71 +658,63 @@ void OutputMerger::store_generic(uint32_t index, SampleLanes& lanes) const {
 
 void OutputMerger::write_color(const QuadBatch& batch, const uint32_t* coverage, const float* outputs, uint32_t W,
                                uint32_t layer) const {
-  const abi::FragmentInterface& fi = ctx_.kernels->fragment_interface;
-  const ColorBlendState& cb = ctx_.state->color_blend;
+  for (uint32_t active = active_targets_; active; active &= active - 1) {
+    const uint32_t i = uint32_t(__builtin_ctz(active));
+    switch (targets_[i].path) {
+      case StorePath::Rgba8: write_unorm8_unblended<false>(i, batch, coverage, outputs, W, layer); break;
+      case StorePath::Bgra8: write_unorm8_unblended<true>(i, batch, coverage, outputs, W, layer); break;
+      case StorePath::Rgba8Blended: write_unorm8_blended<false, false>(i, batch, coverage, outputs, W, layer); break;
+      case StorePath::Bgra8Blended: write_unorm8_blended<true, false>(i, batch, coverage, outputs, W, layer); break;
+      case StorePath::Rgba8SourceOver: write_unorm8_blended<false, true>(i, batch, coverage, outputs, W, layer); break;
+      case StorePath::Bgra8SourceOver: write_unorm8_blended<true, true>(i, batch, coverage, outputs, W, layer); break;
+      case StorePath::Gathered: write_gathered(i, batch, coverage, outputs, W, layer); break;
+    }
+  }
+}
+
+// Every other format, logic ops included: the covered lanes of each sample index are gathered,
+// unpacked with the ColorCodec, blended with blend() and packed back — the reference the fast
+// paths are tested against.
+void OutputMerger::write_gathered(uint32_t i, const QuadBatch& batch, const uint32_t* coverage, const float* outputs,
+                                  uint32_t W, uint32_t layer) const {
+  const ColorTarget& t = targets_[i];
+  const mem::ColorCodec& codec = ctx_.color_codec[i];
+  const bool dual = dual_source(i);
   SampleLanes lanes;
   float dst[4][QuadBatch::kMaxLanes];
-  for (uint32_t i = 0; i < abi::kMaxColorAttachments; ++i) {
-    const ColorTarget& t = targets_[i];
-    if (!t.enabled || !(fi.output_location_mask & (1u << i))) continue;
-    if (i < cb.attachment_count && cb.attachments[i].colorWriteMask == 0) continue;
-    const mem::ColorCodec& codec = ctx_.color_codec[i];
-    const bool rgba8 = !t.logic_op && codec.layout == mem::ColorCodec::Layout::Rgba8Unorm;
-    const bool bgra8 = !t.logic_op && codec.layout == mem::ColorCodec::Layout::Bgra8Unorm;
-    if (!t.blending && rgba8) {
-      write_unorm8_unblended<false>(i, batch, coverage, outputs, W, layer);
-      continue;
+  for (uint32_t s = 0; s < ctx_.samples; ++s) {
+    lanes.n = 0;
+    for (uint32_t l = 0; l < batch.lanes(); ++l) {
+      if (!(coverage[l] & (1u << s))) continue;
+      const uint32_t k = lanes.n++;
+      lanes.texel[k] = ctx_.color[i].texel(uint32_t(batch.x(l)), uint32_t(batch.y(l)), layer, s);
+      for (uint32_t c = 0; c < 4; ++c) memcpy(&lanes.value[c][k], &outputs[(i * 4 + c) * W + l], 4);
+      for (uint32_t c = 0; c < 4; ++c)
+        lanes.value1[c][k] = dual ? outputs[(abi::kDualSourceOutputSlot * 4 + c) * W + l] : 0.0f;
     }
-    if (!t.blending && bgra8) {
-      write_unorm8_unblended<true>(i, batch, coverage, outputs, W, layer);
-      continue;
-    }
-    for (uint32_t s = 0; s < ctx_.samples; ++s) {
-      lanes.n = 0;
-      for (uint32_t l = 0; l < batch.lanes(); ++l) {
-        if (!(coverage[l] & (1u << s))) continue;
-        const uint32_t k = lanes.n++;
-        lanes.texel[k] = ctx_.color[i].texel(uint32_t(batch.x(l)), uint32_t(batch.y(l)), layer, s);
-        for (uint32_t c = 0; c < 4; ++c) memcpy(&lanes.value[c][k], &outputs[(i * 4 + c) * W + l], 4);
+    if (lanes.n == 0) continue;
+    if (ctx_.state->multisample.alpha_to_one && t.kind != Kind::Int)
+      for (uint32_t k = 0; k < lanes.n; ++k) lanes.value[3][k] = 1.0f;
+    if (t.blending) {
+      if (t.kind == Kind::UNorm || t.kind == Kind::SNorm) {
+        const float lo = t.kind == Kind::UNorm ? 0.0f : -1.0f;
+        for (auto& channel : lanes.value)
+          for (uint32_t k = 0; k < lanes.n; ++k) channel[k] = std::clamp(channel[k], lo, 1.0f);
+        for (auto& channel : lanes.value1)
+          for (uint32_t k = 0; k < lanes.n; ++k) channel[k] = std::clamp(channel[k], lo, 1.0f);
       }
-      if (lanes.n == 0) continue;
-      if (ctx_.state->multisample.alpha_to_one && t.kind != Kind::Int)
-        for (uint32_t k = 0; k < lanes.n; ++k) lanes.value[3][k] = 1.0f;
-      if (t.blending) {
-        if (t.kind == Kind::UNorm || t.kind == Kind::SNorm) {
-          const float lo = t.kind == Kind::UNorm ? 0.0f : -1.0f;
-          for (auto& channel : lanes.value)
-            for (uint32_t k = 0; k < lanes.n; ++k) channel[k] = std::clamp(channel[k], lo, 1.0f);
-        }
-        if (rgba8 || bgra8) {
-          const float* decode = mem::unorm8_decode_table();
-          const uint32_t r = bgra8 ? 2 : 0, b = bgra8 ? 0 : 2;
-          for (uint32_t k = 0; k < lanes.n; ++k) {
-            const uint8_t* texel = lanes.texel[k];
-            dst[0][k] = decode[texel[r]];
-            dst[1][k] = decode[texel[1]];
-            dst[2][k] = decode[texel[b]];
-            dst[3][k] = decode[texel[3]];
-          }
-        } else {
-          for (uint32_t k = 0; k < lanes.n; ++k) {
-            VkClearColorValue d;
-            codec.unpack(lanes.texel[k], &d);
-            for (uint32_t c = 0; c < 4; ++c) dst[c][k] = d.float32[c];
-          }
-        }
-        float* const value[4] = {lanes.value[0], lanes.value[1], lanes.value[2], lanes.value[3]};
-        const float* const src[4] = {value[0], value[1], value[2], value[3]};
-        const float* const dsts[4] = {dst[0], dst[1], dst[2], dst[3]};
-        blend(i, lanes.n, src, dsts, value);
+      for (uint32_t k = 0; k < lanes.n; ++k) {
+        VkClearColorValue d;
+        codec.unpack(lanes.texel[k], &d);
+        for (uint32_t c = 0; c < 4; ++c) dst[c][k] = d.float32[c];
       }
-      if (rgba8)
-        store_unorm8<false>(i, lanes);
-      else if (bgra8)
-        store_unorm8<true>(i, lanes);
-      else
-        store_generic(i, lanes);
+      float* const value[4] = {lanes.value[0], lanes.value[1], lanes.value[2], lanes.value[3]};
+      const float* const src[4] = {value[0], value[1], value[2], value[3]};
+      const float* const src1[4] = {lanes.value1[0], lanes.value1[1], lanes.value1[2], lanes.value1[3]};
+      const float* const dsts[4] = {dst[0], dst[1], dst[2], dst[3]};
+      blend(i, lanes.n, src, src1, dsts, value);
     }
+    store_generic(i, lanes);
   }
 }
 

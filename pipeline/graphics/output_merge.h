@@ -28,6 +28,13 @@ class OutputMerger {
 
  private:
   enum class Kind : uint8_t { Float, UNorm, SNorm, Int };
+  // The routine that stores an attachment's fragments (picked once per draw).
+  enum class StorePath : uint8_t {
+    Rgba8, Bgra8,                        // 8-bit UNORM, unblended: encode and store
+    Rgba8Blended, Bgra8Blended,          // 8-bit UNORM blended in SSE2, any factors
+    Rgba8SourceOver, Bgra8SourceOver,    // ... SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD
+    Gathered,                            // everything else: ColorCodec + blend() per gathered lane
+  };
   struct ColorTarget {
     bool enabled = false;
     Kind kind = Kind::Float;
@@ -38,25 +45,44 @@ class OutputMerger {
     uint8_t write_bytes[32] = {};  // byte mask of the channels the write mask keeps
     bool full_write = true;        // write mask covers every bit (plain store)
     uint32_t keep_word = 0;        // write_bytes[0..3] as a word (32-bit texels)
+    StorePath path = StorePath::Gathered;
   };
   // Lanes of one attachment's sample being written: the values to store, SoA.
   struct SampleLanes;
   uint32_t stencil_op(VkStencilOp op, uint32_t value, uint32_t reference) const;
   bool test_sample(uint32_t x, uint32_t y, uint32_t layer, uint32_t sample, float depth, const RasterTriangle& t) const;
-  void depth_only_d32(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
-  void blend(uint32_t index, uint32_t n, const float* const src[4], const float* const dst[4], float* const out[4]) const;
+  void depth_only(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
+  template <VkCompareOp kOp>
+  void depth_only_op(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
+  template <VkCompareOp kOp>
+  void depth_only_quantized_op(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
+  template <VkCompareOp kOp>
+  void depth_only_d32_op(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
+  // src1: dual-source blending's second source (SRC1_* factors), zeros when there is none.
+  void blend(uint32_t index, uint32_t n, const float* const src[4], const float* const src1[4], const float* const dst[4],
+             float* const out[4]) const;
+  // Attachment `index` blends with the shader's second source (Location 0 Index 1): only
+  // attachment 0 has one (maxFragmentDualSrcAttachments = 1).
+  bool dual_source(uint32_t index) const {
+    return index == 0 && ctx_.kernels->fragment_interface.writes_dual_source && targets_[0].blending;
+  }
   void store_generic(uint32_t index, SampleLanes& lanes) const;
   void store_word(uint32_t index, uint8_t* texel, uint32_t word) const;
-  template <bool kBgra>
-  void store_unorm8(uint32_t index, SampleLanes& lanes) const;
+  void write_gathered(uint32_t index, const QuadBatch& batch, const uint32_t* coverage, const float* outputs,
+                      uint32_t W, uint32_t layer) const;
+  template <bool kBgra, bool kSourceOver>
+  void write_unorm8_blended(uint32_t index, const QuadBatch& batch, const uint32_t* coverage, const float* outputs,
+                            uint32_t W, uint32_t layer) const;
   template <bool kBgra>
   void write_unorm8_unblended(uint32_t index, const QuadBatch& batch, const uint32_t* coverage, const float* outputs,
                               uint32_t W, uint32_t layer) const;
 
   const DrawContext& ctx_;
   bool depth_or_stencil_ = false;
-  bool depth_only_d32_ = false;  // depth test without stencil/bounds on a D32 attachment, no clamp
+  bool depth_only_ = false;  // depth test without stencil test, bounds or clamp (any format and sample count)
+  bool depth_d32_ = false;   // ... on a D32 depth plane: no codec, SSE compares
   ColorTarget targets_[abi::kMaxColorAttachments];
+  uint32_t active_targets_ = 0;  // attachments write_color stores: enabled, written by the shader, not fully masked
 };
 
 }  // namespace kiln::exec::gfx

@@ -2,6 +2,9 @@
 // texels. Multisampled images cannot be created through the API yet, so resolves are tested here.
 #include "memory/attachment_ops.h"
 
+#include "memory/format_pack.h"
+#include "memory/format_table.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -124,6 +127,51 @@ TEST(AttachmentOps, DepthResolveModes) {
     // Stencil has no AVERAGE; a request for it takes sample 0.
     ASSERT_TRUE(resolve_view_rect(src.view, dst.view, VK_IMAGE_ASPECT_STENCIL_BIT, c.mode, {{0, 0}, {1, 1}}, {0, 1, 0}));
     EXPECT_EQ(*dst.texel(VK_IMAGE_ASPECT_STENCIL_BIT, 0, 0, 0), c.stencil) << c.mode;
+  }
+}
+
+// The byte-wise AVERAGE resolve of 8-bit UNORM formats and the copy of texels whose samples agree
+// against the reference arithmetic (unpack_color, float sum in sample order, divide, pack_color),
+// over pseudo-random texels with 2, 4 and 8 samples (every fourth texel has equal samples).
+TEST(AttachmentOps, Unorm8AverageResolveMatchesTheReferenceArithmetic) {
+  constexpr uint32_t kWidth = 64, kHeight = 16;
+  for (VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8_UNORM, VK_FORMAT_R8G8B8A8_SRGB,
+                          VK_FORMAT_R16G16B16A16_SFLOAT}) {
+    for (VkSampleCountFlagBits samples : {VK_SAMPLE_COUNT_2_BIT, VK_SAMPLE_COUNT_4_BIT, VK_SAMPLE_COUNT_8_BIT}) {
+      TestImage src(format, kWidth, kHeight, 1, samples);
+      TestImage dst(format, kWidth, kHeight, 1, VK_SAMPLE_COUNT_1_BIT);
+      const uint32_t sample_bytes = fmt::aspect_texel_bytes(format, VK_IMAGE_ASPECT_COLOR_BIT);
+      uint32_t state = 12345u + samples;
+      auto next_byte = [&] { return uint8_t((state = state * 1664525u + 1013904223u) >> 24); };
+      for (uint32_t y = 0; y < kHeight; ++y)
+        for (uint32_t x = 0; x < kWidth; ++x) {
+          const bool agree = (x + y) % 4 == 0;
+          for (uint32_t s = 0; s < uint32_t(samples); ++s)
+            for (uint32_t b = 0; b < sample_bytes; ++b) {
+              uint8_t* texel = src.texel(VK_IMAGE_ASPECT_COLOR_BIT, 0, x, y, s);
+              // Half floats: keep the exponent small so every value is finite.
+              const uint8_t v = next_byte();
+              texel[b] = agree && s > 0 ? src.texel(VK_IMAGE_ASPECT_COLOR_BIT, 0, x, y, 0)[b]
+                         : format == VK_FORMAT_R16G16B16A16_SFLOAT && b % 2 == 1 ? uint8_t(v & 0x3B) : v;
+            }
+        }
+      ASSERT_TRUE(resolve_view_rect(src.view, dst.view, VK_IMAGE_ASPECT_COLOR_BIT, VK_RESOLVE_MODE_AVERAGE_BIT,
+                                    {{0, 0}, {kWidth, kHeight}}, {0, 1, 0}));
+      for (uint32_t y = 0; y < kHeight; ++y)
+        for (uint32_t x = 0; x < kWidth; ++x) {
+          VkClearColorValue sum{}, v{};
+          fmt::unpack_color(format, src.texel(VK_IMAGE_ASPECT_COLOR_BIT, 0, x, y, 0), &sum);
+          for (uint32_t s = 1; s < uint32_t(samples); ++s) {
+            fmt::unpack_color(format, src.texel(VK_IMAGE_ASPECT_COLOR_BIT, 0, x, y, s), &v);
+            for (int c = 0; c < 4; ++c) sum.float32[c] += v.float32[c];
+          }
+          for (int c = 0; c < 4; ++c) sum.float32[c] /= float(samples);
+          uint8_t want[16] = {};
+          fmt::pack_color(format, sum, want);
+          ASSERT_EQ(0, memcmp(dst.texel(VK_IMAGE_ASPECT_COLOR_BIT, 0, x, y), want, sample_bytes))
+              << fmt::format_info(format)->name << " samples " << samples << " at " << x << "," << y;
+        }
+    }
   }
 }
 

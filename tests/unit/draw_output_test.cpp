@@ -315,6 +315,110 @@ TEST(DrawOutput, BlendFactorsAndOps) {
   }
 }
 
+// Fragment kernel for blend_fast_path_matches_generic: four channel values per pixel picked from
+// FragCoord and noise_seed by a hash, among rounding boundaries, ordinary values, values outside
+// [0, 1], signed zeros, infinities and NaN.
+inline uint32_t noise_seed = 0;
+float noise_value(uint32_t x, uint32_t y, uint32_t c) {
+  uint32_t h = (x * 73856093u) ^ (y * 19349663u) ^ (c * 83492791u) ^ (noise_seed * 2654435761u);
+  h ^= h >> 13, h *= 0x5bd1e995u, h ^= h >> 15;
+  const uint32_t kind = h % 16, k = (h >> 8) % 256;
+  switch (kind) {
+    case 0: return (float(k) + 0.5f) / 255.0f;  // a rounding boundary
+    case 1: return std::nextafter((float(k) + 0.5f) / 255.0f, 2.0f);
+    case 2: return -float(k) / 100.0f;
+    case 3: return 1.0f + float(k) / 100.0f;
+    case 4: return (h >> 16) % 2 ? -0.0f : 0.0f;
+    case 5: return (h >> 16) % 3 == 0 ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
+    default: return float(h >> 8) / float(1u << 24);
+  }
+}
+template <uint32_t W>
+uint32_t fake_noise_kernel(const abi::FragmentInvocation* inv) {
+  for (uint32_t lane = 0; lane < W; ++lane) {
+    const uint32_t x = uint32_t(flt(inv->frag_coord[lane])), y = uint32_t(flt(inv->frag_coord[W + lane]));
+    for (uint32_t c = 0; c < 4; ++c) inv->outputs[c * W + lane] = bits(noise_value(x, y, c));
+    for (uint32_t c = 0; c < 4; ++c)  // dual-source blending's second source
+      inv->outputs[(abi::kDualSourceOutputSlot * 4 + c) * W + lane] = bits(noise_value(x, y, c + 4));
+  }
+  return inv->covered_mask;
+}
+
+// The SIMD blend path of RGBA8/BGRA8 UNORM against the generic one (A8B8G8R8_UNORM_PACK32 has the
+// RGBA8 byte layout but goes through blend() and format_pack): byte-identical results for every
+// factor pair (SRC1_* included: the kernel writes a second source; alpha factors and ops cycling),
+// blend constants out of range, partial quads, a write mask and 4 samples, over noise sources and
+// random destination bytes.
+TEST(DrawOutput, Unorm8BlendFastPathMatchesTheGenericPath) {
+  constexpr uint32_t kSize = 20;  // partial tiles too
+  constexpr VkBlendOp kOps[] = {VK_BLEND_OP_ADD, VK_BLEND_OP_SUBTRACT, VK_BLEND_OP_REVERSE_SUBTRACT, VK_BLEND_OP_MIN,
+                                VK_BLEND_OP_MAX};
+  uint32_t mismatches = 0, case_index = 0;
+  constexpr int kFactors = VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA + 1;
+  for (int sf = VK_BLEND_FACTOR_ZERO; sf < kFactors; ++sf)
+    for (int df = VK_BLEND_FACTOR_ZERO; df < kFactors; ++df, ++case_index) {
+      const VkSampleCountFlagBits samples = case_index % 7 == 3 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
+      std::vector<uint8_t> results[3];
+      const VkFormat formats[3] = {VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM};
+      for (int f = 0; f < 3; ++f) {
+        const bool bgra = formats[f] == VK_FORMAT_B8G8R8A8_UNORM;
+        TestTarget color(formats[f], kSize, kSize, VK_IMAGE_ASPECT_COLOR_BIT, samples);
+        std::mt19937 rng(case_index);
+        for (size_t i = 0; i < color.storage.size(); i += 4) {
+          const uint32_t w = rng();
+          for (int b = 0; b < 4; ++b) color.storage[i + b] = uint8_t(w >> (8 * (bgra && b != 1 && b != 3 ? 2 - b : b)));
+        }
+        DrawSetup d(&color.view, kSize, kSize);
+        d.kernels.fragment = &fake_noise_kernel<8>;
+        d.kernels.fragment_interface.writes_dual_source = true;
+        d.state.multisample.samples = samples;
+        VkPipelineColorBlendAttachmentState& a = d.state.color_blend.attachments[0];
+        a.blendEnable = VK_TRUE;
+        a.srcColorBlendFactor = VkBlendFactor(sf);
+        a.dstColorBlendFactor = VkBlendFactor(df);
+        a.srcAlphaBlendFactor = VkBlendFactor((sf + df + case_index) % kFactors);
+        a.dstAlphaBlendFactor = VkBlendFactor((sf * 7 + case_index) % kFactors);
+        a.colorBlendOp = kOps[case_index % 5];
+        a.alphaBlendOp = kOps[(case_index / 5) % 5];
+        if (sf == VK_BLEND_FACTOR_SRC_ALPHA && df == VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA) {  // the specialised "over"
+          a.srcAlphaBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+          a.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+          a.colorBlendOp = a.alphaBlendOp = VK_BLEND_OP_ADD;
+        }
+        a.colorWriteMask = case_index % 11 == 5 ? VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_A_BIT : 0xF;
+        const float constants[4] = {0.3f, 1.5f, -0.25f, 0.6f};
+        memcpy(d.state.color_blend.blend_constants, constants, 16);
+        noise_seed = case_index;
+        // A slanted triangle (partial quads), then the whole target blended over it.
+        d.add(0.3f, 0.2f, kWhite, 0.5f, 1, kSize, kSize); d.add(float(kSize), 3.7f, kWhite, 0.5f, 1, kSize, kSize);
+        d.add(5.1f, float(kSize), kWhite, 0.5f, 1, kSize, kSize);
+        d.add(0, 0, kWhite, 0.5f, 1, kSize, kSize); d.add(float(kSize), 0, kWhite, 0.5f, 1, kSize, kSize);
+        d.add(0, float(kSize), kWhite, 0.5f, 1, kSize, kSize);
+        d.add(float(kSize), 0, kWhite, 0.5f, 1, kSize, kSize); d.add(float(kSize), float(kSize), kWhite, 0.5f, 1, kSize, kSize);
+        d.add(0, float(kSize), kWhite, 0.5f, 1, kSize, kSize);
+        d.draw(9);
+        results[f] = color.storage;
+        if (bgra)
+          for (size_t i = 0; i < results[f].size(); i += 4) std::swap(results[f][i], results[f][i + 2]);
+      }
+      for (int f = 1; f < 3; ++f)
+        for (size_t i = 0; i < results[0].size(); ++i)
+          if (results[f][i] != results[0][i] && ++mismatches <= 10)
+            ADD_FAILURE() << (f == 1 ? "RGBA8" : "BGRA8") << " factors " << sf << "/" << df << " byte " << i << ": fast "
+                          << int(results[f][i]) << ", generic " << int(results[0][i]);
+    }
+  EXPECT_EQ(mismatches, 0u);
+}
+
+TEST(AttachmentAccess, Unorm8DecodeX4MatchesTheTable) {
+  const float* table = mem::unorm8_decode_table();
+  for (int code = 0; code < 256; code += 4) {
+    float got[4];
+    _mm_storeu_ps(got, mem::decode_unorm8_x4(_mm_setr_epi32(code, code + 1, code + 2, code + 3)));
+    for (int i = 0; i < 4; ++i) ASSERT_EQ(bits(got[i]), bits(table[code + i])) << "code " << code + i;
+  }
+}
+
 TEST(DrawOutput, BlendingClampsOnlyNormalizedFormats) {
   const float src[4] = {2.0f, -1.0f, 0.4f, 1.0f}, dst[4] = {0.5f, 0.5f, 0.25f, 1.0f};
   const VkClearColorValue f = blend_one(VK_FORMAT_R32G32B32A32_SFLOAT, src, dst, VK_BLEND_FACTOR_ONE,

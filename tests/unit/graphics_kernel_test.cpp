@@ -678,6 +678,41 @@ TEST_P(FragmentKernel, InterpolateAtCentroidPicksTheFirstCoveredSample) {
   }
 }
 
+// Dual-source blending: Location 0 Index 1 lands in output slot kDualSourceOutputSlot and the
+// interface says so; next to a Location 1 output it is dropped and Location 1 keeps the slot.
+TEST_P(FragmentKernel, DualSourceOutputGoesToItsSlot) {
+  const uint32_t W = GetParam();
+  for (const bool with_location1 : {false, true}) {
+    SCOPED_TRACE(with_location1 ? "with Location 1" : "Location 0 only");
+    Shader shader(with_location1 ? "draw_dual_source_and_location1.frag" : "draw_dual_source.frag", ShaderStage::Fragment);
+    ASSERT_FALSE(shader.words.empty());
+    std::string error;
+    auto kernel = compile_fragment_kernel(shader.source, W, binding0(), 1, nullptr, &error);
+    ASSERT_TRUE(kernel) << error;
+    EXPECT_EQ(kernel->interface.writes_dual_source, !with_location1);
+    EXPECT_EQ(kernel->interface.output_location_mask, with_location1 ? 3u : 1u);
+    FragmentArrays a(W);
+    for (uint32_t lane = 0; lane < W; ++lane) {
+      for (uint32_t c = 0; c < 4; ++c) a.input(0, c, lane) = float_bits(0.25f * c);
+      a.frag_coord[0 * W + lane] = 2.0f * (lane / 4) + (lane & 1) + 0.5f;
+      a.frag_coord[1 * W + lane] = ((lane >> 1) & 1) + 0.5f;
+    }
+    Resources resources;
+    uint32_t faults = 0;
+    FragmentInvocation inv = a.invocation(&resources.context, &faults);
+    kernel->function(&inv);
+    for (uint32_t lane = 0; lane < W; ++lane) {
+      const float x = std::floor(a.frag_coord[lane]), y = std::floor(a.frag_coord[W + lane]);
+      const float source1[4] = {x / 64, y / 64, (x + y) / 128, 1 - x / 64};
+      for (uint32_t c = 0; c < 4; ++c) {
+        EXPECT_EQ(bits_float(a.output(0, c, lane)), 0.25f * c);
+        EXPECT_EQ(bits_float(a.output(abi::kDualSourceOutputSlot, c, lane)), with_location1 ? 3.0f : source1[c])
+            << "lane " << lane << " component " << c;
+      }
+    }
+  }
+}
+
 TEST(FragmentKernelCompile, SixtyFourBitVaryingsFailWithAnError) {
   Shader shader("gfx_double_varying.frag", ShaderStage::Fragment);
   ASSERT_FALSE(shader.words.empty());
