@@ -19,15 +19,6 @@ struct Lanes {
   using I [[gnu::vector_size(4 * N)]] = int32_t;
 };
 
-// Lane l of v[l / 4]: the quads' values spread over their four lanes (in place: a function
-// returning a vector would change the ABI between the instantiations' targets).
-template <uint32_t N>
-__attribute__((always_inline)) inline void per_quad(typename Lanes<N>::I* v) {
-  if constexpr (N == 16) *v = __builtin_shufflevector(*v, *v, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
-  else if constexpr (N == 8) *v = __builtin_shufflevector(*v, *v, 0, 0, 0, 0, 1, 1, 1, 1);
-  else *v = __builtin_shufflevector(*v, *v, 0, 0, 0, 0);
-}
-
 template <class V>
 __attribute__((always_inline)) inline void store(float* at, const V& v) {
   memcpy(at, &v, sizeof v);
@@ -163,17 +154,16 @@ __attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(cons
   Weights weights[kMaxGroups], centroid_weights[kMaxGroups];
   const uint32_t groups = W / N;
   for (uint32_t g = 0; g < groups; ++g) {
-    // The group's quads start at quad g * N / 4 (N quad entries are read, at most the array's 16);
-    // quads past the batch sit at the origin.
-    const int32_t first_quad = int32_t(g * N / 4);
-    I qx, qy;
-    memcpy(&qx, batch.quad_x + first_quad, sizeof qx);
-    memcpy(&qy, batch.quad_y + first_quad, sizeof qy);
-    const I in_batch = lane_quad < int32_t(batch.quads) - first_quad;
-    qx = in_batch ? qx : origin_x_;
-    qy = in_batch ? qy : origin_y_;
-    per_quad<N>(&qx);
-    per_quad<N>(&qy);
+    // The corners of the group's quads (quads past the batch sit at the origin), each broadcast
+    // over its four lanes. One scalar load per quad: the rasterizer has just stored them one by one,
+    // and a vector load of those stores would wait for them to reach the cache (a store-forwarding
+    // stall that cost more than the rest of this function).
+    I qx = I{} + origin_x_, qy = I{} + origin_y_;
+    for (uint32_t k = 0; k < N / 4 && g * N / 4 + k < batch.quads; ++k) {
+      const I mine = lane_quad == int32_t(k);
+      qx = mine ? I{} + batch.quad_x[g * N / 4 + k] : qx;
+      qy = mine ? I{} + batch.quad_y[g * N / 4 + k] : qy;
+    }
     const F x = __builtin_convertvector(qx - origin_x_, F) + lane_x;
     const F y = __builtin_convertvector(qy - origin_y_, F) + lane_y;
     weights[g] = weights_at(x, y);
