@@ -365,15 +365,20 @@ struct FastSampler {
           t[k] = _mm256_blendv_ps(t[k], _mm256_add_ps(_mm256_mul_ps(keep, t[k]), _mm256_mul_ps(d, t2[k])), blend);
       }
       // Store the swizzled components of this call's lanes only (other lanes may belong to another
-      // routine that already wrote them).
+      // routine that already wrote them). When the kernel proved the descriptors uniform, no other
+      // routine serves this instruction and lanes outside the call are inactive: whole vectors are
+      // stored (masked stores are slow microcode on some CPUs).
       const uint32_t bits = (lanes >> at) & 0xFFu;
       if (!bits) continue;
       const __m256i lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
       const __m256i mask = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int(bits)), lane_bit), lane_bit);
+      const bool whole = bits == 0xFFu || (a->op & abi::kSampleUniform);
       for (uint32_t c = 0; c < 4; ++c) {
         const uint8_t sw = v.swizzle[c];
         const __m256 value = sw < 4 ? t[sw] : _mm256_set1_ps(sw == 5 ? 1.0f : 0.0f);
-        _mm256_maskstore_ps(reinterpret_cast<float*>(&a->out[c][at]), mask, value);
+        float* out = reinterpret_cast<float*>(&a->out[c][at]);
+        if (whole) _mm256_storeu_ps(out, value);
+        else _mm256_maskstore_ps(out, mask, value);
       }
     }
     return true;
