@@ -170,6 +170,8 @@ struct FastSampler {
       return f;
     };
     bool second_level = false;
+    uint32_t lambda_quad = ~0u;  // the quad whose implicit λ_base is quad_lambda
+    float quad_lambda = 0.0f;
     for (uint32_t rest = lanes; rest; rest &= rest - 1) {
       const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
       ps[lane] = coord(0, lane);
@@ -184,14 +186,21 @@ struct FastSampler {
             dx[d] = a->grad[0][d][lane] * scale[d];
             dy[d] = a->grad[1][d][lane] * scale[d];
           }
+          lambda_base = lod_from_gradients(dx, dy);
         } else {
-          const uint32_t quad = lane & ~3u, x = lane & 1, y = (lane >> 1) & 1;
-          for (uint32_t d = 0; d < 2; ++d) {
-            dx[d] = (coord(d, quad + 2 * y + 1) - coord(d, quad + 2 * y)) * scale[d];
-            dy[d] = (coord(d, quad + 2 + x) - coord(d, quad + x)) * scale[d];
+          // Implicit LOD: coarse derivatives (quad_derivatives), so one λ (two square roots and a
+          // log2) per quad serves its four lanes.
+          const uint32_t quad = lane & ~3u;
+          if (quad != lambda_quad) {
+            for (uint32_t d = 0; d < 2; ++d) {
+              dx[d] = (coord(d, quad + 1) - coord(d, quad)) * scale[d];
+              dy[d] = (coord(d, quad + 2) - coord(d, quad)) * scale[d];
+            }
+            quad_lambda = lod_from_gradients(dx, dy);
+            lambda_quad = quad;
           }
+          lambda_base = quad_lambda;
         }
-        lambda_base = lod_from_gradients(dx, dy);
       }
       float bias = bias_sampler;
       if ((op & abi::kSampleBias) && lod_mode == abi::kSampleImplicitLod) bias += a->lod[lane];

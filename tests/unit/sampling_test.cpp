@@ -197,14 +197,14 @@ TEST(Sampling, LodFromGradientsAndQuadDerivatives) {
     EXPECT_FLOAT_EQ(ddx, 0.25f);
     EXPECT_FLOAT_EQ(ddy, 0.5f);
   }
-  // Second quad: a non-linear term makes the bottom row's x derivative 0.375 (fine derivatives).
-  float ddx, ddy;
-  quad_derivatives(c, 7, &ddx, &ddy);
-  EXPECT_FLOAT_EQ(ddx, 0.375f);
-  EXPECT_FLOAT_EQ(ddy, 0.625f);
-  quad_derivatives(c, 4, &ddx, &ddy);
-  EXPECT_FLOAT_EQ(ddx, 0.25f);
-  EXPECT_FLOAT_EQ(ddy, 0.5f);
+  // Second quad: a non-linear term makes the bottom-right pixel differ (fine derivatives of lane 7
+  // would be 0.375 and 0.625); coarse derivatives take the quad's top-left pair for every lane.
+  for (uint32_t lane = 4; lane < 8; ++lane) {
+    float ddx, ddy;
+    quad_derivatives(c, lane, &ddx, &ddy);
+    EXPECT_FLOAT_EQ(ddx, 0.25f) << lane;
+    EXPECT_FLOAT_EQ(ddy, 0.5f) << lane;
+  }
 }
 
 // ----- Whole samples against the reference -----------------------------------------------------
