@@ -52,14 +52,13 @@ KILN_AVX2 __m256i rgba8_wrap(__m256i i, __m256i size) {
     // AND is the positive remainder.
     const __m256i minus_one = _mm256_sub_epi32(size, _mm256_set1_epi32(1));
     if (_mm256_testz_si256(size, minus_one)) return _mm256_and_si256(i, minus_one);
-    // |i| < 2^22: floor(i / size) from the correctly rounded float quotient is exact or one too
-    // large (a quotient just below an integer may round up to it), which the correction fixes.
+    // |i| < 2^22: floor(i / size) from the correctly rounded float quotient is exact: a quotient
+    // that is not an integer lies at least 1 / size from the nearest one, more than half an ulp
+    // there while |i| < 2^24, so it never rounds onto it.
     const __m256i small = _mm256_cmpgt_epi32(_mm256_set1_epi32(1 << 22), _mm256_abs_epi32(i));
     if (_mm256_movemask_epi8(small) == -1) {
       const __m256 q = _mm256_floor_ps(_mm256_div_ps(_mm256_cvtepi32_ps(i), _mm256_cvtepi32_ps(size)));
-      __m256i r = _mm256_sub_epi32(i, _mm256_mullo_epi32(_mm256_cvttps_epi32(q), size));
-      r = _mm256_add_epi32(r, _mm256_and_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), r), size));
-      return _mm256_sub_epi32(r, _mm256_andnot_si256(_mm256_cmpgt_epi32(size, r), size));
+      return _mm256_sub_epi32(i, _mm256_mullo_epi32(_mm256_cvttps_epi32(q), size));
     }
     // Far outside (huge coordinates): per lane, AVX2 has no integer division.
     alignas(32) int32_t iv[8], sv[8];

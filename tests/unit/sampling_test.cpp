@@ -723,7 +723,7 @@ TEST(Sampling, FastPathsEqualTheGenericRoutine) {
   EXPECT_EQ(compared, std::size(formats) * std::size(shapes) * 2 * 2 * 2 * 3 * kRounds);
 }
 
-// The eight-lane filters' REPEAT wrap (AND for powers of two, a corrected float quotient for
+// The eight-lane filters' REPEAT wrap (AND for powers of two, the float quotient for
 // |i| < 2^22, a per-lane modulo beyond) against the spec's positive remainder.
 __attribute__((target("avx2,fma"))) uint32_t repeat_wrap_mismatches() {
   std::mt19937 rng(5);
