@@ -65,6 +65,10 @@ TriangleInterpolator::TriangleInterpolator(const DrawContext& ctx, const RasterT
   z_ = {float(double(t.z[0]) + at1 * z1 + at2 * z2 + t.depth_bias), float(dx1 * z1 + dx2 * z2),
         float(dy1 * z1 + dy2 * z2)};
   for (int i = 0; i < 3; ++i) inv_w_[i] = t.inv_w[i];
+  for (uint32_t s = 0; s < ctx.samples && s < kMaxSamples; ++s) {
+    sample_dx_[s] = float(ctx.sample_x[s]) / kSubpixelOne;
+    sample_dy_[s] = float(ctx.sample_y[s]) / kSubpixelOne;
+  }
   perspective_ = !(t.inv_w[0] == t.inv_w[1] && t.inv_w[1] == t.inv_w[2]);
 
   const VertexFormat& f = ctx.vertex_format;
@@ -96,11 +100,19 @@ TriangleInterpolator::TriangleInterpolator(const DrawContext& ctx, const RasterT
 }
 
 void TriangleInterpolator::sample_depths(const QuadBatch& batch, float* depth) const {
-  for (uint32_t l = 0; l < batch.lanes(); ++l) {
-    const float rx = float(batch.x(l) - origin_x_), ry = float(batch.y(l) - origin_y_);
-    for (uint32_t s = 0; s < ctx_.samples; ++s) {
-      const float x = rx + float(ctx_.sample_x[s]) / kSubpixelOne, y = ry + float(ctx_.sample_y[s]) / kSubpixelOne;
-      depth[l * kMaxSamples + s] = z_.at_origin + z_.dx * x + z_.dy * y;
+  // Per quad and lane: positions relative to the origin (exact small integers plus the sample
+  // offsets set up once per triangle), then the depth plane, four lanes at a time. The plane is
+  // copied to locals: stores through `depth` could otherwise alias it and force reloads.
+  using F = Lanes<4>::F;
+  const float at = z_.at_origin, dx = z_.dx, dy = z_.dy;
+  const F lane_x = {0.0f, 1.0f, 0.0f, 1.0f}, lane_y = {0.0f, 0.0f, 1.0f, 1.0f};
+  const uint32_t samples = ctx_.samples;
+  for (uint32_t q = 0; q < batch.quads; ++q) {
+    const F rx = float(batch.quad_x[q] - origin_x_) + lane_x, ry = float(batch.quad_y[q] - origin_y_) + lane_y;
+    float* out = depth + q * 4 * kMaxSamples;
+    for (uint32_t s = 0; s < samples; ++s) {
+      const F z = (at + dx * (rx + sample_dx_[s])) + dy * (ry + sample_dy_[s]);
+      for (uint32_t i = 0; i < 4; ++i) out[i * kMaxSamples + s] = z[i];
     }
   }
 }
@@ -119,8 +131,8 @@ __attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(cons
   // Lane offsets inside a quad plus the sample position. Pixel coordinates and sample offsets
   // (multiples of 1/256) are exact in float, so positions relative to the origin are exact however
   // they are summed.
-  const float sx = sample < 0 ? 0.5f : float(ctx_.sample_x[sample]) / kSubpixelOne;
-  const float sy = sample < 0 ? 0.5f : float(ctx_.sample_y[sample]) / kSubpixelOne;
+  const float sx = sample < 0 ? 0.5f : sample_dx_[sample];
+  const float sy = sample < 0 ? 0.5f : sample_dy_[sample];
   F lane_x, lane_y;
   I lane_quad;
   for (uint32_t l = 0; l < N; ++l) {
@@ -177,8 +189,8 @@ __attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(cons
         const uint32_t cov = lane < batch.lanes() ? batch.coverage[lane] & full : 0;
         if (!cov || cov == full) continue;
         const uint32_t s = uint32_t(__builtin_ctz(cov));
-        cx[l] = float(batch.x(lane) - origin_x_) + float(ctx_.sample_x[s]) / kSubpixelOne;
-        cy[l] = float(batch.y(lane) - origin_y_) + float(ctx_.sample_y[s]) / kSubpixelOne;
+        cx[l] = float(batch.x(lane) - origin_x_) + sample_dx_[s];
+        cy[l] = float(batch.y(lane) - origin_y_) + sample_dy_[s];
         moved = true;
       }
       centroid_weights[g] = moved ? weights_at(cx, cy) : weights[g];

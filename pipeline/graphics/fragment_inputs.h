@@ -68,6 +68,7 @@ class TriangleInterpolator {
   int32_t origin_x_, origin_y_;
   Plane b1_, b2_, z_;
   float inv_w_[3];
+  float sample_dx_[kMaxSamples] = {}, sample_dy_[kMaxSamples] = {};  // sample positions in pixels
   bool perspective_;   // 1/w differs between the vertices
   uint32_t component_count_ = 0;
   uint32_t interpolated_components_ = 0;  // components that are not flat

@@ -261,6 +261,30 @@ TEST(FragmentInputs, OriginAwayFromZeroAndFlatOnlyPrimitives) {
         EXPECT_EQ(bits(out.inputs[(kLocations[v] * 4 + c) * 16 + l]), s.values[v * 4 + c]) << v << "." << c << " " << l;
 }
 
+// Depth at each sample of each lane (the depth tests' input): the plane at the sample, the same
+// bits as FragCoord.z / FragDepth at that sample, close to the double reference.
+TEST(FragmentInputs, SampleDepthsAreTheDepthPlaneAtEachSample) {
+  for (uint32_t samples : {1u, 4u}) {
+    const Scene s(false, samples, true);
+    const TriangleInterpolator ti(s.ctx, s.t, s.values.data(), 0, 0);
+    const QuadBatch batch = make_batch(3, 0, 0, (1u << samples) - 1);
+    std::vector<float> depth(QuadBatch::kMaxLanes * kMaxSamples, -1.0f);
+    ti.sample_depths(batch, depth.data());
+    for (uint32_t sample = 0; sample < samples; ++sample) {
+      Output out(16);
+      ti.fill(batch, 16, samples == 1 ? -1 : int32_t(sample), out.inputs.data(), out.frag_coord.data(),
+              out.frag_depth.data(), out.point_coord.data());
+      for (uint32_t l = 0; l < batch.lanes(); ++l) {
+        const double x = batch.x(l) + (samples == 1 ? 0.5 : s.ctx.sample_x[sample] / 256.0);
+        const double y = batch.y(l) + (samples == 1 ? 0.5 : s.ctx.sample_y[sample] / 256.0);
+        const float got = depth[l * kMaxSamples + sample];
+        EXPECT_EQ(bits(got), bits(out.frag_depth[l])) << "samples " << samples << " sample " << sample << " lane " << l;
+        EXPECT_NEAR(got, s.depth(x, y), 1e-6) << "samples " << samples << " sample " << sample << " lane " << l;
+      }
+    }
+  }
+}
+
 TEST(FragmentInputs, PointCoordRunsFromTheSpritesCorner) {
   Scene s(true, 1, false);
   s.t.kind = PrimitiveKind::Point;
