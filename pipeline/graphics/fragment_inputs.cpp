@@ -162,7 +162,7 @@ __attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(cons
     w.p2 = q2 / w.inv_w;
     return w;
   };
-  constexpr uint32_t kMaxGroups = 16 / N;
+  constexpr uint32_t kMaxGroups = QuadBatch::kMaxLanes / N;
   Weights weights[kMaxGroups], centroid_weights[kMaxGroups];
   const uint32_t groups = W / N;
   for (uint32_t g = 0; g < groups; ++g) {
@@ -238,7 +238,7 @@ __attribute__((target("avx2"))) void TriangleInterpolator::fill_avx2(const QuadB
 
 bool TriangleInterpolator::fill_with(uint32_t vector_lanes, const QuadBatch& batch, uint32_t W, int32_t sample,
                                      float* inputs, float* frag_coord, float* frag_depth, float* point_coord) const {
-  if (W > 16 || vector_lanes > W || W % vector_lanes) return false;
+  if (W > QuadBatch::kMaxLanes || vector_lanes > W || W % vector_lanes) return false;
   if ((vector_lanes == 16 && !kHasAvx512) || (vector_lanes == 8 && !kHasAvx2)) return false;
   fill_flat(W, inputs);
   // A shader that reads no interpolated input, no FragCoord and no PointCoord (a flat colour,
@@ -257,7 +257,7 @@ bool TriangleInterpolator::fill_with(uint32_t vector_lanes, const QuadBatch& bat
 
 void TriangleInterpolator::fill(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs,
                                 float* frag_coord, float* frag_depth, float* point_coord) const {
-  const uint32_t lanes = W >= 16 && kHasAvx512 ? 16 : W >= 8 && kHasAvx2 ? 8 : 4;
+  const uint32_t lanes = W % 16 == 0 && kHasAvx512 ? 16 : W % 8 == 0 && kHasAvx2 ? 8 : 4;
   fill_with(lanes, batch, W, sample, inputs, frag_coord, frag_depth, point_coord);
 }
 

@@ -23,7 +23,7 @@ class TriangleInterpolator {
   void sample_depths(const QuadBatch& batch, float* depth) const;
 
   // Fills the kernel's inputs, frag_coord (x, y, z, 1/w), frag_depth and point_coord for W lanes
-  // (W = 4, 8 or 16; quads past the batch evaluate at the origin and are masked off by the
+  // (W a multiple of 4; quads past the batch evaluate at the origin and are masked off by the
   // caller). Positions are pixel centres (sample < 0) or sample `sample`; `centroid` inputs of
   // partly covered pixels use their first covered sample (pixel rate only).
   // `inputs` holds raw 32-bit values; it is float storage because most inputs are floats.

@@ -208,7 +208,7 @@ TEST(FragmentInputs, MatchTheReferenceAtEveryWidthAndBatchSize) {
     const Scene s(affine, 1, true);
     const int32_t ox = 0, oy = 0;
     const TriangleInterpolator ti(s.ctx, s.t, s.values.data(), ox, oy);
-    for (uint32_t W : {4u, 8u, 16u}) {
+    for (uint32_t W : {4u, 8u, 16u, 32u}) {  // 32: wider than any kernel today, as QuadBatch allows
       for (uint32_t quads = 1; quads <= W / 4; ++quads) {
         SCOPED_TRACE(testing::Message() << "affine " << affine << " W " << W << " quads " << quads);
         const QuadBatch batch = make_batch(quads, ox, oy, 1);
