@@ -96,7 +96,9 @@ enum SampleOp : uint32_t {
   kSampleMinLod = 1u << 14,     // min_lod[] holds the shader's minimum LOD
   kSampleOffsets4 = 1u << 15,   // gather_offsets holds ConstOffsets (gather)
   kSampleIndex = 1u << 16,      // sample_index[] holds the Sample operand (fetch from a multisampled image)
-  kSampleUniform = 1u << 17,    // the kernel proved view[] and sampler[] equal in every lane it passes
+  // The kernel proved view[] and sampler[] equal in every lane it passes; the routine then serves the
+  // whole instruction and may write out[] of lanes it was not passed (they are inactive).
+  kSampleUniform = 1u << 17,
 };
 
 struct SampleArgs {

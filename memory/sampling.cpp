@@ -334,7 +334,7 @@ class Routine {
             }
           }
         } else {
-          // Implicit: differences across the lane's 2x2 quad of the (projected) coordinates.
+          // Implicit: coarse differences across the lane's 2x2 quad of the (projected) coordinates.
           float quad[3][abi::kMaxSampleLanes] = {};
           const uint32_t first = lane & ~3u;
           for (uint32_t l = first; l < first + 4 && l < a->width; ++l) {
@@ -620,9 +620,10 @@ AnisotropicFootprint anisotropic_footprint(const float dx[3], const float dy[3],
 }
 
 void quad_derivatives(const float* c, uint32_t lane, float* ddx, float* ddy) {
-  const uint32_t q = lane & ~3u, x = lane & 1, y = (lane >> 1) & 1;
-  *ddx = c[q + 2 * y + 1] - c[q + 2 * y];  // fine derivatives: this lane's row and column
-  *ddy = c[q + 2 + x] - c[q + x];
+  // Coarse derivatives: the quad's top-left pair for every lane, so λ is one value per quad.
+  const uint32_t q = lane & ~3u;
+  *ddx = c[q + 1] - c[q];
+  *ddy = c[q + 2] - c[q];
 }
 
 bool sampleable_format(VkFormat format) {

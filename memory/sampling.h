@@ -78,7 +78,9 @@ uint32_t cube_face(float x, float y, float z, float* s, float* t);
 // returns -1 for CLAMP_TO_BORDER when `i` is outside.
 int32_t wrap_texel(VkSamplerAddressMode mode, int32_t i, int32_t size);
 // λ_base for gradients of (u, v, w) in texels, and the implicit-LOD derivatives of lane `lane` of
-// a fragment quad (lane i is pixel (i & 1, (i >> 1) & 1) of quad i / 4): d/dx and d/dy of `c`.
+// a fragment quad (lane i is pixel (i & 1, (i >> 1) & 1) of quad i / 4): d/dx and d/dy of `c`,
+// coarse (the quad's top-left pair for all four lanes, as OpDPdxCoarse), so implicit-LOD sampling
+// computes one λ per quad, which the fast paths exploit.
 float lod_from_gradients(const float dx[3], const float dy[3]);
 void quad_derivatives(const float* c, uint32_t lane, float* ddx, float* ddy);
 // Anisotropic filtering footprint (spec "Texel Anisotropic Filtering", Kiln's choice of the

@@ -170,6 +170,8 @@ struct FastSampler {
       return f;
     };
     bool second_level = false;
+    uint32_t lambda_quad = ~0u;  // the quad whose implicit λ_base is quad_lambda
+    float quad_lambda = 0.0f;
     for (uint32_t rest = lanes; rest; rest &= rest - 1) {
       const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(rest));
       ps[lane] = coord(0, lane);
@@ -184,14 +186,21 @@ struct FastSampler {
             dx[d] = a->grad[0][d][lane] * scale[d];
             dy[d] = a->grad[1][d][lane] * scale[d];
           }
+          lambda_base = lod_from_gradients(dx, dy);
         } else {
-          const uint32_t quad = lane & ~3u, x = lane & 1, y = (lane >> 1) & 1;
-          for (uint32_t d = 0; d < 2; ++d) {
-            dx[d] = (coord(d, quad + 2 * y + 1) - coord(d, quad + 2 * y)) * scale[d];
-            dy[d] = (coord(d, quad + 2 + x) - coord(d, quad + x)) * scale[d];
+          // Implicit LOD: coarse derivatives (quad_derivatives), so one λ (two square roots and a
+          // log2) per quad serves its four lanes.
+          const uint32_t quad = lane & ~3u;
+          if (quad != lambda_quad) {
+            for (uint32_t d = 0; d < 2; ++d) {
+              dx[d] = (coord(d, quad + 1) - coord(d, quad)) * scale[d];
+              dy[d] = (coord(d, quad + 2) - coord(d, quad)) * scale[d];
+            }
+            quad_lambda = lod_from_gradients(dx, dy);
+            lambda_quad = quad;
           }
+          lambda_base = quad_lambda;
         }
-        lambda_base = lod_from_gradients(dx, dy);
       }
       float bias = bias_sampler;
       if ((op & abi::kSampleBias) && lod_mode == abi::kSampleImplicitLod) bias += a->lod[lane];
@@ -365,15 +374,20 @@ struct FastSampler {
           t[k] = _mm256_blendv_ps(t[k], _mm256_add_ps(_mm256_mul_ps(keep, t[k]), _mm256_mul_ps(d, t2[k])), blend);
       }
       // Store the swizzled components of this call's lanes only (other lanes may belong to another
-      // routine that already wrote them).
+      // routine that already wrote them). When the kernel proved the descriptors uniform, no other
+      // routine serves this instruction and lanes outside the call are inactive: whole vectors are
+      // stored (masked stores are slow microcode on some CPUs).
       const uint32_t bits = (lanes >> at) & 0xFFu;
       if (!bits) continue;
       const __m256i lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
       const __m256i mask = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int(bits)), lane_bit), lane_bit);
+      const bool whole = bits == 0xFFu || (a->op & abi::kSampleUniform);
       for (uint32_t c = 0; c < 4; ++c) {
         const uint8_t sw = v.swizzle[c];
         const __m256 value = sw < 4 ? t[sw] : _mm256_set1_ps(sw == 5 ? 1.0f : 0.0f);
-        _mm256_maskstore_ps(reinterpret_cast<float*>(&a->out[c][at]), mask, value);
+        float* out = reinterpret_cast<float*>(&a->out[c][at]);
+        if (whole) _mm256_storeu_ps(out, value);
+        else _mm256_maskstore_ps(out, mask, value);
       }
     }
     return true;

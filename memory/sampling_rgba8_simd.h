@@ -48,7 +48,19 @@ KILN_AVX2 void rgba8_axis(__m256 coord, __m256i size, __m256i* i0, __m256* frac)
 template <bool kRepeat>
 KILN_AVX2 __m256i rgba8_wrap(__m256i i, __m256i size) {
   if constexpr (kRepeat) {
-    // positive_mod per lane: AVX2 has no integer division.
+    // positive_mod(i, size). Power-of-two sizes (the usual repeating texture): the two's complement
+    // AND is the positive remainder.
+    const __m256i minus_one = _mm256_sub_epi32(size, _mm256_set1_epi32(1));
+    if (_mm256_testz_si256(size, minus_one)) return _mm256_and_si256(i, minus_one);
+    // |i| < 2^22: floor(i / size) from the correctly rounded float quotient is exact: a quotient
+    // that is not an integer lies at least 1 / size from the nearest one, more than half an ulp
+    // there while |i| < 2^24, so it never rounds onto it.
+    const __m256i small = _mm256_cmpgt_epi32(_mm256_set1_epi32(1 << 22), _mm256_abs_epi32(i));
+    if (_mm256_movemask_epi8(small) == -1) {
+      const __m256 q = _mm256_floor_ps(_mm256_div_ps(_mm256_cvtepi32_ps(i), _mm256_cvtepi32_ps(size)));
+      return _mm256_sub_epi32(i, _mm256_mullo_epi32(_mm256_cvttps_epi32(q), size));
+    }
+    // Far outside (huge coordinates): per lane, AVX2 has no integer division.
     alignas(32) int32_t iv[8], sv[8];
     _mm256_store_si256(reinterpret_cast<__m256i*>(iv), i);
     _mm256_store_si256(reinterpret_cast<__m256i*>(sv), size);
@@ -97,29 +109,30 @@ KILN_AVX2 void rgba8_row_pair(const int* texels, __m256i row, __m256i x0, __m256
   }
 }
 
-// code / 255.0f, correctly rounded, without a division: the product with 1/255 corrected by one
-// fused residual step (exact for every 8-bit code, as checked exhaustively when this was written
-// and by the fast-path unit test, which compares with format_pack's values).
-KILN_AVX2 __m256 unorm8_to_float(__m256i code) {
-  const __m256 x = _mm256_cvtepi32_ps(code);
-  const __m256 r = _mm256_set1_ps(1.0f / 255.0f);
-  const __m256 q = _mm256_mul_ps(x, r);
-  const __m256 residual = _mm256_fnmadd_ps(q, _mm256_set1_ps(255.0f), x);
-  return _mm256_fmadd_ps(residual, r, q);
+// code / 255.0f of byte k of each word, correctly rounded, in four cheap integer/convert steps.
+// code / 255 is 0.cccccc... in base 256 (the byte repeated), so with n = code * 0x010101 (the byte
+// copied into three bytes, exact in float): code / 255 = n * 2^-24 * (1 + 2^-24 + ...), which lies
+// between half an ulp and one ulp above n * 2^-24, so it rounds to the next float up. In bits: the
+// float n, exponent lowered by 24, plus one; code 0 comes out negative and is clamped to +0.
+// Exhaustively equal to code / 255.0f (and so to format_pack's value) for every code; the fast-path
+// unit test checks it through the generic routine.
+template <int k>
+KILN_AVX2 __m256 unorm8_channel_to_float(__m256i words) {
+  constexpr char z = char(0x80);  // pshufb: a zero byte
+  const __m256i spread = _mm256_setr_epi8(k, k, k, z, 4 + k, 4 + k, 4 + k, z, 8 + k, 8 + k, 8 + k, z, 12 + k, 12 + k, 12 + k, z,
+                                          k, k, k, z, 4 + k, 4 + k, 4 + k, z, 8 + k, 8 + k, 8 + k, z, 12 + k, 12 + k, 12 + k, z);
+  const __m256 n = _mm256_cvtepi32_ps(_mm256_shuffle_epi8(words, spread));
+  const __m256i scaled = _mm256_add_epi32(_mm256_castps_si256(n), _mm256_set1_epi32(1 - (24 << 23)));
+  return _mm256_castsi256_ps(_mm256_max_epi32(scaled, _mm256_setzero_si256()));
 }
 
 // Adds weight * (texel channels / 255) to the four sums (channel k = byte k of the word). Separate
 // multiply and add (no fusing), as the scalar path does.
 KILN_AVX2 void rgba8_accumulate(__m256i word, __m256 weight, __m256* sum) {
-  const __m256i byte = _mm256_set1_epi32(0xFF);
-  const __m256 c0 = unorm8_to_float(_mm256_and_si256(word, byte));
-  const __m256 c1 = unorm8_to_float(_mm256_and_si256(_mm256_srli_epi32(word, 8), byte));
-  const __m256 c2 = unorm8_to_float(_mm256_and_si256(_mm256_srli_epi32(word, 16), byte));
-  const __m256 c3 = unorm8_to_float(_mm256_srli_epi32(word, 24));
-  sum[0] = _mm256_add_ps(sum[0], _mm256_mul_ps(weight, c0));
-  sum[1] = _mm256_add_ps(sum[1], _mm256_mul_ps(weight, c1));
-  sum[2] = _mm256_add_ps(sum[2], _mm256_mul_ps(weight, c2));
-  sum[3] = _mm256_add_ps(sum[3], _mm256_mul_ps(weight, c3));
+  sum[0] = _mm256_add_ps(sum[0], _mm256_mul_ps(weight, unorm8_channel_to_float<0>(word)));
+  sum[1] = _mm256_add_ps(sum[1], _mm256_mul_ps(weight, unorm8_channel_to_float<1>(word)));
+  sum[2] = _mm256_add_ps(sum[2], _mm256_mul_ps(weight, unorm8_channel_to_float<2>(word)));
+  sum[3] = _mm256_add_ps(sum[3], _mm256_mul_ps(weight, unorm8_channel_to_float<3>(word)));
 }
 
 // Filters eight lanes at per-lane `level`s and normalized (s, t) (arrays of 8); returns R, G, B, A

@@ -11,6 +11,28 @@ float bits_to_float(uint32_t bits) {
   return f;
 }
 
+// Lane vectors of N floats / ints (GCC vector extensions: the same source compiles to SSE, AVX2 or
+// AVX-512 in the functions below that enable them).
+template <uint32_t N>
+struct Lanes {
+  using F [[gnu::vector_size(4 * N)]] = float;
+  using I [[gnu::vector_size(4 * N)]] = int32_t;
+};
+
+template <class V>
+__attribute__((always_inline)) inline void store(float* at, const V& v) {
+  memcpy(at, &v, sizeof v);
+}
+
+const bool kHasAvx512 = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f");
+}();
+const bool kHasAvx2 = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+}();
+
 }  // namespace
 
 TriangleInterpolator::TriangleInterpolator(const DrawContext& ctx, const RasterTriangle& t, const uint32_t* values,
@@ -43,6 +65,10 @@ TriangleInterpolator::TriangleInterpolator(const DrawContext& ctx, const RasterT
   z_ = {float(double(t.z[0]) + at1 * z1 + at2 * z2 + t.depth_bias), float(dx1 * z1 + dx2 * z2),
         float(dy1 * z1 + dy2 * z2)};
   for (int i = 0; i < 3; ++i) inv_w_[i] = t.inv_w[i];
+  for (uint32_t s = 0; s < ctx.samples && s < kMaxSamples; ++s) {
+    sample_dx_[s] = float(ctx.sample_x[s]) / kSubpixelOne;
+    sample_dy_[s] = float(ctx.sample_y[s]) / kSubpixelOne;
+  }
   perspective_ = !(t.inv_w[0] == t.inv_w[1] && t.inv_w[1] == t.inv_w[2]);
 
   const VertexFormat& f = ctx.vertex_format;
@@ -106,127 +132,174 @@ void TriangleInterpolator::prepare_interpolation_record() {
   }
 }
 
-void TriangleInterpolator::positions(const QuadBatch& batch, int32_t sample, float* px, float* py) const {
-  const float sx = sample < 0 ? 0.5f : float(ctx_.sample_x[sample]) / kSubpixelOne;
-  const float sy = sample < 0 ? 0.5f : float(ctx_.sample_y[sample]) / kSubpixelOne;
-  for (uint32_t l = 0; l < batch.lanes(); ++l) {
-    px[l] = float(batch.x(l)) + sx;
-    py[l] = float(batch.y(l)) + sy;
-  }
-}
-
 void TriangleInterpolator::sample_depths(const QuadBatch& batch, float* depth) const {
-  // Sample by sample and quad by quad (fixed 4-lane inner loops the compiler vectorises); the
-  // arithmetic per lane is the plane equation at the same coordinates as everywhere else.
-  for (uint32_t s = 0; s < ctx_.samples; ++s) {
-    const float sx = float(ctx_.sample_x[s]) / kSubpixelOne, sy = float(ctx_.sample_y[s]) / kSubpixelOne;
-    for (uint32_t q = 0; q < batch.quads; ++q) {
-      const int32_t qx = batch.quad_x[q] - origin_x_, qy = batch.quad_y[q] - origin_y_;
-      for (uint32_t i = 0; i < 4; ++i) {
-        const float x = float(qx + int32_t(i & 1)) + sx, y = float(qy + int32_t(i >> 1)) + sy;
-        depth[(q * 4 + i) * kMaxSamples + s] = z_.at_origin + z_.dx * x + z_.dy * y;
-      }
+  // Per quad and lane: positions relative to the origin (exact small integers plus the sample
+  // offsets set up once per triangle), then the depth plane, four lanes at a time. The plane is
+  // copied to locals: stores through `depth` could otherwise alias it and force reloads.
+  using F = Lanes<4>::F;
+  const float at = z_.at_origin, dx = z_.dx, dy = z_.dy;
+  const F lane_x = {0.0f, 1.0f, 0.0f, 1.0f}, lane_y = {0.0f, 0.0f, 1.0f, 1.0f};
+  const uint32_t samples = ctx_.samples;
+  for (uint32_t q = 0; q < batch.quads; ++q) {
+    const F rx = float(batch.quad_x[q] - origin_x_) + lane_x, ry = float(batch.quad_y[q] - origin_y_) + lane_y;
+    float* out = depth + q * 4 * kMaxSamples;
+    for (uint32_t s = 0; s < samples; ++s) {
+      const F z = (at + dx * (rx + sample_dx_[s])) + dy * (ry + sample_dy_[s]);
+      for (uint32_t i = 0; i < 4; ++i) out[i * kMaxSamples + s] = z[i];
     }
   }
 }
 
-void TriangleInterpolator::weights(uint32_t lanes, const float* px, const float* py, float* b1, float* b2, float* p1,
-                                   float* p2, float* inv_w) const {
-  const float ox = float(origin_x_), oy = float(origin_y_);
-  for (uint32_t l = 0; l < lanes; ++l) {
-    const float x = px[l] - ox, y = py[l] - oy;
-    b1[l] = b1_.at_origin + b1_.dx * x + b1_.dy * y;
-    b2[l] = b2_.at_origin + b2_.dx * x + b2_.dy * y;
+template <uint32_t N>
+__attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(const QuadBatch& batch, uint32_t W,
+                                                                           int32_t sample, float* inputs,
+                                                                           float* frag_coord, float* frag_depth,
+                                                                           float* point_coord) const {
+  using F = typename Lanes<N>::F;
+  using I = typename Lanes<N>::I;
+  const abi::FragmentInterface& fi = ctx_.kernels->fragment_interface;
+  const bool position_values = fi.reads_frag_coord || fi.writes_depth;  // FragDepth starts at FragCoord.z
+  const bool point = t_.kind == PrimitiveKind::Point;
+  const bool centroid = any_centroid_ && sample < 0;
+  // Lane offsets inside a quad plus the sample position. Pixel coordinates and sample offsets
+  // (multiples of 1/256) are exact in float, so positions relative to the origin are exact however
+  // they are summed.
+  const float sx = sample < 0 ? 0.5f : sample_dx_[sample];
+  const float sy = sample < 0 ? 0.5f : sample_dy_[sample];
+  F lane_x, lane_y;
+  I lane_quad;
+  for (uint32_t l = 0; l < N; ++l) {
+    lane_x[l] = (l & 1) ? 1.0f + sx : sx;
+    lane_y[l] = (l & 2) ? 1.0f + sy : sy;
+    lane_quad[l] = int32_t(l / 4);
   }
-  if (!perspective_) {
-    // Equal 1/w at every vertex: perspective-correct weights are the screen-space ones.
-    for (uint32_t l = 0; l < lanes; ++l) {
-      p1[l] = b1[l];
-      p2[l] = b2[l];
-      inv_w[l] = inv_w_[0];
+  // Perspective-correct barycentrics p (Smooth) and screen-space ones b (NoPerspective), at the
+  // lanes' positions and (when centroid inputs need it) at their centroids.
+  struct Weights {
+    F b1, b2, p1, p2, inv_w;
+  };
+  auto weights_at = [&](F x, F y) __attribute__((always_inline)) {
+    Weights w;
+    w.b1 = (b1_.at_origin + b1_.dx * x) + b1_.dy * y;
+    w.b2 = (b2_.at_origin + b2_.dx * x) + b2_.dy * y;
+    if (!perspective_) {
+      // Equal 1/w at every vertex: perspective-correct weights are the screen-space ones.
+      w.p1 = w.b1;
+      w.p2 = w.b2;
+      w.inv_w = F{} + inv_w_[0];
+      return w;
     }
-    return;
+    const F q0 = ((1.0f - w.b1) - w.b2) * inv_w_[0], q1 = w.b1 * inv_w_[1], q2 = w.b2 * inv_w_[2];
+    w.inv_w = (q0 + q1) + q2;
+    w.p1 = q1 / w.inv_w;
+    w.p2 = q2 / w.inv_w;
+    return w;
+  };
+  constexpr uint32_t kMaxGroups = QuadBatch::kMaxLanes / N;
+  Weights weights[kMaxGroups], centroid_weights[kMaxGroups];
+  const uint32_t groups = W / N;
+  for (uint32_t g = 0; g < groups; ++g) {
+    // The corners of the group's quads (quads past the batch sit at the origin), each broadcast
+    // over its four lanes. One scalar load per quad: the rasterizer has just stored them one by one,
+    // and a vector load of those stores would wait for them to reach the cache (a store-forwarding
+    // stall that cost more than the rest of this function).
+    I qx = I{} + origin_x_, qy = I{} + origin_y_;
+    for (uint32_t k = 0; k < N / 4 && g * N / 4 + k < batch.quads; ++k) {
+      const I mine = lane_quad == int32_t(k);
+      qx = mine ? I{} + batch.quad_x[g * N / 4 + k] : qx;
+      qy = mine ? I{} + batch.quad_y[g * N / 4 + k] : qy;
+    }
+    const F x = __builtin_convertvector(qx - origin_x_, F) + lane_x;
+    const F y = __builtin_convertvector(qy - origin_y_, F) + lane_y;
+    weights[g] = weights_at(x, y);
+    if (centroid) {
+      // Partly covered pixels move to their first covered sample (rare: a scalar lane loop).
+      const uint32_t full = (1u << ctx_.samples) - 1;
+      F cx = x, cy = y;
+      bool moved = false;
+      for (uint32_t l = 0; l < N; ++l) {
+        const uint32_t lane = g * N + l;
+        const uint32_t cov = lane < batch.lanes() ? batch.coverage[lane] & full : 0;
+        if (!cov || cov == full) continue;
+        const uint32_t s = uint32_t(__builtin_ctz(cov));
+        cx[l] = float(batch.x(lane) - origin_x_) + sample_dx_[s];
+        cy[l] = float(batch.y(lane) - origin_y_) + sample_dy_[s];
+        moved = true;
+      }
+      centroid_weights[g] = moved ? weights_at(cx, cy) : weights[g];
+    }
+    const F px = __builtin_convertvector(qx, F) + lane_x, py = __builtin_convertvector(qy, F) + lane_y;
+    if (position_values) {
+      const F z = (z_.at_origin + z_.dx * x) + z_.dy * y;
+      store(frag_coord + 0 * W + g * N, px);
+      store(frag_coord + 1 * W + g * N, py);
+      store(frag_coord + 2 * W + g * N, z);
+      store(frag_coord + 3 * W + g * N, weights[g].inv_w);
+      store(frag_depth + g * N, z);
+    }
+    if (point) {
+      const float inv_size = 1.0f / t_.point_size;
+      store(point_coord + 0 * W + g * N, F((px - t_.point_origin[0]) * inv_size));
+      store(point_coord + 1 * W + g * N, F((py - t_.point_origin[1]) * inv_size));
+    }
   }
-  for (uint32_t l = 0; l < lanes; ++l) {
-    const float q0 = (1.0f - b1[l] - b2[l]) * inv_w_[0], q1 = b1[l] * inv_w_[1], q2 = b2[l] * inv_w_[2];
-    const float w = q0 + q1 + q2;
-    inv_w[l] = w;
-    p1[l] = q1 / w;
-    p2[l] = q2 / w;
+  for (uint32_t i = 0; i < component_count_; ++i) {
+    const Component& c = components_[i];
+    if (c.mode == abi::Interpolation::Flat) continue;  // filled by fill_flat
+    const Weights* w = centroid && c.centroid ? centroid_weights : weights;
+    const bool smooth = c.mode == abi::Interpolation::Smooth;
+    float* out = inputs + size_t(c.location_component) * W;
+    for (uint32_t g = 0; g < groups; ++g) {
+      const F w1 = smooth ? w[g].p1 : w[g].b1, w2 = smooth ? w[g].p2 : w[g].b2;
+      store(out + g * N, F((c.a0 + w1 * c.d1) + w2 * c.d2));
+    }
   }
+}
+
+__attribute__((target("avx512f"))) void TriangleInterpolator::fill_avx512(const QuadBatch& batch, uint32_t W,
+                                                                          int32_t sample, float* inputs,
+                                                                          float* frag_coord, float* frag_depth,
+                                                                          float* point_coord) const {
+  fill_lanes<16>(batch, W, sample, inputs, frag_coord, frag_depth, point_coord);
+}
+
+__attribute__((target("avx2"))) void TriangleInterpolator::fill_avx2(const QuadBatch& batch, uint32_t W,
+                                                                     int32_t sample, float* inputs, float* frag_coord,
+                                                                     float* frag_depth, float* point_coord) const {
+  fill_lanes<8>(batch, W, sample, inputs, frag_coord, frag_depth, point_coord);
+}
+
+bool TriangleInterpolator::fill_with(uint32_t vector_lanes, const QuadBatch& batch, uint32_t W, int32_t sample,
+                                     float* inputs, float* frag_coord, float* frag_depth, float* point_coord) const {
+  if (W > QuadBatch::kMaxLanes || vector_lanes > W || W % vector_lanes) return false;
+  if ((vector_lanes == 16 && !kHasAvx512) || (vector_lanes == 8 && !kHasAvx2)) return false;
+  fill_flat(W, inputs);
+  // A shader that reads no interpolated input, no FragCoord and no PointCoord (a flat colour,
+  // say) needs no positions.
+  const abi::FragmentInterface& fi = ctx_.kernels->fragment_interface;
+  if (!interpolated_components_ && !fi.reads_frag_coord && !fi.writes_depth && t_.kind != PrimitiveKind::Point)
+    return true;
+  switch (vector_lanes) {
+    case 16: fill_avx512(batch, W, sample, inputs, frag_coord, frag_depth, point_coord); break;
+    case 8: fill_avx2(batch, W, sample, inputs, frag_coord, frag_depth, point_coord); break;
+    case 4: fill_lanes<4>(batch, W, sample, inputs, frag_coord, frag_depth, point_coord); break;
+    default: return false;
+  }
+  return true;
 }
 
 void TriangleInterpolator::fill(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs,
                                 float* frag_coord, float* frag_depth, float* point_coord) const {
-  constexpr uint32_t N = QuadBatch::kMaxLanes;
-  if (interpolation_record_) {
+  if (interpolation_record_) {  // InterpolateAt*: the kernel finds the planes through this slot
     const abi::InterpolationRecord* record = &record_;
     memcpy(inputs + size_t(abi::kInterpolationInputSlot) * 4 * W, &record, sizeof record);
   }
-  const abi::FragmentInterface& fi = ctx_.kernels->fragment_interface;
-  const bool position_values = fi.reads_frag_coord || fi.writes_depth;  // FragDepth starts at FragCoord.z
-  if (!interpolated_components_ && !position_values && t_.kind != PrimitiveKind::Point) {
-    // A shader that reads no interpolated input, no FragCoord and no PointCoord (a flat colour,
-    // say) needs no positions: only its flat inputs are filled.
-    fill_flat(W, inputs);
-    return;
-  }
-  float px[N], py[N], b1[N], b2[N], p1[N], p2[N], inv_w[N];
-  positions(batch, sample, px, py);
-  for (uint32_t l = batch.lanes(); l < W; ++l) {
-    px[l] = float(origin_x_) + 0.5f;
-    py[l] = float(origin_y_) + 0.5f;
-  }
-  if (interpolated_components_ || position_values) weights(W, px, py, b1, b2, p1, p2, inv_w);
-  const float ox = float(origin_x_), oy = float(origin_y_);
-  if (position_values) {
-    for (uint32_t l = 0; l < W; ++l) {
-      const float z = z_.at_origin + z_.dx * (px[l] - ox) + z_.dy * (py[l] - oy);
-      frag_coord[0 * W + l] = px[l];
-      frag_coord[1 * W + l] = py[l];
-      frag_coord[2 * W + l] = z;
-      frag_coord[3 * W + l] = inv_w[l];
-      frag_depth[l] = z;
-    }
-  }
-  if (t_.kind == PrimitiveKind::Point) {
-    const float inv_size = 1.0f / t_.point_size;
-    for (uint32_t l = 0; l < W; ++l) {
-      point_coord[0 * W + l] = (px[l] - t_.point_origin[0]) * inv_size;
-      point_coord[1 * W + l] = (py[l] - t_.point_origin[1]) * inv_size;
-    }
-  }
-  // Centroid inputs of a partly covered pixel are evaluated at its first covered sample.
-  float cb1[N], cb2[N], cp1[N], cp2[N], unused[N];
-  const bool centroid = any_centroid_ && sample < 0;
-  if (centroid) {
-    const uint32_t full = (1u << ctx_.samples) - 1;
-    float cx[N], cy[N];
-    for (uint32_t l = 0; l < W; ++l) {
-      const uint32_t cov = l < batch.lanes() ? batch.coverage[l] & full : 0;
-      cx[l] = px[l];
-      cy[l] = py[l];
-      if (cov && cov != full) {
-        const uint32_t first = uint32_t(__builtin_ctz(cov));
-        cx[l] = float(batch.x(l)) + float(ctx_.sample_x[first]) / kSubpixelOne;
-        cy[l] = float(batch.y(l)) + float(ctx_.sample_y[first]) / kSubpixelOne;
-      }
-    }
-    weights(W, cx, cy, cb1, cb2, cp1, cp2, unused);
-  }
-  fill_flat(W, inputs);
-  for (uint32_t i = 0; i < component_count_; ++i) {
-    const Component& c = components_[i];
-    float* out = inputs + size_t(c.location_component) * W;
-    if (c.mode == abi::Interpolation::Flat) continue;  // filled by fill_flat
-    const bool moved = centroid && c.centroid;
-    const float* w1 = c.mode == abi::Interpolation::Smooth ? (moved ? cp1 : p1) : (moved ? cb1 : b1);
-    const float* w2 = c.mode == abi::Interpolation::Smooth ? (moved ? cp2 : p2) : (moved ? cb2 : b2);
-    for (uint32_t l = 0; l < W; ++l) out[l] = c.a0 + w1[l] * c.d1 + w2[l] * c.d2;
-  }
+  const uint32_t lanes = W % 16 == 0 && kHasAvx512 ? 16 : W % 8 == 0 && kHasAvx2 ? 8 : 4;
+  fill_with(lanes, batch, W, sample, inputs, frag_coord, frag_depth, point_coord);
 }
 
 void TriangleInterpolator::fill_flat(uint32_t W, float* inputs) const {
+  if (component_count_ == interpolated_components_) return;
   for (uint32_t i = 0; i < component_count_; ++i) {
     const Component& c = components_[i];
     if (c.mode != abi::Interpolation::Flat) continue;

@@ -1,7 +1,8 @@
 #pragma once
 // Attribute interpolation for the fragment kernel: per triangle, planes for the screen-space
 // barycentrics, depth and the varyings the shader reads are set up once; per quad batch they
-// are evaluated for all lanes at once in lane loops (SoA, the kernel's input layout).
+// are evaluated for all lanes at once in vectors as wide as the CPU has (AVX-512: 16 lanes,
+// AVX2: 8, else SSE: 4), straight into the kernel's SoA input layout.
 // Values are interpolated relative to vertex 0 (a0 + w1 (a1 - a0) + w2 (a2 - a0)) so that a
 // value equal at all vertices comes out exactly.
 #include <cstdint>
@@ -18,23 +19,33 @@ class TriangleInterpolator {
   TriangleInterpolator(const DrawContext& ctx, const RasterTriangle& t, const uint32_t* values, int32_t origin_x,
                        int32_t origin_y);
 
-  // Positions of the first `lanes` lanes: pixel centres (sample < 0) or sample `sample`.
-  void positions(const QuadBatch& batch, int32_t sample, float* px, float* py) const;
-
   // Depth of each covered sample of each lane: depth[lane * kMaxSamples + s].
   void sample_depths(const QuadBatch& batch, float* depth) const;
 
   // Fills the kernel's inputs, frag_coord (x, y, z, 1/w), frag_depth and point_coord for W lanes
-  // (lanes past the batch evaluate at the origin and are masked off by the caller).
-  // `centroid` lanes of partly covered pixels use their first covered sample (pixel rate only).
+  // (W a multiple of 4; quads past the batch evaluate at the origin and are masked off by the
+  // caller). Positions are pixel centres (sample < 0) or sample `sample`; `centroid` inputs of
+  // partly covered pixels use their first covered sample (pixel rate only).
   // `inputs` holds raw 32-bit values; it is float storage because most inputs are floats.
+  //
+  // Per lane the arithmetic is the scalar formulas' (same operations in the same order, no
+  // fused multiply-adds): b = (at + dx x) + dy y; perspective q0 = ((1 - b1) - b2) iw0,
+  // q1 = b1 iw1, q2 = b2 iw2 (iw = 1/w per vertex), 1/w = (q0 + q1) + q2, p = q / (1/w);
+  // value = (a0 + p1 d1) + p2 d2.
+  // tests/unit/fragment_inputs_test.cpp checks it against those formulas bit for bit.
   void fill(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs, float* frag_coord, float* frag_depth,
             float* point_coord) const;
+  // fill with lane groups of `vector_lanes` (4, 8 or 16) instead of the widest the CPU runs;
+  // for tests, which check every width gives the same bits. Returns false (nothing written) when
+  // the CPU lacks that width.
+  bool fill_with(uint32_t vector_lanes, const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs,
+                 float* frag_coord, float* frag_depth, float* point_coord) const;
 
  private:
   struct Plane {
     float at_origin, dx, dy;  // value = at_origin + dx * (x - origin_x) + dy * (y - origin_y)
   };
+  // An input component the shader reads, with what it is interpolated from.
   struct Component {
     uint32_t location_component;  // location * 4 + component (input slot)
     abi::Interpolation mode;
@@ -45,14 +56,21 @@ class TriangleInterpolator {
   void fill_flat(uint32_t W, float* inputs) const;  // the flat components' values in every lane
   // The planes above as the kernel's abi::InterpolationRecord (InterpolateAt*).
   void prepare_interpolation_record();
-  void weights(uint32_t lanes, const float* px, const float* py, float* b1, float* b2, float* p1, float* p2,
-               float* inv_w) const;
+  // fill for lane groups of N (the vector width of the instantiation: 4, 8 or 16).
+  template <uint32_t N>
+  void fill_lanes(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs, float* frag_coord,
+                  float* frag_depth, float* point_coord) const;
+  void fill_avx512(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs, float* frag_coord,
+                   float* frag_depth, float* point_coord) const;
+  void fill_avx2(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs, float* frag_coord,
+                 float* frag_depth, float* point_coord) const;
 
   const DrawContext& ctx_;
   const RasterTriangle& t_;
   int32_t origin_x_, origin_y_;
   Plane b1_, b2_, z_;
   float inv_w_[3];
+  float sample_dx_[kMaxSamples] = {}, sample_dy_[kMaxSamples] = {};  // sample positions in pixels
   bool perspective_;   // 1/w differs between the vertices
   uint32_t component_count_ = 0;
   uint32_t interpolated_components_ = 0;  // components that are not flat
