@@ -105,16 +105,10 @@ TEST_F(DrawFeaturesTest, VertexAttributeDivisorRepeatsInstanceData) {
 // without the restart would also fill the gap between them.
 TEST_F(DrawFeaturesTest, Uint8IndicesWithPrimitiveRestart) {
   VkPhysicalDeviceIndexTypeUint8FeaturesEXT uint8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT};
-  const bool has = device_has_extension(physical_device(), VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME);
-  if (has) {
-    VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &uint8};
-    vkGetPhysicalDeviceFeatures2(physical_device(), &query);
-  }
-  REQUIRE_ON_KILN(has && uint8.indexTypeUint8, "VK_EXT_index_type_uint8");
-  DeviceFeatures enabled;
-  uint8.pNext = nullptr;
-  enabled.v13.pNext = &uint8;
-  TestDevice& device = *create_device(enabled, {VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME});
+  REQUIRE_ON_KILN(query_extension_features(physical_device(), VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME, uint8) &&
+                      uint8.indexTypeUint8,
+                  "VK_EXT_index_type_uint8");
+  TestDevice& device = *create_device_with_extension(uint8, VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME);
   auto corner = [](float x, float y, std::array<float, 4> c) {
     return ColoredVertex{clip(x), clip(y), 0.5f, c[0], c[1], c[2], c[3]};
   };
@@ -149,17 +143,11 @@ TEST_F(DrawFeaturesTest, Uint8IndicesWithPrimitiveRestart) {
 // (strip triangle i: v_i / v_(i+2); fan triangle i: v_(i+1) / v_(i+2); strip line i: v_i / v_(i+1)).
 TEST_F(DrawFeaturesTest, ProvokingVertexLastForEveryTopology) {
   VkPhysicalDeviceProvokingVertexFeaturesEXT pv{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT};
-  const bool has = device_has_extension(physical_device(), VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME);
-  if (has) {
-    VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &pv};
-    vkGetPhysicalDeviceFeatures2(physical_device(), &query);
-  }
-  REQUIRE_ON_KILN(has && pv.provokingVertexLast, "VK_EXT_provoking_vertex");
-  DeviceFeatures enabled;
-  pv.pNext = nullptr;
+  REQUIRE_ON_KILN(query_extension_features(physical_device(), VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME, pv) &&
+                      pv.provokingVertexLast,
+                  "VK_EXT_provoking_vertex");
   pv.transformFeedbackPreservesProvokingVertex = VK_FALSE;
-  enabled.v13.pNext = &pv;
-  TestDevice& device = *create_device(enabled, {VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME});
+  TestDevice& device = *create_device_with_extension(pv, VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME);
   using Rgba = std::array<float, 4>;
   const std::array<Rgba, 4> colours{Rgba{1, 0, 0, 1}, Rgba{0, 1, 0, 1}, Rgba{0, 0, 1, 1}, Rgba{1, 1, 1, 1}};
   auto vertex = [&](float x, float y, uint32_t c) {

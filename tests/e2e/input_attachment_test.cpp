@@ -242,17 +242,11 @@ TEST_F(InputAttachmentTest, SecondSubpassReadsTheFirstSubpassColourAtEachPixel) 
 TEST_F(InputAttachmentTest, RasterizationOrderAccessSeesEveryEarlierFragment) {
   VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT order{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_FEATURES_EXT};
-  const bool has = device_has_extension(physical_device(), VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME);
-  if (has) {
-    VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &order};
-    vkGetPhysicalDeviceFeatures2(physical_device(), &query);
-  }
-  REQUIRE_ON_KILN(has && order.rasterizationOrderColorAttachmentAccess, "VK_EXT_rasterization_order_attachment_access");
-  DeviceFeatures enabled;
-  order.pNext = nullptr;
+  const char* name = VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME;
+  REQUIRE_ON_KILN(query_extension_features(physical_device(), name, order) && order.rasterizationOrderColorAttachmentAccess,
+                  "VK_EXT_rasterization_order_attachment_access");
   order.rasterizationOrderDepthAttachmentAccess = order.rasterizationOrderStencilAttachmentAccess = VK_FALSE;
-  enabled.v13.pNext = &order;
-  TestDevice& dev = *create_device(enabled, {VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME});
+  TestDevice& dev = *create_device_with_extension(order, name);
   VkDevice d = dev.handle();
   AttachmentImage target = make_attachment_image(dev);
   const VkAttachmentDescription attachment{0, kFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,

@@ -110,6 +110,18 @@ VkShaderModule create_test_shader_module(VkDevice device, const std::string& nam
 // Whether the physical device lists device extension `name`.
 bool device_has_extension(VkPhysicalDevice physical_device, const char* name);
 
+// Whether the physical device lists extension `name`; if it does, `features` (the extension's
+// feature struct, its sType set) is filled by vkGetPhysicalDeviceFeatures2. pNext is left null.
+template <typename Features>
+bool query_extension_features(VkPhysicalDevice physical_device, const char* name, Features& features) {
+  if (!device_has_extension(physical_device, name)) return false;
+  features.pNext = nullptr;
+  VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features};
+  vkGetPhysicalDeviceFeatures2(physical_device, &query);
+  features.pNext = nullptr;
+  return true;
+}
+
 struct DeviceOptions {
   uint32_t queue_count = 1;  // queues created in family 0
   // pNext chain of VkDeviceCreateInfo (e.g. a VkPhysicalDeviceFeatures2 chain), may be null.
@@ -247,6 +259,13 @@ class VulkanTest : public ::testing::Test {
   // `extensions`. maintenance4 is turned on when the driver has it: glslang's Vulkan 1.3 output
   // declares workgroup sizes with LocalSizeId, which needs it.
   TestDevice* create_device(DeviceFeatures& enabled, std::vector<const char*> extensions = {});
+  // A device with extension `name` and its feature struct `features` as set (pNext must be null).
+  template <typename Features>
+  TestDevice* create_device_with_extension(Features& features, const char* name) {
+    DeviceFeatures enabled;
+    enabled.v13.pNext = &features;
+    return create_device(enabled, {name});
+  }
 
   // ERROR-PATH HELPER. An instance WITHOUT the validation layer (and the same physical device in
   // it), for the few tests that must exercise invalid usage the spec leaves to the driver

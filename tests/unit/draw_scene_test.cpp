@@ -66,6 +66,13 @@ struct Scene {
   }
 };
 
+// A full-target red draw whose fragments fake_counting_kernel counts.
+void add_counted_red_fill(Scene& s, TestTarget& color) {
+  DrawSetup& under = s.add(&color.view);
+  under.kernels.fragment = &fake_counting_kernel<8>;
+  rect(under, 0, 0, kWidth, kHeight, kRed);
+}
+
 void expect_colour(TestTarget& t, uint32_t x, uint32_t y, const float rgba[4], uint32_t layer = 0) {
   const VkClearColorValue c = t.color(x, y, 0, layer);
   for (int i = 0; i < 4; ++i) EXPECT_EQ(c.float32[i], rgba[i]) << "pixel " << x << "," << y << " channel " << i;
@@ -74,9 +81,7 @@ void expect_colour(TestTarget& t, uint32_t x, uint32_t y, const float rgba[4], u
 TEST(DrawScene, OpaqueCoverDropsEarlierColourWorkOnlyInTilesItFillsWhole) {
   TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, kWidth, kHeight);
   Scene s;
-  DrawSetup& under = s.add(&color.view);
-  under.kernels.fragment = &fake_counting_kernel<8>;
-  rect(under, 0, 0, kWidth, kHeight, kRed);
+  add_counted_red_fill(s, color);
   DrawSetup& cover = s.add(&color.view);
   left_part(cover, 100, kGreen);  // tiles x 0..63 whole, 64..99 of the second column
   shaded_fragments = 0;
@@ -93,9 +98,7 @@ TEST(DrawScene, CoverThatReadsInputAttachmentsDropsNothing) {
   // Its shader may read (subpassLoad) what the earlier draw wrote under it.
   TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, kWidth, kHeight);
   Scene s;
-  DrawSetup& under = s.add(&color.view);
-  under.kernels.fragment = &fake_counting_kernel<8>;
-  rect(under, 0, 0, kWidth, kHeight, kRed);
+  add_counted_red_fill(s, color);
   DrawSetup& cover = s.add(&color.view);
   cover.kernels.fragment_interface.reads_input_attachments = true;
   left_part(cover, kWidth, kGreen);
