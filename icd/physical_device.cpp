@@ -359,6 +359,11 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
         // The divisor is a 32-bit constant in the vertex kernel: any value works.
         reinterpret_cast<VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT*>(s)->maxVertexAttribDivisor = UINT32_MAX;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_PROPERTIES_EXT:
+        // Line ends are positioned like every vertex: subPixelPrecisionBits (device_limits.cpp).
+        reinterpret_cast<VkPhysicalDeviceLineRasterizationPropertiesEXT*>(s)->lineSubPixelPrecisionBits =
+            pd->properties.limits.subPixelPrecisionBits;
+        break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_PROPERTIES_EXT: {
         // The mode is pipeline state (RasterizationState::provoking_vertex); no transform feedback.
         auto* p = reinterpret_cast<VkPhysicalDeviceProvokingVertexPropertiesEXT*>(s);
@@ -423,6 +428,16 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         auto* f = reinterpret_cast<VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT*>(s);
         f->vertexAttributeInstanceRateDivisor = VK_TRUE;
         f->vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT: {
+        // Rectangles with ends perpendicular to the line (setup.cpp emit_line;
+        // DrawFeaturesTest.RectangularLinesCoverTheirRectangle). Bresenham, smooth and stippled
+        // lines are not implemented.
+        auto* f = reinterpret_cast<VkPhysicalDeviceLineRasterizationFeaturesEXT*>(s);
+        f->rectangularLines = VK_TRUE;
+        f->bresenhamLines = f->smoothLines = VK_FALSE;
+        f->stippledRectangularLines = f->stippledBresenhamLines = f->stippledSmoothLines = VK_FALSE;
         break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT: {

@@ -46,6 +46,9 @@ struct RasterizationState {
   float depth_bias_constant = 0.0f, depth_bias_clamp = 0.0f, depth_bias_slope = 0.0f;
   float line_width = 1.0f;
   VkProvokingVertexModeEXT provoking_vertex = VK_PROVOKING_VERTEX_MODE_FIRST_VERTEX_EXT;
+  // VK_EXT_line_rasterization: RECTANGULAR draws lines as rectangles; every other mode as the
+  // default non-strict parallelograms.
+  VkLineRasterizationModeEXT line_mode = VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
 };
 
 struct MultisampleState {

@@ -136,17 +136,29 @@ void emit_line(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVe
                bool front_facing, float bias, BatchOutput& out) {
   const float line_width = ctx.state->rasterization.line_width;
   const float width = std::clamp(line_width != line_width ? 1.0f : line_width, kMinLineWidth, kMaxLineWidth);
-  const bool x_major = std::fabs(p1.x - p0.x) >= std::fabs(p1.y - p0.y);
   // Non-strict lines: a parallelogram whose ends are minor-axis segments of length `width`.
-  auto shifted = [&](const ScreenVertex& v, float d) {
+  // Rectangular lines: the ends are perpendicular to the line (offset along its unit normal).
+  float off_x = 0.0f, off_y = 0.0f;
+  if (ctx.state->rasterization.line_mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT) {
+    const float dx = p1.x - p0.x, dy = p1.y - p0.y, length = std::sqrt(dx * dx + dy * dy);
+    if (!(length > 0.0f)) return;  // a zero-length rectangle covers nothing
+    off_x = -dy / length * (width / 2);
+    off_y = dx / length * (width / 2);
+  } else if (std::fabs(p1.x - p0.x) >= std::fabs(p1.y - p0.y)) {
+    off_y = width / 2;  // x-major
+  } else {
+    off_x = width / 2;
+  }
+  auto shifted = [&](const ScreenVertex& v, float sign) {
     ScreenVertex s = v;
-    if (x_major) s.y += d; else s.x += d;
+    s.x += sign * off_x;
+    s.y += sign * off_y;
     s.fx = to_fixed(s.x);
     s.fy = to_fixed(s.y);
     return s;
   };
-  const ScreenVertex a0 = shifted(p0, -width / 2), b0 = shifted(p0, width / 2);
-  const ScreenVertex a1 = shifted(p1, -width / 2), b1 = shifted(p1, width / 2);
+  const ScreenVertex a0 = shifted(p0, -1.0f), b0 = shifted(p0, 1.0f);
+  const ScreenVertex a1 = shifted(p1, -1.0f), b1 = shifted(p1, 1.0f);
   emit_triangle(ctx, info, a0, b0, b1, PrimitiveKind::Line, front_facing, bias, out);
   emit_triangle(ctx, info, a0, b1, a1, PrimitiveKind::Line, front_facing, bias, out);
 }

@@ -489,6 +489,50 @@ TEST_F(DrawFeaturesTest, WideLinesCoverTheirWidth) {
   });
 }
 
+// VK_EXT_line_rasterization rectangularLines: a diagonal line 7 pixels wide is a rectangle whose
+// ends are perpendicular to it. Every pixel whose centre is inside is red, outside black; centres
+// within 0.02 pixel of an edge are not checked (either answer is right there).
+TEST_F(DrawFeaturesTest, RectangularLinesCoverTheirRectangle) {
+  VkPhysicalDeviceLineRasterizationFeaturesEXT lines{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT};
+  REQUIRE_ON_KILN(query_extension_features(physical_device(), VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME, lines) &&
+                      lines.rectangularLines && features().core.features.wideLines,
+                  "VK_EXT_line_rasterization rectangularLines with wideLines");
+  lines.bresenhamLines = lines.smoothLines = VK_FALSE;
+  lines.stippledRectangularLines = lines.stippledBresenhamLines = lines.stippledSmoothLines = VK_FALSE;
+  DeviceFeatures enabled;
+  enabled.core.features.wideLines = VK_TRUE;
+  enabled.v13.pNext = &lines;
+  TestDevice& device = *create_device(enabled, {VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME});
+  const float x0 = 12.3f, y0 = 14.6f, x1 = 50.2f, y1 = 41.1f, width = 7.0f;
+  const std::vector<ColoredVertex> line = {{clip(x0), clip(y0), 0.5f, 1, 0, 0, 1}, {clip(x1), clip(y1), 0.5f, 1, 0, 0, 1}};
+  Buffer vb = vertex_buffer(device, line);
+  DrawJobOptions o = colored_options();
+  o.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  o.line_width = width;
+  o.line_mode = VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT;
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  draw_vertices(job, vb, 2);
+  const std::vector<uint8_t> pixels = job.read_color();
+  const double dx = x1 - x0, dy = y1 - y0, length = std::sqrt(dx * dx + dy * dy);
+  PixelCheck failures(kSize, kSize);
+  uint32_t inside_count = 0;
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x) {
+      // Pixel centre in the line's frame: along from the start, across from the axis.
+      const double px = x + 0.5 - x0, py = y + 0.5 - y0;
+      const double along = (px * dx + py * dy) / length, across = (px * -dy + py * dx) / length;
+      const double margin = std::min({along, length - along, width / 2 - std::fabs(across)});
+      if (std::fabs(margin) < 0.02) continue;
+      const bool inside = margin > 0;
+      inside_count += inside;
+      const size_t i = size_t(y) * kSize + x;
+      failures.expect_eq(i, int{pixels[i * 4]}, inside ? 255 : 0, "red");
+      failures.expect_eq(i, int{pixels[i * 4 + 3]}, inside ? 255 : 0, "alpha");
+    }
+  EXPECT_GT(inside_count, 250u);  // 7 x 46 pixels
+}
+
 // independentBlend: one fragment colour into two attachments, additive blending on the first,
 // MAX on the second (alpha masked there), over a clear of 64 in every channel.
 TEST_F(DrawFeaturesTest, IndependentBlendPerAttachment) {

@@ -183,6 +183,12 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
       VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT};
   provoking.provokingVertexMode = VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
   if (options.provoking_vertex_last) raster.pNext = &provoking;
+  VkPipelineRasterizationLineStateCreateInfoEXT line{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_LINE_STATE_CREATE_INFO_EXT};
+  line.lineRasterizationMode = options.line_mode;
+  if (options.line_mode != VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT) {
+    line.pNext = raster.pNext;
+    raster.pNext = &line;
+  }
   VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   multisample.rasterizationSamples = options.samples;
   multisample.sampleShadingEnable = options.sample_shading;
