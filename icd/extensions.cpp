@@ -57,6 +57,10 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_EXT_MULTI_DRAW_EXTENSION_NAME, VK_EXT_MULTI_DRAW_SPEC_VERSION),
       // Instance-rate divisors, 0 included (the vertex kernel's fetch, compiler/translate_stage_io.cpp).
       ext(VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME, VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_SPEC_VERSION),
+      // Core in 1.3: every dynamic state of both (icd/graphics_dynamic_state.cpp), under the EXT
+      // names too; not the _2 logic-op and patch-control-point states.
+      ext(VK_EXT_EXTENDED_DYNAMIC_STATE_EXTENSION_NAME, VK_EXT_EXTENDED_DYNAMIC_STATE_SPEC_VERSION),
+      ext(VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME, VK_EXT_EXTENDED_DYNAMIC_STATE_2_SPEC_VERSION),
       // Rectangular lines (pipeline/graphics/setup.cpp emit_line); no Bresenham, smooth or stipple.
       ext(VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME, VK_EXT_LINE_RASTERIZATION_SPEC_VERSION),
       // First or last provoking vertex per pipeline (pipeline/graphics/primitive_assembly.cpp).

@@ -430,6 +430,18 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT:
+        // Vulkan 1.3 core dynamic state under the extension's names
+        // (DrawFeaturesTest.ExtendedDynamicStateExtensionCommandsActLikeCore).
+        reinterpret_cast<VkPhysicalDeviceExtendedDynamicStateFeaturesEXT*>(s)->extendedDynamicState = VK_TRUE;
+        break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT: {
+        auto* f = reinterpret_cast<VkPhysicalDeviceExtendedDynamicState2FeaturesEXT*>(s);
+        f->extendedDynamicState2 = VK_TRUE;
+        f->extendedDynamicState2LogicOp = VK_FALSE;             // VK_DYNAMIC_STATE_LOGIC_OP_EXT: not yet
+        f->extendedDynamicState2PatchControlPoints = VK_FALSE;  // no tessellation
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT: {
         // Rectangles with ends perpendicular to the line (setup.cpp emit_line;
         // DrawFeaturesTest.RectangularLinesCoverTheirRectangle). Bresenham, smooth and stippled

@@ -533,6 +533,54 @@ TEST_F(DrawFeaturesTest, RectangularLinesCoverTheirRectangle) {
   EXPECT_GT(inside_count, 250u);  // 7 x 46 pixels
 }
 
+// VK_EXT_extended_dynamic_state and _2 (core in 1.3; the extensions name the same commands): the
+// EXT entry points exist when the extensions are enabled and act like the core ones. A
+// back-facing red and a front-facing green triangle: vkCmdSetCullModeEXT(BACK) keeps only the
+// green one; vkCmdSetRasterizerDiscardEnableEXT(TRUE) then draws nothing over a second clear.
+TEST_F(DrawFeaturesTest, ExtendedDynamicStateExtensionCommandsActLikeCore) {
+  VkPhysicalDeviceExtendedDynamicStateFeaturesEXT eds{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT};
+  VkPhysicalDeviceExtendedDynamicState2FeaturesEXT eds2{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT};
+  REQUIRE_ON_KILN(query_extension_features(physical_device(), VK_EXT_EXTENDED_DYNAMIC_STATE_EXTENSION_NAME, eds) &&
+                      query_extension_features(physical_device(), VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME, eds2) &&
+                      eds.extendedDynamicState && eds2.extendedDynamicState2,
+                  "VK_EXT_extended_dynamic_state and VK_EXT_extended_dynamic_state2");
+  eds2.extendedDynamicState2LogicOp = eds2.extendedDynamicState2PatchControlPoints = VK_FALSE;
+  eds.pNext = &eds2;
+  DeviceFeatures enabled;
+  enabled.v13.pNext = &eds;
+  TestDevice& device = *create_device(
+      enabled, {VK_EXT_EXTENDED_DYNAMIC_STATE_EXTENSION_NAME, VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME});
+  auto set_cull_mode =
+      reinterpret_cast<PFN_vkCmdSetCullModeEXT>(vkGetDeviceProcAddr(device.handle(), "vkCmdSetCullModeEXT"));
+  auto set_discard = reinterpret_cast<PFN_vkCmdSetRasterizerDiscardEnableEXT>(
+      vkGetDeviceProcAddr(device.handle(), "vkCmdSetRasterizerDiscardEnableEXT"));
+  ASSERT_NE(set_cull_mode, nullptr);
+  ASSERT_NE(set_discard, nullptr);
+  auto v = [](float x, float y, std::array<float, 4> c) { return ColoredVertex{clip(x), clip(y), 0.5f, c[0], c[1], c[2], c[3]}; };
+  const std::array<float, 4> red{1, 0, 0, 1}, green{0, 1, 0, 1};
+  // Framebuffer y points down: (8,8) (24,8) (8,24) is clockwise, back-facing with the CCW front face.
+  const std::vector<ColoredVertex> vertices = {v(8, 8, red), v(24, 8, red), v(8, 24, red),
+                                               v(40, 8, green), v(40, 24, green), v(56, 8, green)};
+  Buffer vb = vertex_buffer(device, vertices);
+  DrawJobOptions o = colored_options();
+  o.dynamic_states = {VK_DYNAMIC_STATE_CULL_MODE, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE};
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  for (bool discard : {false, true}) {
+    job.draw(kBlack, [&](VkCommandBuffer cb) {
+      bind_vertices(cb, vb);
+      set_cull_mode(cb, VK_CULL_MODE_BACK_BIT);
+      set_discard(cb, discard ? VK_TRUE : VK_FALSE);
+      vkCmdDraw(cb, 6, 1, 0, 0);
+    });
+    check_rgba8(job.read_color(), discard ? "discarded" : "culled", [&](uint32_t x, uint32_t y) -> std::array<uint8_t, 4> {
+      const bool in_green = x >= 40 && y >= 8 && float(x - 40) + float(y - 8) + 1.0f < 16.0f;
+      return !discard && in_green ? std::array<uint8_t, 4>{0, 255, 0, 255} : std::array<uint8_t, 4>{0, 0, 0, 0};
+    });
+  }
+}
+
 // independentBlend: one fragment colour into two attachments, additive blending on the first,
 // MAX on the second (alpha masked there), over a clear of 64 in every channel.
 TEST_F(DrawFeaturesTest, IndependentBlendPerAttachment) {
