@@ -18,6 +18,8 @@ VkExtensionProperties ext(const char* name, uint32_t version) {
 std::span<const VkExtensionProperties> supported_instance_extensions() {
   static const VkExtensionProperties list[] = {
       ext(VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME, VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_SPEC_VERSION),
+      // Core 1.1 (icd/instance.cpp: one group of one device), for applications and tests that ask by name.
+      ext(VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME, VK_KHR_DEVICE_GROUP_CREATION_SPEC_VERSION),
       // Window-system integration (wsi/). The platform headers are not included here, so the
       // xcb/xlib/wayland names and spec versions are spelled out.
       ext(VK_KHR_SURFACE_EXTENSION_NAME, VK_KHR_SURFACE_SPEC_VERSION),
@@ -63,6 +65,9 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME, VK_EXT_EXTENDED_DYNAMIC_STATE_2_SPEC_VERSION),
       // Rectangular lines (pipeline/graphics/setup.cpp emit_line); no Bresenham, smooth or stipple.
       ext(VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME, VK_EXT_LINE_RASTERIZATION_SPEC_VERSION),
+      // Core 1.1 device groups of one device (icd/device_group.cpp; with the swapchain's group
+      // commands in icd/wsi_*.cpp).
+      ext(VK_KHR_DEVICE_GROUP_EXTENSION_NAME, VK_KHR_DEVICE_GROUP_SPEC_VERSION),
       // First or last provoking vertex per pipeline (pipeline/graphics/primitive_assembly.cpp).
       ext(VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME, VK_EXT_PROVOKING_VERTEX_SPEC_VERSION),
       // Feedback loops through input attachments are ordered: one worker runs a tile's

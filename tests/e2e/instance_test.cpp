@@ -1,4 +1,7 @@
 // Instance-level entry points through the loader: version, creation, proc addresses, devices.
+#include <algorithm>
+#include <string>
+
 #include "e2e/vk_fixture.h"
 
 namespace kiln::test {
@@ -22,6 +25,39 @@ TEST_F(InstanceTest, SecondInstanceCanBeCreatedAndDestroyed) {
   EXPECT_FALSE(second->physical_devices().empty());
   second->destroy();
   EXPECT_TRUE(second->messages().empty()) << second->messages().front();
+}
+
+// VK_KHR_device_group_creation / VK_KHR_device_group (core 1.1) under their names: an instance
+// that enables the extension reaches vkEnumeratePhysicalDeviceGroupsKHR, which reports Kiln's one
+// device as a group of one; the device lists VK_KHR_device_group.
+TEST_F(InstanceTest, DeviceGroupExtensionsNameTheCoreCommands) {
+  uint32_t count = 0;
+  ASSERT_EQ(VK_SUCCESS, vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr));
+  std::vector<VkExtensionProperties> extensions(count);
+  ASSERT_EQ(VK_SUCCESS, vkEnumerateInstanceExtensionProperties(nullptr, &count, extensions.data()));
+  const bool listed = std::any_of(extensions.begin(), extensions.end(), [](const VkExtensionProperties& e) {
+    return std::string(e.extensionName) == VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME;
+  });
+  REQUIRE_ON_KILN(listed && device_has_extension(physical_device(), VK_KHR_DEVICE_GROUP_EXTENSION_NAME),
+                  "VK_KHR_device_group_creation and VK_KHR_device_group");
+  InstanceOptions options;
+  options.extensions = {VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME};
+  std::unique_ptr<TestInstance> with_groups;
+  ASSERT_EQ(VK_SUCCESS, TestInstance::create(options, &with_groups));
+  auto enumerate_groups = reinterpret_cast<PFN_vkEnumeratePhysicalDeviceGroupsKHR>(
+      vkGetInstanceProcAddr(with_groups->handle(), "vkEnumeratePhysicalDeviceGroupsKHR"));
+  ASSERT_NE(enumerate_groups, nullptr);
+  uint32_t groups = 0;
+  ASSERT_EQ(VK_SUCCESS, enumerate_groups(with_groups->handle(), &groups, nullptr));
+  ASSERT_GE(groups, 1u);
+  std::vector<VkPhysicalDeviceGroupProperties> properties(groups, {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES});
+  ASSERT_EQ(VK_SUCCESS, enumerate_groups(with_groups->handle(), &groups, properties.data()));
+  for (const VkPhysicalDeviceGroupProperties& g : properties) {
+    EXPECT_EQ(g.physicalDeviceCount, 1u);
+    EXPECT_NE(g.physicalDevices[0], VK_NULL_HANDLE);
+  }
+  with_groups->destroy();
+  EXPECT_TRUE(with_groups->messages().empty()) << with_groups->messages().front();
 }
 
 TEST_F(InstanceTest, GetInstanceProcAddrReturnsNullForUnknownName) {
