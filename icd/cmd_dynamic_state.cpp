@@ -97,6 +97,14 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetStencilOp(VkCommandBuffer cb, V
   });
 }
 
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetColorWriteEnableEXT(VkCommandBuffer cb, uint32_t count,
+                                                                     const VkBool32* enables) {
+  uint32_t bits = ~0u;
+  for (uint32_t i = 0; i < count && i < abi::kMaxColorAttachments; ++i)
+    if (!enables[i]) bits &= ~(1u << i);
+  set(cb, kDynColorWriteEnable).color_blend.color_write_enable = bits;
+}
+
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetCullMode(VkCommandBuffer cb, VkCullModeFlags mode) {
   set(cb, kDynCullMode).rasterization.cull_mode = mode;
 }

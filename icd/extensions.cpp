@@ -63,6 +63,8 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       // names too; not the _2 logic-op and patch-control-point states.
       ext(VK_EXT_EXTENDED_DYNAMIC_STATE_EXTENSION_NAME, VK_EXT_EXTENDED_DYNAMIC_STATE_SPEC_VERSION),
       ext(VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME, VK_EXT_EXTENDED_DYNAMIC_STATE_2_SPEC_VERSION),
+      // Per-attachment write enables, static or dynamic, folded into write masks (graphics_dynamic_state.cpp).
+      ext(VK_EXT_COLOR_WRITE_ENABLE_EXTENSION_NAME, VK_EXT_COLOR_WRITE_ENABLE_SPEC_VERSION),
       // Rectangular lines (pipeline/graphics/setup.cpp emit_line); no Bresenham, smooth or stipple.
       ext(VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME, VK_EXT_LINE_RASTERIZATION_SPEC_VERSION),
       // Core 1.1 device groups of one device (icd/device_group.cpp; with the swapchain's group

@@ -30,6 +30,7 @@ uint32_t dynamic_state_bit(VkDynamicState state) {
     case VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE: return kDynRasterizerDiscardEnable;
     case VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE: return kDynDepthBiasEnable;
     case VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE: return kDynPrimitiveRestartEnable;
+    case VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT: return kDynColorWriteEnable;
     default: return 0;
   }
 }
@@ -77,6 +78,10 @@ exec::GraphicsState merge_dynamic_state(const exec::GraphicsState& pipeline, uin
   }
   if (has(kDynPrimitiveTopology)) out.input_assembly.topology = v.input_assembly.topology;
   if (has(kDynPrimitiveRestartEnable)) out.input_assembly.primitive_restart = v.input_assembly.primitive_restart;
+  exec::ColorBlendState& cb = out.color_blend;
+  if (has(kDynColorWriteEnable)) cb.color_write_enable = v.color_blend.color_write_enable;
+  for (uint32_t i = 0; i < cb.attachment_count; ++i)
+    if (!(cb.color_write_enable & (1u << i))) cb.attachments[i].colorWriteMask = 0;
   return out;
 }
 

@@ -135,6 +135,9 @@ const char* parse_fixed_function(const VkGraphicsPipelineCreateInfo& info, Graph
     c.attachment_count = cb->attachmentCount;
     if (cb->pAttachments) std::copy_n(cb->pAttachments, cb->attachmentCount, c.attachments);
     std::copy_n(cb->blendConstants, 4, c.blend_constants);
+    if (const auto* enables = find_in_chain<VkPipelineColorWriteCreateInfoEXT>(cb->pNext))
+      for (uint32_t i = 0; i < enables->attachmentCount && i < abi::kMaxColorAttachments; ++i)
+        if (enables->pColorWriteEnables && !enables->pColorWriteEnables[i]) c.color_write_enable &= ~(1u << i);
   }
   return nullptr;
 }

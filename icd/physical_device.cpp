@@ -430,6 +430,10 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COLOR_WRITE_ENABLE_FEATURES_EXT:
+        // DrawFeaturesTest.ColorWriteEnableStaticAndDynamic.
+        reinterpret_cast<VkPhysicalDeviceColorWriteEnableFeaturesEXT*>(s)->colorWriteEnable = VK_TRUE;
+        break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT:
         // Vulkan 1.3 core dynamic state under the extension's names
         // (DrawFeaturesTest.ExtendedDynamicStateExtensionCommandsActLikeCore).

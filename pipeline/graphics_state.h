@@ -81,6 +81,9 @@ struct ColorBlendState {
   uint32_t attachment_count = 0;
   VkPipelineColorBlendAttachmentState attachments[abi::kMaxColorAttachments] = {};
   float blend_constants[4] = {};
+  // VK_EXT_color_write_enable: bit i clear = attachment i is not written (merge_dynamic_state folds
+  // it into the attachment's colorWriteMask, so the engine only sees write masks).
+  uint32_t color_write_enable = ~0u;
 };
 
 struct ViewportState {

@@ -581,6 +581,44 @@ TEST_F(DrawFeaturesTest, ExtendedDynamicStateExtensionCommandsActLikeCore) {
   }
 }
 
+// VK_EXT_color_write_enable: a rectangle over the left half into two attachments; the disabled
+// attachment keeps its clear. Static (VkPipelineColorWriteCreateInfoEXT: attachment 1 off) and
+// dynamic (vkCmdSetColorWriteEnableEXT: attachment 0 off) in turn.
+TEST_F(DrawFeaturesTest, ColorWriteEnableStaticAndDynamic) {
+  VkPhysicalDeviceColorWriteEnableFeaturesEXT cwe{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COLOR_WRITE_ENABLE_FEATURES_EXT};
+  REQUIRE_ON_KILN(query_extension_features(physical_device(), VK_EXT_COLOR_WRITE_ENABLE_EXTENSION_NAME, cwe) &&
+                      cwe.colorWriteEnable,
+                  "VK_EXT_color_write_enable");
+  TestDevice& device = *create_device_with_extension(cwe, VK_EXT_COLOR_WRITE_ENABLE_EXTENSION_NAME);
+  auto set_enables = reinterpret_cast<PFN_vkCmdSetColorWriteEnableEXT>(
+      vkGetDeviceProcAddr(device.handle(), "vkCmdSetColorWriteEnableEXT"));
+  ASSERT_NE(set_enables, nullptr);
+  Buffer vb = vertex_buffer(device, rect(-1, -1, 0, 1, 0.5f, {1, 0, 1, 1}));
+  for (bool dynamic : {false, true}) {
+    SCOPED_TRACE(dynamic ? "dynamic" : "static");
+    DrawJobOptions o = colored_options();
+    o.fragment_shader = "draw_two_outputs.frag";
+    o.color_attachment_count = 2;
+    if (dynamic) o.dynamic_states = {VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT};
+    else o.color_write_enables = {VK_TRUE, VK_FALSE};
+    DrawJob job(device, o);
+    ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+    const float q = 64 / 255.0f;
+    job.draw({.float32 = {q, q, q, q}}, [&](VkCommandBuffer cb) {
+      bind_vertices(cb, vb);
+      const VkBool32 enables[2] = {VK_FALSE, VK_TRUE};
+      if (dynamic) set_enables(cb, 2, enables);
+      vkCmdDraw(cb, 6, 1, 0, 0);
+    });
+    const uint32_t written = dynamic ? 1 : 0;
+    using Px = std::array<uint8_t, 4>;
+    for (uint32_t a = 0; a < 2; ++a)
+      check_rgba8(job.read_color(a), "attachment " + std::to_string(a), [&](uint32_t x, uint32_t) {
+        return a == written && x < 32 ? Px{255, 0, 255, 255} : Px{64, 64, 64, 64};
+      });
+  }
+}
+
 // independentBlend: one fragment colour into two attachments, additive blending on the first,
 // MAX on the second (alpha masked there), over a clear of 64 in every channel.
 TEST_F(DrawFeaturesTest, IndependentBlendPerAttachment) {

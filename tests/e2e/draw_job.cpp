@@ -201,6 +201,10 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   blend.logicOp = options.logic_op;
   blend.attachmentCount = static_cast<uint32_t>(blends.size());
   blend.pAttachments = blends.data();
+  VkPipelineColorWriteCreateInfoEXT write_enables{VK_STRUCTURE_TYPE_PIPELINE_COLOR_WRITE_CREATE_INFO_EXT};
+  write_enables.attachmentCount = static_cast<uint32_t>(options.color_write_enables.size());
+  write_enables.pColorWriteEnables = options.color_write_enables.data();
+  if (!options.color_write_enables.empty()) blend.pNext = &write_enables;
   std::vector<VkDynamicState> dynamic = options.dynamic_states;
   dynamic.push_back(VK_DYNAMIC_STATE_VIEWPORT);
   dynamic.push_back(VK_DYNAMIC_STATE_SCISSOR);

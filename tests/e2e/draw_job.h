@@ -66,6 +66,8 @@ struct DrawJobOptions {
                                             VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD, 0xF};
   // Per colour attachment (independentBlend when they differ); empty: `blend` for every attachment.
   std::vector<VkPipelineColorBlendAttachmentState> blends;
+  // VK_EXT_color_write_enable's VkPipelineColorWriteCreateInfoEXT, one per attachment (empty: none).
+  std::vector<VkBool32> color_write_enables;
   VkPipelineDepthStencilStateCreateInfo depth_stencil{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
   // Multisampling: the colour (and depth) attachment's samples. With more than one, the colour
   // image can also be sampled (texelFetch) and, with resolve_attachment, the subpass resolves it
