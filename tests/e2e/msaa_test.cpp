@@ -457,6 +457,18 @@ class SampleShadingTest : public MsaaTest, public ::testing::WithParamInterface<
         }
     failures.report(size_t{kSize} * kSize);
   }
+  // draw() of full_triangle() with `o` (push constant `push`) and check() against
+  // want(x, y, s, perspective), for the affine triangle and — where the driver is exact there —
+  // the perspective one.
+  void check_each_projection(TestDevice& device, const DrawJobOptions& o, uint32_t samples, int32_t push,
+                             const std::function<std::array<double, 4>(uint32_t, uint32_t, uint32_t, bool)>& want) {
+    for (bool perspective : {false, true}) {
+      if (!exact_perspective(is_kiln(), perspective)) continue;
+      SCOPED_TRACE(perspective ? "perspective" : "affine");
+      const FetchedSamples got = draw(device, o, full_triangle(perspective), push);
+      check(got, samples, [&](uint32_t x, uint32_t y, uint32_t s) { return want(x, y, s, perspective); });
+    }
+  }
 };
 
 // With sampleRateShading the interpolation offset limits must reach the spec's minimums
@@ -476,16 +488,13 @@ TEST_P(SampleShadingTest, InterpolateAtSampleAndOffset) {
   TestDevice* device = sample_shading_device(samples);
   if (!device) GTEST_SKIP() << "sampleRateShading or " << samples << " float samples are not supported";
   const auto locations = standard_locations(samples);
-  for (bool perspective : {false, true}) {
-    if (!exact_perspective(is_kiln(), perspective)) continue;
-    SCOPED_TRACE(perspective ? "perspective" : "affine");
-    const FetchedSamples got = draw(*device, interpolate_options(samples, "interpolate_at_sample.frag"), full_triangle(perspective));
-    check(got, samples, [&](uint32_t x, uint32_t y, uint32_t s) {
-      const auto at_sample = full_triangle_at(x + locations[s ^ 1].first / 16.0, y + locations[s ^ 1].second / 16.0, perspective, true);
-      const auto at_offset = full_triangle_at(x + 0.75, y + 0.125, perspective, false);
-      return std::array<double, 4>{at_sample[0], at_sample[1], at_offset[0], at_offset[1]};
-    });
-  }
+  check_each_projection(*device, interpolate_options(samples, "interpolate_at_sample.frag"), samples, -1,
+                        [&](uint32_t x, uint32_t y, uint32_t s, bool perspective) {
+                          const auto at_sample = full_triangle_at(x + locations[s ^ 1].first / 16.0,
+                                                                  y + locations[s ^ 1].second / 16.0, perspective, true);
+                          const auto at_offset = full_triangle_at(x + 0.75, y + 0.125, perspective, false);
+                          return std::array<double, 4>{at_sample[0], at_sample[1], at_offset[0], at_offset[1]};
+                        });
 }
 
 // `sample in` inputs (smooth and noperspective) hold their values at each sample's location.
@@ -494,16 +503,13 @@ TEST_P(SampleShadingTest, SampleQualifiedInputs) {
   TestDevice* device = sample_shading_device(samples);
   if (!device) GTEST_SKIP() << "sampleRateShading or " << samples << " float samples are not supported";
   const auto locations = standard_locations(samples);
-  for (bool perspective : {false, true}) {
-    if (!exact_perspective(is_kiln(), perspective)) continue;
-    SCOPED_TRACE(perspective ? "perspective" : "affine");
-    const FetchedSamples got = draw(*device, interpolate_options(samples, "interpolate_sample_inputs.frag"), full_triangle(perspective));
-    check(got, samples, [&](uint32_t x, uint32_t y, uint32_t s) {
-      const double sx = x + locations[s].first / 16.0, sy = y + locations[s].second / 16.0;
-      const auto smooth = full_triangle_at(sx, sy, perspective, true), linear = full_triangle_at(sx, sy, perspective, false);
-      return std::array<double, 4>{smooth[0], smooth[1], linear[0], linear[1]};
-    });
-  }
+  check_each_projection(*device, interpolate_options(samples, "interpolate_sample_inputs.frag"), samples, -1,
+                        [&](uint32_t x, uint32_t y, uint32_t s, bool perspective) {
+                          const double sx = x + locations[s].first / 16.0, sy = y + locations[s].second / 16.0;
+                          const auto smooth = full_triangle_at(sx, sy, perspective, true);
+                          const auto linear = full_triangle_at(sx, sy, perspective, false);
+                          return std::array<double, 4>{smooth[0], smooth[1], linear[0], linear[1]};
+                        });
 }
 
 // interpolateAtOffset through a dynamically indexed input array, at the offset limits
@@ -514,16 +520,13 @@ TEST_P(SampleShadingTest, InterpolateAtOffsetOfDynamicallyIndexedInput) {
   if (!device) GTEST_SKIP() << "sampleRateShading or " << samples << " float samples are not supported";
   DrawJobOptions o = interpolate_options(samples, "interpolate_at_dynamic.frag");
   o.push_constant_bytes = 4;
-  for (bool perspective : {false, true})
-    for (int32_t index : {0, 1}) {
-      if (!exact_perspective(is_kiln(), perspective)) continue;
-      SCOPED_TRACE(std::string(perspective ? "perspective" : "affine") + ", v_inputs[" + std::to_string(index) + "]");
-      const FetchedSamples got = draw(*device, o, full_triangle(perspective), index);
-      check(got, samples, [&](uint32_t x, uint32_t y, uint32_t) {
-        const auto v = full_triangle_at(x + 0.0, y + 0.9375, perspective, true);  // both Locations are smooth here
-        return std::array<double, 4>{v[0], v[1], 0, 1};
-      });
-    }
+  for (int32_t index : {0, 1}) {
+    SCOPED_TRACE("v_inputs[" + std::to_string(index) + "]");
+    check_each_projection(*device, o, samples, index, [&](uint32_t x, uint32_t y, uint32_t, bool perspective) {
+      const auto v = full_triangle_at(x + 0.0, y + 0.9375, perspective, true);  // both Locations are smooth here
+      return std::array<double, 4>{v[0], v[1], 0, 1};
+    });
+  }
 }
 
 // Per pixel, interpolateAtCentroid of a plain input equals the centroid-qualified input: the pixel
