@@ -468,7 +468,8 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         // Input-attachment reads see every earlier fragment's colour, depth and stencil writes at
         // the pixel: a tile's primitives run in order on one worker, a shader that reads input
         // attachments gets late tests, and each batch stores before the next one is shaded
-        // (InputAttachmentTest.RasterizationOrderAccessSeesEveryEarlierFragment).
+        // (InputAttachmentTest.RasterizationOrderAccessSeesEveryEarlierFragment for colour; the CTS
+        // rasterization_order_attachment_access depth/stencil cases pass too, docs/cts.md).
         auto* f = reinterpret_cast<VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT*>(s);
         f->rasterizationOrderColorAttachmentAccess = VK_TRUE;
         f->rasterizationOrderDepthAttachmentAccess = VK_TRUE;

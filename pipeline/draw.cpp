@@ -100,6 +100,9 @@ struct DrawScene::Impl {
   std::vector<AttachmentOp> ops;  // binned as BinEntry{kAttachmentOpEntry, index}
   VertexIds ids;
   std::vector<ShadedBatch> shaded;
+  // Per-draw scratch of add(), kept to spare a small-draw stream two allocations per draw.
+  std::vector<uint64_t> vertex_counts;
+  std::vector<ScenePass*> views;
   alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t faults = 0;
 
   void add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters);
@@ -148,7 +151,7 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
   const bool provoking_last = cmd.state->rasterization.provoking_vertex == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
   collect_draws(draw.cmd, draw.params);
   if (draw.primitives.size() < draw.params.size()) draw.primitives.resize(draw.params.size());
-  std::vector<uint64_t> vertex_counts(draw.params.size(), 0);  // input-assembly vertices per instance
+  vertex_counts.assign(draw.params.size(), 0);  // input-assembly vertices per instance
   for (size_t d = 0; d < draw.params.size(); ++d) {
     draw.primitives[d].clear();
     if (draw.params[d].instance_count == 0) continue;
@@ -156,7 +159,7 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
   }
   // Multiview repeats the draw for each view, rendering into the layer of the same index.
   const uint32_t view_mask = cmd.targets->view_mask ? cmd.targets->view_mask : 1u;
-  std::vector<ScenePass*> views;
+  views.clear();
   for (uint32_t view = 0; view < 32; ++view) {
     if (!(view_mask & (1u << view))) continue;
     if (cmd.targets->view_mask && view >= base.attachment_layers) {
@@ -358,7 +361,9 @@ void DrawScene::add_resolve(ThreadPool& pool, const ResolveViewCmd& resolve) {
 void DrawScene::flush(ThreadPool& pool) {
   Impl& s = *impl_;
   s.run_front_end(pool);
-  if (!s.busy.empty()) s.render(pool);
+  // Also when nothing was binned (every triangle culled): render() resets the outputs, which
+  // must not outlive the passes recycled below.
+  if (s.output_count || !s.busy.empty()) s.render(pool);
   s.recycle(0, 0);
 }
 
