@@ -7,6 +7,7 @@
 // value equal at all vertices comes out exactly.
 #include <cstdint>
 
+#include "pipeline/graphics/depth_block.h"
 #include "pipeline/graphics/draw_types.h"
 #include "pipeline/graphics/quad_batch.h"
 
@@ -21,6 +22,15 @@ class TriangleInterpolator {
 
   // Depth of each covered sample of each lane: depth[lane * kMaxSamples + s].
   void sample_depths(const QuadBatch& batch, float* depth) const;
+  // The same depths for the 8x8 block at (x, y), sample 0: the plane and the block corner's
+  // position relative to its origin, as test_depth_block evaluates them.
+  void set_block_plane(int32_t x, int32_t y, DepthBlock& block) const {
+    block.at = z_.at_origin;
+    block.dx = z_.dx;
+    block.dy = z_.dy;
+    block.x = float(x - origin_x_) + sample_dx_[0];
+    block.y = float(y - origin_y_) + sample_dy_[0];
+  }
 
   // Fills the kernel's inputs, frag_coord (x, y, z, 1/w), frag_depth and point_coord for W lanes
   // (W a multiple of 4; quads past the batch evaluate at the origin and are masked off by the

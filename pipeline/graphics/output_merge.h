@@ -19,6 +19,8 @@ class OutputMerger {
   // depth writes, lane by lane in order. Clears the bits of samples that fail in `coverage`.
   void depth_stencil(const QuadBatch& batch, uint32_t* coverage, const float* depth, const RasterTriangle& t) const;
   bool has_depth_stencil_work() const { return depth_or_stencil_; }
+  // Only a depth test (no stencil, bounds or clamp) on a D32 plane: test_depth_block's case.
+  bool depth_only_d32() const { return depth_only_ && depth_d32_; }
 
   // Blends and stores the kernel's colour outputs (SoA, W lanes) into the samples in
   // `coverage[lane]` of every colour attachment.

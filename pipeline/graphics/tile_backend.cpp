@@ -8,6 +8,7 @@
 #include "common/thread_local_ref.h"
 #include "memory/attachment_ops.h"
 #include "pipeline/draw.h"
+#include "pipeline/graphics/depth_block.h"
 #include "pipeline/graphics/edge.h"
 #include "pipeline/graphics/fragment_inputs.h"
 #include "pipeline/graphics/quad_batch.h"
@@ -67,6 +68,9 @@ class TriangleRasterizer {
              (!fi.has_side_effects && !fi.writes_depth && !fi.can_discard && !fi.writes_sample_mask &&
               !ms.alpha_to_coverage && !fi.reads_input_attachments);
     full_mask_ = ((1u << ctx.samples) - 1) & ms.sample_mask;
+    // Whole covered blocks test depth before their quads are gathered (depth_block.h) when the
+    // tests run early and are a plain depth test of a single-sample D32 plane.
+    block_depth_ = early_ && ctx.samples == 1 && full_mask_ == 1 && merger.depth_only_d32() && depth_block_supported();
   }
 
   void run(const Rect& region) {
@@ -121,7 +125,10 @@ class TriangleRasterizer {
   // Adds the block's quads (blocks are quad-aligned; pixels outside `block` cover nothing).
   template <bool kFull>
   void add_block(const Rect& block) {
-    if (kFull && block.x1 - block.x0 == 8 && block.y1 - block.y0 == 8) {
+    const bool whole = kFull && block.x1 - block.x0 == 8 && block.y1 - block.y0 == 8;
+    if (whole && block_depth_ && add_depth_tested_block(block)) return;
+    begin_quads(false);
+    if (whole) {
       // Whole aligned block: every lane covers every sample, no per-pixel bounds checks.
       for (int32_t qy = block.y0; qy < block.y1; qy += 2)
         for (int32_t qx = block.x0; qx < block.x1; qx += 2) {
@@ -156,10 +163,47 @@ class TriangleRasterizer {
       }
   }
 
+  // Adds the quads of a whole 8x8 block that pass the block depth test; false when the block
+  // is not inside the depth plane (the caller then gathers it the usual way).
+  bool add_depth_tested_block(const Rect& block) {
+    const mem::AttachmentSurface& depth = ctx_.depth;
+    if (uint32_t(block.x1) > depth.width || uint32_t(block.y1) > depth.height) return false;
+    DepthBlock b;
+    b.texels = depth.texel(uint32_t(block.x0), uint32_t(block.y0), t_.layer, 0);
+    b.row_pitch = depth.row_pitch;
+    interpolator_.set_block_plane(block.x0, block.y0, b);
+    b.compare = ctx_.state->depth_stencil.depth_compare;
+    b.write = ctx_.state->depth_stencil.depth_write;
+    const uint64_t passed = test_depth_block(b);
+    if (!passed) return true;
+    begin_quads(true);
+    for (int32_t qy = 0; qy < 8; qy += 2)
+      for (int32_t qx = 0; qx < 8; qx += 2) {
+        // Lane i of a quad is pixel (i & 1, i >> 1): two bits of the quad's top row, two of its bottom.
+        const uint32_t lanes = (uint32_t(passed >> (qy * 8 + qx)) & 3u) | (uint32_t(passed >> (qy * 8 + 8 + qx)) & 3u) << 2;
+        if (!lanes) continue;
+        const uint32_t q = batch_.quads++;
+        batch_.quad_x[q] = block.x0 + qx;
+        batch_.quad_y[q] = block.y0 + qy;
+        for (uint32_t i = 0; i < 4; ++i) batch_.coverage[q * 4 + i] = (lanes >> i) & 1u;  // full_mask_ is 1
+        lanes_covered_ |= lanes << (4 * q);
+        if (batch_.quads * 4 == W_) flush();
+      }
+    return true;
+  }
+
+  // The quads about to be added were (true) or were not (false) depth tested already; a batch
+  // holds one kind only.
+  void begin_quads(bool depth_tested) {
+    if (batch_depth_tested_ == depth_tested) return;
+    flush();
+    batch_depth_tested_ = depth_tested;
+  }
+
   void flush() {
     if (batch_.quads == 0) return;
     const uint32_t lanes = batch_.lanes();
-    if (early_ && merger_.has_depth_stencil_work()) {
+    if (early_ && merger_.has_depth_stencil_work() && !batch_depth_tested_) {
       interpolator_.sample_depths(batch_, depth_);
       merger_.depth_stencil(batch_, batch_.coverage, depth_, t_);
       lanes_covered_ = covered_lanes();
@@ -258,6 +302,8 @@ class TriangleRasterizer {
   SampleExtent sample_extent_;
   FragmentScratch* scratch_;
   bool shading_ = false, early_ = true, sample_rate_ = false, coverage_changes_ = false;
+  bool block_depth_ = false;         // whole blocks use test_depth_block
+  bool batch_depth_tested_ = false;  // batch_'s quads passed test_depth_block already
   abi::FragmentInvocation inv_{};
   uint32_t W_ = 4;
   uint32_t full_mask_ = 1;
