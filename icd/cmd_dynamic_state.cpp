@@ -105,6 +105,15 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetColorWriteEnableEXT(VkCommandBu
   set(cb, kDynColorWriteEnable).color_blend.color_write_enable = bits;
 }
 
+// Out-of-range values are an application error; COPY keeps the draw harmless.
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetLogicOpEXT(VkCommandBuffer cb, VkLogicOp op) {
+  if (uint32_t(op) > uint32_t(VK_LOGIC_OP_SET)) {
+    KILN_LOG_ONCE(LogLevel::Warn, "vkCmdSetLogicOpEXT: logic op %d is not a VkLogicOp; using COPY", int(op));
+    op = VK_LOGIC_OP_COPY;
+  }
+  set(cb, kDynLogicOp).color_blend.logic_op = op;
+}
+
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetCullMode(VkCommandBuffer cb, VkCullModeFlags mode) {
   set(cb, kDynCullMode).rasterization.cull_mode = mode;
 }

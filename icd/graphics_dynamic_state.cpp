@@ -31,6 +31,7 @@ uint32_t dynamic_state_bit(VkDynamicState state) {
     case VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE: return kDynDepthBiasEnable;
     case VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE: return kDynPrimitiveRestartEnable;
     case VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT: return kDynColorWriteEnable;
+    case VK_DYNAMIC_STATE_LOGIC_OP_EXT: return kDynLogicOp;
     default: return 0;
   }
 }
@@ -80,6 +81,7 @@ exec::GraphicsState merge_dynamic_state(const exec::GraphicsState& pipeline, uin
   if (has(kDynPrimitiveRestartEnable)) out.input_assembly.primitive_restart = v.input_assembly.primitive_restart;
   exec::ColorBlendState& cb = out.color_blend;
   if (has(kDynColorWriteEnable)) cb.color_write_enable = v.color_blend.color_write_enable;
+  if (has(kDynLogicOp)) cb.logic_op = v.color_blend.logic_op;
   for (uint32_t i = 0; i < cb.attachment_count; ++i)
     if (!(cb.color_write_enable & (1u << i))) cb.attachments[i].colorWriteMask = 0;
   return out;

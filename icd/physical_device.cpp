@@ -442,7 +442,8 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT: {
         auto* f = reinterpret_cast<VkPhysicalDeviceExtendedDynamicState2FeaturesEXT*>(s);
         f->extendedDynamicState2 = VK_TRUE;
-        f->extendedDynamicState2LogicOp = VK_FALSE;             // VK_DYNAMIC_STATE_LOGIC_OP_EXT: not yet
+        // The logic op is read when a draw merges its dynamic state (DrawFeaturesTest.DynamicLogicOp).
+        f->extendedDynamicState2LogicOp = VK_TRUE;
         f->extendedDynamicState2PatchControlPoints = VK_FALSE;  // no tessellation
         break;
       }

@@ -619,6 +619,44 @@ TEST_F(DrawFeaturesTest, ColorWriteEnableStaticAndDynamic) {
   }
 }
 
+// extendedDynamicState2LogicOp: the pipeline says COPY with VK_DYNAMIC_STATE_LOGIC_OP_EXT, the
+// command buffer sets XOR for one draw and OR for the next; the left half of the target shows each.
+TEST_F(DrawFeaturesTest, DynamicLogicOp) {
+  VkPhysicalDeviceExtendedDynamicState2FeaturesEXT eds2{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT};
+  REQUIRE_ON_KILN(features().core.features.logicOp &&
+                      query_extension_features(physical_device(), VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME, eds2) &&
+                      eds2.extendedDynamicState2LogicOp,
+                  "logicOp and extendedDynamicState2LogicOp");
+  eds2.extendedDynamicState2PatchControlPoints = VK_FALSE;
+  DeviceFeatures enabled;
+  enabled.core.features.logicOp = VK_TRUE;
+  enabled.v13.pNext = &eds2;
+  TestDevice& device = *create_device(enabled, {VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME});
+  auto set_logic_op = reinterpret_cast<PFN_vkCmdSetLogicOpEXT>(vkGetDeviceProcAddr(device.handle(), "vkCmdSetLogicOpEXT"));
+  ASSERT_NE(set_logic_op, nullptr);
+  Buffer vb = vertex_buffer(device, rect(-1, -1, 0, 1, 0.5f, {1, 0, 1, 1}));
+  DrawJobOptions o = colored_options();
+  o.logic_op_enable = true;
+  o.logic_op = VK_LOGIC_OP_COPY;
+  o.dynamic_states = {VK_DYNAMIC_STATE_LOGIC_OP_EXT};
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  using Px = std::array<uint8_t, 4>;
+  struct Case { VkLogicOp op; Px left; };
+  // Source (255, 0, 255, 255) over the clear (64, 64, 64, 64).
+  for (const Case& c : {Case{VK_LOGIC_OP_XOR, {191, 64, 191, 191}}, Case{VK_LOGIC_OP_OR, {255, 64, 255, 255}}}) {
+    const float q = 64 / 255.0f;
+    job.draw({.float32 = {q, q, q, q}}, [&](VkCommandBuffer cb) {
+      bind_vertices(cb, vb);
+      set_logic_op(cb, c.op);
+      vkCmdDraw(cb, 6, 1, 0, 0);
+    });
+    check_rgba8(job.read_color(), "logic op " + std::to_string(c.op),
+                [&](uint32_t x, uint32_t) { return x < 32 ? c.left : Px{64, 64, 64, 64}; });
+  }
+}
+
 // independentBlend: one fragment colour into two attachments, additive blending on the first,
 // MAX on the second (alpha masked there), over a clear of 64 in every channel.
 TEST_F(DrawFeaturesTest, IndependentBlendPerAttachment) {

@@ -18,7 +18,8 @@ TEST(GraphicsDynamicState, EveryCoreDynamicStateHasABit) {
                            VK_DYNAMIC_STATE_DEPTH_COMPARE_OP, VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE,
                            VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE, VK_DYNAMIC_STATE_STENCIL_OP,
                            VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE, VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE,
-                           VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE}) {
+                           VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT,
+                           VK_DYNAMIC_STATE_LOGIC_OP_EXT}) {
     const uint32_t bit = dynamic_state_bit(s);
     EXPECT_NE(bit, 0u) << s;
     EXPECT_EQ(all & bit, 0u) << s;
