@@ -23,6 +23,7 @@ using namespace gfx;
 // Primitives per front-end batch: large enough to amortise a vertex-kernel call over W
 // vertices and to reuse vertices, small enough to spread a draw over the pool.
 constexpr uint32_t kPrimitivesPerBatch = 256;
+static_assert(kPrimitivesPerBatch % 2 == 0, "batches that assemble their own strips start at even primitives");
 // Batches run through the front end together (one parallel_for).
 constexpr size_t kBatchesPerRound = 256;
 // Binned batches kept before the back end must run, bounding the scene's memory: a few
@@ -102,6 +103,7 @@ struct DrawScene::Impl {
   std::vector<ShadedBatch> shaded;
   // Per-draw scratch of add(), kept to spare a small-draw stream two allocations per draw.
   std::vector<uint64_t> vertex_counts;
+  std::vector<uint8_t> windowed;  // per sub-draw: its batches assemble their own primitives
   std::vector<ScenePass*> views;
   alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t faults = 0;
 
@@ -152,10 +154,21 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
   collect_draws(draw.cmd, draw.params);
   if (draw.primitives.size() < draw.params.size()) draw.primitives.resize(draw.params.size());
   vertex_counts.assign(draw.params.size(), 0);  // input-assembly vertices per instance
+  windowed.assign(draw.params.size(), 0);
   for (size_t d = 0; d < draw.params.size(); ++d) {
     draw.primitives[d].clear();
-    if (draw.params[d].instance_count == 0) continue;
-    vertex_counts[d] = assemble_draw(pool, base, draw.params[d], topology, provoking_last, ids, draw.primitives[d]);
+    const DrawParams& params = draw.params[d];
+    if (params.instance_count == 0) continue;
+    // Without restart cuts most topologies make each primitive a function of its index: batches
+    // then fetch and assemble their own primitives on the pool (no draw-sized id and primitive
+    // arrays to write and read back: 200 MB for a 4 M-triangle indexed mesh).
+    const bool cuts_possible = params.indexed && cmd.state->input_assembly.primitive_restart;
+    if (!cuts_possible && assembles_in_windows(topology) && uint64_t{params.first} + params.count <= UINT32_MAX) {
+      windowed[d] = 1;
+      vertex_counts[d] = params.count;
+      continue;
+    }
+    vertex_counts[d] = assemble_draw(pool, base, params, topology, provoking_last, ids, draw.primitives[d]);
   }
   // Multiview repeats the draw for each view, rendering into the layer of the same index.
   const uint32_t view_mask = cmd.targets->view_mask ? cmd.targets->view_mask : 1u;
@@ -180,7 +193,9 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
   for (ScenePass* pass : views) {
     for (size_t d = 0; d < draw.params.size(); ++d) {
       const DrawParams& params = draw.params[d];
-      const uint32_t prim_count = static_cast<uint32_t>(draw.primitives[d].size());
+      const uint32_t prim_count = static_cast<uint32_t>(
+          windowed[d] ? uncut_primitive_count(topology, params.count) : draw.primitives[d].size());
+      const PrimitiveList* primitives = windowed[d] ? nullptr : &draw.primitives[d];
       if (counters) {  // input assembly runs for every instance (and view), primitives or not
         counters->input_assembly_vertices.fetch_add(vertex_counts[d] * params.instance_count, std::memory_order_relaxed);
         counters->input_assembly_primitives.fetch_add(uint64_t{prim_count} * params.instance_count,
@@ -188,7 +203,7 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
       }
       for (uint32_t inst = 0; inst < params.instance_count && prim_count; ++inst) {
         for (uint32_t begin = 0; begin < prim_count; begin += kPrimitivesPerBatch) {
-          jobs.push_back({&params, &draw.primitives[d], inst, begin, std::min(prim_count, begin + kPrimitivesPerBatch)});
+          jobs.push_back({&params, primitives, inst, begin, std::min(prim_count, begin + kPrimitivesPerBatch)});
           job_pass.push_back(pass);
           if (jobs.size() < kBatchesPerRound) continue;
           run_front_end(pool);

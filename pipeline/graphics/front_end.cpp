@@ -6,6 +6,7 @@
 #include "common/thread_local_ref.h"
 #include "pipeline/draw.h"
 #include "pipeline/graphics/clipping.h"
+#include "pipeline/graphics/primitive_assembly.h"
 #include "pipeline/graphics/setup.h"
 #include "pipeline/graphics/vertex_stage.h"
 
@@ -53,22 +54,40 @@ struct FrontEndScratch {
   std::vector<uint32_t> outcodes;    // per shaded vertex, when every primitive uses viewport 0
   std::vector<ScreenVertex> screen;  // per shaded vertex inside every clip plane (viewport 0)
   ClipScratch clip;
+  VertexIds window_ids;              // batches that assemble their own primitives: the ids they read
+  PrimitiveList assembled;           // ... and the primitives
 };
 thread_local FrontEndScratch scratch;
 
 int32_t as_int(uint32_t bits) { return static_cast<int32_t>(bits); }
+
+// The primitives of a batch whose draw was not assembled up front: fetched and assembled from
+// just the ids they read, while they are in cache.
+const AssembledPrimitive* assemble_batch(const DrawContext& ctx, const BatchJob& job, FrontEndScratch& s) {
+  const VkPrimitiveTopology topology = ctx.state->input_assembly.topology;
+  const bool provoking_last = ctx.state->rasterization.provoking_vertex == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
+  const IdWindow window = uncut_id_window(topology, job.begin, job.end);
+  DrawParams piece = *job.params;
+  piece.first += uint32_t(window.first);  // the draw fits in 32 bits (DrawScene checks)
+  piece.count = uint32_t(window.last - window.first);
+  s.window_ids.resize(piece.count);
+  fetch_vertex_ids(ctx, piece, s.window_ids.data());
+  s.assembled.resize(job.end - job.begin);
+  assemble_uncut_window(topology, provoking_last, s.window_ids.data(), job.begin, job.end, s.assembled.data());
+  return s.assembled.data();
+}
 
 }  // namespace
 
 void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out, uint32_t* faults) {
   out.clear();
   FrontEndScratch& s = thread_local_ref(scratch);
-  const PrimitiveList& prims = *job.primitives;
+  const AssembledPrimitive* prims = job.primitives ? job.primitives->data() + job.begin : assemble_batch(ctx, job, s);
   const uint32_t count = job.end - job.begin;
   s.cache.reset(size_t(count) * 3);
   s.prim_slots.resize(size_t(count) * 3);
   for (uint32_t p = 0; p < count; ++p) {
-    const AssembledPrimitive& prim = prims[job.begin + p];
+    const AssembledPrimitive& prim = prims[p];
     for (uint32_t v = 0; v < prim.vertex_count; ++v) s.prim_slots[p * 3 + v] = s.cache.slot(prim.id[v]);
   }
   const VertexFormat& f = ctx.vertex_format;
@@ -99,7 +118,7 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
   const uint32_t* in[3];
   const uint32_t* clipped[kMaxClippedVertices + 2];
   for (uint32_t p = 0; p < count; ++p) {
-    const AssembledPrimitive& prim = prims[job.begin + p];
+    const AssembledPrimitive& prim = prims[p];
     for (uint32_t v = 0; v < prim.vertex_count; ++v) {
       const uint32_t slot = s.prim_slots[p * 3 + v];
       in[v] = s.vertices.data() + size_t(slot) * f.stride;

@@ -10,7 +10,8 @@ namespace kiln::exec::gfx {
 // A run of consecutive primitives of one draw and instance.
 struct BatchJob {
   const DrawParams* params;
-  const PrimitiveList* primitives;
+  const PrimitiveList* primitives;  // the draw's assembled primitives, or null: the batch assembles
+                                    // its own from the ids it reads (assemble_uncut_window)
   uint32_t instance;
   uint32_t begin, end;  // primitive range
 };

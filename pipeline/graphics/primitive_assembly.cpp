@@ -107,4 +107,52 @@ void assemble_uncut_range(VkPrimitiveTopology topology, bool provoking_last, con
   for (size_t p = begin; p < end; ++p) out[p - begin] = run_primitive(topology, provoking_last, ids, p, uint32_t(p));
 }
 
+bool assembles_in_windows(VkPrimitiveTopology topology) {
+  switch (topology) {
+    case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY: return true;
+    default: return false;
+  }
+}
+
+IdWindow uncut_id_window(VkPrimitiveTopology topology, size_t begin, size_t end) {
+  if (begin >= end) return {0, 0};
+  switch (topology) {
+    case VK_PRIMITIVE_TOPOLOGY_POINT_LIST: return {begin, end};
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST: return {2 * begin, 2 * end};
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP: return {begin, end + 1};
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY: return {4 * begin, 4 * end};
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY: return {begin, end + 3};
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST: return {3 * begin, 3 * end};
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP: return {begin, end + 2};
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY: return {6 * begin, 6 * end};
+    default: return {0, 0};  // not assembled in windows
+  }
+}
+
+void assemble_uncut_window(VkPrimitiveTopology topology, bool provoking_last, const int64_t* window, size_t begin,
+                           size_t end, AssembledPrimitive* out) {
+  // Primitive begin + j reads the window as primitive j reads a stream starting there (an even
+  // begin keeps the strips' odd/even vertex order); only PrimitiveId differs.
+  if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST) {  // the common case, without the per-primitive switch
+    const uint8_t provoking = provoking_last ? 2 : 0;
+    for (size_t j = 0; j < end - begin; ++j) {
+      AssembledPrimitive& p = out[j];
+      for (int v = 0; v < 3; ++v) p.id[v] = static_cast<int32_t>(window[3 * j + v]);
+      p.vertex_count = 3;
+      p.provoking = provoking;
+      p.primitive_id = uint32_t(begin + j);
+    }
+    return;
+  }
+  for (size_t j = 0; j < end - begin; ++j)
+    out[j] = run_primitive(topology, provoking_last, window, j, uint32_t(begin + j));
+}
+
 }  // namespace kiln::exec::gfx

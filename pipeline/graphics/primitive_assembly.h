@@ -26,4 +26,19 @@ size_t uncut_primitive_count(VkPrimitiveTopology topology, size_t count);
 void assemble_uncut_range(VkPrimitiveTopology topology, bool provoking_last, const int64_t* ids, size_t begin,
                           size_t end, AssembledPrimitive* out);
 
+// Assembly in windows: primitives [begin, end) (begin even) of an uncut stream from just the ids
+// they read, so a front-end batch fetches and assembles its own primitives and a draw needs no
+// draw-sized id and primitive arrays. Every topology but triangle fans (each triangle reads id 0)
+// and triangle strips with adjacency (their first and last triangles are special) qualifies.
+bool assembles_in_windows(VkPrimitiveTopology topology);
+// The id positions primitives [begin, end) read: [first, last).
+struct IdWindow {
+  size_t first, last;
+};
+IdWindow uncut_id_window(VkPrimitiveTopology topology, size_t begin, size_t end);
+// Primitives [begin, end) into out[0 .. end - begin) from `window`, the ids at positions
+// uncut_id_window(topology, begin, end): exactly what assemble_uncut_range gives.
+void assemble_uncut_window(VkPrimitiveTopology topology, bool provoking_last, const int64_t* window, size_t begin,
+                           size_t end, AssembledPrimitive* out);
+
 }  // namespace kiln::exec::gfx

@@ -1,6 +1,7 @@
 // Primitive assembly in parallel pieces (pipeline/graphics/primitive_assembly.*): for id streams
-// without restart cuts, any split into ranges must give exactly the primitives, vertex order,
-// provoking vertex and PrimitiveId of the serial assembler, for every topology and length.
+// without restart cuts, any split into ranges (and, for the topologies that allow it, into windows
+// of just the ids each range reads) must give exactly the primitives, vertex order, provoking
+// vertex and PrimitiveId of the serial assembler, for every topology and length.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -32,20 +33,36 @@ TEST(PrimitiveAssembly, PiecesMatchTheSerialAssemblerForEveryTopology) {
         assemble_primitives(topology, provoking_last, ids.data(), n, serial);
         const size_t count = uncut_primitive_count(topology, n);
         ASSERT_EQ(count, serial.size()) << "topology " << topology << ", " << n << " ids";
+        auto expect_serial = [&](const PrimitiveList& got, const char* how, size_t piece) {
+          for (size_t p = 0; p < count; ++p) {
+            const AssembledPrimitive& a = serial[p];
+            const AssembledPrimitive& b = got[p];
+            ASSERT_EQ(a.vertex_count, b.vertex_count) << how << piece << " topology " << topology << " primitive " << p;
+            ASSERT_EQ(a.provoking, b.provoking) << how << piece << " topology " << topology << " primitive " << p;
+            ASSERT_EQ(a.primitive_id, b.primitive_id);
+            ASSERT_EQ(b.primitive_id, p);
+            for (uint32_t v = 0; v < a.vertex_count; ++v) ASSERT_EQ(a.id[v], b.id[v]) << how << piece << " primitive " << p;
+          }
+        };
         for (size_t piece : {size_t{1}, size_t{3}, size_t{64}}) {
           PrimitiveList pieces(count);
           for (size_t begin = 0; begin < count; begin += piece)
             assemble_uncut_range(topology, provoking_last, ids.data(), begin, std::min(count, begin + piece),
                                  pieces.data() + begin);
-          for (size_t p = 0; p < count; ++p) {
-            const AssembledPrimitive& a = serial[p];
-            const AssembledPrimitive& b = pieces[p];
-            ASSERT_EQ(a.vertex_count, b.vertex_count) << "topology " << topology << " primitive " << p;
-            ASSERT_EQ(a.provoking, b.provoking) << "topology " << topology << " primitive " << p;
-            ASSERT_EQ(a.primitive_id, b.primitive_id);
-            ASSERT_EQ(b.primitive_id, p);
-            for (uint32_t v = 0; v < a.vertex_count; ++v) ASSERT_EQ(a.id[v], b.id[v]) << "primitive " << p;
+          expect_serial(pieces, "pieces of ", piece);
+        }
+        // Windows: each even-sized piece from a copy of only the ids it reads.
+        if (!assembles_in_windows(topology)) continue;
+        for (size_t piece : {size_t{2}, size_t{4}, size_t{64}}) {
+          PrimitiveList windows(count);
+          for (size_t begin = 0; begin < count; begin += piece) {
+            const size_t end = std::min(count, begin + piece);
+            const IdWindow w = uncut_id_window(topology, begin, end);
+            ASSERT_LE(w.last, n) << "topology " << topology;
+            const std::vector<int64_t> window(ids.begin() + w.first, ids.begin() + w.last);
+            assemble_uncut_window(topology, provoking_last, window.data(), begin, end, windows.data() + begin);
           }
+          expect_serial(windows, "windows of ", piece);
         }
       }
 }
