@@ -86,6 +86,16 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   p12.conformanceVersion = {0, 0, 0, 0};  // not conformant (yet)
   p12.denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
   p12.roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+  // Float controls the JIT gives every shader anyway: IEEE operations without fast-math flags
+  // (signed zeros, infinities and NaNs preserved), the host's default MXCSR (denormals neither
+  // flushed nor treated as zero) and round-to-nearest-even. Flush-to-zero and round-toward-zero
+  // would need code of their own: FALSE.
+  for (VkBool32* preserved : {&p12.shaderSignedZeroInfNanPreserveFloat16, &p12.shaderSignedZeroInfNanPreserveFloat32,
+                              &p12.shaderSignedZeroInfNanPreserveFloat64, &p12.shaderDenormPreserveFloat16,
+                              &p12.shaderDenormPreserveFloat32, &p12.shaderDenormPreserveFloat64,
+                              &p12.shaderRoundingModeRTEFloat16, &p12.shaderRoundingModeRTEFloat32,
+                              &p12.shaderRoundingModeRTEFloat64})
+    *preserved = VK_TRUE;
   p12.maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;
   p12.maxPerStageDescriptorUpdateAfterBindSamplers = 1u << 20;
   p12.maxPerStageDescriptorUpdateAfterBindUniformBuffers = 1u << 20;

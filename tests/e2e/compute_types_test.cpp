@@ -1422,6 +1422,74 @@ TEST_F(ComputeTypesTest, RoundingModeDecorationsOnConversionsToHalf) {
   failures.report(kCount);
 }
 
+// Float controls Kiln reports (shaderDenormPreserve, shaderSignedZeroInfNanPreserve and
+// shaderRoundingModeRTE for 32 and 64 bits): with those execution modes, +, -, * and / on
+// subnormal operands and results, signed zeros, infinities and NaNs give the host's IEEE results
+// bit for bit (this test binary runs with the default MXCSR: nothing flushed).
+template <typename T>
+std::vector<T> float_control_operands() {
+  using L = std::numeric_limits<T>;
+  const T tiny = L::denorm_min(), smallest_normal = L::min();
+  std::vector<T> v = {smallest_normal, -smallest_normal / 2,  // sum and difference subnormal
+                      tiny * 3, tiny,                          // subnormal operands
+                      std::sqrt(smallest_normal) / 4, std::sqrt(smallest_normal) / 8,  // product subnormal
+                      smallest_normal / 2, T(4),               // quotient subnormal
+                      T(0.0), T(-0.0), T(-0.0), T(-0.0),       // signed zeros
+                      T(-0.0), T(5), L::infinity(), T(2),      // -0 * 5, inf / 2
+                      L::infinity(), L::infinity(), -L::infinity(), T(0.0),
+                      L::quiet_NaN(), T(1), T(1), T(3)};       // NaN, 1/3 rounded to nearest even
+  Random random(7);
+  while (v.size() < 128) v.push_back(T(random.uniform(-4, 4)) * std::exp2(T(-int(random.below(L::max_exponent + L::digits)))));
+  return v;
+}
+
+TEST_F(ComputeTypesTest, FloatControlsPreserveDenormalsSignedZerosInfinitiesAndNaNs) {
+  VkPhysicalDeviceVulkan12Properties p12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
+  VkPhysicalDeviceProperties2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p12};
+  vkGetPhysicalDeviceProperties2(physical_device(), &query);
+  REQUIRE_ON_KILN(p12.shaderDenormPreserveFloat32 && p12.shaderDenormPreserveFloat64 &&
+                      p12.shaderSignedZeroInfNanPreserveFloat32 && p12.shaderSignedZeroInfNanPreserveFloat64 &&
+                      p12.shaderRoundingModeRTEFloat32 && p12.shaderRoundingModeRTEFloat64,
+                  "float controls: denorm/signed-zero-inf-nan preserve and RTE for 32 and 64 bits");
+  REQUIRE_FEATURES({features().core.features.shaderFloat64, "shaderFloat64"});
+  TestDevice& device = typed_device();
+  constexpr uint32_t kPairs = 64;  // one workgroup (float_controls_preserve.spvasm)
+  const std::vector<float> floats = float_control_operands<float>();
+  const std::vector<double> doubles = float_control_operands<double>();
+  const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  Buffer float_in = device.create_buffer(sizeof(float) * 2 * kPairs, storage);
+  Buffer double_in = device.create_buffer(sizeof(double) * 2 * kPairs, storage);
+  Buffer float_out = device.create_buffer(sizeof(float) * 4 * kPairs, storage, 0xCD);
+  Buffer double_out = device.create_buffer(sizeof(double) * 4 * kPairs, storage, 0xCD);
+  std::memcpy(float_in.mapped, floats.data(), sizeof(float) * 2 * kPairs);
+  std::memcpy(double_in.mapped, doubles.data(), sizeof(double) * 2 * kPairs);
+  const VkDescriptorType ssbo = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  ComputeJob job(device, "float_controls_preserve.spvasm", {ssbo, ssbo, ssbo, ssbo});
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, float_in);
+  job.bind_buffer(1, double_in);
+  job.bind_buffer(2, float_out);
+  job.bind_buffer(3, double_out);
+  job.run(1);
+  auto check = [&](const auto& in, const auto* got, const char* type) {
+    using T = std::decay_t<decltype(in[0])>;
+    GroupedFailures failures([&](size_t i) { return std::string(type) + " pair " + std::to_string(i); });
+    const char* names[4] = {"a + b", "a - b", "a * b", "a / b"};
+    for (uint32_t i = 0; i < kPairs; ++i) {
+      const T a = in[2 * i], b = in[2 * i + 1];
+      const T expected[4] = {a + b, a - b, a * b, a / b};
+      for (int k = 0; k < 4; ++k) {
+        const T actual = got[4 * i + k];
+        const bool same = std::isnan(expected[k]) ? std::isnan(actual) : std::memcmp(&actual, &expected[k], sizeof(T)) == 0;
+        if (!same) failures.add(names[k], i, num(double(actual)), num(double(expected[k])));
+      }
+    }
+    failures.report(kPairs);
+  };
+  check(floats, mapped_as<float>(float_out), "float");
+  check(doubles, mapped_as<double>(double_out), "double");
+}
+
 // --- OpSpecConstantOp that specialization cannot fold ----------------------------------------------
 
 TEST_F(ComputeTypesTest, SpecConstantOpsOnWideAndNarrowTypesAndShuffles) {
