@@ -60,7 +60,7 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       // Instance-rate divisors, 0 included (the vertex kernel's fetch, compiler/translate_stage_io.cpp).
       ext(VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME, VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_SPEC_VERSION),
       // Core in 1.3: every dynamic state of both (icd/graphics_dynamic_state.cpp), under the EXT
-      // names too; not the _2 logic-op and patch-control-point states.
+      // names too, and _2's logic op; not its patch-control-point state (no tessellation).
       ext(VK_EXT_EXTENDED_DYNAMIC_STATE_EXTENSION_NAME, VK_EXT_EXTENDED_DYNAMIC_STATE_SPEC_VERSION),
       ext(VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME, VK_EXT_EXTENDED_DYNAMIC_STATE_2_SPEC_VERSION),
       // Per-attachment write enables, static or dynamic, folded into write masks (graphics_dynamic_state.cpp).
@@ -75,6 +75,9 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       // Feedback loops through input attachments are ordered: one worker runs a tile's
       // primitives in order, each batch's tests and stores before the next batch's shader.
       ext(VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME, VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_SPEC_VERSION),
+      // Restart indices in list topologies: a cut drops the list's incomplete primitive, as
+      // primitive assembly does for every topology (pipeline/graphics/primitive_assembly.cpp).
+      ext(VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME, VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_SPEC_VERSION),
       // 8-bit index buffers (pipeline/graphics/vertex_stage.cpp fetch_vertex_ids).
       ext(VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME, VK_EXT_INDEX_TYPE_UINT8_SPEC_VERSION),
       // Shader types, layouts and subgroups (compute today; each stage as it lands).

@@ -467,6 +467,14 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->stippledRectangularLines = f->stippledBresenhamLines = f->stippledSmoothLines = VK_FALSE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT: {
+        // Assembly splits the id stream at cuts whatever the topology; a list's incomplete
+        // primitive before a cut is dropped (DrawFeaturesTest.ListRestartDropsTheIncompletePrimitive).
+        auto* f = reinterpret_cast<VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT*>(s);
+        f->primitiveTopologyListRestart = VK_TRUE;
+        f->primitiveTopologyPatchListRestart = VK_FALSE;  // no tessellation
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT: {
         // Primitive assembly picks v_(i+2) (lists, strips) / v_(i+2) of fans as the provoking
         // vertex in LAST mode (DrawFeaturesTest.ProvokingVertexLastForEveryTopology).

@@ -138,6 +138,49 @@ TEST_F(DrawFeaturesTest, Uint8IndicesWithPrimitiveRestart) {
   });
 }
 
+// VK_EXT_primitive_topology_list_restart: a triangle list with 16-bit indices draws the red and
+// green rectangles of the test above; between them, two blue vertices (the gap's top and bottom)
+// are cut short by the restart index, so that incomplete triangle is dropped — an assembler that
+// skipped the index instead would draw (blue, blue, green corner) into the gap.
+TEST_F(DrawFeaturesTest, ListRestartDropsTheIncompletePrimitive) {
+  VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT restart{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT};
+  REQUIRE_ON_KILN(query_extension_features(physical_device(), VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME,
+                                           restart) &&
+                      restart.primitiveTopologyListRestart,
+                  "VK_EXT_primitive_topology_list_restart");
+  restart.primitiveTopologyPatchListRestart = VK_FALSE;
+  TestDevice& device = *create_device_with_extension(restart, VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME);
+  auto corner = [](float x, float y, std::array<float, 4> c) {
+    return ColoredVertex{clip(x), clip(y), 0.5f, c[0], c[1], c[2], c[3]};
+  };
+  const std::array<float, 4> red{1, 0, 0, 1}, green{0, 1, 0, 1}, blue{0, 0, 1, 1};
+  const std::vector<ColoredVertex> vertices = {
+      corner(8, 8, red),     corner(24, 8, red),    corner(8, 56, red),    corner(24, 56, red),
+      corner(40, 8, green),  corner(56, 8, green),  corner(40, 56, green), corner(56, 56, green),
+      corner(32, 8, blue),   corner(32, 56, blue)};
+  Buffer vb = vertex_buffer(device, vertices);
+  const uint16_t indices[] = {0, 1, 2, 1, 3, 2, 8, 9, 0xFFFF, 4, 5, 6, 5, 7, 6};
+  Buffer ib = device.create_buffer(sizeof indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+  std::memcpy(ib.mapped, indices, sizeof indices);
+  DrawJobOptions o = colored_options();
+  o.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  o.primitive_restart = true;
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdBindIndexBuffer(cb, ib.buffer, 0, VK_INDEX_TYPE_UINT16);
+    vkCmdDrawIndexed(cb, uint32_t(std::size(indices)), 1, 0, 0, 0);
+  });
+  check_rgba8(job.read_color(), "list with restart", [](uint32_t x, uint32_t y) -> std::array<uint8_t, 4> {
+    if (y < 8 || y >= 56) return {0, 0, 0, 0};
+    if (x >= 8 && x < 24) return {255, 0, 0, 255};
+    if (x >= 40 && x < 56) return {0, 255, 0, 255};
+    return {0, 0, 0, 0};
+  });
+}
+
 // VK_EXT_provoking_vertex: flat colours of a triangle strip, a triangle fan and a line strip come
 // from the first vertex of each primitive by default and from the last in LAST_VERTEX mode
 // (strip triangle i: v_i / v_(i+2); fan triangle i: v_(i+1) / v_(i+2); strip line i: v_i / v_(i+1)).
