@@ -60,7 +60,7 @@ static VkPhysicalDeviceLimits make_limits() {
   l.subTexelPrecisionBits = 8;
   l.mipmapPrecisionBits = 8;
   l.maxDrawIndexedIndexValue = (1u << 24) - 1;  // fullDrawIndexUint32: not yet
-  l.maxDrawIndirectCount = 1;                  // multiDrawIndirect: not yet
+  l.maxDrawIndirectCount = UINT32_MAX;         // records are read at execution, one sub-draw each
   l.maxSamplerLodBias = 16.0f;
   l.maxSamplerAnisotropy = 16.0f;
   l.maxViewports = exec::kMaxViewports;        // ViewportIndex selects viewport + scissor

@@ -321,6 +321,12 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // attachment 0 (abi::kDualSourceOutputSlot).
   pd->features.dualSrcBlend = VK_TRUE;
   pd->features.multiViewport = VK_TRUE;
+  // Indirect draws read every record (and the count, for the Count commands) when they execute,
+  // firstInstance included (pipeline/graphics/draw_context.cpp collect_draws;
+  // DrawFeaturesTest.IndirectDrawsEveryRecordAndCount).
+  pd->features.multiDrawIndirect = VK_TRUE;
+  pd->features.drawIndirectFirstInstance = VK_TRUE;
+  pd->features12.drawIndirectCount = VK_TRUE;
   pd->features12.shaderOutputViewportIndex = VK_TRUE;
   pd->features12.shaderOutputLayer = VK_TRUE;
 

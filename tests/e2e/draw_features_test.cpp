@@ -138,6 +138,71 @@ TEST_F(DrawFeaturesTest, Uint8IndicesWithPrimitiveRestart) {
   });
 }
 
+// multiDrawIndirect, drawIndirectFirstInstance and drawIndirectCount: four records draw the four
+// quadrant rectangles of a 64x64 target — record 1 has no vertices and record 3 no instances, so
+// only quadrants 0 and 2 are drawn; record 2 starts at instance 5 (draw_colored ignores it). The
+// Count commands read a count of 1 with maxDrawCount 4: quadrant 0 only. Indexed and not.
+TEST_F(DrawFeaturesTest, IndirectDrawsEveryRecordAndCount) {
+  const DeviceFeatures& f = features();
+  REQUIRE_ON_KILN(f.core.features.multiDrawIndirect && f.core.features.drawIndirectFirstInstance && f.v12.drawIndirectCount,
+                  "multiDrawIndirect, drawIndirectFirstInstance and drawIndirectCount");
+  DeviceFeatures enabled;
+  enabled.core.features.multiDrawIndirect = VK_TRUE;
+  enabled.core.features.drawIndirectFirstInstance = VK_TRUE;
+  enabled.v12.drawIndirectCount = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  const std::array<std::array<float, 4>, 4> colours{{{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 1, 1}}};
+  std::vector<ColoredVertex> vertices;
+  for (uint32_t q = 0; q < 4; ++q) {
+    const float x = (q & 1) ? 0.0f : -1.0f, y = (q & 2) ? 0.0f : -1.0f;
+    const std::vector<ColoredVertex> r = rect(x, y, x + 1, y + 1, 0.5f, colours[q]);
+    vertices.insert(vertices.end(), r.begin(), r.end());
+  }
+  Buffer vb = vertex_buffer(device, vertices);
+  std::vector<uint32_t> indices(24);
+  for (uint32_t i = 0; i < 24; ++i) indices[i] = i;
+  Buffer ib = device.create_buffer(sizeof(uint32_t) * 24, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+  std::memcpy(ib.mapped, indices.data(), sizeof(uint32_t) * 24);
+  // Records 32 bytes apart (stride larger than either record), after a 16-byte offset.
+  constexpr uint32_t kStride = 32, kOffset = 16;
+  Buffer records = device.create_buffer(kOffset + 4 * kStride, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, 0);
+  Buffer count = device.create_buffer(8, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, 0);
+  const uint32_t one = 1;
+  std::memcpy(static_cast<uint8_t*>(count.mapped) + 4, &one, 4);
+  const uint32_t first_instance[4] = {0, 0, 5, 0}, instances[4] = {1, 1, 1, 0}, vertex_counts[4] = {6, 0, 6, 6};
+  DrawJob job(device, colored_options());
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  for (bool indexed : {false, true}) {
+    for (uint8_t i = 0; i < 4; ++i) {
+      uint8_t* at = static_cast<uint8_t*>(records.mapped) + kOffset + i * kStride;
+      if (indexed) {
+        const VkDrawIndexedIndirectCommand r{vertex_counts[i], instances[i], 6u * i, 0, first_instance[i]};
+        std::memcpy(at, &r, sizeof r);
+      } else {
+        const VkDrawIndirectCommand r{vertex_counts[i], instances[i], 6u * i, first_instance[i]};
+        std::memcpy(at, &r, sizeof r);
+      }
+    }
+    for (bool with_count : {false, true}) {
+      job.draw(kBlack, [&](VkCommandBuffer cb) {
+        bind_vertices(cb, vb);
+        vkCmdBindIndexBuffer(cb, ib.buffer, 0, VK_INDEX_TYPE_UINT32);
+        if (indexed && with_count) vkCmdDrawIndexedIndirectCount(cb, records.buffer, kOffset, count.buffer, 4, 4, kStride);
+        else if (indexed) vkCmdDrawIndexedIndirect(cb, records.buffer, kOffset, 4, kStride);
+        else if (with_count) vkCmdDrawIndirectCount(cb, records.buffer, kOffset, count.buffer, 4, 4, kStride);
+        else vkCmdDrawIndirect(cb, records.buffer, kOffset, 4, kStride);
+      });
+      const std::string what = std::string(indexed ? "indexed" : "non-indexed") + (with_count ? " with count" : "");
+      check_rgba8(job.read_color(), what, [&](uint32_t x, uint32_t y) -> std::array<uint8_t, 4> {
+        const uint32_t q = (x >= 32 ? 1 : 0) + (y >= 32 ? 2 : 0);
+        const bool drawn = with_count ? q == 0 : (q == 0 || q == 2);
+        if (!drawn) return {0, 0, 0, 0};
+        return {uint8_t(colours[q][0] * 255), uint8_t(colours[q][1] * 255), uint8_t(colours[q][2] * 255), 255};
+      });
+    }
+  }
+}
+
 // VK_EXT_primitive_topology_list_restart: a triangle list with 16-bit indices draws the red and
 // green rectangles of the test above; between them, two blue vertices (the gap's top and bottom)
 // are cut short by the restart index, so that incomplete triangle is dropped — an assembler that
