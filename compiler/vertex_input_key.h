@@ -13,16 +13,19 @@ struct VertexAttributeKey {
   uint32_t binding = 0;
   uint32_t format = 0;  // VkFormat
   uint32_t offset = 0;
+  bool operator==(const VertexAttributeKey&) const = default;
 };
 struct VertexBindingKey {
   uint32_t binding = 0;
   bool per_instance = false;  // VK_VERTEX_INPUT_RATE_INSTANCE
   uint32_t divisor = 1;       // per-instance only; 0 = every instance reads element base_instance
+  bool operator==(const VertexBindingKey&) const = default;
 };
 struct VertexInputKey {
   std::vector<VertexAttributeKey> attributes;  // sorted by location
   std::vector<VertexBindingKey> bindings;      // sorted by binding
   uint64_t hash() const;
+  bool operator==(const VertexInputKey&) const = default;
 };
 
 }  // namespace kiln::compiler

@@ -57,12 +57,16 @@ bool capture_draw(CommandBuffer* cb, const char* api, exec::DrawCmd* draw) {
   }
   const GraphicsPipelinePart& part = pipeline->graphics;
   if (!g.merged_state) {
-    const exec::GraphicsState merged = merge_dynamic_state(part.state, part.dynamic_mask, g.dynamic);
+    exec::GraphicsState merged = merge_dynamic_state(part.state, part.dynamic_mask, g.dynamic);
+    if (part.vertex_input_variants) {
+      merged.kernels = part.vertex_input_variants->kernels_for(g.dynamic.vertex_input);
+      if (!merged.kernels) return false;  // logged
+    }
     g.merged_state = cb->commands.copy_array(&merged, 1);
   }
   if (!g.captured_vertex_buffers) {
     abi::VertexBufferRecord records[abi::kMaxVertexBindings];
-    const bool dynamic_stride = part.dynamic_mask & kDynVertexInputBindingStride;
+    const bool dynamic_stride = part.dynamic_mask & (kDynVertexInputBindingStride | kDynVertexInput);
     for (uint32_t i = 0; i < abi::kMaxVertexBindings; ++i) {
       records[i] = g.vertex_buffers[i];
       records[i].stride = dynamic_stride ? g.dynamic.vertex_strides[i] : part.vertex_strides[i];

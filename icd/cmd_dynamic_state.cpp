@@ -157,3 +157,32 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetDepthBiasEnable(VkCommandBuffer
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetPrimitiveRestartEnable(VkCommandBuffer cb, VkBool32 enable) {
   set(cb, kDynPrimitiveRestartEnable).input_assembly.primitive_restart = enable;
 }
+
+// VK_EXT_vertex_input_dynamic_state: the state becomes the key of the vertex kernel the next draw
+// uses (icd/vertex_input_variants.h); the bindings' strides are recorded like dynamic strides.
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetVertexInputEXT(
+    VkCommandBuffer handle, uint32_t bindingCount, const VkVertexInputBindingDescription2EXT* pBindings,
+    uint32_t attributeCount, const VkVertexInputAttributeDescription2EXT* pAttributes) {
+  DynamicStateValues& d = command_buffer_of(handle)->gfx.dynamic;
+  set(handle, kDynVertexInput);
+  command_buffer_of(handle)->gfx.captured_vertex_buffers = nullptr;  // strides changed
+  compiler::VertexInputKey& key = d.vertex_input;
+  key = {};
+  for (uint32_t i = 0; i < bindingCount; ++i) {
+    const VkVertexInputBindingDescription2EXT& b = pBindings[i];
+    if (b.binding >= abi::kMaxVertexBindings) {
+      KILN_LOG_ONCE(LogLevel::Error, "vkCmdSetVertexInputEXT: binding %u beyond %u; ignored", b.binding,
+                    abi::kMaxVertexBindings);
+      continue;
+    }
+    key.bindings.push_back({b.binding, b.inputRate == VK_VERTEX_INPUT_RATE_INSTANCE,
+                            b.inputRate == VK_VERTEX_INPUT_RATE_INSTANCE ? b.divisor : 1});
+    d.vertex_strides[b.binding] = b.stride;
+  }
+  for (uint32_t i = 0; i < attributeCount; ++i) {
+    const VkVertexInputAttributeDescription2EXT& a = pAttributes[i];
+    key.attributes.push_back({a.location, a.binding, static_cast<uint32_t>(a.format), a.offset});
+  }
+  std::sort(key.attributes.begin(), key.attributes.end(), [](auto& x, auto& y) { return x.location < y.location; });
+  std::sort(key.bindings.begin(), key.bindings.end(), [](auto& x, auto& y) { return x.binding < y.binding; });
+}

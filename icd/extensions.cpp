@@ -107,6 +107,8 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       // Restart indices in list topologies: a cut drops the list's incomplete primitive, as
       // primitive assembly does for every topology (pipeline/graphics/primitive_assembly.cpp).
       ext(VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME, VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_SPEC_VERSION),
+      // Vertex input as dynamic state: one vertex kernel per recorded state (icd/vertex_input_variants.h).
+      ext(VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME, VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_SPEC_VERSION),
       // 8-bit index buffers (pipeline/graphics/vertex_stage.cpp fetch_vertex_ids).
       ext(VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME, VK_EXT_INDEX_TYPE_UINT8_SPEC_VERSION),
       // Shader types, layouts and subgroups (compute today; each stage as it lands).

@@ -32,6 +32,7 @@ uint32_t dynamic_state_bit(VkDynamicState state) {
     case VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE: return kDynPrimitiveRestartEnable;
     case VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT: return kDynColorWriteEnable;
     case VK_DYNAMIC_STATE_LOGIC_OP_EXT: return kDynLogicOp;
+    case VK_DYNAMIC_STATE_VERTEX_INPUT_EXT: return kDynVertexInput;
     default: return 0;
   }
 }

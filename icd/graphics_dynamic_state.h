@@ -6,12 +6,14 @@
 
 #include <cstdint>
 
+#include "compiler/vertex_input_key.h"
 #include "pipeline/graphics_state.h"
 
 namespace kiln {
 
 // One bit per dynamic state Kiln knows (the 1.0 states, the 1.3 core extended states and
-// VK_EXT_color_write_enable's and VK_EXT_extended_dynamic_state2's logic op).
+// VK_EXT_color_write_enable's, VK_EXT_extended_dynamic_state2's logic op and
+// VK_EXT_vertex_input_dynamic_state's).
 enum DynamicStateBit : uint32_t {
   kDynViewport = 1u << 0, kDynScissor = 1u << 1, kDynLineWidth = 1u << 2, kDynDepthBias = 1u << 3,
   kDynBlendConstants = 1u << 4, kDynDepthBounds = 1u << 5, kDynStencilCompareMask = 1u << 6,
@@ -21,6 +23,7 @@ enum DynamicStateBit : uint32_t {
   kDynDepthCompareOp = 1u << 17, kDynDepthBoundsTestEnable = 1u << 18, kDynStencilTestEnable = 1u << 19,
   kDynStencilOp = 1u << 20, kDynRasterizerDiscardEnable = 1u << 21, kDynDepthBiasEnable = 1u << 22,
   kDynPrimitiveRestartEnable = 1u << 23, kDynColorWriteEnable = 1u << 24, kDynLogicOp = 1u << 25,
+  kDynVertexInput = 1u << 26,  // not merged: it selects the vertex kernel (icd/vertex_input_variants.h)
 };
 
 // The bit of `state`, or 0 for a dynamic state Kiln does not support (pipeline creation rejects it).
@@ -29,7 +32,8 @@ uint32_t dynamic_state_bit(VkDynamicState state);
 struct DynamicStateValues {
   uint32_t set = 0;          // DynamicStateBit of every state recorded so far
   exec::GraphicsState values;  // the recorded values, in the fields the states map to
-  uint64_t vertex_strides[abi::kMaxVertexBindings] = {};  // VERTEX_INPUT_BINDING_STRIDE
+  uint64_t vertex_strides[abi::kMaxVertexBindings] = {};  // VERTEX_INPUT_BINDING_STRIDE or VERTEX_INPUT_EXT
+  compiler::VertexInputKey vertex_input;                  // VERTEX_INPUT_EXT
 };
 
 // `pipeline` with every state in `dynamic_mask` replaced by the recorded value (a state the

@@ -188,7 +188,11 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
   if (!vertex_stage) return fail("a graphics pipeline needs a vertex shader");
   if (g.state.rasterization.rasterizer_discard && !(g.dynamic_mask & kDynRasterizerDiscardEnable)) fragment_stage = nullptr;
 
-  const compiler::VertexInputKey vertex_input = parse_vertex_input(info.pVertexInputState, &g);
+  // With dynamic vertex input, pVertexInputState is ignored; the kernel made here reads no input
+  // and each draw's state gets its own (VertexInputVariants).
+  const bool dynamic_vertex_input = g.dynamic_mask & kDynVertexInput;
+  const compiler::VertexInputKey vertex_input =
+      dynamic_vertex_input ? compiler::VertexInputKey{} : parse_vertex_input(info.pVertexInputState, &g);
   const PipelineLayout* layout = pipeline_layout_of(info.layout);
   const compiler::BindingResolver bindings = binding_resolver(layout->desc);
   const uint64_t layout_hash = pipeline_layout_hash(layout->desc);
@@ -203,6 +207,7 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
                                              must_not_compile ? &compile_required : nullptr);
   if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
   if (!g.vertex) return fail(error.c_str());
+  const compiler::ShaderSource vertex_source = source;
   if (fragment_stage) {
     if (const char* why = shader_source_of(*fragment_stage, &source)) return fail(why);
     g.fragment = compiler::compile_fragment_kernel(source, host_simd_width(), bindings, layout_hash, kernels, &error,
@@ -225,6 +230,8 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
     part.kernels.fragment_interface = part.fragment->interface;
   }
   part.state.kernels = &part.kernels;
+  if (dynamic_vertex_input)
+    part.vertex_input_variants = std::make_shared<VertexInputVariants>(vertex_source, layout->desc, part.kernels);
   *out = to_handle<VkPipeline>(pipeline);
   return VK_SUCCESS;
 }

@@ -473,6 +473,11 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->stippledRectangularLines = f->stippledBresenhamLines = f->stippledSmoothLines = VK_FALSE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT:
+        // A vertex kernel per recorded vertex input state (icd/vertex_input_variants.h;
+        // DrawFeaturesTest.VertexInputDynamicState).
+        reinterpret_cast<VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT*>(s)->vertexInputDynamicState = VK_TRUE;
+        break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT: {
         // Assembly splits the id stream at cuts whatever the topology; a list's incomplete
         // primitive before a cut is dropped (DrawFeaturesTest.ListRestartDropsTheIncompletePrimitive).

@@ -9,6 +9,7 @@
 #include "compiler/graphics_compiler.h"
 #include "icd/object.h"
 #include "icd/pipeline_binding.h"
+#include "icd/vertex_input_variants.h"
 #include "pipeline/compute_dispatch.h"
 #include "pipeline/graphics_state.h"
 
@@ -26,6 +27,9 @@ struct GraphicsPipelinePart {
   uint32_t color_count = 0;
   VkFormat depth_format = VK_FORMAT_UNDEFINED, stencil_format = VK_FORMAT_UNDEFINED;
   uint32_t view_mask = 0;
+  // VK_DYNAMIC_STATE_VERTEX_INPUT_EXT: the vertex kernels of the recorded vertex input states
+  // (`vertex`/`kernels` then hold the kernel compiled with no vertex input).
+  std::shared_ptr<VertexInputVariants> vertex_input_variants;
 };
 
 struct Pipeline {

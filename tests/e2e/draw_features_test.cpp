@@ -203,6 +203,68 @@ TEST_F(DrawFeaturesTest, IndirectDrawsEveryRecordAndCount) {
   }
 }
 
+// VK_EXT_vertex_input_dynamic_state: one pipeline (draw_colored shaders), two vertex layouts set
+// with vkCmdSetVertexInputEXT in one render pass — the left rectangle from ColoredVertex records
+// (float colour, stride 28), the right one from packed records (RGBA8 UNORM colour at offset 12,
+// stride 16, bound at binding 1) — then the first layout again for a small square on top.
+TEST_F(DrawFeaturesTest, VertexInputDynamicState) {
+  VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT vi{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT};
+  REQUIRE_ON_KILN(query_extension_features(physical_device(), VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME, vi) &&
+                      vi.vertexInputDynamicState,
+                  "VK_EXT_vertex_input_dynamic_state");
+  TestDevice& device = *create_device_with_extension(vi, VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME);
+  auto set_vertex_input =
+      reinterpret_cast<PFN_vkCmdSetVertexInputEXT>(vkGetDeviceProcAddr(device.handle(), "vkCmdSetVertexInputEXT"));
+  ASSERT_NE(set_vertex_input, nullptr);
+  Buffer left = vertex_buffer(device, rect(-1, -1, 0, 1, 0.5f, {1, 0, 0, 1}));
+  Buffer square = vertex_buffer(device, rect(-0.5f, -0.5f, -0.25f, -0.25f, 0.5f, {0, 0, 1, 1}));
+  struct Packed {
+    float x, y, z;
+    uint8_t rgba[4];
+  };
+  std::vector<Packed> packed;
+  for (const ColoredVertex& v : rect(0, -1, 1, 1, 0.5f, {0, 0, 0, 0})) packed.push_back({v.x, v.y, v.z, {32, 64, 128, 255}});
+  Buffer right = vertex_buffer(device, packed);
+  DrawJobOptions o = colored_options();
+  o.vertex_bindings.clear();
+  o.vertex_attributes.clear();
+  o.dynamic_states = {VK_DYNAMIC_STATE_VERTEX_INPUT_EXT};
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  auto binding = [](uint32_t b, uint32_t stride) {
+    return VkVertexInputBindingDescription2EXT{VK_STRUCTURE_TYPE_VERTEX_INPUT_BINDING_DESCRIPTION_2_EXT, nullptr, b, stride,
+                                               VK_VERTEX_INPUT_RATE_VERTEX, 1};
+  };
+  auto attribute = [](uint32_t location, uint32_t b, VkFormat format, uint32_t offset) {
+    return VkVertexInputAttributeDescription2EXT{VK_STRUCTURE_TYPE_VERTEX_INPUT_ATTRIBUTE_DESCRIPTION_2_EXT, nullptr,
+                                                 location, b, format, offset};
+  };
+  const VkVertexInputBindingDescription2EXT float_binding = binding(0, sizeof(ColoredVertex));
+  const VkVertexInputAttributeDescription2EXT float_attributes[2] = {
+      attribute(0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0),
+      attribute(1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(ColoredVertex, r))};
+  const VkVertexInputBindingDescription2EXT packed_binding = binding(1, sizeof(Packed));
+  const VkVertexInputAttributeDescription2EXT packed_attributes[2] = {
+      attribute(0, 1, VK_FORMAT_R32G32B32_SFLOAT, 0), attribute(1, 1, VK_FORMAT_R8G8B8A8_UNORM, offsetof(Packed, rgba))};
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    const VkDeviceSize zero = 0;
+    set_vertex_input(cb, 1, &float_binding, 2, float_attributes);
+    vkCmdBindVertexBuffers(cb, 0, 1, &left.buffer, &zero);
+    vkCmdDraw(cb, 6, 1, 0, 0);
+    set_vertex_input(cb, 1, &packed_binding, 2, packed_attributes);
+    vkCmdBindVertexBuffers(cb, 1, 1, &right.buffer, &zero);
+    vkCmdDraw(cb, 6, 1, 0, 0);
+    set_vertex_input(cb, 1, &float_binding, 2, float_attributes);
+    vkCmdBindVertexBuffers(cb, 0, 1, &square.buffer, &zero);
+    vkCmdDraw(cb, 6, 1, 0, 0);
+  });
+  check_rgba8(job.read_color(), "two vertex layouts", [](uint32_t x, uint32_t y) -> std::array<uint8_t, 4> {
+    if (x >= 16 && x < 24 && y >= 16 && y < 24) return {0, 0, 255, 255};
+    return x < 32 ? std::array<uint8_t, 4>{255, 0, 0, 255} : std::array<uint8_t, 4>{32, 64, 128, 255};
+  });
+}
+
 // VK_EXT_primitive_topology_list_restart: a triangle list with 16-bit indices draws the red and
 // green rectangles of the test above; between them, two blue vertices (the gap's top and bottom)
 // are cut short by the restart index, so that incomplete triangle is dropped — an assembler that

@@ -25,7 +25,9 @@ TEST(GraphicsDynamicState, EveryCoreDynamicStateHasABit) {
     EXPECT_EQ(all & bit, 0u) << s;
     all |= bit;
   }
-  EXPECT_EQ(dynamic_state_bit(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT), 0u);  // not supported: pipelines reject it
+  EXPECT_NE(dynamic_state_bit(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT), 0u);
+  EXPECT_EQ(all & dynamic_state_bit(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT), 0u);
+  EXPECT_EQ(dynamic_state_bit(VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT), 0u);  // no tessellation: pipelines reject it
 }
 
 TEST(GraphicsDynamicState, OnlyDeclaredAndRecordedStatesReplaceThePipelines) {
