@@ -448,12 +448,15 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT: {
         // Rectangles with ends perpendicular to the line (setup.cpp emit_line;
-        // DrawFeaturesTest.RectangularLinesCoverTheirRectangle). Bresenham, smooth and stippled
-        // lines are not implemented.
+        // DrawFeaturesTest.RectangularLinesCoverTheirRectangle), Bresenham lines by the
+        // diamond-exit rule and stipple for both (line_raster.cpp; DrawFeaturesTest.Bresenham*,
+        // *Stipple*). Smooth lines are not implemented.
         auto* f = reinterpret_cast<VkPhysicalDeviceLineRasterizationFeaturesEXT*>(s);
         f->rectangularLines = VK_TRUE;
-        f->bresenhamLines = f->smoothLines = VK_FALSE;
-        f->stippledRectangularLines = f->stippledBresenhamLines = f->stippledSmoothLines = VK_FALSE;
+        f->bresenhamLines = VK_TRUE;
+        f->smoothLines = VK_FALSE;
+        f->stippledRectangularLines = f->stippledBresenhamLines = VK_TRUE;
+        f->stippledSmoothLines = VK_FALSE;
         break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT: {

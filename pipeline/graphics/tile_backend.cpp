@@ -47,9 +47,10 @@ struct TileCounts {
 class TriangleRasterizer {
  public:
   TriangleRasterizer(const DrawContext& ctx, const OutputMerger& merger, const RasterTriangle& t, const uint32_t* values,
-                     const Rect& tile, uint32_t* faults, TileCounts& counts, FragmentScratch& scratch)
+                     const LineRaster* line, const Rect& tile, uint32_t* faults, TileCounts& counts,
+                     FragmentScratch& scratch)
       : ctx_(ctx), merger_(merger), t_(t), interpolator_(ctx, t, values, tile.x0, tile.y0), faults_(faults),
-        counts_(counts), edges_(t), sample_extent_(ctx), scratch_(&scratch) {
+        counts_(counts), edges_(t), sample_extent_(ctx), scratch_(&scratch), line_(line) {
     const GraphicsKernels& k = *ctx.kernels;
     shading_ = k.fragment != nullptr;
     W_ = shading_ ? k.fragment_width : 4;
@@ -77,7 +78,12 @@ class TriangleRasterizer {
         const Rect block = Rect{bx, by, bx + kBlock, by + kBlock}.intersect(region);
         switch (classify_rect(edges_, sample_extent_, block)) {
           case RectCoverage::None: break;
-          case RectCoverage::Full: add_block<true>(block); break;
+          case RectCoverage::Full:
+            if (!line_) {
+              add_block<true>(block);
+              break;
+            }
+            [[fallthrough]];  // a line's per-pixel rule can remove pixels of a covered block
           case RectCoverage::Partial: add_block<false>(block); break;
         }
       }
@@ -115,6 +121,7 @@ class TriangleRasterizer {
       const int64_t py = (int64_t{y} << kSubpixelBits) + ctx_.sample_y[s];
       if (edges_.e[0].at(px, py) >= 0 && edges_.e[1].at(px, py) >= 0 && edges_.e[2].at(px, py) >= 0) mask |= 1u << s;
     }
+    if (line_) mask = line_coverage(*line_, edges_, ctx_, x, y, mask);  // Bresenham/stipple (line_raster.h)
     return mask & full_mask_;
   }
 
@@ -257,6 +264,7 @@ class TriangleRasterizer {
   TriangleEdges edges_;
   SampleExtent sample_extent_;
   FragmentScratch* scratch_;
+  const LineRaster* line_;  // the line's per-pixel rule, or null
   bool shading_ = false, early_ = true, sample_rate_ = false, coverage_changes_ = false;
   abi::FragmentInvocation inv_{};
   uint32_t W_ = 4;
@@ -307,8 +315,9 @@ void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<Attachm
       add_counts();
       counters = batch.ctx->counters;
     }
-    TriangleRasterizer r(*batch.ctx, *batch.merger, t, batch.output->values.data() + t.values, tile, faults, counts,
-                         scratch);
+    const LineRaster* line = t.line == kNoLineRaster ? nullptr : &batch.output->lines[t.line];
+    TriangleRasterizer r(*batch.ctx, *batch.merger, t, batch.output->values.data() + t.values, line, tile, faults,
+                         counts, scratch);
     r.run(region);
   }
   add_counts();
