@@ -77,9 +77,6 @@ const char* parse_fixed_function(const VkGraphicsPipelineCreateInfo& info, Graph
       r.provoking_vertex = pv->provokingVertexMode;
     if (const auto* line = find_in_chain<VkPipelineRasterizationLineStateCreateInfoEXT>(rs->pNext)) {
       r.line_mode = line->lineRasterizationMode;
-      // Smooth lines are a feature Kiln reports FALSE; they are drawn as default lines.
-      if (r.line_mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT)
-        KILN_LOG_ONCE(LogLevel::Warn, "smooth lines are not supported; drawing default lines");
       r.line_stipple = line->stippledLineEnable;
       r.line_stipple_factor = std::clamp<uint32_t>(line->lineStippleFactor, 1, 256);
       r.line_stipple_pattern = line->lineStipplePattern;

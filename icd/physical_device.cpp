@@ -449,14 +449,14 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT: {
         // Rectangles with ends perpendicular to the line (setup.cpp emit_line;
         // DrawFeaturesTest.RectangularLinesCoverTheirRectangle), Bresenham lines by the
-        // diamond-exit rule and stipple for both (line_raster.cpp; DrawFeaturesTest.Bresenham*,
-        // *Stipple*). Smooth lines are not implemented.
+        // diamond-exit rule, smooth lines (pixel coverage into alpha) and stipple for all three
+        // (line_raster.cpp; e2e LineRasterizationTest.*).
         auto* f = reinterpret_cast<VkPhysicalDeviceLineRasterizationFeaturesEXT*>(s);
         f->rectangularLines = VK_TRUE;
         f->bresenhamLines = VK_TRUE;
-        f->smoothLines = VK_FALSE;
+        f->smoothLines = VK_TRUE;
         f->stippledRectangularLines = f->stippledBresenhamLines = VK_TRUE;
-        f->stippledSmoothLines = VK_FALSE;
+        f->stippledSmoothLines = VK_TRUE;
         break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT: {

@@ -47,7 +47,8 @@ struct RasterizationState {
   float line_width = 1.0f;
   VkProvokingVertexModeEXT provoking_vertex = VK_PROVOKING_VERTEX_MODE_FIRST_VERTEX_EXT;
   // VK_EXT_line_rasterization: RECTANGULAR draws lines as rectangles, BRESENHAM by the
-  // diamond-exit rule; DEFAULT (and RECTANGULAR_SMOOTH, not offered) as non-strict parallelograms.
+  // diamond-exit rule, RECTANGULAR_SMOOTH as rectangles whose pixel coverage scales alpha; DEFAULT
+  // as non-strict parallelograms.
   VkLineRasterizationModeEXT line_mode = VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
   // Line stipple (pipeline, or vkCmdSetLineStippleEXT): factor clamped to [1, 256].
   bool line_stipple = false;

@@ -6,6 +6,7 @@
 
 #include "pipeline/graphics/draw_types.h"
 #include "pipeline/graphics/edge.h"
+#include "pipeline/graphics/quad_batch.h"
 
 namespace kiln::exec::gfx {
 namespace {
@@ -41,6 +42,30 @@ struct MajorMinor {
 bool stipple_bit(const LineRaster& l, float counter) {
   const uint32_t s = counter > 0.0f ? uint32_t(counter) : 0u;
   return (l.stipple_pattern >> ((s / l.stipple_factor) % 16)) & 1u;
+}
+
+// Smooth lines: the share of a 4x4 grid of points in the pixel that are inside the rectangle
+// (and in an "on" stipple step), approximating the area the rectangle covers.
+float smooth_coverage(const LineRaster& l, int32_t x, int32_t y) {
+  constexpr int kGrid = 4;
+  int inside = 0;
+  for (int j = 0; j < kGrid; ++j)
+    for (int i = 0; i < kGrid; ++i) {
+      const float px = float(x) + (float(i) + 0.5f) / kGrid - l.origin_x;
+      const float py = float(y) + (float(j) + 0.5f) / kGrid - l.origin_y;
+      const float along = px * l.dir_x + py * l.dir_y, across = py * l.dir_x - px * l.dir_y;
+      if (along < 0.0f || along > l.length || std::fabs(across) > l.half_width) continue;
+      if (l.stipple && !stipple_bit(l, l.stipple_start + along)) continue;
+      ++inside;
+    }
+  return float(inside) / float(kGrid * kGrid);
+}
+
+bool center_inside(const TriangleEdges& edges, int32_t x, int32_t y) {
+  const int64_t cx = centre(x), cy = centre(y);
+  for (const Edge& e : edges.e)
+    if (e.at(cx, cy) < 0) return false;
+  return true;
 }
 
 }  // namespace
@@ -102,19 +127,23 @@ void finish_bresenham_line(LineRaster& l) {
 
 uint32_t line_coverage(const LineRaster& l, const TriangleEdges& edges, const DrawContext& ctx, int32_t x, int32_t y,
                        uint32_t edge_mask) {
+  const uint32_t all_samples = (1u << ctx.samples) - 1;
+  if (l.smooth) {
+    // Bounding triangles as for Bresenham lines; every pixel the rectangle touches is a fragment
+    // with all samples, its coverage goes into alpha (scale_smooth_line_alpha).
+    return center_inside(edges, x, y) && smooth_coverage(l, x, y) > 0.0f ? all_samples : 0;
+  }
   if (l.bresenham) {
     // The two triangles only bound the candidates: a pixel belongs to the one holding its centre
     // (the fill rule gives a centre on their shared edge to exactly one).
-    const int64_t cx = centre(x), cy = centre(y);
-    for (const Edge& e : edges.e)
-      if (e.at(cx, cy) < 0) return 0;
+    if (!center_inside(edges, x, y)) return 0;
     const int32_t major = l.x_major ? x : y, minor = l.x_major ? y : x;
     const int32_t along = (major - l.first_major) * l.major_step;  // fragments before this one
     if (along < 0 || along > (l.last_major - l.first_major) * l.major_step) return 0;
     int32_t thin = 0;
     if (!bresenham_thin_minor(l, major, &thin) || minor < thin || minor >= thin + l.width) return 0;
     if (l.stipple && !stipple_bit(l, l.stipple_start + float(along))) return 0;
-    return (1u << ctx.samples) - 1;  // Bresenham fragments cover the whole pixel
+    return all_samples;  // Bresenham fragments cover the whole pixel
   }
   if (!l.stipple) return edge_mask;
   // Rectangular (and default) lines: the counter is the distance along the line from its start
@@ -128,6 +157,11 @@ uint32_t line_coverage(const LineRaster& l, const TriangleEdges& edges, const Dr
     if (stipple_bit(l, l.stipple_start + std::max(along, 0.0f))) kept |= 1u << s;
   }
   return kept;
+}
+
+void scale_smooth_line_alpha(const LineRaster& l, const QuadBatch& batch, uint32_t lanes, float* alpha) {
+  for (uint32_t lane = 0; lane < batch.lanes(); ++lane)
+    if (lanes & (1u << lane)) alpha[lane] *= smooth_coverage(l, batch.x(lane), batch.y(lane));
 }
 
 void resolve_line_stipple(std::vector<LineRaster>& lines, float& carry) {

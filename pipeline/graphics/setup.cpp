@@ -222,6 +222,38 @@ void emit_bresenham_line(const DrawContext& ctx, const PrimitiveInfo& info, cons
   if (out.triangles.size() > first || line.stipple) attach_line_raster(line, first, out);
 }
 
+// Smooth lines: the rectangular line's rectangle, its coverage of each pixel scaling alpha in the
+// tile back end (line_raster.h). Pixels it only grazes still count, so the triangles bound the
+// rectangle grown by 0.75 pixel (more than half a pixel's diagonal) on every side.
+void emit_smooth_line(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& p0, const ScreenVertex& p1,
+                      float width, bool front_facing, float bias, BatchOutput& out) {
+  constexpr float kGrow = 0.75f;
+  const RasterizationState& rs = ctx.state->rasterization;
+  const float dx = p1.x - p0.x, dy = p1.y - p0.y, length = std::sqrt(dx * dx + dy * dy);
+  LineRaster line;
+  line.smooth = true;
+  line.origin_x = p0.x, line.origin_y = p0.y;
+  line.dir_x = length > 0.0f ? dx / length : 0.0f, line.dir_y = length > 0.0f ? dy / length : 0.0f;
+  line.length = length;
+  line.half_width = width / 2;
+  line.stipple = rs.line_stipple;
+  line.stipple_factor = rs.line_stipple_factor;
+  line.stipple_pattern = rs.line_stipple_pattern;
+  line.continues_strip = info.continues_strip;
+  line.stipple_length = length;
+  const size_t first = out.triangles.size();
+  if (length > 0.0f) {
+    const float t = kGrow / length;
+    uint32_t storage[2][kMaxLineVertexValues];
+    ScreenVertex e0, e1;
+    if (!extend_line(ctx.vertex_format, p0, p1, -t, storage[0], e0)) e0 = p0;
+    if (!extend_line(ctx.vertex_format, p0, p1, 1.0f + t, storage[1], e1)) e1 = p1;
+    const float half = width / 2 + kGrow;
+    emit_line_parallelogram(ctx, info, e0, e1, -line.dir_y * half, line.dir_x * half, front_facing, bias, out);
+  }
+  if (out.triangles.size() > first || line.stipple) attach_line_raster(line, first, out);
+}
+
 // Lines and points from polygon mode keep the polygon's facing and depth bias.
 void emit_line(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& p0, const ScreenVertex& p1,
                bool front_facing, float bias, BatchOutput& out) {
@@ -229,6 +261,10 @@ void emit_line(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVe
   const float width = std::clamp(rs.line_width != rs.line_width ? 1.0f : rs.line_width, kMinLineWidth, kMaxLineWidth);
   if (rs.line_mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT) {
     emit_bresenham_line(ctx, info, p0, p1, width, front_facing, bias, out);
+    return;
+  }
+  if (rs.line_mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT) {
+    emit_smooth_line(ctx, info, p0, p1, width, front_facing, bias, out);
     return;
   }
   // Non-strict lines: a parallelogram whose ends are minor-axis segments of length `width`.

@@ -1,7 +1,8 @@
 // VK_EXT_line_rasterization beyond rectangular lines: Bresenham lines (the spec's diamond-exit
-// rule, wide lines replicated along the minor axis) and line stipple (static and
-// vkCmdSetLineStippleEXT, lists and strips). Every pixel is compared with a CPU reference written
-// from the spec's text (independently of Kiln's line_raster.cpp); the same tests pass on lavapipe.
+// rule, wide lines replicated along the minor axis), smooth lines (coverage into alpha) and line
+// stipple (static and vkCmdSetLineStippleEXT, lists and strips). Every pixel is compared with a
+// CPU reference written from the spec's text (independently of Kiln's line_raster.cpp); the same
+// tests pass on lavapipe, which is held to the exact rule except where it is known to differ.
 // Line ends are on a 1/16-pixel grid, exact in every driver's fixed point.
 #include <algorithm>
 #include <array>
@@ -153,24 +154,29 @@ class LineRasterizationTest : public VulkanTest {
     VkPhysicalDeviceLineRasterizationFeaturesEXT f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT};
     const bool has = query_extension_features(physical_device(), VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME, f);
     const bool bresenham = d.mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT;
-    VkBool32 mode_ok = bresenham ? f.bresenhamLines : f.rectangularLines;
-    VkBool32 stipple_ok = !d.stipple || (bresenham ? f.stippledBresenhamLines : f.stippledRectangularLines);
+    const bool smooth = d.mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT;
+    VkBool32 mode_ok = bresenham ? f.bresenhamLines : smooth ? f.smoothLines : f.rectangularLines;
+    VkBool32 stipple_ok = !d.stipple || (bresenham ? f.stippledBresenhamLines
+                                         : smooth  ? f.stippledSmoothLines
+                                                   : f.stippledRectangularLines);
     const bool wide_ok = d.width == 1.0f || features().core.features.wideLines;
     if (!(has && mode_ok && stipple_ok && wide_ok)) {
       if (is_kiln()) ADD_FAILURE() << "Kiln must support these lines";
       return nullptr;
     }
     VkPhysicalDeviceLineRasterizationFeaturesEXT want{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT};
-    (bresenham ? want.bresenhamLines : want.rectangularLines) = VK_TRUE;
-    if (d.stipple) (bresenham ? want.stippledBresenhamLines : want.stippledRectangularLines) = VK_TRUE;
+    (bresenham ? want.bresenhamLines : smooth ? want.smoothLines : want.rectangularLines) = VK_TRUE;
+    if (d.stipple)
+      (bresenham ? want.stippledBresenhamLines : smooth ? want.stippledSmoothLines : want.stippledRectangularLines) =
+          VK_TRUE;
     features_ = std::make_unique<DeviceFeatures>();
     features_->core.features.wideLines = d.width != 1.0f;
     features_->v13.pNext = &want;
     return create_device(*features_, {VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME});
   }
 
-  // Draws `d` in white on black; returns whether each pixel is white (empty when unsupported).
-  std::vector<bool> draw(const LineDraw& d) {
+  // Draws `d` in opaque white over transparent black; returns the RGBA8 pixels (empty when unsupported).
+  std::vector<uint8_t> draw_rgba(const LineDraw& d) {
     TestDevice* device = line_device(d);
     if (!device) return {};
     std::vector<ColoredVertex> vertices;
@@ -194,7 +200,13 @@ class LineRasterizationTest : public VulkanTest {
       if (d.dynamic_stipple) set_stipple(cb, d.factor, d.pattern);
       vkCmdDraw(cb, uint32_t(vertices.size()), 1, 0, 0);
     });
-    const std::vector<uint8_t> pixels = job.read_color();
+    return job.read_color();
+  }
+
+  // Draws `d`; returns whether each pixel is white (empty when unsupported).
+  std::vector<bool> draw(const LineDraw& d) {
+    const std::vector<uint8_t> pixels = draw_rgba(d);
+    if (pixels.empty()) return {};
     std::vector<bool> white(kSize * kSize);
     for (size_t i = 0; i < white.size(); ++i) {
       EXPECT_TRUE(pixels[i * 4] == 0 || pixels[i * 4] == 255) << "pixel " << i << " is neither black nor white";
@@ -367,6 +379,77 @@ TEST_F(LineRasterizationTest, StippledRectangularLinesStippleAlongTheLength) {
       counter += length;
     }
     compare(got, want, unchecked);
+  }
+}
+
+// Smooth lines: the rectangle of a rectangular line, each pixel's alpha scaled by how much of it
+// the rectangle covers (the spec leaves the exact coverage to the implementation). The reference
+// is the area of pixel ∩ rectangle (and, stippled, ∩ the "on" steps along the line) from a 32x32
+// grid per pixel; alpha must be within 0.2 of it. Pixels the rectangle misses by more than a
+// pixel must stay untouched, pixels it mostly covers must be drawn white. Pixels near two segments
+// of the strip (its joins) are not compared.
+TEST_F(LineRasterizationTest, SmoothLinesScaleAlphaByCoverage) {
+  struct Case {
+    float width;
+    bool stipple;
+    std::vector<Point> strip;
+  };
+  const Case cases[] = {{1.0f, false, {{4.25, 6.5}, {59.5, 30.25}}},
+                        {3.0f, false, {{10.125, 58.0}, {30.0, 4.375}, {57.75, 50.5}}},
+                        {2.0f, true, {{5.0, 40.5}, {55.0, 40.5}, {55.0, 10.5}}}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE("width " + std::to_string(c.width) + (c.stipple ? " stippled" : ""));
+    LineDraw d;
+    d.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP;
+    d.mode = VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT;
+    d.width = c.width;
+    d.vertices = c.strip;
+    d.stipple = c.stipple;
+    d.factor = 4;
+    d.pattern = 0x00FF;  // 32 pixels on, 32 off
+    const std::vector<uint8_t> pixels = draw_rgba(d);
+    if (pixels.empty()) continue;
+    const std::vector<Segment> segments = segments_of(d);
+    constexpr int kGrid = 32;
+    PixelCheck check(kSize, kSize);
+    uint32_t partial = 0;
+    for (uint32_t y = 0; y < kSize; ++y)
+      for (uint32_t x = 0; x < kSize; ++x) {
+        double area = 0, distance = 1e9;
+        double counter = 0;
+        int near_segments = 0;
+        for (const Segment& s : segments) {
+          const double dx = s.b.x - s.a.x, dy = s.b.y - s.a.y, length = std::sqrt(dx * dx + dy * dy);
+          int inside = 0;
+          double segment_distance = 1e9;
+          for (int j = 0; j < kGrid; ++j)
+            for (int i = 0; i < kGrid; ++i) {
+              const double px = x + (i + 0.5) / kGrid - s.a.x, py = y + (j + 0.5) / kGrid - s.a.y;
+              const double along = (px * dx + py * dy) / length, across = (py * dx - px * dy) / length;
+              const double outside = std::max({-along, along - length, std::fabs(across) - d.width / 2});
+              segment_distance = std::min(segment_distance, outside);
+              distance = std::min(distance, outside);
+              if (outside > 0) continue;
+              if (d.stipple && !stipple_passes(int(std::floor(counter + along)), d.factor, d.pattern)) continue;
+              ++inside;
+            }
+          area = std::max(area, double(inside) / (kGrid * kGrid));
+          near_segments += segment_distance <= 1.0;
+          counter += length;
+        }
+        const size_t p = size_t(y) * kSize + x;
+        const int alpha = pixels[p * 4 + 3];
+        if (distance > 1.0) {
+          check.expect_eq(p, alpha, 0, "alpha far from the line");
+          check.expect_eq(p, int{pixels[p * 4]}, 0, "red far from the line");
+          continue;
+        }
+        if (near_segments > 1) continue;  // a join: which segment's alpha stands is up to the order
+        check.expect_near(p, alpha / 255.0f, float(area), 0.2f, "alpha");
+        if (area > 0.5) check.expect_eq(p, int{pixels[p * 4]}, 255, "red where mostly covered");
+        partial += area > 0.1 && area < 0.9;
+      }
+    EXPECT_GT(partial, 10u);  // the test sees edges, not only full pixels
   }
 }
 
