@@ -180,6 +180,30 @@ void emit_line_parallelogram(const DrawContext& ctx, const PrimitiveInfo& info, 
   emit_triangle(ctx, info, a0, b1, a1, PrimitiveKind::Line, front_facing, bias, out);
 }
 
+// The parallelogram p0 -> p1 lengthened by `grow` pixels at each end along the line (t = grow /
+// length along the major axis or the line itself) with ends offset by +-(off_x, off_y): triangles
+// that only bound a line whose per-pixel rule decides coverage. The new ends' values are
+// extrapolated, so interpolation inside is the same as on the unlengthened line.
+void emit_line_bounds(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& p0,
+                      const ScreenVertex& p1, float t, float off_x, float off_y, bool front_facing, float bias,
+                      BatchOutput& out) {
+  uint32_t storage[2][kMaxLineVertexValues];
+  ScreenVertex e0, e1;
+  if (!extend_line(ctx.vertex_format, p0, p1, -t, storage[0], e0)) e0 = p0;
+  if (!extend_line(ctx.vertex_format, p0, p1, 1.0f + t, storage[1], e1)) e1 = p1;
+  emit_line_parallelogram(ctx, info, e0, e1, off_x, off_y, front_facing, bias, out);
+}
+
+// A LineRaster with the draw's stipple state and the primitive's place in its strip.
+LineRaster line_raster_of(const RasterizationState& rs, const PrimitiveInfo& info) {
+  LineRaster line;
+  line.stipple = rs.line_stipple;
+  line.stipple_factor = rs.line_stipple_factor;
+  line.stipple_pattern = rs.line_stipple_pattern;
+  line.continues_strip = info.continues_strip;
+  return line;
+}
+
 // Records the per-pixel rule of the triangles emitted since `first_triangle` (line_raster.h).
 void attach_line_raster(const LineRaster& line, size_t first_triangle, BatchOutput& out) {
   const uint32_t index = uint32_t(out.lines.size());
@@ -193,8 +217,7 @@ void attach_line_raster(const LineRaster& line, size_t first_triangle, BatchOutp
 // minor axis and lengthened by 1.5 pixels along the major axis (values extrapolated).
 void emit_bresenham_line(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& p0,
                          const ScreenVertex& p1, float width, bool front_facing, float bias, BatchOutput& out) {
-  const RasterizationState& rs = ctx.state->rasterization;
-  LineRaster line;
+  LineRaster line = line_raster_of(ctx.state->rasterization, info);
   line.bresenham = true;
   line.x_major = std::llabs(p1.fx - p0.fx) >= std::llabs(p1.fy - p0.fy);
   line.width = std::max(1, int32_t(std::floor(width + 0.5f)));
@@ -202,21 +225,12 @@ void emit_bresenham_line(const DrawContext& ctx, const PrimitiveInfo& info, cons
   line.ax = p0.fx + (line.x_major ? 0 : offset), line.ay = p0.fy + (line.x_major ? offset : 0);
   line.bx = p1.fx + (line.x_major ? 0 : offset), line.by = p1.fy + (line.x_major ? offset : 0);
   finish_bresenham_line(line);
-  line.stipple = rs.line_stipple;
-  line.stipple_factor = rs.line_stipple_factor;
-  line.stipple_pattern = rs.line_stipple_pattern;
-  line.continues_strip = info.continues_strip;
   const size_t first = out.triangles.size();
   if (line.stipple_length > 0.0f) {  // produces fragments
-    const float major = line.x_major ? p1.x - p0.x : p1.y - p0.y;
-    const float t = 1.5f / std::fabs(major);
-    uint32_t storage[2][kMaxLineVertexValues];
-    ScreenVertex e0, e1;
-    if (!extend_line(ctx.vertex_format, p0, p1, -t, storage[0], e0)) e0 = p0;
-    if (!extend_line(ctx.vertex_format, p0, p1, 1.0f + t, storage[1], e1)) e1 = p1;
+    const float major = std::fabs(line.x_major ? p1.x - p0.x : p1.y - p0.y);
     const float half = float(line.width) / 2 + 1.5f;
-    emit_line_parallelogram(ctx, info, e0, e1, line.x_major ? 0.0f : half, line.x_major ? half : 0.0f, front_facing,
-                            bias, out);
+    emit_line_bounds(ctx, info, p0, p1, 1.5f / major, line.x_major ? 0.0f : half, line.x_major ? half : 0.0f,
+                     front_facing, bias, out);
   }
   // A stippled line that draws nothing still advances its strip's counter.
   if (out.triangles.size() > first || line.stipple) attach_line_raster(line, first, out);
@@ -228,28 +242,19 @@ void emit_bresenham_line(const DrawContext& ctx, const PrimitiveInfo& info, cons
 void emit_smooth_line(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& p0, const ScreenVertex& p1,
                       float width, bool front_facing, float bias, BatchOutput& out) {
   constexpr float kGrow = 0.75f;
-  const RasterizationState& rs = ctx.state->rasterization;
   const float dx = p1.x - p0.x, dy = p1.y - p0.y, length = std::sqrt(dx * dx + dy * dy);
-  LineRaster line;
+  LineRaster line = line_raster_of(ctx.state->rasterization, info);
   line.smooth = true;
   line.origin_x = p0.x, line.origin_y = p0.y;
   line.dir_x = length > 0.0f ? dx / length : 0.0f, line.dir_y = length > 0.0f ? dy / length : 0.0f;
   line.length = length;
   line.half_width = width / 2;
-  line.stipple = rs.line_stipple;
-  line.stipple_factor = rs.line_stipple_factor;
-  line.stipple_pattern = rs.line_stipple_pattern;
-  line.continues_strip = info.continues_strip;
   line.stipple_length = length;
   const size_t first = out.triangles.size();
   if (length > 0.0f) {
-    const float t = kGrow / length;
-    uint32_t storage[2][kMaxLineVertexValues];
-    ScreenVertex e0, e1;
-    if (!extend_line(ctx.vertex_format, p0, p1, -t, storage[0], e0)) e0 = p0;
-    if (!extend_line(ctx.vertex_format, p0, p1, 1.0f + t, storage[1], e1)) e1 = p1;
     const float half = width / 2 + kGrow;
-    emit_line_parallelogram(ctx, info, e0, e1, -line.dir_y * half, line.dir_x * half, front_facing, bias, out);
+    emit_line_bounds(ctx, info, p0, p1, kGrow / length, -line.dir_y * half, line.dir_x * half, front_facing, bias,
+                     out);
   }
   if (out.triangles.size() > first || line.stipple) attach_line_raster(line, first, out);
 }
@@ -286,11 +291,7 @@ void emit_line(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVe
     emit_line_parallelogram(ctx, info, p0, p1, off_x, off_y, front_facing, bias, out);
   if (!rs.line_stipple) return;
   // Stipple: the counter runs along the line in pixels of its length (line_raster.h).
-  LineRaster line;
-  line.stipple = true;
-  line.stipple_factor = rs.line_stipple_factor;
-  line.stipple_pattern = rs.line_stipple_pattern;
-  line.continues_strip = info.continues_strip;
+  LineRaster line = line_raster_of(rs, info);
   line.origin_x = p0.x, line.origin_y = p0.y;
   line.dir_x = length > 0.0f ? dx / length : 0.0f, line.dir_y = length > 0.0f ? dy / length : 0.0f;
   line.stipple_length = length;
