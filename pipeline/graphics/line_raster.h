@@ -18,7 +18,8 @@ namespace kiln::exec::gfx {
 
 struct LineRaster {
   bool bresenham = false;
-  bool smooth = false;  // RECTANGULAR_SMOOTH: coverage of the rectangle scales location 0's alpha
+  bool smooth = false;       // RECTANGULAR_SMOOTH: the rectangle's pixel coverage...
+  bool scale_alpha = false;  // ...scales location 0's alpha (not for an integer attachment 0)
   bool x_major = true;
   bool stipple = false;
   bool continues_strip = false;  // the stipple counter goes on from the previous segment

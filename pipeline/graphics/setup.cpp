@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "memory/format_table.h"
+
 namespace kiln::exec::gfx {
 namespace {
 
@@ -250,6 +252,10 @@ void emit_smooth_line(const DrawContext& ctx, const PrimitiveInfo& info, const S
   line.length = length;
   line.half_width = width / 2;
   line.stipple_length = length;
+  // Integer colour has no alpha to scale: there coverage only decides which pixels are fragments.
+  const fmt::FormatInfo* color0 = ctx.has_color[0] ? fmt::format_info(ctx.color[0].format) : nullptr;
+  const fmt::NumericKind kind = color0 ? color0->components[0].kind : fmt::NumericKind::None;
+  line.scale_alpha = kind != fmt::NumericKind::UInt && kind != fmt::NumericKind::SInt;
   const size_t first = out.triangles.size();
   if (length > 0.0f) {
     const float half = width / 2 + kGrow;

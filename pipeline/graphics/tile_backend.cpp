@@ -216,7 +216,7 @@ class TriangleRasterizer {
     inv_.sample_id = sample < 0 ? 0 : uint32_t(sample);
     if (ctx_.counters) counts_.fragment_invocations += uint32_t(__builtin_popcount(covered));
     const uint32_t alive = k.fragment(&inv_) & covered;
-    if (line_ && line_->smooth) scale_smooth_line_alpha(*line_, batch_, alive, s.outputs.data() + 3 * W);
+    if (line_ && line_->scale_alpha) scale_smooth_line_alpha(*line_, batch_, alive, s.outputs.data() + 3 * W);
 
     uint32_t narrowed[QuadBatch::kMaxLanes];
     uint32_t* cov = batch_.coverage;  // every covered lane survived unchanged: the batch's own
