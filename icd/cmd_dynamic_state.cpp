@@ -61,6 +61,14 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetLineWidth(VkCommandBuffer cb, f
   set(cb, kDynLineWidth).rasterization.line_width = width;
 }
 
+// VK_EXT_line_rasterization: the factor is clamped to the valid [1, 256] so a bad value cannot
+// divide by zero in the rasterizer.
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetLineStippleEXT(VkCommandBuffer cb, uint32_t factor, uint16_t pattern) {
+  exec::RasterizationState& r = set(cb, kDynLineStipple).rasterization;
+  r.line_stipple_factor = std::clamp<uint32_t>(factor, 1, 256);
+  r.line_stipple_pattern = pattern;
+}
+
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetDepthBias(VkCommandBuffer cb, float constant, float clamp, float slope) {
   exec::RasterizationState& r = set(cb, kDynDepthBias).rasterization;
   r.depth_bias_constant = constant;

@@ -33,6 +33,7 @@ uint32_t dynamic_state_bit(VkDynamicState state) {
     case VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT: return kDynColorWriteEnable;
     case VK_DYNAMIC_STATE_LOGIC_OP_EXT: return kDynLogicOp;
     case VK_DYNAMIC_STATE_VERTEX_INPUT_EXT: return kDynVertexInput;
+    case VK_DYNAMIC_STATE_LINE_STIPPLE_EXT: return kDynLineStipple;
     default: return 0;
   }
 }
@@ -60,6 +61,10 @@ exec::GraphicsState merge_dynamic_state(const exec::GraphicsState& pipeline, uin
   if (has(kDynFrontFace)) rs.front_face = v.rasterization.front_face;
   if (has(kDynRasterizerDiscardEnable)) rs.rasterizer_discard = v.rasterization.rasterizer_discard;
   if (has(kDynDepthBiasEnable)) rs.depth_bias_enable = v.rasterization.depth_bias_enable;
+  if (has(kDynLineStipple)) {
+    rs.line_stipple_factor = v.rasterization.line_stipple_factor;
+    rs.line_stipple_pattern = v.rasterization.line_stipple_pattern;
+  }
   if (has(kDynBlendConstants)) std::copy_n(v.color_blend.blend_constants, 4, out.color_blend.blend_constants);
   exec::DepthStencilState& ds = out.depth_stencil;
   const exec::DepthStencilState& vds = v.depth_stencil;

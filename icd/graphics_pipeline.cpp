@@ -77,12 +77,9 @@ const char* parse_fixed_function(const VkGraphicsPipelineCreateInfo& info, Graph
       r.provoking_vertex = pv->provokingVertexMode;
     if (const auto* line = find_in_chain<VkPipelineRasterizationLineStateCreateInfoEXT>(rs->pNext)) {
       r.line_mode = line->lineRasterizationMode;
-      // Only rectangular lines are offered (rectangularLines); Bresenham, smooth and stippled
-      // lines are features Kiln reports FALSE.
-      if (line->stippledLineEnable || (r.line_mode != VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT &&
-                                       r.line_mode != VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT))
-        KILN_LOG_ONCE(LogLevel::Warn, "line rasterization mode %d / stipple is not supported; drawing default lines",
-                      int(r.line_mode));
+      r.line_stipple = line->stippledLineEnable;
+      r.line_stipple_factor = std::clamp<uint32_t>(line->lineStippleFactor, 1, 256);
+      r.line_stipple_pattern = line->lineStipplePattern;
     }
     r.polygon_mode = rs->polygonMode;
     r.cull_mode = rs->cullMode;

@@ -465,12 +465,15 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT: {
         // Rectangles with ends perpendicular to the line (setup.cpp emit_line;
-        // DrawFeaturesTest.RectangularLinesCoverTheirRectangle). Bresenham, smooth and stippled
-        // lines are not implemented.
+        // DrawFeaturesTest.RectangularLinesCoverTheirRectangle), Bresenham lines by the
+        // diamond-exit rule, smooth lines (pixel coverage into alpha) and stipple for all three
+        // (line_raster.cpp; e2e LineRasterizationTest.*).
         auto* f = reinterpret_cast<VkPhysicalDeviceLineRasterizationFeaturesEXT*>(s);
         f->rectangularLines = VK_TRUE;
-        f->bresenhamLines = f->smoothLines = VK_FALSE;
-        f->stippledRectangularLines = f->stippledBresenhamLines = f->stippledSmoothLines = VK_FALSE;
+        f->bresenhamLines = VK_TRUE;
+        f->smoothLines = VK_TRUE;
+        f->stippledRectangularLines = f->stippledBresenhamLines = VK_TRUE;
+        f->stippledSmoothLines = VK_TRUE;
         break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT:

@@ -94,6 +94,8 @@ struct DrawScene::Impl {
   std::vector<BatchOutput> outputs;
   std::vector<ScenePass*> output_pass;
   size_t output_count = 0, triangle_count = 0;
+  // Line stipple counter where the last stippled segment ended (strips go on from it).
+  float line_stipple_counter = 0.0f;
   // Tiles: bins[ty * tiles_x + tx] in API order; `busy` lists the non-empty bins.
   std::vector<std::vector<BinEntry>> bins;
   std::vector<uint32_t> busy;
@@ -250,6 +252,7 @@ void DrawScene::Impl::run_front_end(ThreadPool& pool) {
   for (size_t i = 0; i < jobs.size(); ++i) {
     output_pass[first + i] = job_pass[i];
     triangle_count += outputs[first + i].triangles.size();
+    resolve_line_stipple(outputs[first + i].lines, line_stipple_counter);  // needs API order, like binning
     bin(uint32_t(first + i));
   }
   jobs.clear();
@@ -328,7 +331,8 @@ void DrawScene::Impl::bin(uint32_t batch) {
     const Rect& r = t.bounds;  // already inside the framebuffer
     // Only triangles spanning a whole tile can replace one.
     std::optional<TriangleEdges> edges;
-    if (pass.overwrites && r.x1 - r.x0 >= int32_t(kTileSize) / 2 && r.y1 - r.y0 >= int32_t(kTileSize) / 2)
+    if (pass.overwrites && t.line == kNoLineRaster && r.x1 - r.x0 >= int32_t(kTileSize) / 2 &&
+        r.y1 - r.y0 >= int32_t(kTileSize) / 2)
       edges.emplace(t);
     for (uint32_t ty = uint32_t(r.y0) / kTileSize; ty <= uint32_t(r.y1 - 1) / kTileSize; ++ty)
       for (uint32_t tx = uint32_t(r.x0) / kTileSize; tx <= uint32_t(r.x1 - 1) / kTileSize; ++tx) {

@@ -46,9 +46,14 @@ struct RasterizationState {
   float depth_bias_constant = 0.0f, depth_bias_clamp = 0.0f, depth_bias_slope = 0.0f;
   float line_width = 1.0f;
   VkProvokingVertexModeEXT provoking_vertex = VK_PROVOKING_VERTEX_MODE_FIRST_VERTEX_EXT;
-  // VK_EXT_line_rasterization: RECTANGULAR draws lines as rectangles; every other mode as the
-  // default non-strict parallelograms.
+  // VK_EXT_line_rasterization: RECTANGULAR draws lines as rectangles, BRESENHAM by the
+  // diamond-exit rule, RECTANGULAR_SMOOTH as rectangles whose pixel coverage scales alpha; DEFAULT
+  // as non-strict parallelograms.
   VkLineRasterizationModeEXT line_mode = VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
+  // Line stipple (pipeline, or vkCmdSetLineStippleEXT): factor clamped to [1, 256].
+  bool line_stipple = false;
+  uint32_t line_stipple_factor = 1;
+  uint16_t line_stipple_pattern = 0xFFFF;
 };
 
 struct MultisampleState {

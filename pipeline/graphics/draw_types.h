@@ -8,6 +8,7 @@
 #include "common/default_init_allocator.h"
 #include "memory/attachment_access.h"
 #include "pipeline/command_list.h"
+#include "pipeline/graphics/line_raster.h"
 
 namespace kiln::exec {
 struct DrawCounters;
@@ -108,6 +109,7 @@ struct AssembledPrimitive {
   uint8_t vertex_count;  // 1 point, 2 line, 3 triangle
   uint8_t provoking;     // which of id[] is the provoking vertex
   uint32_t primitive_id; // PrimitiveId: index of the primitive in the draw
+  bool continues_strip;  // a line strip's segment after its first (the line stipple counter goes on)
 };
 
 // Big per-draw buffers that are filled right after they are sized (no zeroing first).
@@ -132,13 +134,15 @@ struct RasterTriangle {
   PrimitiveKind kind;
   bool front_facing;
   bool flat_only;      // points: every value comes from vertex 0 unchanged
+  uint32_t line = kNoLineRaster;  // lines with a per-pixel rule: index into BatchOutput::lines
 };
 
 // The front end's output for one batch: raster triangles in API order and their values.
 struct BatchOutput {
   std::vector<RasterTriangle> triangles;
   std::vector<uint32_t> values;
-  void clear() { triangles.clear(); values.clear(); }
+  std::vector<LineRaster> lines;  // Bresenham and stippled lines (line_raster.h)
+  void clear() { triangles.clear(); values.clear(); lines.clear(); }
 };
 
 // A reference from a tile's bin to a triangle; bins hold them in API order.

@@ -127,6 +127,7 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
     PrimitiveInfo info{};
     info.primitive_id = prim.primitive_id;
     info.provoking = in[prim.provoking];
+    info.continues_strip = prim.continues_strip;
     if (f.has_viewport_index) {
       const int32_t vp = as_int(info.provoking[f.viewport_offset]);
       info.viewport = vp >= 0 && uint32_t(vp) < ctx.viewport_count ? uint32_t(vp) : 0;

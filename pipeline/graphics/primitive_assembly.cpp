@@ -47,6 +47,8 @@ AssembledPrimitive run_primitive(VkPrimitiveTopology topology, bool provoking_la
                                  uint32_t primitive_id) {
   AssembledPrimitive p{};
   p.primitive_id = primitive_id;
+  p.continues_strip = i > 0 && (topology == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP ||
+                                topology == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY);
   // `first`/`last`: which vertex is provoking in each provoking-vertex mode.
   auto make = [&](std::initializer_list<int64_t> ids, uint8_t first, uint8_t last) {
     uint32_t n = 0;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "memory/format_table.h"
+
 namespace kiln::exec::gfx {
 namespace {
 
@@ -131,24 +133,41 @@ bool is_front(const DrawContext& ctx, int64_t signed_area2) {
   return ctx.state->rasterization.front_face == VK_FRONT_FACE_COUNTER_CLOCKWISE ? ccw : !ccw;
 }
 
-// Lines and points from polygon mode keep the polygon's facing and depth bias.
-void emit_line(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& p0, const ScreenVertex& p1,
-               bool front_facing, float bias, BatchOutput& out) {
-  const float line_width = ctx.state->rasterization.line_width;
-  const float width = std::clamp(line_width != line_width ? 1.0f : line_width, kMinLineWidth, kMaxLineWidth);
-  // Non-strict lines: a parallelogram whose ends are minor-axis segments of length `width`.
-  // Rectangular lines: the ends are perpendicular to the line (offset along its unit normal).
-  float off_x = 0.0f, off_y = 0.0f;
-  if (ctx.state->rasterization.line_mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT) {
-    const float dx = p1.x - p0.x, dy = p1.y - p0.y, length = std::sqrt(dx * dx + dy * dy);
-    if (!(length > 0.0f)) return;  // a zero-length rectangle covers nothing
-    off_x = -dy / length * (width / 2);
-    off_y = dx / length * (width / 2);
-  } else if (std::fabs(p1.x - p0.x) >= std::fabs(p1.y - p0.y)) {
-    off_y = width / 2;  // x-major
-  } else {
-    off_x = width / 2;
+// The point at parameter t of the screen segment p0 -> p1 (t < 0 or > 1 extends it), with its
+// values: depth, 1/w and noperspective values are linear in screen space, smooth values are
+// perspective-correct. `storage` receives the vertex record (kVaryingOffset + raster values).
+// False when 1/w would not stay positive there (extreme perspective): no extension then.
+constexpr uint32_t kMaxLineVertexValues = VertexFormat::kVaryingOffset + 4 * abi::kMaxVaryingLocations + 2 * abi::kMaxClipDistances;
+bool extend_line(const VertexFormat& f, const ScreenVertex& p0, const ScreenVertex& p1, float t, uint32_t* storage,
+                 ScreenVertex& out) {
+  const float inv_w = p0.inv_w + t * (p1.inv_w - p0.inv_w);
+  if (!(inv_w > 0.0f) || !std::isfinite(inv_w)) return false;
+  out = p0;
+  out.x = p0.x + t * (p1.x - p0.x);
+  out.y = p0.y + t * (p1.y - p0.y);
+  out.z = p0.z + t * (p1.z - p0.z);
+  out.inv_w = inv_w;
+  out.fx = to_fixed(out.x);
+  out.fy = to_fixed(out.y);
+  const uint32_t n = f.raster_values();
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t slot = VertexFormat::kVaryingOffset + i;
+    const abi::Interpolation mode =
+        i < f.varying_values() ? f.varying_interpolation[i / 4] : abi::Interpolation::Smooth;  // clip/cull: smooth
+    const float a = value(p0.values, slot), b = value(p1.values, slot);
+    float v = a;  // flat: emit_triangle takes the provoking vertex's value anyway
+    if (mode == abi::Interpolation::NoPerspective) v = a + t * (b - a);
+    else if (mode == abi::Interpolation::Smooth) v = (a * p0.inv_w + t * (b * p1.inv_w - a * p0.inv_w)) / inv_w;
+    memcpy(&storage[slot], &v, 4);
   }
+  out.values = storage;
+  return true;
+}
+
+// The two triangles of the parallelogram p0 -> p1 whose ends are p +- (off_x, off_y).
+void emit_line_parallelogram(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& p0,
+                             const ScreenVertex& p1, float off_x, float off_y, bool front_facing, float bias,
+                             BatchOutput& out) {
   auto shifted = [&](const ScreenVertex& v, float sign) {
     ScreenVertex s = v;
     s.x += sign * off_x;
@@ -161,6 +180,128 @@ void emit_line(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVe
   const ScreenVertex a1 = shifted(p1, -1.0f), b1 = shifted(p1, 1.0f);
   emit_triangle(ctx, info, a0, b0, b1, PrimitiveKind::Line, front_facing, bias, out);
   emit_triangle(ctx, info, a0, b1, a1, PrimitiveKind::Line, front_facing, bias, out);
+}
+
+// The parallelogram p0 -> p1 lengthened by `grow` pixels at each end along the line (t = grow /
+// length along the major axis or the line itself) with ends offset by +-(off_x, off_y): triangles
+// that only bound a line whose per-pixel rule decides coverage. The new ends' values are
+// extrapolated, so interpolation inside is the same as on the unlengthened line.
+void emit_line_bounds(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& p0,
+                      const ScreenVertex& p1, float t, float off_x, float off_y, bool front_facing, float bias,
+                      BatchOutput& out) {
+  uint32_t storage[2][kMaxLineVertexValues];
+  ScreenVertex e0, e1;
+  if (!extend_line(ctx.vertex_format, p0, p1, -t, storage[0], e0)) e0 = p0;
+  if (!extend_line(ctx.vertex_format, p0, p1, 1.0f + t, storage[1], e1)) e1 = p1;
+  emit_line_parallelogram(ctx, info, e0, e1, off_x, off_y, front_facing, bias, out);
+}
+
+// A LineRaster with the draw's stipple state and the primitive's place in its strip.
+LineRaster line_raster_of(const RasterizationState& rs, const PrimitiveInfo& info) {
+  LineRaster line;
+  line.stipple = rs.line_stipple;
+  line.stipple_factor = rs.line_stipple_factor;
+  line.stipple_pattern = rs.line_stipple_pattern;
+  line.continues_strip = info.continues_strip;
+  return line;
+}
+
+// Records the per-pixel rule of the triangles emitted since `first_triangle` (line_raster.h).
+void attach_line_raster(const LineRaster& line, size_t first_triangle, BatchOutput& out) {
+  const uint32_t index = uint32_t(out.lines.size());
+  out.lines.push_back(line);
+  for (size_t i = first_triangle; i < out.triangles.size(); ++i) out.triangles[i].line = index;
+}
+
+// Bresenham lines (diamond-exit rule, wide lines replicated along the minor axis): the rule is
+// applied per pixel in the tile back end; the two triangles here only have to hold the centre of
+// every pixel it can produce, so the parallelogram is widened by 1.5 pixels on each side of the
+// minor axis and lengthened by 1.5 pixels along the major axis (values extrapolated).
+void emit_bresenham_line(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& p0,
+                         const ScreenVertex& p1, float width, bool front_facing, float bias, BatchOutput& out) {
+  LineRaster line = line_raster_of(ctx.state->rasterization, info);
+  line.bresenham = true;
+  line.x_major = std::llabs(p1.fx - p0.fx) >= std::llabs(p1.fy - p0.fy);
+  line.width = std::max(1, int32_t(std::floor(width + 0.5f)));
+  const int64_t offset = -int64_t(line.width - 1) * kSubpixelOne / 2;  // -(w-1)/2 along the minor axis
+  line.ax = p0.fx + (line.x_major ? 0 : offset), line.ay = p0.fy + (line.x_major ? offset : 0);
+  line.bx = p1.fx + (line.x_major ? 0 : offset), line.by = p1.fy + (line.x_major ? offset : 0);
+  finish_bresenham_line(line);
+  const size_t first = out.triangles.size();
+  if (line.stipple_length > 0.0f) {  // produces fragments
+    const float major = std::fabs(line.x_major ? p1.x - p0.x : p1.y - p0.y);
+    const float half = float(line.width) / 2 + 1.5f;
+    emit_line_bounds(ctx, info, p0, p1, 1.5f / major, line.x_major ? 0.0f : half, line.x_major ? half : 0.0f,
+                     front_facing, bias, out);
+  }
+  // A stippled line that draws nothing still advances its strip's counter.
+  if (out.triangles.size() > first || line.stipple) attach_line_raster(line, first, out);
+}
+
+// Smooth lines: the rectangular line's rectangle, its coverage of each pixel scaling alpha in the
+// tile back end (line_raster.h). Pixels it only grazes still count, so the triangles bound the
+// rectangle grown by 0.75 pixel (more than half a pixel's diagonal) on every side.
+void emit_smooth_line(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& p0, const ScreenVertex& p1,
+                      float width, bool front_facing, float bias, BatchOutput& out) {
+  constexpr float kGrow = 0.75f;
+  const float dx = p1.x - p0.x, dy = p1.y - p0.y, length = std::sqrt(dx * dx + dy * dy);
+  LineRaster line = line_raster_of(ctx.state->rasterization, info);
+  line.smooth = true;
+  line.origin_x = p0.x, line.origin_y = p0.y;
+  line.dir_x = length > 0.0f ? dx / length : 0.0f, line.dir_y = length > 0.0f ? dy / length : 0.0f;
+  line.length = length;
+  line.half_width = width / 2;
+  line.stipple_length = length;
+  // Integer colour has no alpha to scale: there coverage only decides which pixels are fragments.
+  const fmt::FormatInfo* color0 = ctx.has_color[0] ? fmt::format_info(ctx.color[0].format) : nullptr;
+  const fmt::NumericKind kind = color0 ? color0->components[0].kind : fmt::NumericKind::None;
+  line.scale_alpha = kind != fmt::NumericKind::UInt && kind != fmt::NumericKind::SInt;
+  const size_t first = out.triangles.size();
+  if (length > 0.0f) {
+    const float half = width / 2 + kGrow;
+    emit_line_bounds(ctx, info, p0, p1, kGrow / length, -line.dir_y * half, line.dir_x * half, front_facing, bias,
+                     out);
+  }
+  if (out.triangles.size() > first || line.stipple) attach_line_raster(line, first, out);
+}
+
+// Lines and points from polygon mode keep the polygon's facing and depth bias.
+void emit_line(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& p0, const ScreenVertex& p1,
+               bool front_facing, float bias, BatchOutput& out) {
+  const RasterizationState& rs = ctx.state->rasterization;
+  const float width = std::clamp(rs.line_width != rs.line_width ? 1.0f : rs.line_width, kMinLineWidth, kMaxLineWidth);
+  if (rs.line_mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT) {
+    emit_bresenham_line(ctx, info, p0, p1, width, front_facing, bias, out);
+    return;
+  }
+  if (rs.line_mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT) {
+    emit_smooth_line(ctx, info, p0, p1, width, front_facing, bias, out);
+    return;
+  }
+  // Non-strict lines: a parallelogram whose ends are minor-axis segments of length `width`.
+  // Rectangular lines: the ends are perpendicular to the line (offset along its unit normal).
+  const float dx = p1.x - p0.x, dy = p1.y - p0.y, length = std::sqrt(dx * dx + dy * dy);
+  float off_x = 0.0f, off_y = 0.0f;
+  const size_t first = out.triangles.size();
+  if (rs.line_mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT) {
+    if (length > 0.0f) {  // a zero-length rectangle covers nothing
+      off_x = -dy / length * (width / 2);
+      off_y = dx / length * (width / 2);
+    }
+  } else if (std::fabs(dx) >= std::fabs(dy)) {
+    off_y = width / 2;  // x-major
+  } else {
+    off_x = width / 2;
+  }
+  if (off_x != 0.0f || off_y != 0.0f)
+    emit_line_parallelogram(ctx, info, p0, p1, off_x, off_y, front_facing, bias, out);
+  if (!rs.line_stipple) return;
+  // Stipple: the counter runs along the line in pixels of its length (line_raster.h).
+  LineRaster line = line_raster_of(rs, info);
+  line.origin_x = p0.x, line.origin_y = p0.y;
+  line.dir_x = length > 0.0f ? dx / length : 0.0f, line.dir_y = length > 0.0f ? dy / length : 0.0f;
+  line.stipple_length = length;
+  attach_line_raster(line, first, out);
 }
 
 void emit_point(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& p, bool front_facing,

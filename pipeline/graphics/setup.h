@@ -16,6 +16,7 @@ struct PrimitiveInfo {
   const uint32_t* provoking;  // the provoking vertex (flat varyings, layer, viewport index)
   uint32_t viewport;          // index into DrawContext::viewports
   uint32_t layer;
+  bool continues_strip;       // lines: a strip segment after the first (line stipple goes on)
 };
 
 // A vertex in framebuffer space: the viewport transform of its clip position.

@@ -48,9 +48,10 @@ struct TileCounts {
 class TriangleRasterizer {
  public:
   TriangleRasterizer(const DrawContext& ctx, const OutputMerger& merger, const RasterTriangle& t, const uint32_t* values,
-                     const Rect& tile, uint32_t* faults, TileCounts& counts, FragmentScratch& scratch)
+                     const LineRaster* line, const Rect& tile, uint32_t* faults, TileCounts& counts,
+                     FragmentScratch& scratch)
       : ctx_(ctx), merger_(merger), t_(t), interpolator_(ctx, t, values, tile.x0, tile.y0), faults_(faults),
-        counts_(counts), edges_(t), sample_extent_(ctx), scratch_(&scratch) {
+        counts_(counts), edges_(t), sample_extent_(ctx), scratch_(&scratch), line_(line) {
     const GraphicsKernels& k = *ctx.kernels;
     shading_ = k.fragment != nullptr;
     W_ = shading_ ? k.fragment_width : 4;
@@ -81,7 +82,12 @@ class TriangleRasterizer {
         const Rect block = Rect{bx, by, bx + kBlock, by + kBlock}.intersect(region);
         switch (classify_rect(edges_, sample_extent_, block)) {
           case RectCoverage::None: break;
-          case RectCoverage::Full: add_block<true>(block); break;
+          case RectCoverage::Full:
+            if (!line_) {
+              add_block<true>(block);
+              break;
+            }
+            [[fallthrough]];  // a line's per-pixel rule can remove pixels of a covered block
           case RectCoverage::Partial: add_block<false>(block); break;
         }
       }
@@ -119,6 +125,7 @@ class TriangleRasterizer {
       const int64_t py = (int64_t{y} << kSubpixelBits) + ctx_.sample_y[s];
       if (edges_.e[0].at(px, py) >= 0 && edges_.e[1].at(px, py) >= 0 && edges_.e[2].at(px, py) >= 0) mask |= 1u << s;
     }
+    if (line_) mask = line_coverage(*line_, edges_, ctx_, x, y, mask);  // Bresenham/stipple (line_raster.h)
     return mask & full_mask_;
   }
 
@@ -253,6 +260,7 @@ class TriangleRasterizer {
     inv_.sample_id = sample < 0 ? 0 : uint32_t(sample);
     if (ctx_.counters) counts_.fragment_invocations += uint32_t(__builtin_popcount(covered));
     const uint32_t alive = k.fragment(&inv_) & covered;
+    if (line_ && line_->scale_alpha) scale_smooth_line_alpha(*line_, batch_, alive, s.outputs.data() + 3 * W);
 
     uint32_t narrowed[QuadBatch::kMaxLanes];
     uint32_t* cov = batch_.coverage;  // every covered lane survived unchanged: the batch's own
@@ -301,6 +309,7 @@ class TriangleRasterizer {
   TriangleEdges edges_;
   SampleExtent sample_extent_;
   FragmentScratch* scratch_;
+  const LineRaster* line_;  // the line's per-pixel rule, or null
   bool shading_ = false, early_ = true, sample_rate_ = false, coverage_changes_ = false;
   bool block_depth_ = false;         // whole blocks use test_depth_block
   bool batch_depth_tested_ = false;  // batch_'s quads passed test_depth_block already
@@ -353,8 +362,9 @@ void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<Attachm
       add_counts();
       counters = batch.ctx->counters;
     }
-    TriangleRasterizer r(*batch.ctx, *batch.merger, t, batch.output->values.data() + t.values, tile, faults, counts,
-                         scratch);
+    const LineRaster* line = t.line == kNoLineRaster ? nullptr : &batch.output->lines[t.line];
+    TriangleRasterizer r(*batch.ctx, *batch.merger, t, batch.output->values.data() + t.values, line, tile, faults,
+                         counts, scratch);
     r.run(region);
   }
   add_counts();

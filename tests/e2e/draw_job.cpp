@@ -185,7 +185,10 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   if (options.provoking_vertex_last) raster.pNext = &provoking;
   VkPipelineRasterizationLineStateCreateInfoEXT line{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_LINE_STATE_CREATE_INFO_EXT};
   line.lineRasterizationMode = options.line_mode;
-  if (options.line_mode != VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT) {
+  line.stippledLineEnable = options.line_stipple;
+  line.lineStippleFactor = options.line_stipple_factor;
+  line.lineStipplePattern = options.line_stipple_pattern;
+  if (options.line_mode != VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT || options.line_stipple) {
     line.pNext = raster.pNext;
     raster.pNext = &line;
   }

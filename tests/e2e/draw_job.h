@@ -53,8 +53,12 @@ struct DrawJobOptions {
   VkCullModeFlags cull_mode = VK_CULL_MODE_NONE;
   VkFrontFace front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
   bool provoking_vertex_last = false;  // VK_EXT_provoking_vertex LAST_VERTEX mode (the device enables it)
-  // VK_EXT_line_rasterization mode (DEFAULT: no VkPipelineRasterizationLineStateCreateInfoEXT).
+  // VK_EXT_line_rasterization mode (DEFAULT without stipple: no VkPipelineRasterizationLineStateCreateInfoEXT).
   VkLineRasterizationModeEXT line_mode = VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
+  // Its stipple (stippledLineEnable, lineStippleFactor, lineStipplePattern).
+  bool line_stipple = false;
+  uint32_t line_stipple_factor = 1;
+  uint16_t line_stipple_pattern = 0xFFFF;
   VkPolygonMode polygon_mode = VK_POLYGON_MODE_FILL;
   bool depth_clamp = false;
   float line_width = 1.0f;
