@@ -4,7 +4,7 @@
 // fast pack/unpack for the formats draws use most. Every other format falls back to
 // memory/format_pack, which stays the reference (tests/unit/attachment_access_test.cpp checks
 // the fast paths against it).
-#include <emmintrin.h>
+#include <immintrin.h>
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -51,6 +51,27 @@ inline __m128i encode_unorm8_x4(__m128 v) {
   const __m128d hi = _mm_sub_pd(_mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(c, c)), scale), round), round);
   return _mm_unpacklo_epi64(_mm_cvttpd_epi32(lo), _mm_cvttpd_epi32(hi));
 }
+// encode_unorm8 of 16 lanes with AVX-512F (callers need the target): c * 255 is exact in double,
+// and the conversion rounds to nearest even with embedded rounding, whatever MXCSR says.
+__attribute__((target("avx512f"), always_inline)) inline __m512i encode_unorm8_x16(__m512 v) {
+  const __m512 c = _mm512_min_ps(_mm512_max_ps(v, _mm512_setzero_ps()), _mm512_set1_ps(1.0f));
+  const __m512d scale = _mm512_set1_pd(255.0);
+  const __m256 upper = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(c), 1));
+  constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+  const __m256i lo = _mm512_cvt_roundpd_epi32(_mm512_mul_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(c)), scale), kNearest);
+  const __m256i hi = _mm512_cvt_roundpd_epi32(_mm512_mul_pd(_mm512_cvtps_pd(upper), scale), kNearest);
+  return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+}
+// RGBA8 (kBgra false: R in the low byte) or BGRA8 words of 16 lanes, each channel encode_unorm8_x16.
+template <bool kBgra>
+__attribute__((target("avx512f"), always_inline)) inline __m512i encode_unorm8_words_x16(__m512 r, __m512 g, __m512 b,
+                                                                                       __m512 a) {
+  constexpr int kRedShift = kBgra ? 16 : 0, kBlueShift = kBgra ? 0 : 16;
+  return _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi32(encode_unorm8_x16(r), kRedShift),
+                                         _mm512_slli_epi32(encode_unorm8_x16(g), 8)),
+                         _mm512_or_si512(_mm512_slli_epi32(encode_unorm8_x16(b), kBlueShift),
+                                         _mm512_slli_epi32(encode_unorm8_x16(a), 24)));
+}
 // RGBA8 (kBgra false: R in the low byte) or BGRA8 words of n lanes from four channel arrays,
 // each channel as encode_unorm8: 16 lanes per step with AVX-512, 8 with AVX2, else 4 with SSE2
 // (the same double arithmetic in every width, so the words are identical).
@@ -62,6 +83,10 @@ const float* unorm8_decode_table();
 // rounded, as is the table's double quotient rounded to float (1/255's binary expansion repeats
 // every 8 bits, so the double never lies on a float rounding midpoint; a unit test checks all 256).
 inline __m128 decode_unorm8_x4(__m128i codes) { return _mm_div_ps(_mm_cvtepi32_ps(codes), _mm_set1_ps(255.0f)); }
+// decode_unorm8_x4 of 16 lanes with AVX-512F (the same correctly rounded division).
+__attribute__((target("avx512f"), always_inline)) inline __m512 decode_unorm8_x16(__m512i codes) {
+  return _mm512_div_ps(_mm512_cvtepi32_ps(codes), _mm512_set1_ps(255.0f));
+}
 
 // Texel <-> VkClearColorValue conversions with fmt::pack_color/unpack_color semantics, picked
 // once per format (fast paths for 8-bit RGBA/BGRA UNORM/SRGB and RGBA32 SFLOAT).
