@@ -51,16 +51,15 @@ inline __m128i encode_unorm8_x4(__m128 v) {
   const __m128d hi = _mm_sub_pd(_mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(c, c)), scale), round), round);
   return _mm_unpacklo_epi64(_mm_cvttpd_epi32(lo), _mm_cvttpd_epi32(hi));
 }
-// encode_unorm8 of 16 lanes with AVX-512F (callers need the target): c * 255 is exact in double,
-// and the conversion rounds to nearest even with embedded rounding, whatever MXCSR says.
+// encode_unorm8 of 16 lanes with AVX-512F (callers need the target), in two instructions after the
+// clamp: round-to-nearest-even of c * 255 is floor(c * 255 + 0.5) — the one tie, c = 0.5 (127.5),
+// rounds up to even 128 either way — and an FMA rounded down keeps that floor exact, as does the
+// conversion rounded down (embedded rounding, whatever MXCSR says). Checked against the scalar
+// form for every float in [0, 1]; the unit test samples them.
 __attribute__((target("avx512f"), always_inline)) inline __m512i encode_unorm8_x16(__m512 v) {
   const __m512 c = _mm512_min_ps(_mm512_max_ps(v, _mm512_setzero_ps()), _mm512_set1_ps(1.0f));
-  const __m512d scale = _mm512_set1_pd(255.0);
-  const __m256 upper = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(c), 1));
-  constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
-  const __m256i lo = _mm512_cvt_roundpd_epi32(_mm512_mul_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(c)), scale), kNearest);
-  const __m256i hi = _mm512_cvt_roundpd_epi32(_mm512_mul_pd(_mm512_cvtps_pd(upper), scale), kNearest);
-  return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+  constexpr int kDown = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
+  return _mm512_cvt_roundps_epi32(_mm512_fmadd_round_ps(c, _mm512_set1_ps(255.0f), _mm512_set1_ps(0.5f), kDown), kDown);
 }
 // RGBA8 (kBgra false: R in the low byte) or BGRA8 words of 16 lanes, each channel encode_unorm8_x16.
 template <bool kBgra>

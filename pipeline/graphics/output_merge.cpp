@@ -774,7 +774,8 @@ KILN_AVX512 void OutputMerger::write_unorm8_avx512(uint32_t index, const QuadBat
     } else {
       for (int c = 0; c < 4; ++c) {
         in.src[c] = c == 3 && alpha_to_one ? in.one : clamp_unorm(src[c]);
-        in.dst[c] = mem::decode_unorm8_x16(_mm512_and_si512(_mm512_srli_epi32(dst, kShift[c]), byte));
+        const __m512i code = _mm512_srli_epi32(dst, kShift[c]);
+        in.dst[c] = mem::decode_unorm8_x16(kShift[c] == 24 ? code : _mm512_and_si512(code, byte));
         if (source1) in.src1[c] = clamp_unorm(_mm512_maskz_loadu_ps(valid, source1 + c * W + base));
       }
       __m512 out[4];

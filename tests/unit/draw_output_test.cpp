@@ -668,6 +668,32 @@ TEST(AttachmentAccess, InlineUnorm8EncodeMatchesReferenceAtEveryBoundary) {
   }
 }
 
+__attribute__((target("avx512f"))) void encode_unorm8_x16_values(const float in[16], uint32_t out[16]) {
+  _mm512_storeu_si512(out, mem::encode_unorm8_x16(_mm512_loadu_ps(in)));
+}
+
+// encode_unorm8_x16 (FMA and conversion rounded down) against the scalar encoder: 64 floats either
+// side of every rounding boundary, the special values, and every 251st float in [0, 1] (the
+// whole range was checked once; the stride keeps the test fast).
+TEST(AttachmentAccess, Unorm8EncodeX16MatchesTheScalarEncoder) {
+  if (!__builtin_cpu_supports("avx512f")) GTEST_SKIP() << "no AVX-512";
+  std::vector<float> values = {0.0f, -0.0f, 0.5f, 1.0f, -1.0f, 2.0f, std::numeric_limits<float>::quiet_NaN(),
+                               std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                               std::numeric_limits<float>::denorm_min(), std::nextafter(1.0f, 2.0f)};
+  for (uint32_t k = 0; k < 256; ++k) {
+    float v = (float(k) + 0.5f) / 255.0f;
+    for (int i = 0; i < 64; ++i) v = std::nextafter(v, -1.0f);
+    for (int i = 0; i < 128; ++i, v = std::nextafter(v, 2.0f)) values.push_back(v);
+  }
+  for (uint32_t b = 0; b <= 0x3F800000u; b += 251) values.push_back(flt(b));
+  while (values.size() % 16) values.push_back(1.0f);
+  for (size_t i = 0; i < values.size(); i += 16) {
+    uint32_t got[16];
+    encode_unorm8_x16_values(&values[i], got);
+    for (size_t k = 0; k < 16; ++k) ASSERT_EQ(got[k], mem::encode_unorm8(values[i + k])) << values[i + k];
+  }
+}
+
 // The word encoder (AVX-512/AVX2/SSE2 by CPU) gives every lane the scalar encoder's codes, in
 // RGBA and BGRA order, for lane counts that exercise the wide loop and each tail.
 TEST(AttachmentAccess, Unorm8WordEncoderMatchesScalarEncoder) {
