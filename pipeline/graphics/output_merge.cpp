@@ -714,6 +714,24 @@ KILN_AVX512 inline void store_group(const QuadGroup& g, __m512i v) {
   if (g.lanes & 0xF000) store_quad(g.quad[3], g.pitch, g.lanes >> 12, _mm512_extracti32x4_epi32(v, 3));
 }
 
+// A bit per lane of the first 4 * quads lanes (quads <= 4) that covers a sample. The tile back end
+// has just stored the coverage, lane by lane or a quad at a time, and a load spanning several of
+// those stores cannot be forwarded (a 64-byte load stalled until they reached the cache): each
+// quad is one 16-byte load (see load_quad_coverage).
+KILN_AVX512 inline __m128i load_quad_coverage(const uint32_t* c) {
+  __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(c));
+  asm("" : "+v"(v));  // one load per quad: keeps GCC from merging the quads' loads into one
+  return v;
+}
+KILN_AVX512 inline uint32_t covered_lanes(const uint32_t* coverage, uint32_t quads) {
+  __m512i v = _mm512_castsi128_si512(load_quad_coverage(coverage));
+  if (quads > 1) v = _mm512_inserti32x4(v, load_quad_coverage(coverage + 4), 1);
+  if (quads > 2) v = _mm512_inserti32x4(v, load_quad_coverage(coverage + 8), 2);
+  if (quads > 3) v = _mm512_inserti32x4(v, load_quad_coverage(coverage + 12), 3);
+  const __mmask16 valid = __mmask16((1u << (4 * quads)) - 1);
+  return _mm512_mask_test_epi32_mask(valid, v, v);
+}
+
 // std::clamp(v, 0, 1) keeps NaN: maxps/minps return their second operand for NaN.
 KILN_AVX512 inline __m512 clamp_unorm(__m512 v) {
   return _mm512_min_ps(_mm512_set1_ps(1.0f), _mm512_max_ps(_mm512_setzero_ps(), v));
@@ -755,8 +773,7 @@ KILN_AVX512 void OutputMerger::write_unorm8_avx512(uint32_t index, const QuadBat
   for (uint32_t base = 0; base < n; base += 16) {
     const uint32_t quads = std::min(4u, (n - base) / 4);
     const __mmask16 valid = __mmask16((1u << (4 * quads)) - 1);
-    const __m512i cover = _mm512_maskz_loadu_epi32(valid, coverage + base);
-    group.lanes = _mm512_test_epi32_mask(cover, cover);
+    group.lanes = covered_lanes(coverage + base, quads);
     if (!group.lanes) continue;
     const int32_t* const qx = batch.quad_x + base / 4;
     const int32_t* const qy = batch.quad_y + base / 4;
