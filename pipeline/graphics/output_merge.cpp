@@ -76,7 +76,6 @@ bool OutputMerger::avx512_stores = [] {
 }();
 
 OutputMerger::OutputMerger(const DrawContext& ctx) : ctx_(ctx) {
-  avx512_unorm8_ = avx512_stores && ctx.samples == 1;
   const DepthStencilState& ds = ctx.state->depth_stencil;
   depth_or_stencil_ = (ctx.has_depth && (ds.depth_test || ds.depth_bounds_test)) || (ctx.has_stencil && ds.stencil_test);
   // The depth test alone (no stencil test, bounds or clamp) runs with its compare op fixed per
@@ -93,6 +92,7 @@ OutputMerger::OutputMerger(const DrawContext& ctx) : ctx_(ctx) {
     if (!info) continue;
     t.enabled = true;
     t.texel_bytes = ctx.color[i].sample_bytes;
+    t.avx512 = avx512_stores && ctx.samples == 1 && ctx.color[i].samples == 1;
     switch (info->components[0].kind) {
       case fmt::NumericKind::UNorm: t.kind = Kind::UNorm; break;
       case fmt::NumericKind::SRGB: t.kind = Kind::UNorm; t.srgb = true; break;
@@ -676,42 +676,46 @@ KILN_AVX512 inline void store_quad(uint8_t* top, uint64_t pitch, uint32_t lanes,
   else if (lower) _mm_mask_storeu_epi32(top + pitch, __mmask8(lower), b);
 }
 
-// Up to four quads (16 lanes): quad[q] is the top row of quad q, lanes a bit per covered lane.
+// Up to four quads (16 lanes) of a single-sample 32-bit attachment layer: lanes has a bit per
+// covered lane.
 struct QuadGroup {
-  uint8_t* quad[4];
+  uint8_t* layer;  // texel (0, 0) of the layer
   uint64_t pitch;
+  const int32_t* x;  // upper-left pixel of each quad
+  const int32_t* y;
   uint32_t lanes;
   // Four full quads side by side on one row pair: the rows are 32 bytes each.
   bool strip;
+  uint8_t* quad(uint32_t q) const { return layer + uint64_t(uint32_t(y[q])) * pitch + uint64_t(uint32_t(x[q])) * 4; }
 };
 
 KILN_AVX512 inline __m512i load_group(const QuadGroup& g) {
   if (g.strip) {
     // Rows (top 8 pixels, bottom 8 pixels) to lane order: quad q is qwords q and 4 + q.
     const __m512i rows = _mm512_inserti64x4(
-        _mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(g.quad[0]))),
-        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(g.quad[0] + g.pitch)), 1);
+        _mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(g.quad(0)))),
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(g.quad(0) + g.pitch)), 1);
     return _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 4, 1, 5, 2, 6, 3, 7), rows);
   }
   __m512i v = _mm512_setzero_si512();
-  if (g.lanes & 0xF) v = _mm512_inserti32x4(v, load_quad(g.quad[0], g.pitch, g.lanes & 0xF), 0);
-  if (g.lanes & 0xF0) v = _mm512_inserti32x4(v, load_quad(g.quad[1], g.pitch, (g.lanes >> 4) & 0xF), 1);
-  if (g.lanes & 0xF00) v = _mm512_inserti32x4(v, load_quad(g.quad[2], g.pitch, (g.lanes >> 8) & 0xF), 2);
-  if (g.lanes & 0xF000) v = _mm512_inserti32x4(v, load_quad(g.quad[3], g.pitch, g.lanes >> 12), 3);
+  if (g.lanes & 0xF) v = _mm512_inserti32x4(v, load_quad(g.quad(0), g.pitch, g.lanes & 0xF), 0);
+  if (g.lanes & 0xF0) v = _mm512_inserti32x4(v, load_quad(g.quad(1), g.pitch, (g.lanes >> 4) & 0xF), 1);
+  if (g.lanes & 0xF00) v = _mm512_inserti32x4(v, load_quad(g.quad(2), g.pitch, (g.lanes >> 8) & 0xF), 2);
+  if (g.lanes & 0xF000) v = _mm512_inserti32x4(v, load_quad(g.quad(3), g.pitch, g.lanes >> 12), 3);
   return v;
 }
 
 KILN_AVX512 inline void store_group(const QuadGroup& g, __m512i v) {
   if (g.strip) {
     const __m512i rows = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), v);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(g.quad[0]), _mm512_castsi512_si256(rows));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(g.quad[0] + g.pitch), _mm512_extracti64x4_epi64(rows, 1));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(g.quad(0)), _mm512_castsi512_si256(rows));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(g.quad(0) + g.pitch), _mm512_extracti64x4_epi64(rows, 1));
     return;
   }
-  if (g.lanes & 0xF) store_quad(g.quad[0], g.pitch, g.lanes & 0xF, _mm512_castsi512_si128(v));
-  if (g.lanes & 0xF0) store_quad(g.quad[1], g.pitch, (g.lanes >> 4) & 0xF, _mm512_extracti32x4_epi32(v, 1));
-  if (g.lanes & 0xF00) store_quad(g.quad[2], g.pitch, (g.lanes >> 8) & 0xF, _mm512_extracti32x4_epi32(v, 2));
-  if (g.lanes & 0xF000) store_quad(g.quad[3], g.pitch, g.lanes >> 12, _mm512_extracti32x4_epi32(v, 3));
+  if (g.lanes & 0xF) store_quad(g.quad(0), g.pitch, g.lanes & 0xF, _mm512_castsi512_si128(v));
+  if (g.lanes & 0xF0) store_quad(g.quad(1), g.pitch, (g.lanes >> 4) & 0xF, _mm512_extracti32x4_epi32(v, 1));
+  if (g.lanes & 0xF00) store_quad(g.quad(2), g.pitch, (g.lanes >> 8) & 0xF, _mm512_extracti32x4_epi32(v, 2));
+  if (g.lanes & 0xF000) store_quad(g.quad(3), g.pitch, g.lanes >> 12, _mm512_extracti32x4_epi32(v, 3));
 }
 
 // A bit per lane of the first 4 * quads lanes (quads <= 4) that covers a sample. The tile back end
@@ -769,15 +773,15 @@ KILN_AVX512 void OutputMerger::write_unorm8_avx512(uint32_t index, const QuadBat
   }
   QuadGroup group;
   group.pitch = surface.row_pitch;
+  group.layer = surface.texel(0, 0, layer, 0);
   const uint32_t n = batch.lanes();
   for (uint32_t base = 0; base < n; base += 16) {
     const uint32_t quads = std::min(4u, (n - base) / 4);
     const __mmask16 valid = __mmask16((1u << (4 * quads)) - 1);
     group.lanes = covered_lanes(coverage + base, quads);
     if (!group.lanes) continue;
-    const int32_t* const qx = batch.quad_x + base / 4;
-    const int32_t* const qy = batch.quad_y + base / 4;
-    for (uint32_t q = 0; q < quads; ++q) group.quad[q] = surface.texel(uint32_t(qx[q]), uint32_t(qy[q]), layer, 0);
+    const int32_t* const qx = group.x = batch.quad_x + base / 4;
+    const int32_t* const qy = group.y = batch.quad_y + base / 4;
     group.strip = group.lanes == 0xFFFF && qy[1] == qy[0] && qy[2] == qy[0] && qy[3] == qy[0] && qx[1] == qx[0] + 2 &&
                   qx[2] == qx[0] + 4 && qx[3] == qx[0] + 6;
     __m512i dst = _mm512_setzero_si512();
@@ -841,27 +845,27 @@ void OutputMerger::write_color(const QuadBatch& batch, const uint32_t* coverage,
     const uint32_t i = uint32_t(__builtin_ctz(active));
     switch (targets_[i].path) {
       case StorePath::Rgba8:
-        if (avx512_unorm8_) write_unorm8_avx512<false, Unorm8Blend::None>(i, batch, coverage, outputs, W, layer);
+        if (targets_[i].avx512) write_unorm8_avx512<false, Unorm8Blend::None>(i, batch, coverage, outputs, W, layer);
         else write_unorm8_unblended<false>(i, batch, coverage, outputs, W, layer);
         break;
       case StorePath::Bgra8:
-        if (avx512_unorm8_) write_unorm8_avx512<true, Unorm8Blend::None>(i, batch, coverage, outputs, W, layer);
+        if (targets_[i].avx512) write_unorm8_avx512<true, Unorm8Blend::None>(i, batch, coverage, outputs, W, layer);
         else write_unorm8_unblended<true>(i, batch, coverage, outputs, W, layer);
         break;
       case StorePath::Rgba8Blended:
-        if (avx512_unorm8_) write_unorm8_avx512<false, Unorm8Blend::Factors>(i, batch, coverage, outputs, W, layer);
+        if (targets_[i].avx512) write_unorm8_avx512<false, Unorm8Blend::Factors>(i, batch, coverage, outputs, W, layer);
         else write_unorm8_blended<false, false>(i, batch, coverage, outputs, W, layer);
         break;
       case StorePath::Bgra8Blended:
-        if (avx512_unorm8_) write_unorm8_avx512<true, Unorm8Blend::Factors>(i, batch, coverage, outputs, W, layer);
+        if (targets_[i].avx512) write_unorm8_avx512<true, Unorm8Blend::Factors>(i, batch, coverage, outputs, W, layer);
         else write_unorm8_blended<true, false>(i, batch, coverage, outputs, W, layer);
         break;
       case StorePath::Rgba8SourceOver:
-        if (avx512_unorm8_) write_unorm8_avx512<false, Unorm8Blend::SourceOver>(i, batch, coverage, outputs, W, layer);
+        if (targets_[i].avx512) write_unorm8_avx512<false, Unorm8Blend::SourceOver>(i, batch, coverage, outputs, W, layer);
         else write_unorm8_blended<false, true>(i, batch, coverage, outputs, W, layer);
         break;
       case StorePath::Bgra8SourceOver:
-        if (avx512_unorm8_) write_unorm8_avx512<true, Unorm8Blend::SourceOver>(i, batch, coverage, outputs, W, layer);
+        if (targets_[i].avx512) write_unorm8_avx512<true, Unorm8Blend::SourceOver>(i, batch, coverage, outputs, W, layer);
         else write_unorm8_blended<true, true>(i, batch, coverage, outputs, W, layer);
         break;
       case StorePath::Gathered: write_gathered(i, batch, coverage, outputs, W, layer); break;

@@ -54,6 +54,7 @@ class OutputMerger {
     bool full_write = true;        // write mask covers every bit (plain store)
     uint32_t keep_word = 0;        // write_bytes[0..3] as a word (32-bit texels)
     StorePath path = StorePath::Gathered;
+    bool avx512 = false;  // RGBA8/BGRA8 paths use write_unorm8_avx512 (single sample, CPU has it)
   };
   // Lanes of one attachment's sample being written: the values to store, SoA.
   struct SampleLanes;
@@ -94,7 +95,6 @@ class OutputMerger {
   bool depth_or_stencil_ = false;
   bool depth_only_ = false;  // depth test without stencil test, bounds or clamp (any format and sample count)
   bool depth_d32_ = false;   // ... on a D32 depth plane: no codec, SSE compares
-  bool avx512_unorm8_ = false;  // RGBA8/BGRA8 paths use write_unorm8_avx512 (single sample, CPU has it)
   ColorTarget targets_[abi::kMaxColorAttachments];
   uint32_t active_targets_ = 0;  // attachments write_color stores: enabled, written by the shader, not fully masked
 };
