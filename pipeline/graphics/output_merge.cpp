@@ -498,9 +498,15 @@ void OutputMerger::write_unorm8_unblended(uint32_t index, const QuadBatch& batch
 
 namespace {
 
-// The blend inputs of a group of lanes, one GCC vector per channel (__m128 for SSE2, __m512 for
+// The blend inputs of a group of lanes, one GCC vector per channel (Floats4 for SSE2, Floats16 for
 // AVX-512): source and destination colours and the splatted constants, so that one template of
-// blend()'s arithmetic serves every width.
+// blend()'s arithmetic serves every width. (Plain vector types: template arguments would drop
+// __m128's attributes; the templates are always inlined into code of the right ISA, so the ABI
+// of 64-byte vectors in their signatures never matters.)
+using Floats4 = float __attribute__((vector_size(16)));
+using Floats16 = float __attribute__((vector_size(64)));
+// (GCC reports -Wpsabi where it instantiates them, at the end of the file: off for the file.)
+#pragma GCC diagnostic ignored "-Wpsabi"
 template <class V>
 struct BlendLanes {
   V src[4], src1[4], dst[4];  // src1: dual-source blending's second source (0 without one)
@@ -511,15 +517,16 @@ struct BlendLanes {
 // A product as blend() rounds it: GCC fuses a multiply feeding an add into an FMA in C++ (its
 // default -ffp-contract=fast) wherever the target has one, which would change the results.
 template <class V>
-[[gnu::always_inline]] inline V rounded(V v) {
+[[gnu::always_inline]] inline V rounded(const V& product) {
+  V v = product;
   asm("" : "+v"(v));
   return v;
 }
 // minps/maxps: the second operand when either is NaN, like std::min(b, a) / std::max(b, a).
 template <class V>
-[[gnu::always_inline]] inline V vmin(V a, V b) { return a < b ? a : b; }
+[[gnu::always_inline]] inline V vmin(const V& a, const V& b) { return a < b ? a : b; }
 template <class V>
-[[gnu::always_inline]] inline V vmax(V a, V b) { return a > b ? a : b; }
+[[gnu::always_inline]] inline V vmax(const V& a, const V& b) { return a > b ? a : b; }
 
 // blend()'s factor `f` of channel `i`: the same single-precision operations lane by lane.
 template <class V>
@@ -597,7 +604,7 @@ void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, 
   constexpr int kShift[4] = {kRedShift, 8, kBlueShift, 24};
   const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
   const __m128i byte = _mm_set1_epi32(0xFF);
-  BlendLanes<__m128> in;
+  BlendLanes<Floats4> in;
   in.one = one;
   for (int c = 0; c < 4; ++c) in.constant[c] = _mm_set1_ps(constants[c]);
   alignas(16) uint32_t words[QuadBatch::kMaxLanes];
@@ -765,7 +772,7 @@ KILN_AVX512 void OutputMerger::write_unorm8_avx512(uint32_t index, const QuadBat
   const __m512i byte = _mm512_set1_epi32(0xFF);
   constexpr int kRedShift = kBgra ? 16 : 0, kBlueShift = kBgra ? 0 : 16;
   constexpr int kShift[4] = {kRedShift, 8, kBlueShift, 24};
-  BlendLanes<__m512> in;
+  BlendLanes<Floats16> in;
   in.one = _mm512_set1_ps(1.0f);
   for (int c = 0; c < 4; ++c) {
     in.constant[c] = _mm512_set1_ps(std::clamp(ctx_.state->color_blend.blend_constants[c], 0.0f, 1.0f));
