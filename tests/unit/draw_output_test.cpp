@@ -349,7 +349,7 @@ uint32_t fake_noise_kernel(const abi::FragmentInvocation* inv) {
 struct Unorm8Case {
   uint32_t seed = 0;  // destination bytes and noise sources
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
-  uint32_t width = 8;  // fragment kernel width: 8 (two quads per batch) or 16 (four: full strips)
+  uint32_t width = 8;  // fragment kernel width: 4, 8, 16 (four quads: full strips) or 32 (two steps)
   VkPipelineColorBlendAttachmentState blend{};
   bool alpha_to_one = false;
 };
@@ -367,7 +367,10 @@ std::vector<uint8_t> draw_unorm8_case(VkFormat format, const Unorm8Case& c) {
     for (int b = 0; b < 4; ++b) color.storage[i + b] = uint8_t(w >> (8 * (bgra && b != 1 && b != 3 ? 2 - b : b)));
   }
   DrawSetup d(&color.view, kSize, kSize);
-  d.kernels.fragment = c.width == 16 ? &fake_noise_kernel<16> : &fake_noise_kernel<8>;
+  d.kernels.fragment = c.width == 4    ? &fake_noise_kernel<4>
+                       : c.width == 16 ? &fake_noise_kernel<16>
+                       : c.width == 32 ? &fake_noise_kernel<32>
+                                       : &fake_noise_kernel<8>;
   d.kernels.fragment_width = c.width;
   d.kernels.fragment_interface.writes_dual_source = c.blend.blendEnable;
   d.state.multisample.samples = c.samples;
@@ -455,7 +458,7 @@ TEST(DrawOutput, Unorm8SourceOverFastPathMatchesTheGenericPath) {
   for (uint32_t i = 0; i < 24; ++i) {
     Unorm8Case c;
     c.seed = 1000 + i;
-    c.width = i % 2 ? 16 : 8;
+    c.width = i % 2 ? 16 : i % 4 == 0 ? 32 : 8;
     c.samples = i % 3 == 2 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
     c.alpha_to_one = i % 8 == 5;
     c.blend.blendEnable = VK_TRUE;
@@ -469,14 +472,14 @@ TEST(DrawOutput, Unorm8SourceOverFastPathMatchesTheGenericPath) {
 }
 
 // The unblended store paths (encode and store, AVX-512 and SSE2) against the generic one: every
-// write mask, widths 8 and 16, 1 and 4 samples, alpha to one.
+// write mask, widths 4 to 32, 1 and 4 samples, alpha to one.
 TEST(DrawOutput, Unorm8StoreFastPathMatchesTheGenericPath) {
   uint32_t mismatches = 0;
   for (uint32_t mask = 1; mask <= 0xF; ++mask)
     for (uint32_t variant = 0; variant < 4; ++variant) {
       Unorm8Case c;
       c.seed = 2000 + mask * 4 + variant;
-      c.width = variant % 2 ? 16 : 8;
+      c.width = variant % 2 ? 16 : mask % 3 == 0 ? 4 : mask % 3 == 1 ? 32 : 8;
       c.samples = variant == 2 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
       c.alpha_to_one = variant == 3 && mask % 3 == 0;
       c.blend.colorWriteMask = mask;
