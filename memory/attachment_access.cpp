@@ -83,29 +83,13 @@ __attribute__((target("avx2"))) void encode_words_avx2(const float* r, const flo
   encode_words_sse2<kBgra>(r + k, g + k, b + k, a + k, n - k, words + k);
 }
 
-// 16 lanes with AVX-512F (doubles eight at a time).
-__attribute__((target("avx512f"))) inline __m512i encode_unorm8_x16(__m512 v) {
-  const __m512 c = _mm512_min_ps(_mm512_max_ps(v, _mm512_setzero_ps()), _mm512_set1_ps(1.0f));
-  const __m512d scale = _mm512_set1_pd(255.0), round = _mm512_set1_pd(6755399441055744.0);
-  const __m256 upper = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(c), 1));
-  const __m512d lo = _mm512_sub_pd(_mm512_add_pd(_mm512_mul_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(c)), scale), round), round);
-  const __m512d hi = _mm512_sub_pd(_mm512_add_pd(_mm512_mul_pd(_mm512_cvtps_pd(upper), scale), round), round);
-  return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvttpd_epi32(lo)), _mm512_cvttpd_epi32(hi), 1);
-}
-
 template <bool kBgra>
 __attribute__((target("avx512f"))) void encode_words_avx512(const float* r, const float* g, const float* b,
                                                              const float* a, uint32_t n, uint32_t* words) {
-  constexpr int kRedShift = kBgra ? 16 : 0, kBlueShift = kBgra ? 0 : 16;
   uint32_t k = 0;
-  for (; k + 16 <= n; k += 16) {
-    const __m512i word = _mm512_or_si512(
-        _mm512_or_si512(_mm512_slli_epi32(encode_unorm8_x16(_mm512_loadu_ps(r + k)), kRedShift),
-                        _mm512_slli_epi32(encode_unorm8_x16(_mm512_loadu_ps(g + k)), 8)),
-        _mm512_or_si512(_mm512_slli_epi32(encode_unorm8_x16(_mm512_loadu_ps(b + k)), kBlueShift),
-                        _mm512_slli_epi32(encode_unorm8_x16(_mm512_loadu_ps(a + k)), 24)));
-    _mm512_storeu_si512(words + k, word);
-  }
+  for (; k + 16 <= n; k += 16)
+    _mm512_storeu_si512(words + k, encode_unorm8_words_x16<kBgra>(_mm512_loadu_ps(r + k), _mm512_loadu_ps(g + k),
+                                                                  _mm512_loadu_ps(b + k), _mm512_loadu_ps(a + k)));
   encode_words_sse2<kBgra>(r + k, g + k, b + k, a + k, n - k, words + k);
 }
 

@@ -1,6 +1,6 @@
 #include "pipeline/graphics/output_merge.h"
 
-#include <emmintrin.h>
+#include <immintrin.h>
 
 #include <algorithm>
 #include <cstring>
@@ -70,6 +70,11 @@ inline void fill_samples(uint8_t* pixel, uint32_t word, uint32_t samples) {
 
 }  // namespace
 
+bool OutputMerger::avx512_stores = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+}();
+
 OutputMerger::OutputMerger(const DrawContext& ctx) : ctx_(ctx) {
   const DepthStencilState& ds = ctx.state->depth_stencil;
   depth_or_stencil_ = (ctx.has_depth && (ds.depth_test || ds.depth_bounds_test)) || (ctx.has_stencil && ds.stencil_test);
@@ -87,6 +92,7 @@ OutputMerger::OutputMerger(const DrawContext& ctx) : ctx_(ctx) {
     if (!info) continue;
     t.enabled = true;
     t.texel_bytes = ctx.color[i].sample_bytes;
+    t.avx512 = avx512_stores && ctx.samples == 1 && ctx.color[i].samples == 1;
     switch (info->components[0].kind) {
       case fmt::NumericKind::UNorm: t.kind = Kind::UNorm; break;
       case fmt::NumericKind::SRGB: t.kind = Kind::UNorm; t.srgb = true; break;
@@ -492,54 +498,86 @@ void OutputMerger::write_unorm8_unblended(uint32_t index, const QuadBatch& batch
 
 namespace {
 
-// One quad's blend inputs, four lanes per register: source and destination colour per channel.
-struct BlendQuad {
-  __m128 src[4], src1[4], dst[4];  // src1: dual-source blending's second source (0 without one)
+// The blend inputs of a group of lanes, one GCC vector per channel (Floats4 for SSE2, Floats16 for
+// AVX-512): source and destination colours and the splatted constants, so that one template of
+// blend()'s arithmetic serves every width. (Plain vector types: template arguments would drop
+// __m128's attributes; the templates are always inlined into code of the right ISA, so the ABI
+// of 64-byte vectors in their signatures never matters.)
+using Floats4 = float __attribute__((vector_size(16)));
+using Floats16 = float __attribute__((vector_size(64)));
+// (GCC reports -Wpsabi where it instantiates them, at the end of the file: off for the file.)
+#pragma GCC diagnostic ignored "-Wpsabi"
+template <class V>
+struct BlendLanes {
+  V src[4], src1[4], dst[4];  // src1: dual-source blending's second source (0 without one)
+  V constant[4];              // the blend constants, clamped
+  V one;
 };
 
-// blend()'s factor `f` of channel `i` for four lanes: the same single-precision operations (SSE2
-// has no FMA, so nothing is fused and the results are bit-identical). `constants` are clamped.
-inline __m128 blend_factor_x4(VkBlendFactor f, int i, const BlendQuad& in, const float* constants) {
-  const __m128 one = _mm_set1_ps(1.0f);
+// A product as blend() rounds it: GCC fuses a multiply feeding an add into an FMA in C++ (its
+// default -ffp-contract=fast) wherever the target has one, which would change the results.
+template <class V>
+[[gnu::always_inline]] inline V rounded(const V& product) {
+  V v = product;
+  asm("" : "+v"(v));
+  return v;
+}
+// minps/maxps: the second operand when either is NaN, like std::min(b, a) / std::max(b, a).
+template <class V>
+[[gnu::always_inline]] inline V vmin(const V& a, const V& b) { return a < b ? a : b; }
+template <class V>
+[[gnu::always_inline]] inline V vmax(const V& a, const V& b) { return a > b ? a : b; }
+
+// blend()'s factor `f` of channel `i`: the same single-precision operations lane by lane.
+template <class V>
+[[gnu::always_inline]] inline V blend_factor(VkBlendFactor f, int i, const BlendLanes<V>& in) {
   switch (f) {
-    case VK_BLEND_FACTOR_ZERO: return _mm_setzero_ps();
-    case VK_BLEND_FACTOR_ONE: return one;
+    case VK_BLEND_FACTOR_ZERO: return V{};
+    case VK_BLEND_FACTOR_ONE: return in.one;
     case VK_BLEND_FACTOR_SRC_COLOR: return in.src[i];
-    case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: return _mm_sub_ps(one, in.src[i]);
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: return in.one - in.src[i];
     case VK_BLEND_FACTOR_DST_COLOR: return in.dst[i];
-    case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: return _mm_sub_ps(one, in.dst[i]);
+    case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: return in.one - in.dst[i];
     case VK_BLEND_FACTOR_SRC_ALPHA: return in.src[3];
-    case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return _mm_sub_ps(one, in.src[3]);
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return in.one - in.src[3];
     case VK_BLEND_FACTOR_DST_ALPHA: return in.dst[3];
-    case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: return _mm_sub_ps(one, in.dst[3]);
-    case VK_BLEND_FACTOR_CONSTANT_COLOR: return _mm_set1_ps(constants[i]);
-    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: return _mm_set1_ps(1.0f - constants[i]);
-    case VK_BLEND_FACTOR_CONSTANT_ALPHA: return _mm_set1_ps(constants[3]);
-    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return _mm_set1_ps(1.0f - constants[3]);
+    case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: return in.one - in.dst[3];
+    case VK_BLEND_FACTOR_CONSTANT_COLOR: return in.constant[i];
+    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: return in.one - in.constant[i];
+    case VK_BLEND_FACTOR_CONSTANT_ALPHA: return in.constant[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return in.one - in.constant[3];
     case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE:
-      // std::min(a, b) is (b < a ? b : a), which minps(b, a) computes (NaN included).
-      return i == 3 ? one : _mm_min_ps(_mm_sub_ps(one, in.dst[3]), in.src[3]);
+      // std::min(a, b) is (b < a ? b : a), which vmin(b, a) computes (NaN included).
+      return i == 3 ? in.one : vmin(in.one - in.dst[3], in.src[3]);
     case VK_BLEND_FACTOR_SRC1_COLOR: return in.src1[i];
-    case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return _mm_sub_ps(one, in.src1[i]);
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return in.one - in.src1[i];
     case VK_BLEND_FACTOR_SRC1_ALPHA: return in.src1[3];
-    case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return _mm_sub_ps(one, in.src1[3]);
-    default: return _mm_setzero_ps();
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return in.one - in.src1[3];
+    default: return V{};
   }
 }
 
-// blend()'s equation for channel `i` of four lanes (std::min/std::max as minps/maxps with the
-// operands ordered so NaN and signed zeros pick the same lane value).
-inline __m128 blend_channel_x4(const VkPipelineColorBlendAttachmentState& a, int i, const BlendQuad& in,
-                               const float* constants) {
+// blend()'s equation for channel `i` (std::min/std::max with the operands ordered so NaN and
+// signed zeros pick the same lane value).
+template <class V>
+[[gnu::always_inline]] inline V blend_channel(const VkPipelineColorBlendAttachmentState& a, int i,
+                                              const BlendLanes<V>& in) {
   const bool alpha = i == 3;
   const VkBlendOp op = alpha ? a.alphaBlendOp : a.colorBlendOp;
-  if (op == VK_BLEND_OP_MIN) return _mm_min_ps(in.dst[i], in.src[i]);
-  if (op == VK_BLEND_OP_MAX) return _mm_max_ps(in.dst[i], in.src[i]);
-  const __m128 s = _mm_mul_ps(in.src[i], blend_factor_x4(alpha ? a.srcAlphaBlendFactor : a.srcColorBlendFactor, i, in, constants));
-  const __m128 d = _mm_mul_ps(in.dst[i], blend_factor_x4(alpha ? a.dstAlphaBlendFactor : a.dstColorBlendFactor, i, in, constants));
-  if (op == VK_BLEND_OP_SUBTRACT) return _mm_sub_ps(s, d);
-  if (op == VK_BLEND_OP_REVERSE_SUBTRACT) return _mm_sub_ps(d, s);
-  return _mm_add_ps(s, d);
+  if (op == VK_BLEND_OP_MIN) return vmin(in.dst[i], in.src[i]);
+  if (op == VK_BLEND_OP_MAX) return vmax(in.dst[i], in.src[i]);
+  const V s = rounded(in.src[i] * blend_factor(alpha ? a.srcAlphaBlendFactor : a.srcColorBlendFactor, i, in));
+  const V d = rounded(in.dst[i] * blend_factor(alpha ? a.dstAlphaBlendFactor : a.dstColorBlendFactor, i, in));
+  if (op == VK_BLEND_OP_SUBTRACT) return s - d;
+  if (op == VK_BLEND_OP_REVERSE_SUBTRACT) return d - s;
+  return s + d;
+}
+
+// The specialised source over (SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD) of channel `i`: blend_channel
+// without the switches.
+template <class V>
+[[gnu::always_inline]] inline V source_over(int i, const BlendLanes<V>& in) {
+  return rounded(in.src[i] * in.src[3]) + rounded(in.dst[i] * (in.one - in.src[3]));
 }
 
 }  // namespace
@@ -566,6 +604,9 @@ void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, 
   constexpr int kShift[4] = {kRedShift, 8, kBlueShift, 24};
   const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
   const __m128i byte = _mm_set1_epi32(0xFF);
+  BlendLanes<Floats4> in;
+  in.one = one;
+  for (int c = 0; c < 4; ++c) in.constant[c] = _mm_set1_ps(constants[c]);
   alignas(16) uint32_t words[QuadBatch::kMaxLanes];
   alignas(16) float out[4][QuadBatch::kMaxLanes];
   uint8_t* texel[QuadBatch::kMaxLanes];
@@ -589,7 +630,6 @@ void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, 
         for (int ch = 0; ch < 4; ++ch) _mm_store_ps(out[ch] + 4 * q, zero);
         continue;
       }
-      BlendQuad in;
       for (int ch = 0; ch < 4; ++ch) {
         // std::clamp(v, 0, 1) keeps NaN: maxps/minps return their second operand for NaN.
         in.src[ch] = ch == 3 && alpha_to_one
@@ -602,16 +642,8 @@ void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, 
       const __m128i dst_words = _mm_setr_epi32(int(w[0]), int(w[1]), int(w[2]), int(w[3]));
       for (int ch = 0; ch < 4; ++ch)
         in.dst[ch] = mem::decode_unorm8_x4(_mm_and_si128(_mm_srli_epi32(dst_words, kShift[ch]), byte));
-      for (int ch = 0; ch < 4; ++ch) {
-        if constexpr (kSourceOver) {
-          // blend_channel_x4 of SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD without the factor switches.
-          const __m128 source = _mm_mul_ps(in.src[ch], in.src[3]);
-          const __m128 destination = _mm_mul_ps(in.dst[ch], _mm_sub_ps(one, in.src[3]));
-          _mm_store_ps(out[ch] + 4 * q, _mm_add_ps(source, destination));
-        } else {
-          _mm_store_ps(out[ch] + 4 * q, blend_channel_x4(a, ch, in, constants));
-        }
-      }
+      for (int ch = 0; ch < 4; ++ch)
+        _mm_store_ps(out[ch] + 4 * q, kSourceOver ? source_over(ch, in) : blend_channel(a, ch, in));
     }
     // Encoded for the whole batch at once (16 lanes per step with AVX-512).
     mem::encode_unorm8_words(kBgra, out[0], out[1], out[2], out[3], batch.lanes(), words);
@@ -623,6 +655,164 @@ void OutputMerger::write_unorm8_blended(uint32_t index, const QuadBatch& batch, 
         else store_word(index, texel[l], words[l]);
       }
     }
+  }
+}
+
+namespace {
+
+#define KILN_AVX512 __attribute__((target("avx512f,avx512vl")))
+
+// Quad q of a batch is lanes 4q..4q+3: its top row (lanes 4q, 4q+1, 8 bytes) and bottom row
+// (4q+2, 4q+3), which one 128-bit register holds in lane order. `lanes` has a bit per covered
+// lane of the quad; uncovered lanes are neither read (they load as 0) nor written, which also keeps
+// the accesses inside the image where a quad sticks out of it.
+KILN_AVX512 inline __m128i load_quad(const uint8_t* top, uint64_t pitch, uint32_t lanes) {
+  const uint32_t upper = lanes & 3, lower = lanes >> 2;
+  const __m128i t = upper == 3 ? _mm_loadl_epi64(reinterpret_cast<const __m128i*>(top))
+                               : _mm_maskz_loadu_epi32(__mmask8(upper), top);
+  const __m128i b = lower == 3 ? _mm_loadl_epi64(reinterpret_cast<const __m128i*>(top + pitch))
+                               : _mm_maskz_loadu_epi32(__mmask8(lower), top + pitch);
+  return _mm_unpacklo_epi64(t, b);
+}
+KILN_AVX512 inline void store_quad(uint8_t* top, uint64_t pitch, uint32_t lanes, __m128i v) {
+  const uint32_t upper = lanes & 3, lower = lanes >> 2;
+  const __m128i b = _mm_unpackhi_epi64(v, v);
+  if (upper == 3) _mm_storel_epi64(reinterpret_cast<__m128i*>(top), v);
+  else if (upper) _mm_mask_storeu_epi32(top, __mmask8(upper), v);
+  if (lower == 3) _mm_storel_epi64(reinterpret_cast<__m128i*>(top + pitch), b);
+  else if (lower) _mm_mask_storeu_epi32(top + pitch, __mmask8(lower), b);
+}
+
+// Up to four quads (16 lanes) of a single-sample 32-bit attachment layer: lanes has a bit per
+// covered lane.
+struct QuadGroup {
+  uint8_t* layer;  // texel (0, 0) of the layer
+  uint64_t pitch;
+  const int32_t* x;  // upper-left pixel of each quad
+  const int32_t* y;
+  uint32_t lanes;
+  // Four full quads side by side on one row pair: the rows are 32 bytes each.
+  bool strip;
+  uint8_t* quad(uint32_t q) const { return layer + uint64_t(uint32_t(y[q])) * pitch + uint64_t(uint32_t(x[q])) * 4; }
+};
+
+KILN_AVX512 inline __m512i load_group(const QuadGroup& g) {
+  if (g.strip) {
+    // Rows (top 8 pixels, bottom 8 pixels) to lane order: quad q is qwords q and 4 + q.
+    const __m512i rows = _mm512_inserti64x4(
+        _mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(g.quad(0)))),
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(g.quad(0) + g.pitch)), 1);
+    return _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 4, 1, 5, 2, 6, 3, 7), rows);
+  }
+  __m512i v = _mm512_setzero_si512();
+  if (g.lanes & 0xF) v = _mm512_inserti32x4(v, load_quad(g.quad(0), g.pitch, g.lanes & 0xF), 0);
+  if (g.lanes & 0xF0) v = _mm512_inserti32x4(v, load_quad(g.quad(1), g.pitch, (g.lanes >> 4) & 0xF), 1);
+  if (g.lanes & 0xF00) v = _mm512_inserti32x4(v, load_quad(g.quad(2), g.pitch, (g.lanes >> 8) & 0xF), 2);
+  if (g.lanes & 0xF000) v = _mm512_inserti32x4(v, load_quad(g.quad(3), g.pitch, g.lanes >> 12), 3);
+  return v;
+}
+
+KILN_AVX512 inline void store_group(const QuadGroup& g, __m512i v) {
+  if (g.strip) {
+    const __m512i rows = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), v);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(g.quad(0)), _mm512_castsi512_si256(rows));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(g.quad(0) + g.pitch), _mm512_extracti64x4_epi64(rows, 1));
+    return;
+  }
+  if (g.lanes & 0xF) store_quad(g.quad(0), g.pitch, g.lanes & 0xF, _mm512_castsi512_si128(v));
+  if (g.lanes & 0xF0) store_quad(g.quad(1), g.pitch, (g.lanes >> 4) & 0xF, _mm512_extracti32x4_epi32(v, 1));
+  if (g.lanes & 0xF00) store_quad(g.quad(2), g.pitch, (g.lanes >> 8) & 0xF, _mm512_extracti32x4_epi32(v, 2));
+  if (g.lanes & 0xF000) store_quad(g.quad(3), g.pitch, g.lanes >> 12, _mm512_extracti32x4_epi32(v, 3));
+}
+
+// A bit per lane of the first 4 * quads lanes (quads <= 4) that covers a sample. The tile back end
+// has just stored the coverage, lane by lane or a quad at a time, and a load spanning several of
+// those stores cannot be forwarded (a 64-byte load stalled until they reached the cache): each
+// quad is one 16-byte load (see load_quad_coverage).
+KILN_AVX512 inline __m128i load_quad_coverage(const uint32_t* c) {
+  __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(c));
+  asm("" : "+v"(v));  // one load per quad: keeps GCC from merging the quads' loads into one
+  return v;
+}
+KILN_AVX512 inline uint32_t covered_lanes(const uint32_t* coverage, uint32_t quads) {
+  __m512i v = _mm512_castsi128_si512(load_quad_coverage(coverage));
+  if (quads > 1) v = _mm512_inserti32x4(v, load_quad_coverage(coverage + 4), 1);
+  if (quads > 2) v = _mm512_inserti32x4(v, load_quad_coverage(coverage + 8), 2);
+  if (quads > 3) v = _mm512_inserti32x4(v, load_quad_coverage(coverage + 12), 3);
+  const __mmask16 valid = __mmask16((1u << (4 * quads)) - 1);
+  return _mm512_mask_test_epi32_mask(valid, v, v);
+}
+
+// std::clamp(v, 0, 1) keeps NaN: maxps/minps return their second operand for NaN.
+KILN_AVX512 inline __m512 clamp_unorm(__m512 v) {
+  return _mm512_min_ps(_mm512_set1_ps(1.0f), _mm512_max_ps(_mm512_setzero_ps(), v));
+}
+
+}  // namespace
+
+// Single-sample RGBA8/BGRA8 with AVX-512, 16 lanes (four quads) per step: coverage, sources,
+// destination words, blend and encode all stay in registers; each quad's two rows are loaded
+// and stored as 8-byte pairs (masked where a quad is partly covered), and four full quads side by
+// side as two 32-byte rows. Bit-identical to write_gathered like the SSE2 paths (same blend
+// template, correctly rounded decode, encode_unorm8_words_x16); tests/unit/draw_output_test.cpp
+// compares them.
+template <bool kBgra, OutputMerger::Unorm8Blend kBlend>
+KILN_AVX512 void OutputMerger::write_unorm8_avx512(uint32_t index, const QuadBatch& batch, const uint32_t* coverage,
+                                                  const float* outputs, uint32_t W, uint32_t layer) const {
+  const ColorTarget& target = targets_[index];
+  const mem::AttachmentSurface& surface = ctx_.color[index];
+  const float* const channel = outputs + size_t(index) * 4 * W;
+  const float* const source1 = kBlend == Unorm8Blend::Factors && dual_source(index)
+                                   ? outputs + size_t(abi::kDualSourceOutputSlot) * 4 * W
+                                   : nullptr;
+  const VkPipelineColorBlendAttachmentState& a = ctx_.state->color_blend.attachments[index];
+  const bool alpha_to_one = ctx_.state->multisample.alpha_to_one;
+  const bool full_write = target.full_write;
+  const __m512i keep = _mm512_set1_epi32(int(target.keep_word));
+  const __m512i byte = _mm512_set1_epi32(0xFF);
+  constexpr int kRedShift = kBgra ? 16 : 0, kBlueShift = kBgra ? 0 : 16;
+  constexpr int kShift[4] = {kRedShift, 8, kBlueShift, 24};
+  BlendLanes<Floats16> in;
+  in.one = _mm512_set1_ps(1.0f);
+  for (int c = 0; c < 4; ++c) {
+    in.constant[c] = _mm512_set1_ps(std::clamp(ctx_.state->color_blend.blend_constants[c], 0.0f, 1.0f));
+    in.src1[c] = _mm512_setzero_ps();
+  }
+  QuadGroup group;
+  group.pitch = surface.row_pitch;
+  group.layer = surface.texel(0, 0, layer, 0);
+  const uint32_t n = batch.lanes();
+  for (uint32_t base = 0; base < n; base += 16) {
+    const uint32_t quads = std::min(4u, (n - base) / 4);
+    const __mmask16 valid = __mmask16((1u << (4 * quads)) - 1);
+    group.lanes = covered_lanes(coverage + base, quads);
+    if (!group.lanes) continue;
+    const int32_t* const qx = group.x = batch.quad_x + base / 4;
+    const int32_t* const qy = group.y = batch.quad_y + base / 4;
+    group.strip = group.lanes == 0xFFFF && qy[1] == qy[0] && qy[2] == qy[0] && qy[3] == qy[0] && qx[1] == qx[0] + 2 &&
+                  qx[2] == qx[0] + 4 && qx[3] == qx[0] + 6;
+    __m512i dst = _mm512_setzero_si512();
+    if (kBlend != Unorm8Blend::None || !full_write) dst = load_group(group);
+    __m512 src[4];
+    for (int c = 0; c < 4; ++c) src[c] = _mm512_maskz_loadu_ps(valid, channel + c * W + base);
+    if (alpha_to_one) src[3] = in.one;
+    __m512i words;
+    if constexpr (kBlend == Unorm8Blend::None) {
+      words = mem::encode_unorm8_words_x16<kBgra>(src[0], src[1], src[2], src[3]);
+    } else {
+      for (int c = 0; c < 4; ++c) {
+        in.src[c] = c == 3 && alpha_to_one ? in.one : clamp_unorm(src[c]);
+        const __m512i code = _mm512_srli_epi32(dst, kShift[c]);
+        in.dst[c] = mem::decode_unorm8_x16(kShift[c] == 24 ? code : _mm512_and_si512(code, byte));
+        if (source1) in.src1[c] = clamp_unorm(_mm512_maskz_loadu_ps(valid, source1 + c * W + base));
+      }
+      __m512 out[4];
+      for (int c = 0; c < 4; ++c)
+        out[c] = kBlend == Unorm8Blend::SourceOver ? source_over(c, in) : blend_channel(a, c, in);
+      words = mem::encode_unorm8_words_x16<kBgra>(out[0], out[1], out[2], out[3]);
+    }
+    if (!full_write) words = _mm512_or_si512(_mm512_and_si512(keep, words), _mm512_andnot_si512(keep, dst));
+    store_group(group, words);
   }
 }
 
@@ -661,12 +851,30 @@ void OutputMerger::write_color(const QuadBatch& batch, const uint32_t* coverage,
   for (uint32_t active = active_targets_; active; active &= active - 1) {
     const uint32_t i = uint32_t(__builtin_ctz(active));
     switch (targets_[i].path) {
-      case StorePath::Rgba8: write_unorm8_unblended<false>(i, batch, coverage, outputs, W, layer); break;
-      case StorePath::Bgra8: write_unorm8_unblended<true>(i, batch, coverage, outputs, W, layer); break;
-      case StorePath::Rgba8Blended: write_unorm8_blended<false, false>(i, batch, coverage, outputs, W, layer); break;
-      case StorePath::Bgra8Blended: write_unorm8_blended<true, false>(i, batch, coverage, outputs, W, layer); break;
-      case StorePath::Rgba8SourceOver: write_unorm8_blended<false, true>(i, batch, coverage, outputs, W, layer); break;
-      case StorePath::Bgra8SourceOver: write_unorm8_blended<true, true>(i, batch, coverage, outputs, W, layer); break;
+      case StorePath::Rgba8:
+        if (targets_[i].avx512) write_unorm8_avx512<false, Unorm8Blend::None>(i, batch, coverage, outputs, W, layer);
+        else write_unorm8_unblended<false>(i, batch, coverage, outputs, W, layer);
+        break;
+      case StorePath::Bgra8:
+        if (targets_[i].avx512) write_unorm8_avx512<true, Unorm8Blend::None>(i, batch, coverage, outputs, W, layer);
+        else write_unorm8_unblended<true>(i, batch, coverage, outputs, W, layer);
+        break;
+      case StorePath::Rgba8Blended:
+        if (targets_[i].avx512) write_unorm8_avx512<false, Unorm8Blend::Factors>(i, batch, coverage, outputs, W, layer);
+        else write_unorm8_blended<false, false>(i, batch, coverage, outputs, W, layer);
+        break;
+      case StorePath::Bgra8Blended:
+        if (targets_[i].avx512) write_unorm8_avx512<true, Unorm8Blend::Factors>(i, batch, coverage, outputs, W, layer);
+        else write_unorm8_blended<true, false>(i, batch, coverage, outputs, W, layer);
+        break;
+      case StorePath::Rgba8SourceOver:
+        if (targets_[i].avx512) write_unorm8_avx512<false, Unorm8Blend::SourceOver>(i, batch, coverage, outputs, W, layer);
+        else write_unorm8_blended<false, true>(i, batch, coverage, outputs, W, layer);
+        break;
+      case StorePath::Bgra8SourceOver:
+        if (targets_[i].avx512) write_unorm8_avx512<true, Unorm8Blend::SourceOver>(i, batch, coverage, outputs, W, layer);
+        else write_unorm8_blended<true, true>(i, batch, coverage, outputs, W, layer);
+        break;
       case StorePath::Gathered: write_gathered(i, batch, coverage, outputs, W, layer); break;
     }
   }

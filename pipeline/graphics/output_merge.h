@@ -22,6 +22,10 @@ class OutputMerger {
   // Only a depth test (no stencil, bounds or clamp) on a D32 plane: test_depth_block's case.
   bool depth_only_d32() const { return depth_only_ && depth_d32_; }
 
+  // Whether single-sample RGBA8/BGRA8 attachments use the AVX-512 store paths (set from the CPU
+  // at start-up; tests turn it off to compare the SSE2 paths too). Read when a merger is built.
+  static bool avx512_stores;
+
   // Blends and stores the kernel's colour outputs (SoA, W lanes) into the samples in
   // `coverage[lane]` of every colour attachment.
   // The outputs are raw 32-bit values (float bits, or integer bits for integer attachments).
@@ -37,6 +41,8 @@ class OutputMerger {
     Rgba8SourceOver, Bgra8SourceOver,    // ... SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD
     Gathered,                            // everything else: ColorCodec + blend() per gathered lane
   };
+  // The blend of an 8-bit UNORM store path: none, source over, or any factors and ops.
+  enum class Unorm8Blend : uint8_t { None, SourceOver, Factors };
   struct ColorTarget {
     bool enabled = false;
     Kind kind = Kind::Float;
@@ -48,6 +54,7 @@ class OutputMerger {
     bool full_write = true;        // write mask covers every bit (plain store)
     uint32_t keep_word = 0;        // write_bytes[0..3] as a word (32-bit texels)
     StorePath path = StorePath::Gathered;
+    bool avx512 = false;  // RGBA8/BGRA8 paths use write_unorm8_avx512 (single sample, CPU has it)
   };
   // Lanes of one attachment's sample being written: the values to store, SoA.
   struct SampleLanes;
@@ -75,6 +82,11 @@ class OutputMerger {
   template <bool kBgra, bool kSourceOver>
   void write_unorm8_blended(uint32_t index, const QuadBatch& batch, const uint32_t* coverage, const float* outputs,
                             uint32_t W, uint32_t layer) const;
+  // Single-sample RGBA8/BGRA8 with AVX-512 (any Unorm8Blend): 16 lanes per step in registers,
+  // quad rows loaded and stored whole, masked where coverage is partial.
+  template <bool kBgra, Unorm8Blend kBlend>
+  void write_unorm8_avx512(uint32_t index, const QuadBatch& batch, const uint32_t* coverage, const float* outputs,
+                           uint32_t W, uint32_t layer) const;
   template <bool kBgra>
   void write_unorm8_unblended(uint32_t index, const QuadBatch& batch, const uint32_t* coverage, const float* outputs,
                               uint32_t W, uint32_t layer) const;

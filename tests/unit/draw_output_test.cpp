@@ -10,6 +10,7 @@
 
 #include "draw_test_util.h"
 #include "memory/attachment_access.h"
+#include "pipeline/graphics/output_merge.h"
 
 namespace kiln::exec::test {
 namespace {
@@ -344,68 +345,145 @@ uint32_t fake_noise_kernel(const abi::FragmentInvocation* inv) {
   return inv->covered_mask;
 }
 
-// The SIMD blend path of RGBA8/BGRA8 UNORM against the generic one (A8B8G8R8_UNORM_PACK32 has the
-// RGBA8 byte layout but goes through blend() and format_pack): byte-identical results for every
-// factor pair (SRC1_* included: the kernel writes a second source; alpha factors and ops cycling),
-// blend constants out of range, partial quads, a write mask and 4 samples, over noise sources and
-// random destination bytes.
+// One draw configuration of the RGBA8/BGRA8 fast-path comparisons below.
+struct Unorm8Case {
+  uint32_t seed = 0;  // destination bytes and noise sources
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  uint32_t width = 8;  // fragment kernel width: 4, 8, 16 (four quads: full strips) or 32 (two steps)
+  VkPipelineColorBlendAttachmentState blend{};
+  bool alpha_to_one = false;
+};
+
+// Draws `c` into a kSize x kSize target of `format` over random destination bytes: a slanted
+// triangle (partial quads) and then the whole target, every fragment with noise_value sources
+// (and a dual-source second source). Returns the target's bytes in RGBA order.
+std::vector<uint8_t> draw_unorm8_case(VkFormat format, const Unorm8Case& c) {
+  constexpr uint32_t kSize = 21;  // partial tiles, and quads sticking out of the image
+  const bool bgra = format == VK_FORMAT_B8G8R8A8_UNORM;
+  TestTarget color(format, kSize, kSize, VK_IMAGE_ASPECT_COLOR_BIT, c.samples);
+  std::mt19937 rng(c.seed);
+  for (size_t i = 0; i < color.storage.size(); i += 4) {
+    const uint32_t w = rng();
+    for (int b = 0; b < 4; ++b) color.storage[i + b] = uint8_t(w >> (8 * (bgra && b != 1 && b != 3 ? 2 - b : b)));
+  }
+  DrawSetup d(&color.view, kSize, kSize);
+  d.kernels.fragment = c.width == 4    ? &fake_noise_kernel<4>
+                       : c.width == 16 ? &fake_noise_kernel<16>
+                       : c.width == 32 ? &fake_noise_kernel<32>
+                                       : &fake_noise_kernel<8>;
+  d.kernels.fragment_width = c.width;
+  d.kernels.fragment_interface.writes_dual_source = c.blend.blendEnable;
+  d.state.multisample.samples = c.samples;
+  d.state.multisample.alpha_to_one = c.alpha_to_one;
+  d.state.color_blend.attachments[0] = c.blend;
+  const float constants[4] = {0.3f, 1.5f, -0.25f, 0.6f};
+  memcpy(d.state.color_blend.blend_constants, constants, 16);
+  noise_seed = c.seed;
+  const float k = float(kSize);
+  d.add(0.3f, 0.2f, kWhite, 0.5f, 1, k, k); d.add(k, 3.7f, kWhite, 0.5f, 1, k, k); d.add(5.1f, k, kWhite, 0.5f, 1, k, k);
+  d.add(0, 0, kWhite, 0.5f, 1, k, k); d.add(k, 0, kWhite, 0.5f, 1, k, k); d.add(0, k, kWhite, 0.5f, 1, k, k);
+  d.add(k, 0, kWhite, 0.5f, 1, k, k); d.add(k, k, kWhite, 0.5f, 1, k, k); d.add(0, k, kWhite, 0.5f, 1, k, k);
+  d.draw(9);
+  std::vector<uint8_t> result = color.storage;
+  if (bgra)
+    for (size_t i = 0; i < result.size(); i += 4) std::swap(result[i], result[i + 2]);
+  return result;
+}
+
+// Draws `c` with the generic path (A8B8G8R8_UNORM_PACK32 has the RGBA8 byte layout but goes
+// through blend() and format_pack) and with the RGBA8 and BGRA8 fast paths, those with the
+// AVX-512 stores on (where the CPU has them) and off; counts differing bytes, reporting the first.
+uint32_t unorm8_fast_path_mismatches(const Unorm8Case& c, const char* what) {
+  const bool had_avx512 = gfx::OutputMerger::avx512_stores;
+  const std::vector<uint8_t> generic = draw_unorm8_case(VK_FORMAT_A8B8G8R8_UNORM_PACK32, c);
+  uint32_t mismatches = 0;
+  for (bool avx512 : {false, true}) {
+    if (avx512 && !had_avx512) continue;
+    gfx::OutputMerger::avx512_stores = avx512;
+    for (VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM}) {
+      const std::vector<uint8_t> fast = draw_unorm8_case(format, c);
+      for (size_t i = 0; i < generic.size(); ++i)
+        if (fast[i] != generic[i] && ++mismatches <= 5)
+          ADD_FAILURE() << what << (format == VK_FORMAT_R8G8B8A8_UNORM ? " RGBA8" : " BGRA8")
+                        << (avx512 ? " AVX-512" : " SSE2") << " W=" << c.width << " samples " << c.samples << " byte "
+                        << i << ": fast " << int(fast[i]) << ", generic " << int(generic[i]);
+    }
+  }
+  gfx::OutputMerger::avx512_stores = had_avx512;
+  return mismatches;
+}
+
+// The SIMD blend paths of RGBA8/BGRA8 UNORM (AVX-512 and SSE2) against the generic one:
+// byte-identical results for every factor pair (SRC1_* included: the kernel writes a second
+// source; alpha factors and ops cycling), blend constants out of range, partial quads and quads
+// outside the image, partial write masks, alpha to one, 4 samples, kernel widths 8 and 16, over
+// noise sources (NaN, infinities, out of range, rounding boundaries) and random destinations.
 TEST(DrawOutput, Unorm8BlendFastPathMatchesTheGenericPath) {
-  constexpr uint32_t kSize = 20;  // partial tiles too
   constexpr VkBlendOp kOps[] = {VK_BLEND_OP_ADD, VK_BLEND_OP_SUBTRACT, VK_BLEND_OP_REVERSE_SUBTRACT, VK_BLEND_OP_MIN,
                                 VK_BLEND_OP_MAX};
+  constexpr VkColorComponentFlags kMasks[] = {VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_A_BIT,
+                                              VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT,
+                                              VK_COLOR_COMPONENT_B_BIT, 0xE};
   uint32_t mismatches = 0, case_index = 0;
   constexpr int kFactors = VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA + 1;
   for (int sf = VK_BLEND_FACTOR_ZERO; sf < kFactors; ++sf)
     for (int df = VK_BLEND_FACTOR_ZERO; df < kFactors; ++df, ++case_index) {
-      const VkSampleCountFlagBits samples = case_index % 7 == 3 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
-      std::vector<uint8_t> results[3];
-      const VkFormat formats[3] = {VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM};
-      for (int f = 0; f < 3; ++f) {
-        const bool bgra = formats[f] == VK_FORMAT_B8G8R8A8_UNORM;
-        TestTarget color(formats[f], kSize, kSize, VK_IMAGE_ASPECT_COLOR_BIT, samples);
-        std::mt19937 rng(case_index);
-        for (size_t i = 0; i < color.storage.size(); i += 4) {
-          const uint32_t w = rng();
-          for (int b = 0; b < 4; ++b) color.storage[i + b] = uint8_t(w >> (8 * (bgra && b != 1 && b != 3 ? 2 - b : b)));
-        }
-        DrawSetup d(&color.view, kSize, kSize);
-        d.kernels.fragment = &fake_noise_kernel<8>;
-        d.kernels.fragment_interface.writes_dual_source = true;
-        d.state.multisample.samples = samples;
-        VkPipelineColorBlendAttachmentState& a = d.state.color_blend.attachments[0];
-        a.blendEnable = VK_TRUE;
-        a.srcColorBlendFactor = VkBlendFactor(sf);
-        a.dstColorBlendFactor = VkBlendFactor(df);
-        a.srcAlphaBlendFactor = VkBlendFactor((sf + df + case_index) % kFactors);
-        a.dstAlphaBlendFactor = VkBlendFactor((sf * 7 + case_index) % kFactors);
-        a.colorBlendOp = kOps[case_index % 5];
-        a.alphaBlendOp = kOps[(case_index / 5) % 5];
-        if (sf == VK_BLEND_FACTOR_SRC_ALPHA && df == VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA) {  // the specialised "over"
-          a.srcAlphaBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
-          a.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
-          a.colorBlendOp = a.alphaBlendOp = VK_BLEND_OP_ADD;
-        }
-        a.colorWriteMask = case_index % 11 == 5 ? VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_A_BIT : 0xF;
-        const float constants[4] = {0.3f, 1.5f, -0.25f, 0.6f};
-        memcpy(d.state.color_blend.blend_constants, constants, 16);
-        noise_seed = case_index;
-        // A slanted triangle (partial quads), then the whole target blended over it.
-        d.add(0.3f, 0.2f, kWhite, 0.5f, 1, kSize, kSize); d.add(float(kSize), 3.7f, kWhite, 0.5f, 1, kSize, kSize);
-        d.add(5.1f, float(kSize), kWhite, 0.5f, 1, kSize, kSize);
-        d.add(0, 0, kWhite, 0.5f, 1, kSize, kSize); d.add(float(kSize), 0, kWhite, 0.5f, 1, kSize, kSize);
-        d.add(0, float(kSize), kWhite, 0.5f, 1, kSize, kSize);
-        d.add(float(kSize), 0, kWhite, 0.5f, 1, kSize, kSize); d.add(float(kSize), float(kSize), kWhite, 0.5f, 1, kSize, kSize);
-        d.add(0, float(kSize), kWhite, 0.5f, 1, kSize, kSize);
-        d.draw(9);
-        results[f] = color.storage;
-        if (bgra)
-          for (size_t i = 0; i < results[f].size(); i += 4) std::swap(results[f][i], results[f][i + 2]);
+      Unorm8Case c;
+      c.seed = case_index;
+      c.samples = case_index % 7 == 3 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
+      c.width = case_index % 2 ? 16 : 8;
+      c.alpha_to_one = case_index % 13 == 6;
+      VkPipelineColorBlendAttachmentState& a = c.blend;
+      a.blendEnable = VK_TRUE;
+      a.srcColorBlendFactor = VkBlendFactor(sf);
+      a.dstColorBlendFactor = VkBlendFactor(df);
+      a.srcAlphaBlendFactor = VkBlendFactor((sf + df + case_index) % kFactors);
+      a.dstAlphaBlendFactor = VkBlendFactor((sf * 7 + case_index) % kFactors);
+      a.colorBlendOp = kOps[case_index % 5];
+      a.alphaBlendOp = kOps[(case_index / 5) % 5];
+      if (sf == VK_BLEND_FACTOR_SRC_ALPHA && df == VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA) {  // the specialised "over"
+        a.srcAlphaBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+        a.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+        a.colorBlendOp = a.alphaBlendOp = VK_BLEND_OP_ADD;
       }
-      for (int f = 1; f < 3; ++f)
-        for (size_t i = 0; i < results[0].size(); ++i)
-          if (results[f][i] != results[0][i] && ++mismatches <= 10)
-            ADD_FAILURE() << (f == 1 ? "RGBA8" : "BGRA8") << " factors " << sf << "/" << df << " byte " << i << ": fast "
-                          << int(results[f][i]) << ", generic " << int(results[0][i]);
+      a.colorWriteMask = case_index % 11 == 5 ? kMasks[(case_index / 11) % 4] : 0xF;
+      mismatches += unorm8_fast_path_mismatches(c, "blend");
+    }
+  EXPECT_EQ(mismatches, 0u);
+}
+
+// Source over, the specialised path, in every variant: widths, samples, write masks, alpha to one.
+TEST(DrawOutput, Unorm8SourceOverFastPathMatchesTheGenericPath) {
+  uint32_t mismatches = 0;
+  for (uint32_t i = 0; i < 24; ++i) {
+    Unorm8Case c;
+    c.seed = 1000 + i;
+    c.width = i % 2 ? 16 : i % 4 == 0 ? 32 : 8;
+    c.samples = i % 3 == 2 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
+    c.alpha_to_one = i % 8 == 5;
+    c.blend.blendEnable = VK_TRUE;
+    c.blend.srcColorBlendFactor = c.blend.srcAlphaBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+    c.blend.dstColorBlendFactor = c.blend.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+    c.blend.colorBlendOp = c.blend.alphaBlendOp = VK_BLEND_OP_ADD;
+    c.blend.colorWriteMask = i % 4 == 1 ? VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_B_BIT : 0xF;
+    mismatches += unorm8_fast_path_mismatches(c, "source over");
+  }
+  EXPECT_EQ(mismatches, 0u);
+}
+
+// The unblended store paths (encode and store, AVX-512 and SSE2) against the generic one: every
+// write mask, widths 4 to 32, 1 and 4 samples, alpha to one.
+TEST(DrawOutput, Unorm8StoreFastPathMatchesTheGenericPath) {
+  uint32_t mismatches = 0;
+  for (uint32_t mask = 1; mask <= 0xF; ++mask)
+    for (uint32_t variant = 0; variant < 4; ++variant) {
+      Unorm8Case c;
+      c.seed = 2000 + mask * 4 + variant;
+      c.width = variant % 2 ? 16 : mask % 3 == 0 ? 4 : mask % 3 == 1 ? 32 : 8;
+      c.samples = variant == 2 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
+      c.alpha_to_one = variant == 3 && mask % 3 == 0;
+      c.blend.colorWriteMask = mask;
+      mismatches += unorm8_fast_path_mismatches(c, "store");
     }
   EXPECT_EQ(mismatches, 0u);
 }
@@ -416,6 +494,22 @@ TEST(AttachmentAccess, Unorm8DecodeX4MatchesTheTable) {
     float got[4];
     _mm_storeu_ps(got, mem::decode_unorm8_x4(_mm_setr_epi32(code, code + 1, code + 2, code + 3)));
     for (int i = 0; i < 4; ++i) ASSERT_EQ(bits(got[i]), bits(table[code + i])) << "code " << code + i;
+  }
+}
+
+__attribute__((target("avx512f"))) void decode_unorm8_x16_codes(int first, float out[16]) {
+  _mm512_storeu_ps(out, mem::decode_unorm8_x16(_mm512_add_epi32(_mm512_set1_epi32(first),
+                                                               _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+                                                                                 12, 13, 14, 15))));
+}
+
+TEST(AttachmentAccess, Unorm8DecodeX16MatchesTheTable) {
+  if (!__builtin_cpu_supports("avx512f")) GTEST_SKIP() << "no AVX-512";
+  const float* table = mem::unorm8_decode_table();
+  for (int code = 0; code < 256; code += 16) {
+    float got[16];
+    decode_unorm8_x16_codes(code, got);
+    for (int i = 0; i < 16; ++i) ASSERT_EQ(bits(got[i]), bits(table[code + i])) << "code " << code + i;
   }
 }
 
@@ -574,6 +668,32 @@ TEST(AttachmentAccess, InlineUnorm8EncodeMatchesReferenceAtEveryBoundary) {
     uint32_t four[4];
     _mm_storeu_si128(reinterpret_cast<__m128i*>(four), mem::encode_unorm8_x4(_mm_set1_ps(v)));
     EXPECT_EQ(four[0], reference(v)) << v;
+  }
+}
+
+__attribute__((target("avx512f"))) void encode_unorm8_x16_values(const float in[16], uint32_t out[16]) {
+  _mm512_storeu_si512(out, mem::encode_unorm8_x16(_mm512_loadu_ps(in)));
+}
+
+// encode_unorm8_x16 (FMA and conversion rounded down) against the scalar encoder: 64 floats either
+// side of every rounding boundary, the special values, and every 251st float in [0, 1] (the
+// whole range was checked once; the stride keeps the test fast).
+TEST(AttachmentAccess, Unorm8EncodeX16MatchesTheScalarEncoder) {
+  if (!__builtin_cpu_supports("avx512f")) GTEST_SKIP() << "no AVX-512";
+  std::vector<float> values = {0.0f, -0.0f, 0.5f, 1.0f, -1.0f, 2.0f, std::numeric_limits<float>::quiet_NaN(),
+                               std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                               std::numeric_limits<float>::denorm_min(), std::nextafter(1.0f, 2.0f)};
+  for (uint32_t k = 0; k < 256; ++k) {
+    float v = (float(k) + 0.5f) / 255.0f;
+    for (int i = 0; i < 64; ++i) v = std::nextafter(v, -1.0f);
+    for (int i = 0; i < 128; ++i, v = std::nextafter(v, 2.0f)) values.push_back(v);
+  }
+  for (uint32_t b = 0; b <= 0x3F800000u; b += 251) values.push_back(flt(b));
+  while (values.size() % 16) values.push_back(1.0f);
+  for (size_t i = 0; i < values.size(); i += 16) {
+    uint32_t got[16];
+    encode_unorm8_x16_values(&values[i], got);
+    for (size_t k = 0; k < 16; ++k) ASSERT_EQ(got[k], mem::encode_unorm8(values[i + k])) << values[i + k];
   }
 }
 
