@@ -322,7 +322,7 @@ void DrawScene::Impl::add_attachment_op(ThreadPool& pool, const AttachmentOp& op
 
 void DrawScene::Impl::bin(uint32_t batch) {
   const ScenePass& pass = *output_pass[batch];
-  const std::vector<RasterTriangle>& tris = outputs[batch].triangles;
+  const auto& tris = outputs[batch].triangles;
   for (uint32_t i = 0; i < tris.size(); ++i) {
     const RasterTriangle& t = tris[i];
     const Rect& r = t.bounds;  // already inside the framebuffer

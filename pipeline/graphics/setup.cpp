@@ -88,25 +88,29 @@ void emit_triangle(const DrawContext& ctx, const PrimitiveInfo& info, ScreenVert
   int64_t area = area2(a, b, c);
   if (area == 0) return;
   if (area < 0) std::swap(b, c);
+  const int64_t min_x = std::min({a.fx, b.fx, c.fx}), max_x = std::max({a.fx, b.fx, c.fx});
+  const int64_t min_y = std::min({a.fy, b.fy, c.fy}), max_y = std::max({a.fy, b.fy, c.fy});
+  if (!holds_sample_position(ctx, min_x, max_x, min_y, max_y)) return;  // covers no sample: nothing to raster
+  const Rect box{floor_div(min_x, kSubpixelOne), floor_div(min_y, kSubpixelOne), floor_div(max_x, kSubpixelOne) + 1,
+                 floor_div(max_y, kSubpixelOne) + 1};
+  const Rect bounds = box.intersect(ctx.viewports[info.viewport].scissor);
+  if (bounds.empty()) return;
+  // Written in place, field by field: a local copied in afterwards would be reloaded in wide
+  // pieces right after its narrow stores (a store-forwarding stall on every triangle).
+  RasterTriangle& t = out.triangles.emplace_back();  // uninitialised: every field is set below
   const ScreenVertex* v[3] = {&a, &b, &c};
-  RasterTriangle t{};
   for (int i = 0; i < 3; ++i) {
     t.x[i] = v[i]->fx;
     t.y[i] = v[i]->fy;
     t.z[i] = v[i]->z;
     t.inv_w[i] = v[i]->inv_w;
   }
-  const int64_t min_x = std::min({a.fx, b.fx, c.fx}), max_x = std::max({a.fx, b.fx, c.fx});
-  const int64_t min_y = std::min({a.fy, b.fy, c.fy}), max_y = std::max({a.fy, b.fy, c.fy});
-  if (!holds_sample_position(ctx, min_x, max_x, min_y, max_y)) return;  // covers no sample: nothing to raster
-  const Rect box{floor_div(min_x, kSubpixelOne), floor_div(min_y, kSubpixelOne), floor_div(max_x, kSubpixelOne) + 1,
-                 floor_div(max_y, kSubpixelOne) + 1};
-  t.bounds = box.intersect(ctx.viewports[info.viewport].scissor);
-  if (t.bounds.empty()) return;
+  t.bounds = bounds;
   t.primitive_id = info.primitive_id;
   t.layer = info.layer;
   t.viewport = info.viewport;
   t.depth_bias = bias;
+  t.point_origin[0] = t.point_origin[1] = t.point_size = 0.0f;  // emit_point sets them
   t.kind = kind;
   t.front_facing = front_facing;
   t.flat_only = kind == PrimitiveKind::Point;
@@ -114,6 +118,7 @@ void emit_triangle(const DrawContext& ctx, const PrimitiveInfo& info, ScreenVert
   const VertexFormat& f = ctx.vertex_format;
   const uint32_t n = f.raster_values();
   t.values = static_cast<uint32_t>(out.values.size());
+  if (n == 0) return;
   out.values.resize(out.values.size() + 3 * size_t(n));
   uint32_t* dst = out.values.data() + t.values;
   for (int i = 0; i < 3; ++i) {
@@ -122,7 +127,6 @@ void emit_triangle(const DrawContext& ctx, const PrimitiveInfo& info, ScreenVert
       if (f.varying_interpolation[k] == abi::Interpolation::Flat)
         memcpy(dst + i * n + k * 4, info.provoking + VertexFormat::kVaryingOffset + k * 4, 16);
   }
-  out.triangles.push_back(t);
 }
 
 bool is_front(const DrawContext& ctx, int64_t signed_area2) {
@@ -190,9 +194,11 @@ void emit_point(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenV
 
 }  // namespace
 
-ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* v) {
+namespace {
+// The viewport transform of one vertex, written in place (a returned struct would go through a
+// stack temporary whose wide reload stalls on the narrow stores just made).
+inline void transform_vertex(const ViewportTransform& vp, const uint32_t* v, ScreenVertex& s) {
   const float w = value(v, 3), inv_w = 1.0f / w;
-  ScreenVertex s;
   s.x = value(v, 0) * inv_w * vp.scale[0] + vp.offset[0];
   s.y = value(v, 1) * inv_w * vp.scale[1] + vp.offset[1];
   s.z = value(v, 2) * inv_w * vp.scale[2] + vp.offset[2];
@@ -200,7 +206,19 @@ ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* v) {
   s.fx = to_fixed(s.x);
   s.fy = to_fixed(s.y);
   s.values = v;
+}
+}  // namespace
+
+ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* v) {
+  ScreenVertex s;
+  transform_vertex(vp, v, s);
   return s;
+}
+
+void to_screen_vertices(const ViewportTransform& vp, const uint32_t* vertices, uint32_t stride,
+                        const uint32_t* outcodes, size_t count, ScreenVertex* out) {
+  for (size_t i = 0; i < count; ++i)
+    if (outcodes[i] == 0) transform_vertex(vp, vertices + i * stride, out[i]);
 }
 
 void setup_polygon(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* const* vertices, uint32_t count,
