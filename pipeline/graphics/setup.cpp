@@ -31,7 +31,8 @@ int64_t area2(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& 
   return (b.fx - a.fx) * (c.fy - a.fy) - (b.fy - a.fy) * (c.fx - a.fx);
 }
 
-int32_t floor_div(int64_t v, int64_t d) { return static_cast<int32_t>(v >= 0 ? v / d : -((-v + d - 1) / d)); }
+// The pixel a fixed-point coordinate lies in (floor; an arithmetic shift rounds down).
+int32_t pixel_of(int64_t v) { return static_cast<int32_t>(v >> kSubpixelBits); }
 
 // The minimum resolvable depth difference r of the depth attachment (depth bias units).
 float depth_bias_unit(const DrawContext& ctx, float max_abs_z) {
@@ -82,33 +83,28 @@ bool holds_sample_position(const DrawContext& ctx, int64_t min_x, int64_t max_x,
   return false;
 }
 
-// Appends one triangle. `flat_source` provides flat varyings (null: values used as they are).
-void emit_triangle(const DrawContext& ctx, const PrimitiveInfo& info, ScreenVertex a, ScreenVertex b, ScreenVertex c,
-                   PrimitiveKind kind, bool front_facing, float bias, BatchOutput& out) {
-  int64_t area = area2(a, b, c);
-  if (area == 0) return;
-  if (area < 0) std::swap(b, c);
-  const int64_t min_x = std::min({a.fx, b.fx, c.fx}), max_x = std::max({a.fx, b.fx, c.fx});
-  const int64_t min_y = std::min({a.fy, b.fy, c.fy}), max_y = std::max({a.fy, b.fy, c.fy});
-  if (!holds_sample_position(ctx, min_x, max_x, min_y, max_y)) return;  // covers no sample: nothing to raster
-  const Rect box{floor_div(min_x, kSubpixelOne), floor_div(min_y, kSubpixelOne), floor_div(max_x, kSubpixelOne) + 1,
-                 floor_div(max_y, kSubpixelOne) + 1};
+// Appends a triangle whose vertices v are oriented (edge functions >= 0 inside) and whose
+// fixed-point bounding box [min_x, max_x] x [min_y, max_y] holds a sample position, unless its
+// pixel bounds miss the scissor.
+void store_triangle(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex* const v[3], int64_t min_x,
+                    int64_t max_x, int64_t min_y, int64_t max_y, PrimitiveKind kind, bool front_facing, float bias,
+                    BatchOutput& out) {
+  const Rect box{pixel_of(min_x), pixel_of(min_y), pixel_of(max_x) + 1, pixel_of(max_y) + 1};
   const Rect bounds = box.intersect(ctx.viewports[info.viewport].scissor);
   if (bounds.empty()) return;
   // Written in place, field by field: a local copied in afterwards would be reloaded in wide
   // pieces right after its narrow stores (a store-forwarding stall on every triangle).
   RasterTriangle& t = out.triangles.emplace_back();  // uninitialised: every field is set below
-  const ScreenVertex* v[3] = {&a, &b, &c};
   for (int i = 0; i < 3; ++i) {
-    t.x[i] = v[i]->fx;
-    t.y[i] = v[i]->fy;
+    t.x[i] = static_cast<int32_t>(v[i]->fx);
+    t.y[i] = static_cast<int32_t>(v[i]->fy);
     t.z[i] = v[i]->z;
     t.inv_w[i] = v[i]->inv_w;
   }
   t.bounds = bounds;
   t.primitive_id = info.primitive_id;
   t.layer = info.layer;
-  t.viewport = info.viewport;
+  t.viewport = static_cast<uint8_t>(info.viewport);
   t.depth_bias = bias;
   t.point_origin[0] = t.point_origin[1] = t.point_size = 0.0f;  // emit_point sets them
   t.kind = kind;
@@ -127,6 +123,18 @@ void emit_triangle(const DrawContext& ctx, const PrimitiveInfo& info, ScreenVert
       if (f.varying_interpolation[k] == abi::Interpolation::Flat)
         memcpy(dst + i * n + k * 4, info.provoking + VertexFormat::kVaryingOffset + k * 4, 16);
   }
+}
+
+// Appends one triangle (any orientation; degenerate ones are dropped).
+void emit_triangle(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& a, const ScreenVertex& b,
+                   const ScreenVertex& c, PrimitiveKind kind, bool front_facing, float bias, BatchOutput& out) {
+  const int64_t area = area2(a, b, c);
+  if (area == 0) return;
+  const ScreenVertex* const v[3] = {&a, area < 0 ? &c : &b, area < 0 ? &b : &c};
+  const int64_t min_x = std::min({a.fx, b.fx, c.fx}), max_x = std::max({a.fx, b.fx, c.fx});
+  const int64_t min_y = std::min({a.fy, b.fy, c.fy}), max_y = std::max({a.fy, b.fy, c.fy});
+  if (!holds_sample_position(ctx, min_x, max_x, min_y, max_y)) return;  // covers no sample: nothing to raster
+  store_triangle(ctx, info, v, min_x, max_x, min_y, max_y, kind, front_facing, bias, out);
 }
 
 bool is_front(const DrawContext& ctx, int64_t signed_area2) {
@@ -285,7 +293,9 @@ void setup_screen_triangle(const DrawContext& ctx, const PrimitiveInfo& info, co
   if ((cull & VK_CULL_MODE_BACK_BIT) && !front) return;
   const ScreenVertex* tri[3] = {&a, &b, &c};
   const float bias = depth_bias(ctx, tri);
-  emit_triangle(ctx, info, a, b, c, PrimitiveKind::Triangle, front, bias, out);
+  // emit_triangle's work without repeating the area and bounding box computed above.
+  const ScreenVertex* const v[3] = {&a, area < 0 ? &c : &b, area < 0 ? &b : &c};
+  store_triangle(ctx, info, v, min_x, max_x, min_y, max_y, PrimitiveKind::Triangle, front, bias, out);
 }
 
 void setup_line(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* const* vertices, BatchOutput& out) {
