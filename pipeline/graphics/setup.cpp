@@ -1,7 +1,10 @@
 #include "pipeline/graphics/setup.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 namespace kiln::exec::gfx {
@@ -223,9 +226,65 @@ ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* v) {
   return s;
 }
 
+namespace {
+
+// to_fixed of four floats: the same clamp, exact double scaling and rounding half away from
+// zero (the scaled values fit int32: |v| <= 4 * kGuardBandPixels * kSubpixelOne = 2^25).
+__m128i to_fixed4(__m128 v) {
+  static_assert(4.0 * kGuardBandPixels * kSubpixelOne <= 2147483647.0);
+  const __m128d limit = _mm_set1_pd(4.0 * kGuardBandPixels), neg_limit = _mm_set1_pd(-4.0 * kGuardBandPixels);
+  const __m128d one = _mm_set1_pd(double(kSubpixelOne)), half = _mm_set1_pd(0.5), neg_half = _mm_set1_pd(-0.5);
+  auto two = [&](__m128d d) {
+    d = _mm_min_pd(_mm_max_pd(d, neg_limit), limit);
+    const __m128d scaled = _mm_mul_pd(d, one);
+    const __m128d ge = _mm_cmpge_pd(scaled, _mm_setzero_pd());
+    const __m128d round = _mm_or_pd(_mm_and_pd(ge, half), _mm_andnot_pd(ge, neg_half));
+    return _mm_cvttpd_epi32(_mm_add_pd(scaled, round));  // truncation, in the low two lanes
+  };
+  const __m128i fixed = _mm_unpacklo_epi64(two(_mm_cvtps_pd(v)), two(_mm_cvtps_pd(_mm_movehl_ps(v, v))));
+  // NaN and infinities give 0 (v - v is 0 only for finite v).
+  const __m128 finite = _mm_cmpeq_ps(_mm_sub_ps(v, v), _mm_setzero_ps());
+  return _mm_and_si128(fixed, _mm_castps_si128(finite));
+}
+
+}  // namespace
+
 void to_screen_vertices(const ViewportTransform& vp, const uint32_t* vertices, uint32_t stride,
                         const uint32_t* outcodes, size_t count, ScreenVertex* out) {
-  for (size_t i = 0; i < count; ++i)
+  static_assert(offsetof(ScreenVertex, y) == 4 && offsetof(ScreenVertex, z) == 8 && offsetof(ScreenVertex, inv_w) == 12);
+  // Four vertices at a time (transposed into x, y, z, w vectors), with transform_vertex's float
+  // operations in the same order; vertices outside a clip plane are transformed too (their
+  // results go unused, and vector lanes cost the same).
+  const __m128 one = _mm_set1_ps(1.0f);
+  const __m128 scale_x = _mm_set1_ps(vp.scale[0]), scale_y = _mm_set1_ps(vp.scale[1]), scale_z = _mm_set1_ps(vp.scale[2]);
+  const __m128 offset_x = _mm_set1_ps(vp.offset[0]), offset_y = _mm_set1_ps(vp.offset[1]);
+  const __m128 offset_z = _mm_set1_ps(vp.offset[2]);
+  size_t i = 0;
+  for (; i + 4 <= count; i += 4) {
+    const uint32_t* v = vertices + i * stride;
+    __m128 x = _mm_loadu_ps(reinterpret_cast<const float*>(v));
+    __m128 y = _mm_loadu_ps(reinterpret_cast<const float*>(v + stride));
+    __m128 z = _mm_loadu_ps(reinterpret_cast<const float*>(v + 2 * stride));
+    __m128 w = _mm_loadu_ps(reinterpret_cast<const float*>(v + 3 * stride));
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    __m128 inv_w = _mm_div_ps(one, w);
+    __m128 sx = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(x, inv_w), scale_x), offset_x);
+    __m128 sy = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(y, inv_w), scale_y), offset_y);
+    __m128 sz = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(z, inv_w), scale_z), offset_z);
+    alignas(16) int32_t fx[4], fy[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(fx), to_fixed4(sx));
+    _mm_store_si128(reinterpret_cast<__m128i*>(fy), to_fixed4(sy));
+    _MM_TRANSPOSE4_PS(sx, sy, sz, inv_w);  // back to one (x, y, z, 1/w) row per vertex
+    const __m128 rows[4] = {sx, sy, sz, inv_w};
+    for (uint32_t k = 0; k < 4; ++k) {
+      ScreenVertex& s = out[i + k];
+      _mm_storeu_ps(&s.x, rows[k]);
+      s.fx = fx[k];
+      s.fy = fy[k];
+      s.values = v + k * stride;
+    }
+  }
+  for (; i < count; ++i)
     if (outcodes[i] == 0) transform_vertex(vp, vertices + i * stride, out[i]);
 }
 
