@@ -230,7 +230,7 @@ namespace {
 
 // to_fixed of four floats: the same clamp, exact double scaling and rounding half away from
 // zero (the scaled values fit int32: |v| <= 4 * kGuardBandPixels * kSubpixelOne = 2^25).
-__m128i to_fixed4(__m128 v) {
+__attribute__((always_inline)) inline __m128i to_fixed4(__m128 v) {
   static_assert(4.0 * kGuardBandPixels * kSubpixelOne <= 2147483647.0);
   const __m128d limit = _mm_set1_pd(4.0 * kGuardBandPixels), neg_limit = _mm_set1_pd(-4.0 * kGuardBandPixels);
   const __m128d one = _mm_set1_pd(double(kSubpixelOne)), half = _mm_set1_pd(0.5), neg_half = _mm_set1_pd(-0.5);
