@@ -325,28 +325,36 @@ void DrawScene::Impl::add_attachment_op(ThreadPool& pool, const AttachmentOp& op
 
 void DrawScene::Impl::bin(uint32_t batch) {
   const ScenePass& pass = *output_pass[batch];
-  const std::vector<RasterTriangle>& tris = outputs[batch].triangles;
+  const auto& tris = outputs[batch].triangles;
   for (uint32_t i = 0; i < tris.size(); ++i) {
     const RasterTriangle& t = tris[i];
     const Rect& r = t.bounds;  // already inside the framebuffer
-    // Only triangles spanning a whole tile can replace one.
-    std::optional<TriangleEdges> edges;
-    if (pass.overwrites && t.line == kNoLineRaster && r.x1 - r.x0 >= int32_t(kTileSize) / 2 &&
-        r.y1 - r.y0 >= int32_t(kTileSize) / 2)
-      edges.emplace(t);
-    for (uint32_t ty = uint32_t(r.y0) / kTileSize; ty <= uint32_t(r.y1 - 1) / kTileSize; ++ty)
-      for (uint32_t tx = uint32_t(r.x0) / kTileSize; tx <= uint32_t(r.x1 - 1) / kTileSize; ++tx) {
-        const uint32_t index = ty * tiles_x + tx;
-        std::vector<BinEntry>& entries = bins[index];
-        if (entries.empty()) {
-          busy.push_back(index);
-        } else if (edges) {
-          const int32_t x = int32_t(tx * kTileSize), y = int32_t(ty * kTileSize);
-          const Rect tile{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)};
-          if (covers_tile(pass, t, *edges, tile)) drop_replaced(entries, pass, t, tile);
+    // `edges`: set when the triangle may replace earlier work in a tile it covers.
+    auto bin_triangle = [&](const TriangleEdges* edges) {
+      for (uint32_t ty = uint32_t(r.y0) / kTileSize; ty <= uint32_t(r.y1 - 1) / kTileSize; ++ty)
+        for (uint32_t tx = uint32_t(r.x0) / kTileSize; tx <= uint32_t(r.x1 - 1) / kTileSize; ++tx) {
+          const uint32_t index = ty * tiles_x + tx;
+          std::vector<BinEntry>& entries = bins[index];
+          if (entries.empty()) {
+            busy.push_back(index);
+          } else if (edges) {
+            const int32_t x = int32_t(tx * kTileSize), y = int32_t(ty * kTileSize);
+            const Rect tile{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)};
+            if (covers_tile(pass, t, *edges, tile)) drop_replaced(entries, pass, t, tile);
+          }
+          entries.push_back({batch, i});
         }
-        entries.push_back({batch, i});
-      }
+    };
+    // Only triangles spanning a whole tile can replace one. (No std::optional for the edges:
+    // its per-triangle zeroing cost more than binning a small triangle.)
+    // Lines with a per-pixel rule never replace anything.
+    if (pass.overwrites && t.line == kNoLineRaster && r.x1 - r.x0 >= int32_t(kTileSize) / 2 &&
+        r.y1 - r.y0 >= int32_t(kTileSize) / 2) {
+      const TriangleEdges edges(t);
+      bin_triangle(&edges);
+    } else {
+      bin_triangle(nullptr);
+    }
   }
 }
 

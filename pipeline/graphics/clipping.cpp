@@ -1,5 +1,7 @@
 #include "pipeline/graphics/clipping.h"
 
+#include <immintrin.h>
+
 #include <cstring>
 
 namespace kiln::exec::gfx {
@@ -63,6 +65,14 @@ void scale_noperspective(const VertexFormat& f, uint32_t* v, bool multiply) {
   }
 }
 
+// The user clip planes (bits 7 and up) a vertex lies outside of.
+uint32_t user_outcode(const Planes& planes, const uint32_t* v) {
+  uint32_t outside = 0;
+  for (uint32_t p = 7; p < planes.count(); ++p)
+    if (!(planes.distance(p, v) >= 0.0f)) outside |= 1u << p;
+  return outside;
+}
+
 // Planes::distance of every plane, unrolled for the seven fixed ones (the per-vertex hot path).
 uint32_t outcode(const Planes& planes, const uint32_t* v) {
   const float x = value(v, 0), y = value(v, 1), z = value(v, 2), w = value(v, 3);
@@ -77,15 +87,50 @@ uint32_t outcode(const Planes& planes, const uint32_t* v) {
     outside |= uint32_t(!(w - z >= 0.0f)) << 5;
   }
   outside |= uint32_t(!(w - 1e-20f >= 0.0f)) << 6;
-  for (uint32_t p = 7; p < planes.count(); ++p)
-    if (!(planes.distance(p, v) >= 0.0f)) outside |= 1u << p;
-  return outside;
+  return outside | user_outcode(planes, v);
 }
 
 }  // namespace
 
 uint32_t clip_outcode(const DrawContext& ctx, const ViewportTransform& viewport, const uint32_t* vertex) {
   return outcode(Planes{viewport, ctx.vertex_format, ctx.state->rasterization.depth_clip}, vertex);
+}
+
+void clip_outcodes(const DrawContext& ctx, const ViewportTransform& viewport, const uint32_t* vertices, uint32_t stride,
+                   size_t count, uint32_t* out) {
+  const Planes planes{viewport, ctx.vertex_format, ctx.state->rasterization.depth_clip};
+  // Four vertices at a time: their positions transposed into x, y, z and w vectors, then
+  // outcode()'s fixed-plane tests with the same float operations, one plane per vector compare.
+  const __m128 zero = _mm_setzero_ps();
+  const __m128 lo_x = _mm_set1_ps(viewport.guard_lo[0]), hi_x = _mm_set1_ps(viewport.guard_hi[0]);
+  const __m128 lo_y = _mm_set1_ps(viewport.guard_lo[1]), hi_y = _mm_set1_ps(viewport.guard_hi[1]);
+  const __m128 min_w = _mm_set1_ps(1e-20f);
+  const __m128i depth_bits = _mm_set1_epi32(planes.depth_clip ? (1 << 4) | (1 << 5) : 0);
+  auto bit_if_outside = [](__m128 inside, int bit) {
+    return _mm_andnot_si128(_mm_castps_si128(inside), _mm_set1_epi32(1 << bit));
+  };
+  const bool user_planes = planes.count() > 7;
+  size_t i = 0;
+  for (; i + 4 <= count; i += 4) {
+    const uint32_t* v = vertices + i * stride;
+    __m128 x = _mm_loadu_ps(reinterpret_cast<const float*>(v));
+    __m128 y = _mm_loadu_ps(reinterpret_cast<const float*>(v + stride));
+    __m128 z = _mm_loadu_ps(reinterpret_cast<const float*>(v + 2 * stride));
+    __m128 w = _mm_loadu_ps(reinterpret_cast<const float*>(v + 3 * stride));
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    __m128i code = bit_if_outside(_mm_cmpge_ps(_mm_sub_ps(x, _mm_mul_ps(lo_x, w)), zero), 0);
+    code = _mm_or_si128(code, bit_if_outside(_mm_cmpge_ps(_mm_sub_ps(_mm_mul_ps(hi_x, w), x), zero), 1));
+    code = _mm_or_si128(code, bit_if_outside(_mm_cmpge_ps(_mm_sub_ps(y, _mm_mul_ps(lo_y, w)), zero), 2));
+    code = _mm_or_si128(code, bit_if_outside(_mm_cmpge_ps(_mm_sub_ps(_mm_mul_ps(hi_y, w), y), zero), 3));
+    const __m128i depth = _mm_or_si128(bit_if_outside(_mm_cmpge_ps(z, zero), 4),
+                                       bit_if_outside(_mm_cmpge_ps(_mm_sub_ps(w, z), zero), 5));
+    code = _mm_or_si128(code, _mm_and_si128(depth, depth_bits));
+    code = _mm_or_si128(code, bit_if_outside(_mm_cmpge_ps(_mm_sub_ps(w, min_w), zero), 6));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), code);
+    if (user_planes)
+      for (size_t k = i; k < i + 4; ++k) out[k] |= user_outcode(planes, vertices + k * stride);
+  }
+  for (; i < count; ++i) out[i] = outcode(planes, vertices + i * stride);
 }
 
 uint32_t clip_primitive(const DrawContext& ctx, const ViewportTransform& viewport, const uint32_t* const* in,

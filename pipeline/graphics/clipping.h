@@ -4,6 +4,7 @@
 // on x/y so that clipping against the viewport's sides is almost never needed; cull distances
 // discard whole primitives. Attributes are interpolated linearly in clip space, which is
 // perspective-correct; NoPerspective values are clipped as value*w so they stay linear on screen.
+#include <cstddef>
 #include <cstdint>
 
 #include "pipeline/graphics/draw_types.h"
@@ -29,5 +30,8 @@ uint32_t clip_primitive(const DrawContext& ctx, const ViewportTransform& viewpor
 
 // The planes (bit per plane) a shaded vertex lies outside of, for clip_primitive.
 uint32_t clip_outcode(const DrawContext& ctx, const ViewportTransform& viewport, const uint32_t* vertex);
+// clip_outcode of `count` vertices `stride` values apart (SIMD over vertices; same results).
+void clip_outcodes(const DrawContext& ctx, const ViewportTransform& viewport, const uint32_t* vertices, uint32_t stride,
+                   size_t count, uint32_t* out);
 
 }  // namespace kiln::exec::gfx

@@ -120,27 +120,33 @@ enum class PrimitiveKind : uint8_t { Triangle, Line, Point };
 
 // A triangle ready for the tile back end (lines and points are expanded to triangles too).
 // Vertices are oriented so that the edge functions are >= 0 inside.
+// 96 bytes: a scene holds tens of thousands, written by the front end and read by binning and
+// the back end, so its size is memory traffic per triangle.
 struct RasterTriangle {
-  int64_t x[3], y[3];  // framebuffer position, 8-bit fixed point
+  int32_t x[3], y[3];  // framebuffer position, 8-bit fixed point (|v| <= 2^25: setup clamps)
   float z[3];          // framebuffer depth (viewport-transformed)
   float inv_w[3];      // 1 / clip w
   Rect bounds;         // pixels that may be covered: bounding box ∩ scissor ∩ framebuffer
   uint32_t values;     // offset of 3 * varying_values() raw values in the batch's value pool
   uint32_t primitive_id;
-  uint32_t layer;
-  uint32_t viewport;    // index into DrawContext::viewports (depth clamp range)
   float depth_bias;    // added to every sample's depth (VkPipelineRasterizationStateCreateInfo)
   float point_origin[2], point_size;  // points: the sprite's upper-left corner and size (PointCoord)
+  uint8_t viewport;    // index into DrawContext::viewports (depth clamp range)
   PrimitiveKind kind;
   bool front_facing;
   bool flat_only;      // points: every value comes from vertex 0 unchanged
-  uint32_t line = kNoLineRaster;  // lines with a per-pixel rule: index into BatchOutput::lines
+  uint16_t layer;      // < maxFramebufferLayers (2048) or the view count
+  uint16_t line;       // lines with a per-pixel rule: index into BatchOutput::lines; else kNoLineRaster
 };
+static_assert(kMaxViewports <= 256, "RasterTriangle::viewport is a byte");
+static_assert(sizeof(RasterTriangle) == 96);
 
 // The front end's output for one batch: raster triangles in API order and their values.
+// Both grow element by element and every element is written in full as it is added, so they
+// skip value-initialisation (zeroing a triangle cost a `rep stos` per triangle).
 struct BatchOutput {
-  std::vector<RasterTriangle> triangles;
-  std::vector<uint32_t> values;
+  UninitializedVector<RasterTriangle> triangles;
+  UninitializedVector<uint32_t> values;
   std::vector<LineRaster> lines;  // Bresenham and stippled lines (line_raster.h)
   void clear() { triangles.clear(); values.clear(); lines.clear(); }
 };

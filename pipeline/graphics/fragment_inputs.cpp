@@ -38,39 +38,6 @@ const bool kHasAvx2 = [] {
 TriangleInterpolator::TriangleInterpolator(const DrawContext& ctx, const RasterTriangle& t, const uint32_t* values,
                                            int32_t origin_x, int32_t origin_y)
     : ctx_(ctx), t_(t), origin_x_(origin_x), origin_y_(origin_y) {
-  // Screen-space barycentrics b1, b2 (b0 = 1 - b1 - b2) in pixel units, in double relative to
-  // vertex 0, then as float planes around the origin.
-  double X[3], Y[3];
-  for (int i = 0; i < 3; ++i) {
-    X[i] = double(t.x[i]) / kSubpixelOne;
-    Y[i] = double(t.y[i]) / kSubpixelOne;
-  }
-  const double area = (X[1] - X[0]) * (Y[2] - Y[0]) - (Y[1] - Y[0]) * (X[2] - X[0]);
-  const double ox = origin_x - X[0], oy = origin_y - Y[0];
-  auto plane = [&](int i, double* dx, double* dy, double* at) {
-    // b_i is the edge function of the edge opposite vertex i, normalised by the area.
-    const int j = (i + 1) % 3, k = (i + 2) % 3;
-    *dx = -(Y[k] - Y[j]) / area;
-    *dy = (X[k] - X[j]) / area;
-    const double c = ((Y[k] - Y[j]) * (X[j] - X[0]) - (X[k] - X[j]) * (Y[j] - Y[0])) / area;
-    *at = *dx * ox + *dy * oy + c;
-  };
-  double dx1, dy1, at1, dx2, dy2, at2;
-  plane(1, &dx1, &dy1, &at1);
-  plane(2, &dx2, &dy2, &at2);
-  b1_ = {float(at1), float(dx1), float(dy1)};
-  b2_ = {float(at2), float(dx2), float(dy2)};
-  // Screen-linear depth plus bias, relative to vertex 0 so a constant depth stays exact.
-  const double z1 = double(t.z[1]) - t.z[0], z2 = double(t.z[2]) - t.z[0];
-  z_ = {float(double(t.z[0]) + at1 * z1 + at2 * z2 + t.depth_bias), float(dx1 * z1 + dx2 * z2),
-        float(dy1 * z1 + dy2 * z2)};
-  for (int i = 0; i < 3; ++i) inv_w_[i] = t.inv_w[i];
-  for (uint32_t s = 0; s < ctx.samples && s < kMaxSamples; ++s) {
-    sample_dx_[s] = float(ctx.sample_x[s]) / kSubpixelOne;
-    sample_dy_[s] = float(ctx.sample_y[s]) / kSubpixelOne;
-  }
-  perspective_ = !(t.inv_w[0] == t.inv_w[1] && t.inv_w[1] == t.inv_w[2]);
-
   const VertexFormat& f = ctx.vertex_format;
   const abi::FragmentInterface& fi = ctx.kernels->fragment_interface;
   const uint32_t n = f.raster_values();
@@ -97,6 +64,50 @@ TriangleInterpolator::TriangleInterpolator(const DrawContext& ctx, const RasterT
     add_component(base + i, clip_at + i, abi::Interpolation::Smooth, false);
   for (uint32_t i = 0; i < f.fragment_cull_values; ++i)
     add_component(base + fi.clip_distance_inputs + i, clip_at + f.clip_count + i, abi::Interpolation::Smooth, false);
+
+  for (uint32_t s = 0; s < ctx.samples && s < kMaxSamples; ++s) {
+    sample_dx_[s] = float(ctx.sample_x[s]) / kSubpixelOne;
+    sample_dy_[s] = float(ctx.sample_y[s]) / kSubpixelOne;
+  }
+  for (int i = 0; i < 3; ++i) inv_w_[i] = t.inv_w[i];
+  perspective_ = !(t.inv_w[0] == t.inv_w[1] && t.inv_w[1] == t.inv_w[2]);
+  // The planes (double divisions: most of this constructor's time) serve interpolated inputs,
+  // FragCoord/FragDepth, PointCoord, the shader's own interpolation and sample depths. A draw
+  // that needs none of them (a flat colour without depth or stencil) skips them; depth or
+  // stencil attachments count as needing depths whether or not tests are enabled.
+  const bool needs_planes = interpolated_components_ || fi.reads_frag_coord || fi.writes_depth ||
+                            t.kind == PrimitiveKind::Point || fi.interpolates_at_positions || ctx.has_depth ||
+                            ctx.has_stencil;
+  if (!needs_planes) {
+    b1_ = b2_ = z_ = Plane{0.0f, 0.0f, 0.0f};
+    return;
+  }
+  // Screen-space barycentrics b1, b2 (b0 = 1 - b1 - b2) in pixel units, in double relative to
+  // vertex 0, then as float planes around the origin.
+  double X[3], Y[3];
+  for (int i = 0; i < 3; ++i) {
+    X[i] = double(t.x[i]) / kSubpixelOne;
+    Y[i] = double(t.y[i]) / kSubpixelOne;
+  }
+  const double area = (X[1] - X[0]) * (Y[2] - Y[0]) - (Y[1] - Y[0]) * (X[2] - X[0]);
+  const double ox = origin_x - X[0], oy = origin_y - Y[0];
+  auto plane = [&](int i, double* dx, double* dy, double* at) {
+    // b_i is the edge function of the edge opposite vertex i, normalised by the area.
+    const int j = (i + 1) % 3, k = (i + 2) % 3;
+    *dx = -(Y[k] - Y[j]) / area;
+    *dy = (X[k] - X[j]) / area;
+    const double c = ((Y[k] - Y[j]) * (X[j] - X[0]) - (X[k] - X[j]) * (Y[j] - Y[0])) / area;
+    *at = *dx * ox + *dy * oy + c;
+  };
+  double dx1, dy1, at1, dx2, dy2, at2;
+  plane(1, &dx1, &dy1, &at1);
+  plane(2, &dx2, &dy2, &at2);
+  b1_ = {float(at1), float(dx1), float(dy1)};
+  b2_ = {float(at2), float(dx2), float(dy2)};
+  // Screen-linear depth plus bias, relative to vertex 0 so a constant depth stays exact.
+  const double z1 = double(t.z[1]) - t.z[0], z2 = double(t.z[2]) - t.z[0];
+  z_ = {float(double(t.z[0]) + at1 * z1 + at2 * z2 + t.depth_bias), float(dx1 * z1 + dx2 * z2),
+        float(dy1 * z1 + dy2 * z2)};
   if (fi.interpolates_at_positions) prepare_interpolation_record();
 }
 

@@ -107,11 +107,9 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
   if (shared_outcodes) {
     s.outcodes.resize(s.cache.ids.size());
     s.screen.resize(s.cache.ids.size());
-    for (size_t v = 0; v < s.cache.ids.size(); ++v) {
-      const uint32_t* vertex = s.vertices.data() + v * f.stride;
-      s.outcodes[v] = clip_outcode(ctx, ctx.viewports[0], vertex);
-      if (s.outcodes[v] == 0) s.screen[v] = to_screen(ctx.viewports[0], vertex);
-    }
+    clip_outcodes(ctx, ctx.viewports[0], s.vertices.data(), f.stride, s.cache.ids.size(), s.outcodes.data());
+    to_screen_vertices(ctx.viewports[0], s.vertices.data(), f.stride, s.outcodes.data(), s.cache.ids.size(),
+                       s.screen.data());
   }
   uint32_t codes[3];
 

@@ -40,7 +40,9 @@ struct LineRaster {
   uint16_t stipple_pattern = 0xFFFF;
 };
 
-constexpr uint32_t kNoLineRaster = ~0u;
+// RasterTriangle::line of triangles without a per-pixel rule. A batch's lines number at most its
+// primitives times the edges of a clipped polygon, far below this.
+constexpr uint16_t kNoLineRaster = 0xFFFF;
 
 // Bresenham: the minor-axis pixel coordinate of the thin (width 1) line's fragment at major-axis
 // pixel coordinate `major`, or false when the diamond-exit rule produces none there.

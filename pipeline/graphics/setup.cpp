@@ -1,7 +1,10 @@
 #include "pipeline/graphics/setup.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 #include "memory/format_table.h"
@@ -33,7 +36,8 @@ int64_t area2(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& 
   return (b.fx - a.fx) * (c.fy - a.fy) - (b.fy - a.fy) * (c.fx - a.fx);
 }
 
-int32_t floor_div(int64_t v, int64_t d) { return static_cast<int32_t>(v >= 0 ? v / d : -((-v + d - 1) / d)); }
+// The pixel a fixed-point coordinate lies in (floor; an arithmetic shift rounds down).
+int32_t pixel_of(int64_t v) { return static_cast<int32_t>(v >> kSubpixelBits); }
 
 // The minimum resolvable depth difference r of the depth attachment (depth bias units).
 float depth_bias_unit(const DrawContext& ctx, float max_abs_z) {
@@ -84,38 +88,39 @@ bool holds_sample_position(const DrawContext& ctx, int64_t min_x, int64_t max_x,
   return false;
 }
 
-// Appends one triangle. `flat_source` provides flat varyings (null: values used as they are).
-void emit_triangle(const DrawContext& ctx, const PrimitiveInfo& info, ScreenVertex a, ScreenVertex b, ScreenVertex c,
-                   PrimitiveKind kind, bool front_facing, float bias, BatchOutput& out) {
-  int64_t area = area2(a, b, c);
-  if (area == 0) return;
-  if (area < 0) std::swap(b, c);
-  const ScreenVertex* v[3] = {&a, &b, &c};
-  RasterTriangle t{};
+// Appends a triangle whose vertices v are oriented (edge functions >= 0 inside) and whose
+// fixed-point bounding box [min_x, max_x] x [min_y, max_y] holds a sample position, unless its
+// pixel bounds miss the scissor.
+void store_triangle(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex* const v[3], int64_t min_x,
+                    int64_t max_x, int64_t min_y, int64_t max_y, PrimitiveKind kind, bool front_facing, float bias,
+                    BatchOutput& out) {
+  const Rect box{pixel_of(min_x), pixel_of(min_y), pixel_of(max_x) + 1, pixel_of(max_y) + 1};
+  const Rect bounds = box.intersect(ctx.viewports[info.viewport].scissor);
+  if (bounds.empty()) return;
+  // Written in place, field by field: a local copied in afterwards would be reloaded in wide
+  // pieces right after its narrow stores (a store-forwarding stall on every triangle).
+  RasterTriangle& t = out.triangles.emplace_back();  // uninitialised: every field is set below
   for (int i = 0; i < 3; ++i) {
-    t.x[i] = v[i]->fx;
-    t.y[i] = v[i]->fy;
+    t.x[i] = static_cast<int32_t>(v[i]->fx);
+    t.y[i] = static_cast<int32_t>(v[i]->fy);
     t.z[i] = v[i]->z;
     t.inv_w[i] = v[i]->inv_w;
   }
-  const int64_t min_x = std::min({a.fx, b.fx, c.fx}), max_x = std::max({a.fx, b.fx, c.fx});
-  const int64_t min_y = std::min({a.fy, b.fy, c.fy}), max_y = std::max({a.fy, b.fy, c.fy});
-  if (!holds_sample_position(ctx, min_x, max_x, min_y, max_y)) return;  // covers no sample: nothing to raster
-  const Rect box{floor_div(min_x, kSubpixelOne), floor_div(min_y, kSubpixelOne), floor_div(max_x, kSubpixelOne) + 1,
-                 floor_div(max_y, kSubpixelOne) + 1};
-  t.bounds = box.intersect(ctx.viewports[info.viewport].scissor);
-  if (t.bounds.empty()) return;
+  t.bounds = bounds;
   t.primitive_id = info.primitive_id;
   t.layer = info.layer;
-  t.viewport = info.viewport;
+  t.viewport = static_cast<uint8_t>(info.viewport);
   t.depth_bias = bias;
+  t.point_origin[0] = t.point_origin[1] = t.point_size = 0.0f;  // emit_point sets them
   t.kind = kind;
   t.front_facing = front_facing;
   t.flat_only = kind == PrimitiveKind::Point;
+  t.line = kNoLineRaster;  // attach_line_raster sets it for lines with a per-pixel rule
   // Values: three vertices' varyings; flat ones from the provoking vertex.
   const VertexFormat& f = ctx.vertex_format;
   const uint32_t n = f.raster_values();
   t.values = static_cast<uint32_t>(out.values.size());
+  if (n == 0) return;
   out.values.resize(out.values.size() + 3 * size_t(n));
   uint32_t* dst = out.values.data() + t.values;
   for (int i = 0; i < 3; ++i) {
@@ -124,7 +129,18 @@ void emit_triangle(const DrawContext& ctx, const PrimitiveInfo& info, ScreenVert
       if (f.varying_interpolation[k] == abi::Interpolation::Flat)
         memcpy(dst + i * n + k * 4, info.provoking + VertexFormat::kVaryingOffset + k * 4, 16);
   }
-  out.triangles.push_back(t);
+}
+
+// Appends one triangle (any orientation; degenerate ones are dropped).
+void emit_triangle(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& a, const ScreenVertex& b,
+                   const ScreenVertex& c, PrimitiveKind kind, bool front_facing, float bias, BatchOutput& out) {
+  const int64_t area = area2(a, b, c);
+  if (area == 0) return;
+  const ScreenVertex* const v[3] = {&a, area < 0 ? &c : &b, area < 0 ? &b : &c};
+  const int64_t min_x = std::min({a.fx, b.fx, c.fx}), max_x = std::max({a.fx, b.fx, c.fx});
+  const int64_t min_y = std::min({a.fy, b.fy, c.fy}), max_y = std::max({a.fy, b.fy, c.fy});
+  if (!holds_sample_position(ctx, min_x, max_x, min_y, max_y)) return;  // covers no sample: nothing to raster
+  store_triangle(ctx, info, v, min_x, max_x, min_y, max_y, kind, front_facing, bias, out);
 }
 
 bool is_front(const DrawContext& ctx, int64_t signed_area2) {
@@ -208,7 +224,7 @@ LineRaster line_raster_of(const RasterizationState& rs, const PrimitiveInfo& inf
 
 // Records the per-pixel rule of the triangles emitted since `first_triangle` (line_raster.h).
 void attach_line_raster(const LineRaster& line, size_t first_triangle, BatchOutput& out) {
-  const uint32_t index = uint32_t(out.lines.size());
+  const uint16_t index = uint16_t(out.lines.size());  // < kNoLineRaster (line_raster.h)
   out.lines.push_back(line);
   for (size_t i = first_triangle; i < out.triangles.size(); ++i) out.triangles[i].line = index;
 }
@@ -331,9 +347,11 @@ void emit_point(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenV
 
 }  // namespace
 
-ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* v) {
+namespace {
+// The viewport transform of one vertex, written in place (a returned struct would go through a
+// stack temporary whose wide reload stalls on the narrow stores just made).
+inline void transform_vertex(const ViewportTransform& vp, const uint32_t* v, ScreenVertex& s) {
   const float w = value(v, 3), inv_w = 1.0f / w;
-  ScreenVertex s;
   s.x = value(v, 0) * inv_w * vp.scale[0] + vp.offset[0];
   s.y = value(v, 1) * inv_w * vp.scale[1] + vp.offset[1];
   s.z = value(v, 2) * inv_w * vp.scale[2] + vp.offset[2];
@@ -341,7 +359,75 @@ ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* v) {
   s.fx = to_fixed(s.x);
   s.fy = to_fixed(s.y);
   s.values = v;
+}
+}  // namespace
+
+ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* v) {
+  ScreenVertex s;
+  transform_vertex(vp, v, s);
   return s;
+}
+
+namespace {
+
+// to_fixed of four floats: the same clamp, exact double scaling and rounding half away from
+// zero (the scaled values fit int32: |v| <= 4 * kGuardBandPixels * kSubpixelOne = 2^25).
+__attribute__((always_inline)) inline __m128i to_fixed4(__m128 v) {
+  static_assert(4.0 * kGuardBandPixels * kSubpixelOne <= 2147483647.0);
+  const __m128d limit = _mm_set1_pd(4.0 * kGuardBandPixels), neg_limit = _mm_set1_pd(-4.0 * kGuardBandPixels);
+  const __m128d one = _mm_set1_pd(double(kSubpixelOne)), half = _mm_set1_pd(0.5), neg_half = _mm_set1_pd(-0.5);
+  auto two = [&](__m128d d) {
+    d = _mm_min_pd(_mm_max_pd(d, neg_limit), limit);
+    const __m128d scaled = _mm_mul_pd(d, one);
+    const __m128d ge = _mm_cmpge_pd(scaled, _mm_setzero_pd());
+    const __m128d round = _mm_or_pd(_mm_and_pd(ge, half), _mm_andnot_pd(ge, neg_half));
+    return _mm_cvttpd_epi32(_mm_add_pd(scaled, round));  // truncation, in the low two lanes
+  };
+  const __m128i fixed = _mm_unpacklo_epi64(two(_mm_cvtps_pd(v)), two(_mm_cvtps_pd(_mm_movehl_ps(v, v))));
+  // NaN and infinities give 0 (v - v is 0 only for finite v).
+  const __m128 finite = _mm_cmpeq_ps(_mm_sub_ps(v, v), _mm_setzero_ps());
+  return _mm_and_si128(fixed, _mm_castps_si128(finite));
+}
+
+}  // namespace
+
+void to_screen_vertices(const ViewportTransform& vp, const uint32_t* vertices, uint32_t stride,
+                        const uint32_t* outcodes, size_t count, ScreenVertex* out) {
+  static_assert(offsetof(ScreenVertex, y) == 4 && offsetof(ScreenVertex, z) == 8 && offsetof(ScreenVertex, inv_w) == 12);
+  // Four vertices at a time (transposed into x, y, z, w vectors), with transform_vertex's float
+  // operations in the same order; vertices outside a clip plane are transformed too (their
+  // results go unused, and vector lanes cost the same).
+  const __m128 one = _mm_set1_ps(1.0f);
+  const __m128 scale_x = _mm_set1_ps(vp.scale[0]), scale_y = _mm_set1_ps(vp.scale[1]), scale_z = _mm_set1_ps(vp.scale[2]);
+  const __m128 offset_x = _mm_set1_ps(vp.offset[0]), offset_y = _mm_set1_ps(vp.offset[1]);
+  const __m128 offset_z = _mm_set1_ps(vp.offset[2]);
+  size_t i = 0;
+  for (; i + 4 <= count; i += 4) {
+    const uint32_t* v = vertices + i * stride;
+    __m128 x = _mm_loadu_ps(reinterpret_cast<const float*>(v));
+    __m128 y = _mm_loadu_ps(reinterpret_cast<const float*>(v + stride));
+    __m128 z = _mm_loadu_ps(reinterpret_cast<const float*>(v + 2 * stride));
+    __m128 w = _mm_loadu_ps(reinterpret_cast<const float*>(v + 3 * stride));
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    __m128 inv_w = _mm_div_ps(one, w);
+    __m128 sx = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(x, inv_w), scale_x), offset_x);
+    __m128 sy = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(y, inv_w), scale_y), offset_y);
+    __m128 sz = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(z, inv_w), scale_z), offset_z);
+    alignas(16) int32_t fx[4], fy[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(fx), to_fixed4(sx));
+    _mm_store_si128(reinterpret_cast<__m128i*>(fy), to_fixed4(sy));
+    _MM_TRANSPOSE4_PS(sx, sy, sz, inv_w);  // back to one (x, y, z, 1/w) row per vertex
+    const __m128 rows[4] = {sx, sy, sz, inv_w};
+    for (uint32_t k = 0; k < 4; ++k) {
+      ScreenVertex& s = out[i + k];
+      _mm_storeu_ps(&s.x, rows[k]);
+      s.fx = fx[k];
+      s.fy = fy[k];
+      s.values = v + k * stride;
+    }
+  }
+  for (; i < count; ++i)
+    if (outcodes[i] == 0) transform_vertex(vp, vertices + i * stride, out[i]);
 }
 
 void setup_polygon(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* const* vertices, uint32_t count,
@@ -408,7 +494,9 @@ void setup_screen_triangle(const DrawContext& ctx, const PrimitiveInfo& info, co
   if ((cull & VK_CULL_MODE_BACK_BIT) && !front) return;
   const ScreenVertex* tri[3] = {&a, &b, &c};
   const float bias = depth_bias(ctx, tri);
-  emit_triangle(ctx, info, a, b, c, PrimitiveKind::Triangle, front, bias, out);
+  // emit_triangle's work without repeating the area and bounding box computed above.
+  const ScreenVertex* const v[3] = {&a, area < 0 ? &c : &b, area < 0 ? &b : &c};
+  store_triangle(ctx, info, v, min_x, max_x, min_y, max_y, PrimitiveKind::Triangle, front, bias, out);
 }
 
 void setup_line(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* const* vertices, BatchOutput& out) {

@@ -26,6 +26,10 @@ struct ScreenVertex {
   const uint32_t* values;  // the shaded vertex (VertexFormat layout)
 };
 ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* vertex);
+// to_screen of each of `count` vertices (`stride` values apart) whose outcode is 0 (inside every
+// clip plane), bit for bit (SIMD over vertices); out[i] of the others is unspecified.
+void to_screen_vertices(const ViewportTransform& vp, const uint32_t* vertices, uint32_t stride,
+                        const uint32_t* outcodes, size_t count, ScreenVertex* out);
 
 constexpr uint32_t kMaxSetupVertices = 32;  // more than a clipped polygon can have
 

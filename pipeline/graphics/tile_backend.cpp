@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <optional>
 
 #include "common/log.h"
 #include "common/thread_local_ref.h"
@@ -41,37 +42,72 @@ struct TileCounts {
   uint64_t samples_passed = 0, fragment_invocations = 0;
 };
 
+// What rasterizing and shading a triangle of one draw needs that is the same for every triangle of
+// that draw: set up once per run of a tile's bin entries from one draw (bins hold long runs of
+// one draw), not per triangle and tile.
+struct DrawRasterState {
+  const DrawContext& ctx;
+  SampleExtent sample_extent;
+  bool shading, early, sample_rate, coverage_changes;
+  bool block_depth;  // whole covered blocks test depth before their quads are gathered
+  uint32_t W;
+  uint32_t full_mask;
+  // The invocation with its per-draw fields filled; each triangle sets its own fields before its
+  // kernel calls (one worker runs a tile's triangles one after the other).
+  abi::FragmentInvocation inv{};
+
+  DrawRasterState(const DrawContext& draw, const OutputMerger& merger, uint32_t* faults, FragmentScratch& scratch)
+      : ctx(draw), sample_extent(draw) {
+    const GraphicsKernels& k = *ctx.kernels;
+    const abi::FragmentInterface& fi = k.fragment_interface;
+    const MultisampleState& ms = ctx.state->multisample;
+    shading = k.fragment != nullptr;
+    W = shading ? k.fragment_width : 4;
+    // Sample-rate shading: the shader reads SampleId/SamplePosition/sample inputs, or
+    // minSampleShading asks for more than one invocation per pixel.
+    sample_rate = shading && ctx.samples > 1 &&
+                  (fi.uses_sample_rate || (ms.sample_shading && ms.min_sample_shading * float(ctx.samples) > 1.0f));
+    // Tests run before shading when the shader asks for it, or when nobody could tell: the
+    // shader writes no memory (those writes must happen for fragments that fail the tests
+    // later), and neither it nor alpha-to-coverage changes depth or coverage.
+    early = !shading || fi.early_fragment_tests ||
+            (!fi.has_side_effects && !fi.writes_depth && !fi.can_discard && !fi.writes_sample_mask &&
+             !ms.alpha_to_coverage && !fi.reads_input_attachments);
+    full_mask = ((1u << ctx.samples) - 1) & ms.sample_mask;
+    // Coverage changes after the kernel only through these; otherwise the batch's stands.
+    coverage_changes = fi.writes_sample_mask || ms.alpha_to_coverage;
+    // Whole covered blocks test depth before their quads are gathered (depth_block.h) when the
+    // tests run early and are a plain depth test of a single-sample D32 plane.
+    block_depth = early && ctx.samples == 1 && full_mask == 1 && merger.depth_only_d32() && depth_block_supported();
+    if (!shading) return;
+    scratch.reserve(W);
+    inv.resources = ctx.cmd->resources;
+    inv.faults = faults;
+    // The inputs are raw 32-bit values kept in float storage (see TriangleInterpolator::fill).
+    inv.inputs = reinterpret_cast<const uint32_t*>(scratch.inputs.data());
+    inv.frag_coord = scratch.frag_coord.data();
+    inv.view_index = ctx.view_index;
+    inv.sample_mask_in = scratch.sample_mask_in.data();
+    inv.outputs = reinterpret_cast<uint32_t*>(scratch.outputs.data());
+    inv.frag_depth = scratch.frag_depth.data();
+    inv.sample_mask_out = scratch.sample_mask_out.data();
+  }
+};
+
 // Rasterizes one triangle inside one tile and shades its fragments: 8x8 pixel blocks are
 // classified against the three edges first, so fully covered blocks skip per-sample edge tests;
 // covered quads are gathered W/4 at a time into a QuadBatch that flows through early tests,
 // the fragment kernel, late tests and the output merger.
 class TriangleRasterizer {
  public:
-  TriangleRasterizer(const DrawContext& ctx, const OutputMerger& merger, const RasterTriangle& t, const uint32_t* values,
-                     const LineRaster* line, const Rect& tile, uint32_t* faults, TileCounts& counts,
-                     FragmentScratch& scratch)
-      : ctx_(ctx), merger_(merger), t_(t), interpolator_(ctx, t, values, tile.x0, tile.y0), faults_(faults),
-        counts_(counts), edges_(t), sample_extent_(ctx), scratch_(&scratch), line_(line) {
-    const GraphicsKernels& k = *ctx.kernels;
-    shading_ = k.fragment != nullptr;
-    W_ = shading_ ? k.fragment_width : 4;
-    const abi::FragmentInterface& fi = k.fragment_interface;
-    if (shading_) prepare_invocation(fi);
-    // Sample-rate shading: the shader reads SampleId/SamplePosition/sample inputs, or
-    // minSampleShading asks for more than one invocation per pixel.
-    const MultisampleState& ms = ctx.state->multisample;
-    sample_rate_ = shading_ && ctx.samples > 1 &&
-                   (fi.uses_sample_rate || (ms.sample_shading && ms.min_sample_shading * float(ctx.samples) > 1.0f));
-    // Tests run before shading when the shader asks for it, or when nobody could tell: the
-    // shader writes no memory (those writes must happen for fragments that fail the tests
-    // later), and neither it nor alpha-to-coverage changes depth or coverage.
-    early_ = !shading_ || fi.early_fragment_tests ||
-             (!fi.has_side_effects && !fi.writes_depth && !fi.can_discard && !fi.writes_sample_mask &&
-              !ms.alpha_to_coverage && !fi.reads_input_attachments);
-    full_mask_ = ((1u << ctx.samples) - 1) & ms.sample_mask;
-    // Whole covered blocks test depth before their quads are gathered (depth_block.h) when the
-    // tests run early and are a plain depth test of a single-sample D32 plane.
-    block_depth_ = early_ && ctx.samples == 1 && full_mask_ == 1 && merger.depth_only_d32() && depth_block_supported();
+  TriangleRasterizer(DrawRasterState& draw, const OutputMerger& merger, const RasterTriangle& t, const uint32_t* values,
+                     const LineRaster* line, const Rect& tile, TileCounts& counts, FragmentScratch& scratch)
+      : ctx_(draw.ctx), merger_(merger), t_(t), interpolator_(draw.ctx, t, values, tile.x0, tile.y0),
+        counts_(counts), edges_(t), sample_extent_(draw.sample_extent), scratch_(&scratch), line_(line),
+        shading_(draw.shading), early_(draw.early), sample_rate_(draw.sample_rate),
+        coverage_changes_(draw.coverage_changes), block_depth_(draw.block_depth), inv_(draw.inv), W_(draw.W),
+        full_mask_(draw.full_mask) {
+    if (shading_) prepare_invocation();
   }
 
   void run(const Rect& region) {
@@ -95,27 +131,13 @@ class TriangleRasterizer {
   }
 
  private:
-  // The invocation fields that stay the same for every batch of the triangle.
-  void prepare_invocation(const abi::FragmentInterface& fi) {
-    FragmentScratch& s = *scratch_;
-    s.reserve(W_);
-    inv_.resources = ctx_.cmd->resources;
-    inv_.faults = faults_;
-    // The inputs are raw 32-bit values kept in float storage (see TriangleInterpolator::fill).
-    inv_.inputs = reinterpret_cast<const uint32_t*>(s.inputs.data());
-    inv_.frag_coord = s.frag_coord.data();
-    inv_.point_coord = t_.kind == PrimitiveKind::Point ? s.point_coord.data() : nullptr;
+  // The invocation fields of this triangle (DrawRasterState filled the draw's).
+  void prepare_invocation() {
+    inv_.point_coord = t_.kind == PrimitiveKind::Point ? scratch_->point_coord.data() : nullptr;
     inv_.front_facing = t_.front_facing ? 1 : 0;
     inv_.primitive_id = t_.primitive_id;
     inv_.layer = t_.layer;
-    inv_.view_index = ctx_.view_index;
     inv_.viewport_index = t_.viewport;
-    inv_.sample_mask_in = s.sample_mask_in.data();
-    inv_.outputs = reinterpret_cast<uint32_t*>(s.outputs.data());
-    inv_.frag_depth = s.frag_depth.data();
-    inv_.sample_mask_out = s.sample_mask_out.data();
-    // Coverage changes after the kernel only through these; otherwise the batch's stands.
-    coverage_changes_ = fi.writes_sample_mask || ctx_.state->multisample.alpha_to_coverage;
   }
 
   uint32_t sample_coverage(int32_t x, int32_t y) const {
@@ -304,18 +326,17 @@ class TriangleRasterizer {
   const OutputMerger& merger_;
   const RasterTriangle& t_;
   TriangleInterpolator interpolator_;
-  uint32_t* faults_;
   TileCounts& counts_;
   TriangleEdges edges_;
-  SampleExtent sample_extent_;
+  const SampleExtent& sample_extent_;
   FragmentScratch* scratch_;
   const LineRaster* line_;  // the line's per-pixel rule, or null
-  bool shading_ = false, early_ = true, sample_rate_ = false, coverage_changes_ = false;
-  bool block_depth_ = false;         // whole blocks use test_depth_block
+  const bool shading_, early_, sample_rate_, coverage_changes_;
+  const bool block_depth_;           // whole blocks use test_depth_block
   bool batch_depth_tested_ = false;  // batch_'s quads passed test_depth_block already
-  abi::FragmentInvocation inv_{};
-  uint32_t W_ = 4;
-  uint32_t full_mask_ = 1;
+  abi::FragmentInvocation& inv_;  // the draw's (DrawRasterState::inv)
+  const uint32_t W_;
+  const uint32_t full_mask_;
   uint32_t lanes_covered_ = 0;  // lanes of batch_ with coverage (bit per lane)
   QuadBatch batch_;
   float depth_[QuadBatch::kMaxLanes * kMaxSamples];
@@ -343,6 +364,7 @@ void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<Attachm
   TileCounts counts;
   FragmentScratch& scratch = thread_local_ref(tls_scratch);  // one thread-local lookup per tile
   DrawCounters* counters = nullptr;  // of the draw whose counts `counts` holds
+  std::optional<DrawRasterState> draw;  // of the last triangle's draw
   auto add_counts = [&] {
     if (!counters) return;
     counters->samples_passed.fetch_add(counts.samples_passed, std::memory_order_relaxed);
@@ -362,9 +384,9 @@ void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<Attachm
       add_counts();
       counters = batch.ctx->counters;
     }
+    if (!draw || &draw->ctx != batch.ctx) draw.emplace(*batch.ctx, *batch.merger, faults, scratch);
     const LineRaster* line = t.line == kNoLineRaster ? nullptr : &batch.output->lines[t.line];
-    TriangleRasterizer r(*batch.ctx, *batch.merger, t, batch.output->values.data() + t.values, line, tile, faults,
-                         counts, scratch);
+    TriangleRasterizer r(*draw, *batch.merger, t, batch.output->values.data() + t.values, line, tile, counts, scratch);
     r.run(region);
   }
   add_counts();

@@ -1,5 +1,7 @@
 #include "pipeline/graphics/vertex_stage.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -81,6 +83,30 @@ void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, int64_t*
   if (overrun) KILN_LOG_ONCE(LogLevel::Warn, "draw: indices past the end of the index buffer read as 0");
 }
 
+namespace {
+
+// The four components of one output slot (lane-major: component c of lane i at c * W + i) to
+// four values at `at` in each vertex row: a 4x4 transpose per four lanes (bit copies; the float
+// type of the shuffles does not touch the values).
+void copy_slot_to_rows(const uint32_t* slot, uint32_t W, uint32_t lanes, uint32_t* rows, uint32_t stride, uint32_t at) {
+  uint32_t i = 0;
+  for (; i + 4 <= lanes; i += 4) {
+    __m128 c0 = _mm_loadu_ps(reinterpret_cast<const float*>(slot + i));
+    __m128 c1 = _mm_loadu_ps(reinterpret_cast<const float*>(slot + W + i));
+    __m128 c2 = _mm_loadu_ps(reinterpret_cast<const float*>(slot + 2 * W + i));
+    __m128 c3 = _mm_loadu_ps(reinterpret_cast<const float*>(slot + 3 * W + i));
+    _MM_TRANSPOSE4_PS(c0, c1, c2, c3);
+    _mm_storeu_ps(reinterpret_cast<float*>(rows + size_t(i) * stride + at), c0);
+    _mm_storeu_ps(reinterpret_cast<float*>(rows + size_t(i + 1) * stride + at), c1);
+    _mm_storeu_ps(reinterpret_cast<float*>(rows + size_t(i + 2) * stride + at), c2);
+    _mm_storeu_ps(reinterpret_cast<float*>(rows + size_t(i + 3) * stride + at), c3);
+  }
+  for (; i < lanes; ++i)
+    for (uint32_t c = 0; c < 4; ++c) rows[size_t(i) * stride + at + c] = slot[c * W + i];
+}
+
+}  // namespace
+
 void shade_vertices(const DrawContext& ctx, const DrawParams& params, uint32_t instance, const int32_t* vertex_ids,
                     uint32_t count, uint32_t* out, uint32_t* faults) {
   const GraphicsKernels& k = *ctx.kernels;
@@ -112,13 +138,19 @@ void shade_vertices(const DrawContext& ctx, const DrawParams& params, uint32_t i
     inv.lane_count = lanes;
     std::fill(outputs.begin(), outputs.end(), 0u);
     k.vertex(&inv);
-    for (uint32_t i = 0; i < lanes; ++i) {
-      uint32_t* v = out + size_t(base + i) * f.stride;
-      for (uint32_t c = 0; c < 4; ++c) v[c] = at(0, c, i);
-      for (uint32_t n = 0; n < f.varying_count; ++n) {
-        const int32_t slot = layout.location_slot[f.varying_location[n]];
-        for (uint32_t c = 0; c < 4; ++c) v[VertexFormat::kVaryingOffset + n * 4 + c] = slot >= 0 ? at(slot, c, i) : 0;
+    uint32_t* rows = out + size_t(base) * f.stride;
+    copy_slot_to_rows(outputs.data(), W, lanes, rows, f.stride, 0);  // the position
+    for (uint32_t n = 0; n < f.varying_count; ++n) {
+      const int32_t slot = layout.location_slot[f.varying_location[n]];
+      const uint32_t at_value = VertexFormat::kVaryingOffset + n * 4;
+      if (slot >= 0) {
+        copy_slot_to_rows(outputs.data() + size_t(slot) * 4 * W, W, lanes, rows, f.stride, at_value);
+      } else {
+        for (uint32_t i = 0; i < lanes; ++i) memset(rows + size_t(i) * f.stride + at_value, 0, 16);
       }
+    }
+    for (uint32_t i = 0; i < lanes; ++i) {
+      uint32_t* v = rows + size_t(i) * f.stride;
       for (uint32_t d = 0; d < f.clip_count; ++d) v[f.clip_offset + d] = at(layout.clip_distance_slot + d / 4, d % 4, i);
       for (uint32_t d = 0; d < f.cull_count; ++d) v[f.cull_offset + d] = at(layout.cull_distance_slot + d / 4, d % 4, i);
       const float one = 1.0f;
