@@ -16,10 +16,15 @@
 #include "compiler/kernel_abi.h"
 #include "memory/image_view.h"
 #include "memory/sampling_bc1_simd.h"
+#include "memory/sampling_rgba8_avx512.h"
 #include "memory/sampling_rgba8_simd.h"
 #include "memory/sampling_texels.h"
 
 namespace kiln::mem::sampling_detail {
+
+// The widest SIMD filters the fast paths use: 16 lanes (AVX-512), 8 (AVX2+FMA) or 1 (portable code),
+// the CPU's capability lowered by limit_sampling_simd_lanes (memory/sampling.h; tests).
+uint32_t simd_lanes();
 
 enum class Wrap { ClampToEdge, Repeat };
 // The eight-lane filters of run_avx2.
@@ -143,15 +148,10 @@ struct FastSampler {
     return s < 4 ? t.u[s] : s == 5 ? 0x3F800000u : 0u;
   }
 
-  // Whether eight lanes at a time go through rgba8_bilinear_x8 (AVX2+FMA CPUs, RGBA8/BGRA8 UNORM).
+  // Whether eight lanes at a time go through rgba8_bilinear_x8 (AVX2+FMA CPUs, RGBA8/BGRA8 UNORM),
+  // or sixteen through rgba8_bilinear_x16 (AVX-512 CPUs, calls of 16 lanes).
   static constexpr bool kSimdDecoder = std::is_same_v<D, Rgba8<false, false>> || std::is_same_v<D, Rgba8<true, false>>;
-  static bool simd_available() {
-    static const bool avx2 = [] {
-      __builtin_cpu_init();
-      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    }();
-    return avx2;
-  }
+  static bool simd_available() { return simd_lanes() >= 8; }
 
   // Phase 1, per lane: coordinates, LOD, the level(s) and the weight of the second level; returns
   // whether any lane blends two levels. Inlined into both the portable and the AVX2 run().
@@ -223,8 +223,10 @@ struct FastSampler {
 
   static void run(abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s) {
     if constexpr (kSimdDecoder && kLinear) {
-      constexpr SimdFilter kFilter = std::is_same_v<D, Rgba8<true, false>> ? SimdFilter::Bgra8 : SimdFilter::Rgba8;
-      if (simd_available() && run_avx2<kFilter>(a, lanes, v, s)) return;
+      constexpr bool kBgra = std::is_same_v<D, Rgba8<true, false>>;
+      const uint32_t simd = simd_lanes();
+      if (simd >= 16 && a->width == 16 && run_avx512<kBgra>(a, lanes, v, s)) return;
+      if (simd >= 8 && run_avx2<kBgra ? SimdFilter::Bgra8 : SimdFilter::Rgba8>(a, lanes, v, s)) return;
     }
     if constexpr (D::kBlocks && kLinear) {
       // BC1 UNORM, decoded per corner texel in SIMD (memory/sampling_bc1_simd.h).
@@ -327,28 +329,75 @@ struct FastSampler {
   // RGBA8/BGRA8 UNORM or BC1 UNORM with linear filtering on AVX2 CPUs: phase 1 compiled for AVX2
   // too, filtering and the level blend eight lanes at a time. Returns false (nothing written) when
   // the view's levels cannot be addressed with 32-bit offsets.
+  // Phase 1 of the SIMD runs: every lane of the call's width gets a valid level in hi (and lo, delta
+  // for the second level); returns whether any lane blends two levels. With one level every LOD
+  // selects it (d' = clamp(lambda, 0, 0)): the coordinates are read in place and no LOD is computed;
+  // *s_coord and *t_coord say where the coordinates to filter are.
+  __attribute__((target("avx2,fma"), always_inline)) static inline bool simd_levels(
+      abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s, float* ps, float* pt, int32_t* hi,
+      int32_t* lo, float* delta, const float** s_coord, const float** t_coord) {
+    std::memset(hi, 0, sizeof(int32_t) * abi::kMaxSampleLanes);
+    if (v.level_count == 1) {
+      *s_coord = reinterpret_cast<const float*>(a->coord[0]);
+      *t_coord = reinterpret_cast<const float*>(a->coord[1]);
+      return false;
+    }
+    std::memset(ps, 0, sizeof(float) * abi::kMaxSampleLanes);
+    std::memset(pt, 0, sizeof(float) * abi::kMaxSampleLanes);
+    std::memset(delta, 0, sizeof(float) * abi::kMaxSampleLanes);
+    std::memset(lo, 0, sizeof(int32_t) * abi::kMaxSampleLanes);
+    *s_coord = ps;
+    *t_coord = pt;
+    return (a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod ? explicit_levels_avx2(a, v, s, ps, pt, hi, lo, delta)
+                                                                     : lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
+  }
+
+  // RGBA8/BGRA8 UNORM with linear filtering, a call of 16 lanes on an AVX-512 CPU: phase 1 as
+  // run_avx2, then filtering, the level blend and the stores sixteen lanes at a time. Returns false
+  // (nothing written) when the view's levels cannot be addressed with 32-bit offsets.
+  template <bool kBgra>
+  __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"))) static bool run_avx512(
+      abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s) {
+    if (!v.table_ok) return false;
+    alignas(64) float ps[abi::kMaxSampleLanes], pt[abi::kMaxSampleLanes], delta[abi::kMaxSampleLanes];
+    alignas(64) int32_t hi[abi::kMaxSampleLanes], lo[abi::kMaxSampleLanes];
+    const float *s_coord, *t_coord;
+    const bool second_level = simd_levels(a, lanes, v, s, ps, pt, hi, lo, delta, &s_coord, &t_coord);
+    constexpr bool kRepeat = kWrap == Wrap::Repeat;
+    __m512 t[4];
+    rgba8_bilinear_x16<kBgra, kRepeat>(v, v.table, hi, s_coord, t_coord, t);
+    if (second_level) {
+      // t = (1 - delta) t + delta t2 where delta > 0 and the levels differ.
+      __m512 t2[4];
+      rgba8_bilinear_x16<kBgra, kRepeat>(v, v.table, lo, s_coord, t_coord, t2);
+      const __m512 d = _mm512_load_ps(delta);
+      const __mmask16 blend = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_GT_OQ) &
+                              _mm512_cmpneq_epi32_mask(_mm512_load_si512(hi), _mm512_load_si512(lo));
+      const __m512 keep = _mm512_sub_ps(_mm512_set1_ps(1.0f), d);
+      for (int k = 0; k < 4; ++k)
+        t[k] = _mm512_mask_blend_ps(blend, t[k], _mm512_add_ps(_mm512_mul_ps(keep, t[k]), _mm512_mul_ps(d, t2[k])));
+    }
+    // This call's lanes only, unless the kernel proved the descriptors uniform (see run_avx2).
+    const __mmask16 mask = (a->op & abi::kSampleUniform) ? __mmask16(0xFFFF) : __mmask16(lanes);
+    for (uint32_t c = 0; c < 4; ++c) {
+      const uint8_t sw = v.swizzle[c];
+      const __m512 value = sw < 4 ? t[sw] : _mm512_set1_ps(sw == 5 ? 1.0f : 0.0f);
+      float* out = reinterpret_cast<float*>(a->out[c]);
+      if (mask == 0xFFFF) _mm512_storeu_ps(out, value);
+      else _mm512_mask_storeu_ps(out, mask, value);
+    }
+    return true;
+  }
+
   template <SimdFilter kFilter>
   __attribute__((target("avx2,fma"))) static bool run_avx2(abi::SampleArgs* a, uint32_t lanes, const SampledView& v,
                                                        const Sampler& s) {
     if (!v.table_ok) return false;
     const LevelTable& table = v.table;
     alignas(32) float ps[abi::kMaxSampleLanes], pt[abi::kMaxSampleLanes], delta[abi::kMaxSampleLanes];
-    alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes];
-    // With one level every LOD selects it (d' = clamp(lambda, 0, 0)): the coordinates are read in
-    // place and no LOD is computed.
-    const bool one_level = v.level_count == 1;
-    bool second_level = false;
-    if (!one_level) {
-      std::memset(ps, 0, sizeof(ps));
-      std::memset(pt, 0, sizeof(pt));
-      std::memset(delta, 0, sizeof(delta));
-      std::memset(lo, 0, sizeof(lo));
-      second_level = (a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod
-                         ? explicit_levels_avx2(a, v, s, ps, pt, hi, lo, delta)
-                         : lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
-    }
-    const float* s_coord = one_level ? reinterpret_cast<const float*>(a->coord[0]) : ps;
-    const float* t_coord = one_level ? reinterpret_cast<const float*>(a->coord[1]) : pt;
+    alignas(32) int32_t hi[abi::kMaxSampleLanes], lo[abi::kMaxSampleLanes];
+    const float *s_coord, *t_coord;
+    const bool second_level = simd_levels(a, lanes, v, s, ps, pt, hi, lo, delta, &s_coord, &t_coord);
     const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
     constexpr bool kRepeat = kWrap == Wrap::Repeat;
     auto filter = [&](const int32_t* level, uint32_t at, __m256* out) __attribute__((always_inline, target("avx2,fma"))) {

@@ -1,0 +1,160 @@
+#pragma once
+// Bilinear filtering of R8G8B8A8 / B8G8R8A8 UNORM levels for sixteen lanes at a time (AVX-512), the
+// fast path's filter (memory/sampling_fast_path.h) when a call has 16 lanes, as fragment kernels on
+// AVX-512 CPUs do: one pass over the call instead of two eight-lane passes of
+// memory/sampling_rgba8_simd.h. It is that file's arithmetic lane for lane (same float operations in
+// the same order, the same texel = code / 255 conversion), so results stay bit-identical to the
+// generic routine; tests/unit/sampling_test.cpp FastPathsEqualTheGenericRoutine checks both widths.
+// Internal to the sampling code.
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "memory/sampling.h"
+
+namespace kiln::mem::sampling_detail {
+
+#define KILN_AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"), always_inline)) inline
+
+// One axis: the lower texel index (floor_to_int of coord * size - 0.5) and the upper one's weight
+// (x - floor(x), zero where x is not finite), as rgba8_axis.
+KILN_AVX512 void rgba8_axis_x16(__m512 coord, __m512i size, __m512i* i0, __m512* frac) {
+  const __m512 x = _mm512_sub_ps(_mm512_mul_ps(coord, _mm512_cvtepi32_ps(size)), _mm512_set1_ps(0.5f));
+  // floor_to_int: NaN and values below -2^28 -> -2^28 (max_ps returns its second operand when the
+  // first is NaN), above 2^28 -> 2^28.
+  const __m512 clamped = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-float(1 << 28))), _mm512_set1_ps(float(1 << 28)));
+  constexpr int kFloor = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
+  *i0 = _mm512_cvttps_epi32(_mm512_roundscale_ps(clamped, kFloor));
+  const __mmask16 finite = _mm512_cmp_ps_mask(_mm512_sub_ps(x, x), _mm512_setzero_ps(), _CMP_EQ_OQ);
+  *frac = _mm512_maskz_sub_ps(finite, x, _mm512_roundscale_ps(x, kFloor));
+}
+
+// Address-mode wrap of texel indices, as rgba8_wrap (see there why the float quotient is exact).
+template <bool kRepeat>
+KILN_AVX512 __m512i rgba8_wrap_x16(__m512i i, __m512i size) {
+  const __m512i minus_one = _mm512_sub_epi32(size, _mm512_set1_epi32(1));
+  if constexpr (kRepeat) {
+    if (_mm512_test_epi32_mask(size, minus_one) == 0) return _mm512_and_si512(i, minus_one);  // powers of two
+    if (_mm512_cmplt_epi32_mask(_mm512_abs_epi32(i), _mm512_set1_epi32(1 << 22)) == 0xFFFF) {
+      const __m512 q = _mm512_roundscale_ps(_mm512_div_ps(_mm512_cvtepi32_ps(i), _mm512_cvtepi32_ps(size)),
+                                            _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+      return _mm512_sub_epi32(i, _mm512_mullo_epi32(_mm512_cvttps_epi32(q), size));
+    }
+    alignas(64) int32_t iv[16], sv[16];
+    _mm512_store_si512(iv, i);
+    _mm512_store_si512(sv, size);
+    for (int k = 0; k < 16; ++k) {
+      const int32_t r = iv[k] % sv[k];
+      iv[k] = r < 0 ? r + sv[k] : r;
+    }
+    return _mm512_load_si512(iv);
+  } else {
+    return _mm512_min_epi32(_mm512_max_epi32(i, _mm512_setzero_si512()), minus_one);
+  }
+}
+
+// The level table entries of sixteen lanes' levels (broadcasts when they share one, the usual case).
+KILN_AVX512 void level_parameters_x16(const LevelTable& table, const int32_t* level, __m512i* width, __m512i* height,
+                                      __m512i* pitch, __m512i* base) {
+  const __m512i lv = _mm512_loadu_si512(level);
+  if (_mm512_cmpeq_epi32_mask(lv, _mm512_set1_epi32(level[0])) == 0xFFFF) {
+    *width = _mm512_set1_epi32(table.width[level[0]]);
+    *height = _mm512_set1_epi32(table.height[level[0]]);
+    *pitch = _mm512_set1_epi32(table.pitch[level[0]]);
+    *base = _mm512_set1_epi32(table.offset[level[0]]);
+  } else {
+    *width = _mm512_i32gather_epi32(lv, table.width, 4);
+    *height = _mm512_i32gather_epi32(lv, table.height, 4);
+    *pitch = _mm512_i32gather_epi32(lv, table.pitch, 4);
+    *base = _mm512_i32gather_epi32(lv, table.offset, 4);
+  }
+}
+
+// The texels (x0, row) and (x1, row) of sixteen lanes from one 8-byte read per lane at
+// p = min(x0, width - 2), as rgba8_row_pair (every width >= 2; REPEAT may wrap x1 to 0, which a
+// masked gather reads).
+template <bool kRepeat>
+KILN_AVX512 void rgba8_row_pair_x16(const int* texels, __m512i row, __m512i x0, __m512i x1, __m512i width, __m512i* c0,
+                                    __m512i* c1) {
+  const __m512i p = _mm512_min_epi32(x0, _mm512_sub_epi32(width, _mm512_set1_epi32(2)));
+  const __m512i offset = _mm512_add_epi32(row, _mm512_slli_epi32(p, 2));
+  const __m512i q0 = _mm512_i32gather_epi64(_mm512_castsi512_si256(offset), texels, 1);
+  const __m512i q1 = _mm512_i32gather_epi64(_mm512_extracti64x4_epi64(offset, 1), texels, 1);
+  // Texels p (even dwords of the pairs) and p + 1 (odd dwords) in lane order.
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i low = _mm512_permutex2var_epi32(q0, even, q1);
+  const __m512i high = _mm512_permutex2var_epi32(q0, _mm512_add_epi32(even, _mm512_set1_epi32(1)), q1);
+  const __mmask16 x1_low = _mm512_cmpeq_epi32_mask(x1, p);
+  *c0 = _mm512_mask_blend_epi32(_mm512_cmpeq_epi32_mask(x0, p), high, low);
+  *c1 = _mm512_mask_blend_epi32(x1_low, high, low);
+  if constexpr (kRepeat) {
+    const __mmask16 apart = __mmask16(~(x1_low | _mm512_cmpeq_epi32_mask(x1, _mm512_add_epi32(p, _mm512_set1_epi32(1)))));
+    if (apart) *c1 = _mm512_mask_i32gather_epi32(*c1, apart, _mm512_add_epi32(row, _mm512_slli_epi32(x1, 2)), texels, 1);
+  }
+}
+
+// code / 255.0f of byte k of each word, correctly rounded: unorm8_channel_to_float's byte
+// replication (see there for why it is exact).
+template <int k>
+KILN_AVX512 __m512 unorm8_channel_to_float_x16(__m512i words) {
+  constexpr char z = char(0x80);  // pshufb: a zero byte
+  const __m512i spread = _mm512_broadcast_i32x4(
+      _mm_setr_epi8(k, k, k, z, 4 + k, 4 + k, 4 + k, z, 8 + k, 8 + k, 8 + k, z, 12 + k, 12 + k, 12 + k, z));
+  const __m512 n = _mm512_cvtepi32_ps(_mm512_shuffle_epi8(words, spread));
+  const __m512i scaled = _mm512_add_epi32(_mm512_castps_si512(n), _mm512_set1_epi32(1 - (24 << 23)));
+  return _mm512_castsi512_ps(_mm512_max_epi32(scaled, _mm512_setzero_si512()));
+}
+
+// sum[k] += weight * (channel k / 255), multiply and add separate as in the scalar path.
+KILN_AVX512 void rgba8_accumulate_x16(__m512i word, __m512 weight, __m512* sum) {
+  sum[0] = _mm512_add_ps(sum[0], _mm512_mul_ps(weight, unorm8_channel_to_float_x16<0>(word)));
+  sum[1] = _mm512_add_ps(sum[1], _mm512_mul_ps(weight, unorm8_channel_to_float_x16<1>(word)));
+  sum[2] = _mm512_add_ps(sum[2], _mm512_mul_ps(weight, unorm8_channel_to_float_x16<2>(word)));
+  sum[3] = _mm512_add_ps(sum[3], _mm512_mul_ps(weight, unorm8_channel_to_float_x16<3>(word)));
+}
+
+// Filters sixteen lanes at per-lane `level`s and normalized (s, t) (arrays of 16); returns R, G, B,
+// A (after the BGRA swap) in out[0..3]. Every level index must be valid.
+template <bool kBgra, bool kRepeat>
+KILN_AVX512 void rgba8_bilinear_x16(const SampledView& v, const LevelTable& table, const int32_t* level, const float* s,
+                                    const float* t, __m512* out) {
+  __m512i width, height, pitch, base;
+  level_parameters_x16(table, level, &width, &height, &pitch, &base);
+  __m512i i0, j0;
+  __m512 a, b;
+  rgba8_axis_x16(_mm512_loadu_ps(s), width, &i0, &a);
+  rgba8_axis_x16(_mm512_loadu_ps(t), height, &j0, &b);
+  const __m512i ones = _mm512_set1_epi32(1);
+  const __m512i x0 = rgba8_wrap_x16<kRepeat>(i0, width);
+  const __m512i x1 = rgba8_wrap_x16<kRepeat>(_mm512_add_epi32(i0, ones), width);
+  const __m512i y0 = _mm512_add_epi32(base, _mm512_mullo_epi32(rgba8_wrap_x16<kRepeat>(j0, height), pitch));
+  const __m512i y1 = _mm512_add_epi32(base, _mm512_mullo_epi32(rgba8_wrap_x16<kRepeat>(_mm512_add_epi32(j0, ones), height), pitch));
+  const __m512 one = _mm512_set1_ps(1.0f);
+  const __m512 wx0 = _mm512_sub_ps(one, a), wy0 = _mm512_sub_ps(one, b);
+  const int* texels = reinterpret_cast<const int*>(v.levels[0].base);
+  __m512i t00, t10, t01, t11;
+  if (_mm512_cmplt_epi32_mask(width, _mm512_set1_epi32(2)) == 0) {
+    rgba8_row_pair_x16<kRepeat>(texels, y0, x0, x1, width, &t00, &t10);
+    rgba8_row_pair_x16<kRepeat>(texels, y1, x0, x1, width, &t01, &t11);
+  } else {
+    const __m512i b0 = _mm512_slli_epi32(x0, 2), b1 = _mm512_slli_epi32(x1, 2);
+    t00 = _mm512_i32gather_epi32(_mm512_add_epi32(y0, b0), texels, 1);
+    t10 = _mm512_i32gather_epi32(_mm512_add_epi32(y0, b1), texels, 1);
+    t01 = _mm512_i32gather_epi32(_mm512_add_epi32(y1, b0), texels, 1);
+    t11 = _mm512_i32gather_epi32(_mm512_add_epi32(y1, b1), texels, 1);
+  }
+  __m512 sum[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+  // The generic corner order: (x0, y0), (x1, y0), (x0, y1), (x1, y1).
+  rgba8_accumulate_x16(t00, _mm512_mul_ps(wx0, wy0), sum);
+  rgba8_accumulate_x16(t10, _mm512_mul_ps(a, wy0), sum);
+  rgba8_accumulate_x16(t01, _mm512_mul_ps(wx0, b), sum);
+  rgba8_accumulate_x16(t11, _mm512_mul_ps(a, b), sum);
+  out[0] = kBgra ? sum[2] : sum[0];
+  out[1] = sum[1];
+  out[2] = kBgra ? sum[0] : sum[2];
+  out[3] = sum[3];
+}
+
+#undef KILN_AVX512
+
+}  // namespace kiln::mem::sampling_detail
