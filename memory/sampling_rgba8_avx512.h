@@ -8,6 +8,7 @@
 // Internal to the sampling code.
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "memory/sampling.h"
@@ -93,49 +94,64 @@ KILN_AVX512 void rgba8_row_pair_x16(const int* texels, __m512i row, __m512i x0, 
   }
 }
 
-// The texels (x0, row) and (x1, row) of sixteen lanes when the level is the same for all lanes and
-// every x0, x1 lies in a span of 16 texels (magnified or mildly minified textures: a call's lanes
-// are neighbouring pixels): one masked 64-byte load per distinct row (usually one or two) and
-// permutes put each lane's texels in place, instead of a gather per row. Lanes whose row is
-// neither of the first two distinct ones are gathered. Returns false (nothing written) when the
-// span is wider.
-KILN_AVX512 bool rgba8_span_rows_x16(const uint8_t* texels, int32_t width, __m512i x0, __m512i x1, const __m512i* rows,
-                                     __m512i* c0, __m512i* c1) {
-  // The lowest texel index of the lanes, by halving the vector.
-  const __m512i lowest = _mm512_min_epi32(x0, x1);
-  __m256i m8 = _mm256_min_epi32(_mm512_castsi512_si256(lowest), _mm512_extracti64x4_epi64(lowest, 1));
-  __m128i m4 = _mm_min_epi32(_mm256_castsi256_si128(m8), _mm256_extracti128_si256(m8, 1));
-  m4 = _mm_min_epi32(m4, _mm_shuffle_epi32(m4, 0x4E));
-  m4 = _mm_min_epi32(m4, _mm_shuffle_epi32(m4, 0xB1));
-  const int32_t first = _mm_cvtsi128_si32(m4);
-  const __m512i from = _mm512_set1_epi32(first);
-  const __m512i i0 = _mm512_sub_epi32(x0, from), i1 = _mm512_sub_epi32(x1, from);
-  const __m512i sixteen = _mm512_set1_epi32(16);
-  if ((_mm512_cmplt_epu32_mask(i0, sixteen) & _mm512_cmplt_epu32_mask(i1, sixteen)) != 0xFFFF) return false;
-  // Texels first .. first + 15 that exist (the masked-off ones are never read, so never fault).
+// One row of rgba8_span_x16: texels (x0, row) and (x1, row) from masked 64-byte loads of the
+// texels first .. first + 15 (`inside`: those that exist; masked-off ones are never read, so never
+// fault) of the first two distinct rows among the lanes; lanes of other rows are gathered.
+KILN_AVX512 void rgba8_span_row_x16(const uint8_t* texels, int64_t first, __mmask16 inside, __m512i row, __m512i x0,
+                                    __m512i x1, __m512i i0, __m512i i1, __m512i* c0, __m512i* c1) {
+  // The first lane's row (lane 0 is always part of the call's vectors).
+  int32_t at = _mm_cvtsi128_si32(_mm512_castsi512_si128(row));
+  __mmask16 same = _mm512_cmpeq_epi32_mask(row, _mm512_set1_epi32(at));
+  __m512i span = _mm512_maskz_loadu_epi32(inside, texels + at + first * 4);
+  *c0 = _mm512_permutexvar_epi32(i0, span);
+  *c1 = _mm512_permutexvar_epi32(i1, span);
+  __mmask16 left = __mmask16(~same);
+  if (!left) return;
+  at = _mm_cvtsi128_si32(_mm512_castsi512_si128(_mm512_maskz_compress_epi32(left, row)));
+  same = _mm512_mask_cmpeq_epi32_mask(left, row, _mm512_set1_epi32(at));
+  span = _mm512_maskz_loadu_epi32(inside, texels + at + first * 4);
+  *c0 = _mm512_mask_permutexvar_epi32(*c0, same, i0, span);
+  *c1 = _mm512_mask_permutexvar_epi32(*c1, same, i1, span);
+  left = __mmask16(left & ~same);
+  if (!left) return;
+  const int* base = reinterpret_cast<const int*>(texels);
+  *c0 = _mm512_mask_i32gather_epi32(*c0, left, _mm512_add_epi32(row, _mm512_slli_epi32(x0, 2)), base, 1);
+  *c1 = _mm512_mask_i32gather_epi32(*c1, left, _mm512_add_epi32(row, _mm512_slli_epi32(x1, 2)), base, 1);
+}
+
+// x0 - first and x1 - first in i0, i1; whether they all lie in 0 .. 15.
+KILN_AVX512 bool span_indices_x16(int32_t first, __m512i x0, __m512i x1, __m512i* i0, __m512i* i1) {
+  const __m512i from = _mm512_set1_epi32(first), sixteen = _mm512_set1_epi32(16);
+  *i0 = _mm512_sub_epi32(x0, from);
+  *i1 = _mm512_sub_epi32(x1, from);
+  return (_mm512_cmplt_epu32_mask(*i0, sixteen) & _mm512_cmplt_epu32_mask(*i1, sixteen)) == 0xFFFF;
+}
+
+// The four corner texels of sixteen lanes when the level is the same for all lanes and every x0,
+// x1 lies in a span of 16 texels (magnified or mildly minified textures: a call's lanes are
+// neighbouring pixels): one masked 64-byte load per distinct row (usually one or two per footprint
+// row) and permutes put each lane's texels in place, instead of a gather per row. Returns false
+// (nothing written) when the span is wider.
+KILN_AVX512 bool rgba8_span_x16(const uint8_t* texels, int32_t width, __m512i x0, __m512i x1, __m512i y0, __m512i y1,
+                                __m512i* t00, __m512i* t10, __m512i* t01, __m512i* t11) {
+  // The span starts a little left of lane 0's texel (lane 0 is the call's top-left pixel: the span
+  // usually fits without a reduction over the lanes, which would sit in the latency chain before
+  // the loads), else at the lowest texel of the lanes.
+  int32_t first = std::max(0, _mm_cvtsi128_si32(_mm512_castsi512_si128(x0)) - 4);
+  __m512i i0, i1;
+  if (!span_indices_x16(first, x0, x1, &i0, &i1)) {
+    const __m512i lowest = _mm512_min_epi32(x0, x1);
+    const __m256i m8 = _mm256_min_epi32(_mm512_castsi512_si256(lowest), _mm512_extracti64x4_epi64(lowest, 1));
+    __m128i m4 = _mm_min_epi32(_mm256_castsi256_si128(m8), _mm256_extracti128_si256(m8, 1));
+    m4 = _mm_min_epi32(m4, _mm_shuffle_epi32(m4, 0x4E));
+    m4 = _mm_min_epi32(m4, _mm_shuffle_epi32(m4, 0xB1));
+    first = _mm_cvtsi128_si32(m4);
+    if (!span_indices_x16(first, x0, x1, &i0, &i1)) return false;
+  }
   const int32_t count = width - first;
   const __mmask16 inside = count >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << count) - 1);
-  for (int r = 0; r < 2; ++r) {
-    const __m512i row = rows[r];
-    __m512i a = _mm512_setzero_si512(), b = _mm512_setzero_si512();
-    __mmask16 left = 0xFFFF;
-    for (int distinct = 0; distinct < 2 && left; ++distinct) {
-      const int32_t at = _mm_cvtsi128_si32(_mm512_castsi512_si128(
-          _mm512_permutexvar_epi32(_mm512_set1_epi32(__builtin_ctz(uint32_t(left))), row)));
-      const __mmask16 same = _mm512_mask_cmpeq_epi32_mask(left, row, _mm512_set1_epi32(at));
-      const __m512i span = _mm512_maskz_loadu_epi32(inside, texels + at + int64_t(first) * 4);
-      a = _mm512_mask_permutexvar_epi32(a, same, i0, span);
-      b = _mm512_mask_permutexvar_epi32(b, same, i1, span);
-      left = __mmask16(left & ~same);
-    }
-    if (left) {
-      const int* base = reinterpret_cast<const int*>(texels);
-      a = _mm512_mask_i32gather_epi32(a, left, _mm512_add_epi32(row, _mm512_slli_epi32(x0, 2)), base, 1);
-      b = _mm512_mask_i32gather_epi32(b, left, _mm512_add_epi32(row, _mm512_slli_epi32(x1, 2)), base, 1);
-    }
-    c0[r] = a;
-    c1[r] = b;
-  }
+  rgba8_span_row_x16(texels, first, inside, y0, x0, x1, i0, i1, t00, t10);
+  rgba8_span_row_x16(texels, first, inside, y1, x0, x1, i0, i1, t01, t11);
   return true;
 }
 
@@ -179,14 +195,9 @@ KILN_AVX512 void rgba8_bilinear_x16(const SampledView& v, const LevelTable& tabl
   const __m512 wx0 = _mm512_sub_ps(one, a), wy0 = _mm512_sub_ps(one, b);
   const int* texels = reinterpret_cast<const int*>(v.levels[0].base);
   __m512i t00, t10, t01, t11;
-  const __m512i rows[2] = {y0, y1};
-  __m512i c0[2], c1[2];
   if (_mm512_cmpneq_epi32_mask(_mm512_loadu_si512(level), _mm512_set1_epi32(level[0])) == 0 &&
-      rgba8_span_rows_x16(v.levels[0].base, table.width[level[0]], x0, x1, rows, c0, c1)) {
-    t00 = c0[0];
-    t10 = c1[0];
-    t01 = c0[1];
-    t11 = c1[1];
+      rgba8_span_x16(v.levels[0].base, table.width[level[0]], x0, x1, y0, y1, &t00, &t10, &t01, &t11)) {
+    // done
   } else if (_mm512_cmplt_epi32_mask(width, _mm512_set1_epi32(2)) == 0) {
     rgba8_row_pair_x16<kRepeat>(texels, y0, x0, x1, width, &t00, &t10);
     rgba8_row_pair_x16<kRepeat>(texels, y1, x0, x1, width, &t01, &t11);

@@ -645,7 +645,10 @@ TestImage random_image(VkFormat format, VkExtent3D extent, uint32_t mips, uint32
 // fast path takes when the sampler qualifies) and once with a no-op MinLod operand (which always
 // takes the generic routine). The outputs must be bit-identical. Three images: levels of whole
 // blocks, partial blocks and levels one texel wide, and a single level (the others are read with a
-// swizzle that shows every channel); three rounds each, the later ones with some lanes inactive.
+// swizzle that shows every channel); five rounds each: coordinates anywhere (all lanes, all lanes
+// with kSampleUniform, some lanes inactive), then coordinates near a random centre as neighbouring
+// pixels have them (footprints within a few texels and one or two rows: all lanes; a few texels
+// each way: some lanes inactive), which the sixteen-lane filter reads by rows of texels.
 void check_fast_paths_against_the_generic_routine() {
   const VkFormat formats[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_UNORM,
                               VK_FORMAT_B8G8R8A8_SRGB,  VK_FORMAT_R32_SFLOAT,    VK_FORMAT_R32G32B32A32_SFLOAT,
@@ -657,9 +660,10 @@ void check_fast_paths_against_the_generic_routine() {
     uint32_t levels;
   };
   const Shape shapes[] = {{{32, 16, 1}, 4}, {{13, 7, 1}, 4}, {{20, 12, 1}, 1}};
-  constexpr uint32_t kRounds = 3;
+  constexpr uint32_t kRounds = 5;
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> coord(-1.5f, 2.5f), lod(-1.0f, 4.0f), grad(-0.3f, 0.3f);
+  std::uniform_real_distribution<float> near(-0.15f, 0.15f), nearer(-0.04f, 0.04f);
   uint32_t compared = 0;
   for (VkFormat format : formats)
     for (const Shape& shape : shapes) {
@@ -690,11 +694,14 @@ void check_fast_paths_against_the_generic_routine() {
                 fast.op = abi::kSampleOpSample | lod_mode;
                 fast.width = abi::kMaxSampleLanes;
                 fast.coord_count = 2;
+                const float centre[2] = {coord(rng), coord(rng)};
                 for (uint32_t l = 0; l < abi::kMaxSampleLanes; ++l) {
                   fast.view[l] = &v.view.shader_record;
                   fast.sampler[l] = &s;
                   for (uint32_t c = 0; c < 2; ++c) {
-                    const float f = coord(rng);
+                    const float f = round < 3    ? coord(rng)
+                                    : round == 3 ? centre[c] + (c == 0 ? near(rng) : nearer(rng))
+                                                 : centre[c] + near(rng);
                     std::memcpy(&fast.coord[c][l], &f, 4);
                     fast.grad[0][c][l] = grad(rng);
                     fast.grad[1][c][l] = grad(rng);
@@ -702,8 +709,8 @@ void check_fast_paths_against_the_generic_routine() {
                   fast.lod[l] = lod(rng);
                   fast.min_lod[l] = -100.0f;  // no effect on the result
                 }
-                const uint32_t lanes = round == 0 ? 0xFFFFu : (rng() & 0xFFFFu) | 1u;
-                if (round == 1) fast.op |= abi::kSampleUniform;  // as kernels say when they proved it
+                const uint32_t lanes = round == 0 || round == 3 ? 0xFFFFu : (rng() & 0xFFFFu) | 1u;
+                if (round == 1 || round == 3) fast.op |= abi::kSampleUniform;  // as kernels say when they proved it
                 abi::SampleArgs generic = fast;
                 generic.op |= abi::kSampleMinLod;
                 advance_sampling_epoch();
