@@ -213,8 +213,25 @@ __attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(cons
     const F x = __builtin_convertvector(qx - origin_x_, F) + lane_x;
     const F y = __builtin_convertvector(qy - origin_y_, F) + lane_y;
     const Weights weights = weights_at(x, y);
-    Weights centroid_weights = weights;
-    if (centroid) {
+    // The interpolated components: each from `w`, or from `*cw` (centroid weights) if it is a
+    // centroid input. Two instantiations (cw null or not) rather than one choosing between two
+    // weight structs at run time, which kept both in memory and reloaded them per component.
+    auto components = [&](const Weights& w, const Weights* cw) __attribute__((always_inline)) {
+      for (uint32_t i = 0; i < component_count_; ++i) {
+        const Component& c = components_[i];
+        if (c.mode == abi::Interpolation::Flat) continue;  // filled by fill_flat
+        const bool smooth = c.mode == abi::Interpolation::Smooth;
+        F w1 = smooth ? w.p1 : w.b1, w2 = smooth ? w.p2 : w.b2;
+        if (cw && c.centroid) {
+          w1 = smooth ? cw->p1 : cw->b1;
+          w2 = smooth ? cw->p2 : cw->b2;
+        }
+        store(inputs + size_t(c.location_component) * W + g * N, F((c.a0 + w1 * c.d1) + w2 * c.d2));
+      }
+    };
+    if (!centroid) {
+      components(weights, nullptr);
+    } else {
       // Partly covered pixels move to their first covered sample (rare: a scalar lane loop).
       const uint32_t full = (1u << ctx_.samples) - 1;
       F cx = x, cy = y;
@@ -228,7 +245,8 @@ __attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(cons
         cy[l] = float(batch.y(lane) - origin_y_) + sample_dy_[s];
         moved = true;
       }
-      if (moved) centroid_weights = weights_at(cx, cy);
+      const Weights centroid_weights = moved ? weights_at(cx, cy) : weights;
+      components(weights, &centroid_weights);
     }
     const F px = __builtin_convertvector(qx, F) + lane_x, py = __builtin_convertvector(qy, F) + lane_y;
     if (position_values) {
@@ -243,14 +261,6 @@ __attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(cons
       const float inv_size = 1.0f / t_.point_size;
       store(point_coord + 0 * W + g * N, F((px - t_.point_origin[0]) * inv_size));
       store(point_coord + 1 * W + g * N, F((py - t_.point_origin[1]) * inv_size));
-    }
-    for (uint32_t i = 0; i < component_count_; ++i) {
-      const Component& c = components_[i];
-      if (c.mode == abi::Interpolation::Flat) continue;  // filled by fill_flat
-      const Weights& w = c.centroid ? centroid_weights : weights;
-      const bool smooth = c.mode == abi::Interpolation::Smooth;
-      const F w1 = smooth ? w.p1 : w.b1, w2 = smooth ? w.p2 : w.b2;
-      store(inputs + size_t(c.location_component) * W + g * N, F((c.a0 + w1 * c.d1) + w2 * c.d2));
     }
   }
 }
