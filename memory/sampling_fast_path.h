@@ -380,8 +380,16 @@ struct FastSampler {
     // This call's lanes only, unless the kernel proved the descriptors uniform (see run_avx2).
     const __mmask16 mask = (a->op & abi::kSampleUniform) ? __mmask16(0xFFFF) : __mmask16(lanes);
     for (uint32_t c = 0; c < 4; ++c) {
-      const uint8_t sw = v.swizzle[c];
-      const __m512 value = sw < 4 ? t[sw] : _mm512_set1_ps(sw == 5 ? 1.0f : 0.0f);
+      // A switch rather than t[swizzle], which made the compiler keep t in memory.
+      __m512 value;
+      switch (v.swizzle[c]) {
+        case 0: value = t[0]; break;
+        case 1: value = t[1]; break;
+        case 2: value = t[2]; break;
+        case 3: value = t[3]; break;
+        case 5: value = _mm512_set1_ps(1.0f); break;
+        default: value = _mm512_setzero_ps(); break;
+      }
       float* out = reinterpret_cast<float*>(a->out[c]);
       if (mask == 0xFFFF) _mm512_storeu_ps(out, value);
       else _mm512_mask_storeu_ps(out, mask, value);

@@ -25,7 +25,7 @@ KILN_AVX512 void rgba8_axis_x16(__m512 coord, __m512i size, __m512i* i0, __m512*
   // first is NaN), above 2^28 -> 2^28.
   const __m512 clamped = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-float(1 << 28))), _mm512_set1_ps(float(1 << 28)));
   constexpr int kFloor = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
-  *i0 = _mm512_cvttps_epi32(_mm512_roundscale_ps(clamped, kFloor));
+  *i0 = _mm512_cvt_roundps_epi32(clamped, kFloor);  // converts rounding down: floor in one step
   const __mmask16 finite = _mm512_cmp_ps_mask(_mm512_sub_ps(x, x), _mm512_setzero_ps(), _CMP_EQ_OQ);
   *frac = _mm512_maskz_sub_ps(finite, x, _mm512_roundscale_ps(x, kFloor));
 }
@@ -167,12 +167,19 @@ KILN_AVX512 __m512 unorm8_channel_to_float_x16(__m512i words) {
   return _mm512_castsi512_ps(_mm512_max_epi32(scaled, _mm512_setzero_si512()));
 }
 
-// sum[k] += weight * (channel k / 255), multiply and add separate as in the scalar path.
+// sum[k] += weight * (channel k / 255), multiply and add separate as in the scalar path. The first
+// corner sets the sums: the scalar path's 0 + product is the product itself (a product of a weight
+// in [0, 1] and a texel value in [0, 1] is never -0 or NaN).
+template <bool kFirst>
 KILN_AVX512 void rgba8_accumulate_x16(__m512i word, __m512 weight, __m512* sum) {
-  sum[0] = _mm512_add_ps(sum[0], _mm512_mul_ps(weight, unorm8_channel_to_float_x16<0>(word)));
-  sum[1] = _mm512_add_ps(sum[1], _mm512_mul_ps(weight, unorm8_channel_to_float_x16<1>(word)));
-  sum[2] = _mm512_add_ps(sum[2], _mm512_mul_ps(weight, unorm8_channel_to_float_x16<2>(word)));
-  sum[3] = _mm512_add_ps(sum[3], _mm512_mul_ps(weight, unorm8_channel_to_float_x16<3>(word)));
+  const __m512 p0 = _mm512_mul_ps(weight, unorm8_channel_to_float_x16<0>(word));
+  const __m512 p1 = _mm512_mul_ps(weight, unorm8_channel_to_float_x16<1>(word));
+  const __m512 p2 = _mm512_mul_ps(weight, unorm8_channel_to_float_x16<2>(word));
+  const __m512 p3 = _mm512_mul_ps(weight, unorm8_channel_to_float_x16<3>(word));
+  sum[0] = kFirst ? p0 : _mm512_add_ps(sum[0], p0);
+  sum[1] = kFirst ? p1 : _mm512_add_ps(sum[1], p1);
+  sum[2] = kFirst ? p2 : _mm512_add_ps(sum[2], p2);
+  sum[3] = kFirst ? p3 : _mm512_add_ps(sum[3], p3);
 }
 
 // Filters sixteen lanes at per-lane `level`s and normalized (s, t) (arrays of 16); returns R, G, B,
@@ -208,12 +215,12 @@ KILN_AVX512 void rgba8_bilinear_x16(const SampledView& v, const LevelTable& tabl
     t01 = _mm512_i32gather_epi32(_mm512_add_epi32(y1, b0), texels, 1);
     t11 = _mm512_i32gather_epi32(_mm512_add_epi32(y1, b1), texels, 1);
   }
-  __m512 sum[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+  __m512 sum[4];
   // The generic corner order: (x0, y0), (x1, y0), (x0, y1), (x1, y1).
-  rgba8_accumulate_x16(t00, _mm512_mul_ps(wx0, wy0), sum);
-  rgba8_accumulate_x16(t10, _mm512_mul_ps(a, wy0), sum);
-  rgba8_accumulate_x16(t01, _mm512_mul_ps(wx0, b), sum);
-  rgba8_accumulate_x16(t11, _mm512_mul_ps(a, b), sum);
+  rgba8_accumulate_x16<true>(t00, _mm512_mul_ps(wx0, wy0), sum);
+  rgba8_accumulate_x16<false>(t10, _mm512_mul_ps(a, wy0), sum);
+  rgba8_accumulate_x16<false>(t01, _mm512_mul_ps(wx0, b), sum);
+  rgba8_accumulate_x16<false>(t11, _mm512_mul_ps(a, b), sum);
   out[0] = kBgra ? sum[2] : sum[0];
   out[1] = sum[1];
   out[2] = kBgra ? sum[0] : sum[2];
