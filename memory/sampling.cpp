@@ -476,7 +476,8 @@ class Routine {
     lanes &= width >= 32 ? ~0u : (1u << width) - 1;
     uint32_t mine = 0;
     // Usually every lane has the same view: one check serves them all.
-    const abi::ImageViewRecord* first = lanes ? a->view[__builtin_ctz(lanes)] : nullptr;
+    const abi::ImageViewRecord* first =
+        !lanes ? nullptr : (a->op & abi::kSampleUniformRecords) ? a->uniform_view : a->view[__builtin_ctz(lanes)];
     bool uniform = first && first->sample == &Routine<D>::run;
     if (!(a->op & abi::kSampleUniform))
       for (uint32_t rest = lanes; uniform && rest; rest &= rest - 1) uniform = a->view[__builtin_ctz(rest)] == first;

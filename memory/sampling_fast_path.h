@@ -454,11 +454,13 @@ struct FastSampler {
 // Runs the call through a fast path if it qualifies (see the top of this file); returns whether it did.
 template <class D>
 bool try_fast_path(abi::SampleArgs* a, uint32_t lanes) {
-  constexpr uint32_t kAllowedFlags = abi::kSampleOpMask | abi::kSampleLodMask | abi::kSampleBias | abi::kSampleUniform;
+  constexpr uint32_t kAllowedFlags = abi::kSampleOpMask | abi::kSampleLodMask | abi::kSampleBias | abi::kSampleUniform |
+                                     abi::kSampleUniformRecords;
   if ((a->op & abi::kSampleOpMask) != abi::kSampleOpSample || (a->op & ~kAllowedFlags) != 0 || lanes == 0) return false;
   const uint32_t first = static_cast<uint32_t>(__builtin_ctz(lanes));
-  const abi::ImageViewRecord* record = a->view[first];
-  const void* sampler = a->sampler[first];
+  const bool scalar_records = a->op & abi::kSampleUniformRecords;
+  const abi::ImageViewRecord* record = scalar_records ? a->uniform_view : a->view[first];
+  const void* sampler = scalar_records ? a->uniform_sampler : a->sampler[first];
   if (!sampler) return false;
   if (!(a->op & abi::kSampleUniform)) {
     for (uint32_t rest = lanes; rest; rest &= rest - 1) {

@@ -711,6 +711,11 @@ void check_fast_paths_against_the_generic_routine() {
                 }
                 const uint32_t lanes = round == 0 || round == 3 ? 0xFFFFu : (rng() & 0xFFFFu) | 1u;
                 if (round == 1 || round == 3) fast.op |= abi::kSampleUniform;  // as kernels say when they proved it
+                if (round == 3) {  // as kernels do now; round 1 as kernels from before the scalar copies
+                  fast.op |= abi::kSampleUniformRecords;
+                  fast.uniform_view = &v.view.shader_record;
+                  fast.uniform_sampler = &s;
+                }
                 abi::SampleArgs generic = fast;
                 generic.op |= abi::kSampleMinLod;
                 advance_sampling_epoch();
