@@ -352,6 +352,38 @@ struct FastSampler {
                                                                      : lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
   }
 
+  // explicit_levels_avx2 for sixteen lanes, results in registers (arrays written with eight-lane
+  // stores and read as sixteen-lane vectors cannot be store-forwarded). Returns whether any lane
+  // blends two levels.
+  __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"), always_inline)) static inline bool
+  explicit_levels_x16(const abi::SampleArgs* a, const SampledView& v, const Sampler& s, __m512i* hi, __m512i* lo,
+                      __m512* delta) {
+    const __m512 zero = _mm512_setzero_ps(), q = _mm512_set1_ps(float(v.level_count - 1));
+    const __m512 min_lod = _mm512_set1_ps(s.min_lod), max_lod = _mm512_set1_ps(s.max_lod);
+    const __m512 lambda_prime = _mm512_add_ps(_mm512_loadu_ps(a->lod), _mm512_set1_ps(std::clamp(s.mip_lod_bias, -16.0f, 16.0f)));
+    // std::max(lambda', min_lod), then std::min(that, max_lod), NaN -> 0, std::clamp(that, 0, q).
+    __m512 lambda = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(lambda_prime, min_lod, _CMP_LT_OQ), lambda_prime, min_lod);
+    lambda = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(max_lod, lambda, _CMP_LT_OQ), lambda, max_lod);
+    lambda = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(lambda, lambda, _CMP_UNORD_Q), lambda, zero);
+    __m512 d_prime = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(lambda, zero, _CMP_LT_OQ), lambda, zero);
+    d_prime = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(q, d_prime, _CMP_LT_OQ), d_prime, q);
+    if (s.mipmap_mode != VK_SAMPLER_MIPMAP_MODE_LINEAR) {
+      // d = d' <= 0.5 ? 0 : ceil(d' + 0.5) - 1, clamped to [0, q] (d' is already in it).
+      const __m512 up = _mm512_sub_ps(_mm512_roundscale_ps(_mm512_add_ps(d_prime, _mm512_set1_ps(0.5f)),
+                                                           _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC),
+                                      _mm512_set1_ps(1.0f));
+      __m512 d = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(d_prime, _mm512_set1_ps(0.5f), _CMP_LE_OQ), up, zero);
+      d = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(q, d, _CMP_LT_OQ), d, q);
+      *hi = *lo = _mm512_cvttps_epi32(d);
+      *delta = zero;
+      return false;
+    }
+    *hi = _mm512_cvttps_epi32(_mm512_roundscale_ps(d_prime, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
+    *lo = _mm512_min_epi32(_mm512_add_epi32(*hi, _mm512_set1_epi32(1)), _mm512_set1_epi32(int32_t(v.level_count - 1)));
+    *delta = _mm512_sub_ps(d_prime, _mm512_cvtepi32_ps(*hi));
+    return (_mm512_cmp_ps_mask(*delta, zero, _CMP_GT_OQ) & _mm512_cmpneq_epi32_mask(*hi, *lo)) != 0;
+  }
+
   // RGBA8/BGRA8 UNORM with linear filtering, a call of 16 lanes on an AVX-512 CPU: phase 1 as
   // run_avx2, then filtering, the level blend and the stores sixteen lanes at a time. Returns false
   // (nothing written) when the view's levels cannot be addressed with 32-bit offsets.
@@ -359,10 +391,28 @@ struct FastSampler {
   __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"))) static bool run_avx512(
       abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s) {
     if (!v.table_ok) return false;
-    alignas(64) float ps[abi::kMaxSampleLanes], pt[abi::kMaxSampleLanes], delta[abi::kMaxSampleLanes];
-    alignas(64) int32_t hi[abi::kMaxSampleLanes], lo[abi::kMaxSampleLanes];
-    const float *s_coord, *t_coord;
-    const bool second_level = simd_levels(a, lanes, v, s, ps, pt, hi, lo, delta, &s_coord, &t_coord);
+    // Levels, the second level's weight and the coordinates in registers: explicit_levels_x16, or
+    // lane_levels' arrays for implicit and gradient LODs, or level 0 for views of one level (every
+    // LOD selects it).
+    __m512i hi = _mm512_setzero_si512(), lo = hi;
+    __m512 delta = _mm512_setzero_ps();
+    __m512 s_coord = _mm512_loadu_ps(reinterpret_cast<const float*>(a->coord[0]));
+    __m512 t_coord = _mm512_loadu_ps(reinterpret_cast<const float*>(a->coord[1]));
+    bool second_level = false;
+    if (v.level_count > 1) {
+      if ((a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod) {
+        second_level = explicit_levels_x16(a, v, s, &hi, &lo, &delta);
+      } else {
+        alignas(64) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, dl[abi::kMaxSampleLanes] = {};
+        alignas(64) int32_t h[abi::kMaxSampleLanes] = {}, l[abi::kMaxSampleLanes] = {};
+        second_level = lane_levels(a, lanes, v, s, ps, pt, h, l, dl);
+        s_coord = _mm512_load_ps(ps);
+        t_coord = _mm512_load_ps(pt);
+        hi = _mm512_load_si512(h);
+        lo = _mm512_load_si512(l);
+        delta = _mm512_load_ps(dl);
+      }
+    }
     constexpr bool kRepeat = kWrap == Wrap::Repeat;
     __m512 t[4];
     rgba8_bilinear_x16<kBgra, kRepeat>(v, v.table, hi, s_coord, t_coord, t);
@@ -370,12 +420,10 @@ struct FastSampler {
       // t = (1 - delta) t + delta t2 where delta > 0 and the levels differ.
       __m512 t2[4];
       rgba8_bilinear_x16<kBgra, kRepeat>(v, v.table, lo, s_coord, t_coord, t2);
-      const __m512 d = _mm512_load_ps(delta);
-      const __mmask16 blend = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_GT_OQ) &
-                              _mm512_cmpneq_epi32_mask(_mm512_load_si512(hi), _mm512_load_si512(lo));
-      const __m512 keep = _mm512_sub_ps(_mm512_set1_ps(1.0f), d);
+      const __mmask16 blend = _mm512_cmp_ps_mask(delta, _mm512_setzero_ps(), _CMP_GT_OQ) & _mm512_cmpneq_epi32_mask(hi, lo);
+      const __m512 keep = _mm512_sub_ps(_mm512_set1_ps(1.0f), delta);
       for (int k = 0; k < 4; ++k)
-        t[k] = _mm512_mask_blend_ps(blend, t[k], _mm512_add_ps(_mm512_mul_ps(keep, t[k]), _mm512_mul_ps(d, t2[k])));
+        t[k] = _mm512_mask_blend_ps(blend, t[k], _mm512_add_ps(_mm512_mul_ps(keep, t[k]), _mm512_mul_ps(delta, t2[k])));
     }
     // This call's lanes only, unless the kernel proved the descriptors uniform (see run_avx2).
     const __mmask16 mask = (a->op & abi::kSampleUniform) ? __mmask16(0xFFFF) : __mmask16(lanes);

@@ -54,20 +54,23 @@ KILN_AVX512 __m512i rgba8_wrap_x16(__m512i i, __m512i size) {
   }
 }
 
-// The level table entries of sixteen lanes' levels (broadcasts when they share one, the usual case).
-KILN_AVX512 void level_parameters_x16(const LevelTable& table, const int32_t* level, __m512i* width, __m512i* height,
-                                      __m512i* pitch, __m512i* base) {
-  const __m512i lv = _mm512_loadu_si512(level);
-  if (_mm512_cmpeq_epi32_mask(lv, _mm512_set1_epi32(level[0])) == 0xFFFF) {
-    *width = _mm512_set1_epi32(table.width[level[0]]);
-    *height = _mm512_set1_epi32(table.height[level[0]]);
-    *pitch = _mm512_set1_epi32(table.pitch[level[0]]);
-    *base = _mm512_set1_epi32(table.offset[level[0]]);
+// The level table entries of sixteen lanes' levels (broadcasts when they share one, the usual case:
+// then *uniform is that level, else -1).
+KILN_AVX512 void level_parameters_x16(const LevelTable& table, __m512i lv, __m512i* width, __m512i* height,
+                                      __m512i* pitch, __m512i* base, int32_t* uniform) {
+  const int32_t first = _mm_cvtsi128_si32(_mm512_castsi512_si128(lv));
+  if (_mm512_cmpeq_epi32_mask(lv, _mm512_set1_epi32(first)) == 0xFFFF) {
+    *width = _mm512_set1_epi32(table.width[first]);
+    *height = _mm512_set1_epi32(table.height[first]);
+    *pitch = _mm512_set1_epi32(table.pitch[first]);
+    *base = _mm512_set1_epi32(table.offset[first]);
+    *uniform = first;
   } else {
     *width = _mm512_i32gather_epi32(lv, table.width, 4);
     *height = _mm512_i32gather_epi32(lv, table.height, 4);
     *pitch = _mm512_i32gather_epi32(lv, table.pitch, 4);
     *base = _mm512_i32gather_epi32(lv, table.offset, 4);
+    *uniform = -1;
   }
 }
 
@@ -182,17 +185,18 @@ KILN_AVX512 void rgba8_accumulate_x16(__m512i word, __m512 weight, __m512* sum) 
   sum[3] = kFirst ? p3 : _mm512_add_ps(sum[3], p3);
 }
 
-// Filters sixteen lanes at per-lane `level`s and normalized (s, t) (arrays of 16); returns R, G, B,
-// A (after the BGRA swap) in out[0..3]. Every level index must be valid.
+// Filters sixteen lanes at per-lane `level`s and normalized (s, t); returns R, G, B, A (after the
+// BGRA swap) in out[0..3]. Every level index must be valid.
 template <bool kBgra, bool kRepeat>
-KILN_AVX512 void rgba8_bilinear_x16(const SampledView& v, const LevelTable& table, const int32_t* level, const float* s,
-                                    const float* t, __m512* out) {
+KILN_AVX512 void rgba8_bilinear_x16(const SampledView& v, const LevelTable& table, __m512i level, __m512 s, __m512 t,
+                                    __m512* out) {
   __m512i width, height, pitch, base;
-  level_parameters_x16(table, level, &width, &height, &pitch, &base);
+  int32_t uniform_level;
+  level_parameters_x16(table, level, &width, &height, &pitch, &base, &uniform_level);
   __m512i i0, j0;
   __m512 a, b;
-  rgba8_axis_x16(_mm512_loadu_ps(s), width, &i0, &a);
-  rgba8_axis_x16(_mm512_loadu_ps(t), height, &j0, &b);
+  rgba8_axis_x16(s, width, &i0, &a);
+  rgba8_axis_x16(t, height, &j0, &b);
   const __m512i ones = _mm512_set1_epi32(1);
   const __m512i x0 = rgba8_wrap_x16<kRepeat>(i0, width);
   const __m512i x1 = rgba8_wrap_x16<kRepeat>(_mm512_add_epi32(i0, ones), width);
@@ -202,8 +206,8 @@ KILN_AVX512 void rgba8_bilinear_x16(const SampledView& v, const LevelTable& tabl
   const __m512 wx0 = _mm512_sub_ps(one, a), wy0 = _mm512_sub_ps(one, b);
   const int* texels = reinterpret_cast<const int*>(v.levels[0].base);
   __m512i t00, t10, t01, t11;
-  if (_mm512_cmpneq_epi32_mask(_mm512_loadu_si512(level), _mm512_set1_epi32(level[0])) == 0 &&
-      rgba8_span_x16(v.levels[0].base, table.width[level[0]], x0, x1, y0, y1, &t00, &t10, &t01, &t11)) {
+  if (uniform_level >= 0 &&
+      rgba8_span_x16(v.levels[0].base, table.width[uniform_level], x0, x1, y0, y1, &t00, &t10, &t01, &t11)) {
     // done
   } else if (_mm512_cmplt_epi32_mask(width, _mm512_set1_epi32(2)) == 0) {
     rgba8_row_pair_x16<kRepeat>(texels, y0, x0, x1, width, &t00, &t10);
