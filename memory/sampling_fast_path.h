@@ -352,15 +352,13 @@ struct FastSampler {
                                                                      : lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
   }
 
-  // explicit_levels_avx2 for sixteen lanes, results in registers (arrays written with eight-lane
-  // stores and read as sixteen-lane vectors cannot be store-forwarded). Returns whether any lane
-  // blends two levels.
+  // Levels of sixteen lanes from lambda' (= lambda_base + the clamped bias): lane_levels' clamps and
+  // mip selection with the comparisons spelled out so NaNs travel as in the scalar code. Returns
+  // whether any lane blends two levels.
   __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"), always_inline)) static inline bool
-  explicit_levels_x16(const abi::SampleArgs* a, const SampledView& v, const Sampler& s, __m512i* hi, __m512i* lo,
-                      __m512* delta) {
+  levels_x16(__m512 lambda_prime, const SampledView& v, const Sampler& s, __m512i* hi, __m512i* lo, __m512* delta) {
     const __m512 zero = _mm512_setzero_ps(), q = _mm512_set1_ps(float(v.level_count - 1));
     const __m512 min_lod = _mm512_set1_ps(s.min_lod), max_lod = _mm512_set1_ps(s.max_lod);
-    const __m512 lambda_prime = _mm512_add_ps(_mm512_loadu_ps(a->lod), _mm512_set1_ps(std::clamp(s.mip_lod_bias, -16.0f, 16.0f)));
     // std::max(lambda', min_lod), then std::min(that, max_lod), NaN -> 0, std::clamp(that, 0, q).
     __m512 lambda = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(lambda_prime, min_lod, _CMP_LT_OQ), lambda_prime, min_lod);
     lambda = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(max_lod, lambda, _CMP_LT_OQ), lambda, max_lod);
@@ -384,6 +382,42 @@ struct FastSampler {
     return (_mm512_cmp_ps_mask(*delta, zero, _CMP_GT_OQ) & _mm512_cmpneq_epi32_mask(*hi, *lo)) != 0;
   }
 
+  // lambda' of sixteen lanes for explicit LODs (the sampler's bias) and implicit ones (coarse
+  // derivatives: one lambda_base per quad from lod_from_gradients, as lane_levels computes it, plus
+  // the sampler's and the shader's bias). Every quad gets a value; those of inactive quads are
+  // never stored.
+  __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"), always_inline)) static inline __m512
+  lambda_prime_x16(const abi::SampleArgs* a, const SampledView& v, const Sampler& s) {
+    const uint32_t lod_mode = a->op & abi::kSampleLodMask;
+    if (lod_mode == abi::kSampleExplicitLod)
+      return _mm512_add_ps(_mm512_loadu_ps(a->lod), _mm512_set1_ps(std::clamp(s.mip_lod_bias, -16.0f, 16.0f)));
+    const float scale[2] = {float(v.levels[0].width), float(v.levels[0].height)};
+    auto coord = [&](uint32_t c, uint32_t lane) {
+      float f;
+      std::memcpy(&f, &a->coord[c][lane], sizeof(f));
+      return f;
+    };
+    alignas(16) float quad_lambda[4];
+    for (uint32_t quad = 0; quad < 4; ++quad) {
+      const uint32_t at = quad * 4;
+      float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
+      for (uint32_t d = 0; d < 2; ++d) {
+        dx[d] = (coord(d, at + 1) - coord(d, at)) * scale[d];
+        dy[d] = (coord(d, at + 2) - coord(d, at)) * scale[d];
+      }
+      quad_lambda[quad] = lod_from_gradients(dx, dy);
+    }
+    const __m512 lambda_base = _mm512_permutexvar_ps(_mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3),
+                                                     _mm512_castps128_ps512(_mm_load_ps(quad_lambda)));
+    __m512 bias = _mm512_set1_ps(s.mip_lod_bias);
+    if (a->op & abi::kSampleBias) bias = _mm512_add_ps(bias, _mm512_loadu_ps(a->lod));
+    // std::clamp(bias, -16, 16).
+    const __m512 low = _mm512_set1_ps(-16.0f), high = _mm512_set1_ps(16.0f);
+    bias = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(bias, low, _CMP_LT_OQ), bias, low);
+    bias = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(high, bias, _CMP_LT_OQ), bias, high);
+    return _mm512_add_ps(lambda_base, bias);
+  }
+
   // RGBA8/BGRA8 UNORM with linear filtering, a call of 16 lanes on an AVX-512 CPU: phase 1 as
   // run_avx2, then filtering, the level blend and the stores sixteen lanes at a time. Returns false
   // (nothing written) when the view's levels cannot be addressed with 32-bit offsets.
@@ -391,8 +425,8 @@ struct FastSampler {
   __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"))) static bool run_avx512(
       abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s) {
     if (!v.table_ok) return false;
-    // Levels, the second level's weight and the coordinates in registers: explicit_levels_x16, or
-    // lane_levels' arrays for implicit and gradient LODs, or level 0 for views of one level (every
+    // Levels, the second level's weight and the coordinates in registers: levels_x16 for explicit
+    // and implicit LODs, lane_levels' arrays for gradients, or level 0 for views of one level (every
     // LOD selects it).
     __m512i hi = _mm512_setzero_si512(), lo = hi;
     __m512 delta = _mm512_setzero_ps();
@@ -400,8 +434,8 @@ struct FastSampler {
     __m512 t_coord = _mm512_loadu_ps(reinterpret_cast<const float*>(a->coord[1]));
     bool second_level = false;
     if (v.level_count > 1) {
-      if ((a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod) {
-        second_level = explicit_levels_x16(a, v, s, &hi, &lo, &delta);
+      if ((a->op & abi::kSampleLodMask) != abi::kSampleGrad) {
+        second_level = levels_x16(lambda_prime_x16(a, v, s), v, s, &hi, &lo, &delta);
       } else {
         alignas(64) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, dl[abi::kMaxSampleLanes] = {};
         alignas(64) int32_t h[abi::kMaxSampleLanes] = {}, l[abi::kMaxSampleLanes] = {};
