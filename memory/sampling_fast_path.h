@@ -326,10 +326,7 @@ struct FastSampler {
     return _mm256_movemask_ps(any_second) != 0;
   }
 
-  // RGBA8/BGRA8 UNORM or BC1 UNORM with linear filtering on AVX2 CPUs: phase 1 compiled for AVX2
-  // too, filtering and the level blend eight lanes at a time. Returns false (nothing written) when
-  // the view's levels cannot be addressed with 32-bit offsets.
-  // Phase 1 of the SIMD runs: every lane of the call's width gets a valid level in hi (and lo, delta
+  // Phase 1 of run_avx2: every lane of the call's width gets a valid level in hi (and lo, delta
   // for the second level); returns whether any lane blends two levels. With one level every LOD
   // selects it (d' = clamp(lambda, 0, 0)): the coordinates are read in place and no LOD is computed;
   // *s_coord and *t_coord say where the coordinates to filter are.
@@ -418,9 +415,9 @@ struct FastSampler {
     return _mm512_add_ps(lambda_base, bias);
   }
 
-  // RGBA8/BGRA8 UNORM with linear filtering, a call of 16 lanes on an AVX-512 CPU: phase 1 as
-  // run_avx2, then filtering, the level blend and the stores sixteen lanes at a time. Returns false
-  // (nothing written) when the view's levels cannot be addressed with 32-bit offsets.
+  // RGBA8/BGRA8 UNORM with linear filtering, a call of 16 lanes on an AVX-512 CPU: levels,
+  // filtering, the level blend and the stores sixteen lanes at a time. Returns false (nothing
+  // written) when the view's levels cannot be addressed with 32-bit offsets.
   template <bool kBgra>
   __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"))) static bool run_avx512(
       abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s) {
@@ -479,6 +476,9 @@ struct FastSampler {
     return true;
   }
 
+  // RGBA8/BGRA8 UNORM or BC1 UNORM with linear filtering on AVX2 CPUs: phase 1 compiled for AVX2
+  // too, filtering and the level blend eight lanes at a time. Returns false (nothing written) when
+  // the view's levels cannot be addressed with 32-bit offsets.
   template <SimdFilter kFilter>
   __attribute__((target("avx2,fma"))) static bool run_avx2(abi::SampleArgs* a, uint32_t lanes, const SampledView& v,
                                                        const Sampler& s) {
