@@ -99,6 +99,10 @@ enum SampleOp : uint32_t {
   // The kernel proved view[] and sampler[] equal in every lane it passes; the routine then serves the
   // whole instruction and may write out[] of lanes it was not passed (they are inactive).
   kSampleUniform = 1u << 17,
+  // With kSampleUniform: uniform_view and uniform_sampler hold that view and sampler, stored as
+  // scalars, so routines need not read one lane of view[] / sampler[] right after the kernel's
+  // vector stores of them (a load that store forwarding cannot serve, which stalls).
+  kSampleUniformRecords = 1u << 18,
 };
 
 struct SampleArgs {
@@ -119,6 +123,10 @@ struct SampleArgs {
   int32_t offset[3][kMaxSampleLanes];
   uint32_t out[4][kMaxSampleLanes];   // float or int bit patterns as the format's class
   int32_t sample_index[kMaxSampleLanes];  // kSampleIndex: which sample of the texel a fetch reads
+  // kSampleUniformRecords: every lane's view[] / sampler[] entry. Last, so the fields above keep the
+  // offsets kernels compiled before them (kept in pipeline caches) use; those never set the flag.
+  const ImageViewRecord* uniform_view;
+  const void* uniform_sampler;
 };
 
 static_assert(sizeof(BufferDescriptor) == kDescriptorRecordSize);

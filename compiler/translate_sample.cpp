@@ -134,8 +134,9 @@ class SampleCodegen {
       // The usual case, descriptors the same for every lane: scalar loads instead of gathers. With
       // no lane active the record address may be anything, so the null view (all zero) is read then.
       llvm::Value* any = b_.CreateOrReduce(t_.mask());
-      // Routines may then skip comparing the lanes' records.
-      b_.CreateAlignedStore(b_.getInt32(op | abi::kSampleUniform), at(a, offsetof(SampleArgs, op)), llvm::Align(4));
+      // Routines may then skip comparing the lanes' records, and read them from the scalar copies.
+      b_.CreateAlignedStore(b_.getInt32(op | abi::kSampleUniform | abi::kSampleUniformRecords),
+                            at(a, offsetof(SampleArgs, op)), llvm::Align(4));
       auto scalar_field = [&](llvm::Value* record, uint32_t offset) {
         llvm::Value* addr = b_.CreateSelect(any, b_.CreateAdd(record, b_.getInt64(offset)), null_view);
         return b_.CreateAlignedLoad(i64t, b_.CreateIntToPtr(addr, b_.getPtrTy()), llvm::Align(8));
@@ -145,11 +146,14 @@ class SampleCodegen {
       llvm::Value* splat_view = b_.CreateVectorSplat(t_.width(), view);
       b_.CreateAlignedStore(b_.CreateSelect(t_.mask(), splat_view, t_.splat(null_view)), at(a, offsetof(SampleArgs, view)),
                             llvm::Align(8));
+      b_.CreateAlignedStore(view, at(a, offsetof(SampleArgs, uniform_view)), llvm::Align(8));
+      llvm::Value* sampler = b_.getInt64(0);
       if (sampler_records) {
-        llvm::Value* sampler = scalar_field(uniform_samplers, offsetof(abi::ImageSamplerDescriptor, sampler));
+        sampler = scalar_field(uniform_samplers, offsetof(abi::ImageSamplerDescriptor, sampler));
         b_.CreateAlignedStore(b_.CreateSelect(t_.mask(), b_.CreateVectorSplat(t_.width(), sampler), i64(0)),
                               at(a, offsetof(SampleArgs, sampler)), llvm::Align(8));
       }
+      b_.CreateAlignedStore(sampler, at(a, offsetof(SampleArgs, uniform_sampler)), llvm::Align(8));
       llvm::Value* fn = b_.CreateAlignedLoad(
           i64t, b_.CreateIntToPtr(b_.CreateAdd(view, b_.getInt64(offsetof(abi::ImageViewRecord, sample))), b_.getPtrTy()),
           llvm::Align(8));

@@ -476,7 +476,8 @@ class Routine {
     lanes &= width >= 32 ? ~0u : (1u << width) - 1;
     uint32_t mine = 0;
     // Usually every lane has the same view: one check serves them all.
-    const abi::ImageViewRecord* first = lanes ? a->view[__builtin_ctz(lanes)] : nullptr;
+    const abi::ImageViewRecord* first =
+        !lanes ? nullptr : (a->op & abi::kSampleUniformRecords) ? a->uniform_view : a->view[__builtin_ctz(lanes)];
     bool uniform = first && first->sample == &Routine<D>::run;
     if (!(a->op & abi::kSampleUniform))
       for (uint32_t rest = lanes; uniform && rest; rest &= rest - 1) uniform = a->view[__builtin_ctz(rest)] == first;
@@ -560,6 +561,21 @@ __attribute__((target("avx2,fma"))) static bool bc1_divisions_check() {
   return true;
 }
 
+namespace {
+std::atomic<uint32_t> g_simd_lane_limit{abi::kMaxSampleLanes};
+}  // namespace
+
+uint32_t simd_lanes() {
+  static const uint32_t cpu = [] {
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return 1u;
+    const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+    return avx512 ? 16u : 8u;
+  }();
+  return std::min(cpu, g_simd_lane_limit.load(std::memory_order_relaxed));
+}
+
 bool bc1_divisions_exact() {
   static const bool exact = [] {
     __builtin_cpu_init();
@@ -569,6 +585,10 @@ bool bc1_divisions_exact() {
 }
 
 }  // namespace sampling_detail
+
+void limit_sampling_simd_lanes(uint32_t lanes) {
+  g_simd_lane_limit.store(lanes, std::memory_order_relaxed);
+}
 
 void advance_sampling_epoch() { g_sampling_epoch.fetch_add(1, std::memory_order_relaxed); }
 uint64_t sampling_epoch() { return g_sampling_epoch.load(std::memory_order_relaxed); }

@@ -94,5 +94,8 @@ struct AnisotropicFootprint {
   bool x_major = false;
 };
 AnisotropicFootprint anisotropic_footprint(const float dx[3], const float dy[3], float max_anisotropy);
+// Caps the SIMD width of the fast paths (16 = whatever the CPU runs, 8 = at most AVX2, 1 = portable
+// code only), so tests can check each width against the generic routine on one machine.
+void limit_sampling_simd_lanes(uint32_t lanes);
 
 }  // namespace kiln::mem

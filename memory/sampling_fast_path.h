@@ -16,10 +16,15 @@
 #include "compiler/kernel_abi.h"
 #include "memory/image_view.h"
 #include "memory/sampling_bc1_simd.h"
+#include "memory/sampling_rgba8_avx512.h"
 #include "memory/sampling_rgba8_simd.h"
 #include "memory/sampling_texels.h"
 
 namespace kiln::mem::sampling_detail {
+
+// The widest SIMD filters the fast paths use: 16 lanes (AVX-512), 8 (AVX2+FMA) or 1 (portable code),
+// the CPU's capability lowered by limit_sampling_simd_lanes (memory/sampling.h; tests).
+uint32_t simd_lanes();
 
 enum class Wrap { ClampToEdge, Repeat };
 // The eight-lane filters of run_avx2.
@@ -143,15 +148,10 @@ struct FastSampler {
     return s < 4 ? t.u[s] : s == 5 ? 0x3F800000u : 0u;
   }
 
-  // Whether eight lanes at a time go through rgba8_bilinear_x8 (AVX2+FMA CPUs, RGBA8/BGRA8 UNORM).
+  // Whether eight lanes at a time go through rgba8_bilinear_x8 (AVX2+FMA CPUs, RGBA8/BGRA8 UNORM),
+  // or sixteen through rgba8_bilinear_x16 (AVX-512 CPUs, calls of 16 lanes).
   static constexpr bool kSimdDecoder = std::is_same_v<D, Rgba8<false, false>> || std::is_same_v<D, Rgba8<true, false>>;
-  static bool simd_available() {
-    static const bool avx2 = [] {
-      __builtin_cpu_init();
-      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    }();
-    return avx2;
-  }
+  static bool simd_available() { return simd_lanes() >= 8; }
 
   // Phase 1, per lane: coordinates, LOD, the level(s) and the weight of the second level; returns
   // whether any lane blends two levels. Inlined into both the portable and the AVX2 run().
@@ -223,8 +223,10 @@ struct FastSampler {
 
   static void run(abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s) {
     if constexpr (kSimdDecoder && kLinear) {
-      constexpr SimdFilter kFilter = std::is_same_v<D, Rgba8<true, false>> ? SimdFilter::Bgra8 : SimdFilter::Rgba8;
-      if (simd_available() && run_avx2<kFilter>(a, lanes, v, s)) return;
+      constexpr bool kBgra = std::is_same_v<D, Rgba8<true, false>>;
+      const uint32_t simd = simd_lanes();
+      if (simd >= 16 && a->width == 16 && run_avx512<kBgra>(a, lanes, v, s)) return;
+      if (simd >= 8 && run_avx2<kBgra ? SimdFilter::Bgra8 : SimdFilter::Rgba8>(a, lanes, v, s)) return;
     }
     if constexpr (D::kBlocks && kLinear) {
       // BC1 UNORM, decoded per corner texel in SIMD (memory/sampling_bc1_simd.h).
@@ -324,6 +326,156 @@ struct FastSampler {
     return _mm256_movemask_ps(any_second) != 0;
   }
 
+  // Phase 1 of run_avx2: every lane of the call's width gets a valid level in hi (and lo, delta
+  // for the second level); returns whether any lane blends two levels. With one level every LOD
+  // selects it (d' = clamp(lambda, 0, 0)): the coordinates are read in place and no LOD is computed;
+  // *s_coord and *t_coord say where the coordinates to filter are.
+  __attribute__((target("avx2,fma"), always_inline)) static inline bool simd_levels(
+      abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s, float* ps, float* pt, int32_t* hi,
+      int32_t* lo, float* delta, const float** s_coord, const float** t_coord) {
+    std::memset(hi, 0, sizeof(int32_t) * abi::kMaxSampleLanes);
+    if (v.level_count == 1) {
+      *s_coord = reinterpret_cast<const float*>(a->coord[0]);
+      *t_coord = reinterpret_cast<const float*>(a->coord[1]);
+      return false;
+    }
+    std::memset(ps, 0, sizeof(float) * abi::kMaxSampleLanes);
+    std::memset(pt, 0, sizeof(float) * abi::kMaxSampleLanes);
+    std::memset(delta, 0, sizeof(float) * abi::kMaxSampleLanes);
+    std::memset(lo, 0, sizeof(int32_t) * abi::kMaxSampleLanes);
+    *s_coord = ps;
+    *t_coord = pt;
+    return (a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod ? explicit_levels_avx2(a, v, s, ps, pt, hi, lo, delta)
+                                                                     : lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
+  }
+
+  // Levels of sixteen lanes from lambda' (= lambda_base + the clamped bias): lane_levels' clamps and
+  // mip selection with the comparisons spelled out so NaNs travel as in the scalar code. Returns
+  // whether any lane blends two levels.
+  __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"), always_inline)) static inline bool
+  levels_x16(__m512 lambda_prime, const SampledView& v, const Sampler& s, __m512i* hi, __m512i* lo, __m512* delta) {
+    const __m512 zero = _mm512_setzero_ps(), q = _mm512_set1_ps(float(v.level_count - 1));
+    const __m512 min_lod = _mm512_set1_ps(s.min_lod), max_lod = _mm512_set1_ps(s.max_lod);
+    // std::max(lambda', min_lod), then std::min(that, max_lod), NaN -> 0, std::clamp(that, 0, q).
+    __m512 lambda = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(lambda_prime, min_lod, _CMP_LT_OQ), lambda_prime, min_lod);
+    lambda = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(max_lod, lambda, _CMP_LT_OQ), lambda, max_lod);
+    lambda = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(lambda, lambda, _CMP_UNORD_Q), lambda, zero);
+    __m512 d_prime = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(lambda, zero, _CMP_LT_OQ), lambda, zero);
+    d_prime = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(q, d_prime, _CMP_LT_OQ), d_prime, q);
+    if (s.mipmap_mode != VK_SAMPLER_MIPMAP_MODE_LINEAR) {
+      // d = d' <= 0.5 ? 0 : ceil(d' + 0.5) - 1, clamped to [0, q] (d' is already in it).
+      const __m512 up = _mm512_sub_ps(_mm512_roundscale_ps(_mm512_add_ps(d_prime, _mm512_set1_ps(0.5f)),
+                                                           _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC),
+                                      _mm512_set1_ps(1.0f));
+      __m512 d = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(d_prime, _mm512_set1_ps(0.5f), _CMP_LE_OQ), up, zero);
+      d = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(q, d, _CMP_LT_OQ), d, q);
+      *hi = *lo = _mm512_cvttps_epi32(d);
+      *delta = zero;
+      return false;
+    }
+    *hi = _mm512_cvttps_epi32(_mm512_roundscale_ps(d_prime, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
+    *lo = _mm512_min_epi32(_mm512_add_epi32(*hi, _mm512_set1_epi32(1)), _mm512_set1_epi32(int32_t(v.level_count - 1)));
+    *delta = _mm512_sub_ps(d_prime, _mm512_cvtepi32_ps(*hi));
+    return (_mm512_cmp_ps_mask(*delta, zero, _CMP_GT_OQ) & _mm512_cmpneq_epi32_mask(*hi, *lo)) != 0;
+  }
+
+  // lambda' of sixteen lanes for explicit LODs (the sampler's bias) and implicit ones (coarse
+  // derivatives: one lambda_base per quad from lod_from_gradients, as lane_levels computes it, plus
+  // the sampler's and the shader's bias). Every quad gets a value; those of inactive quads are
+  // never stored.
+  __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"), always_inline)) static inline __m512
+  lambda_prime_x16(const abi::SampleArgs* a, const SampledView& v, const Sampler& s) {
+    const uint32_t lod_mode = a->op & abi::kSampleLodMask;
+    if (lod_mode == abi::kSampleExplicitLod)
+      return _mm512_add_ps(_mm512_loadu_ps(a->lod), _mm512_set1_ps(std::clamp(s.mip_lod_bias, -16.0f, 16.0f)));
+    const float scale[2] = {float(v.levels[0].width), float(v.levels[0].height)};
+    auto coord = [&](uint32_t c, uint32_t lane) {
+      float f;
+      std::memcpy(&f, &a->coord[c][lane], sizeof(f));
+      return f;
+    };
+    alignas(16) float quad_lambda[4];
+    for (uint32_t quad = 0; quad < 4; ++quad) {
+      const uint32_t at = quad * 4;
+      float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
+      for (uint32_t d = 0; d < 2; ++d) {
+        dx[d] = (coord(d, at + 1) - coord(d, at)) * scale[d];
+        dy[d] = (coord(d, at + 2) - coord(d, at)) * scale[d];
+      }
+      quad_lambda[quad] = lod_from_gradients(dx, dy);
+    }
+    const __m512 lambda_base = _mm512_permutexvar_ps(_mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3),
+                                                     _mm512_castps128_ps512(_mm_load_ps(quad_lambda)));
+    __m512 bias = _mm512_set1_ps(s.mip_lod_bias);
+    if (a->op & abi::kSampleBias) bias = _mm512_add_ps(bias, _mm512_loadu_ps(a->lod));
+    // std::clamp(bias, -16, 16).
+    const __m512 low = _mm512_set1_ps(-16.0f), high = _mm512_set1_ps(16.0f);
+    bias = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(bias, low, _CMP_LT_OQ), bias, low);
+    bias = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(high, bias, _CMP_LT_OQ), bias, high);
+    return _mm512_add_ps(lambda_base, bias);
+  }
+
+  // RGBA8/BGRA8 UNORM with linear filtering, a call of 16 lanes on an AVX-512 CPU: levels,
+  // filtering, the level blend and the stores sixteen lanes at a time. Returns false (nothing
+  // written) when the view's levels cannot be addressed with 32-bit offsets.
+  template <bool kBgra>
+  __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"))) static bool run_avx512(
+      abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s) {
+    if (!v.table_ok) return false;
+    // Levels, the second level's weight and the coordinates in registers: levels_x16 for explicit
+    // and implicit LODs, lane_levels' arrays for gradients, or level 0 for views of one level (every
+    // LOD selects it).
+    __m512i hi = _mm512_setzero_si512(), lo = hi;
+    __m512 delta = _mm512_setzero_ps();
+    __m512 s_coord = _mm512_loadu_ps(reinterpret_cast<const float*>(a->coord[0]));
+    __m512 t_coord = _mm512_loadu_ps(reinterpret_cast<const float*>(a->coord[1]));
+    bool second_level = false;
+    if (v.level_count > 1) {
+      if ((a->op & abi::kSampleLodMask) != abi::kSampleGrad) {
+        second_level = levels_x16(lambda_prime_x16(a, v, s), v, s, &hi, &lo, &delta);
+      } else {
+        alignas(64) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, dl[abi::kMaxSampleLanes] = {};
+        alignas(64) int32_t h[abi::kMaxSampleLanes] = {}, l[abi::kMaxSampleLanes] = {};
+        second_level = lane_levels(a, lanes, v, s, ps, pt, h, l, dl);
+        s_coord = _mm512_load_ps(ps);
+        t_coord = _mm512_load_ps(pt);
+        hi = _mm512_load_si512(h);
+        lo = _mm512_load_si512(l);
+        delta = _mm512_load_ps(dl);
+      }
+    }
+    constexpr bool kRepeat = kWrap == Wrap::Repeat;
+    __m512 t[4];
+    rgba8_bilinear_x16<kBgra, kRepeat>(v, v.table, hi, s_coord, t_coord, t);
+    if (second_level) {
+      // t = (1 - delta) t + delta t2 where delta > 0 and the levels differ.
+      __m512 t2[4];
+      rgba8_bilinear_x16<kBgra, kRepeat>(v, v.table, lo, s_coord, t_coord, t2);
+      const __mmask16 blend = _mm512_cmp_ps_mask(delta, _mm512_setzero_ps(), _CMP_GT_OQ) & _mm512_cmpneq_epi32_mask(hi, lo);
+      const __m512 keep = _mm512_sub_ps(_mm512_set1_ps(1.0f), delta);
+      for (int k = 0; k < 4; ++k)
+        t[k] = _mm512_mask_blend_ps(blend, t[k], _mm512_add_ps(_mm512_mul_ps(keep, t[k]), _mm512_mul_ps(delta, t2[k])));
+    }
+    // This call's lanes only, unless the kernel proved the descriptors uniform (see run_avx2).
+    const __mmask16 mask = (a->op & abi::kSampleUniform) ? __mmask16(0xFFFF) : __mmask16(lanes);
+    for (uint32_t c = 0; c < 4; ++c) {
+      // A switch rather than t[swizzle], which made the compiler keep t in memory.
+      __m512 value;
+      switch (v.swizzle[c]) {
+        case 0: value = t[0]; break;
+        case 1: value = t[1]; break;
+        case 2: value = t[2]; break;
+        case 3: value = t[3]; break;
+        case 5: value = _mm512_set1_ps(1.0f); break;
+        default: value = _mm512_setzero_ps(); break;
+      }
+      float* out = reinterpret_cast<float*>(a->out[c]);
+      if (mask == 0xFFFF) _mm512_storeu_ps(out, value);
+      else _mm512_mask_storeu_ps(out, mask, value);
+    }
+    return true;
+  }
+
   // RGBA8/BGRA8 UNORM or BC1 UNORM with linear filtering on AVX2 CPUs: phase 1 compiled for AVX2
   // too, filtering and the level blend eight lanes at a time. Returns false (nothing written) when
   // the view's levels cannot be addressed with 32-bit offsets.
@@ -333,22 +485,9 @@ struct FastSampler {
     if (!v.table_ok) return false;
     const LevelTable& table = v.table;
     alignas(32) float ps[abi::kMaxSampleLanes], pt[abi::kMaxSampleLanes], delta[abi::kMaxSampleLanes];
-    alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes];
-    // With one level every LOD selects it (d' = clamp(lambda, 0, 0)): the coordinates are read in
-    // place and no LOD is computed.
-    const bool one_level = v.level_count == 1;
-    bool second_level = false;
-    if (!one_level) {
-      std::memset(ps, 0, sizeof(ps));
-      std::memset(pt, 0, sizeof(pt));
-      std::memset(delta, 0, sizeof(delta));
-      std::memset(lo, 0, sizeof(lo));
-      second_level = (a->op & abi::kSampleLodMask) == abi::kSampleExplicitLod
-                         ? explicit_levels_avx2(a, v, s, ps, pt, hi, lo, delta)
-                         : lane_levels(a, lanes, v, s, ps, pt, hi, lo, delta);
-    }
-    const float* s_coord = one_level ? reinterpret_cast<const float*>(a->coord[0]) : ps;
-    const float* t_coord = one_level ? reinterpret_cast<const float*>(a->coord[1]) : pt;
+    alignas(32) int32_t hi[abi::kMaxSampleLanes], lo[abi::kMaxSampleLanes];
+    const float *s_coord, *t_coord;
+    const bool second_level = simd_levels(a, lanes, v, s, ps, pt, hi, lo, delta, &s_coord, &t_coord);
     const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
     constexpr bool kRepeat = kWrap == Wrap::Repeat;
     auto filter = [&](const int32_t* level, uint32_t at, __m256* out) __attribute__((always_inline, target("avx2,fma"))) {
@@ -397,11 +536,13 @@ struct FastSampler {
 // Runs the call through a fast path if it qualifies (see the top of this file); returns whether it did.
 template <class D>
 bool try_fast_path(abi::SampleArgs* a, uint32_t lanes) {
-  constexpr uint32_t kAllowedFlags = abi::kSampleOpMask | abi::kSampleLodMask | abi::kSampleBias | abi::kSampleUniform;
+  constexpr uint32_t kAllowedFlags = abi::kSampleOpMask | abi::kSampleLodMask | abi::kSampleBias | abi::kSampleUniform |
+                                     abi::kSampleUniformRecords;
   if ((a->op & abi::kSampleOpMask) != abi::kSampleOpSample || (a->op & ~kAllowedFlags) != 0 || lanes == 0) return false;
   const uint32_t first = static_cast<uint32_t>(__builtin_ctz(lanes));
-  const abi::ImageViewRecord* record = a->view[first];
-  const void* sampler = a->sampler[first];
+  const bool scalar_records = a->op & abi::kSampleUniformRecords;
+  const abi::ImageViewRecord* record = scalar_records ? a->uniform_view : a->view[first];
+  const void* sampler = scalar_records ? a->uniform_sampler : a->sampler[first];
   if (!sampler) return false;
   if (!(a->op & abi::kSampleUniform)) {
     for (uint32_t rest = lanes; rest; rest &= rest - 1) {

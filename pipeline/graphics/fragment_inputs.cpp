@@ -206,8 +206,9 @@ __attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(cons
     w.p2 = q2 / w.inv_w;
     return w;
   };
-  constexpr uint32_t kMaxGroups = QuadBatch::kMaxLanes / N;
-  Weights weights[kMaxGroups], centroid_weights[kMaxGroups];
+  // One group of N lanes at a time, from positions to every component, so the weights stay in
+  // registers (weights kept in per-group arrays for a later loop over the components were reloaded
+  // as 64-byte vectors right after being stored: store-forwarding stalls).
   const uint32_t groups = W / N;
   for (uint32_t g = 0; g < groups; ++g) {
     // The corners of the group's quads (quads past the batch sit at the origin), each broadcast
@@ -222,8 +223,26 @@ __attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(cons
     }
     const F x = __builtin_convertvector(qx - origin_x_, F) + lane_x;
     const F y = __builtin_convertvector(qy - origin_y_, F) + lane_y;
-    weights[g] = weights_at(x, y);
-    if (centroid) {
+    const Weights weights = weights_at(x, y);
+    // The interpolated components: each from `w`, or from `*cw` (centroid weights) if it is a
+    // centroid input. Two instantiations (cw null or not) rather than one choosing between two
+    // weight structs at run time, which kept both in memory and reloaded them per component.
+    auto components = [&](const Weights& w, const Weights* cw) __attribute__((always_inline)) {
+      for (uint32_t i = 0; i < component_count_; ++i) {
+        const Component& c = components_[i];
+        if (c.mode == abi::Interpolation::Flat) continue;  // filled by fill_flat
+        const bool smooth = c.mode == abi::Interpolation::Smooth;
+        F w1 = smooth ? w.p1 : w.b1, w2 = smooth ? w.p2 : w.b2;
+        if (cw && c.centroid) {
+          w1 = smooth ? cw->p1 : cw->b1;
+          w2 = smooth ? cw->p2 : cw->b2;
+        }
+        store(inputs + size_t(c.location_component) * W + g * N, F((c.a0 + w1 * c.d1) + w2 * c.d2));
+      }
+    };
+    if (!centroid) {
+      components(weights, nullptr);
+    } else {
       // Partly covered pixels move to their first covered sample (rare: a scalar lane loop).
       const uint32_t full = (1u << ctx_.samples) - 1;
       F cx = x, cy = y;
@@ -237,7 +256,8 @@ __attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(cons
         cy[l] = float(batch.y(lane) - origin_y_) + sample_dy_[s];
         moved = true;
       }
-      centroid_weights[g] = moved ? weights_at(cx, cy) : weights[g];
+      const Weights centroid_weights = moved ? weights_at(cx, cy) : weights;
+      components(weights, &centroid_weights);
     }
     const F px = __builtin_convertvector(qx, F) + lane_x, py = __builtin_convertvector(qy, F) + lane_y;
     if (position_values) {
@@ -245,24 +265,13 @@ __attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(cons
       store(frag_coord + 0 * W + g * N, px);
       store(frag_coord + 1 * W + g * N, py);
       store(frag_coord + 2 * W + g * N, z);
-      store(frag_coord + 3 * W + g * N, weights[g].inv_w);
+      store(frag_coord + 3 * W + g * N, weights.inv_w);
       store(frag_depth + g * N, z);
     }
     if (point) {
       const float inv_size = 1.0f / t_.point_size;
       store(point_coord + 0 * W + g * N, F((px - t_.point_origin[0]) * inv_size));
       store(point_coord + 1 * W + g * N, F((py - t_.point_origin[1]) * inv_size));
-    }
-  }
-  for (uint32_t i = 0; i < component_count_; ++i) {
-    const Component& c = components_[i];
-    if (c.mode == abi::Interpolation::Flat) continue;  // filled by fill_flat
-    const Weights* w = centroid && c.centroid ? centroid_weights : weights;
-    const bool smooth = c.mode == abi::Interpolation::Smooth;
-    float* out = inputs + size_t(c.location_component) * W;
-    for (uint32_t g = 0; g < groups; ++g) {
-      const F w1 = smooth ? w[g].p1 : w[g].b1, w2 = smooth ? w[g].p2 : w[g].b2;
-      store(out + g * N, F((c.a0 + w1 * c.d1) + w2 * c.d2));
     }
   }
 }

@@ -14,6 +14,7 @@
 #include "memory/format_pack.h"
 #include "memory/format_table.h"
 #include "memory/image_view.h"
+#include "memory/sampling_rgba8_avx512.h"
 #include "memory/sampling_rgba8_simd.h"
 #include "memory/texel_access.h"
 
@@ -644,8 +645,11 @@ TestImage random_image(VkFormat format, VkExtent3D extent, uint32_t mips, uint32
 // fast path takes when the sampler qualifies) and once with a no-op MinLod operand (which always
 // takes the generic routine). The outputs must be bit-identical. Three images: levels of whole
 // blocks, partial blocks and levels one texel wide, and a single level (the others are read with a
-// swizzle that shows every channel); three rounds each, the later ones with some lanes inactive.
-TEST(Sampling, FastPathsEqualTheGenericRoutine) {
+// swizzle that shows every channel); five rounds each: coordinates anywhere (all lanes, all lanes
+// with kSampleUniform, some lanes inactive), then coordinates near a random centre as neighbouring
+// pixels have them (footprints within a few texels and one or two rows: all lanes; a few texels
+// each way: some lanes inactive), which the sixteen-lane filter reads by rows of texels.
+void check_fast_paths_against_the_generic_routine() {
   const VkFormat formats[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_UNORM,
                               VK_FORMAT_B8G8R8A8_SRGB,  VK_FORMAT_R32_SFLOAT,    VK_FORMAT_R32G32B32A32_SFLOAT,
                               VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_BC1_RGBA_UNORM_BLOCK, VK_FORMAT_BC1_RGB_UNORM_BLOCK,
@@ -656,9 +660,10 @@ TEST(Sampling, FastPathsEqualTheGenericRoutine) {
     uint32_t levels;
   };
   const Shape shapes[] = {{{32, 16, 1}, 4}, {{13, 7, 1}, 4}, {{20, 12, 1}, 1}};
-  constexpr uint32_t kRounds = 3;
+  constexpr uint32_t kRounds = 5;
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> coord(-1.5f, 2.5f), lod(-1.0f, 4.0f), grad(-0.3f, 0.3f);
+  std::uniform_real_distribution<float> near(-0.15f, 0.15f), nearer(-0.04f, 0.04f);
   uint32_t compared = 0;
   for (VkFormat format : formats)
     for (const Shape& shape : shapes) {
@@ -689,11 +694,14 @@ TEST(Sampling, FastPathsEqualTheGenericRoutine) {
                 fast.op = abi::kSampleOpSample | lod_mode;
                 fast.width = abi::kMaxSampleLanes;
                 fast.coord_count = 2;
+                const float centre[2] = {coord(rng), coord(rng)};
                 for (uint32_t l = 0; l < abi::kMaxSampleLanes; ++l) {
                   fast.view[l] = &v.view.shader_record;
                   fast.sampler[l] = &s;
                   for (uint32_t c = 0; c < 2; ++c) {
-                    const float f = coord(rng);
+                    const float f = round < 3    ? coord(rng)
+                                    : round == 3 ? centre[c] + (c == 0 ? near(rng) : nearer(rng))
+                                                 : centre[c] + near(rng);
                     std::memcpy(&fast.coord[c][l], &f, 4);
                     fast.grad[0][c][l] = grad(rng);
                     fast.grad[1][c][l] = grad(rng);
@@ -701,8 +709,13 @@ TEST(Sampling, FastPathsEqualTheGenericRoutine) {
                   fast.lod[l] = lod(rng);
                   fast.min_lod[l] = -100.0f;  // no effect on the result
                 }
-                const uint32_t lanes = round == 0 ? 0xFFFFu : (rng() & 0xFFFFu) | 1u;
-                if (round == 1) fast.op |= abi::kSampleUniform;  // as kernels say when they proved it
+                const uint32_t lanes = round == 0 || round == 3 ? 0xFFFFu : (rng() & 0xFFFFu) | 1u;
+                if (round == 1 || round == 3) fast.op |= abi::kSampleUniform;  // as kernels say when they proved it
+                if (round == 3) {  // as kernels do now; round 1 as kernels from before the scalar copies
+                  fast.op |= abi::kSampleUniformRecords;
+                  fast.uniform_view = &v.view.shader_record;
+                  fast.uniform_sampler = &s;
+                }
                 abi::SampleArgs generic = fast;
                 generic.op |= abi::kSampleMinLod;
                 advance_sampling_epoch();
@@ -723,34 +736,62 @@ TEST(Sampling, FastPathsEqualTheGenericRoutine) {
   EXPECT_EQ(compared, std::size(formats) * std::size(shapes) * 2 * 2 * 2 * 3 * kRounds);
 }
 
-// The eight-lane filters' REPEAT wrap (AND for powers of two, the float quotient for
-// |i| < 2^22, a per-lane modulo beyond) against the spec's positive remainder.
-__attribute__((target("avx2,fma"))) uint32_t repeat_wrap_mismatches() {
+// Once per SIMD width the fast paths may use (16 and 8 lanes run where the CPU has them; 1 is the
+// portable code).
+TEST(Sampling, FastPathsEqualTheGenericRoutine) {
+  for (uint32_t simd : {16u, 8u, 1u}) {
+    SCOPED_TRACE("SIMD lanes " + std::to_string(simd));
+    limit_sampling_simd_lanes(simd);
+    check_fast_paths_against_the_generic_routine();
+  }
+  limit_sampling_simd_lanes(abi::kMaxSampleLanes);
+}
+
+// The SIMD filters' REPEAT wrap (AND for powers of two, the float quotient for |i| < 2^22, a
+// per-lane modulo beyond) against the spec's positive remainder: the eight-lane one on both halves
+// of sixteen values, the sixteen-lane one (when `x16`) on all of them. Half of the vectors stay
+// within the float path's limit, so every vector of them takes it.
+__attribute__((target("avx2,fma"))) void wrap_x8(const int32_t* in, int32_t size, int32_t* out) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out),
+                      sampling_detail::rgba8_wrap<true>(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in)),
+                                                        _mm256_set1_epi32(size)));
+}
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"))) void wrap_x16(const int32_t* in, int32_t size,
+                                                                                     int32_t* out) {
+  _mm512_storeu_si512(out, sampling_detail::rgba8_wrap_x16<true>(_mm512_loadu_si512(in), _mm512_set1_epi32(size)));
+}
+
+uint32_t repeat_wrap_mismatches(bool x16) {
   std::mt19937 rng(5);
   uint32_t bad = 0;
   for (int32_t size = 1; size <= 300; ++size)
-    for (int k = 0; k < 200; ++k) {
-      alignas(32) int32_t in[8], out[8];
-      for (int l = 0; l < 8; ++l) {
-        switch (rng() % 4) {
+    for (int k = 0; k < 100; ++k) {
+      int32_t in[16], out[16];
+      const uint32_t cases = rng() % 2 ? 4 : 3;
+      for (int l = 0; l < 16; ++l) {
+        switch (rng() % cases) {
           case 0: in[l] = int32_t(rng() % 20000) - 10000; break;
           case 1: in[l] = int32_t(rng() % (1u << 23)) - (1 << 22) + 1; break;  // up to the float path's limit
           case 2: in[l] = int32_t(rng() % 16) * size - 8 * size + int32_t(rng() % 3) - 1;  break;  // next to multiples
           default: in[l] = (rng() & 1 ? 1 : -1) * int32_t(rng() % (1u << 28)); break;  // beyond it
         }
       }
-      _mm256_store_si256(reinterpret_cast<__m256i*>(out),
-                         sampling_detail::rgba8_wrap<true>(_mm256_load_si256(reinterpret_cast<const __m256i*>(in)),
-                                                           _mm256_set1_epi32(size)));
-      for (int l = 0; l < 8; ++l) bad += out[l] != wrap_texel(VK_SAMPLER_ADDRESS_MODE_REPEAT, in[l], size);
+      wrap_x8(in, size, out);
+      wrap_x8(in + 8, size, out + 8);
+      for (int l = 0; l < 16; ++l) bad += out[l] != wrap_texel(VK_SAMPLER_ADDRESS_MODE_REPEAT, in[l], size);
+      if (!x16) continue;
+      wrap_x16(in, size, out);
+      for (int l = 0; l < 16; ++l) bad += out[l] != wrap_texel(VK_SAMPLER_ADDRESS_MODE_REPEAT, in[l], size);
     }
   return bad;
 }
 
-TEST(Sampling, RepeatWrapOfTheEightLaneFiltersIsThePositiveRemainder) {
+TEST(Sampling, RepeatWrapOfTheSimdFiltersIsThePositiveRemainder) {
   __builtin_cpu_init();
   if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) GTEST_SKIP() << "no AVX2";
-  EXPECT_EQ(repeat_wrap_mismatches(), 0u);
+  const bool x16 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                   __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+  EXPECT_EQ(repeat_wrap_mismatches(x16), 0u);
 }
 
 // The per-thread cache of decoded blocks: texels equal the block decoder's, and a new sampling
