@@ -112,7 +112,7 @@ static VkPhysicalDeviceLimits make_limits() {
   l.lineWidthRange[1] = exec::kMaxLineWidth;
   l.pointSizeGranularity = 1.0f / 128.0f;
   l.lineWidthGranularity = 1.0f / 128.0f;
-  l.strictLines = VK_FALSE;
+  l.strictLines = VK_TRUE;  // DEFAULT-mode lines are rectangles (pipeline/graphics/setup.cpp emit_line)
   l.standardSampleLocations = VK_TRUE;
   l.optimalBufferCopyOffsetAlignment = 64;
   l.optimalBufferCopyRowPitchAlignment = 64;

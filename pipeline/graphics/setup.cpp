@@ -294,20 +294,14 @@ void emit_line(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVe
     emit_smooth_line(ctx, info, p0, p1, width, front_facing, bias, out);
     return;
   }
-  // Non-strict lines: a parallelogram whose ends are minor-axis segments of length `width`.
-  // Rectangular lines: the ends are perpendicular to the line (offset along its unit normal).
+  // Rectangular lines, and DEFAULT ones (strictLines is TRUE): a rectangle whose ends are
+  // perpendicular to the line (offset along its unit normal).
   const float dx = p1.x - p0.x, dy = p1.y - p0.y, length = std::sqrt(dx * dx + dy * dy);
   float off_x = 0.0f, off_y = 0.0f;
   const size_t first = out.triangles.size();
-  if (rs.line_mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT) {
-    if (length > 0.0f) {  // a zero-length rectangle covers nothing
-      off_x = -dy / length * (width / 2);
-      off_y = dx / length * (width / 2);
-    }
-  } else if (std::fabs(dx) >= std::fabs(dy)) {
-    off_y = width / 2;  // x-major
-  } else {
-    off_x = width / 2;
+  if (length > 0.0f) {  // a zero-length rectangle covers nothing
+    off_x = -dy / length * (width / 2);
+    off_y = dx / length * (width / 2);
   }
   if (off_x != 0.0f || off_y != 0.0f)
     emit_line_parallelogram(ctx, info, p0, p1, off_x, off_y, front_facing, bias, out);
