@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "pipeline/graphics/vertex_positions_x4.h"
+
 namespace kiln::exec::gfx {
 namespace {
 
@@ -112,12 +114,8 @@ void clip_outcodes(const DrawContext& ctx, const ViewportTransform& viewport, co
   const bool user_planes = planes.count() > 7;
   size_t i = 0;
   for (; i + 4 <= count; i += 4) {
-    const uint32_t* v = vertices + i * stride;
-    __m128 x = _mm_loadu_ps(reinterpret_cast<const float*>(v));
-    __m128 y = _mm_loadu_ps(reinterpret_cast<const float*>(v + stride));
-    __m128 z = _mm_loadu_ps(reinterpret_cast<const float*>(v + 2 * stride));
-    __m128 w = _mm_loadu_ps(reinterpret_cast<const float*>(v + 3 * stride));
-    _MM_TRANSPOSE4_PS(x, y, z, w);
+    __m128 x, y, z, w;
+    load_positions_x4(vertices + i * stride, stride, x, y, z, w);
     __m128i code = bit_if_outside(_mm_cmpge_ps(_mm_sub_ps(x, _mm_mul_ps(lo_x, w)), zero), 0);
     code = _mm_or_si128(code, bit_if_outside(_mm_cmpge_ps(_mm_sub_ps(_mm_mul_ps(hi_x, w), x), zero), 1));
     code = _mm_or_si128(code, bit_if_outside(_mm_cmpge_ps(_mm_sub_ps(y, _mm_mul_ps(lo_y, w)), zero), 2));

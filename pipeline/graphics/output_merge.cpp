@@ -7,34 +7,10 @@
 
 #include "common/log.h"
 #include "memory/format_table.h"
+#include "pipeline/graphics/compare_op.h"
 
 namespace kiln::exec::gfx {
 namespace {
-
-bool compare(VkCompareOp op, float a, float b) {
-  switch (op) {
-    case VK_COMPARE_OP_NEVER: return false;
-    case VK_COMPARE_OP_LESS: return a < b;
-    case VK_COMPARE_OP_EQUAL: return a == b;
-    case VK_COMPARE_OP_LESS_OR_EQUAL: return a <= b;
-    case VK_COMPARE_OP_GREATER: return a > b;
-    case VK_COMPARE_OP_NOT_EQUAL: return a != b;
-    case VK_COMPARE_OP_GREATER_OR_EQUAL: return a >= b;
-    default: return true;  // ALWAYS
-  }
-}
-bool compare(VkCompareOp op, uint32_t a, uint32_t b) {
-  switch (op) {
-    case VK_COMPARE_OP_NEVER: return false;
-    case VK_COMPARE_OP_LESS: return a < b;
-    case VK_COMPARE_OP_EQUAL: return a == b;
-    case VK_COMPARE_OP_LESS_OR_EQUAL: return a <= b;
-    case VK_COMPARE_OP_GREATER: return a > b;
-    case VK_COMPARE_OP_NOT_EQUAL: return a != b;
-    case VK_COMPARE_OP_GREATER_OR_EQUAL: return a >= b;
-    default: return true;
-  }
-}
 
 uint32_t logic_op(VkLogicOp op, uint32_t s, uint32_t d) {
   switch (op) {
@@ -193,12 +169,12 @@ bool OutputMerger::test_sample(uint32_t x, uint32_t y, uint32_t layer, uint32_t 
   if (stencil_test) {
     uint8_t* stexel = ctx_.stencil.texel(x, y, layer, s);
     const uint32_t value = *stexel;
-    const bool stencil_pass = compare(face.compare_op, face.reference & face.compare_mask, value & face.compare_mask);
+    const bool stencil_pass = compare_op(face.compare_op, face.reference & face.compare_mask, value & face.compare_mask);
     VkStencilOp op;
     if (!stencil_pass) {
       op = face.fail_op;
       pass = false;
-    } else if (depth_test && !compare(ds.depth_compare, zq, stored)) {
+    } else if (depth_test && !compare_op(ds.depth_compare, zq, stored)) {
       op = face.depth_fail_op;
       pass = false;
     } else {
@@ -206,7 +182,7 @@ bool OutputMerger::test_sample(uint32_t x, uint32_t y, uint32_t layer, uint32_t 
     }
     const uint32_t next = stencil_op(op, value, face.reference);
     *stexel = static_cast<uint8_t>((value & ~face.write_mask) | (next & face.write_mask));
-  } else if (depth_test && !compare(ds.depth_compare, zq, stored)) {
+  } else if (depth_test && !compare_op(ds.depth_compare, zq, stored)) {
     pass = false;
   }
   if (pass && depth_test && ds.depth_write) memcpy(dtexel, zbuf, ctx_.depth.sample_bytes);
@@ -215,7 +191,7 @@ bool OutputMerger::test_sample(uint32_t x, uint32_t y, uint32_t layer, uint32_t 
 
 namespace {
 
-// compare() of four lanes, with its NaN behaviour: ordered predicates, except NOT_EQUAL.
+// compare_op() of four lanes, with its NaN behaviour: ordered predicates, except NOT_EQUAL.
 template <VkCompareOp kOp>
 __m128 compare_x4(__m128 a, __m128 b) {
   if constexpr (kOp == VK_COMPARE_OP_NEVER) return _mm_setzero_ps();
@@ -291,7 +267,7 @@ void OutputMerger::depth_only_d32_op(const QuadBatch& batch, uint32_t* coverage,
         if (!(c[i] & (1u << s))) continue;
         float stored;
         memcpy(&stored, texel + 4 * s, 4);
-        if (!compare(kOp, zl[s], stored)) continue;
+        if (!compare_op(kOp, zl[s], stored)) continue;
         passed_samples |= 1u << s;
         if (write) memcpy(texel + 4 * s, &zl[s], 4);
       }
@@ -318,7 +294,7 @@ void OutputMerger::depth_only_quantized_op(const QuadBatch& batch, uint32_t* cov
       uint8_t* const texel = pixel + s * bytes;
       uint8_t z[4];
       codec.pack(depth[l * kMaxSamples + s], z);
-      if (!compare(kOp, codec.unpack(z), codec.unpack(texel))) continue;
+      if (!compare_op(kOp, codec.unpack(z), codec.unpack(texel))) continue;
       passed |= 1u << s;
       if (write) memcpy(texel, z, bytes);
     }

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "memory/format_table.h"
+#include "pipeline/graphics/vertex_positions_x4.h"
 
 namespace kiln::exec::gfx {
 namespace {
@@ -398,11 +399,8 @@ void to_screen_vertices(const ViewportTransform& vp, const uint32_t* vertices, u
   size_t i = 0;
   for (; i + 4 <= count; i += 4) {
     const uint32_t* v = vertices + i * stride;
-    __m128 x = _mm_loadu_ps(reinterpret_cast<const float*>(v));
-    __m128 y = _mm_loadu_ps(reinterpret_cast<const float*>(v + stride));
-    __m128 z = _mm_loadu_ps(reinterpret_cast<const float*>(v + 2 * stride));
-    __m128 w = _mm_loadu_ps(reinterpret_cast<const float*>(v + 3 * stride));
-    _MM_TRANSPOSE4_PS(x, y, z, w);
+    __m128 x, y, z, w;
+    load_positions_x4(v, stride, x, y, z, w);
     __m128 inv_w = _mm_div_ps(one, w);
     __m128 sx = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(x, inv_w), scale_x), offset_x);
     __m128 sy = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(y, inv_w), scale_y), offset_y);

@@ -100,6 +100,46 @@ TEST_F(DrawFeaturesTest, VertexAttributeDivisorRepeatsInstanceData) {
   }
 }
 
+// The primitive-restart tests' scene in a 64x64 target: a red rectangle [8, 24) x [8, 56) from
+// vertices 0-3 and a green one [40, 56) x [8, 56) from vertices 4-7, each in strip order
+// (top-left, top-right, bottom-left, bottom-right), and the image they leave.
+std::vector<ColoredVertex> restart_rectangle_vertices() {
+  auto corner = [](float x, float y, std::array<float, 4> c) {
+    return ColoredVertex{clip(x), clip(y), 0.5f, c[0], c[1], c[2], c[3]};
+  };
+  const std::array<float, 4> red{1, 0, 0, 1}, green{0, 1, 0, 1};
+  return {corner(8, 8, red),    corner(24, 8, red),    corner(8, 56, red),    corner(24, 56, red),
+          corner(40, 8, green), corner(56, 8, green), corner(40, 56, green), corner(56, 56, green)};
+}
+
+std::array<uint8_t, 4> restart_rectangles_pixel(uint32_t x, uint32_t y) {
+  if (y < 8 || y >= 56) return {0, 0, 0, 0};
+  if (x >= 8 && x < 24) return {255, 0, 0, 255};
+  if (x >= 40 && x < 56) return {0, 255, 0, 255};
+  return {0, 0, 0, 0};
+}
+
+// Draws `vertices` (draw_colored, primitive restart on) through `indices` and returns the image.
+template <typename Index>
+std::vector<uint8_t> draw_with_restart(TestDevice& device, const std::vector<ColoredVertex>& vertices,
+                                       const std::vector<Index>& indices, VkIndexType type, VkPrimitiveTopology topology) {
+  Buffer vb = vertex_buffer(device, vertices);
+  Buffer ib = device.create_buffer(sizeof(Index) * indices.size(), VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+  std::memcpy(ib.mapped, indices.data(), sizeof(Index) * indices.size());
+  DrawJobOptions o = colored_options();
+  o.topology = topology;
+  o.primitive_restart = true;
+  DrawJob job(device, o);
+  EXPECT_EQ(job.pipeline_result(), VK_SUCCESS);
+  if (job.pipeline_result() != VK_SUCCESS) return {};
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdBindIndexBuffer(cb, ib.buffer, 0, type);
+    vkCmdDrawIndexed(cb, uint32_t(indices.size()), 1, 0, 0, 0);
+  });
+  return job.read_color();
+}
+
 // VK_EXT_index_type_uint8: a triangle strip with 8-bit indices and primitive restart (0xFF) draws
 // two separate rectangles, [8, 24) x [8, 56) in red and [40, 56) x [8, 56) in green; a strip
 // without the restart would also fill the gap between them.
@@ -109,33 +149,10 @@ TEST_F(DrawFeaturesTest, Uint8IndicesWithPrimitiveRestart) {
                       uint8.indexTypeUint8,
                   "VK_EXT_index_type_uint8");
   TestDevice& device = *create_device_with_extension(uint8, VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME);
-  auto corner = [](float x, float y, std::array<float, 4> c) {
-    return ColoredVertex{clip(x), clip(y), 0.5f, c[0], c[1], c[2], c[3]};
-  };
-  const std::array<float, 4> red{1, 0, 0, 1}, green{0, 1, 0, 1};
-  const std::vector<ColoredVertex> vertices = {corner(8, 8, red),   corner(24, 8, red),   corner(8, 56, red),
-                                               corner(24, 56, red), corner(40, 8, green), corner(56, 8, green),
-                                               corner(40, 56, green), corner(56, 56, green)};
-  Buffer vb = vertex_buffer(device, vertices);
-  const uint8_t indices[] = {0, 1, 2, 3, 0xFF, 4, 5, 6, 7};
-  Buffer ib = device.create_buffer(sizeof indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
-  std::memcpy(ib.mapped, indices, sizeof indices);
-  DrawJobOptions o = colored_options();
-  o.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
-  o.primitive_restart = true;
-  DrawJob job(device, o);
-  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
-  job.draw(kBlack, [&](VkCommandBuffer cb) {
-    bind_vertices(cb, vb);
-    vkCmdBindIndexBuffer(cb, ib.buffer, 0, VK_INDEX_TYPE_UINT8_EXT);
-    vkCmdDrawIndexed(cb, 9, 1, 0, 0, 0);
-  });
-  check_rgba8(job.read_color(), "uint8 strip", [](uint32_t x, uint32_t y) -> std::array<uint8_t, 4> {
-    if (y < 8 || y >= 56) return {0, 0, 0, 0};
-    if (x >= 8 && x < 24) return {255, 0, 0, 255};
-    if (x >= 40 && x < 56) return {0, 255, 0, 255};
-    return {0, 0, 0, 0};
-  });
+  const std::vector<uint8_t> indices = {0, 1, 2, 3, 0xFF, 4, 5, 6, 7};
+  check_rgba8(draw_with_restart(device, restart_rectangle_vertices(), indices, VK_INDEX_TYPE_UINT8_EXT,
+                                VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP),
+              "uint8 strip", restart_rectangles_pixel);
 }
 
 // multiDrawIndirect, drawIndirectFirstInstance and drawIndirectCount: four records draw the four
@@ -278,34 +295,12 @@ TEST_F(DrawFeaturesTest, ListRestartDropsTheIncompletePrimitive) {
                   "VK_EXT_primitive_topology_list_restart");
   restart.primitiveTopologyPatchListRestart = VK_FALSE;
   TestDevice& device = *create_device_with_extension(restart, VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME);
-  auto corner = [](float x, float y, std::array<float, 4> c) {
-    return ColoredVertex{clip(x), clip(y), 0.5f, c[0], c[1], c[2], c[3]};
-  };
-  const std::array<float, 4> red{1, 0, 0, 1}, green{0, 1, 0, 1}, blue{0, 0, 1, 1};
-  const std::vector<ColoredVertex> vertices = {
-      corner(8, 8, red),     corner(24, 8, red),    corner(8, 56, red),    corner(24, 56, red),
-      corner(40, 8, green),  corner(56, 8, green),  corner(40, 56, green), corner(56, 56, green),
-      corner(32, 8, blue),   corner(32, 56, blue)};
-  Buffer vb = vertex_buffer(device, vertices);
-  const uint16_t indices[] = {0, 1, 2, 1, 3, 2, 8, 9, 0xFFFF, 4, 5, 6, 5, 7, 6};
-  Buffer ib = device.create_buffer(sizeof indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
-  std::memcpy(ib.mapped, indices, sizeof indices);
-  DrawJobOptions o = colored_options();
-  o.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-  o.primitive_restart = true;
-  DrawJob job(device, o);
-  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
-  job.draw(kBlack, [&](VkCommandBuffer cb) {
-    bind_vertices(cb, vb);
-    vkCmdBindIndexBuffer(cb, ib.buffer, 0, VK_INDEX_TYPE_UINT16);
-    vkCmdDrawIndexed(cb, uint32_t(std::size(indices)), 1, 0, 0, 0);
-  });
-  check_rgba8(job.read_color(), "list with restart", [](uint32_t x, uint32_t y) -> std::array<uint8_t, 4> {
-    if (y < 8 || y >= 56) return {0, 0, 0, 0};
-    if (x >= 8 && x < 24) return {255, 0, 0, 255};
-    if (x >= 40 && x < 56) return {0, 255, 0, 255};
-    return {0, 0, 0, 0};
-  });
+  std::vector<ColoredVertex> vertices = restart_rectangle_vertices();
+  vertices.push_back(ColoredVertex{clip(32), clip(8), 0.5f, 0, 0, 1, 1});   // blue: the gap's top
+  vertices.push_back(ColoredVertex{clip(32), clip(56), 0.5f, 0, 0, 1, 1});  // and bottom
+  const std::vector<uint16_t> indices = {0, 1, 2, 1, 3, 2, 8, 9, 0xFFFF, 4, 5, 6, 5, 7, 6};
+  check_rgba8(draw_with_restart(device, vertices, indices, VK_INDEX_TYPE_UINT16, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST),
+              "list with restart", restart_rectangles_pixel);
 }
 
 // VK_EXT_provoking_vertex: flat colours of a triangle strip, a triangle fan and a line strip come

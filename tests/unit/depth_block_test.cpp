@@ -1,5 +1,5 @@
-// The block depth test (pipeline/graphics/depth_block.h): against the scalar formula and compare
-// for every op, and whole draws through it against the same draws through the per-sample depth
+// The block depth test (pipeline/graphics/depth_block.h): against the scalar formula and the
+// scalar compare the per-sample test uses (compare_op.h) for every op, and whole draws through it against the same draws through the per-sample depth
 // test (depth bounds on, over [0, 1], takes that path) — colour and depth bit for bit.
 #include <cmath>
 #include <cstring>
@@ -8,23 +8,11 @@
 #include <vector>
 
 #include "draw_test_util.h"
+#include "pipeline/graphics/compare_op.h"
 #include "pipeline/graphics/depth_block.h"
 
 namespace kiln::exec::test {
 namespace {
-
-bool scalar_compare(VkCompareOp op, float a, float b) {
-  switch (op) {
-    case VK_COMPARE_OP_NEVER: return false;
-    case VK_COMPARE_OP_LESS: return a < b;
-    case VK_COMPARE_OP_EQUAL: return a == b;
-    case VK_COMPARE_OP_LESS_OR_EQUAL: return a <= b;
-    case VK_COMPARE_OP_GREATER: return a > b;
-    case VK_COMPARE_OP_NOT_EQUAL: return a != b;
-    case VK_COMPARE_OP_GREATER_OR_EQUAL: return a >= b;
-    default: return true;
-  }
-}
 
 constexpr VkCompareOp kOps[] = {VK_COMPARE_OP_NEVER,           VK_COMPARE_OP_LESS,    VK_COMPARE_OP_EQUAL,
                                 VK_COMPARE_OP_LESS_OR_EQUAL,   VK_COMPARE_OP_GREATER, VK_COMPARE_OP_NOT_EQUAL,
@@ -67,7 +55,7 @@ TEST(DepthBlock, MatchesTheScalarPlaneAndCompare) {
         for (int r = 0; r < 8; ++r)
           for (int c = 0; c < 8; ++c) {
             const float old = before[r * 12 + c];
-            const bool pass = scalar_compare(op, expected_z[r][c], old);
+            const bool pass = gfx::compare_op(op, expected_z[r][c], old);
             ASSERT_EQ(((passed >> (r * 8 + c)) & 1) != 0, pass) << "op " << op << " pixel " << c << "," << r;
             const float want = pass && write ? expected_z[r][c] : old;
             ASSERT_EQ(memcmp(&stored[r * 12 + c], &want, 4), 0) << "op " << op << " write " << write;
