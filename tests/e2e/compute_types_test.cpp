@@ -1423,9 +1423,10 @@ TEST_F(ComputeTypesTest, RoundingModeDecorationsOnConversionsToHalf) {
 }
 
 // Float controls Kiln reports (shaderDenormPreserve, shaderSignedZeroInfNanPreserve and
-// shaderRoundingModeRTE for 32 and 64 bits): with those execution modes, +, -, * and / on
+// shaderRoundingModeRTE for 16, 32 and 64 bits): with those execution modes, +, -, * and / on
 // subnormal operands and results, signed zeros, infinities and NaNs give the host's IEEE results
-// bit for bit (this test binary runs with the default MXCSR: nothing flushed).
+// bit for bit (this test binary runs with the default MXCSR: nothing flushed; half results are
+// the exact result rounded once to nearest even).
 template <typename T>
 std::vector<T> float_control_operands() {
   using L = std::numeric_limits<T>;
@@ -1443,19 +1444,37 @@ std::vector<T> float_control_operands() {
   return v;
 }
 
+std::vector<uint16_t> half_float_control_operands() {
+  std::vector<uint16_t> v = {0x0400, 0x8200,  // smallest normal + (-2^-15): subnormal
+                             0x0003, 0x0001,  // subnormal operands
+                             0x2000, 0x1C00,  // 2^-7 * 2^-8: subnormal product
+                             0x0200, 0x4400,  // 2^-15 / 4: subnormal quotient
+                             0x0000, 0x8000, 0x8000, 0x8000,  // signed zeros
+                             0x8000, 0x4500, 0x7C00, 0x4000,  // -0 * 5, inf / 2
+                             0x7C00, 0x7C00, 0xFC00, 0x0000,  // inf - inf, -inf / 0
+                             0x7E00, 0x3C00, 0x3C00, 0x4200};  // NaN, 1/3 rounded to nearest even
+  Random random(9);
+  while (v.size() < 128) v.push_back(half_from_double(random.uniform(-4, 4) * std::exp2(-int(random.below(26)))));
+  return v;
+}
+
 TEST_F(ComputeTypesTest, FloatControlsPreserveDenormalsSignedZerosInfinitiesAndNaNs) {
   VkPhysicalDeviceVulkan12Properties p12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
   VkPhysicalDeviceProperties2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p12};
   vkGetPhysicalDeviceProperties2(physical_device(), &query);
-  REQUIRE_ON_KILN(p12.shaderDenormPreserveFloat32 && p12.shaderDenormPreserveFloat64 &&
-                      p12.shaderSignedZeroInfNanPreserveFloat32 && p12.shaderSignedZeroInfNanPreserveFloat64 &&
+  REQUIRE_ON_KILN(p12.shaderDenormPreserveFloat16 && p12.shaderDenormPreserveFloat32 && p12.shaderDenormPreserveFloat64 &&
+                      p12.shaderSignedZeroInfNanPreserveFloat16 && p12.shaderSignedZeroInfNanPreserveFloat32 &&
+                      p12.shaderSignedZeroInfNanPreserveFloat64 && p12.shaderRoundingModeRTEFloat16 &&
                       p12.shaderRoundingModeRTEFloat32 && p12.shaderRoundingModeRTEFloat64,
-                  "float controls: denorm/signed-zero-inf-nan preserve and RTE for 32 and 64 bits");
-  REQUIRE_FEATURES({features().core.features.shaderFloat64, "shaderFloat64"});
+                  "float controls: denorm/signed-zero-inf-nan preserve and RTE for 16, 32 and 64 bits");
+  const DeviceFeatures& f = features();
+  REQUIRE_FEATURES({f.core.features.shaderFloat64, "shaderFloat64"}, {f.v12.shaderFloat16, "shaderFloat16"},
+                   {f.v11.storageBuffer16BitAccess, "storageBuffer16BitAccess"});
   TestDevice& device = typed_device();
   constexpr uint32_t kPairs = 64;  // one workgroup (float_controls_preserve.spvasm)
   const std::vector<float> floats = float_control_operands<float>();
   const std::vector<double> doubles = float_control_operands<double>();
+  const std::vector<uint16_t> halves = half_float_control_operands();
   const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   Buffer float_in = device.create_buffer(sizeof(float) * 2 * kPairs, storage);
   Buffer double_in = device.create_buffer(sizeof(double) * 2 * kPairs, storage);
@@ -1463,13 +1482,18 @@ TEST_F(ComputeTypesTest, FloatControlsPreserveDenormalsSignedZerosInfinitiesAndN
   Buffer double_out = device.create_buffer(sizeof(double) * 4 * kPairs, storage, 0xCD);
   std::memcpy(float_in.mapped, floats.data(), sizeof(float) * 2 * kPairs);
   std::memcpy(double_in.mapped, doubles.data(), sizeof(double) * 2 * kPairs);
+  Buffer half_in = device.create_buffer(sizeof(uint16_t) * 2 * kPairs, storage);
+  Buffer half_out = device.create_buffer(sizeof(uint16_t) * 4 * kPairs, storage, 0xCD);
+  std::memcpy(half_in.mapped, halves.data(), sizeof(uint16_t) * 2 * kPairs);
   const VkDescriptorType ssbo = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  ComputeJob job(device, "float_controls_preserve.spvasm", {ssbo, ssbo, ssbo, ssbo});
+  ComputeJob job(device, "float_controls_preserve.spvasm", {ssbo, ssbo, ssbo, ssbo, ssbo, ssbo});
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   job.bind_buffer(0, float_in);
   job.bind_buffer(1, double_in);
   job.bind_buffer(2, float_out);
   job.bind_buffer(3, double_out);
+  job.bind_buffer(4, half_in);
+  job.bind_buffer(5, half_out);
   job.run(1);
   auto check = [&](const auto& in, const auto* got, const char* type) {
     using T = std::decay_t<decltype(in[0])>;
@@ -1488,6 +1512,21 @@ TEST_F(ComputeTypesTest, FloatControlsPreserveDenormalsSignedZerosInfinitiesAndN
   };
   check(floats, mapped_as<float>(float_out), "float");
   check(doubles, mapped_as<double>(double_out), "double");
+  GroupedFailures half_failures([](size_t i) { return "half pair " + std::to_string(i); });
+  const uint16_t* got = mapped_as<uint16_t>(half_out);
+  const char* names[4] = {"a + b", "a - b", "a * b", "a / b"};
+  for (uint32_t i = 0; i < kPairs; ++i) {
+    const double a = double_from_half(halves[2 * i]), b = double_from_half(halves[2 * i + 1]);
+    // +, -, * are exact in double and / is rounded innocuously (53 >= 2 * 11 + 2 bits): one rounding to half.
+    const uint16_t expected[4] = {half_from_double(a + b), half_from_double(a - b), half_from_double(a * b),
+                                  half_from_double(a / b)};
+    for (int k = 0; k < 4; ++k) {
+      const uint16_t actual = got[4 * i + k];
+      const bool same = std::isnan(double_from_half(expected[k])) ? std::isnan(double_from_half(actual)) : actual == expected[k];
+      if (!same) half_failures.add(names[k], i, hex(actual), hex(expected[k]));
+    }
+  }
+  half_failures.report(kPairs);
 }
 
 // --- OpSpecConstantOp that specialization cannot fold ----------------------------------------------
