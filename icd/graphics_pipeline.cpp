@@ -102,6 +102,8 @@ const char* parse_fixed_function(const VkGraphicsPipelineCreateInfo& info, Graph
       std::copy_n(vp->pViewports, vp->viewportCount, v.viewports);
     if (vp->pScissors && !(g->dynamic_mask & (kDynScissor | kDynScissorWithCount)))
       std::copy_n(vp->pScissors, vp->scissorCount, v.scissors);
+    if (const auto* control = find_in_chain<VkPipelineViewportDepthClipControlCreateInfoEXT>(vp->pNext))
+      v.negative_one_to_one = control->negativeOneToOne;
   }
   if (const auto* ms = info.pMultisampleState) {
     exec::MultisampleState& m = st.multisample;

@@ -476,6 +476,16 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->stippledSmoothLines = VK_TRUE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_CONTROL_FEATURES_EXT:
+        // Near plane z = -w and z' = (z + 1) / 2 across the depth range (draw_context.cpp
+        // set_viewports, clipping.cpp; DrawTest.DepthClipControlNegativeOneToOne).
+        reinterpret_cast<VkPhysicalDeviceDepthClipControlFeaturesEXT*>(s)->depthClipControl = VK_TRUE;
+        break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT:
+        // Clipping reads RasterizationState::depth_clip, the clamp depth_clamp
+        // (DrawTest.DepthClipIsIndependentOfDepthClamp).
+        reinterpret_cast<VkPhysicalDeviceDepthClipEnableFeaturesEXT*>(s)->depthClipEnable = VK_TRUE;
+        break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT:
         // A vertex kernel per recorded vertex input state (icd/vertex_input_variants.h;
         // DrawFeaturesTest.VertexInputDynamicState).

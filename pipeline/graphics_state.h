@@ -95,6 +95,9 @@ struct ViewportState {
   uint32_t viewport_count = 0, scissor_count = 0;
   VkViewport viewports[kMaxViewports] = {};
   VkRect2D scissors[kMaxViewports] = {};
+  // VK_EXT_depth_clip_control: clip-space z runs over [-w, w] and NDC z in [-1, 1] maps to
+  // [minDepth, maxDepth] (OpenGL's convention) instead of [0, w] and [0, 1].
+  bool negative_one_to_one = false;
 };
 
 // Pipeline state with the command buffer's dynamic state already applied: complete for a draw.

@@ -29,7 +29,7 @@ struct Planes {
       case 1: return vp.guard_hi[0] * w - x;
       case 2: return y - vp.guard_lo[1] * w;
       case 3: return vp.guard_hi[1] * w - y;
-      case 4: return depth_clip ? z : 1.0f;
+      case 4: return !depth_clip ? 1.0f : vp.near_at_minus_w ? z + w : z;
       case 5: return depth_clip ? w - z : 1.0f;
       case 6: return w - 1e-20f;  // w > 0 even when depth clipping is off
       default: {
@@ -120,7 +120,8 @@ void clip_outcodes(const DrawContext& ctx, const ViewportTransform& viewport, co
     code = _mm_or_si128(code, bit_if_outside(_mm_cmpge_ps(_mm_sub_ps(_mm_mul_ps(hi_x, w), x), zero), 1));
     code = _mm_or_si128(code, bit_if_outside(_mm_cmpge_ps(_mm_sub_ps(y, _mm_mul_ps(lo_y, w)), zero), 2));
     code = _mm_or_si128(code, bit_if_outside(_mm_cmpge_ps(_mm_sub_ps(_mm_mul_ps(hi_y, w), y), zero), 3));
-    const __m128i depth = _mm_or_si128(bit_if_outside(_mm_cmpge_ps(z, zero), 4),
+    const __m128 near = viewport.near_at_minus_w ? _mm_add_ps(z, w) : z;
+    const __m128i depth = _mm_or_si128(bit_if_outside(_mm_cmpge_ps(near, zero), 4),
                                        bit_if_outside(_mm_cmpge_ps(_mm_sub_ps(w, z), zero), 5));
     code = _mm_or_si128(code, _mm_and_si128(depth, depth_bits));
     code = _mm_or_si128(code, bit_if_outside(_mm_cmpge_ps(_mm_sub_ps(w, min_w), zero), 6));

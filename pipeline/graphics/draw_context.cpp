@@ -34,10 +34,16 @@ void set_viewports(DrawContext& ctx) {
     ViewportTransform& t = ctx.viewports[i];
     t.scale[0] = v.width / 2;
     t.scale[1] = v.height / 2;
-    t.scale[2] = v.maxDepth - v.minDepth;
     t.offset[0] = v.x + v.width / 2;
     t.offset[1] = v.y + v.height / 2;
-    t.offset[2] = v.minDepth;
+    t.near_at_minus_w = vs.negative_one_to_one;
+    if (vs.negative_one_to_one) {
+      t.scale[2] = (v.maxDepth - v.minDepth) / 2;
+      t.offset[2] = (v.maxDepth + v.minDepth) / 2;
+    } else {
+      t.scale[2] = v.maxDepth - v.minDepth;
+      t.offset[2] = v.minDepth;
+    }
     t.min_depth = std::min(v.minDepth, v.maxDepth);
     t.max_depth = std::max(v.minDepth, v.maxDepth);
     for (int a = 0; a < 2; ++a) {

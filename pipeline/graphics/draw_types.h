@@ -69,6 +69,7 @@ struct ViewportTransform {
   float min_depth, max_depth;  // ordered (min <= max), for depth clamp
   float guard_lo[2], guard_hi[2];  // NDC x/y limits that keep framebuffer coordinates in the guard band
   Rect scissor;                // scissor ∩ render area ∩ attachments
+  bool near_at_minus_w;        // the near clip plane is z = -w (ViewportState::negative_one_to_one), not z = 0
 };
 
 // Everything the steps of one draw command share; built once per DrawCmd.

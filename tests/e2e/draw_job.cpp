@@ -169,6 +169,10 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
   viewport.viewportCount = std::max<uint32_t>(1, static_cast<uint32_t>(options.viewports.size()));
   viewport.scissorCount = viewport.viewportCount;
+  VkPipelineViewportDepthClipControlCreateInfoEXT clip_control{
+      VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_DEPTH_CLIP_CONTROL_CREATE_INFO_EXT};
+  clip_control.negativeOneToOne = VK_TRUE;
+  if (options.negative_one_to_one) viewport.pNext = &clip_control;
   VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
   raster.polygonMode = options.polygon_mode;
   raster.depthClampEnable = options.depth_clamp;
@@ -191,6 +195,13 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   if (options.line_mode != VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT || options.line_stipple) {
     line.pNext = raster.pNext;
     raster.pNext = &line;
+  }
+  VkPipelineRasterizationDepthClipStateCreateInfoEXT depth_clip{
+      VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT};
+  if (options.depth_clip) {
+    depth_clip.depthClipEnable = *options.depth_clip;
+    depth_clip.pNext = raster.pNext;
+    raster.pNext = &depth_clip;
   }
   VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   multisample.rasterizationSamples = options.samples;

@@ -10,6 +10,7 @@
 #include <array>
 #include <functional>
 #include <string>
+#include <optional>
 #include <vector>
 
 #include "e2e/vk_fixture.h"
@@ -61,6 +62,9 @@ struct DrawJobOptions {
   uint16_t line_stipple_pattern = 0xFFFF;
   VkPolygonMode polygon_mode = VK_POLYGON_MODE_FILL;
   bool depth_clamp = false;
+  // VK_EXT_depth_clip_enable: VkPipelineRasterizationDepthClipStateCreateInfoEXT when set.
+  std::optional<bool> depth_clip;
+  bool negative_one_to_one = false;  // VK_EXT_depth_clip_control (the device enables it)
   float line_width = 1.0f;
   bool depth_bias_enable = false;
   float depth_bias_constant = 0.0f, depth_bias_clamp = 0.0f, depth_bias_slope = 0.0f;

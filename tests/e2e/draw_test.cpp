@@ -340,6 +340,81 @@ TEST_F(DrawTest, DepthClampDrawsBeyondTheFarPlane) {
   }
 }
 
+// VK_EXT_depth_clip_enable: the same quad at z = 1.5, with depth clamp on but depth clipping
+// on (clipped away: nothing drawn), and with both off (not clipped: drawn; its depth is undefined
+// outside [0, 1], so only colour is checked).
+TEST_F(DrawTest, DepthClipIsIndependentOfDepthClamp) {
+  VkPhysicalDeviceDepthClipEnableFeaturesEXT clip{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT};
+  REQUIRE_ON_KILN(features().core.features.depthClamp &&
+                      query_extension_features(physical_device(), VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME, clip) &&
+                      clip.depthClipEnable,
+                  "depthClamp and VK_EXT_depth_clip_enable");
+  DeviceFeatures enabled;
+  enabled.core.features.depthClamp = VK_TRUE;
+  enabled.v13.pNext = &clip;
+  TestDevice& device = *create_device(enabled, {VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME});
+  Buffer vb = vertex_buffer(device, rect(-1, -1, 1, 1, 1.5f, {1, 0, 0, 1}));
+  for (const bool clamp_and_clip : {true, false}) {
+    SCOPED_TRACE(clamp_and_clip ? "clamp on, clip on" : "clamp off, clip off");
+    DrawJobOptions o = colored_options();
+    o.depth_format = VK_FORMAT_D32_SFLOAT;
+    o.depth_stencil.depthTestEnable = VK_TRUE;
+    o.depth_stencil.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+    o.depth_clamp = clamp_and_clip;
+    o.depth_clip = clamp_and_clip;
+    DrawJob job(device, o);
+    ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+    job.draw(kBlack, [&](VkCommandBuffer cb) {
+      bind_vertices(cb, vb);
+      vkCmdDraw(cb, 6, 1, 0, 0);
+    }, 0.5f);
+    check_rgba8(job.read_color(), "quad beyond the far plane", [&](uint32_t, uint32_t) -> std::array<uint8_t, 4> {
+      return clamp_and_clip ? std::array<uint8_t, 4>{0, 0, 0, 0} : std::array<uint8_t, 4>{255, 0, 0, 255};
+    });
+  }
+}
+
+// VK_EXT_depth_clip_control: a quad at NDC z = -0.5 (left half) and one at z = 0.5 (right half).
+// With negativeOneToOne both are inside the clip volume and land at depths 0.25 and 0.75; with
+// Vulkan's [0, 1] the left one is clipped away and the right one lands at 0.5.
+TEST_F(DrawTest, DepthClipControlNegativeOneToOne) {
+  VkPhysicalDeviceDepthClipControlFeaturesEXT control{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_CONTROL_FEATURES_EXT};
+  REQUIRE_ON_KILN(query_extension_features(physical_device(), VK_EXT_DEPTH_CLIP_CONTROL_EXTENSION_NAME, control) &&
+                      control.depthClipControl,
+                  "VK_EXT_depth_clip_control");
+  TestDevice& device = *create_device_with_extension(control, VK_EXT_DEPTH_CLIP_CONTROL_EXTENSION_NAME);
+  std::vector<ColoredVertex> quads = rect(-1, -1, 0, 1, -0.5f, {1, 0, 0, 1});
+  const std::vector<ColoredVertex> right = rect(0, -1, 1, 1, 0.5f, {0, 1, 0, 1});
+  quads.insert(quads.end(), right.begin(), right.end());
+  Buffer vb = vertex_buffer(device, quads);
+  for (const bool minus_one_to_one : {true, false}) {
+    SCOPED_TRACE(minus_one_to_one ? "negativeOneToOne" : "zero to one");
+    DrawJobOptions o = colored_options();
+    o.depth_format = VK_FORMAT_D32_SFLOAT;
+    o.depth_stencil.depthTestEnable = VK_TRUE;
+    o.depth_stencil.depthWriteEnable = VK_TRUE;
+    o.depth_stencil.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+    o.negative_one_to_one = minus_one_to_one;
+    DrawJob job(device, o);
+    ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+    job.draw(kBlack, [&](VkCommandBuffer cb) {
+      bind_vertices(cb, vb);
+      vkCmdDraw(cb, 12, 1, 0, 0);
+    }, 1.0f);
+    const std::vector<uint8_t> pixels = job.read_color();
+    const std::vector<uint8_t> depth = job.read_depth();
+    PixelCheck failures(64, 64);
+    for (size_t i = 0; i < 64 * 64; ++i) {
+      const bool left = i % 64 < 32;
+      float d;
+      std::memcpy(&d, &depth[i * 4], 4);
+      const bool drawn = !left || minus_one_to_one;
+      failures.expect_eq(i, pixels[i * 4 + (left ? 0 : 1)], uint8_t(drawn ? 255 : 0), "colour");
+      failures.expect_eq(i, d, !drawn ? 1.0f : left ? 0.25f : minus_one_to_one ? 0.75f : 0.5f, "depth");
+    }
+  }
+}
+
 // Polygon mode LINE draws a quad's outline: the interior stays clear, every row of the quad has
 // its left and right edge pixels drawn, and the drawn pixels are about the perimeter's count.
 TEST_F(DrawTest, PolygonModeLineDrawsOutlines) {
