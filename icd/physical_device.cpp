@@ -476,6 +476,11 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->stippledSmoothLines = VK_TRUE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_NON_SEAMLESS_CUBE_MAP_FEATURES_EXT:
+        // Faces addressed alone with the sampler's address modes (memory/sampling.cpp texel();
+        // unit Sampling.CubeFacesAndSeamlessEdges).
+        reinterpret_cast<VkPhysicalDeviceNonSeamlessCubeMapFeaturesEXT*>(s)->nonSeamlessCubeMap = VK_TRUE;
+        break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_CONTROL_FEATURES_EXT:
         // Near plane z = -w and z' = (z + 1) / 2 across the depth range (draw_context.cpp
         // set_viewports, clipping.cpp; DrawTest.DepthClipControlNegativeOneToOne).

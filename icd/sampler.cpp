@@ -82,6 +82,7 @@ bool check(const VkSamplerCreateInfo& info, mem::Sampler* s) {
   s->max_lod = info.maxLod;
   s->border_color = info.borderColor;
   s->unnormalized_coordinates = info.unnormalizedCoordinates;
+  s->seamless_cube = !(info.flags & VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT);
   if (const auto* r = find_in_chain<VkSamplerReductionModeCreateInfo>(info.pNext)) {
     if (r->reductionMode > VK_SAMPLER_REDUCTION_MODE_MAX) return fail("invalid reduction mode");
     s->reduction_mode = r->reductionMode;

@@ -55,6 +55,9 @@ struct Sampler {
   VkClearColorValue border_value{};  // the border colour's four values (float or integer)
   bool unnormalized_coordinates = false;
   VkSamplerReductionMode reduction_mode = VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE;
+  // Cube filtering reads across face edges; false (VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT):
+  // each face is addressed alone with the sampler's address modes, like a 2D image.
+  bool seamless_cube = true;
 };
 
 }  // namespace kiln::mem

@@ -134,7 +134,7 @@ class Routine {
   static Texel texel(const Footprint& f, int32_t i, int32_t j, int32_t k) {
     const SampledLevel& L = f.v.levels[f.level];
     Texel t;
-    if (f.face >= 0) {
+    if (f.face >= 0 && f.s.seamless_cube) {
       const int32_t n = int32_t(L.width);
       uint32_t face = uint32_t(f.face);
       if (i < 0 || j < 0 || i >= n || j >= n) {
@@ -157,7 +157,8 @@ class Routine {
           return f.compare ? compared(f, t) : t;
         }
       }
-      const int32_t z = f.dims == 3 ? c[2] : f.layer;
+      // Non-seamless cube faces are 2D images at layer + face.
+      const int32_t z = f.dims == 3 ? c[2] : f.layer + std::max(f.face, 0);
       t = load(f.v, f.level, c[0], f.dims >= 2 ? c[1] : 0, z);
     }
     return f.compare ? compared(f, t) : t;

@@ -359,6 +359,16 @@ TEST(Sampling, CubeFacesAndSeamlessEdges) {
   const float z_texel = 5 + 0.01f * (1 * n + 3);  // +Z row 1 column 3
   const float x_texel = 1 + 0.01f * (1 * n + 0);  // +X: sc = -rz runs from +Z's edge: column 0, row 1
   EXPECT_NEAR(as_float(run(v, &s, r))[0], 0.5f * (z_texel + x_texel), 1e-5);
+  // Non-seamless (VK_EXT_non_seamless_cube_map): +Z alone with the address modes — clamping
+  // repeats its column 3, repeating wraps to its column 0.
+  s.seamless_cube = false;
+  s.address[0] = s.address[1] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  EXPECT_NEAR(as_float(run(v, &s, r))[0], z_texel, 1e-5);
+  s.address[0] = s.address[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+  const float z_wrapped = 5 + 0.01f * (1 * n + 0);  // +Z row 1 column 0
+  EXPECT_NEAR(as_float(run(v, &s, r))[0], 0.5f * (z_texel + z_wrapped), 1e-5);
+  s.address[0] = s.address[1] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;  // transparent black border
+  EXPECT_NEAR(as_float(run(v, &s, r))[0], 0.5f * z_texel, 1e-5);
 }
 
 TEST(Sampling, FetchReadsEveryLevelAndZeroOutside) {
