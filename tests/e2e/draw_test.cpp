@@ -305,6 +305,17 @@ TEST_F(DrawTest, VertexAndFragmentStoresClipAndCullDistances) {
     }
 }
 
+// draw_colored into a D32 depth attachment with the test on (ALWAYS) and writes on: the depth
+// range tests below read back where each fragment's depth landed.
+DrawJobOptions depth_always_options() {
+  DrawJobOptions o = colored_options();
+  o.depth_format = VK_FORMAT_D32_SFLOAT;
+  o.depth_stencil.depthTestEnable = VK_TRUE;
+  o.depth_stencil.depthWriteEnable = VK_TRUE;
+  o.depth_stencil.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+  return o;
+}
+
 // Depth clamp: a quad beyond the far plane (z = 1.5) is not clipped but drawn with its depth
 // clamped to the viewport's maxDepth; without clamping it disappears.
 TEST_F(DrawTest, DepthClampDrawsBeyondTheFarPlane) {
@@ -316,11 +327,7 @@ TEST_F(DrawTest, DepthClampDrawsBeyondTheFarPlane) {
   Buffer vb = vertex_buffer(device, quad);
   for (const bool clamp : {true, false}) {
     SCOPED_TRACE(clamp ? "depth clamp on" : "depth clamp off");
-    DrawJobOptions o = colored_options();
-    o.depth_format = VK_FORMAT_D32_SFLOAT;
-    o.depth_stencil.depthTestEnable = VK_TRUE;
-    o.depth_stencil.depthWriteEnable = VK_TRUE;
-    o.depth_stencil.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+    DrawJobOptions o = depth_always_options();
     o.depth_clamp = clamp;
     DrawJob job(device, o);
     ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
@@ -356,10 +363,7 @@ TEST_F(DrawTest, DepthClipIsIndependentOfDepthClamp) {
   Buffer vb = vertex_buffer(device, rect(-1, -1, 1, 1, 1.5f, {1, 0, 0, 1}));
   for (const bool clamp_and_clip : {true, false}) {
     SCOPED_TRACE(clamp_and_clip ? "clamp on, clip on" : "clamp off, clip off");
-    DrawJobOptions o = colored_options();
-    o.depth_format = VK_FORMAT_D32_SFLOAT;
-    o.depth_stencil.depthTestEnable = VK_TRUE;
-    o.depth_stencil.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+    DrawJobOptions o = depth_always_options();
     o.depth_clamp = clamp_and_clip;
     o.depth_clip = clamp_and_clip;
     DrawJob job(device, o);
@@ -389,11 +393,7 @@ TEST_F(DrawTest, DepthClipControlNegativeOneToOne) {
   Buffer vb = vertex_buffer(device, quads);
   for (const bool minus_one_to_one : {true, false}) {
     SCOPED_TRACE(minus_one_to_one ? "negativeOneToOne" : "zero to one");
-    DrawJobOptions o = colored_options();
-    o.depth_format = VK_FORMAT_D32_SFLOAT;
-    o.depth_stencil.depthTestEnable = VK_TRUE;
-    o.depth_stencil.depthWriteEnable = VK_TRUE;
-    o.depth_stencil.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+    DrawJobOptions o = depth_always_options();
     o.negative_one_to_one = minus_one_to_one;
     DrawJob job(device, o);
     ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
