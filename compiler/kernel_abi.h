@@ -301,6 +301,9 @@ struct FragmentInterface {
   // Writes Location 0 Index 1, dual-source blending's second source, into output slot
   // kDualSourceOutputSlot (the SRC1_* blend factors of attachment 0 read it).
   bool writes_dual_source = false;
+  // Reads SampleMask (gl_SampleMaskIn): without PostDepthCoverage it is the primitive's coverage,
+  // so the engine keeps the coverage from before tests it runs early.
+  bool reads_sample_mask_in = false;
 };
 
 // One call shades W / 4 quads of 2x2 pixels. Lane i is pixel (i & 1, (i >> 1) & 1) of quad i / 4

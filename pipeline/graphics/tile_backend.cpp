@@ -50,6 +50,10 @@ struct DrawRasterState {
   SampleExtent sample_extent;
   bool shading, early, sample_rate, coverage_changes;
   bool block_depth;  // whole covered blocks test depth before their quads are gathered
+  // Early tests narrow coverage before the kernel, whose SampleMaskIn must still be the
+  // primitive's: pixel-rate MSAA shading of a shader that reads it keeps the pre-test coverage.
+  // (Single-sample lanes that fail are helpers; a per-sample invocation runs only for a passing sample.)
+  bool pre_test_mask_in;
   uint32_t W;
   uint32_t full_mask;
   // The invocation with its per-draw fields filled; each triangle sets its own fields before its
@@ -79,6 +83,8 @@ struct DrawRasterState {
     // Whole covered blocks test depth before their quads are gathered (depth_block.h) when the
     // tests run early and are a plain depth test of a single-sample D32 plane.
     block_depth = early && ctx.samples == 1 && full_mask == 1 && merger.depth_only_d32() && depth_block_supported();
+    pre_test_mask_in = shading && early && !sample_rate && ctx.samples > 1 && fi.reads_sample_mask_in &&
+                       merger.has_depth_stencil_work();
     if (!shading) return;
     scratch.reserve(W);
     inv.resources = ctx.cmd->resources;
@@ -105,7 +111,8 @@ class TriangleRasterizer {
       : ctx_(draw.ctx), merger_(merger), t_(t), interpolator_(draw.ctx, t, values, tile.x0, tile.y0),
         counts_(counts), edges_(t), sample_extent_(draw.sample_extent), scratch_(&scratch), line_(line),
         shading_(draw.shading), early_(draw.early), sample_rate_(draw.sample_rate),
-        coverage_changes_(draw.coverage_changes), block_depth_(draw.block_depth), inv_(draw.inv), W_(draw.W),
+        coverage_changes_(draw.coverage_changes), block_depth_(draw.block_depth),
+        pre_test_mask_in_(draw.pre_test_mask_in), inv_(draw.inv), W_(draw.W),
         full_mask_(draw.full_mask) {
     if (shading_) prepare_invocation();
   }
@@ -233,6 +240,7 @@ class TriangleRasterizer {
     if (batch_.quads == 0) return;
     const uint32_t lanes = batch_.lanes();
     if (early_ && merger_.has_depth_stencil_work() && !batch_depth_tested_) {
+      if (pre_test_mask_in_) memcpy(pre_test_coverage_, batch_.coverage, sizeof(uint32_t) * lanes);
       interpolator_.sample_depths(batch_, depth_);
       merger_.depth_stencil(batch_, batch_.coverage, depth_, t_);
       lanes_covered_ = covered_lanes();
@@ -275,7 +283,9 @@ class TriangleRasterizer {
     interpolator_.fill(batch_, W, sample, s.inputs.data(), s.frag_coord.data(), s.frag_depth.data(),
                        s.point_coord.data());
     uint32_t* mask_in = s.sample_mask_in.data();
-    for (uint32_t l = 0; l < W; ++l) mask_in[l] = l < lanes ? batch_.coverage[l] : 0;
+    // Lanes the early tests killed are helpers (not covered) whatever their mask says.
+    const uint32_t* primitive_coverage = pre_test_mask_in_ ? pre_test_coverage_ : batch_.coverage;
+    for (uint32_t l = 0; l < W; ++l) mask_in[l] = l < lanes ? primitive_coverage[l] : 0;
     if (fi.writes_sample_mask) std::fill(s.sample_mask_out.begin(), s.sample_mask_out.end(), ~0u);
     inv_.covered_mask = covered;
     inv_.quad_mask = quad_mask;
@@ -333,6 +343,8 @@ class TriangleRasterizer {
   const LineRaster* line_;  // the line's per-pixel rule, or null
   const bool shading_, early_, sample_rate_, coverage_changes_;
   const bool block_depth_;           // whole blocks use test_depth_block
+  const bool pre_test_mask_in_;      // SampleMaskIn from pre_test_coverage_ (DrawRasterState)
+  uint32_t pre_test_coverage_[QuadBatch::kMaxLanes];
   bool batch_depth_tested_ = false;  // batch_'s quads passed test_depth_block already
   abi::FragmentInvocation& inv_;  // the draw's (DrawRasterState::inv)
   const uint32_t W_;

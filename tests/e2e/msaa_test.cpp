@@ -634,6 +634,47 @@ INSTANTIATE_TEST_SUITE_P(Samples, MsaaSamplesTest,
                          ::testing::Values(VK_SAMPLE_COUNT_2_BIT, VK_SAMPLE_COUNT_4_BIT, VK_SAMPLE_COUNT_8_BIT), samples_name);
 
 // vkCmdClearColorImage writes every sample of a multisampled image.
+// SampleMaskIn is the primitive's coverage even when the depth test runs before the shader
+// (pixel-rate shading; no PostDepthCoverage). A full-screen triangle at depth 0.5 behind the test
+// triangle at 0.2, both drawn with sample_mask_in_count.frag (red = bits in SampleMaskIn / 4):
+// where the triangle hides n of a pixel's 4 samples, the resolved red is
+// (n * n/4 + (4 - n) * 1) / 4 >= 0.75; coverage after the test would give (n^2 + (4 - n)^2) / 16,
+// as low as 0.5 (n = 2).
+TEST_F(MsaaTest, SampleMaskInIsCoverageBeforeEarlyDepthTests) {
+  TestDevice& device = this->device();
+  DrawJobOptions o = colored_options(VK_SAMPLE_COUNT_4_BIT);
+  o.fragment_shader = "sample_mask_in_count.frag";
+  o.depth_format = VK_FORMAT_D32_SFLOAT;
+  o.depth_stencil.depthTestEnable = VK_TRUE;
+  o.depth_stencil.depthWriteEnable = VK_TRUE;
+  o.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  std::vector<ColoredVertex> vertices = triangle({0, 0, 0, 1});
+  for (ColoredVertex& v : vertices) v.z = 0.2f;
+  // One triangle over the whole target (a two-triangle quad splits the pixels on its diagonal).
+  for (const auto& [x, y] : {std::pair{-1.0f, -1.0f}, std::pair{3.0f, -1.0f}, std::pair{-1.0f, 3.0f}})
+    vertices.push_back({x, y, 0.5f, 0, 0, 0, 1});
+  Buffer vb = vertex_buffer(device, vertices);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, uint32_t(vertices.size()), 1, 0, 0);
+  }, 1.0f);
+  const std::vector<uint8_t> pixels = job.read_color();
+  PixelCheck failures(kSize, kSize);
+  uint32_t partial = 0;
+  for (size_t i = 0; i < size_t{kSize} * kSize; ++i) {
+    failures.expect_eq(i, pixels[i * 4 + 1], uint8_t(255), "green");
+    // Lavapipe clips the full-screen triangle into two along the target's diagonal, each with its
+    // own coverage there; Kiln keeps it one primitive.
+    if (!is_kiln() && i % kSize == i / kSize) continue;
+    // 0.75 resolves to 191; coverage after the test would give 159 or 127 at partly hidden pixels.
+    failures.expect_eq(i, pixels[i * 4] >= 190, true, "red >= 0.75");
+    partial += pixels[i * 4] < 255;
+  }
+  EXPECT_GT(partial, 40u) << "the triangle's edges should hide some but not all samples of many pixels";
+}
+
 TEST_F(MsaaTest, ClearColorImageWritesEverySample) {
   REQUIRE_ON_KILN(supports(VK_FORMAT_R8G8B8A8_UNORM, kTargetUsage, VK_SAMPLE_COUNT_4_BIT), "4 samples");
   auto [image, view] = make_target(device(), VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_4_BIT);
