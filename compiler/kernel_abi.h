@@ -304,6 +304,7 @@ struct FragmentInterface {
   // Reads SampleMask (gl_SampleMaskIn): without PostDepthCoverage it is the primitive's coverage,
   // so the engine keeps the coverage from before tests it runs early.
   bool reads_sample_mask_in = false;
+  bool post_depth_coverage = false;  // PostDepthCoverage: SampleMaskIn is the coverage after early tests
 };
 
 // One call shades W / 4 quads of 2x2 pixels. Lane i is pixel (i & 1, (i >> 1) & 1) of quad i / 4

@@ -615,6 +615,7 @@ bool Translator::graphics_prologue() {
         error_ = "OriginLowerLeft is not allowed in Vulkan";
         return false;
       case spv::ExecutionMode::EarlyFragmentTests: fi.early_fragment_tests = true; break;
+      case spv::ExecutionMode::PostDepthCoverage: fi.post_depth_coverage = true; break;
       case spv::ExecutionMode::DepthLess: fi.depth_replacing_mode_less = true; break;
       case spv::ExecutionMode::DepthGreater: fi.depth_replacing_mode_greater = true; break;
       default: break;

@@ -109,6 +109,8 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME, VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_SPEC_VERSION),
       // Vertex input as dynamic state: one vertex kernel per recorded state (icd/vertex_input_variants.h).
       ext(VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME, VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_SPEC_VERSION),
+      // PostDepthCoverage: SampleMaskIn after the early tests (pipeline/graphics/tile_backend.cpp).
+      ext(VK_EXT_POST_DEPTH_COVERAGE_EXTENSION_NAME, VK_EXT_POST_DEPTH_COVERAGE_SPEC_VERSION),
       // Cube samplers that address each face alone (mem::Sampler::seamless_cube).
       ext(VK_EXT_NON_SEAMLESS_CUBE_MAP_EXTENSION_NAME, VK_EXT_NON_SEAMLESS_CUBE_MAP_SPEC_VERSION),
       // [-1, 1] NDC depth (ViewportState::negative_one_to_one: the near plane and the viewport's z).

@@ -51,7 +51,8 @@ struct DrawRasterState {
   bool shading, early, sample_rate, coverage_changes;
   bool block_depth;  // whole covered blocks test depth before their quads are gathered
   // Early tests narrow coverage before the kernel, whose SampleMaskIn must still be the
-  // primitive's: pixel-rate MSAA shading of a shader that reads it keeps the pre-test coverage.
+  // primitive's (unless the shader declares PostDepthCoverage): pixel-rate MSAA shading of a
+  // shader that reads it keeps the pre-test coverage.
   // (Single-sample lanes that fail are helpers; a per-sample invocation runs only for a passing sample.)
   bool pre_test_mask_in;
   uint32_t W;
@@ -84,6 +85,7 @@ struct DrawRasterState {
     // tests run early and are a plain depth test of a single-sample D32 plane.
     block_depth = early && ctx.samples == 1 && full_mask == 1 && merger.depth_only_d32() && depth_block_supported();
     pre_test_mask_in = shading && early && !sample_rate && ctx.samples > 1 && fi.reads_sample_mask_in &&
+                       !fi.post_depth_coverage &&
                        merger.has_depth_stencil_work();
     if (!shading) return;
     scratch.reserve(W);

@@ -634,25 +634,24 @@ INSTANTIATE_TEST_SUITE_P(Samples, MsaaSamplesTest,
                          ::testing::Values(VK_SAMPLE_COUNT_2_BIT, VK_SAMPLE_COUNT_4_BIT, VK_SAMPLE_COUNT_8_BIT), samples_name);
 
 // vkCmdClearColorImage writes every sample of a multisampled image.
-// SampleMaskIn is the primitive's coverage even when the depth test runs before the shader
-// (pixel-rate shading; no PostDepthCoverage). A full-screen triangle at depth 0.5 behind the test
-// triangle at 0.2, both drawn with sample_mask_in_count.frag (red = bits in SampleMaskIn / 4):
-// where the triangle hides n of a pixel's 4 samples, the resolved red is
-// (n * n/4 + (4 - n) * 1) / 4 >= 0.75; coverage after the test would give (n^2 + (4 - n)^2) / 16,
-// as low as 0.5 (n = 2).
-TEST_F(MsaaTest, SampleMaskInIsCoverageBeforeEarlyDepthTests) {
-  TestDevice& device = this->device();
+// The SampleMaskIn scene: `fragment_shader` (red = bits in SampleMaskIn / 4, green = 1) draws the
+// test triangle at depth 0.2 and then one triangle over the whole 4x target at 0.5 (a
+// two-triangle quad would split the pixels on its diagonal), depth test LESS; returns the resolved
+// image. Where the test triangle hides n of a pixel's 4 samples, the resolved red is
+// (n * n/4 + (4 - n) * m/4) / 4 with m the big triangle's SampleMaskIn bits: 4 before the depth
+// test (>= 0.75), 4 - n after it (0.5 at n = 2).
+std::vector<uint8_t> draw_sample_mask_in_scene(TestDevice& device, const char* fragment_shader) {
   DrawJobOptions o = colored_options(VK_SAMPLE_COUNT_4_BIT);
-  o.fragment_shader = "sample_mask_in_count.frag";
+  o.fragment_shader = fragment_shader;
   o.depth_format = VK_FORMAT_D32_SFLOAT;
   o.depth_stencil.depthTestEnable = VK_TRUE;
   o.depth_stencil.depthWriteEnable = VK_TRUE;
   o.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
   DrawJob job(device, o);
-  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  EXPECT_EQ(job.pipeline_result(), VK_SUCCESS);
+  if (job.pipeline_result() != VK_SUCCESS) return {};
   std::vector<ColoredVertex> vertices = triangle({0, 0, 0, 1});
   for (ColoredVertex& v : vertices) v.z = 0.2f;
-  // One triangle over the whole target (a two-triangle quad splits the pixels on its diagonal).
   for (const auto& [x, y] : {std::pair{-1.0f, -1.0f}, std::pair{3.0f, -1.0f}, std::pair{-1.0f, 3.0f}})
     vertices.push_back({x, y, 0.5f, 0, 0, 0, 1});
   Buffer vb = vertex_buffer(device, vertices);
@@ -660,7 +659,14 @@ TEST_F(MsaaTest, SampleMaskInIsCoverageBeforeEarlyDepthTests) {
     bind_vertices(cb, vb);
     vkCmdDraw(cb, uint32_t(vertices.size()), 1, 0, 0);
   }, 1.0f);
-  const std::vector<uint8_t> pixels = job.read_color();
+  return job.read_color();
+}
+
+// Without PostDepthCoverage, SampleMaskIn is the primitive's coverage even when the depth test
+// runs before the shader (pixel-rate shading): every resolved red >= 0.75.
+TEST_F(MsaaTest, SampleMaskInIsCoverageBeforeEarlyDepthTests) {
+  const std::vector<uint8_t> pixels = draw_sample_mask_in_scene(device(), "sample_mask_in_count.frag");
+  ASSERT_EQ(pixels.size(), size_t{kSize} * kSize * 4);
   PixelCheck failures(kSize, kSize);
   uint32_t partial = 0;
   for (size_t i = 0; i < size_t{kSize} * kSize; ++i) {
@@ -671,6 +677,27 @@ TEST_F(MsaaTest, SampleMaskInIsCoverageBeforeEarlyDepthTests) {
     // 0.75 resolves to 191; coverage after the test would give 159 or 127 at partly hidden pixels.
     failures.expect_eq(i, pixels[i * 4] >= 190, true, "red >= 0.75");
     partial += pixels[i * 4] < 255;
+  }
+  EXPECT_GT(partial, 40u) << "the triangle's edges should hide some but not all samples of many pixels";
+}
+
+// VK_EXT_post_depth_coverage: with PostDepthCoverage the big triangle's SampleMaskIn holds only the
+// samples that passed the test, so partly hidden pixels resolve to 0.625 or 0.5 (159, 127).
+TEST_F(MsaaTest, PostDepthCoverageSampleMaskInIsCoverageAfterTheTests) {
+  REQUIRE_ON_KILN(device_has_extension(physical_device(), VK_EXT_POST_DEPTH_COVERAGE_EXTENSION_NAME),
+                  "VK_EXT_post_depth_coverage");
+  DeviceFeatures enabled;
+  TestDevice& device = *create_device(enabled, {VK_EXT_POST_DEPTH_COVERAGE_EXTENSION_NAME});
+  const std::vector<uint8_t> pixels = draw_sample_mask_in_scene(device, "sample_mask_in_post_depth.frag");
+  ASSERT_EQ(pixels.size(), size_t{kSize} * kSize * 4);
+  PixelCheck failures(kSize, kSize);
+  uint32_t partial = 0;
+  for (size_t i = 0; i < size_t{kSize} * kSize; ++i) {
+    failures.expect_eq(i, pixels[i * 4 + 1], uint8_t(255), "green");
+    if (!is_kiln() && i % kSize == i / kSize) continue;  // lavapipe's diagonal split, as above
+    const uint8_t red = pixels[i * 4];
+    failures.expect_eq(i, red == 255 || (red >= 126 && red <= 160), true, "red 1, 0.625 or 0.5");
+    partial += red < 255;
   }
   EXPECT_GT(partial, 40u) << "the triangle's edges should hide some but not all samples of many pixels";
 }
