@@ -316,6 +316,22 @@ DrawJobOptions depth_always_options() {
   return o;
 }
 
+// Draws the first `count` vertices of `vb` after clearing colour to black and depth to `depth_clear`.
+void draw_after_clear(DrawJob& job, const Buffer& vb, uint32_t count, float depth_clear) {
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, count, 1, 0, 0);
+  }, depth_clear);
+}
+
+// The D32 depth attachment, read back as floats.
+std::vector<float> read_depth_floats(DrawJob& job) {
+  const std::vector<uint8_t> raw = job.read_depth();
+  std::vector<float> depth(raw.size() / 4);
+  std::memcpy(depth.data(), raw.data(), depth.size() * 4);
+  return depth;
+}
+
 // Depth clamp: a quad beyond the far plane (z = 1.5) is not clipped but drawn with its depth
 // clamped to the viewport's maxDepth; without clamping it disappears.
 TEST_F(DrawTest, DepthClampDrawsBeyondTheFarPlane) {
@@ -331,18 +347,14 @@ TEST_F(DrawTest, DepthClampDrawsBeyondTheFarPlane) {
     o.depth_clamp = clamp;
     DrawJob job(device, o);
     ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
-    job.draw(kBlack, [&](VkCommandBuffer cb) {
-      bind_vertices(cb, vb);
-      vkCmdDraw(cb, 6, 1, 0, 0);
-    }, 0.5f);
+    draw_after_clear(job, vb, 6, 0.5f);
     const std::vector<uint8_t> pixels = job.read_color();
-    const std::vector<uint8_t> depth = job.read_depth();
+    const std::vector<float> depth = read_depth_floats(job);
+    ASSERT_EQ(depth.size(), size_t{64} * 64);
     PixelCheck failures(64, 64);
     for (size_t i = 0; i < 64 * 64; ++i) {
-      float d;
-      std::memcpy(&d, &depth[i * 4], 4);
       failures.expect_eq(i, pixels[i * 4], uint8_t(clamp ? 255 : 0), "red");
-      failures.expect_eq(i, d, clamp ? 1.0f : 0.5f, "depth");
+      failures.expect_eq(i, depth[i], clamp ? 1.0f : 0.5f, "depth");
     }
   }
 }
@@ -368,10 +380,7 @@ TEST_F(DrawTest, DepthClipIsIndependentOfDepthClamp) {
     o.depth_clip = clamp_and_clip;
     DrawJob job(device, o);
     ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
-    job.draw(kBlack, [&](VkCommandBuffer cb) {
-      bind_vertices(cb, vb);
-      vkCmdDraw(cb, 6, 1, 0, 0);
-    }, 0.5f);
+    draw_after_clear(job, vb, 6, 0.5f);
     check_rgba8(job.read_color(), "quad beyond the far plane", [&](uint32_t, uint32_t) -> std::array<uint8_t, 4> {
       return clamp_and_clip ? std::array<uint8_t, 4>{0, 0, 0, 0} : std::array<uint8_t, 4>{255, 0, 0, 255};
     });
@@ -397,20 +406,16 @@ TEST_F(DrawTest, DepthClipControlNegativeOneToOne) {
     o.negative_one_to_one = minus_one_to_one;
     DrawJob job(device, o);
     ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
-    job.draw(kBlack, [&](VkCommandBuffer cb) {
-      bind_vertices(cb, vb);
-      vkCmdDraw(cb, 12, 1, 0, 0);
-    }, 1.0f);
+    draw_after_clear(job, vb, 12, 1.0f);
     const std::vector<uint8_t> pixels = job.read_color();
-    const std::vector<uint8_t> depth = job.read_depth();
+    const std::vector<float> depth = read_depth_floats(job);
+    ASSERT_EQ(depth.size(), size_t{64} * 64);
     PixelCheck failures(64, 64);
     for (size_t i = 0; i < 64 * 64; ++i) {
       const bool left = i % 64 < 32;
-      float d;
-      std::memcpy(&d, &depth[i * 4], 4);
       const bool drawn = !left || minus_one_to_one;
       failures.expect_eq(i, pixels[i * 4 + (left ? 0 : 1)], uint8_t(drawn ? 255 : 0), "colour");
-      failures.expect_eq(i, d, !drawn ? 1.0f : left ? 0.25f : minus_one_to_one ? 0.75f : 0.5f, "depth");
+      failures.expect_eq(i, depth[i], !drawn ? 1.0f : left ? 0.25f : minus_one_to_one ? 0.75f : 0.5f, "depth");
     }
   }
 }
