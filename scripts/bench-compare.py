@@ -4,11 +4,17 @@
 Each round runs kiln-bench once per driver (the order flips every round so neither driver always
 runs on a warmer machine). A scenario's figure for a driver is the median over rounds of
 kiln-bench's per-run median. The table shows Kiln, lavapipe, the unit and Kiln/lavapipe
-(above 1 = Kiln faster, for throughput units). The combined JSON keeps every run.
+(above 1 = Kiln faster, for throughput units), and the same ratio of each driver's best round
+(its fastest round median): on a shared machine whose speed moves between rounds, the best round
+is the one least slowed by other work. The combined JSON keeps every run.
+
+Drivers: kiln, lavapipe, and kiln-1thread (Kiln with KILN_THREADS=1), so
+`--drivers kiln,kiln-1thread` measures Kiln's thread scaling; the ratio is first over second.
 
   scripts/bench-compare.py                        # 3 rounds, all scenarios, both drivers
   scripts/bench-compare.py --rounds 5 --seconds 2 --scenario copy_buffer_256mib
   scripts/bench-compare.py --drivers lavapipe     # e.g. while Kiln cannot run yet
+  scripts/bench-compare.py --drivers kiln,kiln-1thread --scenario fill_opaque  # thread scaling
 
 Exit status: 0 when every run of every scenario was ok or skipped, 1 otherwise, 2 on bad usage.
 See docs/benchmarks.md.
@@ -25,7 +31,9 @@ from pathlib import Path
 
 REPO_DIR = Path(__file__).resolve().parent.parent
 LAVAPIPE_MANIFEST = Path("/usr/share/vulkan/icd.d/lvp_icd.x86_64.json")
-KNOWN_DRIVERS = ("kiln", "lavapipe")
+KNOWN_DRIVERS = ("kiln", "lavapipe", "kiln-1thread")
+# Extra environment per driver.
+DRIVER_ENVIRONMENT = {"kiln-1thread": {"KILN_THREADS": "1"}}
 
 
 def parse_arguments():
@@ -35,8 +43,8 @@ def parse_arguments():
                         help="Kiln build tree (default: $KILN_BUILD_DIR or <repo>/build)")
     parser.add_argument("--bench", type=Path,
                         help="kiln-bench executable (default: <build>/tools/kiln-bench)")
-    parser.add_argument("--drivers", default=",".join(KNOWN_DRIVERS),
-                        help="comma-separated drivers to run: kiln, lavapipe (default: both)")
+    parser.add_argument("--drivers", default="kiln,lavapipe",
+                        help="comma-separated drivers to run: kiln, lavapipe, kiln-1thread (default: kiln,lavapipe)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds per driver (default 3)")
     parser.add_argument("--seconds", type=float, default=1.0,
                         help="kiln-bench --seconds: timed repetitions per scenario (default 1)")
@@ -62,7 +70,7 @@ def parse_arguments():
 
 
 def manifests(args):
-    return {"kiln": args.kiln_manifest, "lavapipe": args.lavapipe_manifest}
+    return {"kiln": args.kiln_manifest, "lavapipe": args.lavapipe_manifest, "kiln-1thread": args.kiln_manifest}
 
 
 def check_inputs(args):
@@ -80,7 +88,7 @@ def check_inputs(args):
 def run_bench_once(args, driver, round_index):
     """Runs kiln-bench on one driver; returns a run record (its JSON in 'result', or an 'error')."""
     manifest = str(manifests(args)[driver])
-    env = dict(os.environ, VK_ICD_FILENAMES=manifest, VK_DRIVER_FILES=manifest)
+    env = dict(os.environ, VK_ICD_FILENAMES=manifest, VK_DRIVER_FILES=manifest, **DRIVER_ENVIRONMENT.get(driver, {}))
     with tempfile.TemporaryDirectory(prefix="bench-compare-") as temp_dir:
         json_path = Path(temp_dir) / "result.json"
         command = [str(args.bench), "--json", str(json_path), "--seconds", str(args.seconds)]
@@ -130,28 +138,31 @@ def summarise_driver(runs, name):
     return {
         "status": status,
         "median_throughput": statistics.median(medians) if status == "ok" else None,
+        "best_throughput": max(medians) if status == "ok" else None,
         "round_medians": medians,
         "reasons": reasons,
     }
 
 
 def summarise(driver_runs):
-    """scenario name -> {"unit", one entry per driver, "ratio_kiln_over_lavapipe"}."""
+    """scenario name -> {"unit", one entry per driver, and with two drivers "ratio"/"best_ratio":
+    the first driver's throughput over the second's (median of round medians, best round)}."""
     units = {}  # every scenario any run reported, in the order first seen
     for runs in driver_runs.values():
         for record in runs:
             for scenario in (record["result"] or {}).get("scenarios", []):
                 units.setdefault(scenario["name"], scenario["unit"])
+    drivers = list(driver_runs)
     summary = {}
     for name, unit in units.items():
         entry = {"unit": unit}
         for driver, runs in driver_runs.items():
             entry[driver] = summarise_driver(runs, name)
-        kiln, lavapipe = entry.get("kiln"), entry.get("lavapipe")
-        both_ok = kiln and lavapipe and kiln["status"] == "ok" and lavapipe["status"] == "ok"
-        entry["ratio_kiln_over_lavapipe"] = (
-            kiln["median_throughput"] / lavapipe["median_throughput"]
-            if both_ok and lavapipe["median_throughput"] else None)
+        if len(drivers) == 2:
+            first, second = entry[drivers[0]], entry[drivers[1]]
+            both_ok = first["status"] == "ok" and second["status"] == "ok"
+            for key, figure in (("ratio", "median_throughput"), ("best_ratio", "best_throughput")):
+                entry[key] = first[figure] / second[figure] if both_ok and second[figure] else None
         summary[name] = entry
     return summary
 
@@ -165,14 +176,19 @@ def format_cell(result):
 
 
 def print_table(summary, drivers):
-    headers = ["scenario"] + drivers + ["unit"] + (["kiln/lavapipe"] if len(drivers) == 2 else [])
+    paired = len(drivers) == 2
+    ratio_name = f"{drivers[0]}/{drivers[1]}" if paired else ""
+    headers = (["scenario"] + drivers + ["unit"] +
+               ([ratio_name, f"best {drivers[0]}", f"best {drivers[1]}", "best ratio"] if paired else []))
     rows = []
     notes = []
     for name, entry in summary.items():
         row = [name] + [format_cell(entry.get(driver)) for driver in drivers] + [entry["unit"]]
-        if len(drivers) == 2:
-            ratio = entry["ratio_kiln_over_lavapipe"]
-            row.append(f"{ratio:.2f}x" if ratio is not None else "-")
+        if paired:
+            best = [(entry.get(d) or {}).get("best_throughput") for d in drivers]
+            row += [f"{entry['ratio']:.2f}x" if entry["ratio"] is not None else "-"]
+            row += [f"{b:.3f}" if b is not None else "-" for b in best]
+            row += [f"{entry['best_ratio']:.2f}x" if entry["best_ratio"] is not None else "-"]
         rows.append(row)
         for driver in drivers:
             for reason in (entry.get(driver) or {}).get("reasons", []):
