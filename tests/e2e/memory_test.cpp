@@ -261,6 +261,33 @@ TEST_F(MemoryTest, ImageMemoryRequirements1And2AndDedicated) {
       << "prefersDedicatedAllocation not written: " << dedicated.prefersDedicatedAllocation;
 }
 
+// ERROR PATH (unvalidated instance: the validation layer warns about an image beyond
+// maxResourceSize). An image within the limits but larger than maxResourceSize (4096 x 4096 x 80
+// RGBA8: 5 GiB) is created and reports what it needs: applications, and the CTS's huge
+// render-to-image cases, create the largest image the limits allow to read its requirements and
+// then shrink it to fit the heap. Kiln then refuses memory that large, like any allocation beyond
+// maxMemoryAllocationSize (lavapipe, for one, overcommits).
+TEST_F(MemoryTest, ImageBeyondMaxResourceSizeIsCreatedButNotBacked) {
+  UnvalidatedContext context = create_unvalidated_context();
+  ASSERT_NE(VK_NULL_HANDLE, context.physical_device);
+  std::unique_ptr<TestDevice> device;
+  ASSERT_EQ(VK_SUCCESS, TestDevice::create(context.physical_device, {}, &device));
+  VkImageCreateInfo info = rgba8_image_info(4096, 4096);
+  info.arrayLayers = 80;
+  info.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  VkImage image = make_image(*device, info);
+  VkMemoryRequirements requirements;
+  vkGetImageMemoryRequirements(device->handle(), image, &requirements);
+  expect_valid_requirements(requirements, VkDeviceSize(4096) * 4096 * 80 * 4);
+  if (!is_kiln()) return;
+  VkMemoryAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocate.allocationSize = requirements.size;
+  allocate.memoryTypeIndex = uint32_t(__builtin_ctz(requirements.memoryTypeBits));
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  EXPECT_EQ(VK_ERROR_OUT_OF_DEVICE_MEMORY, vkAllocateMemory(device->handle(), &allocate, nullptr, &memory));
+  if (memory) vkFreeMemory(device->handle(), memory, nullptr);
+}
+
 // Two buffers and an image in one allocation at aligned offsets, bound with the 1 and 2 forms:
 // each resource must see its own part of the memory.
 TEST_F(MemoryTest, BindMemory1And2AtOffsets) {
