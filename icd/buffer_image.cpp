@@ -15,12 +15,10 @@ using namespace kiln;
 
 namespace {
 
-constexpr uint32_t kAllMemoryTypes = 0x3;  // both memory types hold buffers and images alike
-
 VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
 
 VkMemoryRequirements buffer_requirements(VkDeviceSize size) {
-  return {align_up(std::max<VkDeviceSize>(size, 1), kResourceAlignment), kResourceAlignment, kAllMemoryTypes};
+  return {align_up(std::max<VkDeviceSize>(size, 1), kResourceAlignment), kResourceAlignment, kResourceMemoryTypes};
 }
 
 void fill_dedicated(void* pNext) {
@@ -159,18 +157,21 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_DestroyImage(VkDevice handle, VkImage
   destroy_object(choose_allocator(pAllocator, device_of(handle)->allocator), from_handle<mem::Image>(image));
 }
 
-static VkMemoryRequirements image_requirements(const mem::ImageLayout& layout) {
-  return {layout.total_size(), kResourceAlignment, kAllMemoryTypes};
+static VkMemoryRequirements image_requirements(const mem::ImageLayout& layout, VkImageUsageFlags usage) {
+  const bool transient = usage & VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
+  return {layout.total_size(), kResourceAlignment, transient ? kTransientImageMemoryTypes : kResourceMemoryTypes};
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetImageMemoryRequirements(VkDevice, VkImage image,
                                                                       VkMemoryRequirements* pMemoryRequirements) {
-  *pMemoryRequirements = image_requirements(from_handle<mem::Image>(image)->layout);
+  const mem::Image* img = from_handle<mem::Image>(image);
+  *pMemoryRequirements = image_requirements(img->layout, img->usage);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetImageMemoryRequirements2(VkDevice, const VkImageMemoryRequirementsInfo2* pInfo,
                                                                        VkMemoryRequirements2* pMemoryRequirements) {
-  pMemoryRequirements->memoryRequirements = image_requirements(from_handle<mem::Image>(pInfo->image)->layout);
+  const mem::Image* image = from_handle<mem::Image>(pInfo->image);
+  pMemoryRequirements->memoryRequirements = image_requirements(image->layout, image->usage);
   fill_dedicated(pMemoryRequirements->pNext);
 }
 
@@ -181,7 +182,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetDeviceImageMemoryRequirements(VkDe
     pMemoryRequirements->memoryRequirements = {0, kResourceAlignment, 0};
     return;
   }
-  pMemoryRequirements->memoryRequirements = image_requirements(layout);
+  pMemoryRequirements->memoryRequirements = image_requirements(layout, pInfo->pCreateInfo->usage);
   fill_dedicated(pMemoryRequirements->pNext);
 }
 

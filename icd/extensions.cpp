@@ -117,6 +117,9 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_EXT_DEPTH_CLIP_CONTROL_EXTENSION_NAME, VK_EXT_DEPTH_CLIP_CONTROL_SPEC_VERSION),
       // Depth clipping independent of depth clamp (RasterizationState::depth_clip, clipping.cpp).
       ext(VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME, VK_EXT_DEPTH_CLIP_ENABLE_SPEC_VERSION),
+      // LOAD_OP_NONE: load ops other than CLEAR do nothing (attachments are memory) and store
+      // ops never do anything (RenderPassTest.LoadOpNoneAndStoreOpNoneKeepContents).
+      ext(VK_EXT_LOAD_STORE_OP_NONE_EXTENSION_NAME, VK_EXT_LOAD_STORE_OP_NONE_SPEC_VERSION),
       // 8-bit index buffers (pipeline/graphics/vertex_stage.cpp fetch_vertex_ids).
       ext(VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME, VK_EXT_INDEX_TYPE_UINT8_SPEC_VERSION),
       // Shader types, layouts and subgroups (compute today; each stage as it lands).

@@ -333,13 +333,16 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   VkPhysicalDeviceMemoryProperties& m = pd->memory;
   m.memoryHeapCount = 1;
   m.memoryHeaps[0] = {heap_size_bytes(), VK_MEMORY_HEAP_DEVICE_LOCAL_BIT};
-  // All memory is host RAM: one fully host-visible type, plus a device-local-only one for
-  // applications that look for such a type.
-  m.memoryTypeCount = 2;
-  m.memoryTypes[0] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                          VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
-                      0};
-  m.memoryTypes[1] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
+  // All memory is host RAM (icd/device_limits.h): a device-local-only type for applications that
+  // look for one, the fully host-visible type, and a lazily allocated one for transient
+  // attachments (MemoryTest.MemoryTypesFollowTheSpecOrder, TransientAttachmentInLazilyAllocatedMemory).
+  m.memoryTypeCount = kMemoryTypeCount;
+  m.memoryTypes[kDeviceLocalMemoryType] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
+  m.memoryTypes[kHostVisibleMemoryType] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+                                           0};
+  m.memoryTypes[kLazilyAllocatedMemoryType] = {
+      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT, 0};
 }
 
 }  // namespace kiln

@@ -261,6 +261,27 @@ TEST_F(MemoryTest, ImageMemoryRequirements1And2AndDedicated) {
       << "prefersDedicatedAllocation not written: " << dedicated.prefersDedicatedAllocation;
 }
 
+// The spec orders memory types: a type whose flags are a strict subset of another's comes first.
+// No type is both lazily allocated and host visible; buffers never get the lazily allocated type.
+TEST_F(MemoryTest, MemoryTypesFollowTheSpecOrder) {
+  const VkPhysicalDeviceMemoryProperties& memory = device().memory_properties();
+  for (uint32_t x = 0; x < memory.memoryTypeCount; ++x) {
+    const VkMemoryPropertyFlags fx = memory.memoryTypes[x].propertyFlags;
+    EXPECT_FALSE((fx & VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT) && (fx & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) << x;
+    for (uint32_t y = x + 1; y < memory.memoryTypeCount; ++y) {
+      const VkMemoryPropertyFlags fy = memory.memoryTypes[y].propertyFlags;
+      EXPECT_FALSE(fy != fx && (fy & fx) == fy) << "type " << y << " (flags 0x" << std::hex << fy
+                                                 << ") is a strict subset of earlier type " << x << " (0x" << fx << ")";
+    }
+  }
+  VkMemoryRequirements requirements;
+  vkGetBufferMemoryRequirements(device().handle(), make_buffer(device(), 256, VK_BUFFER_USAGE_TRANSFER_SRC_BIT),
+                                &requirements);
+  for (uint32_t t = 0; t < memory.memoryTypeCount; ++t)
+    if (requirements.memoryTypeBits & (1u << t))
+      EXPECT_FALSE(memory.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT) << t;
+}
+
 // ERROR PATH (unvalidated instance: the validation layer warns about an image beyond
 // maxResourceSize). An image within the limits but larger than maxResourceSize (4096 x 4096 x 80
 // RGBA8: 5 GiB) is created and reports what it needs: applications, and the CTS's huge

@@ -453,3 +453,133 @@ TEST_F(RenderPassTest, DynamicRenderingClearsAndLoads) {
 }
 
 }  // namespace
+
+// A transient 4-sample attachment in lazily allocated memory (what tiled renderers use for
+// attachments that never leave the pass): cleared by its load op, partly cleared again inside the
+// pass, never stored, and resolved into a single-sampled image that holds both clears.
+TEST_F(RenderPassTest, TransientAttachmentInLazilyAllocatedMemoryResolves) {
+  constexpr VkFormat kFormat = VK_FORMAT_R8G8B8A8_UNORM;
+  constexpr uint32_t kSize = 40;
+  VkImageCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  info.imageType = VK_IMAGE_TYPE_2D;
+  info.format = kFormat;
+  info.extent = {kSize, kSize, 1};
+  info.mipLevels = info.arrayLayers = 1;
+  info.samples = VK_SAMPLE_COUNT_4_BIT;
+  info.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
+  VkImage probe = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateImage(dev_->handle(), &info, nullptr, &probe));
+  VkMemoryRequirements requirements;
+  vkGetImageMemoryRequirements(dev_->handle(), probe, &requirements);
+  vkDestroyImage(dev_->handle(), probe, nullptr);
+  REQUIRE_ON_KILN(dev_->find_memory_type(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT) != UINT32_MAX,
+                  "lazily allocated memory for transient attachments");
+  const Image transient = dev_->create_image(info, VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT);
+  VkDeviceSize committed = ~VkDeviceSize(0);
+  vkGetDeviceMemoryCommitment(dev_->handle(), transient.memory, &committed);
+  EXPECT_LE(committed, requirements.size);
+
+  const VkClearValue before = color(0.0f, 0.0f, 0.0f, 1.0f), load = color(1.0f, 0.0f, 0.0f, 1.0f),
+                     inner = color(0.0f, 0.0f, 1.0f, 1.0f);
+  const Image resolved = make_image(kFormat, kSize, kSize, 1, before);
+  VkAttachmentDescription multisampled = attachment(kFormat, VK_ATTACHMENT_LOAD_OP_CLEAR);
+  multisampled.samples = VK_SAMPLE_COUNT_4_BIT;
+  multisampled.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  multisampled.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  multisampled.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  const VkAttachmentReference color_ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL}, resolve_ref{1, kGeneral};
+  VkSubpassDescription subpass{};
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpass.colorAttachmentCount = 1;
+  subpass.pColorAttachments = &color_ref;
+  subpass.pResolveAttachments = &resolve_ref;
+  const VkRenderPass pass =
+      make_render_pass({multisampled, attachment(kFormat, VK_ATTACHMENT_LOAD_OP_DONT_CARE)}, subpass);
+  const VkFramebuffer fb = make_framebuffer(pass, {make_view(transient, 0, 1), make_view(resolved, 0, 1)}, kSize, kSize, 1);
+  const VkRect2D inner_rect{{8, 12}, {20, 16}};
+  dev_->run_commands([&](VkCommandBuffer cmd) {
+    VkRenderPassBeginInfo begin{.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    begin.renderPass = pass;
+    begin.framebuffer = fb;
+    begin.renderArea = {{0, 0}, {kSize, kSize}};
+    const VkClearValue clears[2] = {load, load};
+    begin.clearValueCount = 2;
+    begin.pClearValues = clears;
+    vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+    const VkClearAttachment clear{VK_IMAGE_ASPECT_COLOR_BIT, 0, inner};
+    const VkClearRect rect{inner_rect, 0, 1};
+    vkCmdClearAttachments(cmd, 1, &clear, 1, &rect);
+    vkCmdEndRenderPass(cmd);
+    full_barrier(cmd);
+  });
+  expect_layer(resolved, VK_IMAGE_ASPECT_COLOR_BIT, 0, &inner_rect, inner, load, "resolve of the transient attachment");
+}
+
+// VK_EXT_load_store_op_none: an attachment with LOAD_OP_NONE and STORE_OP_NONE that the pass does
+// not write keeps its contents, beside an attachment the same pass clears; in a render pass and
+// in dynamic rendering.
+TEST_F(RenderPassTest, LoadOpNoneAndStoreOpNoneKeepContents) {
+  REQUIRE_ON_KILN(device_has_extension(physical_device(), VK_EXT_LOAD_STORE_OP_NONE_EXTENSION_NAME),
+                  VK_EXT_LOAD_STORE_OP_NONE_EXTENSION_NAME);
+  DeviceFeatures enabled;
+  enabled.v13.dynamicRendering = VK_TRUE;
+  dev_ = create_device(enabled, {VK_EXT_LOAD_STORE_OP_NONE_EXTENSION_NAME});
+  ASSERT_NE(dev_, nullptr);
+  constexpr VkFormat kFormat = VK_FORMAT_R8G8B8A8_UNORM;
+  constexpr uint32_t kSize = 24;
+  const VkClearValue kept = color(0.0f, 1.0f, 0.0f, 1.0f), cleared = color(1.0f, 0.0f, 1.0f, 1.0f),
+                     old = color(0.0f, 0.0f, 0.0f, 0.0f);
+  for (const bool dynamic : {false, true}) {
+    SCOPED_TRACE(dynamic ? "dynamic rendering" : "render pass");
+    const Image untouched = make_image(kFormat, kSize, kSize, 1, kept);
+    const Image written = make_image(kFormat, kSize, kSize, 1, old);
+    const VkImageView views[2] = {make_view(untouched, 0, 1), make_view(written, 0, 1)};
+    if (dynamic) {
+      dev_->run_commands([&](VkCommandBuffer cmd) {
+        VkRenderingAttachmentInfo attachments[2]{};
+        for (uint32_t i = 0; i < 2; ++i) {
+          attachments[i].sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
+          attachments[i].imageView = views[i];
+          attachments[i].imageLayout = kGeneral;
+        }
+        attachments[0].loadOp = VK_ATTACHMENT_LOAD_OP_NONE_EXT;
+        attachments[0].storeOp = VK_ATTACHMENT_STORE_OP_NONE;
+        attachments[1].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+        attachments[1].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+        attachments[1].clearValue = cleared;
+        VkRenderingInfo rendering{.sType = VK_STRUCTURE_TYPE_RENDERING_INFO};
+        rendering.renderArea = {{0, 0}, {kSize, kSize}};
+        rendering.layerCount = 1;
+        rendering.colorAttachmentCount = 2;
+        rendering.pColorAttachments = attachments;
+        vkCmdBeginRendering(cmd, &rendering);
+        vkCmdEndRendering(cmd);
+        full_barrier(cmd);
+      });
+    } else {
+      VkAttachmentDescription none = attachment(kFormat, VK_ATTACHMENT_LOAD_OP_NONE_EXT);
+      none.storeOp = VK_ATTACHMENT_STORE_OP_NONE;
+      const VkAttachmentReference refs[2] = {{0, kGeneral}, {1, kGeneral}};
+      VkSubpassDescription subpass{};
+      subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+      subpass.colorAttachmentCount = 2;
+      subpass.pColorAttachments = refs;
+      const VkRenderPass pass = make_render_pass({none, attachment(kFormat, VK_ATTACHMENT_LOAD_OP_CLEAR)}, subpass);
+      const VkFramebuffer fb = make_framebuffer(pass, {views[0], views[1]}, kSize, kSize, 1);
+      dev_->run_commands([&](VkCommandBuffer cmd) {
+        VkRenderPassBeginInfo begin{.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+        begin.renderPass = pass;
+        begin.framebuffer = fb;
+        begin.renderArea = {{0, 0}, {kSize, kSize}};
+        const VkClearValue clears[2] = {old, cleared};
+        begin.clearValueCount = 2;
+        begin.pClearValues = clears;
+        vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+        vkCmdEndRenderPass(cmd);
+        full_barrier(cmd);
+      });
+    }
+    expect_layer(untouched, VK_IMAGE_ASPECT_COLOR_BIT, 0, nullptr, kept, kept, "LOAD_OP_NONE + STORE_OP_NONE attachment");
+    expect_layer(written, VK_IMAGE_ASPECT_COLOR_BIT, 0, nullptr, cleared, cleared, "cleared attachment");
+  }
+}
