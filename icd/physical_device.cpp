@@ -60,8 +60,11 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   p11.deviceNodeMask = 0;
   p11.deviceLUIDValid = VK_FALSE;
   p11.subgroupSize = host_simd_width();
-  // Subgroups are the W lanes of a kernel call; compute is the only stage that exists so far.
-  p11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
+  // Subgroups are the W lanes of a kernel call: a compute kernel's invocations, or a fragment
+  // kernel's quads (helper invocations included, as active invocations: DrawTest.
+  // SubgroupOperationsInFragmentShaders; CTS glsl.derivate dynamic cases). Vertex kernels run
+  // vertices of several draws' batches in no order an application could rely on, so not there yet.
+  p11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
   p11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
                                     VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
                                     VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |

@@ -245,6 +245,40 @@ TEST_F(DrawTest, DemotedAndTerminatedInvocationsWriteNothing) {
   }
 }
 
+// Subgroups in the fragment stage (subgroupSupportedStages has FRAGMENT): a triangle with partly
+// covered quads, whose shader checks that ballots, counts, elections, broadcasts, shuffles and
+// votes agree with each other. Every pixel is the clear colour or white (all checks held).
+TEST_F(DrawTest, SubgroupOperationsInFragmentShaders) {
+  VkPhysicalDeviceVulkan11Properties p11{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties2{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &p11};
+  vkGetPhysicalDeviceProperties2(physical_device(), &properties2);
+  const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                                        VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+                                        VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+  REQUIRE_ON_KILN((p11.subgroupSupportedStages & VK_SHADER_STAGE_FRAGMENT_BIT) &&
+                      (p11.subgroupSupportedOperations & needed) == needed,
+                  "basic, ballot, arithmetic, vote and shuffle subgroup operations in fragment shaders");
+  const std::vector<ColoredVertex> triangle = {{-0.9f, -0.95f, 0.5f, 1, 1, 1, 1}, {0.97f, -0.3f, 0.5f, 1, 1, 1, 1},
+                                               {-0.2f, 0.93f, 0.5f, 1, 1, 1, 1}};
+  Buffer vb = vertex_buffer(device(), triangle);
+  DrawJobOptions o = colored_options();
+  o.fragment_shader = "draw_subgroup.frag";
+  DrawJob job(device(), o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  draw_vertices(job, vb, 3);
+  const std::vector<uint8_t> pixels = job.read_color();
+  uint32_t white = 0;
+  PixelCheck check(64, 64);
+  for (size_t i = 0; i < 64 * 64; ++i) {
+    const uint8_t* px = &pixels[i * 4];
+    const bool clear = px[0] == 0 && px[1] == 0 && px[2] == 0 && px[3] == 0;
+    white += !clear;
+    if (!clear)
+      for (int c = 0; c < 4; ++c) check.expect_eq(i, int{px[c]}, 255, "subgroup check " + std::to_string(c));
+  }
+  EXPECT_GT(white, 1000u) << "the triangle covers about 1500 pixels";
+}
+
 // A discard inside a function that a for loop's increment calls (the loop's continue construct,
 // where the SPIR-V inliner cannot inline a kill): the pipeline compiles, discarding pixels keep
 // the clear colour and the others finish the loop (CTS graphicsfuzz.cov-wrap-op-kill-*).
