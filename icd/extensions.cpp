@@ -120,6 +120,10 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       // LOAD_OP_NONE: load ops other than CLEAR do nothing (attachments are memory) and store
       // ops never do anything (RenderPassTest.LoadOpNoneAndStoreOpNoneKeepContents).
       ext(VK_EXT_LOAD_STORE_OP_NONE_EXTENSION_NAME, VK_EXT_LOAD_STORE_OP_NONE_SPEC_VERSION),
+      // Depth ranges, clears and bounds outside [0, 1]: float depth attachments store what they
+      // get, UNORM ones clamp when packing (memory/format_pack.cpp), depth clamp uses the
+      // viewport's range (DrawTest.DepthRangeUnrestricted...).
+      ext(VK_EXT_DEPTH_RANGE_UNRESTRICTED_EXTENSION_NAME, VK_EXT_DEPTH_RANGE_UNRESTRICTED_SPEC_VERSION),
       // 8-bit index buffers (pipeline/graphics/vertex_stage.cpp fetch_vertex_ids).
       ext(VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME, VK_EXT_INDEX_TYPE_UINT8_SPEC_VERSION),
       // Shader types, layouts and subgroups (compute today; each stage as it lands).

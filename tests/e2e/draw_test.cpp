@@ -454,6 +454,43 @@ TEST_F(DrawTest, DepthClipControlNegativeOneToOne) {
   }
 }
 
+// VK_EXT_depth_range_unrestricted: a D32 attachment cleared to 2.5, a viewport depth range of
+// [-1, 3] and the LESS test. The left quad (z = 0.5) lands at depth 1.0 and passes; the right one
+// (z = 0.9) lands at 2.6, beyond the clear value, and fails; with depth clamp on, a quad beyond the
+// far plane (z = 1.5) is clamped to the viewport's maxDepth of 3, not to 1, and fails too.
+TEST_F(DrawTest, DepthRangeUnrestrictedKeepsDepthsOutsideZeroToOne) {
+  REQUIRE_ON_KILN(device_has_extension(physical_device(), VK_EXT_DEPTH_RANGE_UNRESTRICTED_EXTENSION_NAME) &&
+                      features().core.features.depthClamp,
+                  "VK_EXT_depth_range_unrestricted and depthClamp");
+  DeviceFeatures enabled;
+  enabled.core.features.depthClamp = VK_TRUE;
+  TestDevice& device = *create_device(enabled, {VK_EXT_DEPTH_RANGE_UNRESTRICTED_EXTENSION_NAME});
+  std::vector<ColoredVertex> quads = rect(-1, -1, 0, 1, 0.5f, {1, 0, 0, 1});
+  const std::vector<ColoredVertex> right = rect(0, -1, 1, 1, 0.9f, {0, 1, 0, 1});
+  quads.insert(quads.end(), right.begin(), right.end());
+  const std::vector<ColoredVertex> beyond = rect(-1, -1, 1, 1, 1.5f, {0, 0, 1, 1});
+  quads.insert(quads.end(), beyond.begin(), beyond.end());
+  Buffer vb = vertex_buffer(device, quads);
+  DrawJobOptions o = depth_always_options();
+  o.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
+  o.depth_clamp = true;
+  o.viewports = {{0, 0, 64, 64, -1.0f, 3.0f}};
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  draw_after_clear(job, vb, 18, 2.5f);
+  const std::vector<uint8_t> pixels = job.read_color();
+  const std::vector<float> depth = read_depth_floats(job);
+  ASSERT_EQ(depth.size(), size_t{64} * 64);
+  PixelCheck failures(64, 64);
+  for (size_t i = 0; i < 64 * 64; ++i) {
+    const bool left = i % 64 < 32;
+    failures.expect_eq(i, pixels[i * 4 + 0], uint8_t(left ? 255 : 0), "red: the left quad passed");
+    failures.expect_eq(i, pixels[i * 4 + 1], uint8_t(0), "green: the right quad failed");
+    failures.expect_eq(i, pixels[i * 4 + 2], uint8_t(0), "blue: the clamped quad failed");
+    failures.expect_eq(i, depth[i], left ? 1.0f : 2.5f, "depth");
+  }
+}
+
 // Polygon mode LINE draws a quad's outline: the interior stays clear, every row of the quad has
 // its left and right edge pixels drawn, and the drawn pixels are about the perimeter's count.
 TEST_F(DrawTest, PolygonModeLineDrawsOutlines) {
