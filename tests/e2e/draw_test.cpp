@@ -366,6 +366,19 @@ std::vector<float> read_depth_floats(DrawJob& job) {
   return depth;
 }
 
+// draw_after_clear, then the 64 x 64 colour pixels and depth floats.
+struct ColorAndDepth {
+  std::vector<uint8_t> pixels;
+  std::vector<float> depth;
+};
+ColorAndDepth draw_and_read(DrawJob& job, const Buffer& vb, uint32_t count, float depth_clear) {
+  draw_after_clear(job, vb, count, depth_clear);
+  ColorAndDepth out{job.read_color(), read_depth_floats(job)};
+  EXPECT_EQ(out.depth.size(), size_t{64} * 64);
+  out.depth.resize(size_t{64} * 64);
+  return out;
+}
+
 // Depth clamp: a quad beyond the far plane (z = 1.5) is not clipped but drawn with its depth
 // clamped to the viewport's maxDepth; without clamping it disappears.
 TEST_F(DrawTest, DepthClampDrawsBeyondTheFarPlane) {
@@ -440,10 +453,7 @@ TEST_F(DrawTest, DepthClipControlNegativeOneToOne) {
     o.negative_one_to_one = minus_one_to_one;
     DrawJob job(device, o);
     ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
-    draw_after_clear(job, vb, 12, 1.0f);
-    const std::vector<uint8_t> pixels = job.read_color();
-    const std::vector<float> depth = read_depth_floats(job);
-    ASSERT_EQ(depth.size(), size_t{64} * 64);
+    const auto [pixels, depth] = draw_and_read(job, vb, 12, 1.0f);
     PixelCheck failures(64, 64);
     for (size_t i = 0; i < 64 * 64; ++i) {
       const bool left = i % 64 < 32;
@@ -477,10 +487,7 @@ TEST_F(DrawTest, DepthRangeUnrestrictedKeepsDepthsOutsideZeroToOne) {
   o.viewports = {{0, 0, 64, 64, -1.0f, 3.0f}};
   DrawJob job(device, o);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
-  draw_after_clear(job, vb, 18, 2.5f);
-  const std::vector<uint8_t> pixels = job.read_color();
-  const std::vector<float> depth = read_depth_floats(job);
-  ASSERT_EQ(depth.size(), size_t{64} * 64);
+  const auto [pixels, depth] = draw_and_read(job, vb, 18, 2.5f);
   PixelCheck failures(64, 64);
   for (size_t i = 0; i < 64 * 64; ++i) {
     const bool left = i % 64 < 32;

@@ -29,6 +29,14 @@ std::vector<uint8_t> expected_texel(VkFormat format, VkImageAspectFlags aspect, 
   return texel;
 }
 
+void begin_render_pass(VkCommandBuffer cmd, VkRenderPass pass, VkFramebuffer fb, const VkRect2D& area,
+                       const std::vector<VkClearValue>& clears) {
+  VkRenderPassBeginInfo begin{.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+  begin.renderPass = pass, begin.framebuffer = fb, begin.renderArea = area;
+  begin.clearValueCount = static_cast<uint32_t>(clears.size()), begin.pClearValues = clears.data();
+  vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+}
+
 bool inside(const VkRect2D& r, uint32_t x, uint32_t y) {
   return int32_t(x) >= r.offset.x && int32_t(x) < r.offset.x + int32_t(r.extent.width) && int32_t(y) >= r.offset.y &&
          int32_t(y) < r.offset.y + int32_t(r.extent.height);
@@ -207,10 +215,7 @@ TEST_F(RenderPassTest, LoadOpClearCoversRenderAreaOfEveryLayer) {
     VkRenderPass pass = make_render_pass({attachment(c.format, VK_ATTACHMENT_LOAD_OP_CLEAR)}, subpass);
     VkFramebuffer fb = make_framebuffer(pass, {make_view(image, 1, 2)}, 8, 6, 2);
     dev_->run_commands([&](VkCommandBuffer cmd) {
-      VkRenderPassBeginInfo begin{.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-      begin.renderPass = pass, begin.framebuffer = fb, begin.renderArea = area;
-      begin.clearValueCount = 1, begin.pClearValues = &c.clear;
-      vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+      begin_render_pass(cmd, pass, fb, area, {c.clear});
       vkCmdEndRenderPass(cmd);
     });
     expect_layer(image, VK_IMAGE_ASPECT_COLOR_BIT, 0, &area, c.fill, c.fill, "layer outside the view");
@@ -237,10 +242,7 @@ TEST_F(RenderPassTest, DepthAndStencilLoadOpsAreIndependent) {
     for (auto [pass, area] : {std::pair{clear_depth, depth_area}, std::pair{clear_stencil, stencil_area}}) {
       VkFramebuffer fb = make_framebuffer(pass, {view}, 7, 5, 1);
       dev_->run_commands([&](VkCommandBuffer cmd) {
-        VkRenderPassBeginInfo begin{.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-        begin.renderPass = pass, begin.framebuffer = fb, begin.renderArea = area;
-        begin.clearValueCount = 1, begin.pClearValues = &clear;
-        vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+        begin_render_pass(cmd, pass, fb, area, {clear});
         vkCmdEndRenderPass(cmd);
       });
     }
@@ -498,14 +500,7 @@ TEST_F(RenderPassTest, TransientAttachmentInLazilyAllocatedMemoryResolves) {
   const VkFramebuffer fb = make_framebuffer(pass, {make_view(transient, 0, 1), make_view(resolved, 0, 1)}, kSize, kSize, 1);
   const VkRect2D inner_rect{{8, 12}, {20, 16}};
   dev_->run_commands([&](VkCommandBuffer cmd) {
-    VkRenderPassBeginInfo begin{.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-    begin.renderPass = pass;
-    begin.framebuffer = fb;
-    begin.renderArea = {{0, 0}, {kSize, kSize}};
-    const VkClearValue clears[2] = {load, load};
-    begin.clearValueCount = 2;
-    begin.pClearValues = clears;
-    vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+    begin_render_pass(cmd, pass, fb, {{0, 0}, {kSize, kSize}}, {load, load});
     const VkClearAttachment clear{VK_IMAGE_ASPECT_COLOR_BIT, 0, inner};
     const VkClearRect rect{inner_rect, 0, 1};
     vkCmdClearAttachments(cmd, 1, &clear, 1, &rect);
@@ -567,14 +562,7 @@ TEST_F(RenderPassTest, LoadOpNoneAndStoreOpNoneKeepContents) {
       const VkRenderPass pass = make_render_pass({none, attachment(kFormat, VK_ATTACHMENT_LOAD_OP_CLEAR)}, subpass);
       const VkFramebuffer fb = make_framebuffer(pass, {views[0], views[1]}, kSize, kSize, 1);
       dev_->run_commands([&](VkCommandBuffer cmd) {
-        VkRenderPassBeginInfo begin{.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-        begin.renderPass = pass;
-        begin.framebuffer = fb;
-        begin.renderArea = {{0, 0}, {kSize, kSize}};
-        const VkClearValue clears[2] = {old, cleared};
-        begin.clearValueCount = 2;
-        begin.pClearValues = clears;
-        vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+        begin_render_pass(cmd, pass, fb, {{0, 0}, {kSize, kSize}}, {old, cleared});
         vkCmdEndRenderPass(cmd);
         full_barrier(cmd);
       });
