@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/log.h"
+#include "common/thread_local_ref.h"
 #include "memory/sampling.h"
 #include "pipeline/graphics/draw_context.h"
 #include "pipeline/graphics/draw_types.h"
@@ -30,6 +31,9 @@ constexpr size_t kBatchesPerRound = 256;
 // thousand small draws, or one round of a big one (which gains nothing from waiting).
 constexpr size_t kBatchesPerScene = 1024;
 constexpr size_t kTrianglesPerScene = size_t(kBatchesPerRound) * kPrimitivesPerBatch;
+
+// A tile's entries gathered from the batches' bins (per worker, reused from tile to tile).
+thread_local std::vector<BinEntry> tls_tile_entries;
 
 // A draw command and its (sub-)draws' primitives, kept until the front end has run them.
 struct SceneDraw {
@@ -78,6 +82,49 @@ bool overwrites_colour(const DrawContext& ctx, const OutputMerger& merger) {
   return true;
 }
 
+// One batch's triangles grouped by the tiles they touch, built by the worker that ran the batch's
+// front end (a counting sort, stable: each tile's triangles stay in API order). The scene's tiles
+// then list (batch, run) pairs, so the queue thread's share of binning is one entry per batch and
+// tile instead of one per triangle and tile.
+struct BatchBins {
+  struct Run {
+    uint32_t tile;         // index into the scene's grid when binned (the grid may grow later)
+    uint32_t begin, end;   // range of `entries`
+  };
+  std::vector<Run> runs;          // in the order the batch first touches the tiles
+  std::vector<uint32_t> entries;  // triangle index, | kCoversTile when it covers the whole tile
+};
+
+// Per-worker counts of the batch being binned: one per tile of the grid, all zero between
+// batches (a batch resets just the tiles it touched, however far apart they lie).
+thread_local std::vector<uint32_t> tls_tile_counts;
+
+// The tiles a triangle's bounds touch (inclusive ranges).
+struct TileSpan {
+  uint32_t x0, y0, x1, y1;
+  explicit TileSpan(const Rect& r)
+      : x0(uint32_t(r.x0) / kTileSize), y0(uint32_t(r.y0) / kTileSize), x1(uint32_t(r.x1 - 1) / kTileSize),
+        y1(uint32_t(r.y1 - 1) / kTileSize) {}
+};
+
+// The triangle covers every sample of the tile and its pass overwrites colour: the tile's earlier
+// work it replaces may be dropped (DrawScene::Impl::drop_replaced).
+constexpr uint32_t kCoversTile = 1u << 31;
+
+// A batch's front-end output and its bins, on cache lines of their own: neighbouring batches run
+// on different workers at once, and the front end grows `output`'s vectors triangle by triangle
+// (shared lines made every append a cache-line transfer between cores).
+struct alignas(64) SceneBatch {
+  BatchOutput output;
+  BatchBins bins;
+};
+
+// A tile's work, in API order: run `run` of batch `batch`'s BatchBins, or (batch ==
+// kAttachmentOpEntry) the scene's attachment op `run`.
+struct TileWork {
+  uint32_t batch, run;
+};
+
 }  // namespace
 
 struct DrawScene::Impl {
@@ -91,16 +138,16 @@ struct DrawScene::Impl {
   std::vector<BatchJob> jobs;
   std::vector<ScenePass*> job_pass;
   // Binned front-end outputs, and the pass of each.
-  std::vector<BatchOutput> outputs;
+  std::vector<SceneBatch> outputs;
   std::vector<ScenePass*> output_pass;
   size_t output_count = 0, triangle_count = 0;
   // Line stipple counter where the last stippled segment ended (strips go on from it).
   float line_stipple_counter = 0.0f;
   // Tiles: bins[ty * tiles_x + tx] in API order; `busy` lists the non-empty bins.
-  std::vector<std::vector<BinEntry>> bins;
+  std::vector<std::vector<TileWork>> bins;
   std::vector<uint32_t> busy;
   uint32_t tiles_x = 0, tiles_y = 0;
-  std::vector<AttachmentOp> ops;  // binned as BinEntry{kAttachmentOpEntry, index}
+  std::vector<AttachmentOp> ops;  // binned as TileWork{kAttachmentOpEntry, index}
   VertexIds ids;
   std::vector<ShadedBatch> shaded;
   // Per-draw scratch of add(), kept to spare a small-draw stream two allocations per draw.
@@ -117,7 +164,8 @@ struct DrawScene::Impl {
   SceneDraw& new_draw();
   ScenePass& new_pass();
   void fit_grid(const Rect& framebuffer);
-  void bin(uint32_t batch);
+  void bin(const ScenePass& pass, const BatchOutput& out, BatchBins& sorted) const;
+  void gather_tile(const std::vector<TileWork>& work, const Rect& tile, std::vector<BinEntry>& entries) const;
   bool covers_tile(const ScenePass& pass, const RasterTriangle& t, const TriangleEdges& edges, const Rect& tile) const;
   void drop_replaced(std::vector<BinEntry>& bin, const ScenePass& pass, const RasterTriangle& t, const Rect& tile) const;
   bool replaces_clear(const ClearViewCmd& clear, const ScenePass& pass, const RasterTriangle& t, const Rect& tile) const;
@@ -225,7 +273,7 @@ void DrawScene::Impl::fit_grid(const Rect& framebuffer) {
   const uint32_t want_x = std::max(tiles_x, (uint32_t(framebuffer.x1) + kTileSize - 1) / kTileSize);
   const uint32_t want_y = std::max(tiles_y, (uint32_t(framebuffer.y1) + kTileSize - 1) / kTileSize);
   if (want_x == tiles_x && want_y == tiles_y) return;
-  std::vector<std::vector<BinEntry>> grid(size_t(want_x) * want_y);
+  std::vector<std::vector<TileWork>> grid(size_t(want_x) * want_y);
   for (uint32_t& t : busy) {
     const uint32_t tx = t % tiles_x, ty = t / tiles_x;
     const uint32_t moved = ty * want_x + tx;
@@ -244,16 +292,24 @@ void DrawScene::Impl::run_front_end(ThreadPool& pool) {
   output_count += jobs.size();
   if (outputs.size() < output_count) outputs.resize(output_count);
   output_pass.resize(output_count);
+  // Each batch is binned by the worker that ran it (the grid fits every queued pass already).
   pool.parallel_for(jobs.size(), [&](size_t i) {
-    BatchOutput& out = outputs[first + i];
-    out.clear();
-    gfx::run_front_end(job_pass[i]->ctx, jobs[i], out, &faults);
+    SceneBatch& batch = outputs[first + i];
+    batch.output.clear();
+    gfx::run_front_end(job_pass[i]->ctx, jobs[i], batch.output, &faults);
+    bin(*job_pass[i], batch.output, batch.bins);
   });
   for (size_t i = 0; i < jobs.size(); ++i) {
-    output_pass[first + i] = job_pass[i];
-    triangle_count += outputs[first + i].triangles.size();
-    resolve_line_stipple(outputs[first + i].lines, line_stipple_counter);  // needs API order, like binning
-    bin(uint32_t(first + i));
+    const uint32_t batch = uint32_t(first + i);
+    output_pass[batch] = job_pass[i];
+    triangle_count += outputs[batch].output.triangles.size();
+    resolve_line_stipple(outputs[batch].output.lines, line_stipple_counter);  // needs API order
+    const std::vector<BatchBins::Run>& runs = outputs[batch].bins.runs;
+    for (uint32_t r = 0; r < runs.size(); ++r) {
+      std::vector<TileWork>& work = bins[runs[r].tile];
+      if (work.empty()) busy.push_back(runs[r].tile);
+      work.push_back({batch, r});
+    }
   }
   jobs.clear();
   job_pass.clear();
@@ -279,7 +335,7 @@ void DrawScene::Impl::drop_replaced(std::vector<BinEntry>& bin, const ScenePass&
     } else {
       const ScenePass& earlier = *output_pass[e.batch];
       if (!earlier.droppable || earlier.ctx.cmd->targets != pass.ctx.cmd->targets ||
-          earlier.ctx.view_index != pass.ctx.view_index || outputs[e.batch].triangles[e.triangle].layer != t.layer)
+          earlier.ctx.view_index != pass.ctx.view_index || outputs[e.batch].output.triangles[e.triangle].layer != t.layer)
         return;
     }
     bin.pop_back();
@@ -317,54 +373,93 @@ void DrawScene::Impl::add_attachment_op(ThreadPool& pool, const AttachmentOp& op
   ops.push_back(op);
   for (uint32_t ty = uint32_t(r.y0) / kTileSize; ty <= uint32_t(r.y1 - 1) / kTileSize; ++ty)
     for (uint32_t tx = uint32_t(r.x0) / kTileSize; tx <= uint32_t(r.x1 - 1) / kTileSize; ++tx) {
-      std::vector<BinEntry>& entries = bins[ty * tiles_x + tx];
-      if (entries.empty()) busy.push_back(ty * tiles_x + tx);
-      entries.push_back({kAttachmentOpEntry, index});
+      std::vector<TileWork>& work = bins[ty * tiles_x + tx];
+      if (work.empty()) busy.push_back(ty * tiles_x + tx);
+      work.push_back({kAttachmentOpEntry, index});
     }
 }
 
-void DrawScene::Impl::bin(uint32_t batch) {
-  const ScenePass& pass = *output_pass[batch];
-  const auto& tris = outputs[batch].triangles;
+// Groups the batch's triangles by tile (on the worker that ran the batch).
+void DrawScene::Impl::bin(const ScenePass& pass, const BatchOutput& out, BatchBins& sorted) const {
+  sorted.runs.clear();
+  sorted.entries.clear();
+  const auto& tris = out.triangles;
+  std::vector<uint32_t>& counts = thread_local_ref(tls_tile_counts);
+  if (counts.size() < size_t(tiles_x) * tiles_y) counts.resize(size_t(tiles_x) * tiles_y, 0);
+  // Triangles per tile, listing each tile as the batch first touches it.
+  for (const RasterTriangle& t : tris) {
+    const TileSpan s(t.bounds);  // bounds are already inside the framebuffer
+    for (uint32_t ty = s.y0; ty <= s.y1; ++ty)
+      for (uint32_t tx = s.x0; tx <= s.x1; ++tx)
+        if (counts[ty * tiles_x + tx]++ == 0) sorted.runs.push_back({ty * tiles_x + tx, 0, 0});
+  }
+  // Each tile's range of entries; its count becomes where its next entry goes.
+  uint32_t next = 0;
+  for (BatchBins::Run& run : sorted.runs) {
+    run.begin = next;
+    next += counts[run.tile];
+    run.end = next;
+    counts[run.tile] = run.begin;
+  }
+  sorted.entries.resize(next);
+  // Only triangles spanning a whole tile can cover one, and lines with a per-pixel rule never
+  // replace anything.
+  auto may_cover = [&](const RasterTriangle& t) {
+    const Rect& r = t.bounds;
+    return pass.overwrites && t.line == kNoLineRaster && r.x1 - r.x0 >= int32_t(kTileSize) / 2 &&
+           r.y1 - r.y0 >= int32_t(kTileSize) / 2;
+  };
+  bool any_may_cover = false;
   for (uint32_t i = 0; i < tris.size(); ++i) {
-    const RasterTriangle& t = tris[i];
-    const Rect& r = t.bounds;  // already inside the framebuffer
-    // `edges`: set when the triangle may replace earlier work in a tile it covers.
-    auto bin_triangle = [&](const TriangleEdges* edges) {
-      for (uint32_t ty = uint32_t(r.y0) / kTileSize; ty <= uint32_t(r.y1 - 1) / kTileSize; ++ty)
-        for (uint32_t tx = uint32_t(r.x0) / kTileSize; tx <= uint32_t(r.x1 - 1) / kTileSize; ++tx) {
-          const uint32_t index = ty * tiles_x + tx;
-          std::vector<BinEntry>& entries = bins[index];
-          if (entries.empty()) {
-            busy.push_back(index);
-          } else if (edges) {
-            const int32_t x = int32_t(tx * kTileSize), y = int32_t(ty * kTileSize);
-            const Rect tile{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)};
-            if (covers_tile(pass, t, *edges, tile)) drop_replaced(entries, pass, t, tile);
-          }
-          entries.push_back({batch, i});
-        }
-    };
-    // Only triangles spanning a whole tile can replace one. (No std::optional for the edges:
-    // its per-triangle zeroing cost more than binning a small triangle.)
-    // Lines with a per-pixel rule never replace anything.
-    if (pass.overwrites && t.line == kNoLineRaster && r.x1 - r.x0 >= int32_t(kTileSize) / 2 &&
-        r.y1 - r.y0 >= int32_t(kTileSize) / 2) {
-      const TriangleEdges edges(t);
-      bin_triangle(&edges);
-    } else {
-      bin_triangle(nullptr);
+    const TileSpan s(tris[i].bounds);
+    for (uint32_t ty = s.y0; ty <= s.y1; ++ty)
+      for (uint32_t tx = s.x0; tx <= s.x1; ++tx) sorted.entries[counts[ty * tiles_x + tx]++] = i;
+    any_may_cover |= may_cover(tris[i]);
+  }
+  for (const BatchBins::Run& run : sorted.runs) counts[run.tile] = 0;
+  if (!any_may_cover) return;
+  // Flag the triangles that cover a whole tile.
+  for (const BatchBins::Run& run : sorted.runs) {
+    const int32_t x = int32_t(run.tile % tiles_x * kTileSize), y = int32_t(run.tile / tiles_x * kTileSize);
+    const Rect tile{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)};
+    for (uint32_t e = run.begin; e < run.end; ++e) {
+      const RasterTriangle& t = tris[sorted.entries[e]];
+      if (may_cover(t) && covers_tile(pass, t, TriangleEdges(t), tile)) sorted.entries[e] |= kCoversTile;
+    }
+  }
+}
+
+// The tile's entries in API order, with the overdraw removal applied: before each triangle that
+// covers the tile, the trailing entries it replaces are dropped (on the worker that owns the tile).
+void DrawScene::Impl::gather_tile(const std::vector<TileWork>& work, const Rect& tile,
+                                  std::vector<BinEntry>& entries) const {
+  entries.clear();
+  for (const TileWork& w : work) {
+    if (w.batch == kAttachmentOpEntry) {
+      entries.push_back({kAttachmentOpEntry, w.run});
+      continue;
+    }
+    const BatchBins& sorted = outputs[w.batch].bins;
+    const BatchBins::Run& run = sorted.runs[w.run];
+    for (uint32_t e = run.begin; e < run.end; ++e) {
+      const uint32_t triangle = sorted.entries[e] & ~kCoversTile;
+      if ((sorted.entries[e] & kCoversTile) && !entries.empty())
+        drop_replaced(entries, *output_pass[w.batch], outputs[w.batch].output.triangles[triangle], tile);
+      entries.push_back({w.batch, triangle});
     }
   }
 }
 
 void DrawScene::Impl::render(ThreadPool& pool) {
   shaded.resize(output_count);
-  for (size_t b = 0; b < output_count; ++b) shaded[b] = {&outputs[b], &output_pass[b]->ctx, &*output_pass[b]->merger};
+  for (size_t b = 0; b < output_count; ++b) shaded[b] = {&outputs[b].output, &output_pass[b]->ctx, &*output_pass[b]->merger};
   pool.parallel_for(busy.size(), [&](size_t i) {
     const uint32_t t = busy[i];
     const int32_t x = int32_t((t % tiles_x) * kTileSize), y = int32_t((t / tiles_x) * kTileSize);
-    run_tile(shaded, ops, bins[t], Rect{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)}, &faults);
+    const Rect tile{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)};
+    std::vector<BinEntry>& entries = thread_local_ref(tls_tile_entries);
+    gather_tile(bins[t], tile, entries);
+    run_tile(shaded, ops, entries, tile, &faults);
   });
   for (uint32_t t : busy) bins[t].clear();
   busy.clear();

@@ -196,6 +196,81 @@ TEST(DrawScene, LoadClearsRunInOrderAndOnlyColourClearsOfWrittenAttachmentsAreRe
   }
 }
 
+TEST(DrawScene, OverdrawRemovalKeepsTheImageAndShadesOnlyWhatShows) {
+  // A load clear, a full red draw, a draw whose one batch holds small triangles before its cover
+  // (dropping within a batch), a full green cover, then work after the last cover that must all
+  // run: an opaque partial rectangle and an additive one. Every thread count gives the image of
+  // the commands run in order, pixel by pixel, while shading only the cover and what follows it.
+  constexpr uint32_t kPx0 = 20, kPx1 = 140, kPy0 = 16, kPy1 = 72;  // opaque red, after the cover
+  constexpr uint32_t kAx0 = 100, kAx1 = kWidth, kAy0 = 50, kAy1 = kHeight;  // + blue
+  for (unsigned threads : {1u, 2u, 4u}) {
+    TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, kWidth, kHeight);
+    Scene s;
+    VkClearValue white{};
+    for (float& c : white.color.float32) c = 1.0f;
+    s.clear(color.view, VK_IMAGE_ASPECT_COLOR_BIT, white);
+    auto counted = [&]() -> DrawSetup& {
+      DrawSetup& d = s.add(&color.view);
+      d.kernels.fragment = &fake_counting_kernel<8>;
+      return d;
+    };
+    rect(counted(), 0, 0, kWidth, kHeight, kRed);
+    DrawSetup& small_then_cover = counted();
+    for (float x = 0; x < 150; x += 10) rect(small_then_cover, x, 5, x + 8, 30, kWhite);
+    left_part(small_then_cover, kWidth, kBlue);
+    left_part(counted(), kWidth, kGreen);
+    rect(counted(), kPx0, kPy0, kPx1, kPy1, kRed);
+    DrawSetup& add = counted();
+    add.blend(VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE);
+    rect(add, kAx0, kAy0, kAx1, kAy1, kBlue);
+    shaded_fragments = 0;
+    s.run(threads);
+    for (uint32_t y = 0; y < kHeight; ++y)
+      for (uint32_t x = 0; x < kWidth; ++x) {
+        const bool red = x >= kPx0 && x < kPx1 && y >= kPy0 && y < kPy1;
+        const bool blue = x >= kAx0 && x < kAx1 && y >= kAy0 && y < kAy1;
+        const float want[4] = {red ? 1.0f : 0.0f, red ? 0.0f : 1.0f, blue ? 1.0f : 0.0f, 1.0f};
+        const VkClearColorValue c = color.color(x, y);
+        ASSERT_TRUE(std::equal(want, want + 4, c.float32))
+            << "pixel " << x << "," << y << " with " << threads << " threads: " << c.float32[0] << " "
+            << c.float32[1] << " " << c.float32[2] << " " << c.float32[3];
+      }
+    // Every tile is covered whole by each cover: the red draw, the small triangles and the blue
+    // cover are never shaded; the green cover and everything after it are.
+    EXPECT_EQ(shaded_fragments.load(),
+              uint64_t(kWidth) * kHeight + (kPx1 - kPx0) * (kPy1 - kPy0) + (kAx1 - kAx0) * (kAy1 - kAy0))
+        << threads << " threads";
+  }
+}
+
+TEST(DrawScene, ScatteredTrianglesOfOneBatchKeepTheirOrder) {
+  // One batch of a few small triangles spread over a 32 x 32 tile target, overlapping in pairs
+  // and blended, so any change of order within a tile or a lost tile shows.
+  constexpr uint32_t kSize = 2048, kTriangles = 40;
+  auto draw_all = [&](bool one_at_a_time, unsigned threads) {
+    TestTarget color(VK_FORMAT_R8G8B8A8_UNORM, kSize, kSize);
+    std::vector<std::unique_ptr<DrawSetup>> draws;
+    auto new_draw = [&]() -> DrawSetup& {
+      draws.push_back(std::make_unique<DrawSetup>(&color.view, kSize, kSize));
+      draws.back()->blend(VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA);
+      return *draws.back();
+    };
+    DrawSetup* all = one_at_a_time ? nullptr : &new_draw();
+    for (uint32_t i = 0; i < kTriangles; ++i) {
+      DrawSetup& d = all ? *all : new_draw();
+      const float x = float(i / 2 * 997 % (kSize - 40)), y = float(i / 2 * 1409 % (kSize - 40)) + float(i % 2 * 7);
+      const float c[4] = {float(i % 3) / 2, float(i % 5) / 4, float(i % 7) / 6, 0.5f};
+      for (auto [vx, vy] : {std::pair{x, y}, {x + 30, y + 4}, {x + 6, y + 33}}) d.add(vx, vy, c, 0.5f, 1, kSize, kSize);
+      if (!all) d.draw(3, threads);
+    }
+    if (all) all->draw(3 * kTriangles, threads);
+    return color.storage;
+  };
+  const std::vector<uint8_t> reference = draw_all(true, 1);
+  EXPECT_NE(std::count(reference.begin(), reference.end(), 0), ptrdiff_t(reference.size()));
+  for (unsigned threads : {1u, 2u}) EXPECT_TRUE(draw_all(false, threads) == reference) << threads << " threads";
+}
+
 TEST(DrawScene, ManyDrawsEqualDrawingOneAtATime) {
   // More batches than one scene keeps, so the scene renders in parts; the draws overlap, a third
   // of them blended, so any change of order shows.
