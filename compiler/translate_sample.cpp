@@ -59,14 +59,23 @@ class SampleCodegen {
   llvm::Value* i64(uint64_t v) { return t_.splat(b_.getInt64(v)); }
 
   // The function's one SampleArgs slot (allocated at the top of the entry block on first use).
+  // Its lane arrays start 48 bytes past a multiple of 64 (after the scalar header and
+  // gather_offsets), so the slot starts kArgsSkew bytes into a 64-byte aligned allocation: each
+  // 64-byte array then fills one cache line. Arrays that straddle two lines made every 16-lane
+  // store and load of them split, and a split store is not forwarded to the routine's load of
+  // the same bytes (it waits for the store to reach the cache: the stalls at the start of the
+  // sampling routines).
+  static constexpr uint64_t kArgsSkew = 16;
+  static_assert((offsetof(SampleArgs, view) + kArgsSkew) % 64 == 0 && (offsetof(SampleArgs, coord) + kArgsSkew) % 64 == 0 &&
+                (offsetof(SampleArgs, out) + kArgsSkew) % 64 == 0);
   llvm::Value* args() {
     llvm::BasicBlock& entry = t_.function->getEntryBlock();
     for (llvm::Instruction& inst : entry)
       if (inst.getName() == "kiln.sample_args") return &inst;
-    auto* type = llvm::ArrayType::get(b_.getInt8Ty(), sizeof(SampleArgs));
-    llvm::AllocaInst* slot = t_.alloca_builder_.CreateAlloca(type, nullptr, "kiln.sample_args");
+    auto* type = llvm::ArrayType::get(b_.getInt8Ty(), sizeof(SampleArgs) + kArgsSkew);
+    llvm::AllocaInst* slot = t_.alloca_builder_.CreateAlloca(type, nullptr, "kiln.sample_args_storage");
     slot->setAlignment(llvm::Align(64));
-    return slot;
+    return t_.alloca_builder_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), slot, kArgsSkew, "kiln.sample_args");
   }
 
   llvm::Value* at(llvm::Value* base, size_t offset) { return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), base, offset); }

@@ -8,6 +8,7 @@
 // tests/unit/sampling_test.cpp checks), without its per-texel switches on view type, address mode,
 // border, cube face, compare and reduction mode. Internal to the sampling code.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -24,7 +25,10 @@ namespace kiln::mem::sampling_detail {
 
 // The widest SIMD filters the fast paths use: 16 lanes (AVX-512), 8 (AVX2+FMA) or 1 (portable code),
 // the CPU's capability lowered by limit_sampling_simd_lanes (memory/sampling.h; tests).
-uint32_t simd_lanes();
+// Read on every call, hence inline: a global set when the library loads (the CPU's width) and by
+// limit_sampling_simd_lanes.
+extern std::atomic<uint32_t> g_simd_lanes;
+inline uint32_t simd_lanes() { return g_simd_lanes.load(std::memory_order_relaxed); }
 
 enum class Wrap { ClampToEdge, Repeat };
 // The eight-lane filters of run_avx2.
@@ -221,7 +225,12 @@ struct FastSampler {
     return second_level;
   }
 
-  static void run(abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s) {
+  // The call's lanes through the widest SIMD filter that applies, else run_portable. Inlined into
+  // the format's routine (with try_fast_path), so the usual call (16 lanes of RGBA8, AVX-512) goes
+  // routine -> run_avx512 with no frames between: those calls' prologues (register saves, the
+  // realigned frame of run_portable's arrays) cost as much as a tenth of the sampling time.
+  __attribute__((always_inline)) static inline void run(abi::SampleArgs* a, uint32_t lanes, const SampledView& v,
+                                                        const Sampler& s) {
     if constexpr (kSimdDecoder && kLinear) {
       constexpr bool kBgra = std::is_same_v<D, Rgba8<true, false>>;
       const uint32_t simd = simd_lanes();
@@ -237,6 +246,13 @@ struct FastSampler {
         if (done) return;
       }
     }
+    run_portable(a, lanes, v, s);
+  }
+
+  // run without SIMD filters: levels per lane (or eight at a time for explicit LODs), then each
+  // lane's filter.
+  __attribute__((noinline)) static void run_portable(abi::SampleArgs* a, uint32_t lanes, const SampledView& v,
+                                                     const Sampler& s) {
     alignas(32) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, delta[abi::kMaxSampleLanes] = {};
     alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes] = {};
     if (v.level_count == 1) {
@@ -415,6 +431,22 @@ struct FastSampler {
     return _mm512_add_ps(lambda_base, bias);
   }
 
+  // Levels of sixteen lanes with gradients, through lane_levels' arrays; returns whether any lane
+  // blends two levels. Out of line: its arrays would give run_avx512 a realigned frame.
+  __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"), noinline)) static bool gradient_levels_x16(
+      const abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s, __m512* s_coord,
+      __m512* t_coord, __m512i* hi, __m512i* lo, __m512* delta) {
+    alignas(64) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, dl[abi::kMaxSampleLanes] = {};
+    alignas(64) int32_t h[abi::kMaxSampleLanes] = {}, l[abi::kMaxSampleLanes] = {};
+    const bool second_level = lane_levels(a, lanes, v, s, ps, pt, h, l, dl);
+    *s_coord = _mm512_load_ps(ps);
+    *t_coord = _mm512_load_ps(pt);
+    *hi = _mm512_load_si512(h);
+    *lo = _mm512_load_si512(l);
+    *delta = _mm512_load_ps(dl);
+    return second_level;
+  }
+
   // RGBA8/BGRA8 UNORM with linear filtering, a call of 16 lanes on an AVX-512 CPU: levels,
   // filtering, the level blend and the stores sixteen lanes at a time. Returns false (nothing
   // written) when the view's levels cannot be addressed with 32-bit offsets.
@@ -434,14 +466,7 @@ struct FastSampler {
       if ((a->op & abi::kSampleLodMask) != abi::kSampleGrad) {
         second_level = levels_x16(lambda_prime_x16(a, v, s), v, s, &hi, &lo, &delta);
       } else {
-        alignas(64) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, dl[abi::kMaxSampleLanes] = {};
-        alignas(64) int32_t h[abi::kMaxSampleLanes] = {}, l[abi::kMaxSampleLanes] = {};
-        second_level = lane_levels(a, lanes, v, s, ps, pt, h, l, dl);
-        s_coord = _mm512_load_ps(ps);
-        t_coord = _mm512_load_ps(pt);
-        hi = _mm512_load_si512(h);
-        lo = _mm512_load_si512(l);
-        delta = _mm512_load_ps(dl);
+        second_level = gradient_levels_x16(a, lanes, v, s, &s_coord, &t_coord, &hi, &lo, &delta);
       }
     }
     constexpr bool kRepeat = kWrap == Wrap::Repeat;
@@ -458,6 +483,12 @@ struct FastSampler {
     }
     // This call's lanes only, unless the kernel proved the descriptors uniform (see run_avx2).
     const __mmask16 mask = (a->op & abi::kSampleUniform) ? __mmask16(0xFFFF) : __mmask16(lanes);
+    uint32_t swizzle;
+    std::memcpy(&swizzle, v.swizzle, sizeof swizzle);
+    if (swizzle == 0x03020100u && mask == 0xFFFF) {  // the identity, every lane: t as it is
+      for (uint32_t c = 0; c < 4; ++c) _mm512_storeu_ps(reinterpret_cast<float*>(a->out[c]), t[c]);
+      return true;
+    }
     for (uint32_t c = 0; c < 4; ++c) {
       // A switch rather than t[swizzle], which made the compiler keep t in memory.
       __m512 value;
@@ -535,7 +566,7 @@ struct FastSampler {
 
 // Runs the call through a fast path if it qualifies (see the top of this file); returns whether it did.
 template <class D>
-bool try_fast_path(abi::SampleArgs* a, uint32_t lanes) {
+__attribute__((always_inline)) inline bool try_fast_path(abi::SampleArgs* a, uint32_t lanes) {
   constexpr uint32_t kAllowedFlags = abi::kSampleOpMask | abi::kSampleLodMask | abi::kSampleBias | abi::kSampleUniform |
                                      abi::kSampleUniformRecords;
   if ((a->op & abi::kSampleOpMask) != abi::kSampleOpSample || (a->op & ~kAllowedFlags) != 0 || lanes == 0) return false;
