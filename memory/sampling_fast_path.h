@@ -471,7 +471,8 @@ struct FastSampler {
     }
     constexpr bool kRepeat = kWrap == Wrap::Repeat;
     __m512 t[4];
-    rgba8_bilinear_x16<kBgra, kRepeat>(v, v.table, hi, s_coord, t_coord, t);
+    if (v.level_count == 1) rgba8_bilinear_x16<kBgra, kRepeat, true>(v, v.table, hi, s_coord, t_coord, t);
+    else rgba8_bilinear_x16<kBgra, kRepeat>(v, v.table, hi, s_coord, t_coord, t);
     if (second_level) {
       // t = (1 - delta) t + delta t2 where delta > 0 and the levels differ.
       __m512 t2[4];

@@ -186,13 +186,21 @@ KILN_AVX512 void rgba8_accumulate_x16(__m512i word, __m512 weight, __m512* sum) 
 }
 
 // Filters sixteen lanes at per-lane `level`s and normalized (s, t); returns R, G, B, A (after the
-// BGRA swap) in out[0..3]. Every level index must be valid.
-template <bool kBgra, bool kRepeat>
+// BGRA swap) in out[0..3]. Every level index must be valid. kLevelZero: every lane reads level 0
+// (views of one level), known without comparing the lanes' levels.
+template <bool kBgra, bool kRepeat, bool kLevelZero = false>
 KILN_AVX512 void rgba8_bilinear_x16(const SampledView& v, const LevelTable& table, __m512i level, __m512 s, __m512 t,
                                     __m512* out) {
   __m512i width, height, pitch, base;
-  int32_t uniform_level;
-  level_parameters_x16(table, level, &width, &height, &pitch, &base, &uniform_level);
+  int32_t uniform_level = 0;
+  if constexpr (kLevelZero) {
+    width = _mm512_set1_epi32(table.width[0]);
+    height = _mm512_set1_epi32(table.height[0]);
+    pitch = _mm512_set1_epi32(table.pitch[0]);
+    base = _mm512_setzero_si512();  // table.offset[0]: level 0 is where offsets count from
+  } else {
+    level_parameters_x16(table, level, &width, &height, &pitch, &base, &uniform_level);
+  }
   __m512i i0, j0;
   __m512 a, b;
   rgba8_axis_x16(s, width, &i0, &a);

@@ -64,6 +64,8 @@ class TriangleInterpolator {
     float a0, d1, d2;             // vertex 0's value and the differences to vertices 1 and 2
   };
   void fill_flat(uint32_t W, float* inputs) const;  // the flat components' values in every lane
+  bool fill_inline(uint32_t vector_lanes, const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs,
+                   float* frag_coord, float* frag_depth, float* point_coord) const;
   // The planes above as the kernel's abi::InterpolationRecord (InterpolateAt*).
   void prepare_interpolation_record();
   // fill for lane groups of N (the vector width of the instantiation: 4, 8 or 16).
