@@ -135,12 +135,16 @@ KILN_AVX512 bool span_indices_x16(int32_t first, __m512i x0, __m512i x1, __m512i
 // neighbouring pixels): one masked 64-byte load per distinct row (usually one or two per footprint
 // row) and permutes put each lane's texels in place, instead of a gather per row. Returns false
 // (nothing written) when the span is wider.
-KILN_AVX512 bool rgba8_span_x16(const uint8_t* texels, int32_t width, __m512i x0, __m512i x1, __m512i y0, __m512i y1,
-                                __m512i* t00, __m512i* t10, __m512i* t01, __m512i* t11) {
+// `lane0_x`: lane 0's x0 if the caller knows it sooner than from the vector x0 (any value in
+// 0 .. width - 1 is safe: it only decides where the span starts, which every lane is checked against),
+// else -1.
+KILN_AVX512 bool rgba8_span_x16(const uint8_t* texels, int32_t width, int32_t lane0_x, __m512i x0, __m512i x1,
+                                __m512i y0, __m512i y1, __m512i* t00, __m512i* t10, __m512i* t01, __m512i* t11) {
   // The span starts a little left of lane 0's texel (lane 0 is the call's top-left pixel: the span
   // usually fits without a reduction over the lanes, which would sit in the latency chain before
   // the loads), else at the lowest texel of the lanes.
-  int32_t first = std::max(0, _mm_cvtsi128_si32(_mm512_castsi512_si128(x0)) - 4);
+  if (lane0_x < 0) lane0_x = _mm_cvtsi128_si32(_mm512_castsi512_si128(x0));
+  int32_t first = std::max(0, lane0_x - 4);
   __m512i i0, i1;
   if (!span_indices_x16(first, x0, x1, &i0, &i1)) {
     const __m512i lowest = _mm512_min_epi32(x0, x1);
@@ -214,8 +218,16 @@ KILN_AVX512 void rgba8_bilinear_x16(const SampledView& v, const LevelTable& tabl
   const __m512 wx0 = _mm512_sub_ps(one, a), wy0 = _mm512_sub_ps(one, b);
   const int* texels = reinterpret_cast<const int*>(v.levels[0].base);
   __m512i t00, t10, t01, t11;
-  if (uniform_level >= 0 &&
-      rgba8_span_x16(v.levels[0].base, table.width[uniform_level], x0, x1, y0, y1, &t00, &t10, &t01, &t11)) {
+  int32_t lane0_x = -1;
+  if (!kRepeat && uniform_level >= 0) {
+    // Lane 0's x0 (clamped to the edge) in scalar code from its coordinate, beside the vector
+    // chain rather than at its end: the span's start and its loads wait for less.
+    const int32_t w = table.width[uniform_level];
+    const float x = _mm_cvtss_f32(_mm512_castps512_ps128(s)) * float(w) - 0.5f;
+    lane0_x = x >= 0.0f ? (x < float(w) ? int32_t(x) : w - 1) : 0;  // NaN -> 0; int32_t(x) = floor(x) here
+  }
+  if (uniform_level >= 0 && rgba8_span_x16(v.levels[0].base, table.width[uniform_level], lane0_x, x0, x1, y0, y1,
+                                           &t00, &t10, &t01, &t11)) {
     // done
   } else if (_mm512_cmplt_epi32_mask(width, _mm512_set1_epi32(2)) == 0) {
     rgba8_row_pair_x16<kRepeat>(texels, y0, x0, x1, width, &t00, &t10);
