@@ -431,20 +431,26 @@ struct FastSampler {
     return _mm512_add_ps(lambda_base, bias);
   }
 
-  // Levels of sixteen lanes with gradients, through lane_levels' arrays; returns whether any lane
-  // blends two levels. Out of line: its arrays would give run_avx512 a realigned frame.
-  __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"), noinline)) static bool gradient_levels_x16(
-      const abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s, __m512* s_coord,
-      __m512* t_coord, __m512i* hi, __m512i* lo, __m512* delta) {
+  // Levels of sixteen lanes with gradients, through lane_levels' arrays. Out of line (its arrays
+  // would give run_avx512 a realigned frame) and returning a struct, not through pointers to
+  // run_avx512's vectors, which then lived on the stack on every path.
+  struct GradientLevels {
+    __m512 s, t, delta;
+    __m512i hi, lo;
+    bool second_level;
+  };
+  __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"), noinline)) static GradientLevels
+  gradient_levels_x16(const abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s) {
     alignas(64) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, dl[abi::kMaxSampleLanes] = {};
     alignas(64) int32_t h[abi::kMaxSampleLanes] = {}, l[abi::kMaxSampleLanes] = {};
-    const bool second_level = lane_levels(a, lanes, v, s, ps, pt, h, l, dl);
-    *s_coord = _mm512_load_ps(ps);
-    *t_coord = _mm512_load_ps(pt);
-    *hi = _mm512_load_si512(h);
-    *lo = _mm512_load_si512(l);
-    *delta = _mm512_load_ps(dl);
-    return second_level;
+    GradientLevels out;
+    out.second_level = lane_levels(a, lanes, v, s, ps, pt, h, l, dl);
+    out.s = _mm512_load_ps(ps);
+    out.t = _mm512_load_ps(pt);
+    out.hi = _mm512_load_si512(h);
+    out.lo = _mm512_load_si512(l);
+    out.delta = _mm512_load_ps(dl);
+    return out;
   }
 
   // RGBA8/BGRA8 UNORM with linear filtering, a call of 16 lanes on an AVX-512 CPU: levels,
@@ -466,38 +472,46 @@ struct FastSampler {
       if ((a->op & abi::kSampleLodMask) != abi::kSampleGrad) {
         second_level = levels_x16(lambda_prime_x16(a, v, s), v, s, &hi, &lo, &delta);
       } else {
-        second_level = gradient_levels_x16(a, lanes, v, s, &s_coord, &t_coord, &hi, &lo, &delta);
+        const GradientLevels g = gradient_levels_x16(a, lanes, v, s);
+        s_coord = g.s;
+        t_coord = g.t;
+        hi = g.hi;
+        lo = g.lo;
+        delta = g.delta;
+        second_level = g.second_level;
       }
     }
     constexpr bool kRepeat = kWrap == Wrap::Repeat;
-    __m512 t[4];
-    if (v.level_count == 1) rgba8_bilinear_x16<kBgra, kRepeat, true>(v, v.table, hi, s_coord, t_coord, t);
-    else rgba8_bilinear_x16<kBgra, kRepeat>(v, v.table, hi, s_coord, t_coord, t);
+    Rgba16 t = v.level_count == 1 ? rgba8_bilinear_x16<kBgra, kRepeat, true>(v, v.table, hi, s_coord, t_coord)
+                                  : rgba8_bilinear_x16<kBgra, kRepeat>(v, v.table, hi, s_coord, t_coord);
     if (second_level) {
       // t = (1 - delta) t + delta t2 where delta > 0 and the levels differ.
-      __m512 t2[4];
-      rgba8_bilinear_x16<kBgra, kRepeat>(v, v.table, lo, s_coord, t_coord, t2);
+      const Rgba16 t2 = rgba8_bilinear_x16<kBgra, kRepeat>(v, v.table, lo, s_coord, t_coord);
       const __mmask16 blend = _mm512_cmp_ps_mask(delta, _mm512_setzero_ps(), _CMP_GT_OQ) & _mm512_cmpneq_epi32_mask(hi, lo);
       const __m512 keep = _mm512_sub_ps(_mm512_set1_ps(1.0f), delta);
-      for (int k = 0; k < 4; ++k)
-        t[k] = _mm512_mask_blend_ps(blend, t[k], _mm512_add_ps(_mm512_mul_ps(keep, t[k]), _mm512_mul_ps(delta, t2[k])));
+      auto mix = [&](__m512 x, __m512 y) __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"))) {
+        return _mm512_mask_blend_ps(blend, x, _mm512_add_ps(_mm512_mul_ps(keep, x), _mm512_mul_ps(delta, y)));
+      };
+      t = {mix(t.r, t2.r), mix(t.g, t2.g), mix(t.b, t2.b), mix(t.a, t2.a)};
     }
     // This call's lanes only, unless the kernel proved the descriptors uniform (see run_avx2).
     const __mmask16 mask = (a->op & abi::kSampleUniform) ? __mmask16(0xFFFF) : __mmask16(lanes);
     uint32_t swizzle;
     std::memcpy(&swizzle, v.swizzle, sizeof swizzle);
     if (swizzle == 0x03020100u && mask == 0xFFFF) {  // the identity, every lane: t as it is
-      for (uint32_t c = 0; c < 4; ++c) _mm512_storeu_ps(reinterpret_cast<float*>(a->out[c]), t[c]);
+      _mm512_storeu_ps(reinterpret_cast<float*>(a->out[0]), t.r);
+      _mm512_storeu_ps(reinterpret_cast<float*>(a->out[1]), t.g);
+      _mm512_storeu_ps(reinterpret_cast<float*>(a->out[2]), t.b);
+      _mm512_storeu_ps(reinterpret_cast<float*>(a->out[3]), t.a);
       return true;
     }
     for (uint32_t c = 0; c < 4; ++c) {
-      // A switch rather than t[swizzle], which made the compiler keep t in memory.
       __m512 value;
       switch (v.swizzle[c]) {
-        case 0: value = t[0]; break;
-        case 1: value = t[1]; break;
-        case 2: value = t[2]; break;
-        case 3: value = t[3]; break;
+        case 0: value = t.r; break;
+        case 1: value = t.g; break;
+        case 2: value = t.b; break;
+        case 3: value = t.a; break;
         case 5: value = _mm512_set1_ps(1.0f); break;
         default: value = _mm512_setzero_ps(); break;
       }

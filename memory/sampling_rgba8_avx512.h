@@ -189,12 +189,19 @@ KILN_AVX512 void rgba8_accumulate_x16(__m512i word, __m512 weight, __m512* sum) 
   sum[3] = kFirst ? p3 : _mm512_add_ps(sum[3], p3);
 }
 
+// Four channels of sixteen lanes. Returned by value, not through an array: GCC kept such arrays
+// on the stack, and the results made a round trip through memory (a store-forwarding wait at
+// the end of every call) before being stored to SampleArgs::out.
+struct Rgba16 {
+  __m512 r, g, b, a;
+};
+
 // Filters sixteen lanes at per-lane `level`s and normalized (s, t); returns R, G, B, A (after the
-// BGRA swap) in out[0..3]. Every level index must be valid. kLevelZero: every lane reads level 0
-// (views of one level), known without comparing the lanes' levels.
+// BGRA swap). Every level index must be valid. kLevelZero: every lane reads level 0 (views of one
+// level), known without comparing the lanes' levels.
 template <bool kBgra, bool kRepeat, bool kLevelZero = false>
-KILN_AVX512 void rgba8_bilinear_x16(const SampledView& v, const LevelTable& table, __m512i level, __m512 s, __m512 t,
-                                    __m512* out) {
+KILN_AVX512 Rgba16 rgba8_bilinear_x16(const SampledView& v, const LevelTable& table, __m512i level, __m512 s,
+                                      __m512 t) {
   __m512i width, height, pitch, base;
   int32_t uniform_level = 0;
   if constexpr (kLevelZero) {
@@ -245,10 +252,7 @@ KILN_AVX512 void rgba8_bilinear_x16(const SampledView& v, const LevelTable& tabl
   rgba8_accumulate_x16<false>(t10, _mm512_mul_ps(a, wy0), sum);
   rgba8_accumulate_x16<false>(t01, _mm512_mul_ps(wx0, b), sum);
   rgba8_accumulate_x16<false>(t11, _mm512_mul_ps(a, b), sum);
-  out[0] = kBgra ? sum[2] : sum[0];
-  out[1] = sum[1];
-  out[2] = kBgra ? sum[0] : sum[2];
-  out[3] = sum[3];
+  return {kBgra ? sum[2] : sum[0], sum[1], kBgra ? sum[0] : sum[2], sum[3]};
 }
 
 #undef KILN_AVX512
