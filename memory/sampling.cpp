@@ -472,7 +472,19 @@ class Routine {
     write_out(a, lane, v, t);
   }
 
+  // The view record's routine. Kernels' uniform calls of a plain sample (the usual call) try the
+  // fast path first, in a function that saves almost no registers; the rest is run_general.
   static uint32_t run(abi::SampleArgs* a, uint32_t lanes) {
+    constexpr uint32_t kUniform = abi::kSampleUniform | abi::kSampleUniformRecords;
+    if ((a->op & kUniform) == kUniform && (a->op & abi::kSampleOpMask) == abi::kSampleOpSample) {
+      const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
+      const uint32_t mine = lanes & (width >= 32 ? ~0u : (1u << width) - 1);
+      if (mine && a->uniform_view->sample == &Routine<D>::run && try_fast_path<D>(a, mine)) return mine;
+    }
+    return run_general(a, lanes);
+  }
+
+  __attribute__((noinline)) static uint32_t run_general(abi::SampleArgs* a, uint32_t lanes) {
     const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
     lanes &= width >= 32 ? ~0u : (1u << width) - 1;
     uint32_t mine = 0;
