@@ -62,9 +62,8 @@ class SampleCodegen {
   // Its lane arrays start 48 bytes past a multiple of 64 (after the scalar header and
   // gather_offsets), so the slot starts kArgsSkew bytes into a 64-byte aligned allocation: each
   // 64-byte array then fills one cache line. Arrays that straddle two lines made every 16-lane
-  // store and load of them split, and a split store is not forwarded to the routine's load of
-  // the same bytes (it waits for the store to reach the cache: the stalls at the start of the
-  // sampling routines).
+  // store and load of them split, and forwarding a split store to the routine's load of the same
+  // bytes takes longer (docs/design.md "Call path and SampleArgs alignment").
   static constexpr uint64_t kArgsSkew = 16;
   static_assert((offsetof(SampleArgs, view) + kArgsSkew) % 64 == 0 && (offsetof(SampleArgs, coord) + kArgsSkew) % 64 == 0 &&
                 (offsetof(SampleArgs, out) + kArgsSkew) % 64 == 0);
