@@ -59,14 +59,22 @@ class SampleCodegen {
   llvm::Value* i64(uint64_t v) { return t_.splat(b_.getInt64(v)); }
 
   // The function's one SampleArgs slot (allocated at the top of the entry block on first use).
+  // Its lane arrays start 48 bytes past a multiple of 64 (after the scalar header and
+  // gather_offsets), so the slot starts kArgsSkew bytes into a 64-byte aligned allocation: each
+  // 64-byte array then fills one cache line. Arrays that straddle two lines made every 16-lane
+  // store and load of them split, and forwarding a split store to the routine's load of the same
+  // bytes takes longer (docs/design.md "Call path and SampleArgs alignment").
+  static constexpr uint64_t kArgsSkew = 16;
+  static_assert((offsetof(SampleArgs, view) + kArgsSkew) % 64 == 0 && (offsetof(SampleArgs, coord) + kArgsSkew) % 64 == 0 &&
+                (offsetof(SampleArgs, out) + kArgsSkew) % 64 == 0);
   llvm::Value* args() {
     llvm::BasicBlock& entry = t_.function->getEntryBlock();
     for (llvm::Instruction& inst : entry)
       if (inst.getName() == "kiln.sample_args") return &inst;
-    auto* type = llvm::ArrayType::get(b_.getInt8Ty(), sizeof(SampleArgs));
-    llvm::AllocaInst* slot = t_.alloca_builder_.CreateAlloca(type, nullptr, "kiln.sample_args");
+    auto* type = llvm::ArrayType::get(b_.getInt8Ty(), sizeof(SampleArgs) + kArgsSkew);
+    llvm::AllocaInst* slot = t_.alloca_builder_.CreateAlloca(type, nullptr, "kiln.sample_args_storage");
     slot->setAlignment(llvm::Align(64));
-    return slot;
+    return t_.alloca_builder_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), slot, kArgsSkew, "kiln.sample_args");
   }
 
   llvm::Value* at(llvm::Value* base, size_t offset) { return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), base, offset); }
@@ -117,6 +125,15 @@ class SampleCodegen {
     return nullptr;
   }
 
+  // The four output vectors (<W x i32>) from SampleArgs::out.
+  std::array<llvm::Value*, 4> load_out(llvm::Value* a) {
+    std::array<llvm::Value*, 4> out;
+    for (uint32_t c = 0; c < 4; ++c)
+      out[c] = b_.CreateAlignedLoad(t_.lane_type(b_.getInt32Ty()), at(a, offsetof(SampleArgs, out) + c * 4 * abi::kMaxSampleLanes),
+                                    llvm::Align(4));
+    return out;
+  }
+
   // Calls the views' routines until every active lane with a view has been served; returns the
   // four output vectors (<W x i32>).
   // `op` is the SampleArgs::op already stored; the uniform case adds kSampleUniform to it.
@@ -124,8 +141,6 @@ class SampleCodegen {
     llvm::Type* i64t = b_.getInt64Ty();
     llvm::Type* i32t = b_.getInt32Ty();
     const uint32_t w = t_.width();
-    for (uint32_t c = 0; c < 4; ++c)
-      b_.CreateAlignedStore(llvm::Constant::getNullValue(t_.lane_type(i32t)), at(a, offsetof(SampleArgs, out) + c * 4 * abi::kMaxSampleLanes), llvm::Align(4));
     llvm::Value* null_view = null_image_view(t_);
     llvm::Value* lanes;
     llvm::Value* uniform_images = uniform_scalar(image_records);
@@ -157,8 +172,35 @@ class SampleCodegen {
       llvm::Value* fn = b_.CreateAlignedLoad(
           i64t, b_.CreateIntToPtr(b_.CreateAdd(view, b_.getInt64(offsetof(abi::ImageViewRecord, sample))), b_.getPtrTy()),
           llvm::Align(8));
-      lanes = b_.CreateAnd(t_.mask(), t_.splat(b_.CreateICmpNE(fn, b_.getInt64(0))));
+      // One call serves every active lane (with kSampleUniform the routine takes them all), made
+      // through `fn` itself: the loop below would reload the routine from the view array just
+      // stored as vectors, a load that waits on store forwarding before the call is confirmed.
+      // No call (no lane active, or a view that cannot be sampled) reads zero.
+      llvm::Value* served = b_.CreateAnd(any, b_.CreateICmpNE(fn, b_.getInt64(0)));
+      llvm::Value* lane_bits = b_.CreateZExt(b_.CreateBitCast(t_.mask(), b_.getIntNTy(w)), i32t);
+      llvm::Function* function = t_.function;
+      llvm::BasicBlock* before = b_.GetInsertBlock();
+      auto* body = llvm::BasicBlock::Create(t_.ctx, "sample_call", function);
+      auto* done = llvm::BasicBlock::Create(t_.ctx, "sample_done", function);
+      b_.CreateCondBr(served, body, done);
+      b_.SetInsertPoint(body);
+      auto* type = llvm::FunctionType::get(i32t, {b_.getPtrTy(), i32t}, false);
+      b_.CreateCall(type, b_.CreateIntToPtr(fn, b_.getPtrTy()), {a, lane_bits});
+      const std::array<llvm::Value*, 4> loaded = load_out(a);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+      std::array<llvm::Value*, 4> out;
+      for (uint32_t c = 0; c < 4; ++c) {
+        llvm::PHINode* phi = b_.CreatePHI(t_.lane_type(i32t), 2);
+        phi->addIncoming(llvm::Constant::getNullValue(t_.lane_type(i32t)), before);
+        phi->addIncoming(loaded[c], body);
+        out[c] = phi;
+      }
+      return out;
     } else {
+      for (uint32_t c = 0; c < 4; ++c)
+        b_.CreateAlignedStore(llvm::Constant::getNullValue(t_.lane_type(i32t)),
+                              at(a, offsetof(SampleArgs, out) + c * 4 * abi::kMaxSampleLanes), llvm::Align(4));
       llvm::Value* views = field(image_records, offsetof(abi::ImageSamplerDescriptor, image_view), i64t);
       llvm::Value* null_lanes = b_.CreateICmpEQ(views, i64(0));
       views = b_.CreateSelect(null_lanes, t_.splat(null_view), views);
@@ -202,10 +244,7 @@ class SampleCodegen {
     pending->addIncoming(rest, body);
     b_.CreateBr(loop);
     b_.SetInsertPoint(done);
-    std::array<llvm::Value*, 4> out;
-    for (uint32_t c = 0; c < 4; ++c)
-      out[c] = b_.CreateAlignedLoad(t_.lane_type(i32t), at(a, offsetof(SampleArgs, out) + c * 4 * abi::kMaxSampleLanes), llvm::Align(4));
-    return out;
+    return load_out(a);
   }
 
  private:

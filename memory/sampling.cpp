@@ -472,7 +472,19 @@ class Routine {
     write_out(a, lane, v, t);
   }
 
+  // The view record's routine. Kernels' uniform calls of a plain sample (the usual call) try the
+  // fast path first, in a function that saves almost no registers; the rest is run_general.
   static uint32_t run(abi::SampleArgs* a, uint32_t lanes) {
+    constexpr uint32_t kUniform = abi::kSampleUniform | abi::kSampleUniformRecords;
+    if ((a->op & kUniform) == kUniform && (a->op & abi::kSampleOpMask) == abi::kSampleOpSample) {
+      const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
+      const uint32_t mine = lanes & (width >= 32 ? ~0u : (1u << width) - 1);
+      if (mine && a->uniform_view->sample == &Routine<D>::run && try_fast_path<D>(a, mine)) return mine;
+    }
+    return run_general(a, lanes);
+  }
+
+  __attribute__((noinline)) static uint32_t run_general(abi::SampleArgs* a, uint32_t lanes) {
     const uint32_t width = std::min(a->width, abi::kMaxSampleLanes);
     lanes &= width >= 32 ? ~0u : (1u << width) - 1;
     uint32_t mine = 0;
@@ -563,10 +575,8 @@ __attribute__((target("avx2,fma"))) static bool bc1_divisions_check() {
 }
 
 namespace {
-std::atomic<uint32_t> g_simd_lane_limit{abi::kMaxSampleLanes};
-}  // namespace
-
-uint32_t simd_lanes() {
+// The widest SIMD filters this CPU runs.
+uint32_t cpu_simd_lanes() {
   static const uint32_t cpu = [] {
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return 1u;
@@ -574,8 +584,12 @@ uint32_t simd_lanes() {
                         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
     return avx512 ? 16u : 8u;
   }();
-  return std::min(cpu, g_simd_lane_limit.load(std::memory_order_relaxed));
+  return cpu;
 }
+}  // namespace
+
+// Its own cache line: every sampling call reads it, and no write nearby may invalidate it.
+alignas(64) std::atomic<uint32_t> g_simd_lanes{cpu_simd_lanes()};
 
 bool bc1_divisions_exact() {
   static const bool exact = [] {
@@ -588,7 +602,7 @@ bool bc1_divisions_exact() {
 }  // namespace sampling_detail
 
 void limit_sampling_simd_lanes(uint32_t lanes) {
-  g_simd_lane_limit.store(lanes, std::memory_order_relaxed);
+  sampling_detail::g_simd_lanes.store(std::min(sampling_detail::cpu_simd_lanes(), lanes), std::memory_order_relaxed);
 }
 
 void advance_sampling_epoch() { g_sampling_epoch.fetch_add(1, std::memory_order_relaxed); }

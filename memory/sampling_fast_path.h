@@ -8,6 +8,7 @@
 // tests/unit/sampling_test.cpp checks), without its per-texel switches on view type, address mode,
 // border, cube face, compare and reduction mode. Internal to the sampling code.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -24,7 +25,10 @@ namespace kiln::mem::sampling_detail {
 
 // The widest SIMD filters the fast paths use: 16 lanes (AVX-512), 8 (AVX2+FMA) or 1 (portable code),
 // the CPU's capability lowered by limit_sampling_simd_lanes (memory/sampling.h; tests).
-uint32_t simd_lanes();
+// Read on every call, hence inline: a global set when the library loads (the CPU's width) and by
+// limit_sampling_simd_lanes.
+extern std::atomic<uint32_t> g_simd_lanes;
+inline uint32_t simd_lanes() { return g_simd_lanes.load(std::memory_order_relaxed); }
 
 enum class Wrap { ClampToEdge, Repeat };
 // The eight-lane filters of run_avx2.
@@ -221,7 +225,12 @@ struct FastSampler {
     return second_level;
   }
 
-  static void run(abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s) {
+  // The call's lanes through the widest SIMD filter that applies, else run_portable. Inlined into
+  // the format's routine (with try_fast_path), so the usual call (16 lanes of RGBA8, AVX-512) goes
+  // routine -> run_avx512 with no frames between: those calls' prologues (register saves, the
+  // realigned frame of run_portable's arrays) cost as much as a tenth of the sampling time.
+  __attribute__((always_inline)) static inline void run(abi::SampleArgs* a, uint32_t lanes, const SampledView& v,
+                                                        const Sampler& s) {
     if constexpr (kSimdDecoder && kLinear) {
       constexpr bool kBgra = std::is_same_v<D, Rgba8<true, false>>;
       const uint32_t simd = simd_lanes();
@@ -237,6 +246,13 @@ struct FastSampler {
         if (done) return;
       }
     }
+    run_portable(a, lanes, v, s);
+  }
+
+  // run without SIMD filters: levels per lane (or eight at a time for explicit LODs), then each
+  // lane's filter.
+  __attribute__((noinline)) static void run_portable(abi::SampleArgs* a, uint32_t lanes, const SampledView& v,
+                                                     const Sampler& s) {
     alignas(32) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, delta[abi::kMaxSampleLanes] = {};
     alignas(32) int32_t hi[abi::kMaxSampleLanes] = {}, lo[abi::kMaxSampleLanes] = {};
     if (v.level_count == 1) {
@@ -415,6 +431,28 @@ struct FastSampler {
     return _mm512_add_ps(lambda_base, bias);
   }
 
+  // Levels of sixteen lanes with gradients, through lane_levels' arrays. Out of line (its arrays
+  // would give run_avx512 a realigned frame) and returning a struct, not through pointers to
+  // run_avx512's vectors, which then lived on the stack on every path.
+  struct GradientLevels {
+    __m512 s, t, delta;
+    __m512i hi, lo;
+    bool second_level;
+  };
+  __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"), noinline)) static GradientLevels
+  gradient_levels_x16(const abi::SampleArgs* a, uint32_t lanes, const SampledView& v, const Sampler& s) {
+    alignas(64) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, dl[abi::kMaxSampleLanes] = {};
+    alignas(64) int32_t h[abi::kMaxSampleLanes] = {}, l[abi::kMaxSampleLanes] = {};
+    GradientLevels out;
+    out.second_level = lane_levels(a, lanes, v, s, ps, pt, h, l, dl);
+    out.s = _mm512_load_ps(ps);
+    out.t = _mm512_load_ps(pt);
+    out.hi = _mm512_load_si512(h);
+    out.lo = _mm512_load_si512(l);
+    out.delta = _mm512_load_ps(dl);
+    return out;
+  }
+
   // RGBA8/BGRA8 UNORM with linear filtering, a call of 16 lanes on an AVX-512 CPU: levels,
   // filtering, the level blend and the stores sixteen lanes at a time. Returns false (nothing
   // written) when the view's levels cannot be addressed with 32-bit offsets.
@@ -434,38 +472,46 @@ struct FastSampler {
       if ((a->op & abi::kSampleLodMask) != abi::kSampleGrad) {
         second_level = levels_x16(lambda_prime_x16(a, v, s), v, s, &hi, &lo, &delta);
       } else {
-        alignas(64) float ps[abi::kMaxSampleLanes] = {}, pt[abi::kMaxSampleLanes] = {}, dl[abi::kMaxSampleLanes] = {};
-        alignas(64) int32_t h[abi::kMaxSampleLanes] = {}, l[abi::kMaxSampleLanes] = {};
-        second_level = lane_levels(a, lanes, v, s, ps, pt, h, l, dl);
-        s_coord = _mm512_load_ps(ps);
-        t_coord = _mm512_load_ps(pt);
-        hi = _mm512_load_si512(h);
-        lo = _mm512_load_si512(l);
-        delta = _mm512_load_ps(dl);
+        const GradientLevels g = gradient_levels_x16(a, lanes, v, s);
+        s_coord = g.s;
+        t_coord = g.t;
+        hi = g.hi;
+        lo = g.lo;
+        delta = g.delta;
+        second_level = g.second_level;
       }
     }
     constexpr bool kRepeat = kWrap == Wrap::Repeat;
-    __m512 t[4];
-    rgba8_bilinear_x16<kBgra, kRepeat>(v, v.table, hi, s_coord, t_coord, t);
+    Rgba16 t = v.level_count == 1 ? rgba8_bilinear_x16<kBgra, kRepeat, true>(v, v.table, hi, s_coord, t_coord)
+                                  : rgba8_bilinear_x16<kBgra, kRepeat>(v, v.table, hi, s_coord, t_coord);
     if (second_level) {
       // t = (1 - delta) t + delta t2 where delta > 0 and the levels differ.
-      __m512 t2[4];
-      rgba8_bilinear_x16<kBgra, kRepeat>(v, v.table, lo, s_coord, t_coord, t2);
+      const Rgba16 t2 = rgba8_bilinear_x16<kBgra, kRepeat>(v, v.table, lo, s_coord, t_coord);
       const __mmask16 blend = _mm512_cmp_ps_mask(delta, _mm512_setzero_ps(), _CMP_GT_OQ) & _mm512_cmpneq_epi32_mask(hi, lo);
       const __m512 keep = _mm512_sub_ps(_mm512_set1_ps(1.0f), delta);
-      for (int k = 0; k < 4; ++k)
-        t[k] = _mm512_mask_blend_ps(blend, t[k], _mm512_add_ps(_mm512_mul_ps(keep, t[k]), _mm512_mul_ps(delta, t2[k])));
+      auto mix = [&](__m512 x, __m512 y) __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"))) {
+        return _mm512_mask_blend_ps(blend, x, _mm512_add_ps(_mm512_mul_ps(keep, x), _mm512_mul_ps(delta, y)));
+      };
+      t = {mix(t.r, t2.r), mix(t.g, t2.g), mix(t.b, t2.b), mix(t.a, t2.a)};
     }
     // This call's lanes only, unless the kernel proved the descriptors uniform (see run_avx2).
     const __mmask16 mask = (a->op & abi::kSampleUniform) ? __mmask16(0xFFFF) : __mmask16(lanes);
+    uint32_t swizzle;
+    std::memcpy(&swizzle, v.swizzle, sizeof swizzle);
+    if (swizzle == 0x03020100u && mask == 0xFFFF) {  // the identity, every lane: t as it is
+      _mm512_storeu_ps(reinterpret_cast<float*>(a->out[0]), t.r);
+      _mm512_storeu_ps(reinterpret_cast<float*>(a->out[1]), t.g);
+      _mm512_storeu_ps(reinterpret_cast<float*>(a->out[2]), t.b);
+      _mm512_storeu_ps(reinterpret_cast<float*>(a->out[3]), t.a);
+      return true;
+    }
     for (uint32_t c = 0; c < 4; ++c) {
-      // A switch rather than t[swizzle], which made the compiler keep t in memory.
       __m512 value;
       switch (v.swizzle[c]) {
-        case 0: value = t[0]; break;
-        case 1: value = t[1]; break;
-        case 2: value = t[2]; break;
-        case 3: value = t[3]; break;
+        case 0: value = t.r; break;
+        case 1: value = t.g; break;
+        case 2: value = t.b; break;
+        case 3: value = t.a; break;
         case 5: value = _mm512_set1_ps(1.0f); break;
         default: value = _mm512_setzero_ps(); break;
       }
@@ -535,7 +581,7 @@ struct FastSampler {
 
 // Runs the call through a fast path if it qualifies (see the top of this file); returns whether it did.
 template <class D>
-bool try_fast_path(abi::SampleArgs* a, uint32_t lanes) {
+__attribute__((always_inline)) inline bool try_fast_path(abi::SampleArgs* a, uint32_t lanes) {
   constexpr uint32_t kAllowedFlags = abi::kSampleOpMask | abi::kSampleLodMask | abi::kSampleBias | abi::kSampleUniform |
                                      abi::kSampleUniformRecords;
   if ((a->op & abi::kSampleOpMask) != abi::kSampleOpSample || (a->op & ~kAllowedFlags) != 0 || lanes == 0) return false;

@@ -135,12 +135,16 @@ KILN_AVX512 bool span_indices_x16(int32_t first, __m512i x0, __m512i x1, __m512i
 // neighbouring pixels): one masked 64-byte load per distinct row (usually one or two per footprint
 // row) and permutes put each lane's texels in place, instead of a gather per row. Returns false
 // (nothing written) when the span is wider.
-KILN_AVX512 bool rgba8_span_x16(const uint8_t* texels, int32_t width, __m512i x0, __m512i x1, __m512i y0, __m512i y1,
-                                __m512i* t00, __m512i* t10, __m512i* t01, __m512i* t11) {
+// `lane0_x`: lane 0's x0 if the caller knows it sooner than from the vector x0 (any value in
+// 0 .. width - 1 is safe: it only decides where the span starts, which every lane is checked against),
+// else -1.
+KILN_AVX512 bool rgba8_span_x16(const uint8_t* texels, int32_t width, int32_t lane0_x, __m512i x0, __m512i x1,
+                                __m512i y0, __m512i y1, __m512i* t00, __m512i* t10, __m512i* t01, __m512i* t11) {
   // The span starts a little left of lane 0's texel (lane 0 is the call's top-left pixel: the span
   // usually fits without a reduction over the lanes, which would sit in the latency chain before
   // the loads), else at the lowest texel of the lanes.
-  int32_t first = std::max(0, _mm_cvtsi128_si32(_mm512_castsi512_si128(x0)) - 4);
+  if (lane0_x < 0) lane0_x = _mm_cvtsi128_si32(_mm512_castsi512_si128(x0));
+  int32_t first = std::max(0, lane0_x - 4);
   __m512i i0, i1;
   if (!span_indices_x16(first, x0, x1, &i0, &i1)) {
     const __m512i lowest = _mm512_min_epi32(x0, x1);
@@ -185,14 +189,29 @@ KILN_AVX512 void rgba8_accumulate_x16(__m512i word, __m512 weight, __m512* sum) 
   sum[3] = kFirst ? p3 : _mm512_add_ps(sum[3], p3);
 }
 
+// Four channels of sixteen lanes. Returned by value, not through an array: GCC kept such arrays
+// on the stack, and the results made a round trip through memory (a store-forwarding wait at
+// the end of every call) before being stored to SampleArgs::out.
+struct Rgba16 {
+  __m512 r, g, b, a;
+};
+
 // Filters sixteen lanes at per-lane `level`s and normalized (s, t); returns R, G, B, A (after the
-// BGRA swap) in out[0..3]. Every level index must be valid.
-template <bool kBgra, bool kRepeat>
-KILN_AVX512 void rgba8_bilinear_x16(const SampledView& v, const LevelTable& table, __m512i level, __m512 s, __m512 t,
-                                    __m512* out) {
+// BGRA swap). Every level index must be valid. kLevelZero: every lane reads level 0 (views of one
+// level), known without comparing the lanes' levels.
+template <bool kBgra, bool kRepeat, bool kLevelZero = false>
+KILN_AVX512 Rgba16 rgba8_bilinear_x16(const SampledView& v, const LevelTable& table, __m512i level, __m512 s,
+                                      __m512 t) {
   __m512i width, height, pitch, base;
-  int32_t uniform_level;
-  level_parameters_x16(table, level, &width, &height, &pitch, &base, &uniform_level);
+  int32_t uniform_level = 0;
+  if constexpr (kLevelZero) {
+    width = _mm512_set1_epi32(table.width[0]);
+    height = _mm512_set1_epi32(table.height[0]);
+    pitch = _mm512_set1_epi32(table.pitch[0]);
+    base = _mm512_setzero_si512();  // table.offset[0]: level 0 is where offsets count from
+  } else {
+    level_parameters_x16(table, level, &width, &height, &pitch, &base, &uniform_level);
+  }
   __m512i i0, j0;
   __m512 a, b;
   rgba8_axis_x16(s, width, &i0, &a);
@@ -206,8 +225,16 @@ KILN_AVX512 void rgba8_bilinear_x16(const SampledView& v, const LevelTable& tabl
   const __m512 wx0 = _mm512_sub_ps(one, a), wy0 = _mm512_sub_ps(one, b);
   const int* texels = reinterpret_cast<const int*>(v.levels[0].base);
   __m512i t00, t10, t01, t11;
-  if (uniform_level >= 0 &&
-      rgba8_span_x16(v.levels[0].base, table.width[uniform_level], x0, x1, y0, y1, &t00, &t10, &t01, &t11)) {
+  int32_t lane0_x = -1;
+  if (!kRepeat && uniform_level >= 0) {
+    // Lane 0's x0 (clamped to the edge) in scalar code from its coordinate, beside the vector
+    // chain rather than at its end: the span's start and its loads wait for less.
+    const int32_t w = table.width[uniform_level];
+    const float x = _mm_cvtss_f32(_mm512_castps512_ps128(s)) * float(w) - 0.5f;
+    lane0_x = x >= 0.0f ? (x < float(w) ? int32_t(x) : w - 1) : 0;  // NaN -> 0; int32_t(x) = floor(x) here
+  }
+  if (uniform_level >= 0 && rgba8_span_x16(v.levels[0].base, table.width[uniform_level], lane0_x, x0, x1, y0, y1,
+                                           &t00, &t10, &t01, &t11)) {
     // done
   } else if (_mm512_cmplt_epi32_mask(width, _mm512_set1_epi32(2)) == 0) {
     rgba8_row_pair_x16<kRepeat>(texels, y0, x0, x1, width, &t00, &t10);
@@ -225,10 +252,7 @@ KILN_AVX512 void rgba8_bilinear_x16(const SampledView& v, const LevelTable& tabl
   rgba8_accumulate_x16<false>(t10, _mm512_mul_ps(a, wy0), sum);
   rgba8_accumulate_x16<false>(t01, _mm512_mul_ps(wx0, b), sum);
   rgba8_accumulate_x16<false>(t11, _mm512_mul_ps(a, b), sum);
-  out[0] = kBgra ? sum[2] : sum[0];
-  out[1] = sum[1];
-  out[2] = kBgra ? sum[0] : sum[2];
-  out[3] = sum[3];
+  return {kBgra ? sum[2] : sum[0], sum[1], kBgra ? sum[0] : sum[2], sum[3]};
 }
 
 #undef KILN_AVX512

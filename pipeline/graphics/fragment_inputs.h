@@ -64,6 +64,8 @@ class TriangleInterpolator {
     float a0, d1, d2;             // vertex 0's value and the differences to vertices 1 and 2
   };
   void fill_flat(uint32_t W, float* inputs) const;  // the flat components' values in every lane
+  bool fill_inline(uint32_t vector_lanes, const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs,
+                   float* frag_coord, float* frag_depth, float* point_coord) const;
   // The planes above as the kernel's abi::InterpolationRecord (InterpolateAt*).
   void prepare_interpolation_record();
   // fill for lane groups of N (the vector width of the instantiation: 4, 8 or 16).
@@ -74,6 +76,10 @@ class TriangleInterpolator {
                    float* frag_depth, float* point_coord) const;
   void fill_avx2(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs, float* frag_coord,
                  float* frag_depth, float* point_coord) const;
+  void fill_sse(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs, float* frag_coord,
+                float* frag_depth, float* point_coord) const;
+  void fill_general(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs, float* frag_coord,
+                    float* frag_depth, float* point_coord) const;
 
   const DrawContext& ctx_;
   const RasterTriangle& t_;
@@ -82,6 +88,9 @@ class TriangleInterpolator {
   float inv_w_[3];
   float sample_dx_[kMaxSamples] = {}, sample_dy_[kMaxSamples] = {};  // sample positions in pixels
   bool perspective_;   // 1/w differs between the vertices
+  // fill computes positions: the shader reads interpolated inputs, FragCoord or PointCoord, or
+  // writes FragDepth (else only flat inputs are filled).
+  bool needs_positions_ = false;
   uint32_t component_count_ = 0;
   uint32_t interpolated_components_ = 0;  // components that are not flat
   bool any_centroid_ = false;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <optional>
 
+#include "common/cache_aligned_allocator.h"
 #include "common/log.h"
 #include "common/thread_local_ref.h"
 #include "memory/attachment_ops.h"
@@ -20,9 +21,10 @@ namespace {
 // Per-thread buffers of a fragment-kernel call (sized for the kernel's W).
 struct FragmentScratch {
   uint32_t W = 0;
-  std::vector<float> inputs, outputs;  // raw 32-bit values in float storage (the kernel's SoA layout)
-  std::vector<uint32_t> sample_mask_in, sample_mask_out;
-  std::vector<float> frag_coord, point_coord, frag_depth;
+  // Cache-line aligned: written and read right away as 64-byte vectors (common/cache_aligned_allocator.h).
+  CacheAlignedVector<float> inputs, outputs;  // raw 32-bit values in float storage (the kernel's SoA layout)
+  CacheAlignedVector<uint32_t> sample_mask_in, sample_mask_out;
+  CacheAlignedVector<float> frag_coord, point_coord, frag_depth;
   void reserve(uint32_t width) {
     if (W == width) return;
     W = width;
