@@ -8,6 +8,7 @@
 #include "pipeline/graphics/clipping.h"
 #include "pipeline/graphics/primitive_assembly.h"
 #include "pipeline/graphics/setup.h"
+#include "pipeline/graphics/setup_batch.h"
 #include "pipeline/graphics/vertex_stage.h"
 
 namespace kiln::exec::gfx {
@@ -53,6 +54,8 @@ struct FrontEndScratch {
   std::vector<uint32_t> vertices;    // shaded, VertexFormat stride each
   std::vector<uint32_t> outcodes;    // per shaded vertex, when every primitive uses viewport 0
   std::vector<ScreenVertex> screen;  // per shaded vertex inside every clip plane (viewport 0)
+  std::vector<PackedScreenVertex> packed;  // ... and packed (setup_batch.h)
+  std::vector<PendingTriangle> pending;    // unclipped triangles waiting for setup_screen_triangles
   ClipScratch clip;
   VertexIds window_ids;              // batches that assemble their own primitives: the ids they read
   PrimitiveList assembled;           // ... and the primitives
@@ -107,10 +110,18 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
   if (shared_outcodes) {
     s.outcodes.resize(s.cache.ids.size());
     s.screen.resize(s.cache.ids.size());
+    s.packed.resize(s.cache.ids.size());
     clip_outcodes(ctx, ctx.viewports[0], s.vertices.data(), f.stride, s.cache.ids.size(), s.outcodes.data());
     to_screen_vertices(ctx.viewports[0], s.vertices.data(), f.stride, s.outcodes.data(), s.cache.ids.size(),
-                       s.screen.data());
+                       s.screen.data(), s.packed.data());
   }
+  // Unclipped triangles are set up together (setup_batch.h), before anything that follows them.
+  const BatchVertices batch_vertices{s.vertices.data(), f.stride, s.screen.data(), s.packed.data()};
+  s.pending.clear();
+  auto set_up_pending = [&] {
+    setup_screen_triangles(ctx, batch_vertices, s.pending.data(), s.pending.size(), out);
+    s.pending.clear();
+  };
   uint32_t codes[3];
 
   const uint32_t* in[3];
@@ -144,7 +155,7 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
       ++clip_out;
       if (discard) continue;
       const uint32_t* slots = &s.prim_slots[p * 3];
-      setup_screen_triangle(ctx, info, s.screen[slots[0]], s.screen[slots[1]], s.screen[slots[2]], out);
+      s.pending.push_back({{slots[0], slots[1], slots[2]}, slots[prim.provoking], info.primitive_id, info.layer});
       continue;
     }
     const uint32_t n = clip_primitive(ctx, ctx.viewports[info.viewport], in, shared_outcodes ? codes : nullptr,
@@ -152,10 +163,12 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
     if (n == 0) continue;
     ++clip_out;  // a clipped polygon is still one primitive
     if (discard) continue;
+    if (!s.pending.empty()) set_up_pending();
     if (prim.vertex_count == 1) setup_point(ctx, info, clipped[0], out);
     else if (prim.vertex_count == 2) setup_line(ctx, info, clipped, out);
     else setup_polygon(ctx, info, clipped, n, out);
   }
+  if (!s.pending.empty()) set_up_pending();
   if (ctx.counters) {
     ctx.counters->clipping_invocations.fetch_add(clip_in, std::memory_order_relaxed);
     ctx.counters->clipping_primitives.fetch_add(clip_out, std::memory_order_relaxed);

@@ -89,7 +89,8 @@ TEST(VertexTransform, ToScreenVerticesMatchesToScreenForInsideVertices) {
       // leave out exactly the special values this test wants to see rounded).
       const std::vector<uint32_t> inside(count, 0);
       std::vector<ScreenVertex> out(count);
-      to_screen_vertices(vp, batch.values.data(), stride, inside.data(), count, out.data());
+      std::vector<PackedScreenVertex> packed(count);
+      to_screen_vertices(vp, batch.values.data(), stride, inside.data(), count, out.data(), packed.data());
       for (size_t v = 0; v < count; ++v) {
         const ScreenVertex want = to_screen(vp, batch.values.data() + v * stride);
         const ScreenVertex& got = out[v];
@@ -101,6 +102,11 @@ TEST(VertexTransform, ToScreenVerticesMatchesToScreenForInsideVertices) {
         ASSERT_EQ(got.fx, want.fx) << where << " x " << want.x;
         ASSERT_EQ(got.fy, want.fy) << where << " y " << want.y;
         ASSERT_EQ(got.values, want.values) << where;
+        const PackedScreenVertex want_packed = pack(want);
+        ASSERT_EQ(packed[v].fx, want_packed.fx) << where;
+        ASSERT_EQ(packed[v].fy, want_packed.fy) << where;
+        ASSERT_EQ(bits(packed[v].z), bits(want_packed.z)) << where;
+        ASSERT_EQ(bits(packed[v].inv_w), bits(want_packed.inv_w)) << where;
       }
     }
 }
