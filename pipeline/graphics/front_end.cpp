@@ -80,6 +80,26 @@ const AssembledPrimitive* assemble_batch(const DrawContext& ctx, const BatchJob&
   return s.assembled.data();
 }
 
+// Non-indexed lists: when the primitives' vertex ids run id0, id0 + 1, ... in order, every
+// vertex is new and the reuse table would only confirm it; the slots are then the positions in
+// that run (the table is left untouched). False, with nothing assigned, for anything else.
+bool assign_consecutive_slots(const AssembledPrimitive* prims, uint32_t count, FrontEndScratch& s) {
+  if (count == 0) return false;
+  const int64_t first = prims[0].id[0];
+  uint32_t k = 0;
+  for (uint32_t p = 0; p < count; ++p)
+    for (uint32_t v = 0; v < prims[p].vertex_count; ++v, ++k)
+      if (prims[p].id[v] != first + k) return false;
+  s.cache.ids.resize(k);
+  k = 0;
+  for (uint32_t p = 0; p < count; ++p)
+    for (uint32_t v = 0; v < prims[p].vertex_count; ++v, ++k) {
+      s.cache.ids[k] = int32_t(first + k);
+      s.prim_slots[p * 3 + v] = k;
+    }
+  return true;
+}
+
 }  // namespace
 
 void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out, uint32_t* faults) {
@@ -87,11 +107,13 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
   FrontEndScratch& s = thread_local_ref(scratch);
   const AssembledPrimitive* prims = job.primitives ? job.primitives->data() + job.begin : assemble_batch(ctx, job, s);
   const uint32_t count = job.end - job.begin;
-  s.cache.reset(size_t(count) * 3);
   s.prim_slots.resize(size_t(count) * 3);
-  for (uint32_t p = 0; p < count; ++p) {
-    const AssembledPrimitive& prim = prims[p];
-    for (uint32_t v = 0; v < prim.vertex_count; ++v) s.prim_slots[p * 3 + v] = s.cache.slot(prim.id[v]);
+  if (!assign_consecutive_slots(prims, count, s)) {
+    s.cache.reset(size_t(count) * 3);
+    for (uint32_t p = 0; p < count; ++p) {
+      const AssembledPrimitive& prim = prims[p];
+      for (uint32_t v = 0; v < prim.vertex_count; ++v) s.prim_slots[p * 3 + v] = s.cache.slot(prim.id[v]);
+    }
   }
   const VertexFormat& f = ctx.vertex_format;
   s.vertices.resize(s.cache.ids.size() * f.stride);
@@ -113,7 +135,7 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
     s.packed.resize(s.cache.ids.size());
     clip_outcodes(ctx, ctx.viewports[0], s.vertices.data(), f.stride, s.cache.ids.size(), s.outcodes.data());
     to_screen_vertices(ctx.viewports[0], s.vertices.data(), f.stride, s.outcodes.data(), s.cache.ids.size(),
-                       s.screen.data(), s.packed.data());
+                       setup_reads_screen_vertices(ctx) ? s.screen.data() : nullptr, s.packed.data());
   }
   // Unclipped triangles are set up together (setup_batch.h), before anything that follows them.
   const BatchVertices batch_vertices{s.vertices.data(), f.stride, s.screen.data(), s.packed.data()};

@@ -118,7 +118,8 @@ void store_triangle(const DrawContext& ctx, const PrimitiveInfo& info, const Scr
   t.front_facing = front_facing;
   t.flat_only = kind == PrimitiveKind::Point;
   t.line = kNoLineRaster;  // attach_line_raster sets it for lines with a per-pixel rule
-  t.values = append_triangle_values(ctx, info.provoking, v, out);
+  const uint32_t* const rows[3] = {v[0]->values, v[1]->values, v[2]->values};
+  t.values = append_triangle_values(ctx, info.provoking, rows, out);
 }
 
 // Appends one triangle (any orientation; degenerate ones are dropped).
@@ -360,20 +361,21 @@ PackedScreenVertex pack(const ScreenVertex& s) {
 
 namespace {
 
-// to_fixed of four floats: the same clamp, exact double scaling and rounding half away from
-// zero (the scaled values fit int32: |v| <= 4 * kGuardBandPixels * kSubpixelOne = 2^25).
+// to_fixed of four floats, exactly, in float arithmetic: after the same clamp, v * 256 is exact
+// in float (|v * 256| <= 2^25), its truncation t is exact as int32 and as float, and so is the
+// fraction v * 256 - t; rounding half away from zero then steps t by the fraction's sign when
+// |fraction| >= 1/2 — what the scalar path's (v * 256 +- 0.5) truncated in double gives.
 __attribute__((always_inline)) inline __m128i to_fixed4(__m128 v) {
   static_assert(4.0 * kGuardBandPixels * kSubpixelOne <= 2147483647.0);
-  const __m128d limit = _mm_set1_pd(4.0 * kGuardBandPixels), neg_limit = _mm_set1_pd(-4.0 * kGuardBandPixels);
-  const __m128d one = _mm_set1_pd(double(kSubpixelOne)), half = _mm_set1_pd(0.5), neg_half = _mm_set1_pd(-0.5);
-  auto two = [&](__m128d d) {
-    d = _mm_min_pd(_mm_max_pd(d, neg_limit), limit);
-    const __m128d scaled = _mm_mul_pd(d, one);
-    const __m128d ge = _mm_cmpge_pd(scaled, _mm_setzero_pd());
-    const __m128d round = _mm_or_pd(_mm_and_pd(ge, half), _mm_andnot_pd(ge, neg_half));
-    return _mm_cvttpd_epi32(_mm_add_pd(scaled, round));  // truncation, in the low two lanes
-  };
-  const __m128i fixed = _mm_unpacklo_epi64(two(_mm_cvtps_pd(v)), two(_mm_cvtps_pd(_mm_movehl_ps(v, v))));
+  const __m128 limit = _mm_set1_ps(4.0f * kGuardBandPixels), neg_limit = _mm_set1_ps(-4.0f * kGuardBandPixels);
+  const __m128 scaled = _mm_mul_ps(_mm_min_ps(_mm_max_ps(v, neg_limit), limit), _mm_set1_ps(float(kSubpixelOne)));
+  const __m128i truncated = _mm_cvttps_epi32(scaled);
+  const __m128 fraction = _mm_sub_ps(scaled, _mm_cvtepi32_ps(truncated));
+  const __m128 abs_fraction = _mm_andnot_ps(_mm_set1_ps(-0.0f), fraction);
+  const __m128i round = _mm_castps_si128(_mm_cmpge_ps(abs_fraction, _mm_set1_ps(0.5f)));
+  // +1, or -1 for a negative fraction (its sign bit spread, or 1).
+  const __m128i step = _mm_or_si128(_mm_srai_epi32(_mm_castps_si128(fraction), 31), _mm_set1_epi32(1));
+  const __m128i fixed = _mm_add_epi32(truncated, _mm_and_si128(round, step));
   // NaN and infinities give 0 (v - v is 0 only for finite v).
   const __m128 finite = _mm_cmpeq_ps(_mm_sub_ps(v, v), _mm_setzero_ps());
   return _mm_and_si128(fixed, _mm_castps_si128(finite));
@@ -416,6 +418,7 @@ void to_screen_vertices(const ViewportTransform& vp, const uint32_t* vertices, u
     _mm_storeu_ps(reinterpret_cast<float*>(packed + i + 1), py);
     _mm_storeu_ps(reinterpret_cast<float*>(packed + i + 2), pz);
     _mm_storeu_ps(reinterpret_cast<float*>(packed + i + 3), pw);
+    if (!out) continue;
     _MM_TRANSPOSE4_PS(sx, sy, sz, inv_w);  // back to one (x, y, z, 1/w) row per vertex
     const __m128 rows[4] = {sx, sy, sz, inv_w};
     for (uint32_t k = 0; k < 4; ++k) {
@@ -428,8 +431,10 @@ void to_screen_vertices(const ViewportTransform& vp, const uint32_t* vertices, u
   }
   for (; i < count; ++i) {
     if (outcodes[i] != 0) continue;
-    transform_vertex(vp, vertices + i * stride, out[i]);
-    packed[i] = pack(out[i]);
+    ScreenVertex s;
+    transform_vertex(vp, vertices + i * stride, s);
+    packed[i] = pack(s);
+    if (out) out[i] = s;
   }
 }
 
@@ -507,7 +512,7 @@ float triangle_depth_bias(const DrawContext& ctx, const ScreenVertex& a, const S
   return depth_bias(ctx, tri);
 }
 
-uint32_t append_triangle_values(const DrawContext& ctx, const uint32_t* provoking, const ScreenVertex* const v[3],
+uint32_t append_triangle_values(const DrawContext& ctx, const uint32_t* provoking, const uint32_t* const rows[3],
                                 BatchOutput& out) {
   // Three vertices' varyings; flat ones from the provoking vertex.
   const VertexFormat& f = ctx.vertex_format;
@@ -517,7 +522,7 @@ uint32_t append_triangle_values(const DrawContext& ctx, const uint32_t* provokin
   out.values.resize(out.values.size() + 3 * size_t(n));
   uint32_t* dst = out.values.data() + offset;
   for (int i = 0; i < 3; ++i) {
-    memcpy(dst + i * n, v[i]->values + VertexFormat::kVaryingOffset, n * 4);
+    memcpy(dst + i * n, rows[i] + VertexFormat::kVaryingOffset, n * 4);
     for (uint32_t k = 0; k < f.varying_count; ++k)
       if (f.varying_interpolation[k] == abi::Interpolation::Flat)
         memcpy(dst + i * n + k * 4, provoking + VertexFormat::kVaryingOffset + k * 4, 16);

@@ -36,7 +36,7 @@ struct PackedScreenVertex {
 PackedScreenVertex pack(const ScreenVertex& s);
 // to_screen (and pack, into `packed`) of each of `count` vertices (`stride` values apart) whose
 // outcode is 0 (inside every clip plane), bit for bit (SIMD over vertices); out[i] and packed[i]
-// of the others are unspecified.
+// of the others are unspecified. `out` may be null: only the packed records are written.
 void to_screen_vertices(const ViewportTransform& vp, const uint32_t* vertices, uint32_t stride,
                         const uint32_t* outcodes, size_t count, ScreenVertex* out, PackedScreenVertex* packed);
 
@@ -55,9 +55,9 @@ void setup_screen_triangle(const DrawContext& ctx, const PrimitiveInfo& info, co
 // The pieces of setup_screen_triangle that the batched setup (setup_batch.h) calls per accepted
 // triangle. The depth bias of the triangle a, b, c (0 when the draw has none):
 float triangle_depth_bias(const DrawContext& ctx, const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c);
-// Appends the raster values of the oriented vertices v (flat varyings from `provoking`) to
-// out.values; returns their offset (RasterTriangle::values).
-uint32_t append_triangle_values(const DrawContext& ctx, const uint32_t* provoking, const ScreenVertex* const v[3],
+// Appends the raster values of the oriented triangle's shaded vertices `rows` (flat varyings
+// from `provoking`) to out.values; returns their offset (RasterTriangle::values).
+uint32_t append_triangle_values(const DrawContext& ctx, const uint32_t* provoking, const uint32_t* const rows[3],
                                 BatchOutput& out);
 void setup_line(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* const* vertices, BatchOutput& out);
 void setup_point(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* vertex, BatchOutput& out);

@@ -155,8 +155,9 @@ KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const Pe
                                   : 0.0f;
       uint32_t values = static_cast<uint32_t>(out.values.size());
       if (has_values) {
-        const ScreenVertex* const oriented[3] = {&v.screen[a], &v.screen[b], &v.screen[c]};
-        values = append_triangle_values(ctx, v.shaded + size_t(t.provoking) * v.stride, oriented, out);
+        const uint32_t* const rows[3] = {v.shaded + size_t(a) * v.stride, v.shaded + size_t(b) * v.stride,
+                                         v.shaded + size_t(c) * v.stride};
+        values = append_triangle_values(ctx, v.shaded + size_t(t.provoking) * v.stride, rows, out);
       }
       // values, primitive_id, depth_bias, point_origin[2] = point_size = 0, then viewport 0,
       // kind Triangle, front_facing, flat_only false, layer, line = kNoLineRaster.
@@ -196,12 +197,20 @@ void setup_screen_triangles_x16(const DrawContext& ctx, const BatchVertices& v, 
   setup_x16(ctx, v, tris, count, out);
 }
 
+namespace {
+bool uses_x16(const DrawContext& ctx) {
+  return setup_x16_supported() && ctx.state->rasterization.polygon_mode == VK_POLYGON_MODE_FILL;
+}
+}  // namespace
+
+bool setup_reads_screen_vertices(const DrawContext& ctx) {
+  return !uses_x16(ctx) || ctx.state->rasterization.depth_bias_enable;
+}
+
 void setup_screen_triangles(const DrawContext& ctx, const BatchVertices& v, const PendingTriangle* tris, size_t count,
                             BatchOutput& out) {
-  if (setup_x16_supported() && ctx.state->rasterization.polygon_mode == VK_POLYGON_MODE_FILL)
-    setup_x16(ctx, v, tris, count, out);
-  else
-    setup_screen_triangles_scalar(ctx, v, tris, count, out);
+  if (uses_x16(ctx)) setup_x16(ctx, v, tris, count, out);
+  else setup_screen_triangles_scalar(ctx, v, tris, count, out);
 }
 
 }  // namespace kiln::exec::gfx

@@ -26,9 +26,14 @@ struct PendingTriangle {
 struct BatchVertices {
   const uint32_t* shaded;              // VertexFormat rows (flat varyings of the provoking vertex)
   uint32_t stride;                     // VertexFormat::stride
-  const ScreenVertex* screen;          // to_screen_vertices
+  const ScreenVertex* screen;          // to_screen_vertices (null when !setup_reads_screen_vertices)
   const PackedScreenVertex* packed;    // ... and its packed records
 };
+
+// Whether setup_screen_triangles reads BatchVertices::screen for this draw: not on the AVX-512
+// path without depth bias, which needs only the packed records (the front end then skips
+// writing ScreenVertex records).
+bool setup_reads_screen_vertices(const DrawContext& ctx);
 
 // setup_screen_triangle of each pending triangle, in order.
 void setup_screen_triangles(const DrawContext& ctx, const BatchVertices& v, const PendingTriangle* tris, size_t count,

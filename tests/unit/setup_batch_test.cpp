@@ -154,7 +154,10 @@ TEST(SetupBatch, X16MatchesOneTriangleAtATime) {
               const std::vector<PendingTriangle> tris = triangles(rng, vertex_count, count);
               BatchOutput want = started_output(), got = started_output();
               setup_screen_triangles_scalar(ctx, batch, tris.data(), tris.size(), want);
-              setup_screen_triangles_x16(ctx, batch, tris.data(), tris.size(), got);
+              // Without depth bias the AVX-512 path reads only the packed records.
+              const BatchVertices packed_only{v.shaded.data(), kStride, nullptr, v.packed.data()};
+              ASSERT_EQ(setup_reads_screen_vertices(ctx), bias) << "setup_x16_supported()";
+              setup_screen_triangles_x16(ctx, bias ? batch : packed_only, tris.data(), tris.size(), got);
               const std::string where = std::to_string(samples) + " samples, cull " + std::to_string(cull) +
                                         ", front face " + std::to_string(face) + ", bias " + std::to_string(bias) +
                                         ", varyings " + std::to_string(varyings) + ", " + std::to_string(count) +

@@ -91,6 +91,10 @@ TEST(VertexTransform, ToScreenVerticesMatchesToScreenForInsideVertices) {
       std::vector<ScreenVertex> out(count);
       std::vector<PackedScreenVertex> packed(count);
       to_screen_vertices(vp, batch.values.data(), stride, inside.data(), count, out.data(), packed.data());
+      // Without ScreenVertex records (out null) the packed ones are the same.
+      std::vector<PackedScreenVertex> packed_only(count);
+      to_screen_vertices(vp, batch.values.data(), stride, inside.data(), count, nullptr, packed_only.data());
+      ASSERT_EQ(memcmp(packed_only.data(), packed.data(), count * sizeof(PackedScreenVertex)), 0);
       for (size_t v = 0; v < count; ++v) {
         const ScreenVertex want = to_screen(vp, batch.values.data() + v * stride);
         const ScreenVertex& got = out[v];
@@ -109,6 +113,45 @@ TEST(VertexTransform, ToScreenVerticesMatchesToScreenForInsideVertices) {
         ASSERT_EQ(bits(packed[v].inv_w), bits(want_packed.inv_w)) << where;
       }
     }
+}
+
+// Fixed-point rounding over every kind of float: random bit patterns (all magnitudes, NaN,
+// infinities, denormals), exact halves of 1/256 up to the clamp limit, and values just beside
+// them, through a viewport that leaves x and y unchanged.
+TEST(VertexTransform, FixedPointRoundingMatchesToScreen) {
+  std::mt19937 rng(9);
+  ViewportTransform vp{};
+  vp.scale[0] = vp.scale[1] = vp.scale[2] = 1.0f;
+  const size_t count = 1 << 16;
+  std::vector<uint32_t> values(count * 4);
+  std::uniform_int_distribution<int32_t> half_steps(-(1 << 26) - 100, (1 << 26) + 100);
+  for (size_t v = 0; v < count; ++v) {
+    float xy[2];
+    for (float& c : xy) {
+      switch (rng() % 3) {
+        case 0: {
+          const uint32_t pattern = rng();
+          memcpy(&c, &pattern, 4);
+          break;
+        }
+        case 1: c = float(half_steps(rng)) / 512.0f; break;  // k/512: halfway between 1/256 steps when k is odd
+        default: c = std::nextafter(float(half_steps(rng)) / 512.0f, rng() % 2 ? 1e30f : -1e30f); break;
+      }
+    }
+    const float position[4] = {xy[0], xy[1], 0.5f, 1.0f};
+    memcpy(&values[v * 4], position, 16);
+  }
+  const std::vector<uint32_t> inside(count, 0);
+  std::vector<ScreenVertex> out(count);
+  std::vector<PackedScreenVertex> packed(count);
+  to_screen_vertices(vp, values.data(), 4, inside.data(), count, out.data(), packed.data());
+  for (size_t v = 0; v < count; ++v) {
+    const ScreenVertex want = to_screen(vp, values.data() + v * 4);
+    ASSERT_EQ(out[v].fx, want.fx) << "x " << want.x;
+    ASSERT_EQ(out[v].fy, want.fy) << "y " << want.y;
+    ASSERT_EQ(packed[v].fx, want.fx) << "x " << want.x;
+    ASSERT_EQ(packed[v].fy, want.fy) << "y " << want.y;
+  }
 }
 
 }  // namespace
