@@ -55,7 +55,7 @@ struct FrontEndScratch {
   std::vector<uint32_t> outcodes;    // per shaded vertex, when every primitive uses viewport 0
   std::vector<ScreenVertex> screen;  // per shaded vertex inside every clip plane (viewport 0)
   std::vector<PackedScreenVertex> packed;  // ... and packed (setup_batch.h)
-  std::vector<PendingTriangle> pending;    // unclipped triangles waiting for setup_screen_triangles
+  UninitializedVector<PendingTriangle> pending;  // unclipped triangles waiting for setup_screen_triangles
   ClipScratch clip;
   VertexIds window_ids;              // batches that assemble their own primitives: the ids they read
   PrimitiveList assembled;           // ... and the primitives
@@ -139,17 +139,32 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
   }
   // Unclipped triangles are set up together (setup_batch.h), before anything that follows them.
   const BatchVertices batch_vertices{s.vertices.data(), f.stride, s.screen.data(), s.packed.data()};
-  s.pending.clear();
+  s.pending.resize(count);
+  uint32_t pending = 0;
   auto set_up_pending = [&] {
-    setup_screen_triangles(ctx, batch_vertices, s.pending.data(), s.pending.size(), out);
-    s.pending.clear();
+    setup_screen_triangles(ctx, batch_vertices, s.pending.data(), pending, out);
+    pending = 0;
   };
+  // The common case first: triangles of a draw whose layer is the same for every primitive
+  // (none written, or the multiview view) and without cull distances need only their outcodes.
+  const bool fixed_layer = ctx.cmd->targets->view_mask || !f.has_layer;
+  const bool quick = shared_outcodes && fixed_layer && f.cull_count == 0;
+  const uint32_t quick_layer = ctx.cmd->targets->view_mask ? ctx.view_index : 0;
   uint32_t codes[3];
 
   const uint32_t* in[3];
   const uint32_t* clipped[kMaxClippedVertices + 2];
   for (uint32_t p = 0; p < count; ++p) {
     const AssembledPrimitive& prim = prims[p];
+    if (quick && prim.vertex_count == 3) {
+      const uint32_t* slots = &s.prim_slots[p * 3];
+      if ((s.outcodes[slots[0]] | s.outcodes[slots[1]] | s.outcodes[slots[2]]) == 0) {
+        ++clip_in, ++clip_out;  // inside every clip plane: nothing to clip
+        if (!discard)
+          s.pending[pending++] = {{slots[0], slots[1], slots[2]}, slots[prim.provoking], prim.primitive_id, quick_layer};
+        continue;
+      }
+    }
     for (uint32_t v = 0; v < prim.vertex_count; ++v) {
       const uint32_t slot = s.prim_slots[p * 3 + v];
       in[v] = s.vertices.data() + size_t(slot) * f.stride;
@@ -177,7 +192,7 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
       ++clip_out;
       if (discard) continue;
       const uint32_t* slots = &s.prim_slots[p * 3];
-      s.pending.push_back({{slots[0], slots[1], slots[2]}, slots[prim.provoking], info.primitive_id, info.layer});
+      s.pending[pending++] = {{slots[0], slots[1], slots[2]}, slots[prim.provoking], info.primitive_id, info.layer};
       continue;
     }
     const uint32_t n = clip_primitive(ctx, ctx.viewports[info.viewport], in, shared_outcodes ? codes : nullptr,
@@ -185,12 +200,12 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
     if (n == 0) continue;
     ++clip_out;  // a clipped polygon is still one primitive
     if (discard) continue;
-    if (!s.pending.empty()) set_up_pending();
+    if (pending) set_up_pending();
     if (prim.vertex_count == 1) setup_point(ctx, info, clipped[0], out);
     else if (prim.vertex_count == 2) setup_line(ctx, info, clipped, out);
     else setup_polygon(ctx, info, clipped, n, out);
   }
-  if (!s.pending.empty()) set_up_pending();
+  if (pending) set_up_pending();
   if (ctx.counters) {
     ctx.counters->clipping_invocations.fetch_add(clip_in, std::memory_order_relaxed);
     ctx.counters->clipping_primitives.fetch_add(clip_out, std::memory_order_relaxed);
