@@ -8,6 +8,7 @@
 #include "pipeline/graphics/clipping.h"
 #include "pipeline/graphics/primitive_assembly.h"
 #include "pipeline/graphics/setup.h"
+#include "pipeline/graphics/screen_vertices_x16.h"
 #include "pipeline/graphics/setup_batch.h"
 #include "pipeline/graphics/vertex_stage.h"
 
@@ -52,6 +53,7 @@ struct FrontEndScratch {
   VertexCache cache;
   std::vector<uint32_t> prim_slots;  // 3 per primitive
   std::vector<uint32_t> vertices;    // shaded, VertexFormat stride each
+  UninitializedVector<float> positions;  // their clip positions, x, y, z, w arrays (AVX-512 path)
   std::vector<uint32_t> outcodes;    // per shaded vertex, when every primitive uses viewport 0
   std::vector<ScreenVertex> screen;  // per shaded vertex inside every clip plane (viewport 0)
   std::vector<PackedScreenVertex> packed;  // ... and packed (setup_batch.h)
@@ -120,22 +122,38 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
   // One vertex shader invocation per distinct vertex of the batch (reuse within a batch is what
   // the spec's "implementation-dependent" invocation count allows).
   if (ctx.counters) ctx.counters->vertex_shader_invocations.fetch_add(s.cache.ids.size(), std::memory_order_relaxed);
-  shade_vertices(ctx, *job.params, job.instance, s.cache.ids.data(), static_cast<uint32_t>(s.cache.ids.size()),
-                 s.vertices.data(), faults);
+  const size_t vertex_count = s.cache.ids.size();
+  // Without per-primitive viewports every vertex is classified against the clip planes once.
+  const bool shared_outcodes = !f.has_viewport_index;
+  // ... from its position as the kernel wrote it (one array per component) with AVX-512.
+  const bool x16 = shared_outcodes && screen_vertices_x16_supported();
+  VertexPositions positions;
+  if (x16) {
+    s.positions.resize(vertex_count * 4);
+    positions = {s.positions.data(), s.positions.data() + vertex_count, s.positions.data() + 2 * vertex_count,
+                 s.positions.data() + 3 * vertex_count};
+  }
+  shade_vertices(ctx, *job.params, job.instance, s.cache.ids.data(), static_cast<uint32_t>(vertex_count),
+                 s.vertices.data(), faults, x16 ? &positions : nullptr);
   // Rasterizer discard drops primitives just before rasterization, after clipping: they are
   // still clipped when a query counts clipping statistics, and nothing is set up.
   const bool discard = ctx.state->rasterization.rasterizer_discard;
   if (discard && !ctx.counters) return;
   uint64_t clip_in = 0, clip_out = 0;
-  // Without per-primitive viewports every vertex is classified against the clip planes once.
-  const bool shared_outcodes = !f.has_viewport_index;
   if (shared_outcodes) {
-    s.outcodes.resize(s.cache.ids.size());
-    s.screen.resize(s.cache.ids.size());
-    s.packed.resize(s.cache.ids.size());
-    clip_outcodes(ctx, ctx.viewports[0], s.vertices.data(), f.stride, s.cache.ids.size(), s.outcodes.data());
-    to_screen_vertices(ctx.viewports[0], s.vertices.data(), f.stride, s.outcodes.data(), s.cache.ids.size(),
-                       setup_reads_screen_vertices(ctx) ? s.screen.data() : nullptr, s.packed.data());
+    s.outcodes.resize(vertex_count);
+    s.screen.resize(vertex_count);
+    s.packed.resize(vertex_count);
+    const bool need_screen = setup_reads_screen_vertices(ctx);
+    if (x16) {
+      screen_vertices_x16(ctx, ctx.viewports[0], positions, vertex_count, s.outcodes.data(), s.packed.data());
+      add_user_outcodes(ctx, ctx.viewports[0], s.vertices.data(), f.stride, vertex_count, s.outcodes.data());
+    } else {
+      clip_outcodes(ctx, ctx.viewports[0], s.vertices.data(), f.stride, vertex_count, s.outcodes.data());
+    }
+    if (!x16 || need_screen)
+      to_screen_vertices(ctx.viewports[0], s.vertices.data(), f.stride, s.outcodes.data(), vertex_count,
+                         need_screen ? s.screen.data() : nullptr, s.packed.data());
   }
   // Unclipped triangles are set up together (setup_batch.h), before anything that follows them.
   const BatchVertices batch_vertices{s.vertices.data(), f.stride, s.screen.data(), s.packed.data()};

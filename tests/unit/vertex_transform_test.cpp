@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pipeline/graphics/clipping.h"
+#include "pipeline/graphics/screen_vertices_x16.h"
 #include "pipeline/graphics/setup.h"
 #include "pipeline/graphics_state.h"
 
@@ -66,7 +67,8 @@ TEST(VertexTransform, ClipOutcodesMatchClipOutcode) {
       ctx.vertex_format.stride = 4 + clip_count;
       ctx.vertex_format.clip_offset = 4;
       ctx.vertex_format.clip_count = clip_count;
-      const ViewportTransform vp = viewport();
+      ViewportTransform vp = viewport();
+      vp.near_at_minus_w = clip_count != 0;  // the [-1, 1] depth convention's near plane too
       for (size_t count : {0u, 1u, 3u, 4u, 7u, 64u, 259u}) {
         const Batch batch(rng, count, ctx.vertex_format.stride);
         std::vector<uint32_t> codes(count, 0xdeadbeefu);
@@ -152,6 +154,53 @@ TEST(VertexTransform, FixedPointRoundingMatchesToScreen) {
     ASSERT_EQ(packed[v].fx, want.fx) << "x " << want.x;
     ASSERT_EQ(packed[v].fy, want.fy) << "y " << want.y;
   }
+}
+
+// The AVX-512 pass over positions in component arrays: clip_outcode (with the user planes added
+// by add_user_outcodes) and pack(to_screen) of every vertex, inside or not, for batch sizes with
+// partial 16-lane tails, with and without depth clipping, a -w near plane and clip distances.
+TEST(VertexTransform, ScreenVerticesX16MatchPerVertexFunctions) {
+  if (!screen_vertices_x16_supported()) GTEST_SKIP() << "no AVX-512: the front end uses the SSE functions here";
+  std::mt19937 rng(13);
+  for (bool depth_clip : {true, false})
+    for (bool near_at_minus_w : {false, true})
+      for (uint32_t clip_count : {0u, 2u}) {
+        GraphicsState state;
+        state.rasterization.depth_clip = depth_clip;
+        DrawContext ctx;
+        ctx.state = &state;
+        ctx.vertex_format.stride = 4 + clip_count;
+        ctx.vertex_format.clip_offset = 4;
+        ctx.vertex_format.clip_count = clip_count;
+        ViewportTransform vp = viewport();
+        vp.near_at_minus_w = near_at_minus_w;
+        for (size_t count : {0u, 1u, 15u, 16u, 17u, 64u, 259u}) {
+          const Batch batch(rng, count, ctx.vertex_format.stride);
+          std::vector<float> components(4 * count);
+          for (size_t v = 0; v < count; ++v)
+            for (size_t c = 0; c < 4; ++c) memcpy(&components[c * count + v], &batch.values[v * batch.stride + c], 4);
+          const VertexPositions positions{components.data(), components.data() + count,
+                                          components.data() + 2 * count, components.data() + 3 * count};
+          std::vector<uint32_t> codes(count, 0xdeadbeefu);
+          std::vector<PackedScreenVertex> packed(count + 1);
+          packed[count].fx = 0x7777;  // must stay: nothing is written past `count`
+          screen_vertices_x16(ctx, vp, positions, count, codes.data(), packed.data());
+          add_user_outcodes(ctx, vp, batch.values.data(), batch.stride, count, codes.data());
+          ASSERT_EQ(packed[count].fx, 0x7777);
+          for (size_t v = 0; v < count; ++v) {
+            const uint32_t* vertex = batch.values.data() + v * batch.stride;
+            const std::string where = "vertex " + std::to_string(v) + " of " + std::to_string(count) + ", depth clip " +
+                                      std::to_string(depth_clip) + ", near -w " + std::to_string(near_at_minus_w) +
+                                      ", " + std::to_string(clip_count) + " clip distances";
+            ASSERT_EQ(codes[v], clip_outcode(ctx, vp, vertex)) << where;
+            const PackedScreenVertex want = pack(to_screen(vp, vertex));
+            ASSERT_EQ(packed[v].fx, want.fx) << where;
+            ASSERT_EQ(packed[v].fy, want.fy) << where;
+            ASSERT_EQ(bits(packed[v].z), bits(want.z)) << where;
+            ASSERT_EQ(bits(packed[v].inv_w), bits(want.inv_w)) << where;
+          }
+        }
+      }
 }
 
 }  // namespace
