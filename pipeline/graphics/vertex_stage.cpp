@@ -154,15 +154,22 @@ void shade_vertices(const DrawContext& ctx, const DrawParams& params, uint32_t i
         for (uint32_t i = 0; i < lanes; ++i) memset(rows + size_t(i) * f.stride + at_value, 0, 16);
       }
     }
+    // The format in locals: the row stores could alias its fields, which the compiler would then
+    // reload for every vertex.
+    const size_t stride = f.stride;
+    const uint32_t clip_count = f.clip_count, clip_offset = f.clip_offset;
+    const uint32_t cull_count = f.cull_count, cull_offset = f.cull_offset;
+    const uint32_t point_size_offset = f.point_size_offset, layer_offset = f.layer_offset;
+    const uint32_t viewport_offset = f.viewport_offset;
+    const bool has_point_size = f.has_point_size, has_layer = f.has_layer, has_viewport_index = f.has_viewport_index;
+    constexpr uint32_t kOne = 0x3f800000u;  // 1.0f: the point size when none is written
     for (uint32_t i = 0; i < lanes; ++i) {
-      uint32_t* v = rows + size_t(i) * f.stride;
-      for (uint32_t d = 0; d < f.clip_count; ++d) v[f.clip_offset + d] = at(layout.clip_distance_slot + d / 4, d % 4, i);
-      for (uint32_t d = 0; d < f.cull_count; ++d) v[f.cull_offset + d] = at(layout.cull_distance_slot + d / 4, d % 4, i);
-      const float one = 1.0f;
-      memcpy(&v[f.point_size_offset], &one, 4);
-      if (f.has_point_size) v[f.point_size_offset] = at(layout.point_size_slot, 0, i);
-      v[f.layer_offset] = f.has_layer ? at(layout.layer_slot, 0, i) : 0;
-      v[f.viewport_offset] = f.has_viewport_index ? at(layout.viewport_index_slot, 0, i) : 0;
+      uint32_t* v = rows + i * stride;
+      for (uint32_t d = 0; d < clip_count; ++d) v[clip_offset + d] = at(layout.clip_distance_slot + d / 4, d % 4, i);
+      for (uint32_t d = 0; d < cull_count; ++d) v[cull_offset + d] = at(layout.cull_distance_slot + d / 4, d % 4, i);
+      v[point_size_offset] = has_point_size ? at(layout.point_size_slot, 0, i) : kOne;
+      v[layer_offset] = has_layer ? at(layout.layer_slot, 0, i) : 0;
+      v[viewport_offset] = has_viewport_index ? at(layout.viewport_index_slot, 0, i) : 0;
     }
   }
 }
