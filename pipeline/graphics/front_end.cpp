@@ -23,7 +23,7 @@ struct VertexCache {
     uint32_t slot;
     uint32_t generation;
   };
-  std::vector<int32_t> ids;
+  UninitializedVector<int32_t> ids;
   std::vector<Entry> table;
   uint32_t generation = 0;
   void reset(size_t max_vertices) {
@@ -35,17 +35,36 @@ struct VertexCache {
       generation = 1;
     }
   }
-  uint32_t slot(int32_t id) {
+  // The slot of every vertex of `count` primitives (3 per primitive), after reset(). Table,
+  // mask, generation and the id count live in locals: the stores into the table and the id list
+  // would otherwise make the compiler reload them for every probe.
+  void assign(const AssembledPrimitive* prims, uint32_t count, uint32_t* prim_slots) {
+    ids.resize(size_t(count) * 3);
+    int32_t* const id_list = ids.data();
+    Entry* const entries = table.data();
     const size_t mask = table.size() - 1;
-    for (size_t h = (uint32_t(id) * 2654435761u) & mask;; h = (h + 1) & mask) {
-      Entry& e = table[h];
-      if (e.generation != generation) {
-        e = Entry{id, static_cast<uint32_t>(ids.size()), generation};
-        ids.push_back(id);
-        return e.slot;
+    const uint32_t current = generation;
+    uint32_t distinct = 0;
+    for (uint32_t p = 0; p < count; ++p) {
+      const AssembledPrimitive& prim = prims[p];
+      for (uint32_t v = 0; v < prim.vertex_count; ++v) {
+        const int32_t id = prim.id[v];
+        for (size_t h = (uint32_t(id) * 2654435761u) & mask;; h = (h + 1) & mask) {
+          Entry& e = entries[h];
+          if (e.generation != current) {
+            e = Entry{id, distinct, current};
+            id_list[distinct++] = id;
+            prim_slots[p * 3 + v] = e.slot;
+            break;
+          }
+          if (e.key == id) {
+            prim_slots[p * 3 + v] = e.slot;
+            break;
+          }
+        }
       }
-      if (e.key == id) return e.slot;
     }
+    ids.resize(distinct);
   }
 };
 
@@ -112,10 +131,7 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
   s.prim_slots.resize(size_t(count) * 3);
   if (!assign_consecutive_slots(prims, count, s)) {
     s.cache.reset(size_t(count) * 3);
-    for (uint32_t p = 0; p < count; ++p) {
-      const AssembledPrimitive& prim = prims[p];
-      for (uint32_t v = 0; v < prim.vertex_count; ++v) s.prim_slots[p * 3 + v] = s.cache.slot(prim.id[v]);
-    }
+    s.cache.assign(prims, count, s.prim_slots.data());
   }
   const VertexFormat& f = ctx.vertex_format;
   s.vertices.resize(s.cache.ids.size() * f.stride);

@@ -75,9 +75,6 @@ KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const Pe
   const __m512i to_triangle = _mm512_setr_epi32(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, 12, 13, 14, 15);
   alignas(64) uint32_t kept_a[16], kept_b[16], kept_c[16], kept_lane[16];
   alignas(64) int32_t bounds[4][16];  // triangle j's bounds at bounds[j % 4][4 * (j / 4)]
-  // Room for every triangle up front (uninitialised), cut to the kept ones at the end.
-  size_t stored = out.triangles.size();
-  out.triangles.resize(stored + count);
   for (size_t base = 0; base < count; base += 16) {
     const size_t lanes = count - base < 16 ? count - base : 16;
     const __mmask16 live = __mmask16((1u << lanes) - 1);
@@ -140,8 +137,12 @@ KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const Pe
     _mm512_store_si512(bounds[3], _mm512_unpackhi_epi64(hi0, hi1));
     const uint32_t kept_negative = _pext_u32(negative, keep), kept_front = _pext_u32(front, keep);
     const uint32_t kept = uint32_t(__builtin_popcount(keep));
-    RasterTriangle* dst = out.triangles.data() + stored;  // every byte of the kept ones is written below
-    stored += kept;
+    // Grown by the kept triangles only: sizing for all of them up front default-constructs (zeroes
+    // the bounds of) triangles that are mostly dropped in dense meshes, and grows the batch's
+    // list beyond what it keeps.
+    const size_t first = out.triangles.size();
+    out.triangles.resize(first + kept);  // every byte is written below
+    RasterTriangle* dst = out.triangles.data() + first;
     for (uint32_t j = 0; j < kept; ++j) {
       // emit_triangle's orientation: b and c swap when the area is negative.
       const bool swap = (kept_negative >> j) & 1;
@@ -169,7 +170,6 @@ KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const Pe
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(reinterpret_cast<char*>(dst + j) + 64), tail);
     }
   }
-  out.triangles.resize(stored);
 }
 
 }  // namespace
