@@ -76,7 +76,7 @@ struct FrontEndScratch {
   std::vector<uint32_t> outcodes;    // per shaded vertex, when every primitive uses viewport 0
   std::vector<ScreenVertex> screen;  // per shaded vertex inside every clip plane (viewport 0)
   std::vector<PackedScreenVertex> packed;  // ... and packed (setup_batch.h)
-  UninitializedVector<PendingTriangle> pending;  // unclipped triangles waiting for setup_screen_triangles
+  PendingTriangles pending;  // unclipped triangles waiting for setup_screen_triangles
   ClipScratch clip;
   VertexIds window_ids;              // batches that assemble their own primitives: the ids they read
   PrimitiveList assembled;           // ... and the primitives
@@ -173,11 +173,10 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
   }
   // Unclipped triangles are set up together (setup_batch.h), before anything that follows them.
   const BatchVertices batch_vertices{s.vertices.data(), f.stride, s.screen.data(), s.packed.data()};
-  s.pending.resize(count);
-  uint32_t pending = 0;
+  s.pending.reset(count);
   auto set_up_pending = [&] {
-    setup_screen_triangles(ctx, batch_vertices, s.pending.data(), pending, out);
-    pending = 0;
+    setup_screen_triangles(ctx, batch_vertices, s.pending, out);
+    s.pending.clear();
   };
   // The common case first: triangles of a draw whose layer is the same for every primitive
   // (none written, or the multiview view) and without cull distances need only their outcodes.
@@ -195,7 +194,7 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
       if ((s.outcodes[slots[0]] | s.outcodes[slots[1]] | s.outcodes[slots[2]]) == 0) {
         ++clip_in, ++clip_out;  // inside every clip plane: nothing to clip
         if (!discard)
-          s.pending[pending++] = {{slots[0], slots[1], slots[2]}, slots[prim.provoking], prim.primitive_id, quick_layer};
+          s.pending.add(slots[0], slots[1], slots[2], slots[prim.provoking], prim.primitive_id, quick_layer);
         continue;
       }
     }
@@ -226,7 +225,7 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
       ++clip_out;
       if (discard) continue;
       const uint32_t* slots = &s.prim_slots[p * 3];
-      s.pending[pending++] = {{slots[0], slots[1], slots[2]}, slots[prim.provoking], info.primitive_id, info.layer};
+      s.pending.add(slots[0], slots[1], slots[2], slots[prim.provoking], info.primitive_id, info.layer);
       continue;
     }
     const uint32_t n = clip_primitive(ctx, ctx.viewports[info.viewport], in, shared_outcodes ? codes : nullptr,
@@ -234,12 +233,12 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
     if (n == 0) continue;
     ++clip_out;  // a clipped polygon is still one primitive
     if (discard) continue;
-    if (pending) set_up_pending();
+    if (s.pending.size()) set_up_pending();
     if (prim.vertex_count == 1) setup_point(ctx, info, clipped[0], out);
     else if (prim.vertex_count == 2) setup_line(ctx, info, clipped, out);
     else setup_polygon(ctx, info, clipped, n, out);
   }
-  if (pending) set_up_pending();
+  if (s.pending.size()) set_up_pending();
   if (ctx.counters) {
     ctx.counters->clipping_invocations.fetch_add(clip_in, std::memory_order_relaxed);
     ctx.counters->clipping_primitives.fetch_add(clip_out, std::memory_order_relaxed);

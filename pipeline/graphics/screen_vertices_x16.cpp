@@ -59,7 +59,7 @@ KILN_X16 void run_x16(const DrawContext& ctx, const ViewportTransform& vp, const
   const __m512 scale_z = _mm512_set1_ps(vp.scale[2]);
   const __m512 offset_x = _mm512_set1_ps(vp.offset[0]), offset_y = _mm512_set1_ps(vp.offset[1]);
   const __m512 offset_z = _mm512_set1_ps(vp.offset[2]);
-  const __m512 nan = _mm512_set1_ps(std::numeric_limits<float>::quiet_NaN());
+  const __m512i not_finite = _mm512_set1_epi32(kNotFiniteFixed);
   alignas(64) PackedScreenVertex tail[16];
   for (size_t i = 0; i < count; i += 16) {
     const size_t lanes = count - i < 16 ? count - i : 16;
@@ -81,14 +81,15 @@ KILN_X16 void run_x16(const DrawContext& ctx, const ViewportTransform& vp, const
     const __m512 sx = _mm512_add_ps(_mm512_mul_ps(_mm512_mul_ps(x, inv_w), scale_x), offset_x);
     const __m512 sy = _mm512_add_ps(_mm512_mul_ps(_mm512_mul_ps(y, inv_w), scale_y), offset_y);
     const __m512 sz = _mm512_add_ps(_mm512_mul_ps(_mm512_mul_ps(z, inv_w), scale_z), offset_z);
-    // pack(): z, or NaN where x or y is not finite.
-    const __mmask16 xy_finite = _mm512_cmp_ps_mask(_mm512_sub_ps(sx, sx), zero, _CMP_EQ_OQ) &
-                                _mm512_cmp_ps_mask(_mm512_sub_ps(sy, sy), zero, _CMP_EQ_OQ);
-    const __m512 pz = _mm512_mask_blend_ps(xy_finite, nan, sz);
+    // pack(): kNotFiniteFixed for x where x, y or z is not finite.
+    const __mmask16 all_finite = _mm512_cmp_ps_mask(_mm512_sub_ps(sx, sx), zero, _CMP_EQ_OQ) &
+                                 _mm512_cmp_ps_mask(_mm512_sub_ps(sy, sy), zero, _CMP_EQ_OQ) &
+                                 _mm512_cmp_ps_mask(_mm512_sub_ps(sz, sz), zero, _CMP_EQ_OQ);
+    const __m512i px = _mm512_mask_blend_epi32(all_finite, not_finite, to_fixed_x16(sx));
     if (lanes == 16) {
-      store_records(to_fixed_x16(sx), to_fixed_x16(sy), pz, inv_w, packed + i);
+      store_records(px, to_fixed_x16(sy), sz, inv_w, packed + i);
     } else {
-      store_records(to_fixed_x16(sx), to_fixed_x16(sy), pz, inv_w, tail);
+      store_records(px, to_fixed_x16(sy), sz, inv_w, tail);
       memcpy(packed + i, tail, lanes * sizeof(PackedScreenVertex));
     }
   }

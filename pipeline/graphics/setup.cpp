@@ -354,9 +354,7 @@ ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* v) {
 }
 
 PackedScreenVertex pack(const ScreenVertex& s) {
-  const bool xy_finite = std::isfinite(s.x) && std::isfinite(s.y);
-  return {static_cast<int32_t>(s.fx), static_cast<int32_t>(s.fy), xy_finite ? s.z : std::numeric_limits<float>::quiet_NaN(),
-          s.inv_w};
+  return {finite(s) ? static_cast<int32_t>(s.fx) : kNotFiniteFixed, static_cast<int32_t>(s.fy), s.z, s.inv_w};
 }
 
 namespace {
@@ -394,7 +392,7 @@ void to_screen_vertices(const ViewportTransform& vp, const uint32_t* vertices, u
   const __m128 scale_x = _mm_set1_ps(vp.scale[0]), scale_y = _mm_set1_ps(vp.scale[1]), scale_z = _mm_set1_ps(vp.scale[2]);
   const __m128 offset_x = _mm_set1_ps(vp.offset[0]), offset_y = _mm_set1_ps(vp.offset[1]);
   const __m128 offset_z = _mm_set1_ps(vp.offset[2]);
-  const __m128 nan = _mm_set1_ps(std::numeric_limits<float>::quiet_NaN());
+  const __m128 not_finite = _mm_castsi128_ps(_mm_set1_epi32(kNotFiniteFixed));
   size_t i = 0;
   for (; i + 4 <= count; i += 4) {
     const uint32_t* v = vertices + i * stride;
@@ -408,11 +406,12 @@ void to_screen_vertices(const ViewportTransform& vp, const uint32_t* vertices, u
     alignas(16) int32_t fx[4], fy[4];
     _mm_store_si128(reinterpret_cast<__m128i*>(fx), fixed_x);
     _mm_store_si128(reinterpret_cast<__m128i*>(fy), fixed_y);
-    // pack(): z, or NaN where x or y is not finite (v - v is 0 only for finite v).
-    const __m128 xy_finite = _mm_and_ps(_mm_cmpeq_ps(_mm_sub_ps(sx, sx), _mm_setzero_ps()),
-                                        _mm_cmpeq_ps(_mm_sub_ps(sy, sy), _mm_setzero_ps()));
-    __m128 pz = _mm_or_ps(_mm_and_ps(xy_finite, sz), _mm_andnot_ps(xy_finite, nan));
-    __m128 px = _mm_castsi128_ps(fixed_x), py = _mm_castsi128_ps(fixed_y), pw = inv_w;
+    // pack(): kNotFiniteFixed for x where x, y or z is not finite (v - v is 0 only for finite v).
+    const __m128 all_finite = _mm_and_ps(_mm_and_ps(_mm_cmpeq_ps(_mm_sub_ps(sx, sx), _mm_setzero_ps()),
+                                                    _mm_cmpeq_ps(_mm_sub_ps(sy, sy), _mm_setzero_ps())),
+                                         _mm_cmpeq_ps(_mm_sub_ps(sz, sz), _mm_setzero_ps()));
+    __m128 px = _mm_or_ps(_mm_and_ps(all_finite, _mm_castsi128_ps(fixed_x)), _mm_andnot_ps(all_finite, not_finite));
+    __m128 py = _mm_castsi128_ps(fixed_y), pz = sz, pw = inv_w;
     _MM_TRANSPOSE4_PS(px, py, pz, pw);
     _mm_storeu_ps(reinterpret_cast<float*>(packed + i), px);
     _mm_storeu_ps(reinterpret_cast<float*>(packed + i + 1), py);

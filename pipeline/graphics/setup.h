@@ -27,12 +27,14 @@ struct ScreenVertex {
 };
 ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* vertex);
 // What a RasterTriangle keeps of a ScreenVertex, in its field order (x, y, z, 1/w), 16 bytes:
-// the batched setup (setup_batch.h) reads one per vertex with a single load. z is NaN when x, y
-// or z is not finite (setup rejects those triangles), which one test of z then tells.
+// the batched setup (setup_batch.h) reads one per vertex with a single load. fx is
+// kNotFiniteFixed when x, y or z is not finite (setup rejects those triangles), so the fixed-point
+// x alone tells it.
 struct PackedScreenVertex {
   int32_t fx, fy;
   float z, inv_w;
 };
+constexpr int32_t kNotFiniteFixed = INT32_MIN;  // never a position: setup clamps to +-2^25
 PackedScreenVertex pack(const ScreenVertex& s);
 // to_screen (and pack, into `packed`) of each of `count` vertices (`stride` values apart) whose
 // outcode is 0 (inside every clip plane), bit for bit (SIMD over vertices); out[i] and packed[i]

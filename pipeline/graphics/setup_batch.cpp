@@ -22,7 +22,6 @@ static_assert(offsetof(RasterTriangle, viewport) == 88 && offsetof(RasterTriangl
 static_assert(offsetof(RasterTriangle, front_facing) == 90 && offsetof(RasterTriangle, flat_only) == 91);
 static_assert(offsetof(RasterTriangle, layer) == 92 && offsetof(RasterTriangle, line) == 94);
 static_assert(uint8_t(PrimitiveKind::Triangle) == 0);
-static_assert(sizeof(PendingTriangle) % 4 == 0);
 
 // holds_sample_position's test on one axis for 16 boxes [lo, hi] and one sample offset: the
 // first pixel whose sample is at or after lo is ceil((lo - offset) / 256), an arithmetic shift of
@@ -53,8 +52,9 @@ uint32_t float_bits(float f) {
   return u;
 }
 
-KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const PendingTriangle* tris, size_t count,
+KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const PendingTriangles& tris,
                         BatchOutput& out) {
+  const size_t count = tris.size();
   const RasterizationState& rs = ctx.state->rasterization;
   const bool ccw_front = rs.front_face == VK_FRONT_FACE_COUNTER_CLOCKWISE;
   const bool cull_front = rs.cull_mode & VK_CULL_MODE_FRONT_BIT, cull_back = rs.cull_mode & VK_CULL_MODE_BACK_BIT;
@@ -67,21 +67,19 @@ KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const Pe
     sample_y[s] = _mm512_set1_epi32(ctx.sample_y[s]);
   }
   const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  const __m512i pending_index = _mm512_mullo_epi32(lane, _mm512_set1_epi32(sizeof(PendingTriangle) / 4));
   const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
   const int* packed = reinterpret_cast<const int*>(v.packed);
   // Three packed vertices and the bounds (x0, y0, x1, y1) in the four 128-bit lanes of a register
   // -> x[3], y[3], z[3], inv_w[3], bounds: the first 64 bytes of a RasterTriangle.
   const __m512i to_triangle = _mm512_setr_epi32(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, 12, 13, 14, 15);
-  alignas(64) uint32_t kept_a[16], kept_b[16], kept_c[16], kept_lane[16];
+  alignas(64) uint32_t kept_a[16], kept_b[16], kept_c[16], kept_lane[16], kept_id[16], kept_layer[16];
   alignas(64) int32_t bounds[4][16];  // triangle j's bounds at bounds[j % 4][4 * (j / 4)]
   for (size_t base = 0; base < count; base += 16) {
     const size_t lanes = count - base < 16 ? count - base : 16;
     const __mmask16 live = __mmask16((1u << lanes) - 1);
-    const int* pending = reinterpret_cast<const int*>(tris + base);
-    const __m512i sa = _mm512_mask_i32gather_epi32(zero, live, pending_index, pending + 0, 4);
-    const __m512i sb = _mm512_mask_i32gather_epi32(zero, live, pending_index, pending + 1, 4);
-    const __m512i sc = _mm512_mask_i32gather_epi32(zero, live, pending_index, pending + 2, 4);
+    const __m512i sa = _mm512_maskz_loadu_epi32(live, tris.slots(0) + base);
+    const __m512i sb = _mm512_maskz_loadu_epi32(live, tris.slots(1) + base);
+    const __m512i sc = _mm512_maskz_loadu_epi32(live, tris.slots(2) + base);
     const __m512i ia = _mm512_slli_epi32(sa, 2), ib = _mm512_slli_epi32(sb, 2), ic = _mm512_slli_epi32(sc, 2);
     const __m512i ax = _mm512_mask_i32gather_epi32(zero, live, ia, packed + 0, 4);
     const __m512i ay = _mm512_mask_i32gather_epi32(zero, live, ia, packed + 1, 4);
@@ -89,9 +87,6 @@ KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const Pe
     const __m512i by = _mm512_mask_i32gather_epi32(zero, live, ib, packed + 1, 4);
     const __m512i cx = _mm512_mask_i32gather_epi32(zero, live, ic, packed + 0, 4);
     const __m512i cy = _mm512_mask_i32gather_epi32(zero, live, ic, packed + 1, 4);
-    const __m512 az = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), live, ia, packed + 2, 4);
-    const __m512 bz = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), live, ib, packed + 2, 4);
-    const __m512 cz = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), live, ic, packed + 2, 4);
     // setup_screen_triangle's rejections, all lanes at once (their order does not matter).
     const __m512i min_x = _mm512_min_epi32(ax, _mm512_min_epi32(bx, cx));
     const __m512i max_x = _mm512_max_epi32(ax, _mm512_max_epi32(bx, cx));
@@ -103,11 +98,11 @@ KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const Pe
     __mmask16 negative, nonzero;
     area_signs_x16(_mm512_sub_epi32(bx, ax), _mm512_sub_epi32(cy, ay), _mm512_sub_epi32(by, ay),
                    _mm512_sub_epi32(cx, ax), &negative, &nonzero);
-    // pack() made z NaN where any coordinate is not finite: z - z is 0 only for finite z.
-    const __m512 zero_ps = _mm512_setzero_ps();
-    const __mmask16 finite = _mm512_cmp_ps_mask(_mm512_sub_ps(az, az), zero_ps, _CMP_EQ_OQ) &
-                             _mm512_cmp_ps_mask(_mm512_sub_ps(bz, bz), zero_ps, _CMP_EQ_OQ) &
-                             _mm512_cmp_ps_mask(_mm512_sub_ps(cz, cz), zero_ps, _CMP_EQ_OQ);
+    // pack() marked vertices with a coordinate that is not finite (the other tests' lanes are
+    // meaningless there, and dropped).
+    const __m512i not_finite = _mm512_set1_epi32(kNotFiniteFixed);
+    const __mmask16 finite = _mm512_cmpneq_epi32_mask(ax, not_finite) & _mm512_cmpneq_epi32_mask(bx, not_finite) &
+                             _mm512_cmpneq_epi32_mask(cx, not_finite);
     // is_front: Vulkan's counter-clockwise is a negative fixed-point area (y points down).
     const __mmask16 front = ccw_front ? negative : __mmask16(~negative);
     __mmask16 keep = live & holds & nonzero & finite;
@@ -127,6 +122,8 @@ KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const Pe
     _mm512_store_si512(kept_b, _mm512_maskz_compress_epi32(keep, sb));
     _mm512_store_si512(kept_c, _mm512_maskz_compress_epi32(keep, sc));
     _mm512_store_si512(kept_lane, _mm512_maskz_compress_epi32(keep, lane));
+    _mm512_store_si512(kept_id, _mm512_maskz_compress_epi32(keep, _mm512_maskz_loadu_epi32(live, tris.primitive_id() + base)));
+    _mm512_store_si512(kept_layer, _mm512_maskz_compress_epi32(keep, _mm512_maskz_loadu_epi32(live, tris.layer() + base)));
     const __m512i kx0 = _mm512_maskz_compress_epi32(keep, x0), ky0 = _mm512_maskz_compress_epi32(keep, y0);
     const __m512i kx1 = _mm512_maskz_compress_epi32(keep, x1), ky1 = _mm512_maskz_compress_epi32(keep, y1);
     const __m512i lo0 = _mm512_unpacklo_epi32(kx0, ky0), hi0 = _mm512_unpackhi_epi32(kx0, ky0);
@@ -152,7 +149,6 @@ KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const Pe
       head = _mm512_inserti32x4(head, _mm_loadu_si128(reinterpret_cast<const __m128i*>(v.packed + c)), 2);
       head = _mm512_inserti32x4(head, _mm_load_si128(reinterpret_cast<const __m128i*>(&bounds[j & 3][4 * (j >> 2)])), 3);
       _mm512_storeu_si512(dst + j, _mm512_permutexvar_epi32(to_triangle, head));
-      const PendingTriangle& t = tris[base + kept_lane[j]];
       const float bias = has_bias ? triangle_depth_bias(ctx, v.screen[kept_a[j]], v.screen[kept_b[j]],
                                                         v.screen[kept_c[j]])
                                   : 0.0f;
@@ -160,13 +156,14 @@ KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const Pe
       if (has_values) {
         const uint32_t* const rows[3] = {v.shaded + size_t(a) * v.stride, v.shaded + size_t(b) * v.stride,
                                          v.shaded + size_t(c) * v.stride};
-        values = append_triangle_values(ctx, v.shaded + size_t(t.provoking) * v.stride, rows, out);
+        const uint32_t provoking = tris.provoking()[base + kept_lane[j]];
+        values = append_triangle_values(ctx, v.shaded + size_t(provoking) * v.stride, rows, out);
       }
       // values, primitive_id, depth_bias, point_origin[2] = point_size = 0, then viewport 0,
       // kind Triangle, front_facing, flat_only false, layer, line = kNoLineRaster.
-      const __m256i tail = _mm256_setr_epi32(int(values), int(t.primitive_id), int(float_bits(bias)), 0, 0, 0,
+      const __m256i tail = _mm256_setr_epi32(int(values), int(kept_id[j]), int(float_bits(bias)), 0, 0, 0,
                                              int(((kept_front >> j) & 1) << 16),
-                                             int((t.layer & 0xFFFFu) | (uint32_t{kNoLineRaster} << 16)));
+                                             int((kept_layer[j] & 0xFFFFu) | (uint32_t{kNoLineRaster} << 16)));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(reinterpret_cast<char*>(dst + j) + 64), tail);
     }
   }
@@ -183,21 +180,21 @@ bool setup_x16_supported() {
   return supported;
 }
 
-void setup_screen_triangles_scalar(const DrawContext& ctx, const BatchVertices& v, const PendingTriangle* tris,
-                                   size_t count, BatchOutput& out) {
-  for (size_t i = 0; i < count; ++i) {
-    const PendingTriangle& t = tris[i];
+void setup_screen_triangles_scalar(const DrawContext& ctx, const BatchVertices& v, const PendingTriangles& tris,
+                                   BatchOutput& out) {
+  for (size_t i = 0; i < tris.size(); ++i) {
     PrimitiveInfo info{};
-    info.primitive_id = t.primitive_id;
-    info.provoking = v.shaded + size_t(t.provoking) * v.stride;
-    info.layer = t.layer;
-    setup_screen_triangle(ctx, info, v.screen[t.slot[0]], v.screen[t.slot[1]], v.screen[t.slot[2]], out);
+    info.primitive_id = tris.primitive_id()[i];
+    info.provoking = v.shaded + size_t(tris.provoking()[i]) * v.stride;
+    info.layer = tris.layer()[i];
+    setup_screen_triangle(ctx, info, v.screen[tris.slots(0)[i]], v.screen[tris.slots(1)[i]],
+                          v.screen[tris.slots(2)[i]], out);
   }
 }
 
-void setup_screen_triangles_x16(const DrawContext& ctx, const BatchVertices& v, const PendingTriangle* tris,
-                                size_t count, BatchOutput& out) {
-  setup_x16(ctx, v, tris, count, out);
+void setup_screen_triangles_x16(const DrawContext& ctx, const BatchVertices& v, const PendingTriangles& tris,
+                                BatchOutput& out) {
+  setup_x16(ctx, v, tris, out);
 }
 
 namespace {
@@ -210,10 +207,10 @@ bool setup_reads_screen_vertices(const DrawContext& ctx) {
   return !uses_x16(ctx) || ctx.state->rasterization.depth_bias_enable;
 }
 
-void setup_screen_triangles(const DrawContext& ctx, const BatchVertices& v, const PendingTriangle* tris, size_t count,
+void setup_screen_triangles(const DrawContext& ctx, const BatchVertices& v, const PendingTriangles& tris,
                             BatchOutput& out) {
-  if (uses_x16(ctx)) setup_x16(ctx, v, tris, count, out);
-  else setup_screen_triangles_scalar(ctx, v, tris, count, out);
+  if (uses_x16(ctx)) setup_x16(ctx, v, tris, out);
+  else setup_screen_triangles_scalar(ctx, v, tris, out);
 }
 
 }  // namespace kiln::exec::gfx

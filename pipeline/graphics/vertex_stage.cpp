@@ -65,6 +65,23 @@ void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, int64_t*
   const uint32_t restart_value = size == 1 ? 0xFFu : size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
   const bool restart = ctx.state->input_assembly.primitive_restart;
   const uint64_t available = cmd.index_data ? cmd.index_bytes / size : 0;
+  if (!restart && uint64_t{params.first} + params.count <= available) {
+    // The common case, one tight loop per index size: every index is in the buffer, none cuts.
+    const uint8_t* p = cmd.index_data + uint64_t{params.first} * size;
+    const uint32_t offset = static_cast<uint32_t>(params.vertex_offset);
+    auto widen = [&](auto index_type) {
+      using Index = decltype(index_type);
+      for (uint32_t n = 0; n < params.count; ++n) {
+        Index index;
+        memcpy(&index, p + size_t(n) * sizeof(Index), sizeof(Index));
+        ids[n] = static_cast<int32_t>(uint32_t{index} + offset);  // 32-bit wrap, as below
+      }
+    };
+    if (size == 1) widen(uint8_t{});
+    else if (size == 2) widen(uint16_t{});
+    else widen(uint32_t{});
+    return;
+  }
   bool overrun = false;
   for (uint32_t n = 0; n < params.count; ++n) {
     const uint64_t at = uint64_t{params.first} + n;

@@ -108,19 +108,18 @@ DrawContext context(const Config& c, GraphicsState& state) {
   return ctx;
 }
 
-std::vector<PendingTriangle> triangles(std::mt19937& rng, uint32_t vertex_count, size_t count) {
+PendingTriangles triangles(std::mt19937& rng, uint32_t vertex_count, size_t count) {
   std::uniform_int_distribution<uint32_t> slot(0, vertex_count - 1), corner(0, 2), layer(0, 2047);
-  std::vector<PendingTriangle> tris(count);
+  PendingTriangles tris;
+  tris.reset(count);
   for (size_t i = 0; i < count; ++i) {
-    PendingTriangle& t = tris[i];
     // Mostly neighbouring slots (the clusters), sometimes any, sometimes a repeated one.
     const uint32_t first = slot(rng);
+    uint32_t slots[3];
     for (uint32_t k = 0; k < 3; ++k)
-      t.slot[k] = corner(rng) == 0 ? slot(rng) : std::min(first + k + corner(rng), vertex_count - 1);
-    if (i % 13 == 5) t.slot[2] = t.slot[0];
-    t.provoking = t.slot[corner(rng)];
-    t.primitive_id = uint32_t(i * 7 + 3);
-    t.layer = layer(rng);
+      slots[k] = corner(rng) == 0 ? slot(rng) : std::min(first + k + corner(rng), vertex_count - 1);
+    if (i % 13 == 5) slots[2] = slots[0];
+    tris.add(slots[0], slots[1], slots[2], slots[corner(rng)], uint32_t(i * 7 + 3), layer(rng));
   }
   return tris;
 }
@@ -151,13 +150,13 @@ TEST(SetupBatch, X16MatchesOneTriangleAtATime) {
               const Config config{samples, cull, face, bias, varyings};
               GraphicsState state;
               const DrawContext ctx = context(config, state);
-              const std::vector<PendingTriangle> tris = triangles(rng, vertex_count, count);
+              const PendingTriangles tris = triangles(rng, vertex_count, count);
               BatchOutput want = started_output(), got = started_output();
-              setup_screen_triangles_scalar(ctx, batch, tris.data(), tris.size(), want);
+              setup_screen_triangles_scalar(ctx, batch, tris, want);
               // Without depth bias the AVX-512 path reads only the packed records.
               const BatchVertices packed_only{v.shaded.data(), kStride, nullptr, v.packed.data()};
               ASSERT_EQ(setup_reads_screen_vertices(ctx), bias) << "setup_x16_supported()";
-              setup_screen_triangles_x16(ctx, bias ? batch : packed_only, tris.data(), tris.size(), got);
+              setup_screen_triangles_x16(ctx, bias ? batch : packed_only, tris, got);
               const std::string where = std::to_string(samples) + " samples, cull " + std::to_string(cull) +
                                         ", front face " + std::to_string(face) + ", bias " + std::to_string(bias) +
                                         ", varyings " + std::to_string(varyings) + ", " + std::to_string(count) +
@@ -184,10 +183,10 @@ TEST(SetupBatch, PolygonModeLineGivesTheOneAtATimeResult) {
   GraphicsState state;
   DrawContext ctx = context({1, VK_CULL_MODE_NONE, VK_FRONT_FACE_COUNTER_CLOCKWISE, false, true}, state);
   state.rasterization.polygon_mode = VK_POLYGON_MODE_LINE;
-  const std::vector<PendingTriangle> tris = triangles(rng, 100, 50);
+  const PendingTriangles tris = triangles(rng, 100, 50);
   BatchOutput want, got;
-  setup_screen_triangles_scalar(ctx, batch, tris.data(), tris.size(), want);
-  setup_screen_triangles(ctx, batch, tris.data(), tris.size(), got);
+  setup_screen_triangles_scalar(ctx, batch, tris, want);
+  setup_screen_triangles(ctx, batch, tris, got);
   ASSERT_GT(want.triangles.size(), 50u);  // lines are two triangles each
   ASSERT_EQ(got.triangles.size(), want.triangles.size());
   for (size_t i = 0; i < want.triangles.size(); ++i)

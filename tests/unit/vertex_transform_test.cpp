@@ -151,7 +151,7 @@ TEST(VertexTransform, FixedPointRoundingMatchesToScreen) {
     const ScreenVertex want = to_screen(vp, values.data() + v * 4);
     ASSERT_EQ(out[v].fx, want.fx) << "x " << want.x;
     ASSERT_EQ(out[v].fy, want.fy) << "y " << want.y;
-    ASSERT_EQ(packed[v].fx, want.fx) << "x " << want.x;
+    ASSERT_EQ(packed[v].fx, pack(want).fx) << "x " << want.x << ", y " << want.y;
     ASSERT_EQ(packed[v].fy, want.fy) << "y " << want.y;
   }
 }
