@@ -179,14 +179,17 @@ void shade_vertices(const DrawContext& ctx, const DrawParams& params, uint32_t i
     const uint32_t point_size_offset = f.point_size_offset, layer_offset = f.layer_offset;
     const uint32_t viewport_offset = f.viewport_offset;
     const bool has_point_size = f.has_point_size, has_layer = f.has_layer, has_viewport_index = f.has_viewport_index;
-    constexpr uint32_t kOne = 0x3f800000u;  // 1.0f: the point size when none is written
+    // Point size, layer and viewport index are stored only when the shader writes them: every
+    // reader tests has_point_size / has_layer / has_viewport_index first (those words otherwise
+    // keep whatever the buffer held, and clipping interpolates them unread).
+    if (clip_count == 0 && cull_count == 0 && !has_point_size && !has_layer && !has_viewport_index) continue;
     for (uint32_t i = 0; i < lanes; ++i) {
       uint32_t* v = rows + i * stride;
       for (uint32_t d = 0; d < clip_count; ++d) v[clip_offset + d] = at(layout.clip_distance_slot + d / 4, d % 4, i);
       for (uint32_t d = 0; d < cull_count; ++d) v[cull_offset + d] = at(layout.cull_distance_slot + d / 4, d % 4, i);
-      v[point_size_offset] = has_point_size ? at(layout.point_size_slot, 0, i) : kOne;
-      v[layer_offset] = has_layer ? at(layout.layer_slot, 0, i) : 0;
-      v[viewport_offset] = has_viewport_index ? at(layout.viewport_index_slot, 0, i) : 0;
+      if (has_point_size) v[point_size_offset] = at(layout.point_size_slot, 0, i);
+      if (has_layer) v[layer_offset] = at(layout.layer_slot, 0, i);
+      if (has_viewport_index) v[viewport_offset] = at(layout.viewport_index_slot, 0, i);
     }
   }
 }
