@@ -112,12 +112,12 @@ bool assign_consecutive_slots(const AssembledPrimitive* prims, uint32_t count, F
     for (uint32_t v = 0; v < prims[p].vertex_count; ++v, ++k)
       if (prims[p].id[v] != first + k) return false;
   s.cache.ids.resize(k);
+  int32_t* const ids = s.cache.ids.data();  // locals: the stores would make the vectors reload
+  uint32_t* const slots = s.prim_slots.data();
+  for (uint32_t i = 0; i < k; ++i) ids[i] = int32_t(first + i);
   k = 0;
   for (uint32_t p = 0; p < count; ++p)
-    for (uint32_t v = 0; v < prims[p].vertex_count; ++v, ++k) {
-      s.cache.ids[k] = int32_t(first + k);
-      s.prim_slots[p * 3 + v] = k;
-    }
+    for (uint32_t v = 0; v < prims[p].vertex_count; ++v) slots[p * 3 + v] = k++;
   return true;
 }
 
@@ -142,7 +142,7 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
   // Without per-primitive viewports every vertex is classified against the clip planes once.
   const bool shared_outcodes = !f.has_viewport_index;
   // ... from its position as the kernel wrote it (one array per component) with AVX-512.
-  const bool x16 = shared_outcodes && screen_vertices_x16_supported();
+  const bool x16 = shared_outcodes && front_end_avx512;
   VertexPositions positions;
   if (x16) {
     s.positions.resize(vertex_count * 4);

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstring>
 
+#include "pipeline/graphics/screen_vertices_x16.h"
+
 namespace kiln::exec::gfx {
 
 // The AVX-512 code is compiled for its target function by function, so this file builds for the
@@ -197,9 +199,11 @@ void setup_screen_triangles_x16(const DrawContext& ctx, const BatchVertices& v, 
   setup_x16(ctx, v, tris, out);
 }
 
+bool front_end_avx512 = setup_x16_supported() && screen_vertices_x16_supported();
+
 namespace {
 bool uses_x16(const DrawContext& ctx) {
-  return setup_x16_supported() && ctx.state->rasterization.polygon_mode == VK_POLYGON_MODE_FILL;
+  return front_end_avx512 && ctx.state->rasterization.polygon_mode == VK_POLYGON_MODE_FILL;
 }
 }  // namespace
 

@@ -68,4 +68,9 @@ void setup_screen_triangles_x16(const DrawContext& ctx, const BatchVertices& v, 
                                 BatchOutput& out);
 bool setup_x16_supported();
 
+// Whether the front end uses its AVX-512 paths (setup_screen_triangles_x16 and
+// screen_vertices_x16): true when this CPU runs both. Tests turn it off to compare whole draws
+// with the SSE/scalar paths.
+extern bool front_end_avx512;
+
 }  // namespace kiln::exec::gfx
