@@ -48,12 +48,6 @@ KILN_X16 inline void area_signs_x16(__m512i dx1, __m512i dy2, __m512i dy1, __m51
                        _pdep_u32(_mm512_cmpneq_epi64_mask(odd, zero), 0xAAAAu));
 }
 
-uint32_t float_bits(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
-
 KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const PendingTriangles& tris,
                         BatchOutput& out) {
   const size_t count = tris.size();
@@ -70,11 +64,16 @@ KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const Pe
   }
   const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
+  const __m512i low16 = _mm512_set1_epi32(0xFFFF), line_none = _mm512_set1_epi32(int(uint32_t{kNoLineRaster} << 16));
+  const __m512i front_word = _mm512_set1_epi32(1 << 16);  // front_facing, the third byte
   const int* packed = reinterpret_cast<const int*>(v.packed);
   // Three packed vertices and the bounds (x0, y0, x1, y1) in the four 128-bit lanes of a register
   // -> x[3], y[3], z[3], inv_w[3], bounds: the first 64 bytes of a RasterTriangle.
   const __m512i to_triangle = _mm512_setr_epi32(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, 12, 13, 14, 15);
-  alignas(64) uint32_t kept_a[16], kept_b[16], kept_c[16], kept_lane[16], kept_id[16], kept_layer[16];
+  // The kept triangles' fields, packed to the front: oriented vertex slots, lane, PrimitiveId, and
+  // the tail's facing (viewport, kind, front_facing, flat_only) and layer (layer, line) words.
+  alignas(64) uint32_t kept_a[16], kept_b[16], kept_c[16], kept_lane[16], kept_id[16], kept_facing[16], kept_layer[16];
+  const bool slow_tail = has_bias || has_values;
   alignas(64) int32_t bounds[4][16];  // triangle j's bounds at bounds[j % 4][4 * (j / 4)]
   for (size_t base = 0; base < count; base += 16) {
     const size_t lanes = count - base < 16 ? count - base : 16;
@@ -121,11 +120,15 @@ KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const Pe
     if (keep == 0) continue;
     // The kept triangles packed to the front, their bounds as (x0, y0, x1, y1) records.
     _mm512_store_si512(kept_a, _mm512_maskz_compress_epi32(keep, sa));
-    _mm512_store_si512(kept_b, _mm512_maskz_compress_epi32(keep, sb));
-    _mm512_store_si512(kept_c, _mm512_maskz_compress_epi32(keep, sc));
+    // emit_triangle's orientation: b and c swap where the area is negative.
+    _mm512_store_si512(kept_b, _mm512_maskz_compress_epi32(keep, _mm512_mask_blend_epi32(negative, sb, sc)));
+    _mm512_store_si512(kept_c, _mm512_maskz_compress_epi32(keep, _mm512_mask_blend_epi32(negative, sc, sb)));
     _mm512_store_si512(kept_lane, _mm512_maskz_compress_epi32(keep, lane));
     _mm512_store_si512(kept_id, _mm512_maskz_compress_epi32(keep, _mm512_maskz_loadu_epi32(live, tris.primitive_id() + base)));
-    _mm512_store_si512(kept_layer, _mm512_maskz_compress_epi32(keep, _mm512_maskz_loadu_epi32(live, tris.layer() + base)));
+    const __m512i layer = _mm512_maskz_loadu_epi32(live, tris.layer() + base);
+    _mm512_store_si512(kept_layer, _mm512_maskz_compress_epi32(keep, _mm512_or_si512(_mm512_and_si512(layer, low16),
+                                                                                    line_none)));
+    _mm512_store_si512(kept_facing, _mm512_maskz_compress_epi32(keep, _mm512_maskz_mov_epi32(front, front_word)));
     const __m512i kx0 = _mm512_maskz_compress_epi32(keep, x0), ky0 = _mm512_maskz_compress_epi32(keep, y0);
     const __m512i kx1 = _mm512_maskz_compress_epi32(keep, x1), ky1 = _mm512_maskz_compress_epi32(keep, y1);
     const __m512i lo0 = _mm512_unpacklo_epi32(kx0, ky0), hi0 = _mm512_unpackhi_epi32(kx0, ky0);
@@ -134,7 +137,7 @@ KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const Pe
     _mm512_store_si512(bounds[1], _mm512_unpackhi_epi64(lo0, lo1));
     _mm512_store_si512(bounds[2], _mm512_unpacklo_epi64(hi0, hi1));
     _mm512_store_si512(bounds[3], _mm512_unpackhi_epi64(hi0, hi1));
-    const uint32_t kept_negative = _pext_u32(negative, keep), kept_front = _pext_u32(front, keep);
+    const uint32_t kept_negative = _pext_u32(negative, keep);  // for the depth bias's vertex order
     const uint32_t kept = uint32_t(__builtin_popcount(keep));
     // Grown by the kept triangles only: sizing for all of them up front default-constructs (zeroes
     // the bounds of) triangles that are mostly dropped in dense meshes, and grows the batch's
@@ -142,31 +145,36 @@ KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const Pe
     const size_t first = out.triangles.size();
     out.triangles.resize(first + kept);  // every byte is written below
     RasterTriangle* dst = out.triangles.data() + first;
+    // The tail without the per-triangle words: values (when there are none), depth bias 0,
+    // point_origin and point_size 0.
+    const __m256i tail_template =
+        _mm256_setr_epi32(int(out.values.size()), 0, 0, 0, 0, 0, 0, int(uint32_t{kNoLineRaster} << 16));
     for (uint32_t j = 0; j < kept; ++j) {
-      // emit_triangle's orientation: b and c swap when the area is negative.
-      const bool swap = (kept_negative >> j) & 1;
-      const uint32_t a = kept_a[j], b = swap ? kept_c[j] : kept_b[j], c = swap ? kept_b[j] : kept_c[j];
+      const uint32_t a = kept_a[j], b = kept_b[j], c = kept_c[j];
       __m512i head = _mm512_castsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v.packed + a)));
       head = _mm512_inserti32x4(head, _mm_loadu_si128(reinterpret_cast<const __m128i*>(v.packed + b)), 1);
       head = _mm512_inserti32x4(head, _mm_loadu_si128(reinterpret_cast<const __m128i*>(v.packed + c)), 2);
       head = _mm512_inserti32x4(head, _mm_load_si128(reinterpret_cast<const __m128i*>(&bounds[j & 3][4 * (j >> 2)])), 3);
       _mm512_storeu_si512(dst + j, _mm512_permutexvar_epi32(to_triangle, head));
-      const float bias = has_bias ? triangle_depth_bias(ctx, v.screen[kept_a[j]], v.screen[kept_b[j]],
-                                                        v.screen[kept_c[j]])
-                                  : 0.0f;
-      uint32_t values = static_cast<uint32_t>(out.values.size());
+      // The tail: the template, then this triangle's words over it.
+      uint8_t* const tail = reinterpret_cast<uint8_t*>(dst + j) + 64;
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(tail), tail_template);
+      memcpy(tail + (offsetof(RasterTriangle, primitive_id) - 64), &kept_id[j], 4);
+      memcpy(tail + (offsetof(RasterTriangle, viewport) - 64), &kept_facing[j], 4);
+      memcpy(tail + (offsetof(RasterTriangle, layer) - 64), &kept_layer[j], 4);
+      if (!slow_tail) continue;
+      if (has_bias) {  // from the vertices in their original order, as setup_screen_triangle does
+        const bool swapped = (kept_negative >> j) & 1;
+        const float bias = triangle_depth_bias(ctx, v.screen[a], v.screen[swapped ? c : b], v.screen[swapped ? b : c]);
+        memcpy(tail + (offsetof(RasterTriangle, depth_bias) - 64), &bias, 4);
+      }
       if (has_values) {
         const uint32_t* const rows[3] = {v.shaded + size_t(a) * v.stride, v.shaded + size_t(b) * v.stride,
                                          v.shaded + size_t(c) * v.stride};
         const uint32_t provoking = tris.provoking()[base + kept_lane[j]];
-        values = append_triangle_values(ctx, v.shaded + size_t(provoking) * v.stride, rows, out);
+        const uint32_t values = append_triangle_values(ctx, v.shaded + size_t(provoking) * v.stride, rows, out);
+        memcpy(tail + (offsetof(RasterTriangle, values) - 64), &values, 4);
       }
-      // values, primitive_id, depth_bias, point_origin[2] = point_size = 0, then viewport 0,
-      // kind Triangle, front_facing, flat_only false, layer, line = kNoLineRaster.
-      const __m256i tail = _mm256_setr_epi32(int(values), int(kept_id[j]), int(float_bits(bias)), 0, 0, 0,
-                                             int(((kept_front >> j) & 1) << 16),
-                                             int((kept_layer[j] & 0xFFFFu) | (uint32_t{kNoLineRaster} << 16)));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(reinterpret_cast<char*>(dst + j) + 64), tail);
     }
   }
 }
