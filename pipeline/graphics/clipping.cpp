@@ -85,7 +85,8 @@ uint32_t outcode(const Planes& planes, const uint32_t* v) {
   outside |= uint32_t(!(y - vp.guard_lo[1] * w >= 0.0f)) << 2;
   outside |= uint32_t(!(vp.guard_hi[1] * w - y >= 0.0f)) << 3;
   if (planes.depth_clip) {
-    outside |= uint32_t(!(z >= 0.0f)) << 4;
+    // Planes::distance's near plane: z >= -w with the [-1, 1] depth convention.
+    outside |= uint32_t(!((vp.near_at_minus_w ? z + w : z) >= 0.0f)) << 4;
     outside |= uint32_t(!(w - z >= 0.0f)) << 5;
   }
   outside |= uint32_t(!(w - 1e-20f >= 0.0f)) << 6;
@@ -130,6 +131,13 @@ void clip_outcodes(const DrawContext& ctx, const ViewportTransform& viewport, co
       for (size_t k = i; k < i + 4; ++k) out[k] |= user_outcode(planes, vertices + k * stride);
   }
   for (; i < count; ++i) out[i] = outcode(planes, vertices + i * stride);
+}
+
+void add_user_outcodes(const DrawContext& ctx, const ViewportTransform& viewport, const uint32_t* vertices,
+                       uint32_t stride, size_t count, uint32_t* out) {
+  const Planes planes{viewport, ctx.vertex_format, ctx.state->rasterization.depth_clip};
+  if (planes.count() == 7) return;
+  for (size_t k = 0; k < count; ++k) out[k] |= user_outcode(planes, vertices + k * stride);
 }
 
 uint32_t clip_primitive(const DrawContext& ctx, const ViewportTransform& viewport, const uint32_t* const* in,

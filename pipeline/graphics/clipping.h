@@ -33,5 +33,9 @@ uint32_t clip_outcode(const DrawContext& ctx, const ViewportTransform& viewport,
 // clip_outcode of `count` vertices `stride` values apart (SIMD over vertices; same results).
 void clip_outcodes(const DrawContext& ctx, const ViewportTransform& viewport, const uint32_t* vertices, uint32_t stride,
                    size_t count, uint32_t* out);
+// ORs the user clip planes' bits of clip_outcode into out[i] (for outcodes of the fixed planes
+// computed elsewhere: screen_vertices_x16.h); nothing without clip distances.
+void add_user_outcodes(const DrawContext& ctx, const ViewportTransform& viewport, const uint32_t* vertices,
+                       uint32_t stride, size_t count, uint32_t* out);
 
 }  // namespace kiln::exec::gfx

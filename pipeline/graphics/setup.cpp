@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <limits>
 
 #include "memory/format_table.h"
 #include "pipeline/graphics/vertex_positions_x4.h"
@@ -56,7 +57,7 @@ float depth_bias_unit(const DrawContext& ctx, float max_abs_z) {
   }
 }
 
-float depth_bias(const DrawContext& ctx, const ScreenVertex* v[3]) {
+float depth_bias(const DrawContext& ctx, const ScreenVertex* const v[3]) {
   const RasterizationState& rs = ctx.state->rasterization;
   if (!rs.depth_bias_enable) return 0.0f;
   // The depth plane's slopes from the float positions.
@@ -117,19 +118,8 @@ void store_triangle(const DrawContext& ctx, const PrimitiveInfo& info, const Scr
   t.front_facing = front_facing;
   t.flat_only = kind == PrimitiveKind::Point;
   t.line = kNoLineRaster;  // attach_line_raster sets it for lines with a per-pixel rule
-  // Values: three vertices' varyings; flat ones from the provoking vertex.
-  const VertexFormat& f = ctx.vertex_format;
-  const uint32_t n = f.raster_values();
-  t.values = static_cast<uint32_t>(out.values.size());
-  if (n == 0) return;
-  out.values.resize(out.values.size() + 3 * size_t(n));
-  uint32_t* dst = out.values.data() + t.values;
-  for (int i = 0; i < 3; ++i) {
-    memcpy(dst + i * n, v[i]->values + VertexFormat::kVaryingOffset, n * 4);
-    for (uint32_t k = 0; k < f.varying_count; ++k)
-      if (f.varying_interpolation[k] == abi::Interpolation::Flat)
-        memcpy(dst + i * n + k * 4, info.provoking + VertexFormat::kVaryingOffset + k * 4, 16);
-  }
+  const uint32_t* const rows[3] = {v[0]->values, v[1]->values, v[2]->values};
+  t.values = append_triangle_values(ctx, info.provoking, rows, out);
 }
 
 // Appends one triangle (any orientation; degenerate ones are dropped).
@@ -363,22 +353,27 @@ ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* v) {
   return s;
 }
 
+PackedScreenVertex pack(const ScreenVertex& s) {
+  return {finite(s) ? static_cast<int32_t>(s.fx) : kNotFiniteFixed, static_cast<int32_t>(s.fy), s.z, s.inv_w};
+}
+
 namespace {
 
-// to_fixed of four floats: the same clamp, exact double scaling and rounding half away from
-// zero (the scaled values fit int32: |v| <= 4 * kGuardBandPixels * kSubpixelOne = 2^25).
+// to_fixed of four floats, exactly, in float arithmetic: after the same clamp, v * 256 is exact
+// in float (|v * 256| <= 2^25), its truncation t is exact as int32 and as float, and so is the
+// fraction v * 256 - t; rounding half away from zero then steps t by the fraction's sign when
+// |fraction| >= 1/2 — what the scalar path's (v * 256 +- 0.5) truncated in double gives.
 __attribute__((always_inline)) inline __m128i to_fixed4(__m128 v) {
   static_assert(4.0 * kGuardBandPixels * kSubpixelOne <= 2147483647.0);
-  const __m128d limit = _mm_set1_pd(4.0 * kGuardBandPixels), neg_limit = _mm_set1_pd(-4.0 * kGuardBandPixels);
-  const __m128d one = _mm_set1_pd(double(kSubpixelOne)), half = _mm_set1_pd(0.5), neg_half = _mm_set1_pd(-0.5);
-  auto two = [&](__m128d d) {
-    d = _mm_min_pd(_mm_max_pd(d, neg_limit), limit);
-    const __m128d scaled = _mm_mul_pd(d, one);
-    const __m128d ge = _mm_cmpge_pd(scaled, _mm_setzero_pd());
-    const __m128d round = _mm_or_pd(_mm_and_pd(ge, half), _mm_andnot_pd(ge, neg_half));
-    return _mm_cvttpd_epi32(_mm_add_pd(scaled, round));  // truncation, in the low two lanes
-  };
-  const __m128i fixed = _mm_unpacklo_epi64(two(_mm_cvtps_pd(v)), two(_mm_cvtps_pd(_mm_movehl_ps(v, v))));
+  const __m128 limit = _mm_set1_ps(4.0f * kGuardBandPixels), neg_limit = _mm_set1_ps(-4.0f * kGuardBandPixels);
+  const __m128 scaled = _mm_mul_ps(_mm_min_ps(_mm_max_ps(v, neg_limit), limit), _mm_set1_ps(float(kSubpixelOne)));
+  const __m128i truncated = _mm_cvttps_epi32(scaled);
+  const __m128 fraction = _mm_sub_ps(scaled, _mm_cvtepi32_ps(truncated));
+  const __m128 abs_fraction = _mm_andnot_ps(_mm_set1_ps(-0.0f), fraction);
+  const __m128i round = _mm_castps_si128(_mm_cmpge_ps(abs_fraction, _mm_set1_ps(0.5f)));
+  // +1, or -1 for a negative fraction (its sign bit spread, or 1).
+  const __m128i step = _mm_or_si128(_mm_srai_epi32(_mm_castps_si128(fraction), 31), _mm_set1_epi32(1));
+  const __m128i fixed = _mm_add_epi32(truncated, _mm_and_si128(round, step));
   // NaN and infinities give 0 (v - v is 0 only for finite v).
   const __m128 finite = _mm_cmpeq_ps(_mm_sub_ps(v, v), _mm_setzero_ps());
   return _mm_and_si128(fixed, _mm_castps_si128(finite));
@@ -387,8 +382,9 @@ __attribute__((always_inline)) inline __m128i to_fixed4(__m128 v) {
 }  // namespace
 
 void to_screen_vertices(const ViewportTransform& vp, const uint32_t* vertices, uint32_t stride,
-                        const uint32_t* outcodes, size_t count, ScreenVertex* out) {
+                        const uint32_t* outcodes, size_t count, ScreenVertex* out, PackedScreenVertex* packed) {
   static_assert(offsetof(ScreenVertex, y) == 4 && offsetof(ScreenVertex, z) == 8 && offsetof(ScreenVertex, inv_w) == 12);
+  static_assert(sizeof(PackedScreenVertex) == 16 && offsetof(PackedScreenVertex, z) == 8);
   // Four vertices at a time (transposed into x, y, z, w vectors), with transform_vertex's float
   // operations in the same order; vertices outside a clip plane are transformed too (their
   // results go unused, and vector lanes cost the same).
@@ -396,6 +392,7 @@ void to_screen_vertices(const ViewportTransform& vp, const uint32_t* vertices, u
   const __m128 scale_x = _mm_set1_ps(vp.scale[0]), scale_y = _mm_set1_ps(vp.scale[1]), scale_z = _mm_set1_ps(vp.scale[2]);
   const __m128 offset_x = _mm_set1_ps(vp.offset[0]), offset_y = _mm_set1_ps(vp.offset[1]);
   const __m128 offset_z = _mm_set1_ps(vp.offset[2]);
+  const __m128 not_finite = _mm_castsi128_ps(_mm_set1_epi32(kNotFiniteFixed));
   size_t i = 0;
   for (; i + 4 <= count; i += 4) {
     const uint32_t* v = vertices + i * stride;
@@ -405,9 +402,22 @@ void to_screen_vertices(const ViewportTransform& vp, const uint32_t* vertices, u
     __m128 sx = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(x, inv_w), scale_x), offset_x);
     __m128 sy = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(y, inv_w), scale_y), offset_y);
     __m128 sz = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(z, inv_w), scale_z), offset_z);
+    const __m128i fixed_x = to_fixed4(sx), fixed_y = to_fixed4(sy);
     alignas(16) int32_t fx[4], fy[4];
-    _mm_store_si128(reinterpret_cast<__m128i*>(fx), to_fixed4(sx));
-    _mm_store_si128(reinterpret_cast<__m128i*>(fy), to_fixed4(sy));
+    _mm_store_si128(reinterpret_cast<__m128i*>(fx), fixed_x);
+    _mm_store_si128(reinterpret_cast<__m128i*>(fy), fixed_y);
+    // pack(): kNotFiniteFixed for x where x, y or z is not finite (v - v is 0 only for finite v).
+    const __m128 all_finite = _mm_and_ps(_mm_and_ps(_mm_cmpeq_ps(_mm_sub_ps(sx, sx), _mm_setzero_ps()),
+                                                    _mm_cmpeq_ps(_mm_sub_ps(sy, sy), _mm_setzero_ps())),
+                                         _mm_cmpeq_ps(_mm_sub_ps(sz, sz), _mm_setzero_ps()));
+    __m128 px = _mm_or_ps(_mm_and_ps(all_finite, _mm_castsi128_ps(fixed_x)), _mm_andnot_ps(all_finite, not_finite));
+    __m128 py = _mm_castsi128_ps(fixed_y), pz = sz, pw = inv_w;
+    _MM_TRANSPOSE4_PS(px, py, pz, pw);
+    _mm_storeu_ps(reinterpret_cast<float*>(packed + i), px);
+    _mm_storeu_ps(reinterpret_cast<float*>(packed + i + 1), py);
+    _mm_storeu_ps(reinterpret_cast<float*>(packed + i + 2), pz);
+    _mm_storeu_ps(reinterpret_cast<float*>(packed + i + 3), pw);
+    if (!out) continue;
     _MM_TRANSPOSE4_PS(sx, sy, sz, inv_w);  // back to one (x, y, z, 1/w) row per vertex
     const __m128 rows[4] = {sx, sy, sz, inv_w};
     for (uint32_t k = 0; k < 4; ++k) {
@@ -418,8 +428,13 @@ void to_screen_vertices(const ViewportTransform& vp, const uint32_t* vertices, u
       s.values = v + k * stride;
     }
   }
-  for (; i < count; ++i)
-    if (outcodes[i] == 0) transform_vertex(vp, vertices + i * stride, out[i]);
+  for (; i < count; ++i) {
+    if (outcodes[i] != 0) continue;
+    ScreenVertex s;
+    transform_vertex(vp, vertices + i * stride, s);
+    packed[i] = pack(s);
+    if (out) out[i] = s;
+  }
 }
 
 void setup_polygon(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* const* vertices, uint32_t count,
@@ -489,6 +504,29 @@ void setup_screen_triangle(const DrawContext& ctx, const PrimitiveInfo& info, co
   // emit_triangle's work without repeating the area and bounding box computed above.
   const ScreenVertex* const v[3] = {&a, area < 0 ? &c : &b, area < 0 ? &b : &c};
   store_triangle(ctx, info, v, min_x, max_x, min_y, max_y, PrimitiveKind::Triangle, front, bias, out);
+}
+
+float triangle_depth_bias(const DrawContext& ctx, const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c) {
+  const ScreenVertex* const tri[3] = {&a, &b, &c};
+  return depth_bias(ctx, tri);
+}
+
+uint32_t append_triangle_values(const DrawContext& ctx, const uint32_t* provoking, const uint32_t* const rows[3],
+                                BatchOutput& out) {
+  // Three vertices' varyings; flat ones from the provoking vertex.
+  const VertexFormat& f = ctx.vertex_format;
+  const uint32_t n = f.raster_values();
+  const uint32_t offset = static_cast<uint32_t>(out.values.size());
+  if (n == 0) return offset;
+  out.values.resize(out.values.size() + 3 * size_t(n));
+  uint32_t* dst = out.values.data() + offset;
+  for (int i = 0; i < 3; ++i) {
+    memcpy(dst + i * n, rows[i] + VertexFormat::kVaryingOffset, n * 4);
+    for (uint32_t k = 0; k < f.varying_count; ++k)
+      if (f.varying_interpolation[k] == abi::Interpolation::Flat)
+        memcpy(dst + i * n + k * 4, provoking + VertexFormat::kVaryingOffset + k * 4, 16);
+  }
+  return offset;
 }
 
 void setup_line(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* const* vertices, BatchOutput& out) {

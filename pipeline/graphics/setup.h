@@ -26,10 +26,21 @@ struct ScreenVertex {
   const uint32_t* values;  // the shaded vertex (VertexFormat layout)
 };
 ScreenVertex to_screen(const ViewportTransform& vp, const uint32_t* vertex);
-// to_screen of each of `count` vertices (`stride` values apart) whose outcode is 0 (inside every
-// clip plane), bit for bit (SIMD over vertices); out[i] of the others is unspecified.
+// What a RasterTriangle keeps of a ScreenVertex, in its field order (x, y, z, 1/w), 16 bytes:
+// the batched setup (setup_batch.h) reads one per vertex with a single load. fx is
+// kNotFiniteFixed when x, y or z is not finite (setup rejects those triangles), so the fixed-point
+// x alone tells it.
+struct PackedScreenVertex {
+  int32_t fx, fy;
+  float z, inv_w;
+};
+constexpr int32_t kNotFiniteFixed = INT32_MIN;  // never a position: setup clamps to +-2^25
+PackedScreenVertex pack(const ScreenVertex& s);
+// to_screen (and pack, into `packed`) of each of `count` vertices (`stride` values apart) whose
+// outcode is 0 (inside every clip plane), bit for bit (SIMD over vertices); out[i] and packed[i]
+// of the others are unspecified. `out` may be null: only the packed records are written.
 void to_screen_vertices(const ViewportTransform& vp, const uint32_t* vertices, uint32_t stride,
-                        const uint32_t* outcodes, size_t count, ScreenVertex* out);
+                        const uint32_t* outcodes, size_t count, ScreenVertex* out, PackedScreenVertex* packed);
 
 constexpr uint32_t kMaxSetupVertices = 32;  // more than a clipped polygon can have
 
@@ -43,6 +54,13 @@ void setup_screen_polygon(const DrawContext& ctx, const PrimitiveInfo& info, con
 // setup_screen_polygon of one triangle (the unclipped fast path; same result).
 void setup_screen_triangle(const DrawContext& ctx, const PrimitiveInfo& info, const ScreenVertex& a,
                            const ScreenVertex& b, const ScreenVertex& c, BatchOutput& out);
+// The pieces of setup_screen_triangle that the batched setup (setup_batch.h) calls per accepted
+// triangle. The depth bias of the triangle a, b, c (0 when the draw has none):
+float triangle_depth_bias(const DrawContext& ctx, const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c);
+// Appends the raster values of the oriented triangle's shaded vertices `rows` (flat varyings
+// from `provoking`) to out.values; returns their offset (RasterTriangle::values).
+uint32_t append_triangle_values(const DrawContext& ctx, const uint32_t* provoking, const uint32_t* const rows[3],
+                                BatchOutput& out);
 void setup_line(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* const* vertices, BatchOutput& out);
 void setup_point(const DrawContext& ctx, const PrimitiveInfo& info, const uint32_t* vertex, BatchOutput& out);
 

@@ -7,6 +7,7 @@
 
 #include "common/log.h"
 #include "common/thread_local_ref.h"
+#include "pipeline/graphics/screen_vertices_x16.h"
 
 namespace kiln::exec::gfx {
 
@@ -55,8 +56,12 @@ void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, VertexId
 }
 
 void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, int64_t* ids) {
-  if (!params.indexed) {
-    for (uint32_t n = 0; n < params.count; ++n) ids[n] = int64_t{params.first} + n;
+  if (!params.indexed) {  // first, first + 1, ...: two at a time (the compiler keeps this scalar at -O2)
+    uint32_t n = 0;
+    __m128i next = _mm_add_epi64(_mm_set1_epi64x(int64_t{params.first}), _mm_set_epi64x(1, 0));
+    for (; n + 2 <= params.count; n += 2, next = _mm_add_epi64(next, _mm_set1_epi64x(2)))
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(ids + n), next);
+    for (; n < params.count; ++n) ids[n] = int64_t{params.first} + n;
     return;
   }
   const DrawCmd& cmd = *ctx.cmd;
@@ -64,6 +69,23 @@ void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, int64_t*
   const uint32_t restart_value = size == 1 ? 0xFFu : size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
   const bool restart = ctx.state->input_assembly.primitive_restart;
   const uint64_t available = cmd.index_data ? cmd.index_bytes / size : 0;
+  if (!restart && uint64_t{params.first} + params.count <= available) {
+    // The common case, one tight loop per index size: every index is in the buffer, none cuts.
+    const uint8_t* p = cmd.index_data + uint64_t{params.first} * size;
+    const uint32_t offset = static_cast<uint32_t>(params.vertex_offset);
+    auto widen = [&](auto index_type) {
+      using Index = decltype(index_type);
+      for (uint32_t n = 0; n < params.count; ++n) {
+        Index index;
+        memcpy(&index, p + size_t(n) * sizeof(Index), sizeof(Index));
+        ids[n] = static_cast<int32_t>(uint32_t{index} + offset);  // 32-bit wrap, as below
+      }
+    };
+    if (size == 1) widen(uint8_t{});
+    else if (size == 2) widen(uint16_t{});
+    else widen(uint32_t{});
+    return;
+  }
   bool overrun = false;
   for (uint32_t n = 0; n < params.count; ++n) {
     const uint64_t at = uint64_t{params.first} + n;
@@ -108,7 +130,7 @@ void copy_slot_to_rows(const uint32_t* slot, uint32_t W, uint32_t lanes, uint32_
 }  // namespace
 
 void shade_vertices(const DrawContext& ctx, const DrawParams& params, uint32_t instance, const int32_t* vertex_ids,
-                    uint32_t count, uint32_t* out, uint32_t* faults) {
+                    uint32_t count, uint32_t* out, uint32_t* faults, const VertexPositions* positions) {
   const GraphicsKernels& k = *ctx.kernels;
   const VertexFormat& f = ctx.vertex_format;
   const uint32_t W = k.vertex_width;
@@ -140,6 +162,10 @@ void shade_vertices(const DrawContext& ctx, const DrawParams& params, uint32_t i
     k.vertex(&inv);
     uint32_t* rows = out + size_t(base) * f.stride;
     copy_slot_to_rows(outputs.data(), W, lanes, rows, f.stride, 0);  // the position
+    if (positions) {  // the position slot is already one array per component
+      float* const components[4] = {positions->x, positions->y, positions->z, positions->w};
+      for (uint32_t c = 0; c < 4; ++c) memcpy(components[c] + base, outputs.data() + size_t(c) * W, lanes * 4);
+    }
     for (uint32_t n = 0; n < f.varying_count; ++n) {
       const int32_t slot = layout.location_slot[f.varying_location[n]];
       const uint32_t at_value = VertexFormat::kVaryingOffset + n * 4;
@@ -149,15 +175,25 @@ void shade_vertices(const DrawContext& ctx, const DrawParams& params, uint32_t i
         for (uint32_t i = 0; i < lanes; ++i) memset(rows + size_t(i) * f.stride + at_value, 0, 16);
       }
     }
+    // The format in locals: the row stores could alias its fields, which the compiler would then
+    // reload for every vertex.
+    const size_t stride = f.stride;
+    const uint32_t clip_count = f.clip_count, clip_offset = f.clip_offset;
+    const uint32_t cull_count = f.cull_count, cull_offset = f.cull_offset;
+    const uint32_t point_size_offset = f.point_size_offset, layer_offset = f.layer_offset;
+    const uint32_t viewport_offset = f.viewport_offset;
+    const bool has_point_size = f.has_point_size, has_layer = f.has_layer, has_viewport_index = f.has_viewport_index;
+    // Point size, layer and viewport index are stored only when the shader writes them: every
+    // reader tests has_point_size / has_layer / has_viewport_index first (those words otherwise
+    // keep whatever the buffer held, and clipping interpolates them unread).
+    if (clip_count == 0 && cull_count == 0 && !has_point_size && !has_layer && !has_viewport_index) continue;
     for (uint32_t i = 0; i < lanes; ++i) {
-      uint32_t* v = rows + size_t(i) * f.stride;
-      for (uint32_t d = 0; d < f.clip_count; ++d) v[f.clip_offset + d] = at(layout.clip_distance_slot + d / 4, d % 4, i);
-      for (uint32_t d = 0; d < f.cull_count; ++d) v[f.cull_offset + d] = at(layout.cull_distance_slot + d / 4, d % 4, i);
-      const float one = 1.0f;
-      memcpy(&v[f.point_size_offset], &one, 4);
-      if (f.has_point_size) v[f.point_size_offset] = at(layout.point_size_slot, 0, i);
-      v[f.layer_offset] = f.has_layer ? at(layout.layer_slot, 0, i) : 0;
-      v[f.viewport_offset] = f.has_viewport_index ? at(layout.viewport_index_slot, 0, i) : 0;
+      uint32_t* v = rows + i * stride;
+      for (uint32_t d = 0; d < clip_count; ++d) v[clip_offset + d] = at(layout.clip_distance_slot + d / 4, d % 4, i);
+      for (uint32_t d = 0; d < cull_count; ++d) v[cull_offset + d] = at(layout.cull_distance_slot + d / 4, d % 4, i);
+      if (has_point_size) v[point_size_offset] = at(layout.point_size_slot, 0, i);
+      if (has_layer) v[layer_offset] = at(layout.layer_slot, 0, i);
+      if (has_viewport_index) v[viewport_offset] = at(layout.viewport_index_slot, 0, i);
     }
   }
 }
