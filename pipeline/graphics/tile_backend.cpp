@@ -9,6 +9,7 @@
 #include "common/thread_local_ref.h"
 #include "memory/attachment_ops.h"
 #include "pipeline/draw.h"
+#include "pipeline/graphics/block_coverage.h"
 #include "pipeline/graphics/depth_block.h"
 #include "pipeline/graphics/edge.h"
 #include "pipeline/graphics/fragment_inputs.h"
@@ -48,6 +49,8 @@ struct TileCounts {
 struct DrawRasterState {
   const DrawContext& ctx;
   SampleExtent sample_extent;
+  BlockSamples block_samples;  // the kept samples as lane offsets (block_coverage.h)
+  bool block_coverage;         // partial blocks use block_coverage (else per-pixel tests)
   bool shading, early, sample_rate, coverage_changes;
   bool block_depth;  // whole covered blocks test depth before their quads are gathered
   // Early tests narrow coverage before the kernel, whose SampleMaskIn must still be the
@@ -62,7 +65,10 @@ struct DrawRasterState {
   abi::FragmentInvocation inv{};
 
   DrawRasterState(const DrawContext& draw, const OutputMerger& merger, uint32_t* faults, FragmentScratch& scratch)
-      : ctx(draw), sample_extent(draw) {
+      : ctx(draw),
+        sample_extent(draw),
+        block_samples(draw, ((1u << draw.samples) - 1) & draw.state->multisample.sample_mask),
+        block_coverage(block_coverage_supported()) {
     const GraphicsKernels& k = *ctx.kernels;
     const abi::FragmentInterface& fi = k.fragment_interface;
     const MultisampleState& ms = ctx.state->multisample;
@@ -111,7 +117,8 @@ class TriangleRasterizer {
   TriangleRasterizer(DrawRasterState& draw, const OutputMerger& merger, const RasterTriangle& t, const uint32_t* values,
                      const LineRaster* line, const Rect& tile, TileCounts& counts, FragmentScratch& scratch)
       : ctx_(draw.ctx), merger_(merger), t_(t), interpolator_(draw.ctx, t, values, tile.x0, tile.y0),
-        counts_(counts), edges_(t), sample_extent_(draw.sample_extent), scratch_(&scratch), line_(line),
+        counts_(counts), edges_(t), sample_extent_(draw.sample_extent),
+        block_samples_(draw.block_coverage && !line ? &draw.block_samples : nullptr), scratch_(&scratch), line_(line),
         shading_(draw.shading), early_(draw.early), sample_rate_(draw.sample_rate),
         coverage_changes_(draw.coverage_changes), block_depth_(draw.block_depth),
         pre_test_mask_in_(draw.pre_test_mask_in), inv_(draw.inv), W_(draw.W),
@@ -121,11 +128,22 @@ class TriangleRasterizer {
 
   void run(const Rect& region) {
     constexpr int32_t kBlock = 8;
+    // A small triangle whose part in the tile fits in 8x8 pixels from its first quad is one
+    // block_coverage call, without block classification (block_coverage.h: kSmallTriangleExtent).
+    const int32_t qx0 = region.x0 & ~1, qy0 = region.y0 & ~1;
+    if (block_samples_ && region.x1 - qx0 <= kBlock && region.y1 - qy0 <= kBlock && small_triangle(edges_)) {
+      BlockEdges block_edges;
+      make_block_edges(edges_, 7, qx0, qy0, &block_edges);
+      add_block_lanes(block_edges, region, qx0, qy0);
+      flush();
+      return;
+    }
     const int32_t bx0 = region.x0 & ~(kBlock - 1), by0 = region.y0 & ~(kBlock - 1);
     for (int32_t by = by0; by < region.y1; by += kBlock)
       for (int32_t bx = bx0; bx < region.x1; bx += kBlock) {
         const Rect block = Rect{bx, by, bx + kBlock, by + kBlock}.intersect(region);
-        switch (classify_rect(edges_, sample_extent_, block)) {
+        uint32_t crossing = 0;
+        switch (classify_rect(edges_, sample_extent_, block, &crossing)) {
           case RectCoverage::None: break;
           case RectCoverage::Full:
             if (!line_) {
@@ -133,7 +151,14 @@ class TriangleRasterizer {
               break;
             }
             [[fallthrough]];  // a line's per-pixel rule can remove pixels of a covered block
-          case RectCoverage::Partial: add_block<false>(block); break;
+          case RectCoverage::Partial: {
+            BlockEdges block_edges;
+            if (block_samples_ && make_block_edges(edges_, crossing, bx, by, &block_edges))
+              add_block_lanes(block_edges, block, bx, by);
+            else
+              add_block<false>(block);
+            break;
+          }
         }
       }
     flush();
@@ -199,6 +224,27 @@ class TriangleRasterizer {
         lanes_covered_ |= lanes << (q * 4);
         if (batch_.quads * 4 == W_) flush();
       }
+  }
+
+  // Adds the quads of the part `rect` of the 8x8 pixels at (bx, by) (quad-aligned) whose coverage
+  // block_coverage computes (16 pixels per vector): the block's covered quads are the nibbles of
+  // its lane mask, copied into the batch with their coverage.
+  void add_block_lanes(const BlockEdges& edges, const Rect& rect, int32_t bx, int32_t by) {
+    alignas(64) uint32_t coverage[64];
+    const uint64_t covered = block_coverage(edges, *block_samples_, block_lanes(rect, bx, by), coverage);
+    if (!covered) return;
+    begin_quads(false);
+    uint64_t quads = (covered | covered >> 1 | covered >> 2 | covered >> 3) & 0x1111111111111111ull;
+    do {
+      const uint32_t i = uint32_t(__builtin_ctzll(quads)) / 4;  // quad i of the block: row i / 4, column i % 4
+      const uint32_t q = batch_.quads++;
+      memcpy(&batch_.coverage[q * 4], &coverage[i * 4], 4 * sizeof(uint32_t));
+      batch_.quad_x[q] = bx + 2 * int32_t(i & 3);
+      batch_.quad_y[q] = by + 2 * int32_t(i >> 2);
+      lanes_covered_ |= uint32_t(covered >> (4 * i) & 0xFu) << (4 * q);
+      if (batch_.quads * 4 == W_) flush();
+      quads &= quads - 1;
+    } while (quads);
   }
 
   // Adds the quads of a whole 8x8 block that pass the block depth test; false when the block
@@ -341,6 +387,7 @@ class TriangleRasterizer {
   TileCounts& counts_;
   TriangleEdges edges_;
   const SampleExtent& sample_extent_;
+  const BlockSamples* block_samples_;  // partial blocks use block_coverage (null: per-pixel tests)
   FragmentScratch* scratch_;
   const LineRaster* line_;  // the line's per-pixel rule, or null
   const bool shading_, early_, sample_rate_, coverage_changes_;
