@@ -7,10 +7,6 @@
 namespace kiln::exec::gfx {
 namespace {
 
-// Pixel offsets of lane l inside a quad row (quad_batch.h's lane order, four quads side by side).
-constexpr int32_t lane_column(uint32_t l) { return int32_t(2 * (l / 4) + (l & 1)); }
-constexpr int32_t lane_row(uint32_t l) { return int32_t((l >> 1) & 1); }
-
 constexpr int32_t kQuadRowStep = 2 * int32_t(kSubpixelOne);  // sub-pixel units from one quad row to the next
 
 // The quad rows holding lanes of `region`: [first, last].
@@ -30,6 +26,7 @@ __attribute__((target("avx512f,avx512vl,avx512bw"), always_inline)) inline __m51
                           _mm512_mullo_epi32(_mm512_set1_epi32(b), y));
 }
 
+// `region` is not empty.
 __attribute__((target("avx512f,avx512vl,avx512bw"))) uint64_t block_coverage_avx512(const BlockEdges& e,
                                                                                       const BlockSamples& s,
                                                                                       uint64_t region,
@@ -51,10 +48,10 @@ __attribute__((target("avx512f,avx512vl,avx512bw"))) uint64_t block_coverage_avx
     __m512i v2 = edge_at(e.at_corner[2], e.a[2], e.b[2], x, y);
     const __m512i bit = _mm512_set1_epi32(int32_t(s.bit[i]));
     for (uint32_t r = first; r <= last; ++r) {
-      __mmask16 inside = __mmask16(region >> (16 * r));
-      inside = _mm512_mask_cmpge_epi32_mask(inside, v0, zero);
-      inside = _mm512_mask_cmpge_epi32_mask(inside, v1, zero);
-      inside = _mm512_mask_cmpge_epi32_mask(inside, v2, zero);
+      // Inside all three edges = no sign bit in v0 | v1 | v2 (one ternary OR, one compare,
+      // instead of a chain of three dependent masked compares).
+      const __m512i any_sign = _mm512_ternarylogic_epi32(v0, v1, v2, 0xFE);
+      const __mmask16 inside = _mm512_mask_cmpge_epi32_mask(__mmask16(region >> (16 * r)), any_sign, zero);
       uint32_t* row = coverage + 16 * r;
       const __m512i samples = i == 0 ? _mm512_maskz_mov_epi32(inside, bit)
                                      : _mm512_mask_or_epi32(_mm512_load_si512(row), inside, _mm512_load_si512(row), bit);
@@ -84,59 +81,11 @@ BlockSamples::BlockSamples(const DrawContext& ctx, uint32_t sample_mask) {
     if (!(sample_mask & (1u << s))) continue;
     bit[count] = 1u << s;
     for (uint32_t l = 0; l < 16; ++l) {
-      x[count][l] = lane_column(l) * int32_t(kSubpixelOne) + ctx.sample_x[s];
-      y[count][l] = lane_row(l) * int32_t(kSubpixelOne) + ctx.sample_y[s];
+      x[count][l] = block_lane_column(l) * int32_t(kSubpixelOne) + ctx.sample_x[s];
+      y[count][l] = block_lane_row(l) * int32_t(kSubpixelOne) + ctx.sample_y[s];
     }
     ++count;
   }
-}
-
-bool make_block_edges(const TriangleEdges& edges, uint32_t crossing, int32_t x0, int32_t y0, BlockEdges* out) {
-  const int64_t cx = int64_t{x0} << kSubpixelBits, cy = int64_t{y0} << kSubpixelBits;
-  for (int k = 0; k < 3; ++k) {
-    const Edge& e = edges.e[k];
-    if (!(crossing & (1u << k))) {
-      out->a[k] = out->b[k] = out->at_corner[k] = 0;  // inside the whole block
-      continue;
-    }
-    if ((e.a < 0 ? -e.a : e.a) + (e.b < 0 ? -e.b : e.b) >= kBlockEdgeLimit) return false;
-    out->a[k] = int32_t(e.a);
-    out->b[k] = int32_t(e.b);
-    out->at_corner[k] = int32_t(e.at(cx, cy));  // fits: the corner is in the block (see the header)
-  }
-  return true;
-}
-
-namespace {
-
-// block_lanes as two tables indexed by [first][end] (0..8 each): the lanes of pixel columns
-// [first, end) in every row, and the lanes of pixel rows [first, end) in every column.
-struct LaneTables {
-  uint64_t columns[9][9] = {}, rows[9][9] = {};
-  constexpr LaneTables() {
-    for (uint32_t first = 0; first <= 8; ++first)
-      for (uint32_t end = first; end <= 8; ++end)
-        for (uint32_t l = 0; l < 64; ++l) {
-          const uint32_t column = uint32_t(lane_column(l % 16)), row = 2 * (l / 16) + uint32_t(lane_row(l % 16));
-          columns[first][end] |= uint64_t(column >= first && column < end) << l;
-          rows[first][end] |= uint64_t(row >= first && row < end) << l;
-        }
-  }
-};
-constexpr LaneTables kLaneTables;
-
-}  // namespace
-
-uint64_t block_lanes(const Rect& r, int32_t x0, int32_t y0) {
-  auto clamp8 = [](int32_t v) { return uint32_t(v < 0 ? 0 : v > 8 ? 8 : v); };
-  const uint32_t cx0 = clamp8(r.x0 - x0), cx1 = clamp8(r.x1 - x0), cy0 = clamp8(r.y0 - y0), cy1 = clamp8(r.y1 - y0);
-  return kLaneTables.columns[cx0][cx1] & kLaneTables.rows[cy0][cy1];
-}
-
-bool small_triangle(const TriangleEdges& edges) {
-  int64_t extent = 0;  // the bounding box's width and height are the largest |b| and |a|
-  for (const Edge& e : edges.e) extent |= (e.a < 0 ? -e.a : e.a) | (e.b < 0 ? -e.b : e.b);
-  return extent <= kSmallTriangleExtent;
 }
 
 uint64_t block_coverage_scalar(const BlockEdges& e, const BlockSamples& s, uint64_t region, uint32_t* coverage) {
@@ -168,7 +117,11 @@ uint64_t block_coverage(const BlockEdges& edges, const BlockSamples& samples, ui
   return block_coverage_scalar(edges, samples, region, coverage);
 }
 
-bool block_coverage_supported() { return cpu_has_avx512() && g_enabled.load(std::memory_order_relaxed); }
+BlockCoverageFn block_coverage_routine() {
+  return cpu_has_avx512() && g_enabled.load(std::memory_order_relaxed) ? &block_coverage_avx512 : nullptr;
+}
+
+bool block_coverage_supported() { return cpu_has_avx512(); }
 
 void enable_block_coverage(bool enabled) { g_enabled.store(enabled, std::memory_order_relaxed); }
 

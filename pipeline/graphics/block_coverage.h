@@ -29,7 +29,6 @@ namespace kiln::exec::gfx {
 // 2^14 (2^14 + 255) * 2 + 1 < 2^31 in magnitude: a block anywhere around it can take all three
 // edges as crossing (make_block_edges with crossing = 7), lanes outside the bounds being masked.
 constexpr int64_t kSmallTriangleExtent = int64_t{1} << 14;
-bool small_triangle(const TriangleEdges& edges);  // extent <= kSmallTriangleExtent (|a|, |b| of every edge)
 
 // Edges with |a| + |b| below this are exact in 32 bits over any block they cross.
 constexpr int64_t kBlockEdgeLimit = int64_t{1} << 20;
@@ -51,14 +50,59 @@ struct BlockEdges {
   int32_t a[3], b[3], at_corner[3];
 };
 
+// Pixel offsets of lane l (0..15) inside a quad row: quad_batch.h's lane order, four quads side by side.
+constexpr int32_t block_lane_column(uint32_t l) { return int32_t(2 * (l / 4) + (l & 1)); }
+constexpr int32_t block_lane_row(uint32_t l) { return int32_t((l >> 1) & 1); }
+
 // The block at pixel (x0, y0) as BlockEdges, from the triangle's int64 edges. `crossing` has bit
 // i set for edges that cross the block (the others are inside it). False when a crossing edge is
 // too long for 32-bit arithmetic (|a| + |b| >= kBlockEdgeLimit).
-bool make_block_edges(const TriangleEdges& edges, uint32_t crossing, int32_t x0, int32_t y0, BlockEdges* out);
+inline bool make_block_edges(const TriangleEdges& edges, uint32_t crossing, int32_t x0, int32_t y0, BlockEdges* out) {
+  const int64_t cx = int64_t{x0} << kSubpixelBits, cy = int64_t{y0} << kSubpixelBits;
+  for (int k = 0; k < 3; ++k) {
+    const Edge& e = edges.e[k];
+    if (!(crossing & (1u << k))) {
+      out->a[k] = out->b[k] = out->at_corner[k] = 0;  // inside the whole block
+      continue;
+    }
+    if ((e.a < 0 ? -e.a : e.a) + (e.b < 0 ? -e.b : e.b) >= kBlockEdgeLimit) return false;
+    out->a[k] = int32_t(e.a);
+    out->b[k] = int32_t(e.b);
+    out->at_corner[k] = int32_t(e.at(cx, cy));  // exact modulo 2^32, which is all the lanes need
+  }
+  return true;
+}
 
-// The lanes of `lanes` (bit 16 r + l: quad row r, lane l) that lie in pixel rectangle `r` of the
-// block at (x0, y0) (r need not lie inside the block).
-uint64_t block_lanes(const Rect& r, int32_t x0, int32_t y0);
+inline bool small_triangle(const TriangleEdges& edges) {
+  int64_t extent = 0;  // the bounding box's width and height are the largest |b| and |a|
+  for (const Edge& e : edges.e) extent |= (e.a < 0 ? -e.a : e.a) | (e.b < 0 ? -e.b : e.b);
+  return extent <= kSmallTriangleExtent;
+}
+
+// block_lanes as two tables indexed by [first][end] (0..8 each): the lanes of pixel columns
+// [first, end) in every row, and the lanes of pixel rows [first, end) in every column.
+struct BlockLaneTables {
+  uint64_t columns[9][9] = {}, rows[9][9] = {};
+  constexpr BlockLaneTables() {
+    for (uint32_t first = 0; first <= 8; ++first)
+      for (uint32_t end = first; end <= 8; ++end)
+        for (uint32_t l = 0; l < 64; ++l) {
+          const uint32_t column = uint32_t(block_lane_column(l % 16));
+          const uint32_t row = 2 * (l / 16) + uint32_t(block_lane_row(l % 16));
+          columns[first][end] |= uint64_t(column >= first && column < end) << l;
+          rows[first][end] |= uint64_t(row >= first && row < end) << l;
+        }
+  }
+};
+inline constexpr BlockLaneTables kBlockLaneTables;
+
+// The lanes (bit 16 r + l: quad row r, lane l) that lie in pixel rectangle `r` of the block at
+// (x0, y0) (r need not lie inside the block).
+inline uint64_t block_lanes(const Rect& r, int32_t x0, int32_t y0) {
+  auto clamp8 = [](int32_t v) { return uint32_t(v < 0 ? 0 : v > 8 ? 8 : v); };
+  const uint32_t cx0 = clamp8(r.x0 - x0), cx1 = clamp8(r.x1 - x0), cy0 = clamp8(r.y0 - y0), cy1 = clamp8(r.y1 - y0);
+  return kBlockLaneTables.columns[cx0][cx1] & kBlockLaneTables.rows[cy0][cy1];
+}
 
 // Coverage of the lanes in `region` (bit 16 r + l): coverage[16 r + l] gets the samples of
 // lane l of quad row r inside all three edges (BlockSamples::bit; 0 outside `region`), for the
@@ -71,9 +115,12 @@ uint64_t block_coverage(const BlockEdges& edges, const BlockSamples& samples, ui
 uint64_t block_coverage_scalar(const BlockEdges& edges, const BlockSamples& samples, uint64_t region,
                                uint32_t* coverage);
 
-// Whether block_coverage runs here (AVX-512 F, VL and BW) — and is enabled: tests turn it off
-// to compare whole draws against the per-pixel path.
-bool block_coverage_supported();
+// The back end's routine: block_coverage's AVX-512 body (`region` must not be empty), or null
+// when the CPU lacks AVX-512 F, VL and BW or tests turned it off (enable_block_coverage(false),
+// to compare whole draws against the per-pixel path).
+using BlockCoverageFn = uint64_t (*)(const BlockEdges&, const BlockSamples&, uint64_t region, uint32_t* coverage);
+BlockCoverageFn block_coverage_routine();
+bool block_coverage_supported();  // AVX-512 F, VL and BW
 void enable_block_coverage(bool enabled);
 
 }  // namespace kiln::exec::gfx
