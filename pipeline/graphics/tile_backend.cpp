@@ -216,6 +216,7 @@ class DrawRasterState {
     const GraphicsKernels& k = *ctx.kernels;
     const abi::FragmentInterface& fi = k.fragment_interface;
     FragmentScratch& s = scratch_;
+    const uint32_t W = this->W;  // a local: stores through the scratch pointers could alias the member
     if (tri && tri->interpolator)  // merged triangles have nothing to interpolate
       tri->interpolator->fill(batch, W, sample, s.inputs.data(), s.frag_coord.data(), s.frag_depth.data(),
                               s.point_coord.data());
