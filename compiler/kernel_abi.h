@@ -305,6 +305,9 @@ struct FragmentInterface {
   // so the engine keeps the coverage from before tests it runs early.
   bool reads_sample_mask_in = false;
   bool post_depth_coverage = false;  // PostDepthCoverage: SampleMaskIn is the coverage after early tests
+  // Reads FrontFacing or PrimitiveId: the only per-primitive invocation fields besides Layer and
+  // ViewportIndex, so without them one call may shade quads of several primitives.
+  bool reads_primitive_builtins = false;
 };
 
 // One call shades W / 4 quads of 2x2 pixels. Lane i is pixel (i & 1, (i >> 1) & 1) of quad i / 4

@@ -5,7 +5,7 @@
 namespace kiln::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '0', '9'};
+constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '1', '0'};
 
 class Writer {
  public:
@@ -82,7 +82,7 @@ void write_stage(Writer& w, const CachedKernel& k) {
     for (bool flag : {f.writes_depth, f.writes_sample_mask, f.can_discard, f.early_fragment_tests,
                       f.depth_replacing_mode_less, f.depth_replacing_mode_greater, f.uses_sample_rate, f.has_side_effects,
                       f.reads_frag_coord, f.reads_input_attachments, f.interpolates_at_positions,
-                      f.writes_dual_source, f.reads_sample_mask_in, f.post_depth_coverage})
+                      f.writes_dual_source, f.reads_sample_mask_in, f.post_depth_coverage, f.reads_primitive_builtins})
       w.u32(flag ? 1 : 0);
     w.u32(f.clip_distance_inputs);
     w.u32(f.cull_distance_inputs);
@@ -125,7 +125,8 @@ bool read_stage(Reader& r, CachedKernel* k) {
     for (bool* flag : {&f.writes_depth, &f.writes_sample_mask, &f.can_discard, &f.early_fragment_tests,
                        &f.depth_replacing_mode_less, &f.depth_replacing_mode_greater, &f.uses_sample_rate, &f.has_side_effects,
                        &f.reads_frag_coord, &f.reads_input_attachments, &f.interpolates_at_positions,
-                       &f.writes_dual_source, &f.reads_sample_mask_in, &f.post_depth_coverage})
+                       &f.writes_dual_source, &f.reads_sample_mask_in, &f.post_depth_coverage,
+                       &f.reads_primitive_builtins})
       *flag = r.u32() != 0;
     f.clip_distance_inputs = r.u32();
     f.cull_distance_inputs = r.u32();

@@ -635,6 +635,7 @@ bool Translator::graphics_prologue() {
     // SamplePosition is derived from FragCoord (graphics_builtin).
     if (builtin == spv::BuiltIn::FragCoord || builtin == spv::BuiltIn::SamplePosition) fi.reads_frag_coord = true;
     if (builtin == spv::BuiltIn::SampleMask) fi.reads_sample_mask_in = true;
+    if (builtin == spv::BuiltIn::FrontFacing || builtin == spv::BuiltIn::PrimitiveId) fi.reads_primitive_builtins = true;
     if (builtin == spv::BuiltIn::ClipDistance) fi.clip_distance_inputs = std::max(1u, m.type(m.type(var.type).element).count);
     if (builtin == spv::BuiltIn::CullDistance) fi.cull_distance_inputs = std::max(1u, m.type(m.type(var.type).element).count);
   }

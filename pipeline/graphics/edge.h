@@ -52,20 +52,24 @@ struct SampleExtent {
 enum class RectCoverage { None, Partial, Full };
 
 // Whether every sample of the rectangle's pixels is inside all edges, none is, or some are:
-// each edge's minimum and maximum over the rectangle spanned by the samples.
-inline RectCoverage classify_rect(const TriangleEdges& edges, const SampleExtent& samples, const Rect& r) {
+// each edge's minimum and maximum over the rectangle spanned by the samples. `crossing` (when
+// given and the answer is Partial) gets bit i set for each edge i that has samples on both sides.
+inline RectCoverage classify_rect(const TriangleEdges& edges, const SampleExtent& samples, const Rect& r,
+                                  uint32_t* crossing = nullptr) {
   const int64_t x_lo = (int64_t{r.x0} << kSubpixelBits) + samples.lo_x;
   const int64_t x_hi = (int64_t{r.x1 - 1} << kSubpixelBits) + samples.hi_x;
   const int64_t y_lo = (int64_t{r.y0} << kSubpixelBits) + samples.lo_y;
   const int64_t y_hi = (int64_t{r.y1 - 1} << kSubpixelBits) + samples.hi_y;
-  bool full = true;
-  for (const Edge& e : edges.e) {
+  uint32_t crossed = 0;
+  for (int i = 0; i < 3; ++i) {
+    const Edge& e = edges.e[i];
     const int64_t min = e.at(e.a >= 0 ? x_lo : x_hi, e.b >= 0 ? y_lo : y_hi);
     const int64_t max = e.at(e.a >= 0 ? x_hi : x_lo, e.b >= 0 ? y_hi : y_lo);
     if (max < 0) return RectCoverage::None;
-    full &= min >= 0;
+    crossed |= uint32_t(min < 0) << i;
   }
-  return full ? RectCoverage::Full : RectCoverage::Partial;
+  if (crossing) *crossing = crossed;
+  return crossed ? RectCoverage::Partial : RectCoverage::Full;
 }
 
 }  // namespace kiln::exec::gfx

@@ -12,7 +12,9 @@ struct QuadBatch {
   static constexpr uint32_t kMaxLanes = 64;  // W <= 64
   uint32_t quads = 0;
   int32_t quad_x[kMaxLanes / 4], quad_y[kMaxLanes / 4];  // upper-left pixel of each quad
-  uint32_t coverage[kMaxLanes];                          // covered samples per lane (0: helper)
+  // Covered samples per lane (0: helper). Cache-line aligned: later steps read it a quad (16
+  // bytes) or a whole vector at a time, and a quad split over two lines costs extra.
+  alignas(64) uint32_t coverage[kMaxLanes];
 
   uint32_t lanes() const { return quads * 4; }
   int32_t x(uint32_t lane) const { return quad_x[lane / 4] + int32_t(lane & 1); }

@@ -10,6 +10,7 @@
 #include "common/thread_local_ref.h"
 #include "memory/attachment_ops.h"
 #include "pipeline/draw.h"
+#include "pipeline/graphics/block_coverage.h"
 #include "pipeline/graphics/depth_block.h"
 #include "pipeline/graphics/edge.h"
 #include "pipeline/graphics/fragment_inputs.h"
@@ -44,12 +45,26 @@ struct TileCounts {
   uint64_t samples_passed = 0, fragment_invocations = 0;
 };
 
+// The triangle whose quads a batch holds, for the steps that need it: early/late depth and
+// stencil (plane, facing), interpolation, smooth-line alpha and the layer. A batch of quads from
+// several triangles (DrawRasterState::merge_triangles) has none.
+struct TriangleShading {
+  const RasterTriangle& t;
+  const TriangleInterpolator* interpolator;  // null when the draw merges triangles
+  const LineRaster* line;                    // the line's per-pixel rule, or null
+};
+
 // What rasterizing and shading a triangle of one draw needs that is the same for every triangle of
 // that draw: set up once per run of a tile's bin entries from one draw (bins hold long runs of
-// one draw), not per triangle and tile.
-struct DrawRasterState {
+// one draw), not per triangle and tile. It owns the batch of quads waiting for the fragment kernel
+// and shades it (flush).
+class DrawRasterState {
+ public:
   const DrawContext& ctx;
+  const OutputMerger& merger;
   SampleExtent sample_extent;
+  BlockSamples block_samples;      // the kept samples as lane offsets (block_coverage.h)
+  BlockCoverageFn block_coverage;  // for partial blocks; null: per-pixel tests
   bool shading, early, sample_rate, coverage_changes;
   bool block_depth;  // whole covered blocks test depth before their quads are gathered
   // Early tests narrow coverage before the kernel, whose SampleMaskIn must still be the
@@ -57,14 +72,35 @@ struct DrawRasterState {
   // shader that reads it keeps the pre-test coverage.
   // (Single-sample lanes that fail are helpers; a per-sample invocation runs only for a passing sample.)
   bool pre_test_mask_in;
+  // Quads of consecutive triangles share kernel calls: nothing the draw does with a batch depends
+  // on its triangle (see the constructor). Small triangles fill a quad or two each, and a call per
+  // triangle left most of a 16-lane batch empty.
+  bool merge_triangles;
   uint32_t W;
   uint32_t full_mask;
   // The invocation with its per-draw fields filled; each triangle sets its own fields before its
   // kernel calls (one worker runs a tile's triangles one after the other).
   abi::FragmentInvocation inv{};
 
-  DrawRasterState(const DrawContext& draw, const OutputMerger& merger, uint32_t* faults, FragmentScratch& scratch)
-      : ctx(draw), sample_extent(draw) {
+  // The batch being gathered. With merge_triangles it may hold quads of several triangles, each
+  // pixel covered by at most one of them (quad_merges), and flush() shades it once they are
+  // done; otherwise each triangle flushes its last quads.
+  QuadBatch batch;
+  uint32_t lanes_covered = 0;      // lanes of `batch` with coverage (bit per lane)
+  bool batch_depth_tested = false;  // batch's quads passed test_depth_block already
+  uint32_t earlier_quads = 0;       // merging: quads [0, earlier_quads) belong to earlier triangles
+  uint16_t batch_layer = 0;         // merging: the layer and viewport of the batch's triangles
+  uint8_t batch_viewport = 0;
+
+  DrawRasterState(const DrawContext& draw, const OutputMerger& om, uint32_t* faults, FragmentScratch& scratch,
+                  TileCounts& counts)
+      : ctx(draw),
+        merger(om),
+        sample_extent(draw),
+        block_samples(draw, ((1u << draw.samples) - 1) & draw.state->multisample.sample_mask),
+        block_coverage(block_coverage_routine()),
+        counts_(counts),
+        scratch_(scratch) {
     const GraphicsKernels& k = *ctx.kernels;
     const abi::FragmentInterface& fi = k.fragment_interface;
     const MultisampleState& ms = ctx.state->multisample;
@@ -89,6 +125,15 @@ struct DrawRasterState {
     pre_test_mask_in = shading && early && !sample_rate && ctx.samples > 1 && fi.reads_sample_mask_in &&
                        !fi.post_depth_coverage &&
                        merger.has_depth_stencil_work();
+    // A batch needs its triangle for interpolated or flat inputs, FragCoord (z, 1/w) and
+    // FragDepth, InterpolateAt*, FrontFacing/PrimitiveId, depth/stencil tests (plane, facing) and
+    // subpass loads (which must see the previous triangle's writes); without all of them the
+    // triangles of a draw can share batches (points and lines with a per-pixel rule still flush
+    // alone: PointCoord, line coverage).
+    merge_triangles = shading && fi.input_location_mask == 0 && fi.clip_distance_inputs == 0 &&
+                      fi.cull_distance_inputs == 0 && ctx.vertex_format.raster_values() == 0 && !fi.reads_frag_coord &&
+                      !fi.writes_depth && !fi.interpolates_at_positions && !fi.reads_primitive_builtins &&
+                      !fi.reads_input_attachments && !merger.has_depth_stencil_work();
     if (!shading) return;
     scratch.reserve(W);
     inv.resources = ctx.cmd->resources;
@@ -102,53 +147,217 @@ struct DrawRasterState {
     inv.frag_depth = scratch.frag_depth.data();
     inv.sample_mask_out = scratch.sample_mask_out.data();
   }
+
+  // Whether triangle `t` adds its quads to the batch of earlier ones (else it flushes them first
+  // and its own at its end).
+  bool merges(const RasterTriangle& t) const {
+    return merge_triangles && t.kind != PrimitiveKind::Point && t.line == kNoLineRaster;
+  }
+  // Before a merging triangle adds quads: a batch of another layer or viewport is shaded first.
+  void begin_merged_triangle(const RasterTriangle& t) {
+    if (batch.quads && (t.layer != batch_layer || t.viewport != batch_viewport)) flush(nullptr);
+    batch_layer = t.layer;
+    batch_viewport = t.viewport;
+    earlier_quads = batch.quads;
+  }
+  // Whether a quad at (qx, qy) covering `lanes` must wait for the next batch: an earlier
+  // triangle's quad in this one covers one of its pixels (one lane per pixel keeps every step
+  // after the kernel free of ordering between lanes).
+  bool quad_collides(int32_t qx, int32_t qy, uint32_t lanes) const {
+    for (uint32_t q = 0; q < earlier_quads; ++q)
+      if (batch.quad_x[q] == qx && batch.quad_y[q] == qy && (lanes_covered >> (4 * q) & lanes)) return true;
+    return false;
+  }
+
+  float* point_coord_storage() { return scratch_.point_coord.data(); }
+
+  // Shades the batch: early tests, the kernel, late tests, the output merger. `tri` is the
+  // batch's triangle; null only for a batch of merged triangles.
+  void flush(const TriangleShading* tri) {
+    if (batch.quads == 0) return;
+    const uint32_t lanes = batch.lanes();
+    if (early && merger.has_depth_stencil_work() && !batch_depth_tested) {
+      if (pre_test_mask_in) memcpy(pre_test_coverage_, batch.coverage, sizeof(uint32_t) * lanes);
+      tri->interpolator->sample_depths(batch, depth_);
+      merger.depth_stencil(batch, batch.coverage, depth_, tri->t);
+      lanes_covered = covered_lanes();
+    }
+    if (!shading) {
+      count_passed(batch.coverage);
+    } else if (sample_rate) {
+      // One kernel call per sample index: each lane then covers at most that sample.
+      uint32_t pixel_coverage[QuadBatch::kMaxLanes];
+      memcpy(pixel_coverage, batch.coverage, sizeof(uint32_t) * lanes);
+      for (uint32_t sample = 0; sample < ctx.samples; ++sample) {
+        for (uint32_t l = 0; l < lanes; ++l) batch.coverage[l] = pixel_coverage[l] & (1u << sample);
+        lanes_covered = covered_lanes();
+        shade(int32_t(sample), tri);
+      }
+    } else {
+      shade(-1, tri);
+    }
+    batch.quads = 0;
+    lanes_covered = 0;
+    earlier_quads = 0;
+  }
+
+ private:
+  // Lanes of the batch that cover a sample (recomputed after something narrowed the coverage).
+  uint32_t covered_lanes() const {
+    uint32_t mask = 0;
+    for (uint32_t l = 0; l < batch.lanes(); ++l) mask |= uint32_t(batch.coverage[l] != 0) << l;
+    return mask;
+  }
+
+  void shade(int32_t sample, const TriangleShading* tri) {
+    const uint32_t lanes = batch.lanes();
+    const uint32_t covered = lanes_covered;
+    if (!covered) return;
+    // Every lane of a quad with a covered lane: OR each nibble into its low bit, then widen.
+    const uint32_t quad_mask = ((covered | covered >> 1 | covered >> 2 | covered >> 3) & 0x11111111u) * 0xFu;
+    const GraphicsKernels& k = *ctx.kernels;
+    const abi::FragmentInterface& fi = k.fragment_interface;
+    FragmentScratch& s = scratch_;
+    const uint32_t W = this->W;  // a local: stores through the scratch pointers could alias the member
+    if (tri && tri->interpolator)  // merged triangles have nothing to interpolate
+      tri->interpolator->fill(batch, W, sample, s.inputs.data(), s.frag_coord.data(), s.frag_depth.data(),
+                              s.point_coord.data());
+    uint32_t* mask_in = s.sample_mask_in.data();
+    // Lanes the early tests killed are helpers (not covered) whatever their mask says.
+    const uint32_t* primitive_coverage = pre_test_mask_in ? pre_test_coverage_ : batch.coverage;
+    for (uint32_t l = 0; l < W; ++l) mask_in[l] = l < lanes ? primitive_coverage[l] : 0;
+    if (fi.writes_sample_mask) std::fill(s.sample_mask_out.begin(), s.sample_mask_out.end(), ~0u);
+    inv.covered_mask = covered;
+    inv.quad_mask = quad_mask;
+    inv.sample_id = sample < 0 ? 0 : uint32_t(sample);
+    if (ctx.counters) counts_.fragment_invocations += uint32_t(__builtin_popcount(covered));
+    const uint32_t alive = k.fragment(&inv) & covered;
+    const LineRaster* line = tri ? tri->line : nullptr;
+    if (line && line->scale_alpha) scale_smooth_line_alpha(*line, batch, alive, s.outputs.data() + 3 * W);
+
+    uint32_t narrowed[QuadBatch::kMaxLanes];
+    uint32_t* cov = batch.coverage;  // every covered lane survived unchanged: the batch's own
+    if (alive != covered || coverage_changes) {
+      cov = narrowed;
+      for (uint32_t l = 0; l < lanes; ++l) {
+        uint32_t c = (alive & (1u << l)) ? batch.coverage[l] : 0;
+        if (c && fi.writes_sample_mask) c &= s.sample_mask_out[l];
+        if (c && ctx.state->multisample.alpha_to_coverage) c &= alpha_coverage(s.outputs[3 * W + l]);
+        cov[l] = c;
+      }
+    }
+    if (!early && merger.has_depth_stencil_work()) {
+      if (fi.writes_depth) {
+        for (uint32_t l = 0; l < lanes; ++l)
+          for (uint32_t i = 0; i < ctx.samples; ++i) depth_[l * kMaxSamples + i] = s.frag_depth[l];
+      } else {
+        tri->interpolator->sample_depths(batch, depth_);
+      }
+      merger.depth_stencil(batch, cov, depth_, tri->t);
+    }
+    count_passed(cov);
+    merger.write_color(batch, cov, s.outputs.data(), W, tri ? tri->t.layer : batch_layer);
+  }
+
+  // Occlusion queries count the samples that pass (only while a query is active).
+  void count_passed(const uint32_t* coverage) {
+    if (!ctx.counters) return;
+    for (uint32_t l = 0; l < batch.lanes(); ++l) counts_.samples_passed += uint32_t(__builtin_popcount(coverage[l]));
+  }
+
+  // Alpha to coverage: the first round(alpha * samples) samples.
+  uint32_t alpha_coverage(float a) const {
+    if (!(a > 0.0f)) return 0;
+    const float n = a * float(ctx.samples) + 0.5f;
+    const uint32_t count = n >= float(ctx.samples) ? ctx.samples : uint32_t(n);
+    return (1u << count) - 1;
+  }
+
+  TileCounts& counts_;
+  FragmentScratch& scratch_;
+  uint32_t pre_test_coverage_[QuadBatch::kMaxLanes];  // SampleMaskIn when pre_test_mask_in
+  float depth_[QuadBatch::kMaxLanes * kMaxSamples];
 };
 
-// Rasterizes one triangle inside one tile and shades its fragments: 8x8 pixel blocks are
-// classified against the three edges first, so fully covered blocks skip per-sample edge tests;
-// covered quads are gathered W/4 at a time into a QuadBatch that flows through early tests,
-// the fragment kernel, late tests and the output merger.
+// Rasterizes one triangle inside one tile into its draw's batch (DrawRasterState): 8x8 pixel
+// blocks are classified against the three edges first, so fully covered blocks skip per-sample
+// edge tests, and blocks an edge crosses get their coverage from block_coverage; covered quads
+// are gathered W/4 at a time into the QuadBatch that flows through early tests, the fragment
+// kernel, late tests and the output merger.
 class TriangleRasterizer {
  public:
-  TriangleRasterizer(DrawRasterState& draw, const OutputMerger& merger, const RasterTriangle& t, const uint32_t* values,
-                     const LineRaster* line, const Rect& tile, TileCounts& counts, FragmentScratch& scratch)
-      : ctx_(draw.ctx), merger_(merger), t_(t), interpolator_(draw.ctx, t, values, tile.x0, tile.y0),
-        counts_(counts), edges_(t), sample_extent_(draw.sample_extent), scratch_(&scratch), line_(line),
-        shading_(draw.shading), early_(draw.early), sample_rate_(draw.sample_rate),
-        coverage_changes_(draw.coverage_changes), block_depth_(draw.block_depth),
-        pre_test_mask_in_(draw.pre_test_mask_in), inv_(draw.inv), W_(draw.W),
+  TriangleRasterizer(DrawRasterState& draw, const RasterTriangle& t, const uint32_t* values, const LineRaster* line,
+                     const Rect& tile)
+      : draw_(draw), ctx_(draw.ctx), t_(t), merged_(draw.merges(t)), edges_(t),
+        block_coverage_(line ? nullptr : draw.block_coverage), line_(line), batch_(draw.batch), W_(draw.W),
         full_mask_(draw.full_mask) {
-    if (shading_) prepare_invocation();
+    if (merged_) draw.begin_merged_triangle(t);  // may shade the batch so far: before this triangle's fields
+    else interpolator_.emplace(draw.ctx, t, values, tile.x0, tile.y0);
+    if (draw.shading) prepare_invocation();
   }
 
   void run(const Rect& region) {
     constexpr int32_t kBlock = 8;
-    const int32_t bx0 = region.x0 & ~(kBlock - 1), by0 = region.y0 & ~(kBlock - 1);
-    for (int32_t by = by0; by < region.y1; by += kBlock)
-      for (int32_t bx = bx0; bx < region.x1; bx += kBlock) {
-        const Rect block = Rect{bx, by, bx + kBlock, by + kBlock}.intersect(region);
-        switch (classify_rect(edges_, sample_extent_, block)) {
-          case RectCoverage::None: break;
-          case RectCoverage::Full:
-            if (!line_) {
-              add_block<true>(block);
+    // A small triangle whose part in the tile fits in 8x8 pixels from its first quad is one
+    // block_coverage call, without block classification (block_coverage.h: kSmallTriangleExtent).
+    const int32_t qx0 = region.x0 & ~1, qy0 = region.y0 & ~1;
+    if (block_coverage_ && region.x1 - qx0 <= kBlock && region.y1 - qy0 <= kBlock && small_triangle(edges_)) {
+      BlockEdges block_edges;
+      make_block_edges(edges_, 7, qx0, qy0, &block_edges);
+      add_block_lanes(block_edges, region, qx0, qy0);
+    } else {
+      const int32_t bx0 = region.x0 & ~(kBlock - 1), by0 = region.y0 & ~(kBlock - 1);
+      for (int32_t by = by0; by < region.y1; by += kBlock)
+        for (int32_t bx = bx0; bx < region.x1; bx += kBlock) {
+          const Rect block = Rect{bx, by, bx + kBlock, by + kBlock}.intersect(region);
+          uint32_t crossing = 0;
+          switch (classify_rect(edges_, draw_.sample_extent, block, &crossing)) {
+            case RectCoverage::None: break;
+            case RectCoverage::Full:
+              if (!line_) {
+                add_block<true>(block);
+                break;
+              }
+              [[fallthrough]];  // a line's per-pixel rule can remove pixels of a covered block
+            case RectCoverage::Partial: {
+              BlockEdges block_edges;
+              if (block_coverage_ && make_block_edges(edges_, crossing, bx, by, &block_edges))
+                add_block_lanes(block_edges, block, bx, by);
+              else
+                add_block<false>(block);
               break;
             }
-            [[fallthrough]];  // a line's per-pixel rule can remove pixels of a covered block
-          case RectCoverage::Partial: add_block<false>(block); break;
+          }
         }
-      }
-    flush();
+    }
+    if (!merged_) flush();  // merged quads wait for the next triangles (run_tile flushes the rest)
   }
 
  private:
   // The invocation fields of this triangle (DrawRasterState filled the draw's).
   void prepare_invocation() {
-    inv_.point_coord = t_.kind == PrimitiveKind::Point ? scratch_->point_coord.data() : nullptr;
-    inv_.front_facing = t_.front_facing ? 1 : 0;
-    inv_.primitive_id = t_.primitive_id;
-    inv_.layer = t_.layer;
-    inv_.viewport_index = t_.viewport;
+    abi::FragmentInvocation& inv = draw_.inv;
+    inv.point_coord = t_.kind == PrimitiveKind::Point ? draw_.point_coord_storage() : nullptr;
+    inv.front_facing = t_.front_facing ? 1 : 0;
+    inv.primitive_id = t_.primitive_id;
+    inv.layer = t_.layer;
+    inv.viewport_index = t_.viewport;
+  }
+
+  void flush() {
+    const TriangleShading tri{t_, interpolator_ ? &*interpolator_ : nullptr, line_};
+    draw_.flush(&tri);
+  }
+
+  // A quad at (qx, qy) covering `lanes` is about to be added at index batch_.quads: makes room
+  // first when a merged batch already covers one of its pixels. The quad's coverage, if already
+  // written to its slot, moves with it.
+  void make_room(int32_t qx, int32_t qy, uint32_t lanes, bool coverage_written) {
+    if (!merged_ || !draw_.quad_collides(qx, qy, lanes)) return;
+    uint32_t coverage[4];
+    if (coverage_written) memcpy(coverage, &batch_.coverage[batch_.quads * 4], sizeof coverage);
+    flush();
+    if (coverage_written) memcpy(&batch_.coverage[0], coverage, sizeof coverage);
   }
 
   uint32_t sample_coverage(int32_t x, int32_t y) const {
@@ -166,17 +375,18 @@ class TriangleRasterizer {
   template <bool kFull>
   void add_block(const Rect& block) {
     const bool whole = kFull && block.x1 - block.x0 == 8 && block.y1 - block.y0 == 8;
-    if (whole && block_depth_ && add_depth_tested_block(block)) return;
+    if (whole && draw_.block_depth && add_depth_tested_block(block)) return;
     begin_quads(false);
     if (whole) {
       // Whole aligned block: every lane covers every sample, no per-pixel bounds checks.
       for (int32_t qy = block.y0; qy < block.y1; qy += 2)
         for (int32_t qx = block.x0; qx < block.x1; qx += 2) {
+          make_room(qx, qy, 0xFu, false);
           const uint32_t q = batch_.quads++;
           batch_.quad_x[q] = qx;
           batch_.quad_y[q] = qy;
           for (uint32_t i = 0; i < 4; ++i) batch_.coverage[q * 4 + i] = full_mask_;
-          lanes_covered_ |= 0xFu << (4 * q);
+          draw_.lanes_covered |= 0xFu << (4 * q);
           if (batch_.quads * 4 == W_) flush();
         }
       return;
@@ -185,7 +395,7 @@ class TriangleRasterizer {
       for (int32_t qx = block.x0 & ~1; qx < block.x1; qx += 2) {
         // Coverage goes straight into the next free quad (a local array reloaded as a vector
         // after four scalar stores stalled store forwarding); it is kept only if any lane covers.
-        const uint32_t q = batch_.quads;
+        uint32_t q = batch_.quads;
         uint32_t lanes = 0;
         for (uint32_t i = 0; i < 4; ++i) {
           const int32_t x = qx + int32_t(i & 1), y = qy + int32_t(i >> 1);
@@ -195,12 +405,39 @@ class TriangleRasterizer {
           lanes |= uint32_t(c != 0) << i;
         }
         if (!lanes) continue;
-        batch_.quads = q + 1;
+        make_room(qx, qy, lanes, true);
+        q = batch_.quads++;
         batch_.quad_x[q] = qx;
         batch_.quad_y[q] = qy;
-        lanes_covered_ |= lanes << (q * 4);
+        draw_.lanes_covered |= lanes << (q * 4);
         if (batch_.quads * 4 == W_) flush();
       }
+  }
+
+  // Adds the quads of the part `rect` of the 8x8 pixels at (bx, by) (quad-aligned) whose coverage
+  // block_coverage computes (16 pixels per vector): the block's covered quads are the nibbles of
+  // its lane mask, copied into the batch with their coverage.
+  void add_block_lanes(const BlockEdges& edges, const Rect& rect, int32_t bx, int32_t by) {
+    alignas(64) uint32_t coverage[64];
+    const uint64_t region = block_lanes(rect, bx, by);
+    if (!region) return;
+    const uint64_t covered = block_coverage_(edges, draw_.block_samples, region, coverage);
+    if (!covered) return;
+    begin_quads(false);
+    uint64_t quads = (covered | covered >> 1 | covered >> 2 | covered >> 3) & 0x1111111111111111ull;
+    do {
+      const uint32_t i = uint32_t(__builtin_ctzll(quads)) / 4;  // quad i of the block: row i / 4, column i % 4
+      const int32_t qx = bx + 2 * int32_t(i & 3), qy = by + 2 * int32_t(i >> 2);
+      const uint32_t lanes = uint32_t(covered >> (4 * i) & 0xFu);
+      make_room(qx, qy, lanes, false);
+      const uint32_t q = batch_.quads++;
+      memcpy(&batch_.coverage[q * 4], &coverage[i * 4], 4 * sizeof(uint32_t));
+      batch_.quad_x[q] = qx;
+      batch_.quad_y[q] = qy;
+      draw_.lanes_covered |= lanes << (4 * q);
+      if (batch_.quads * 4 == W_) flush();
+      quads &= quads - 1;
+    } while (quads);
   }
 
   // Adds the quads of a whole 8x8 block that pass the block depth test; false when the block
@@ -211,7 +448,7 @@ class TriangleRasterizer {
     DepthBlock b;
     b.texels = depth.texel(uint32_t(block.x0), uint32_t(block.y0), t_.layer, 0);
     b.row_pitch = depth.row_pitch;
-    interpolator_.set_block_plane(block.x0, block.y0, b);
+    interpolator_->set_block_plane(block.x0, block.y0, b);  // block_depth: depth work, never merged
     b.compare = ctx_.state->depth_stencil.depth_compare;
     b.write = ctx_.state->depth_stencil.depth_write;
     const uint64_t passed = test_depth_block(b);
@@ -226,7 +463,7 @@ class TriangleRasterizer {
         batch_.quad_x[q] = block.x0 + qx;
         batch_.quad_y[q] = block.y0 + qy;
         for (uint32_t i = 0; i < 4; ++i) batch_.coverage[q * 4 + i] = (lanes >> i) & 1u;  // full_mask_ is 1
-        lanes_covered_ |= lanes << (4 * q);
+        draw_.lanes_covered |= lanes << (4 * q);
         if (batch_.quads * 4 == W_) flush();
       }
     return true;
@@ -235,127 +472,22 @@ class TriangleRasterizer {
   // The quads about to be added were (true) or were not (false) depth tested already; a batch
   // holds one kind only.
   void begin_quads(bool depth_tested) {
-    if (batch_depth_tested_ == depth_tested) return;
+    if (draw_.batch_depth_tested == depth_tested) return;
     flush();
-    batch_depth_tested_ = depth_tested;
+    draw_.batch_depth_tested = depth_tested;
   }
 
-  void flush() {
-    if (batch_.quads == 0) return;
-    const uint32_t lanes = batch_.lanes();
-    if (early_ && merger_.has_depth_stencil_work() && !batch_depth_tested_) {
-      if (pre_test_mask_in_) memcpy(pre_test_coverage_, batch_.coverage, sizeof(uint32_t) * lanes);
-      interpolator_.sample_depths(batch_, depth_);
-      merger_.depth_stencil(batch_, batch_.coverage, depth_, t_);
-      lanes_covered_ = covered_lanes();
-    }
-    if (!shading_) {
-      count_passed(batch_.coverage);
-    } else if (sample_rate_) {
-      // One kernel call per sample index: each lane then covers at most that sample.
-      uint32_t pixel_coverage[QuadBatch::kMaxLanes];
-      memcpy(pixel_coverage, batch_.coverage, sizeof(uint32_t) * lanes);
-      for (uint32_t sample = 0; sample < ctx_.samples; ++sample) {
-        for (uint32_t l = 0; l < lanes; ++l) batch_.coverage[l] = pixel_coverage[l] & (1u << sample);
-        lanes_covered_ = covered_lanes();
-        shade(int32_t(sample));
-      }
-    } else {
-      shade(-1);
-    }
-    batch_.quads = 0;
-    lanes_covered_ = 0;
-  }
-
-  // Lanes of the batch that cover a sample (recomputed after something narrowed the coverage).
-  uint32_t covered_lanes() const {
-    uint32_t mask = 0;
-    for (uint32_t l = 0; l < batch_.lanes(); ++l) mask |= uint32_t(batch_.coverage[l] != 0) << l;
-    return mask;
-  }
-
-  void shade(int32_t sample) {
-    const uint32_t lanes = batch_.lanes();
-    const uint32_t covered = lanes_covered_;
-    if (!covered) return;
-    // Every lane of a quad with a covered lane: OR each nibble into its low bit, then widen.
-    const uint32_t quad_mask = ((covered | covered >> 1 | covered >> 2 | covered >> 3) & 0x11111111u) * 0xFu;
-    const GraphicsKernels& k = *ctx_.kernels;
-    const abi::FragmentInterface& fi = k.fragment_interface;
-    FragmentScratch& s = *scratch_;
-    const uint32_t W = W_;
-    interpolator_.fill(batch_, W, sample, s.inputs.data(), s.frag_coord.data(), s.frag_depth.data(),
-                       s.point_coord.data());
-    uint32_t* mask_in = s.sample_mask_in.data();
-    // Lanes the early tests killed are helpers (not covered) whatever their mask says.
-    const uint32_t* primitive_coverage = pre_test_mask_in_ ? pre_test_coverage_ : batch_.coverage;
-    for (uint32_t l = 0; l < W; ++l) mask_in[l] = l < lanes ? primitive_coverage[l] : 0;
-    if (fi.writes_sample_mask) std::fill(s.sample_mask_out.begin(), s.sample_mask_out.end(), ~0u);
-    inv_.covered_mask = covered;
-    inv_.quad_mask = quad_mask;
-    inv_.sample_id = sample < 0 ? 0 : uint32_t(sample);
-    if (ctx_.counters) counts_.fragment_invocations += uint32_t(__builtin_popcount(covered));
-    const uint32_t alive = k.fragment(&inv_) & covered;
-    if (line_ && line_->scale_alpha) scale_smooth_line_alpha(*line_, batch_, alive, s.outputs.data() + 3 * W);
-
-    uint32_t narrowed[QuadBatch::kMaxLanes];
-    uint32_t* cov = batch_.coverage;  // every covered lane survived unchanged: the batch's own
-    if (alive != covered || coverage_changes_) {
-      cov = narrowed;
-      for (uint32_t l = 0; l < lanes; ++l) {
-        uint32_t c = (alive & (1u << l)) ? batch_.coverage[l] : 0;
-        if (c && fi.writes_sample_mask) c &= s.sample_mask_out[l];
-        if (c && ctx_.state->multisample.alpha_to_coverage) c &= alpha_coverage(s.outputs[3 * W + l]);
-        cov[l] = c;
-      }
-    }
-    if (!early_ && merger_.has_depth_stencil_work()) {
-      if (fi.writes_depth) {
-        for (uint32_t l = 0; l < lanes; ++l)
-          for (uint32_t i = 0; i < ctx_.samples; ++i) depth_[l * kMaxSamples + i] = s.frag_depth[l];
-      } else {
-        interpolator_.sample_depths(batch_, depth_);
-      }
-      merger_.depth_stencil(batch_, cov, depth_, t_);
-    }
-    count_passed(cov);
-    merger_.write_color(batch_, cov, s.outputs.data(), W, t_.layer);
-  }
-
-  // Occlusion queries count the samples that pass (only while a query is active).
-  void count_passed(const uint32_t* coverage) {
-    if (!ctx_.counters) return;
-    for (uint32_t l = 0; l < batch_.lanes(); ++l) counts_.samples_passed += uint32_t(__builtin_popcount(coverage[l]));
-  }
-
-  // Alpha to coverage: the first round(alpha * samples) samples.
-  uint32_t alpha_coverage(float a) const {
-    if (!(a > 0.0f)) return 0;
-    const float n = a * float(ctx_.samples) + 0.5f;
-    const uint32_t count = n >= float(ctx_.samples) ? ctx_.samples : uint32_t(n);
-    return (1u << count) - 1;
-  }
-
+  DrawRasterState& draw_;
   const DrawContext& ctx_;
-  const OutputMerger& merger_;
   const RasterTriangle& t_;
-  TriangleInterpolator interpolator_;
-  TileCounts& counts_;
+  const bool merged_;  // the quads go into a batch shared with neighbouring triangles
+  std::optional<TriangleInterpolator> interpolator_;  // not for merged triangles (nothing to interpolate)
   TriangleEdges edges_;
-  const SampleExtent& sample_extent_;
-  FragmentScratch* scratch_;
+  const BlockCoverageFn block_coverage_;  // partial blocks use it (null: per-pixel tests, lines)
   const LineRaster* line_;  // the line's per-pixel rule, or null
-  const bool shading_, early_, sample_rate_, coverage_changes_;
-  const bool block_depth_;           // whole blocks use test_depth_block
-  const bool pre_test_mask_in_;      // SampleMaskIn from pre_test_coverage_ (DrawRasterState)
-  uint32_t pre_test_coverage_[QuadBatch::kMaxLanes];
-  bool batch_depth_tested_ = false;  // batch_'s quads passed test_depth_block already
-  abi::FragmentInvocation& inv_;  // the draw's (DrawRasterState::inv)
+  QuadBatch& batch_;        // the draw's
   const uint32_t W_;
   const uint32_t full_mask_;
-  uint32_t lanes_covered_ = 0;  // lanes of batch_ with coverage (bit per lane)
-  QuadBatch batch_;
-  float depth_[QuadBatch::kMaxLanes * kMaxSamples];
 };
 
 // Clears or resolves the part of `op` inside `tile`.
@@ -381,14 +513,21 @@ void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<Attachm
   FragmentScratch& scratch = thread_local_ref(tls_scratch);  // one thread-local lookup per tile
   DrawCounters* counters = nullptr;  // of the draw whose counts `counts` holds
   std::optional<DrawRasterState> draw;  // of the last triangle's draw
+  // Quads merged triangles left in the draw's batch are shaded before anything else happens.
+  auto finish_batch = [&] {
+    if (draw) draw->flush(nullptr);
+  };
   auto add_counts = [&] {
     if (!counters) return;
     counters->samples_passed.fetch_add(counts.samples_passed, std::memory_order_relaxed);
     counters->fragment_shader_invocations.fetch_add(counts.fragment_invocations, std::memory_order_relaxed);
     counts = TileCounts{};
   };
-  for (const BinEntry& e : bin) {
+  constexpr size_t kPrefetchAhead = 8;
+  for (size_t i = 0; i < bin.size(); ++i) {
+    const BinEntry& e = bin[i];
     if (e.batch == kAttachmentOpEntry) {
+      finish_batch();
       run_attachment_op(ops[e.triangle], tile);
       continue;
     }
@@ -396,15 +535,21 @@ void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<Attachm
     const RasterTriangle& t = batch.output->triangles[e.triangle];
     const Rect region = t.bounds.intersect(tile);
     if (region.empty()) continue;
-    if (batch.ctx->counters != counters) {
-      add_counts();
-      counters = batch.ctx->counters;
+    if (!draw || &draw->ctx != batch.ctx) {
+      finish_batch();
+      if (batch.ctx->counters != counters) {
+        add_counts();
+        counters = batch.ctx->counters;
+      }
+      draw.emplace(*batch.ctx, *batch.merger, faults, scratch, counts);
+    } else if (!draw->merges(t)) {
+      finish_batch();
     }
-    if (!draw || &draw->ctx != batch.ctx) draw.emplace(*batch.ctx, *batch.merger, faults, scratch);
     const LineRaster* line = t.line == kNoLineRaster ? nullptr : &batch.output->lines[t.line];
-    TriangleRasterizer r(*draw, *batch.merger, t, batch.output->values.data() + t.values, line, tile, counts, scratch);
+    TriangleRasterizer r(*draw, t, batch.output->values.data() + t.values, line, tile);
     r.run(region);
   }
+  finish_batch();
   add_counts();
 }
 

@@ -362,6 +362,44 @@ TEST_F(DrawFeaturesTest, ProvokingVertexLastForEveryTopology) {
   }
 }
 
+// FrontFacing of 2-pixel triangles: every 2x2 cell of the target is split into two triangles
+// whose edges miss every pixel centre (the upper-right one covers three pixels, the lower-left
+// one the fourth), wound so that facing alternates between the two and from cell to cell. A
+// fragment shader that reads nothing else of its primitive is the case where Kiln's tile back end
+// could shade quads of several triangles in one call; reading FrontFacing must keep them apart.
+TEST_F(DrawFeaturesTest, FrontFacingOfSmallTrianglesIsTheirOwn) {
+  DeviceFeatures features;
+  TestDevice& device = *create_device(features);
+  std::vector<ColoredVertex> vertices;
+  // Pixel positions a, b, c in this order, or a, c, b when `reversed`.
+  auto triangle = [&](std::array<float, 2> a, std::array<float, 2> b, std::array<float, 2> c, bool reversed) {
+    if (reversed) std::swap(b, c);
+    for (const auto& p : {a, b, c}) vertices.push_back({clip(p[0]), clip(p[1]), 0.5f, 1, 1, 1, 1});
+  };
+  constexpr uint32_t kCells = kSize / 2;
+  for (uint32_t cy = 0; cy < kCells; ++cy)
+    for (uint32_t cx = 0; cx < kCells; ++cx) {
+      // The square (x0, y0) - (x1, y1) split along that diagonal. Unreversed, the upper-right
+      // triangle is clockwise in framebuffer coordinates (back-facing) and the lower-left one
+      // counter-clockwise (front-facing); odd cells reverse both.
+      const float x0 = 2.0f * float(cx) + 0.1f, y0 = 2.0f * float(cy) + 0.2f, x1 = x0 + 1.8f, y1 = y0 + 1.7f;
+      const bool odd = (cx + cy) % 2 == 1;
+      triangle({x0, y0}, {x1, y0}, {x1, y1}, odd);  // upper right
+      triangle({x0, y0}, {x0, y1}, {x1, y1}, odd);  // lower left
+    }
+  Buffer vb = vertex_buffer(device, vertices);
+  DrawJobOptions o = colored_options();
+  o.fragment_shader = "draw_front_facing.frag";
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  draw_vertices(job, vb, uint32_t(vertices.size()));
+  check_rgba8(job.read_color(), "FrontFacing", [&](uint32_t x, uint32_t y) -> std::array<uint8_t, 4> {
+    const bool lower_left = x % 2 == 0 && y % 2 == 1, odd_cell = (x / 2 + y / 2) % 2 == 1;
+    const bool front = lower_left != odd_cell;
+    return {uint8_t(front ? 255 : 0), uint8_t(front ? 0 : 255), 0, 255};
+  });
+}
+
 // Multiview: views 0, 1 and 3 of a 4-layer target. The vertex shader shifts the quad by 8 pixels
 // per ViewIndex; the fragment shader writes both stages' ViewIndex into green and blue; the load
 // op and a vkCmdClearAttachments apply to every view of the mask; layer 2 (not in the mask) keeps

@@ -437,6 +437,7 @@ TEST_P(FragmentKernel, InputsBuiltinsAndDerivatives) {
   EXPECT_FALSE(fi.uses_sample_rate);
   EXPECT_FALSE(fi.has_side_effects) << "no buffer, image or atomic writes";
   EXPECT_TRUE(fi.reads_frag_coord);
+  EXPECT_TRUE(fi.reads_primitive_builtins) << "FrontFacing";
 
   FragmentArrays a(W);
   // v_f = 3 px + 5 py + 7 px py + 10 quad: fine dx = 3 + 7 py, fine dy = 5 + 7 px, coarse 3 and 5.
@@ -497,6 +498,7 @@ TEST_P(FragmentKernel, HelperLanesDoNotWriteMemoryAndDiscardIsReturned) {
   EXPECT_TRUE(fi.can_discard);
   EXPECT_TRUE(fi.has_side_effects) << "storage-buffer stores and atomics";
   EXPECT_TRUE(fi.reads_frag_coord);
+  EXPECT_FALSE(fi.reads_primitive_builtins);
   EXPECT_TRUE(fi.writes_depth);
   EXPECT_TRUE(fi.writes_sample_mask);
   EXPECT_TRUE(fi.depth_replacing_mode_greater);
