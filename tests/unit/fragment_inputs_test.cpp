@@ -2,6 +2,7 @@
 // reads against a double-precision reference of the spec's formulas (perspective-correct for
 // Smooth, screen-space for NoPerspective, vertex 0's bits for Flat, the first covered sample for
 // Centroid), and the vector widths (4, 8 and 16 lanes per vector) against each other bit for bit.
+#include <bit>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,11 +15,6 @@
 namespace kiln::exec::gfx {
 namespace {
 
-uint32_t bits(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
 
 // Locations: 0 smooth, 1 noperspective, 2 flat (integer bit patterns), 5 smooth + centroid.
 constexpr uint32_t kLocations[] = {0, 1, 2, 5};
@@ -73,7 +69,7 @@ struct Scene {
       for (uint32_t k = 0; k < 16; ++k) {
         // Component 3 of location 0 is equal at every vertex (must come out exactly).
         value[v][k] = k == 3 ? 0.3f : float(v * 7 + k) * 0.37f - 2.0f + float(v == 1) * 3.5f;
-        values[v * n + k] = bits(value[v][k]);
+        values[v * n + k] = std::bit_cast<uint32_t>(value[v][k]);
         if (k / 4 == 2) values[v * n + k] = 0x7FC00000u + v * 97 + k;  // flat: raw bits (a NaN payload)
       }
   }
@@ -148,7 +144,7 @@ void check_against_reference(const Scene& s, const QuadBatch& batch, uint32_t W,
         const uint32_t k = v * 4 + c;
         const float got = out.inputs[(kLocations[v] * 4 + c) * W + l];
         if (kModes[v] == abi::Interpolation::Flat) {
-          EXPECT_EQ(bits(got), s.values[k]) << "flat, lane " << l;
+          EXPECT_EQ(std::bit_cast<uint32_t>(got), s.values[k]) << "flat, lane " << l;
           continue;
         }
         double px = x, py = y;
@@ -258,7 +254,7 @@ TEST(FragmentInputs, OriginAwayFromZeroAndFlatOnlyPrimitives) {
   for (uint32_t v = 0; v < 4; ++v)
     for (uint32_t c = 0; c < 4; ++c)
       for (uint32_t l = 0; l < 16; ++l)
-        EXPECT_EQ(bits(out.inputs[(kLocations[v] * 4 + c) * 16 + l]), s.values[v * 4 + c]) << v << "." << c << " " << l;
+        EXPECT_EQ(std::bit_cast<uint32_t>(out.inputs[(kLocations[v] * 4 + c) * 16 + l]), s.values[v * 4 + c]) << v << "." << c << " " << l;
 }
 
 // Depth at each sample of each lane (the depth tests' input): the plane at the sample, the same
@@ -278,7 +274,7 @@ TEST(FragmentInputs, SampleDepthsAreTheDepthPlaneAtEachSample) {
         const double x = batch.x(l) + (samples == 1 ? 0.5 : s.ctx.sample_x[sample] / 256.0);
         const double y = batch.y(l) + (samples == 1 ? 0.5 : s.ctx.sample_y[sample] / 256.0);
         const float got = depth[l * kMaxSamples + sample];
-        EXPECT_EQ(bits(got), bits(out.frag_depth[l])) << "samples " << samples << " sample " << sample << " lane " << l;
+        EXPECT_EQ(std::bit_cast<uint32_t>(got), std::bit_cast<uint32_t>(out.frag_depth[l])) << "samples " << samples << " sample " << sample << " lane " << l;
         EXPECT_NEAR(got, s.depth(x, y), 1e-6) << "samples " << samples << " sample " << sample << " lane " << l;
       }
     }

@@ -3,6 +3,7 @@
 // RasterTriangle and the value pool — for random triangles that are small, huge, degenerate,
 // off-screen, back-facing, between sample positions or not finite, with and without culling,
 // depth bias, varyings (flat ones too) and MSAA, and for runs that leave a partial 16-lane tail.
+#include <bit>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,11 +18,6 @@
 namespace kiln::exec::gfx {
 namespace {
 
-uint32_t bits(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
 
 constexpr uint32_t kVaryings = 2;
 constexpr uint32_t kStride = VertexFormat::kVaryingOffset + 4 * kVaryings + 3;
@@ -64,7 +60,7 @@ struct Vertices {
       uint32_t* v = &shaded[size_t(i) * kStride];
       const float position[4] = {x, y, z, 1.0f};
       memcpy(v, position, 16);
-      for (uint32_t c = VertexFormat::kVaryingOffset; c < kStride; ++c) v[c] = bits(value(rng));
+      for (uint32_t c = VertexFormat::kVaryingOffset; c < kStride; ++c) v[c] = std::bit_cast<uint32_t>(value(rng));
       screen[i] = to_screen(vp, v);
       packed[i] = pack(screen[i]);
     }

@@ -3,6 +3,7 @@
 // the per-vertex functions' results (clip_outcode, to_screen) for every vertex, also for NaN,
 // infinities, huge, tiny and rounding-halfway positions, with and without depth clipping and
 // user clip distances, and for batch sizes that leave a scalar tail.
+#include <bit>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -19,11 +20,6 @@
 namespace kiln::exec::gfx {
 namespace {
 
-uint32_t bits(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
 
 // A position component: mostly ordinary values, often special ones.
 float component(std::mt19937& rng) {
@@ -42,9 +38,9 @@ struct Batch {
   std::vector<uint32_t> values;
   Batch(std::mt19937& rng, size_t count, uint32_t stride_values) : stride(stride_values), values(count * stride_values) {
     for (size_t v = 0; v < count; ++v)
-      for (uint32_t c = 0; c < stride; ++c) values[v * stride + c] = bits(component(rng));
+      for (uint32_t c = 0; c < stride; ++c) values[v * stride + c] = std::bit_cast<uint32_t>(component(rng));
     // Some w exactly 1 so that fixed-point rounding meets exact halves of 1/256.
-    for (size_t v = 0; v < count; v += 3) values[v * stride + 3] = bits(1.0f);
+    for (size_t v = 0; v < count; v += 3) values[v * stride + 3] = std::bit_cast<uint32_t>(1.0f);
   }
 };
 
@@ -56,17 +52,23 @@ ViewportTransform viewport() {
   return vp;
 }
 
+// A draw context over `state` whose vertices are a position and `clip_count` clip distances.
+DrawContext clip_context(const GraphicsState& state, uint32_t clip_count) {
+  DrawContext ctx;
+  ctx.state = &state;
+  ctx.vertex_format.stride = 4 + clip_count;
+  ctx.vertex_format.clip_offset = 4;
+  ctx.vertex_format.clip_count = clip_count;
+  return ctx;
+}
+
 TEST(VertexTransform, ClipOutcodesMatchClipOutcode) {
   std::mt19937 rng(11);
   for (bool depth_clip : {true, false})
     for (uint32_t clip_count : {0u, 3u}) {
       GraphicsState state;
       state.rasterization.depth_clip = depth_clip;
-      DrawContext ctx;
-      ctx.state = &state;
-      ctx.vertex_format.stride = 4 + clip_count;
-      ctx.vertex_format.clip_offset = 4;
-      ctx.vertex_format.clip_count = clip_count;
+      const DrawContext ctx = clip_context(state, clip_count);
       ViewportTransform vp = viewport();
       vp.near_at_minus_w = clip_count != 0;  // the [-1, 1] depth convention's near plane too
       for (size_t count : {0u, 1u, 3u, 4u, 7u, 64u, 259u}) {
@@ -101,18 +103,18 @@ TEST(VertexTransform, ToScreenVerticesMatchesToScreenForInsideVertices) {
         const ScreenVertex want = to_screen(vp, batch.values.data() + v * stride);
         const ScreenVertex& got = out[v];
         const std::string where = "vertex " + std::to_string(v) + " of " + std::to_string(count);
-        ASSERT_EQ(bits(got.x), bits(want.x)) << where;
-        ASSERT_EQ(bits(got.y), bits(want.y)) << where;
-        ASSERT_EQ(bits(got.z), bits(want.z)) << where;
-        ASSERT_EQ(bits(got.inv_w), bits(want.inv_w)) << where;
+        ASSERT_EQ(std::bit_cast<uint32_t>(got.x), std::bit_cast<uint32_t>(want.x)) << where;
+        ASSERT_EQ(std::bit_cast<uint32_t>(got.y), std::bit_cast<uint32_t>(want.y)) << where;
+        ASSERT_EQ(std::bit_cast<uint32_t>(got.z), std::bit_cast<uint32_t>(want.z)) << where;
+        ASSERT_EQ(std::bit_cast<uint32_t>(got.inv_w), std::bit_cast<uint32_t>(want.inv_w)) << where;
         ASSERT_EQ(got.fx, want.fx) << where << " x " << want.x;
         ASSERT_EQ(got.fy, want.fy) << where << " y " << want.y;
         ASSERT_EQ(got.values, want.values) << where;
         const PackedScreenVertex want_packed = pack(want);
         ASSERT_EQ(packed[v].fx, want_packed.fx) << where;
         ASSERT_EQ(packed[v].fy, want_packed.fy) << where;
-        ASSERT_EQ(bits(packed[v].z), bits(want_packed.z)) << where;
-        ASSERT_EQ(bits(packed[v].inv_w), bits(want_packed.inv_w)) << where;
+        ASSERT_EQ(std::bit_cast<uint32_t>(packed[v].z), std::bit_cast<uint32_t>(want_packed.z)) << where;
+        ASSERT_EQ(std::bit_cast<uint32_t>(packed[v].inv_w), std::bit_cast<uint32_t>(want_packed.inv_w)) << where;
       }
     }
 }
@@ -167,11 +169,7 @@ TEST(VertexTransform, ScreenVerticesX16MatchPerVertexFunctions) {
       for (uint32_t clip_count : {0u, 2u}) {
         GraphicsState state;
         state.rasterization.depth_clip = depth_clip;
-        DrawContext ctx;
-        ctx.state = &state;
-        ctx.vertex_format.stride = 4 + clip_count;
-        ctx.vertex_format.clip_offset = 4;
-        ctx.vertex_format.clip_count = clip_count;
+        const DrawContext ctx = clip_context(state, clip_count);
         ViewportTransform vp = viewport();
         vp.near_at_minus_w = near_at_minus_w;
         for (size_t count : {0u, 1u, 15u, 16u, 17u, 64u, 259u}) {
@@ -196,8 +194,8 @@ TEST(VertexTransform, ScreenVerticesX16MatchPerVertexFunctions) {
             const PackedScreenVertex want = pack(to_screen(vp, vertex));
             ASSERT_EQ(packed[v].fx, want.fx) << where;
             ASSERT_EQ(packed[v].fy, want.fy) << where;
-            ASSERT_EQ(bits(packed[v].z), bits(want.z)) << where;
-            ASSERT_EQ(bits(packed[v].inv_w), bits(want.inv_w)) << where;
+            ASSERT_EQ(std::bit_cast<uint32_t>(packed[v].z), std::bit_cast<uint32_t>(want.z)) << where;
+            ASSERT_EQ(std::bit_cast<uint32_t>(packed[v].inv_w), std::bit_cast<uint32_t>(want.inv_w)) << where;
           }
         }
       }
