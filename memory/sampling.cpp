@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/compare_op.h"
 #include "memory/block_decode.h"
 #include "memory/format_table.h"
 #include "memory/image_view.h"
@@ -64,19 +65,6 @@ void project_on_face(uint32_t face, float x, float y, float z, float* s, float* 
 const Sampler& default_sampler() {
   static const Sampler s;
   return s;
-}
-
-bool compare(VkCompareOp op, float ref, float d) {
-  switch (op) {
-    case VK_COMPARE_OP_NEVER: return false;
-    case VK_COMPARE_OP_LESS: return ref < d;
-    case VK_COMPARE_OP_EQUAL: return ref == d;
-    case VK_COMPARE_OP_LESS_OR_EQUAL: return ref <= d;
-    case VK_COMPARE_OP_GREATER: return ref > d;
-    case VK_COMPARE_OP_NOT_EQUAL: return ref != d;
-    case VK_COMPARE_OP_GREATER_OR_EQUAL: return ref >= d;
-    default: return true;  // ALWAYS
-  }
 }
 
 // Coordinates a view type takes before the array layer (cubes: a direction).
@@ -167,7 +155,7 @@ class Routine {
   static Texel compared(const Footprint& f, Texel t) {
     float d = t.f[0];
     if (f.v.unorm_depth) d = std::clamp(d, 0.0f, 1.0f);
-    t.f[0] = compare(f.s.compare_op, f.ref, d) ? 1.0f : 0.0f;
+    t.f[0] = compare_op(f.s.compare_op, f.ref, d) ? 1.0f : 0.0f;
     return t;
   }
 

@@ -7,7 +7,7 @@
 
 #include "common/log.h"
 #include "memory/format_table.h"
-#include "pipeline/graphics/compare_op.h"
+#include "common/compare_op.h"
 
 namespace kiln::exec::gfx {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "draw_test_util.h"
-#include "pipeline/graphics/compare_op.h"
+#include "common/compare_op.h"
 #include "pipeline/graphics/depth_block.h"
 
 namespace kiln::exec::test {
@@ -55,7 +55,7 @@ TEST(DepthBlock, MatchesTheScalarPlaneAndCompare) {
         for (int r = 0; r < 8; ++r)
           for (int c = 0; c < 8; ++c) {
             const float old = before[r * 12 + c];
-            const bool pass = gfx::compare_op(op, expected_z[r][c], old);
+            const bool pass = compare_op(op, expected_z[r][c], old);
             ASSERT_EQ(((passed >> (r * 8 + c)) & 1) != 0, pass) << "op " << op << " pixel " << c << "," << r;
             const float want = pass && write ? expected_z[r][c] : old;
             ASSERT_EQ(memcmp(&stored[r * 12 + c], &want, 4), 0) << "op " << op << " write " << write;

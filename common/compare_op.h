@@ -1,9 +1,10 @@
 #pragma once
-// VkCompareOp on scalars: the depth and stencil tests' reference semantics (C++ comparison
-// operators, so NaN compares false except under NOT_EQUAL). The SIMD tests are checked against it.
+// VkCompareOp on scalars: the depth and stencil tests' and depth-comparison sampling's reference
+// semantics (C++ comparison operators, so NaN compares false except under NOT_EQUAL). The SIMD
+// tests are checked against it.
 #include <vulkan/vulkan.h>
 
-namespace kiln::exec::gfx {
+namespace kiln {
 
 template <typename T>
 inline bool compare_op(VkCompareOp op, T a, T b) {
@@ -19,4 +20,4 @@ inline bool compare_op(VkCompareOp op, T a, T b) {
   }
 }
 
-}  // namespace kiln::exec::gfx
+}  // namespace kiln
