@@ -45,8 +45,10 @@ KILN_X16 inline void store_records(__m512i fx, __m512i fy, __m512 z, __m512 inv_
   _mm512_storeu_si512(dst + 3, _mm512_shuffle_i32x4(t2, t3, 0xDD));  // 12-15
 }
 
-KILN_X16 void run_x16(const DrawContext& ctx, const ViewportTransform& vp, const VertexPositions& pos, size_t count,
+KILN_X16 void run_x16(const DrawContext& ctx, const ViewportTransform& vp, const float* positions, size_t count,
                       uint32_t* outcodes, PackedScreenVertex* packed) {
+  const float *pos_x = positions, *pos_y = positions + count, *pos_z = positions + 2 * count,
+              *pos_w = positions + 3 * count;
   // clip_outcodes' fixed planes.
   const __m512 zero = _mm512_setzero_ps();
   const __m512 lo_x = _mm512_set1_ps(vp.guard_lo[0]), hi_x = _mm512_set1_ps(vp.guard_hi[0]);
@@ -64,8 +66,8 @@ KILN_X16 void run_x16(const DrawContext& ctx, const ViewportTransform& vp, const
   for (size_t i = 0; i < count; i += 16) {
     const size_t lanes = count - i < 16 ? count - i : 16;
     const __mmask16 live = __mmask16((1u << lanes) - 1);
-    const __m512 x = _mm512_maskz_loadu_ps(live, pos.x + i), y = _mm512_maskz_loadu_ps(live, pos.y + i);
-    const __m512 z = _mm512_maskz_loadu_ps(live, pos.z + i), w = _mm512_maskz_loadu_ps(live, pos.w + i);
+    const __m512 x = _mm512_maskz_loadu_ps(live, pos_x + i), y = _mm512_maskz_loadu_ps(live, pos_y + i);
+    const __m512 z = _mm512_maskz_loadu_ps(live, pos_z + i), w = _mm512_maskz_loadu_ps(live, pos_w + i);
     __m512i code = bit_if_outside(_mm512_cmp_ps_mask(_mm512_sub_ps(x, _mm512_mul_ps(lo_x, w)), zero, _CMP_GE_OQ), 0);
     code = _mm512_or_si512(code, bit_if_outside(_mm512_cmp_ps_mask(_mm512_sub_ps(_mm512_mul_ps(hi_x, w), x), zero, _CMP_GE_OQ), 1));
     code = _mm512_or_si512(code, bit_if_outside(_mm512_cmp_ps_mask(_mm512_sub_ps(y, _mm512_mul_ps(lo_y, w)), zero, _CMP_GE_OQ), 2));
@@ -106,7 +108,7 @@ bool screen_vertices_x16_supported() {
   return supported;
 }
 
-void screen_vertices_x16(const DrawContext& ctx, const ViewportTransform& vp, const VertexPositions& positions,
+void screen_vertices_x16(const DrawContext& ctx, const ViewportTransform& vp, const float* positions,
                          size_t count, uint32_t* outcodes, PackedScreenVertex* packed) {
   run_x16(ctx, vp, positions, count, outcodes, packed);
 }

@@ -12,19 +12,13 @@
 
 namespace kiln::exec::gfx {
 
-// Clip positions of a batch's vertices, one array per component (shade_vertices writes them).
-struct VertexPositions {
-  float* x = nullptr;
-  float* y = nullptr;
-  float* z = nullptr;
-  float* w = nullptr;
-};
-
 bool screen_vertices_x16_supported();
 
 // outcodes[i] = the fixed-plane bits of clip_outcode (callers add user clip planes with
-// add_user_outcodes) and packed[i] = pack(to_screen(vp, vertex i)) for i < count.
-void screen_vertices_x16(const DrawContext& ctx, const ViewportTransform& vp, const VertexPositions& positions,
+// add_user_outcodes) and packed[i] = pack(to_screen(vp, vertex i)) for i < count. `positions`
+// holds the clip positions one array per component: x of all `count` vertices, then y, z, w
+// (PrimitiveBatch::positions, as shade_vertices writes them).
+void screen_vertices_x16(const DrawContext& ctx, const ViewportTransform& vp, const float* positions,
                          size_t count, uint32_t* outcodes, PackedScreenVertex* packed);
 
 }  // namespace kiln::exec::gfx

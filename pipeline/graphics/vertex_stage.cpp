@@ -7,7 +7,6 @@
 
 #include "common/log.h"
 #include "common/thread_local_ref.h"
-#include "pipeline/graphics/screen_vertices_x16.h"
 
 namespace kiln::exec::gfx {
 
@@ -130,7 +129,7 @@ void copy_slot_to_rows(const uint32_t* slot, uint32_t W, uint32_t lanes, uint32_
 }  // namespace
 
 void shade_vertices(const DrawContext& ctx, const DrawParams& params, uint32_t instance, const int32_t* vertex_ids,
-                    uint32_t count, uint32_t* out, uint32_t* faults, const VertexPositions* positions) {
+                    uint32_t count, uint32_t* out, uint32_t* faults, float* positions) {
   const GraphicsKernels& k = *ctx.kernels;
   const VertexFormat& f = ctx.vertex_format;
   const uint32_t W = k.vertex_width;
@@ -163,8 +162,8 @@ void shade_vertices(const DrawContext& ctx, const DrawParams& params, uint32_t i
     uint32_t* rows = out + size_t(base) * f.stride;
     copy_slot_to_rows(outputs.data(), W, lanes, rows, f.stride, 0);  // the position
     if (positions) {  // the position slot is already one array per component
-      float* const components[4] = {positions->x, positions->y, positions->z, positions->w};
-      for (uint32_t c = 0; c < 4; ++c) memcpy(components[c] + base, outputs.data() + size_t(c) * W, lanes * 4);
+      for (uint32_t c = 0; c < 4; ++c)
+        memcpy(positions + size_t(c) * count + base, outputs.data() + size_t(c) * W, lanes * 4);
     }
     for (uint32_t n = 0; n < f.varying_count; ++n) {
       const int32_t slot = layout.location_slot[f.varying_location[n]];

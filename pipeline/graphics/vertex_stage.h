@@ -20,14 +20,13 @@ void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, VertexId
 // later `first` and a smaller `count` give the matching slice).
 void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, int64_t* ids);
 
-struct VertexPositions;  // screen_vertices_x16.h
-
 // Shades `count` vertices with the given VertexIndex values for one instance; vertex v's data
 // goes to out + v * stride (VertexFormat layout; the point size, layer and viewport index words
 // only when the shader writes them). `faults` collects the kernel's fault bits.
-// With `positions`, the clip positions are also written there, one array per component.
+// With `positions`, the clip positions are also written there, one array per component: x of
+// all `count` vertices, then y, z, w.
 void shade_vertices(const DrawContext& ctx, const DrawParams& params, uint32_t instance, const int32_t* vertex_ids,
-                    uint32_t count, uint32_t* out, uint32_t* faults, const VertexPositions* positions = nullptr);
+                    uint32_t count, uint32_t* out, uint32_t* faults, float* positions = nullptr);
 
 // Describes the shaded-vertex layout for a vertex kernel feeding a fragment interface.
 VertexFormat make_vertex_format(const GraphicsKernels& kernels);

@@ -177,12 +177,10 @@ TEST(VertexTransform, ScreenVerticesX16MatchPerVertexFunctions) {
           std::vector<float> components(4 * count);
           for (size_t v = 0; v < count; ++v)
             for (size_t c = 0; c < 4; ++c) memcpy(&components[c * count + v], &batch.values[v * batch.stride + c], 4);
-          const VertexPositions positions{components.data(), components.data() + count,
-                                          components.data() + 2 * count, components.data() + 3 * count};
           std::vector<uint32_t> codes(count, 0xdeadbeefu);
           std::vector<PackedScreenVertex> packed(count + 1);
           packed[count].fx = 0x7777;  // must stay: nothing is written past `count`
-          screen_vertices_x16(ctx, vp, positions, count, codes.data(), packed.data());
+          screen_vertices_x16(ctx, vp, components.data(), count, codes.data(), packed.data());
           add_user_outcodes(ctx, vp, batch.values.data(), batch.stride, count, codes.data());
           ASSERT_EQ(packed[count].fx, 0x7777);
           for (size_t v = 0; v < count; ++v) {

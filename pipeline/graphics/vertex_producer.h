@@ -1,0 +1,26 @@
+#pragma once
+// The vertex-shading producer of the primitive stream (primitive_stream.h): a run of a draw's
+// primitives is assembled from its vertex ids, its distinct vertices are shaded once each (vertex
+// reuse within the batch) and each primitive gets its header, layer and viewport taken from its
+// provoking vertex.
+#include <cstdint>
+
+#include "pipeline/graphics/draw_types.h"
+#include "pipeline/graphics/primitive_stream.h"
+
+namespace kiln::exec::gfx {
+
+// A run of consecutive primitives of one draw and instance.
+struct BatchJob {
+  const DrawParams* params;
+  const PrimitiveList* primitives;  // the draw's assembled primitives, or null: the batch assembles
+                                    // its own from the ids it reads (assemble_uncut_window)
+  uint32_t instance;
+  uint32_t begin, end;  // primitive range
+};
+
+// Fills `batch` (whose want_positions the caller has set) with the job's shaded vertices and
+// primitives. `faults` collects the vertex kernel's fault bits.
+void produce_vertex_primitives(const DrawContext& ctx, const BatchJob& job, PrimitiveBatch& batch, uint32_t* faults);
+
+}  // namespace kiln::exec::gfx
