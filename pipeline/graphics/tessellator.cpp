@@ -71,7 +71,7 @@ class Builder {
     points_.push_back(p);
     return uint32_t(points_.size() - 1);
   }
-  const Point& point(uint32_t i) const { return points_[i]; }
+  Point point(uint32_t i) const { return points_[i]; }
   void triangle(uint32_t a, uint32_t b, uint32_t c) { out_.indices.insert(out_.indices.end(), {a, b, c}); }
   void line(uint32_t a, uint32_t b) { out_.indices.insert(out_.indices.end(), {a, b}); }
 
@@ -124,8 +124,8 @@ void stitch(Builder& b, const std::vector<uint32_t>& outer, const std::vector<ui
 std::vector<uint32_t> ring_edge(Builder& b, uint32_t from, uint32_t to, const Subdivision& sub, uint32_t first,
                                 uint32_t count) {
   std::vector<uint32_t> edge{from};
-  const Point& a = b.point(from);
-  const Point& c = b.point(to);
+  const Point a = b.point(from);  // copies: add() may move the points
+  const Point c = b.point(to);
   const double span = double(sub.at[first + count]) - sub.at[first];
   for (uint32_t i = 1; i < count; ++i) {
     const double t = (double(sub.at[first + i]) - sub.at[first]) / span;
@@ -141,8 +141,8 @@ std::vector<uint32_t> ring_edge(Builder& b, uint32_t from, uint32_t to, const Su
 // the nearer end, so it mirrors exactly with the patch that walks the edge the other way.
 std::vector<uint32_t> outer_edge(Builder& b, uint32_t from, uint32_t to, const Subdivision& sub) {
   std::vector<uint32_t> edge{from};
-  const Point& a = b.point(from);
-  const Point& c = b.point(to);
+  const Point a = b.point(from);  // copies: add() may move the points
+  const Point c = b.point(to);
   for (uint32_t k = 1; k < sub.n; ++k) {
     const int32_t t = sub.at[k];  // exact: at[n - k] == kOne - at[k]
     auto mix = [&](int32_t x, int32_t y) {  // x at t = 0, y at t = 1; the edge's coordinates are 0 or kOne
