@@ -20,12 +20,12 @@ std::shared_ptr<const CompiledComputeKernel> compile_compute_kernel(const Shader
     TranslateOptions options;
     options.simd_width = simd_width;
     options.bindings = bindings;
-    kernel->stage = KernelStage::Compute;
+    kernel->stage = ShaderStage::Compute;
     return translate_compute(module, entry, options, context, kernel->symbol, &kernel->info, err);
   };
   auto cached = find_or_build_kernel(source, simd_width, key, cache, compile_required, translate, error);
   if (!cached) return nullptr;
-  if (cached->stage != KernelStage::Compute) {
+  if (cached->stage != ShaderStage::Compute) {
     *error = "pipeline cache entry is not a compute kernel";
     return nullptr;
   }

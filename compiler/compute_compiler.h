@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "compiler/kernel_cache.h"
 #include "compiler/shader_source.h"
 #include "compiler/translator.h"

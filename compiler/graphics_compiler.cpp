@@ -39,12 +39,12 @@ std::shared_ptr<const CompiledVertexKernel> compile_vertex_kernel(const ShaderSo
     options.simd_width = simd_width;
     options.bindings = bindings;
     options.vertex_input = &vertex_input;
-    kernel->stage = KernelStage::Vertex;
+    kernel->stage = ShaderStage::Vertex;
     return translate_vertex(module, entry, options, context, kernel->symbol, &kernel->vertex_outputs, err);
   };
   auto cached = find_or_build_kernel(source, simd_width, key, cache, compile_required, translate, error);
   if (!cached) return nullptr;
-  if (cached->stage != KernelStage::Vertex) {
+  if (cached->stage != ShaderStage::Vertex) {
     *error = "pipeline cache entry is not a vertex kernel";
     return nullptr;
   }
@@ -69,12 +69,12 @@ std::shared_ptr<const CompiledFragmentKernel> compile_fragment_kernel(const Shad
     TranslateOptions options;
     options.simd_width = simd_width;
     options.bindings = bindings;
-    kernel->stage = KernelStage::Fragment;
+    kernel->stage = ShaderStage::Fragment;
     return translate_fragment(module, entry, options, context, kernel->symbol, &kernel->fragment, err);
   };
   auto cached = find_or_build_kernel(source, simd_width, key, cache, compile_required, translate, error);
   if (!cached) return nullptr;
-  if (cached->stage != KernelStage::Fragment) {
+  if (cached->stage != ShaderStage::Fragment) {
     *error = "pipeline cache entry is not a fragment kernel";
     return nullptr;
   }

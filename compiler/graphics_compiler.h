@@ -1,6 +1,6 @@
 #pragma once
 // Vertex and fragment kernels from SPIR-V (the graphics stages of ARCHITECTURE.md "Stage ABIs";
-// signatures in compiler/kernel_abi.h). Like compute kernels they are keyed by (shader,
+// signatures in common/abi/kernel_abi.h). Like compute kernels they are keyed by (shader,
 // specialization, binding layout, SIMD width, host CPU) plus the stage's variant key — for a
 // vertex kernel the vertex input state it fetches with — linked once per process, and shared
 // through VkPipelineCache.
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "compiler/kernel_cache.h"
 #include "compiler/shader_source.h"
 #include "compiler/translator.h"

@@ -2,7 +2,7 @@
 // The JIT: one ORC LLJIT per process, configured for the host CPU, that turns translated LLVM
 // modules into callable kernels. IR is optimized with Kiln's pass list (jit.cpp, kKernelPipeline)
 // and the host's TargetMachine, then code is generated at O2. Kernels reach the driver only
-// through function pointers in their context structs (compiler/kernel_abi.h), so no driver
+// through function pointers in their context structs (common/abi/kernel_abi.h), so no driver
 // symbols need registering; libm comes from the process.
 #include <cstdint>
 #include <memory>

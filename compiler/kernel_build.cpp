@@ -17,21 +17,17 @@
 namespace kiln::compiler {
 namespace {
 
-spv::ExecutionModel model_of(ShaderStage stage) {
-  switch (stage) {
-    case ShaderStage::Vertex: return spv::ExecutionModel::Vertex;
-    case ShaderStage::Fragment: return spv::ExecutionModel::Fragment;
-    case ShaderStage::Compute: return spv::ExecutionModel::GLCompute;
-    default: return spv::ExecutionModel::Max;
-  }
+// The stages the translator has an emitter for.
+bool translatable(ShaderStage stage) {
+  return stage == ShaderStage::Vertex || stage == ShaderStage::Fragment || stage == ShaderStage::Compute;
 }
 
 // SPIR-V → object code: the expensive path that a cache hit skips.
 std::shared_ptr<const CachedKernel> build(const ShaderSource& source, uint32_t simd_width, uint64_t key,
                                           const StageTranslator& translate, std::string* error) {
   const char* stage = stage_suffix(source.stage);
-  const spv::ExecutionModel model = model_of(source.stage);
-  if (model == spv::ExecutionModel::Max) {
+  const spv::ExecutionModel model = spirv::execution_model_of(source.stage);
+  if (!translatable(source.stage)) {
     *error = std::string(stage) + " shaders are not supported";
     return nullptr;
   }

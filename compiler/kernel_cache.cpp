@@ -5,7 +5,7 @@
 namespace kiln::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '1', '0'};
+constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '1', '1'};
 
 class Writer {
  public:
@@ -65,13 +65,13 @@ class Reader {
 // not produce out-of-range enums or bools).
 void write_stage(Writer& w, const CachedKernel& k) {
   w.u32(static_cast<uint32_t>(k.stage));
-  if (k.stage == KernelStage::Vertex) {
+  if (k.stage == ShaderStage::Vertex) {
     const abi::VertexOutputLayout& l = k.vertex_outputs;
     for (uint32_t v : {l.slot_count, uint32_t(l.point_size_slot), uint32_t(l.layer_slot), uint32_t(l.viewport_index_slot),
                        uint32_t(l.clip_distance_slot), l.clip_distance_count, uint32_t(l.cull_distance_slot), l.cull_distance_count})
       w.u32(v);
     for (int32_t slot : l.location_slot) w.u32(static_cast<uint32_t>(slot));
-  } else if (k.stage == KernelStage::Fragment) {
+  } else if (k.stage == ShaderStage::Fragment) {
     const abi::FragmentInterface& f = k.fragment;
     w.u32(f.input_location_mask);
     for (abi::Interpolation i : f.interpolation) w.u32(static_cast<uint32_t>(i));
@@ -91,9 +91,9 @@ void write_stage(Writer& w, const CachedKernel& k) {
 
 bool read_stage(Reader& r, CachedKernel* k) {
   const uint32_t stage = r.u32();
-  if (stage > static_cast<uint32_t>(KernelStage::Fragment)) return false;
-  k->stage = static_cast<KernelStage>(stage);
-  if (k->stage == KernelStage::Vertex) {
+  if (stage >= kShaderStageCount) return false;
+  k->stage = static_cast<ShaderStage>(stage);
+  if (k->stage == ShaderStage::Vertex) {
     abi::VertexOutputLayout& l = k->vertex_outputs;
     l.slot_count = r.u32();
     l.point_size_slot = static_cast<int32_t>(r.u32());
@@ -106,7 +106,7 @@ bool read_stage(Reader& r, CachedKernel* k) {
     for (int32_t& slot : l.location_slot) slot = static_cast<int32_t>(r.u32());
     return l.slot_count >= 1 && l.slot_count <= 64;
   }
-  if (k->stage == KernelStage::Fragment) {
+  if (k->stage == ShaderStage::Fragment) {
     abi::FragmentInterface& f = k->fragment;
     f.input_location_mask = r.u32();
     for (abi::Interpolation& i : f.interpolation) {

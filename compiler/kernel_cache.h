@@ -11,19 +11,18 @@
 #include <unordered_map>
 #include <vector>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
+#include "common/abi/shader_stage.h"
 #include "compiler/translator.h"
 
 namespace kiln::compiler {
-
-enum class KernelStage : uint32_t { Compute, Vertex, Fragment };
 
 // Object code plus what the stage's caller needs besides the function address: the compute
 // info, or a vertex kernel's output layout, or a fragment kernel's interface.
 struct CachedKernel {
   std::string symbol;
   uint32_t simd_width = 0;
-  KernelStage stage = KernelStage::Compute;
+  ShaderStage stage = ShaderStage::Compute;
   ComputeKernelInfo info;
   abi::VertexOutputLayout vertex_outputs;
   abi::FragmentInterface fragment;

@@ -5,20 +5,6 @@
 
 namespace kiln::compiler {
 
-const char* stage_suffix(ShaderStage stage) {
-  switch (stage) {
-    case ShaderStage::Vertex: return "vert";
-    case ShaderStage::TessellationControl: return "tesc";
-    case ShaderStage::TessellationEvaluation: return "tese";
-    case ShaderStage::Geometry: return "geom";
-    case ShaderStage::Fragment: return "frag";
-    case ShaderStage::Compute: return "comp";
-    case ShaderStage::Task: return "task";
-    case ShaderStage::Mesh: return "mesh";
-  }
-  return "unknown";
-}
-
 bool SpecializationInput::set(uint32_t constant_id, const void* bytes, size_t size) {
   if (size != 1 && size != 2 && size != 4 && size != 8) return false;
   Value value{constant_id, static_cast<uint32_t>(size), 0};

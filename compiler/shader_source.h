@@ -8,23 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "common/abi/shader_stage.h"
+
 namespace kiln::compiler {
-
-// The stages Kiln compiles (ray-tracing stages are not supported).
-enum class ShaderStage : uint8_t {
-  Vertex,
-  TessellationControl,
-  TessellationEvaluation,
-  Geometry,
-  Fragment,
-  Compute,
-  Task,  // VK_EXT_mesh_shader
-  Mesh,  // VK_EXT_mesh_shader
-};
-
-// Short lower-case name used in file names and messages: vert, tesc, tese, geom, frag, comp,
-// task, mesh (glslang's file extensions).
-const char* stage_suffix(ShaderStage stage);
 
 // Specialization-constant values by SpecId: VkSpecializationInfo with its data already looked up,
 // kept sorted by constant id so equal specializations compare and hash equal however the

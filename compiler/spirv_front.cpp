@@ -9,6 +9,7 @@
 
 #include "compiler/shader_dump.h"
 #include "compiler/shader_hash.h"
+#include "compiler/spirv_module.h"
 
 namespace kiln::compiler {
 namespace {
@@ -69,20 +70,6 @@ std::string literal_string(std::span<const uint32_t> words, size_t first) {
       text += c;
     }
   return text;
-}
-
-spv::ExecutionModel execution_model_of(ShaderStage stage) {
-  switch (stage) {
-    case ShaderStage::Vertex: return spv::ExecutionModel::Vertex;
-    case ShaderStage::TessellationControl: return spv::ExecutionModel::TessellationControl;
-    case ShaderStage::TessellationEvaluation: return spv::ExecutionModel::TessellationEvaluation;
-    case ShaderStage::Geometry: return spv::ExecutionModel::Geometry;
-    case ShaderStage::Fragment: return spv::ExecutionModel::Fragment;
-    case ShaderStage::Compute: return spv::ExecutionModel::GLCompute;
-    case ShaderStage::Task: return spv::ExecutionModel::TaskEXT;
-    case ShaderStage::Mesh: return spv::ExecutionModel::MeshEXT;
-  }
-  return spv::ExecutionModel::Max;
 }
 
 // SPIR-V may be stored in either byte order (the magic number tells which); Kiln works on
@@ -341,7 +328,7 @@ FrontResult prepare(const ShaderSource& source, const LayoutFeatures& layout) {
     result.error = std::move(error);
     return result;
   }
-  if (std::string error = keep_only_entry_point(module, source.entry_point, execution_model_of(source.stage));
+  if (std::string error = keep_only_entry_point(module, source.entry_point, spirv::execution_model_of(source.stage));
       !error.empty()) {
     result.error = std::move(error);
     return result;

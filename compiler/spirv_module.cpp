@@ -523,4 +523,18 @@ uint32_t type_size(const Module& m, Id id) {
   }
 }
 
+spv::ExecutionModel execution_model_of(ShaderStage stage) {
+  switch (stage) {
+    case ShaderStage::Vertex: return spv::ExecutionModel::Vertex;
+    case ShaderStage::TessellationControl: return spv::ExecutionModel::TessellationControl;
+    case ShaderStage::TessellationEvaluation: return spv::ExecutionModel::TessellationEvaluation;
+    case ShaderStage::Geometry: return spv::ExecutionModel::Geometry;
+    case ShaderStage::Fragment: return spv::ExecutionModel::Fragment;
+    case ShaderStage::Compute: return spv::ExecutionModel::GLCompute;
+    case ShaderStage::Task: return spv::ExecutionModel::TaskEXT;
+    case ShaderStage::Mesh: return spv::ExecutionModel::MeshEXT;
+  }
+  return spv::ExecutionModel::Max;
+}
+
 }  // namespace kiln::spirv

@@ -12,6 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/abi/shader_stage.h"
+
 namespace kiln::spirv {
 
 using Id = uint32_t;
@@ -154,5 +156,8 @@ uint32_t type_size(const Module& module, Id type);
 uint32_t member_offset(const Module& module, Id struct_type, uint32_t index);
 // Byte stride between elements of an array/runtime array type (ArrayStride, else natural).
 uint32_t array_stride(const Module& module, Id array_type);
+
+// The SPIR-V execution model of a driver stage (the entry point a pipeline stage names).
+spv::ExecutionModel execution_model_of(ShaderStage stage);
 
 }  // namespace kiln::spirv

@@ -15,7 +15,7 @@
 #include <map>
 #include <span>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "compiler/shader_image_formats.h"
 #include "compiler/translator_internal.h"
 

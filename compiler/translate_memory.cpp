@@ -9,7 +9,7 @@
 
 #include <unordered_set>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "compiler/translator_internal.h"
 
 namespace kiln::compiler {

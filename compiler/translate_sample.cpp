@@ -13,7 +13,7 @@
 
 #include <llvm/Analysis/VectorUtils.h>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "compiler/translator_internal.h"
 
 namespace kiln::compiler {

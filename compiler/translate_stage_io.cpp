@@ -1,4 +1,4 @@
-// Vertex and fragment kernels (ABI: compiler/kernel_abi.h, graphics section).
+// Vertex and fragment kernels (ABI: common/abi/kernel_abi.h, graphics section).
 //
 // Input and Output variables are ordinary per-lane private variables (setup_variables): the
 // prologue fills Location inputs — a vertex kernel FETCHES its attributes from the vertex buffers
@@ -20,7 +20,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "compiler/translator_internal.h"
 #include "compiler/vertex_formats.h"
 

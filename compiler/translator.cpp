@@ -14,7 +14,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "compiler/jit.h"
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 
 namespace kiln::compiler {
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "compiler/spirv_module.h"
 #include "compiler/vertex_input_key.h"
 

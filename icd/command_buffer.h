@@ -5,7 +5,7 @@
 #include <array>
 #include <vector>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "icd/device.h"
 #include "icd/graphics_recording.h"
 #include "icd/object.h"

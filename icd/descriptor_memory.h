@@ -1,5 +1,5 @@
 #pragma once
-// Descriptors are memory (ARCHITECTURE.md decision 2; record formats in compiler/kernel_abi.h).
+// Descriptors are memory (ARCHITECTURE.md decision 2; record formats in common/abi/kernel_abi.h).
 // This file is the pure part of Kiln's descriptor sets: where each binding lives in a set's
 // memory, how a descriptor becomes a record, how updates walk bindings, and what pool capacity a
 // set uses. It touches no Vulkan handle and no driver object, so unit tests call it directly; the
@@ -19,7 +19,7 @@
 #include <span>
 #include <vector>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "icd/buffer_view.h"
 #include "memory/resources.h"
 

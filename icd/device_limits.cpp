@@ -1,6 +1,6 @@
 #include "icd/device_limits.h"
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "pipeline/graphics_state.h"
 
 namespace kiln {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "icd/graphics_dynamic_state.h"
 #include "memory/attachment_ops.h"
 #include "memory/resources.h"

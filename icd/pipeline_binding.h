@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "icd/descriptor_memory.h"
 
 namespace kiln::desc {

@@ -4,7 +4,7 @@
 
 #include <span>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "icd/object.h"
 #include "icd/pipeline_binding.h"
 

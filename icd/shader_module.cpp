@@ -43,8 +43,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_DestroyShaderModule(VkDevice handle, 
 
 namespace kiln {
 
-std::optional<compiler::ShaderStage> compiler_stage_of(VkShaderStageFlagBits stage) {
-  using compiler::ShaderStage;
+std::optional<ShaderStage> compiler_stage_of(VkShaderStageFlagBits stage) {
   switch (stage) {
     case VK_SHADER_STAGE_VERTEX_BIT: return ShaderStage::Vertex;
     case VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT: return ShaderStage::TessellationControl;
@@ -75,7 +74,7 @@ compiler::SpecializationInput specialization_of(const VkSpecializationInfo* info
 const char* shader_source_of(const VkPipelineShaderStageCreateInfo& stage, compiler::ShaderSource* source) {
   const ShaderModule* module = shader_module_of(stage.module);
   if (module->defect) return module->defect;
-  const std::optional<compiler::ShaderStage> compiler_stage = compiler_stage_of(stage.stage);
+  const std::optional<ShaderStage> compiler_stage = compiler_stage_of(stage.stage);
   if (!compiler_stage) return "Kiln does not compile shaders for this stage";
   source->words = module->words;
   source->entry_point = stage.pName;

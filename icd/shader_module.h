@@ -23,7 +23,7 @@ inline ShaderModule* shader_module_of(VkShaderModule handle) { return from_handl
 
 // The compiler's stage for a Vulkan stage bit; nullopt for stages Kiln does not compile
 // (ray tracing, subpass shading, ...).
-std::optional<compiler::ShaderStage> compiler_stage_of(VkShaderStageFlagBits stage);
+std::optional<ShaderStage> compiler_stage_of(VkShaderStageFlagBits stage);
 
 // The specialization values in `info` (may be null). Map entries outside pData or with a size
 // other than 1, 2, 4 or 8 bytes are invalid usage; they are skipped and logged.

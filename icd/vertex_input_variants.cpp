@@ -23,7 +23,7 @@ const exec::GraphicsKernels* VertexInputVariants::kernels_for(const compiler::Ve
   compiler::ShaderSource source;
   source.words = words_;
   source.entry_point = entry_point_;
-  source.stage = compiler::ShaderStage::Vertex;
+  source.stage = ShaderStage::Vertex;
   source.specialization = specialization_;
   std::string error;
   auto kernel = compiler::compile_vertex_kernel(source, host_simd_width(), key, binding_resolver(layout_), layout_hash_,

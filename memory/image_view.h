@@ -4,7 +4,7 @@
 // icd/sampler.cpp; everything here has already been checked against its image.
 #include <vulkan/vulkan.h>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "memory/resources.h"
 #include "memory/sampling.h"
 

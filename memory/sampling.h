@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "memory/format_pack.h"
 #include "memory/image_layout.h"
 

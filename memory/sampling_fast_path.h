@@ -14,7 +14,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "memory/image_view.h"
 #include "memory/sampling_bc1_simd.h"
 #include "memory/sampling_rgba8_avx512.h"

@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "memory/attachment_ops.h"
 #include "memory/resources.h"
 #include "pipeline/compute_dispatch.h"

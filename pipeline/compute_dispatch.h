@@ -6,7 +6,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "pipeline/thread_pool.h"
 
 namespace kiln::exec {

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "memory/image_view.h"
 
 namespace kiln::exec {

@@ -2,8 +2,10 @@
 // Kiln's kernel ABI: the one header that says how JIT-compiled shader kernels are called and
 // what memory they read (ARCHITECTURE.md, decisions 1 and 2). Plain C++ — no LLVM here; icd/
 // writes descriptor memory in these formats, pipeline/ calls kernels with these signatures, and
-// compiler/ generates code that reads exactly these layouts. Change it only together with the
-// translator and the tests in tests/unit/kernel_abi_test.cpp.
+// compiler/ generates code that reads exactly these layouts. It lives in its own header-only
+// target (kiln_kernel_abi) below compiler/, memory/ and pipeline/, so none of them reaches into
+// another for it. Change it only together with the translator and the tests that run kernels
+// (tests/unit/graphics_kernel_test.cpp, descriptor_memory_test.cpp and the e2e suite).
 #include <cstddef>
 #include <cstdint>
 

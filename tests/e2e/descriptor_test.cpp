@@ -385,7 +385,7 @@ TEST_F(DescriptorTest, PipelineLayoutsOutliveTheirSetLayouts) {
   const VkPhysicalDeviceLimits& limits = device().properties().limits;
   ASSERT_GE(limits.maxBoundDescriptorSets, 4u);
   if (is_kiln()) {
-    EXPECT_EQ(8u, limits.maxBoundDescriptorSets);  // compiler/kernel_abi.h: kMaxBoundDescriptorSets
+    EXPECT_EQ(8u, limits.maxBoundDescriptorSets);  // common/abi/kernel_abi.h: kMaxBoundDescriptorSets
     EXPECT_EQ(256u, limits.maxPushConstantsSize);  // kMaxPushConstantBytes
     EXPECT_EQ(32u, limits.maxDescriptorSetUniformBuffersDynamic + limits.maxDescriptorSetStorageBuffersDynamic);
   }

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "compiler/kernel_abi.h"
+#include "common/abi/kernel_abi.h"
 #include "memory/format_pack.h"
 #include "memory/image_view.h"
 #include "pipeline/command_list.h"

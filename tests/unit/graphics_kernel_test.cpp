@@ -1,4 +1,4 @@
-// Vertex and fragment kernels called directly with hand-built invocations (compiler/kernel_abi.h,
+// Vertex and fragment kernels called directly with hand-built invocations (common/abi/kernel_abi.h,
 // graphics section), at every SIMD width, against values computed here on the CPU.
 #include <gtest/gtest.h>
 

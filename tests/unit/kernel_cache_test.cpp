@@ -38,14 +38,14 @@ TEST(KernelCache, SerializedEntriesComeBackIdentical) {
 
 TEST(KernelCache, GraphicsStageInfoComesBackIdentical) {
   auto vertex = sample_kernel(3);
-  vertex->stage = KernelStage::Vertex;
+  vertex->stage = ShaderStage::Vertex;
   vertex->vertex_outputs.slot_count = 6;
   vertex->vertex_outputs.point_size_slot = 3;
   vertex->vertex_outputs.clip_distance_slot = 4;
   vertex->vertex_outputs.clip_distance_count = 5;
   vertex->vertex_outputs.location_slot[7] = 1;
   auto fragment = sample_kernel(4);
-  fragment->stage = KernelStage::Fragment;
+  fragment->stage = ShaderStage::Fragment;
   fragment->fragment.input_location_mask = 0x5;
   fragment->fragment.interpolation[2] = abi::Interpolation::NoPerspective;
   fragment->fragment.centroid_mask = 4;
@@ -62,7 +62,7 @@ TEST(KernelCache, GraphicsStageInfoComesBackIdentical) {
   auto v = b.find(1);
   auto f = b.find(2);
   ASSERT_TRUE(v && f);
-  EXPECT_EQ(v->stage, KernelStage::Vertex);
+  EXPECT_EQ(v->stage, ShaderStage::Vertex);
   EXPECT_EQ(v->vertex_outputs.slot_count, 6u);
   EXPECT_EQ(v->vertex_outputs.point_size_slot, 3);
   EXPECT_EQ(v->vertex_outputs.clip_distance_slot, 4);
@@ -70,7 +70,7 @@ TEST(KernelCache, GraphicsStageInfoComesBackIdentical) {
   EXPECT_EQ(v->vertex_outputs.layer_slot, -1);
   EXPECT_EQ(v->vertex_outputs.location_slot[7], 1);
   EXPECT_EQ(v->vertex_outputs.location_slot[0], -1);
-  EXPECT_EQ(f->stage, KernelStage::Fragment);
+  EXPECT_EQ(f->stage, ShaderStage::Fragment);
   EXPECT_EQ(f->fragment.input_location_mask, 0x5u);
   EXPECT_EQ(f->fragment.interpolation[2], abi::Interpolation::NoPerspective);
   EXPECT_EQ(f->fragment.interpolation[0], abi::Interpolation::Smooth);
