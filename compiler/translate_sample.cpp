@@ -63,7 +63,7 @@ class SampleCodegen {
   // gather_offsets), so the slot starts kArgsSkew bytes into a 64-byte aligned allocation: each
   // 64-byte array then fills one cache line. Arrays that straddle two lines made every 16-lane
   // store and load of them split, and forwarding a split store to the routine's load of the same
-  // bytes takes longer (docs/design.md "Call path and SampleArgs alignment").
+  // bytes takes longer (docs/design/sampling.md "Call path and SampleArgs alignment").
   static constexpr uint64_t kArgsSkew = 16;
   static_assert((offsetof(SampleArgs, view) + kArgsSkew) % 64 == 0 && (offsetof(SampleArgs, coord) + kArgsSkew) % 64 == 0 &&
                 (offsetof(SampleArgs, out) + kArgsSkew) % 64 == 0);

@@ -46,7 +46,7 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   VkPhysicalDeviceProperties& p = pd->properties;
   p.apiVersion = VK_MAKE_API_VERSION(0, 1, 3, VK_HEADER_VERSION);
   p.driverVersion = kKilnDriverVersion;
-  p.vendorID = 0;  // Kiln has no registered vendor ID (see docs/design.md)
+  p.vendorID = 0;  // Kiln has no registered vendor ID (see docs/design/identity.md)
   p.deviceID = 0;
   p.deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
   snprintf(p.deviceName, sizeof p.deviceName, "Kiln (CPU, %u-wide SIMD)", host_simd_width());

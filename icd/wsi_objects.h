@@ -4,7 +4,7 @@
 // Surfaces belong to Kiln, not to the loader: with loader interface version >= 3 the loader
 // calls an ICD's vkCreate*SurfaceKHR when vk_icdGetInstanceProcAddr returns it, keeps the ICD's
 // handle next to its own VkIcdSurface, and passes the ICD's handle to every later call (surface
-// queries, vkCreateSwapchainKHR, vkDestroySurfaceKHR). See docs/design.md.
+// queries, vkCreateSwapchainKHR, vkDestroySurfaceKHR). See docs/design/wsi.md.
 #include <vulkan/vulkan.h>
 
 #include <memory>

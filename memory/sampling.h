@@ -7,7 +7,7 @@
 // format (abi::ImageViewRecord::sample), so the kernel never interprets formats. Sampler state
 // (filters, address modes, LOD clamps, compare) is read from the mem::Sampler once per lane.
 // The formulas are the Vulkan spec's "Texel Coordinate Operations", "Texel Filtering" and
-// "Cube Map Face Selection" sections; docs/design.md "Sampling" records the decisions.
+// "Cube Map Face Selection" sections; docs/design/sampling.md records the decisions.
 #include <vulkan/vulkan.h>
 
 #include <cstdint>

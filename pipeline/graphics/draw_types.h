@@ -1,7 +1,7 @@
 #pragma once
 // Data that flows between the steps of a draw (pipeline/graphics/*): the per-draw context, shaded
-// vertices, assembled primitives and set-up raster primitives. See docs/design.md "Graphics
-// execution" for the overall flow.
+// vertices, assembled primitives and set-up raster primitives. See docs/design/front-end.md and
+// docs/design/back-end.md for the overall flow.
 #include <cstdint>
 #include <vector>
 

@@ -10,7 +10,7 @@
 // pixel the rule can produce has its centre strictly inside) and the rule decides coverage;
 // smooth lines likewise bound every pixel their rectangle touches. For stippled rectangular lines
 // the edges decide coverage and the stipple removes samples.
-// See docs/design.md "Bresenham, smooth and stippled lines".
+// See docs/design/optional-features-and-gaps.md "Bresenham, smooth and stippled lines".
 #include <cstdint>
 #include <vector>
 

@@ -37,7 +37,7 @@ from image_match import (best_match, difference_image, flipped_vertically,  # no
                          fraction_within, red_blue_swapped, texture_removed)
 
 FRAMES = 100
-# Measured (docs/design.md, "Window-system integration"): Kiln's best match for a lavapipe capture
+# Measured (docs/design/wsi.md): Kiln's best match for a lavapipe capture
 # has >= 99.99% of pixels within 10/255; the closest wrong image (cube turned 180 degrees) 97.4%,
 # other wrong images <= 92%.
 TOLERANCE = 10
