@@ -14,6 +14,7 @@
 #include "pipeline/graphics/front_end.h"
 #include "pipeline/graphics/output_merge.h"
 #include "pipeline/graphics/primitive_assembly.h"
+#include "pipeline/graphics/tessellation_producer.h"
 #include "pipeline/graphics/tile_backend.h"
 
 namespace kiln::exec {
@@ -31,6 +32,11 @@ constexpr size_t kBatchesPerRound = 256;
 // thousand small draws, or one round of a big one (which gains nothing from waiting).
 constexpr size_t kBatchesPerScene = 1024;
 constexpr size_t kTrianglesPerScene = size_t(kBatchesPerRound) * kPrimitivesPerBatch;
+// Tessellation amplifies: a patch may become thousands of triangles (8 Ki for a quad at level
+// 64), so its batches hold a few patches and a round a few batches, keeping a round's output
+// within a few tens of megabytes.
+constexpr uint32_t kPatchesPerBatch = 4;
+constexpr size_t kTessellatedBatchesPerRound = 16;
 
 // A tile's entries gathered from the batches' bins (per worker, reused from tile to tile).
 thread_local std::vector<BinEntry> tls_tile_entries;
@@ -200,6 +206,9 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
     return;
   }
   const VkPrimitiveTopology topology = cmd.state->input_assembly.topology;
+  const bool tessellated = base.kernels->tessellation.has_value();
+  const uint32_t per_batch = tessellated ? kPatchesPerBatch : kPrimitivesPerBatch;
+  const size_t per_round = tessellated ? kTessellatedBatchesPerRound : kBatchesPerRound;
   const bool provoking_last = cmd.state->rasterization.provoking_vertex == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
   collect_draws(draw.cmd, draw.params);
   if (draw.primitives.size() < draw.params.size()) draw.primitives.resize(draw.params.size());
@@ -212,8 +221,10 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
     // Without restart cuts most topologies make each primitive a function of its index: batches
     // then fetch and assemble their own primitives on the pool (no draw-sized id and primitive
     // arrays to write and read back: 200 MB for a 4 M-triangle indexed mesh).
+    // Patches are fixed runs of ids (no restart in patch lists): their batches fetch their own.
     const bool cuts_possible = params.indexed && cmd.state->input_assembly.primitive_restart;
-    if (!cuts_possible && assembles_in_windows(topology) && uint64_t{params.first} + params.count <= UINT32_MAX) {
+    if (tessellated ||
+        (!cuts_possible && assembles_in_windows(topology) && uint64_t{params.first} + params.count <= UINT32_MAX)) {
       windowed[d] = 1;
       vertex_counts[d] = params.count;
       continue;
@@ -244,7 +255,9 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
     for (size_t d = 0; d < draw.params.size(); ++d) {
       const DrawParams& params = draw.params[d];
       const uint32_t prim_count = static_cast<uint32_t>(
-          windowed[d] ? uncut_primitive_count(topology, params.count) : draw.primitives[d].size());
+          tessellated   ? patch_count(params.count, cmd.state->input_assembly.patch_control_points)
+          : windowed[d] ? uncut_primitive_count(topology, params.count)
+                        : draw.primitives[d].size());
       const PrimitiveList* primitives = windowed[d] ? nullptr : &draw.primitives[d];
       if (counters) {  // input assembly runs for every instance (and view), primitives or not
         counters->input_assembly_vertices.fetch_add(vertex_counts[d] * params.instance_count, std::memory_order_relaxed);
@@ -252,10 +265,10 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
                                                       std::memory_order_relaxed);
       }
       for (uint32_t inst = 0; inst < params.instance_count && prim_count; ++inst) {
-        for (uint32_t begin = 0; begin < prim_count; begin += kPrimitivesPerBatch) {
-          jobs.push_back({&params, primitives, inst, begin, std::min(prim_count, begin + kPrimitivesPerBatch)});
+        for (uint32_t begin = 0; begin < prim_count; begin += per_batch) {
+          jobs.push_back({&params, primitives, inst, begin, std::min(prim_count, begin + per_batch)});
           job_pass.push_back(pass);
-          if (jobs.size() < kBatchesPerRound) continue;
+          if (jobs.size() < per_round) continue;
           run_front_end(pool);
           if (output_count >= kBatchesPerScene || triangle_count >= kTrianglesPerScene) {
             render(pool);

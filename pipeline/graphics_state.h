@@ -6,9 +6,11 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <optional>
 
 #include "common/abi/kernel_abi.h"
 #include "memory/image_view.h"
+#include "pipeline/graphics/tessellator.h"
 
 namespace kiln::exec {
 
@@ -18,15 +20,38 @@ constexpr uint32_t kMaxViewports = 16;
 constexpr float kMinPointSize = 1.0f, kMaxPointSize = 1024.0f;
 constexpr float kMinLineWidth = 1.0f, kMaxLineWidth = 64.0f;
 
-// The pipeline's kernels. `fragment` is null for a pipeline without a fragment shader (depth-only
-// passes): coverage still runs the depth/stencil tests.
+// The tessellation stages of a pipeline: control kernel, fixed-function state, evaluation kernel
+// (docs/design/tessellation.md).
+struct TessellationKernels {
+  abi::TessControlKernelFn control = nullptr;
+  uint32_t control_width = 8;
+  uint32_t output_vertices = 1;              // OutputVertices: control invocations per patch
+  bool control_uses_barrier = false;
+  abi::VertexOutputLayout control_outputs;   // per-vertex records
+  abi::PatchOutputLayout patch_outputs;      // the patch record
+  abi::TessEvalKernelFn evaluation = nullptr;
+  uint32_t evaluation_width = 8;
+  abi::VertexOutputLayout evaluation_outputs;
+  gfx::TessellatorState tessellator;         // domain, spacing, point mode, winding, domain origin
+};
+
+// The pipeline's kernels: the pre-rasterization stages in order (vertex, then tessellation when
+// `tessellation` is set) and the fragment kernel. `fragment` is null for a pipeline without a
+// fragment shader (depth-only passes): coverage still runs the depth/stencil tests.
 struct GraphicsKernels {
   abi::VertexKernelFn vertex = nullptr;
   uint32_t vertex_width = 8;
   abi::VertexOutputLayout vertex_outputs;
+  std::optional<TessellationKernels> tessellation;
   abi::FragmentKernelFn fragment = nullptr;
   uint32_t fragment_width = 8;
   abi::FragmentInterface fragment_interface;
+
+  // The outputs of the last pre-rasterization stage: what clipping, setup and the fragment
+  // stage's inputs read.
+  const abi::VertexOutputLayout& last_stage_outputs() const {
+    return tessellation ? tessellation->evaluation_outputs : vertex_outputs;
+  }
 };
 
 struct InputAssemblyState {

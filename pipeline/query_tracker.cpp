@@ -9,13 +9,15 @@ namespace kiln::exec {
 QueryTracker::Values QueryTracker::read() const {
   auto get = [](const std::atomic<uint64_t>& a) { return a.load(std::memory_order_relaxed); };
   Values r;
-  // Geometry and tessellation statistics (bits 3, 4, 8, 9) stay 0: Kiln has no such stages.
+  // Geometry statistics (bits 3 and 4) stay 0: Kiln has no geometry stage yet.
   r.v[0] = get(draw_.input_assembly_vertices);
   r.v[1] = get(draw_.input_assembly_primitives);
   r.v[2] = get(draw_.vertex_shader_invocations);
   r.v[5] = get(draw_.clipping_invocations);
   r.v[6] = get(draw_.clipping_primitives);
   r.v[7] = get(draw_.fragment_shader_invocations);
+  r.v[8] = get(draw_.tessellation_control_patches);
+  r.v[9] = get(draw_.tessellation_evaluation_invocations);
   r.v[10] = get(compute_invocations_);
   r.v[kSamplesPassed] = get(draw_.samples_passed);
   return r;

@@ -274,6 +274,62 @@ struct VertexInvocation {
 };
 using VertexKernelFn = void (*)(const VertexInvocation* invocation);
 
+// ---------------------------------------------------------------------------------------------
+// Tessellation kernels (docs/design/tessellation.md). Between the stages of a patch, vertices
+// live in memory as records (array of structures), because tessellation shaders read other
+// invocations' vertices (gl_in[i], gl_out[i]): a record of `slot_count` slots of four 32-bit
+// values, value (slot s, component c) of record r at records[(r * slot_count + s) * 4 + c].
+// Which Location or built-in lives in which slot is the writing stage's VertexOutputLayout (its
+// compiler reports it; the reading stage is compiled against that layout).
+// ---------------------------------------------------------------------------------------------
+constexpr uint32_t kMaxPatchVertices = 32;  // maxTessellationPatchSize
+// Where a tessellation control kernel puts its per-patch outputs: one record of slot_count slots.
+// TessLevelOuter[0..3] are slot kTessLevelOuterSlot's components, TessLevelInner[0..1] the first
+// two of kTessLevelInnerSlot; Patch-decorated Location outputs follow.
+constexpr uint32_t kTessLevelOuterSlot = 0, kTessLevelInnerSlot = 1;
+struct PatchOutputLayout {
+  uint32_t slot_count = 2;
+  int32_t location_slot[kMaxVaryingLocations];  // Patch Location L's four components; -1 if unwritten
+  PatchOutputLayout() { for (int32_t& s : location_slot) s = -1; }
+};
+// One call runs invocations invocation_base .. invocation_base + lane_count - 1 (InvocationId) of
+// one patch: the patch's output vertices, W at a time. The invocations of a patch share `outputs`
+// and `patch_outputs`; a kernel writes its own vertex's record and may read any other after a
+// barrier.
+struct TessControlInvocation {
+  const ResourceContext* resources;
+  uint32_t* faults;                // kFault* bits (never null)
+  const uint32_t* inputs;          // the patch's input control points: patch_vertices records
+  uint32_t input_slots;            // slot_count of the input records (the previous stage's layout)
+  uint32_t patch_vertices;         // PatchVertices: input control points (<= kMaxPatchVertices)
+  uint32_t primitive_id;           // PrimitiveId: the patch's index in the draw (instance)
+  uint32_t invocation_base;        // InvocationId of lane 0
+  uint32_t lane_count;             // lanes >= lane_count are inactive
+  uint32_t view_index;             // ViewIndex (multiview), 0 otherwise
+  uint32_t* outputs;               // OutputVertices records in the kernel's VertexOutputLayout
+  uint32_t* patch_outputs;         // one record in the kernel's PatchOutputLayout
+  // OpControlBarrier: suspends these lanes until every invocation of the patch has reached a
+  // barrier (null when the patch's invocations fit in one call: the lanes are already in step).
+  void (*barrier)(void* barrier_context);
+  void* barrier_context;
+};
+using TessControlKernelFn = void (*)(const TessControlInvocation* invocation);
+// One call evaluates `lane_count` (<= W) domain points of one patch; outputs as a vertex kernel's.
+struct TessEvalInvocation {
+  const ResourceContext* resources;
+  uint32_t* faults;                // kFault* bits (never null)
+  const float* tess_coord;         // [3 * W]: TessCoord u of each lane, then v, then w
+  const uint32_t* inputs;          // the patch's control points: patch_vertices records
+  uint32_t input_slots;            // slot_count of those records (the control stage's layout)
+  const uint32_t* patch_inputs;    // the patch record (the control stage's PatchOutputLayout)
+  uint32_t patch_vertices;         // PatchVertices: the control stage's output vertices
+  uint32_t primitive_id;           // PrimitiveId: the patch's index in the draw (instance)
+  uint32_t lane_count;             // lanes >= lane_count are inactive
+  uint32_t view_index;             // ViewIndex (multiview), 0 otherwise
+  uint32_t* outputs;               // [slot_count * 4 * W], VertexOutputLayout order
+};
+using TessEvalKernelFn = void (*)(const TessEvalInvocation* invocation);
+
 enum class Interpolation : uint8_t { Smooth, Flat, NoPerspective };
 
 // What a fragment kernel reads and writes (reported by the compiler per kernel).

@@ -125,8 +125,15 @@ bool prepare_draw_context(const DrawCmd& cmd, DrawCounters* counters, DrawContex
     return false;
   }
   set_viewports(ctx);
-  if (assembled_vertex_count(cmd.state->input_assembly.topology) == 0) {
-    KILN_LOG_ONCE(LogLevel::Warn, "draw: patch-list topology without tessellation support; skipped");
+  const bool patch_list = cmd.state->input_assembly.topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
+  if (patch_list != ctx.kernels->tessellation.has_value()) {
+    KILN_LOG_ONCE(LogLevel::Warn, "draw: patch lists need tessellation shaders and tessellation shaders patch lists; skipped");
+    return false;
+  }
+  const uint32_t control_points = cmd.state->input_assembly.patch_control_points;
+  if (patch_list && (control_points == 0 || control_points > abi::kMaxPatchVertices)) {
+    KILN_LOG_ONCE(LogLevel::Warn, "draw: %u patch control points (1..%u allowed); skipped", control_points,
+                  abi::kMaxPatchVertices);
     return false;
   }
   return true;

@@ -2,6 +2,7 @@
 
 #include "common/thread_local_ref.h"
 #include "pipeline/graphics/primitive_consumer.h"
+#include "pipeline/graphics/tessellation_producer.h"
 
 namespace kiln::exec::gfx {
 namespace {
@@ -14,7 +15,8 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
   out.clear();
   PrimitiveBatch& batch = thread_local_ref(tls_batch);
   batch.want_positions = consumer_wants_positions();
-  produce_vertex_primitives(ctx, job, batch, faults);
+  if (ctx.kernels->tessellation) produce_tessellated_primitives(ctx, job, batch, faults);
+  else produce_vertex_primitives(ctx, job, batch, faults);
   consume_primitives(ctx, batch, out);
 }
 

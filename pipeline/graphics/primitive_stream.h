@@ -49,6 +49,22 @@ struct PrimitiveBatch {
 
   uint32_t primitive_count() const { return uint32_t(headers.size()); }
   const uint32_t* vertex(uint32_t slot, uint32_t stride) const { return vertices.data() + size_t(slot) * stride; }
+  // Empties the batch.
+  void clear() {
+    vertex_count = 0;
+    vertices.clear();
+    positions.clear();
+    slots.clear();
+    headers.clear();
+    single_viewport = true;
+  }
+  // Room for `count` more vertex records (no positions: a producer that appends as it goes
+  // leaves want_positions false); returns the first new record.
+  uint32_t* append_vertices(uint32_t count, uint32_t stride) {
+    vertices.resize(size_t(vertex_count + count) * stride);
+    vertex_count += count;
+    return vertices.data() + size_t(vertex_count - count) * stride;
+  }
   // Sizes the vertex arrays for `count` vertices (contents unspecified).
   void resize_vertices(uint32_t count, uint32_t stride) {
     vertex_count = count;
@@ -56,5 +72,10 @@ struct PrimitiveBatch {
     if (want_positions) positions.resize(size_t(count) * 4);
   }
 };
+
+// Sets the layer and viewport of headers [first, primitive_count()) from each primitive's
+// provoking vertex (the last stage's Layer and ViewportIndex outputs), or the multiview view.
+// A Layer naming no framebuffer layer becomes kNoLayer; a ViewportIndex past the viewports, 0.
+void resolve_layers_and_viewports(const DrawContext& ctx, PrimitiveBatch& batch, uint32_t first);
 
 }  // namespace kiln::exec::gfx

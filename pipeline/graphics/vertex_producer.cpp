@@ -73,8 +73,6 @@ struct VertexProducerScratch {
 };
 thread_local VertexProducerScratch scratch;
 
-int32_t as_int(uint32_t bits) { return static_cast<int32_t>(bits); }
-
 // The primitives of a batch whose draw was not assembled up front: fetched and assembled from
 // just the ids they read, while they are in cache.
 const AssembledPrimitive* assemble_batch(const DrawContext& ctx, const BatchJob& job, VertexProducerScratch& s) {
@@ -125,25 +123,6 @@ bool assign_consecutive_slots(const AssembledPrimitive* prims, uint32_t count, V
   return true;
 }
 
-// Layer and viewport of a primitive whose provoking vertex record is `provoking` (the multiview
-// view replaces the Layer output; a Layer naming no framebuffer layer becomes kNoLayer).
-void resolve_layer_and_viewport(const DrawContext& ctx, const uint32_t* provoking, PrimitiveHeader& h) {
-  const VertexFormat& f = ctx.vertex_format;
-  h.viewport = 0;
-  if (f.has_viewport_index) {
-    const int32_t vp = as_int(provoking[f.viewport_offset]);
-    h.viewport = uint8_t(vp >= 0 && uint32_t(vp) < ctx.viewport_count ? vp : 0);
-  }
-  if (ctx.cmd->targets->view_mask) {
-    h.layer = uint16_t(ctx.view_index);
-  } else if (f.has_layer) {
-    const int32_t layer = as_int(provoking[f.layer_offset]);
-    h.layer = layer >= 0 && uint32_t(layer) < ctx.layer_count ? uint16_t(layer) : kNoLayer;
-  } else {
-    h.layer = 0;
-  }
-}
-
 }  // namespace
 
 void produce_vertex_primitives(const DrawContext& ctx, const BatchJob& job, PrimitiveBatch& batch, uint32_t* faults) {
@@ -166,22 +145,16 @@ void produce_vertex_primitives(const DrawContext& ctx, const BatchJob& job, Prim
   batch.single_viewport = !f.has_viewport_index;
   batch.headers.resize(count);
   PrimitiveHeader* const headers = batch.headers.data();
-  const bool per_vertex_layer_or_viewport = f.has_viewport_index || (f.has_layer && !ctx.cmd->targets->view_mask);
-  const uint16_t fixed_layer = uint16_t(ctx.cmd->targets->view_mask ? ctx.view_index : 0);
   for (uint32_t p = 0; p < count; ++p) {
     const AssembledPrimitive& prim = prims[p];
-    PrimitiveHeader h;
+    PrimitiveHeader h{};
     h.primitive_id = prim.primitive_id;
-    h.layer = fixed_layer;
-    h.viewport = 0;
     h.vertex_count = prim.vertex_count;
     h.provoking = prim.provoking;
-    h.stream = 0;
     h.continues_strip = prim.continues_strip;
-    if (per_vertex_layer_or_viewport)
-      resolve_layer_and_viewport(ctx, batch.vertex(batch.slots[p * 3 + prim.provoking], f.stride), h);
     headers[p] = h;
   }
+  resolve_layers_and_viewports(ctx, batch, 0);
 }
 
 }  // namespace kiln::exec::gfx

@@ -7,12 +7,13 @@
 
 #include "common/log.h"
 #include "common/thread_local_ref.h"
+#include "pipeline/graphics/stage_outputs.h"
 
 namespace kiln::exec::gfx {
 
 VertexFormat make_vertex_format(const GraphicsKernels& kernels) {
   VertexFormat f;
-  const abi::VertexOutputLayout& out = kernels.vertex_outputs;
+  const abi::VertexOutputLayout& out = kernels.last_stage_outputs();
   const abi::FragmentInterface* fs = kernels.fragment ? &kernels.fragment_interface : nullptr;
   uint32_t at = VertexFormat::kVaryingOffset;
   if (fs) {
@@ -106,39 +107,18 @@ void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, int64_t*
 
 namespace {
 
-// The four components of one output slot (lane-major: component c of lane i at c * W + i) to
-// four values at `at` in each vertex row: a 4x4 transpose per four lanes (bit copies; the float
-// type of the shuffles does not touch the values).
-void copy_slot_to_rows(const uint32_t* slot, uint32_t W, uint32_t lanes, uint32_t* rows, uint32_t stride, uint32_t at) {
-  uint32_t i = 0;
-  for (; i + 4 <= lanes; i += 4) {
-    __m128 c0 = _mm_loadu_ps(reinterpret_cast<const float*>(slot + i));
-    __m128 c1 = _mm_loadu_ps(reinterpret_cast<const float*>(slot + W + i));
-    __m128 c2 = _mm_loadu_ps(reinterpret_cast<const float*>(slot + 2 * W + i));
-    __m128 c3 = _mm_loadu_ps(reinterpret_cast<const float*>(slot + 3 * W + i));
-    _MM_TRANSPOSE4_PS(c0, c1, c2, c3);
-    _mm_storeu_ps(reinterpret_cast<float*>(rows + size_t(i) * stride + at), c0);
-    _mm_storeu_ps(reinterpret_cast<float*>(rows + size_t(i + 1) * stride + at), c1);
-    _mm_storeu_ps(reinterpret_cast<float*>(rows + size_t(i + 2) * stride + at), c2);
-    _mm_storeu_ps(reinterpret_cast<float*>(rows + size_t(i + 3) * stride + at), c3);
-  }
-  for (; i < lanes; ++i)
-    for (uint32_t c = 0; c < 4; ++c) rows[size_t(i) * stride + at + c] = slot[c * W + i];
-}
-
-}  // namespace
-
-void shade_vertices(const DrawContext& ctx, const DrawParams& params, uint32_t instance, const int32_t* vertex_ids,
-                    uint32_t count, uint32_t* out, uint32_t* faults, float* positions) {
+// Runs the vertex kernel over `count` vertices, W at a time, and hands each call's outputs to
+// store(base, lanes, outputs).
+template <typename Store>
+void run_vertex_kernel(const DrawContext& ctx, const DrawParams& params, uint32_t instance, const int32_t* vertex_ids,
+                       uint32_t count, uint32_t* faults, Store&& store) {
   const GraphicsKernels& k = *ctx.kernels;
-  const VertexFormat& f = ctx.vertex_format;
   const uint32_t W = k.vertex_width;
-  const abi::VertexOutputLayout& layout = k.vertex_outputs;
   thread_local std::vector<uint32_t> tls_outputs;
   thread_local std::vector<int32_t> tls_lane_ids;
   std::vector<uint32_t>& outputs = thread_local_ref(tls_outputs);
   std::vector<int32_t>& lane_ids = thread_local_ref(tls_lane_ids);
-  outputs.assign(size_t{layout.slot_count} * 4 * W, 0);
+  outputs.assign(size_t{k.vertex_outputs.slot_count} * 4 * W, 0);
   lane_ids.assign(W, 0);
   abi::VertexInvocation inv{};
   inv.resources = ctx.cmd->resources;
@@ -151,50 +131,36 @@ void shade_vertices(const DrawContext& ctx, const DrawParams& params, uint32_t i
   inv.draw_index = params.draw_index;
   inv.view_index = ctx.view_index;
   inv.outputs = outputs.data();
-  // Reads component c of `slot` for lane i.
-  auto at = [&](int32_t slot, uint32_t c, uint32_t i) { return outputs[(size_t(slot) * 4 + c) * W + i]; };
   for (uint32_t base = 0; base < count; base += W) {
     const uint32_t lanes = count - base < W ? count - base : W;
     for (uint32_t i = 0; i < W; ++i) lane_ids[i] = i < lanes ? vertex_ids[base + i] : vertex_ids[base];
     inv.lane_count = lanes;
     std::fill(outputs.begin(), outputs.end(), 0u);
     k.vertex(&inv);
-    uint32_t* rows = out + size_t(base) * f.stride;
-    copy_slot_to_rows(outputs.data(), W, lanes, rows, f.stride, 0);  // the position
-    if (positions) {  // the position slot is already one array per component
-      for (uint32_t c = 0; c < 4; ++c)
-        memcpy(positions + size_t(c) * count + base, outputs.data() + size_t(c) * W, lanes * 4);
-    }
-    for (uint32_t n = 0; n < f.varying_count; ++n) {
-      const int32_t slot = layout.location_slot[f.varying_location[n]];
-      const uint32_t at_value = VertexFormat::kVaryingOffset + n * 4;
-      if (slot >= 0) {
-        copy_slot_to_rows(outputs.data() + size_t(slot) * 4 * W, W, lanes, rows, f.stride, at_value);
-      } else {
-        for (uint32_t i = 0; i < lanes; ++i) memset(rows + size_t(i) * f.stride + at_value, 0, 16);
-      }
-    }
-    // The format in locals: the row stores could alias its fields, which the compiler would then
-    // reload for every vertex.
-    const size_t stride = f.stride;
-    const uint32_t clip_count = f.clip_count, clip_offset = f.clip_offset;
-    const uint32_t cull_count = f.cull_count, cull_offset = f.cull_offset;
-    const uint32_t point_size_offset = f.point_size_offset, layer_offset = f.layer_offset;
-    const uint32_t viewport_offset = f.viewport_offset;
-    const bool has_point_size = f.has_point_size, has_layer = f.has_layer, has_viewport_index = f.has_viewport_index;
-    // Point size, layer and viewport index are stored only when the shader writes them: every
-    // reader tests has_point_size / has_layer / has_viewport_index first (those words otherwise
-    // keep whatever the buffer held, and clipping interpolates them unread).
-    if (clip_count == 0 && cull_count == 0 && !has_point_size && !has_layer && !has_viewport_index) continue;
-    for (uint32_t i = 0; i < lanes; ++i) {
-      uint32_t* v = rows + i * stride;
-      for (uint32_t d = 0; d < clip_count; ++d) v[clip_offset + d] = at(layout.clip_distance_slot + d / 4, d % 4, i);
-      for (uint32_t d = 0; d < cull_count; ++d) v[cull_offset + d] = at(layout.cull_distance_slot + d / 4, d % 4, i);
-      if (has_point_size) v[point_size_offset] = at(layout.point_size_slot, 0, i);
-      if (has_layer) v[layer_offset] = at(layout.layer_slot, 0, i);
-      if (has_viewport_index) v[viewport_offset] = at(layout.viewport_index_slot, 0, i);
-    }
+    store(base, lanes, outputs.data());
   }
+}
+
+}  // namespace
+
+void shade_vertices(const DrawContext& ctx, const DrawParams& params, uint32_t instance, const int32_t* vertex_ids,
+                    uint32_t count, uint32_t* out, uint32_t* faults, float* positions) {
+  const VertexFormat& f = ctx.vertex_format;
+  const uint32_t W = ctx.kernels->vertex_width;
+  const abi::VertexOutputLayout& layout = ctx.kernels->vertex_outputs;
+  run_vertex_kernel(ctx, params, instance, vertex_ids, count, faults, [&](uint32_t base, uint32_t lanes, const uint32_t* outputs) {
+    store_vertex_rows(f, layout, W, outputs, lanes, out + size_t(base) * f.stride, positions ? positions + base : nullptr,
+                      count);
+  });
+}
+
+void shade_vertex_records(const DrawContext& ctx, const DrawParams& params, uint32_t instance, const int32_t* vertex_ids,
+                          uint32_t count, uint32_t* records, uint32_t* faults) {
+  const uint32_t W = ctx.kernels->vertex_width;
+  const uint32_t slots = ctx.kernels->vertex_outputs.slot_count;
+  run_vertex_kernel(ctx, params, instance, vertex_ids, count, faults, [&](uint32_t base, uint32_t lanes, const uint32_t* outputs) {
+    store_records(slots, W, outputs, lanes, records + size_t(base) * slots * 4);
+  });
 }
 
 }  // namespace kiln::exec::gfx

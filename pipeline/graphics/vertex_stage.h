@@ -28,7 +28,14 @@ void fetch_vertex_ids(const DrawContext& ctx, const DrawParams& params, int64_t*
 void shade_vertices(const DrawContext& ctx, const DrawParams& params, uint32_t instance, const int32_t* vertex_ids,
                     uint32_t count, uint32_t* out, uint32_t* faults, float* positions = nullptr);
 
-// Describes the shaded-vertex layout for a vertex kernel feeding a fragment interface.
+// The same vertices stored as whole records in the vertex kernel's own output layout
+// (vertex_outputs.slot_count slots each, kernel_abi.h "Tessellation kernels"): the input
+// control points of tessellation control shaders.
+void shade_vertex_records(const DrawContext& ctx, const DrawParams& params, uint32_t instance, const int32_t* vertex_ids,
+                          uint32_t count, uint32_t* records, uint32_t* faults);
+
+// Describes the shaded-vertex layout of the last pre-rasterization stage feeding the fragment
+// interface.
 VertexFormat make_vertex_format(const GraphicsKernels& kernels);
 
 }  // namespace kiln::exec::gfx

@@ -1,0 +1,171 @@
+#include "pipeline/graphics/tessellation_producer.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <vector>
+
+#include "common/log.h"
+#include "common/thread_local_ref.h"
+#include "pipeline/draw.h"
+#include "pipeline/fiber.h"
+#include "pipeline/graphics/stage_outputs.h"
+#include "pipeline/graphics/tessellator.h"
+#include "pipeline/graphics/vertex_stage.h"
+
+namespace kiln::exec::gfx {
+namespace {
+
+// Per worker, reused from batch to batch.
+struct TessellationScratch {
+  VertexIds ids;                       // VertexIndex of every control point of the batch's patches
+  std::vector<int32_t> vertex_ids;     // ... as the vertex kernel takes them
+  std::vector<uint32_t> vertex_records;   // the vertex stage's records of those control points
+  std::vector<uint32_t> control_records;  // one patch's output control points
+  std::vector<uint32_t> patch_record;     // one patch's per-patch outputs
+  std::vector<abi::TessControlInvocation> control_calls;  // one per W invocations of a patch
+  FiberGroup fibers;
+  Tessellation tessellation;
+  std::vector<uint32_t> evaluation_outputs;  // one evaluation call's outputs
+  std::vector<float> tess_coord;             // [3 * W]
+};
+thread_local TessellationScratch scratch;
+
+float float_at(const std::vector<uint32_t>& record, uint32_t slot, uint32_t component) {
+  float f;
+  memcpy(&f, &record[slot * 4 + component], 4);
+  return f;
+}
+
+// Runs the control kernel for every output control point of one patch. Invocations beyond one
+// call's W lanes run as several calls; when the shader has barriers, each call is a fiber and a
+// barrier waits for the patch's other calls (as compute subgroups do in a workgroup).
+void run_control_stage(const TessellationKernels& tk, const abi::TessControlInvocation& patch, TessellationScratch& s) {
+  const uint32_t W = tk.control_width;
+  const uint32_t calls = (tk.output_vertices + W - 1) / W;
+  s.control_calls.assign(calls, patch);
+  for (uint32_t c = 0; c < calls; ++c) {
+    abi::TessControlInvocation& call = s.control_calls[c];
+    call.invocation_base = c * W;
+    call.lane_count = std::min(W, tk.output_vertices - c * W);
+  }
+  if (calls == 1 || !tk.control_uses_barrier) {
+    for (abi::TessControlInvocation& call : s.control_calls) tk.control(&call);
+    return;
+  }
+  for (abi::TessControlInvocation& call : s.control_calls) {
+    call.barrier = &FiberGroup::yield_current;
+    call.barrier_context = &s.fibers;
+  }
+  s.fibers.run(calls, [&](size_t c) { tk.control(&s.control_calls[c]); });
+}
+
+// Evaluates the patch's domain points and appends them to the batch, with the tessellator's
+// primitives over them.
+void evaluate_patch(const DrawContext& ctx, const TessellationKernels& tk, const abi::TessEvalInvocation& patch,
+                    uint32_t primitive_id, TessellationScratch& s, PrimitiveBatch& batch) {
+  const Tessellation& t = s.tessellation;
+  const VertexFormat& f = ctx.vertex_format;
+  const uint32_t W = tk.evaluation_width;
+  const uint32_t points = t.point_count();
+  const uint32_t first_vertex = batch.vertex_count;
+  uint32_t* rows = batch.append_vertices(points, f.stride);
+  s.evaluation_outputs.resize(size_t(tk.evaluation_outputs.slot_count) * 4 * W);
+  s.tess_coord.assign(size_t(3) * W, 0.0f);
+  abi::TessEvalInvocation call = patch;
+  call.tess_coord = s.tess_coord.data();
+  call.outputs = s.evaluation_outputs.data();
+  for (uint32_t base = 0; base < points; base += W) {
+    const uint32_t lanes = std::min(W, points - base);
+    memcpy(&s.tess_coord[0], &t.u[base], lanes * sizeof(float));
+    memcpy(&s.tess_coord[W], &t.v[base], lanes * sizeof(float));
+    memcpy(&s.tess_coord[2 * W], &t.w[base], lanes * sizeof(float));
+    call.lane_count = lanes;
+    std::fill(s.evaluation_outputs.begin(), s.evaluation_outputs.end(), 0u);
+    tk.evaluation(&call);
+    store_vertex_rows(f, tk.evaluation_outputs, W, s.evaluation_outputs.data(), lanes, rows + size_t(base) * f.stride,
+                      nullptr, 0);
+  }
+  if (ctx.counters)
+    ctx.counters->tessellation_evaluation_invocations.fetch_add(points, std::memory_order_relaxed);
+  const uint32_t per_primitive = t.vertices_per_primitive;
+  const uint32_t first_primitive = batch.primitive_count();
+  const uint32_t count = t.primitive_count();
+  batch.headers.resize(first_primitive + count);
+  batch.slots.resize(size_t(first_primitive + count) * 3);
+  for (uint32_t p = 0; p < count; ++p) {
+    uint32_t* slots = &batch.slots[size_t(first_primitive + p) * 3];
+    for (uint32_t v = 0; v < 3; ++v) slots[v] = first_vertex + t.indices[p * per_primitive + std::min(v, per_primitive - 1)];
+    PrimitiveHeader h{};
+    h.primitive_id = primitive_id;
+    h.vertex_count = uint8_t(per_primitive);
+    h.provoking = 0;
+    batch.headers[first_primitive + p] = h;
+  }
+  resolve_layers_and_viewports(ctx, batch, first_primitive);
+}
+
+}  // namespace
+
+uint32_t patch_count(uint32_t vertex_count, uint32_t vertices_per_patch) {
+  return vertices_per_patch ? vertex_count / vertices_per_patch : 0;
+}
+
+void produce_tessellated_primitives(const DrawContext& ctx, const BatchJob& job, PrimitiveBatch& batch,
+                                    uint32_t* faults) {
+  TessellationScratch& s = thread_local_ref(scratch);
+  const TessellationKernels& tk = *ctx.kernels->tessellation;
+  const uint32_t n = ctx.state->input_assembly.patch_control_points;
+  const uint32_t patches = job.end - job.begin;
+  batch.clear();
+  batch.want_positions = false;  // vertices are appended patch by patch
+  batch.single_viewport = !ctx.vertex_format.has_viewport_index;
+  // The control points of the batch's patches, shaded once each.
+  DrawParams piece = *job.params;
+  piece.first += job.begin * n;
+  piece.count = patches * n;
+  s.ids.resize(piece.count);
+  fetch_vertex_ids(ctx, piece, s.ids.data());
+  s.vertex_ids.resize(piece.count);
+  for (uint32_t i = 0; i < piece.count; ++i)  // no restart in patch lists (primitiveTopologyPatchListRestart is FALSE)
+    s.vertex_ids[i] = s.ids[i] == kRestartCut ? 0 : int32_t(s.ids[i]);
+  const uint32_t vertex_slots = ctx.kernels->vertex_outputs.slot_count;
+  s.vertex_records.resize(size_t(piece.count) * vertex_slots * 4);
+  if (ctx.counters) ctx.counters->vertex_shader_invocations.fetch_add(piece.count, std::memory_order_relaxed);
+  shade_vertex_records(ctx, *job.params, job.instance, s.vertex_ids.data(), piece.count, s.vertex_records.data(), faults);
+
+  abi::TessControlInvocation control{};
+  control.resources = ctx.cmd->resources;
+  control.faults = faults;
+  control.input_slots = vertex_slots;
+  control.patch_vertices = n;
+  control.view_index = ctx.view_index;
+  abi::TessEvalInvocation evaluation{};
+  evaluation.resources = ctx.cmd->resources;
+  evaluation.faults = faults;
+  evaluation.input_slots = tk.control_outputs.slot_count;
+  evaluation.patch_vertices = tk.output_vertices;
+  evaluation.view_index = ctx.view_index;
+  for (uint32_t p = 0; p < patches; ++p) {
+    const uint32_t primitive_id = job.begin + p;
+    // Outputs nobody writes read as 0 (levels of 0 then discard the patch).
+    s.control_records.assign(size_t(tk.output_vertices) * tk.control_outputs.slot_count * 4, 0u);
+    s.patch_record.assign(size_t(tk.patch_outputs.slot_count) * 4, 0u);
+    control.inputs = s.vertex_records.data() + size_t(p) * n * vertex_slots * 4;
+    control.primitive_id = primitive_id;
+    control.outputs = s.control_records.data();
+    control.patch_outputs = s.patch_record.data();
+    run_control_stage(tk, control, s);
+    if (ctx.counters) ctx.counters->tessellation_control_patches.fetch_add(1, std::memory_order_relaxed);
+    TessLevels levels;
+    for (uint32_t c = 0; c < 4; ++c) levels.outer[c] = float_at(s.patch_record, abi::kTessLevelOuterSlot, c);
+    for (uint32_t c = 0; c < 2; ++c) levels.inner[c] = float_at(s.patch_record, abi::kTessLevelInnerSlot, c);
+    if (!tessellate(tk.tessellator, levels, s.tessellation)) continue;  // discarded
+    evaluation.inputs = s.control_records.data();
+    evaluation.patch_inputs = s.patch_record.data();
+    evaluation.primitive_id = primitive_id;
+    evaluate_patch(ctx, tk, evaluation, primitive_id, s, batch);
+  }
+}
+
+}  // namespace kiln::exec::gfx
