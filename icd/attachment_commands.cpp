@@ -8,17 +8,17 @@
 namespace kiln {
 
 const exec::RenderTargets* record_render_targets(CommandBuffer* cb, const exec::RenderTargets& targets) {
-  const exec::RenderTargets* copy = cb->commands.copy_array(&targets, 1);
-  cb->commands.append<exec::SetRenderTargetsCmd>()->targets = copy;
+  const exec::RenderTargets* copy = cb->commands->copy_array(&targets, 1);
+  cb->commands->append<exec::SetRenderTargetsCmd>()->targets = copy;
   return copy;
 }
 
-void record_no_render_targets(CommandBuffer* cb) { cb->commands.append<exec::SetRenderTargetsCmd>()->targets = nullptr; }
+void record_no_render_targets(CommandBuffer* cb) { cb->commands->append<exec::SetRenderTargetsCmd>()->targets = nullptr; }
 
 void record_attachment_clear(CommandBuffer* cb, const mem::ImageView* view, VkImageAspectFlags aspects,
                              const VkClearValue& value, const VkRect2D& area, const mem::LayerSet& layers) {
   if (!view || !aspects) return;
-  auto* cmd = cb->commands.append<exec::ClearViewCmd>();
+  auto* cmd = cb->commands->append<exec::ClearViewCmd>();
   cmd->view = view;
   cmd->aspects = aspects;
   cmd->value = value;
@@ -29,7 +29,7 @@ void record_attachment_clear(CommandBuffer* cb, const mem::ImageView* view, VkIm
 void record_attachment_resolve(CommandBuffer* cb, const PendingResolve& resolve, const VkRect2D& area,
                                const mem::LayerSet& layers) {
   if (!resolve.src || !resolve.dst || resolve.mode == VK_RESOLVE_MODE_NONE) return;
-  auto* cmd = cb->commands.append<exec::ResolveViewCmd>();
+  auto* cmd = cb->commands->append<exec::ResolveViewCmd>();
   cmd->src = resolve.src;
   cmd->dst = resolve.dst;
   cmd->aspect = resolve.aspect;
@@ -59,10 +59,10 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdClearAttachments(VkCommandBuffer c
                                                                const VkClearRect* pRects) {
   CommandBuffer* cb = command_buffer_of(commandBuffer);
   if (attachmentCount == 0 || rectCount == 0) return;
-  auto* cmd = cb->commands.append<exec::ClearAttachmentsCmd>();
+  auto* cmd = cb->commands->append<exec::ClearAttachmentsCmd>();
   cmd->targets = cb->gfx.instance.active ? cb->gfx.instance.targets : nullptr;
   cmd->attachment_count = attachmentCount;
-  cmd->attachments = cb->commands.copy_array(pAttachments, attachmentCount);
+  cmd->attachments = cb->commands->copy_array(pAttachments, attachmentCount);
   cmd->rect_count = rectCount;
-  cmd->rects = cb->commands.copy_array(pRects, rectCount);
+  cmd->rects = cb->commands->copy_array(pRects, rectCount);
 }

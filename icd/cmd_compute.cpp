@@ -23,7 +23,7 @@ bool capture_compute_state(CommandBuffer* cb, const char* command, const exec::C
     return false;
   }
   *kernel = &cb->compute.pipeline->kernel;
-  *resources = cb->commands.copy_array(&cb->compute.resources, 1);
+  *resources = cb->commands->copy_array(&cb->compute.resources, 1);
   return true;
 }
 
@@ -38,7 +38,7 @@ void record_dispatch(CommandBuffer* cb, const uint32_t base[3], const uint32_t c
   const exec::ComputeKernel* kernel;
   const abi::ResourceContext* resources;
   if (!capture_compute_state(cb, "vkCmdDispatch", &kernel, &resources)) return;
-  auto* cmd = cb->commands.append<exec::DispatchCmd>();
+  auto* cmd = cb->commands->append<exec::DispatchCmd>();
   cmd->kernel = kernel;
   cmd->resources = resources;
   std::copy_n(base, 3, cmd->base);
@@ -68,7 +68,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDispatchIndirect(VkCommandBuffer c
   const exec::ComputeKernel* kernel;
   const abi::ResourceContext* resources;
   if (!capture_compute_state(cb, "vkCmdDispatchIndirect", &kernel, &resources)) return;
-  auto* cmd = cb->commands.append<exec::DispatchIndirectCmd>();
+  auto* cmd = cb->commands->append<exec::DispatchIndirectCmd>();
   cmd->kernel = kernel;
   cmd->resources = resources;
   cmd->buffer = b;

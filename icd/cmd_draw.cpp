@@ -62,7 +62,7 @@ bool capture_draw(CommandBuffer* cb, const char* api, exec::DrawCmd* draw) {
       merged.kernels = part.vertex_input_variants->kernels_for(g.dynamic.vertex_input);
       if (!merged.kernels) return false;  // logged
     }
-    g.merged_state = cb->commands.copy_array(&merged, 1);
+    g.merged_state = cb->commands->copy_array(&merged, 1);
   }
   if (!g.captured_vertex_buffers) {
     abi::VertexBufferRecord records[abi::kMaxVertexBindings];
@@ -71,18 +71,18 @@ bool capture_draw(CommandBuffer* cb, const char* api, exec::DrawCmd* draw) {
       records[i] = g.vertex_buffers[i];
       records[i].stride = dynamic_stride ? g.dynamic.vertex_strides[i] : part.vertex_strides[i];
     }
-    g.captured_vertex_buffers = cb->commands.copy_array(records, abi::kMaxVertexBindings);
+    g.captured_vertex_buffers = cb->commands->copy_array(records, abi::kMaxVertexBindings);
   }
   draw->state = g.merged_state;
   draw->targets = g.instance.active ? g.instance.targets : nullptr;  // a secondary's come at execution
-  draw->resources = cb->commands.copy_array(&cb->graphics.resources, 1);
+  draw->resources = cb->commands->copy_array(&cb->graphics.resources, 1);
   draw->vertex_buffers = g.captured_vertex_buffers;
   return true;
 }
 
 // Appends a copy of `draw` (its captured state) to the command list, for the caller to add parameters.
 exec::DrawCmd* append_draw(CommandBuffer* cb, const exec::DrawCmd& draw) {
-  auto* cmd = cb->commands.append<exec::DrawCmd>();
+  auto* cmd = cb->commands->append<exec::DrawCmd>();
   exec::Command* link = cmd->next;
   *cmd = draw;
   cmd->type = exec::DrawCmd::kType;

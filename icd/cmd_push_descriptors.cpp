@@ -38,10 +38,10 @@ uint8_t* begin_push(CommandBuffer* cb, const char* api, VkPipelineBindPoint bind
   CommandBuffer::BindPointState::PushedSet& previous = point->pushed_sets[set];
   uint8_t* memory;
   if (previous.memory && previous.size == size) {
-    memory = cb->commands.copy_array(reinterpret_cast<const RecordChunk*>(previous.memory), chunks)->bytes;
+    memory = cb->commands->copy_array(reinterpret_cast<const RecordChunk*>(previous.memory), chunks)->bytes;
   } else {
     const std::vector<RecordChunk> empty(chunks);
-    memory = cb->commands.copy_array(empty.data(), chunks)->bytes;
+    memory = cb->commands->copy_array(empty.data(), chunks)->bytes;
     desc::DynamicBufferSlot no_dynamic_buffers[1];
     desc::initialize_set_memory(**set_layout, {memory, no_dynamic_buffers, 0});  // immutable samplers
   }

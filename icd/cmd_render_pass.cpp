@@ -21,7 +21,7 @@ const mem::ImageView* view_at(const RenderPassInstance& rp, uint32_t attachment)
 void record_dependencies_into(CommandBuffer* cb, const RenderPass& pass, uint32_t dst_subpass) {
   for (const SubpassDependency& d : pass.dependencies) {
     if (d.dst_subpass != dst_subpass || d.src_subpass == d.dst_subpass) continue;
-    auto* cmd = cb->commands.append<exec::BarrierCmd>();
+    auto* cmd = cb->commands->append<exec::BarrierCmd>();
     cmd->src_stages = d.src_stages;
     cmd->dst_stages = d.dst_stages;
   }

@@ -26,7 +26,7 @@ void dependency_stages(const VkDependencyInfo& info, VkPipelineStageFlags2* src,
 }
 
 void record_barrier(CommandBuffer* cb, VkPipelineStageFlags2 src, VkPipelineStageFlags2 dst) {
-  auto* cmd = cb->commands.append<exec::BarrierCmd>();
+  auto* cmd = cb->commands->append<exec::BarrierCmd>();
   cmd->src_stages = src;
   cmd->dst_stages = dst;
 }
@@ -35,9 +35,9 @@ void record_wait_events(CommandBuffer* cb, uint32_t count, const VkEvent* events
                         VkPipelineStageFlags2 dst) {
   std::vector<exec::Event*> list;
   for (uint32_t i = 0; i < count; ++i) list.push_back(from_handle<exec::Event>(events[i]));
-  auto* cmd = cb->commands.append<exec::WaitEventsCmd>();
+  auto* cmd = cb->commands->append<exec::WaitEventsCmd>();
   cmd->event_count = count;
-  cmd->events = cb->commands.copy_array(list.data(), list.size());
+  cmd->events = cb->commands->copy_array(list.data(), list.size());
   cmd->src_stages = src;
   cmd->dst_stages = dst;
 }
@@ -58,19 +58,19 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdPipelineBarrier2(VkCommandBuffer c
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetEvent(VkCommandBuffer commandBuffer, VkEvent event, VkPipelineStageFlags) {
-  command_buffer_of(commandBuffer)->commands.append<exec::SetEventCmd>()->event = from_handle<exec::Event>(event);
+  command_buffer_of(commandBuffer)->commands->append<exec::SetEventCmd>()->event = from_handle<exec::Event>(event);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetEvent2(VkCommandBuffer commandBuffer, VkEvent event, const VkDependencyInfo*) {
-  command_buffer_of(commandBuffer)->commands.append<exec::SetEventCmd>()->event = from_handle<exec::Event>(event);
+  command_buffer_of(commandBuffer)->commands->append<exec::SetEventCmd>()->event = from_handle<exec::Event>(event);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdResetEvent(VkCommandBuffer commandBuffer, VkEvent event, VkPipelineStageFlags) {
-  command_buffer_of(commandBuffer)->commands.append<exec::ResetEventCmd>()->event = from_handle<exec::Event>(event);
+  command_buffer_of(commandBuffer)->commands->append<exec::ResetEventCmd>()->event = from_handle<exec::Event>(event);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdResetEvent2(VkCommandBuffer commandBuffer, VkEvent event, VkPipelineStageFlags2) {
-  command_buffer_of(commandBuffer)->commands.append<exec::ResetEventCmd>()->event = from_handle<exec::Event>(event);
+  command_buffer_of(commandBuffer)->commands->append<exec::ResetEventCmd>()->event = from_handle<exec::Event>(event);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdWaitEvents(VkCommandBuffer commandBuffer, uint32_t eventCount, const VkEvent* pEvents,

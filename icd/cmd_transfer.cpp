@@ -29,13 +29,13 @@ const Region* keep_valid_regions(CommandBuffer* cb, const char* command, const R
     valid.back().pNext = nullptr;
   }
   *kept = static_cast<uint32_t>(valid.size());
-  return cb->commands.copy_array(valid.data(), valid.size());
+  return cb->commands->copy_array(valid.data(), valid.size());
 }
 
 void record_copy_buffer(CommandBuffer* cb, const VkCopyBufferInfo2& info) {
   auto* src = from_handle<mem::Buffer>(info.srcBuffer);
   auto* dst = from_handle<mem::Buffer>(info.dstBuffer);
-  auto* cmd = cb->commands.append<exec::CopyBufferCmd>();
+  auto* cmd = cb->commands->append<exec::CopyBufferCmd>();
   cmd->src = src;
   cmd->dst = dst;
   cmd->regions = keep_valid_regions(cb, "vkCmdCopyBuffer", info.pRegions, info.regionCount, &cmd->region_count,
@@ -45,7 +45,7 @@ void record_copy_buffer(CommandBuffer* cb, const VkCopyBufferInfo2& info) {
 void record_copy_image(CommandBuffer* cb, const VkCopyImageInfo2& info) {
   auto* src = from_handle<mem::Image>(info.srcImage);
   auto* dst = from_handle<mem::Image>(info.dstImage);
-  auto* cmd = cb->commands.append<exec::CopyImageCmd>();
+  auto* cmd = cb->commands->append<exec::CopyImageCmd>();
   cmd->src = src;
   cmd->dst = dst;
   cmd->regions = keep_valid_regions(cb, "vkCmdCopyImage", info.pRegions, info.regionCount, &cmd->region_count,
@@ -55,7 +55,7 @@ void record_copy_image(CommandBuffer* cb, const VkCopyImageInfo2& info) {
 void record_blit_image(CommandBuffer* cb, const VkBlitImageInfo2& info) {
   auto* src = from_handle<mem::Image>(info.srcImage);
   auto* dst = from_handle<mem::Image>(info.dstImage);
-  auto* cmd = cb->commands.append<exec::BlitImageCmd>();
+  auto* cmd = cb->commands->append<exec::BlitImageCmd>();
   cmd->src = src;
   cmd->dst = dst;
   cmd->filter = info.filter;
@@ -66,7 +66,7 @@ void record_blit_image(CommandBuffer* cb, const VkBlitImageInfo2& info) {
 void record_resolve_image(CommandBuffer* cb, const VkResolveImageInfo2& info) {
   auto* src = from_handle<mem::Image>(info.srcImage);
   auto* dst = from_handle<mem::Image>(info.dstImage);
-  auto* cmd = cb->commands.append<exec::ResolveImageCmd>();
+  auto* cmd = cb->commands->append<exec::ResolveImageCmd>();
   cmd->src = src;
   cmd->dst = dst;
   cmd->regions = keep_valid_regions(cb, "vkCmdResolveImage", info.pRegions, info.regionCount, &cmd->region_count,
@@ -82,7 +82,7 @@ void record_buffer_image_copy(CommandBuffer* cb, exec::CommandType type, VkBuffe
     KILN_LOG_ONCE(LogLevel::Error, "vkCmdCopyBufferToImage/ImageToBuffer: multisampled image; skipped");
     return;
   }
-  auto* cmd = cb->commands.append<exec::BufferImageCopyCmd>(type);
+  auto* cmd = cb->commands->append<exec::BufferImageCopyCmd>(type);
   cmd->buffer = buffer;
   cmd->image = image;
   cmd->regions = keep_valid_regions(cb, "vkCmdCopyBufferToImage/ImageToBuffer", regions, count, &cmd->region_count,
@@ -197,7 +197,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdFillBuffer(VkCommandBuffer command
     KILN_LOG_ONCE(LogLevel::Error, "vkCmdFillBuffer: range outside the buffer or not 4-byte aligned; skipped");
     return;
   }
-  auto* cmd = cb->commands.append<exec::FillBufferCmd>();
+  auto* cmd = cb->commands->append<exec::FillBufferCmd>();
   cmd->dst = dst;
   cmd->offset = offset;
   cmd->size = size;
@@ -212,11 +212,11 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdUpdateBuffer(VkCommandBuffer comma
     KILN_LOG_ONCE(LogLevel::Error, "vkCmdUpdateBuffer: range outside the buffer or over 65536 bytes; skipped");
     return;
   }
-  auto* cmd = cb->commands.append<exec::UpdateBufferCmd>();
+  auto* cmd = cb->commands->append<exec::UpdateBufferCmd>();
   cmd->dst = dst;
   cmd->offset = offset;
   cmd->size = size;
-  cmd->data = cb->commands.copy_array(static_cast<const uint8_t*>(pData), size);  // data is captured at record time
+  cmd->data = cb->commands->copy_array(static_cast<const uint8_t*>(pData), size);  // data is captured at record time
 }
 
 template <typename Cmd, typename Value>
@@ -228,12 +228,12 @@ static void record_clear(CommandBuffer* cb, const char* command, VkImage handle,
     if (mem::range_in_bounds(*image, pRanges[i])) valid.push_back(mem::resolve_range(*image, pRanges[i]));
     else KILN_LOG_ONCE(LogLevel::Error, "%s: range %u is outside the image; skipped", command, i);
   }
-  auto* cmd = cb->commands.append<Cmd>();
+  auto* cmd = cb->commands->append<Cmd>();
   cmd->image = image;
   if constexpr (std::is_same_v<Value, VkClearColorValue>) cmd->color = value;
   else cmd->value = value;
   cmd->range_count = static_cast<uint32_t>(valid.size());
-  cmd->ranges = cb->commands.copy_array(valid.data(), valid.size());
+  cmd->ranges = cb->commands->copy_array(valid.data(), valid.size());
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdClearColorImage(VkCommandBuffer commandBuffer, VkImage image, VkImageLayout,

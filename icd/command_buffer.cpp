@@ -87,8 +87,11 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdExecuteCommands(VkCommandBuffer co
                                                               const VkCommandBuffer* pCommandBuffers) {
   CommandBuffer* cb = command_buffer_of(commandBuffer);
   std::vector<const exec::CommandList*> lists;
-  for (uint32_t i = 0; i < count; ++i) lists.push_back(&command_buffer_of(pCommandBuffers[i])->commands);
-  auto* cmd = cb->commands.append<exec::ExecuteCommandsCmd>();
+  // The primary holds the secondaries' recordings: its submissions then run them even if a
+  // secondary is reset or freed while one is pending.
+  for (uint32_t i = 0; i < count; ++i)
+    lists.push_back(cb->commands->keep(command_buffer_of(pCommandBuffers[i])->commands));
+  auto* cmd = cb->commands->append<exec::ExecuteCommandsCmd>();
   cmd->list_count = count;
-  cmd->lists = cb->commands.copy_array(lists.data(), lists.size());
+  cmd->lists = cb->commands->copy_array(lists.data(), lists.size());
 }

@@ -1,8 +1,10 @@
 #pragma once
-// VkCommandPool and VkCommandBuffer. A command buffer owns the command list it records into.
+// VkCommandPool and VkCommandBuffer. A command buffer records into a command list it shares with
+// its pending submissions (pipeline/command_list.h).
 #include <vulkan/vulkan.h>
 
 #include <array>
+#include <memory>
 #include <vector>
 
 #include "common/abi/kernel_abi.h"
@@ -21,7 +23,12 @@ struct CommandBuffer : DispatchableObject {
   CommandPool* pool = nullptr;
   VkCommandBufferLevel level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   VkCommandBufferUsageFlags usage = 0;
-  exec::CommandList commands;
+  // The current recording. Submissions hold it until the queue has run it; a reset or a new
+  // recording replaces it rather than clearing it, because applications do reset (and free)
+  // command buffers that are still pending: invalid usage that GPU drivers survive, and which
+  // gfxrecon-replay's virtual swapchain does on every present (it re-records its blit command
+  // buffer while the previous frame's blit can still be running on the queue).
+  std::shared_ptr<exec::CommandList> commands = std::make_shared<exec::CommandList>();
   // First error hit while recording (e.g. out of host memory); returned by vkEndCommandBuffer.
   VkResult record_result = VK_SUCCESS;
   // What is bound at one bind point (compute or graphics) so far; each dispatch or draw captures
@@ -48,7 +55,7 @@ struct CommandBuffer : DispatchableObject {
   GraphicsRecording gfx;
 
   void reset_recording() {
-    commands.reset();
+    commands = std::make_shared<exec::CommandList>();
     record_result = VK_SUCCESS;
     compute = {};
     graphics = {};

@@ -91,7 +91,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdResetQueryPool(VkCommandBuffer com
                                                              uint32_t firstQuery, uint32_t queryCount) {
   QueryPool* pool = from_handle<QueryPool>(queryPool);
   clamp_range(*pool, firstQuery, &queryCount, "vkCmdResetQueryPool");
-  auto* cmd = command_buffer_of(commandBuffer)->commands.append<exec::ResetQueriesCmd>();
+  auto* cmd = command_buffer_of(commandBuffer)->commands->append<exec::ResetQueriesCmd>();
   cmd->pool = pool;
   cmd->first = firstQuery;
   cmd->count = queryCount;
@@ -103,7 +103,7 @@ static void record_timestamp(VkCommandBuffer commandBuffer, VkQueryPool queryPoo
     KILN_LOG_ONCE(LogLevel::Error, "vkCmdWriteTimestamp: query %u is not a query of a timestamp pool; skipped", query);
     return;
   }
-  auto* cmd = command_buffer_of(commandBuffer)->commands.append<exec::WriteTimestampCmd>();
+  auto* cmd = command_buffer_of(commandBuffer)->commands->append<exec::WriteTimestampCmd>();
   cmd->pool = pool;
   cmd->query = query;
 }
@@ -127,7 +127,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBeginQuery(VkCommandBuffer command
                   query);
     return;
   }
-  auto* cmd = command_buffer_of(commandBuffer)->commands.append<exec::BeginQueryCmd>();
+  auto* cmd = command_buffer_of(commandBuffer)->commands->append<exec::BeginQueryCmd>();
   cmd->pool = pool;
   cmd->query = query;
 }
@@ -139,7 +139,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdEndQuery(VkCommandBuffer commandBu
                   query);
     return;
   }
-  auto* cmd = command_buffer_of(commandBuffer)->commands.append<exec::EndQueryCmd>();
+  auto* cmd = command_buffer_of(commandBuffer)->commands->append<exec::EndQueryCmd>();
   cmd->pool = pool;
   cmd->query = query;
 }
@@ -157,7 +157,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdCopyQueryPoolResults(VkCommandBuff
     KILN_LOG_ONCE(LogLevel::Error, "vkCmdCopyQueryPoolResults: destination range outside the buffer or misaligned; skipped");
     return;
   }
-  auto* cmd = command_buffer_of(commandBuffer)->commands.append<exec::CopyQueryResultsCmd>();
+  auto* cmd = command_buffer_of(commandBuffer)->commands->append<exec::CopyQueryResultsCmd>();
   cmd->pool = pool;
   cmd->first = firstQuery;
   cmd->count = queryCount;

@@ -33,7 +33,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_QueueSubmit(VkQueue queueHandle, 
       b.waits.push_back({from_handle<exec::Semaphore>(s.pWaitSemaphores[w]), value});
     }
     for (uint32_t c = 0; c < s.commandBufferCount; ++c)
-      b.command_lists.push_back(&command_buffer_of(s.pCommandBuffers[c])->commands);
+      b.command_lists.push_back(command_buffer_of(s.pCommandBuffers[c])->commands);
     for (uint32_t g = 0; g < s.signalSemaphoreCount; ++g) {
       uint64_t value = timeline && g < timeline->signalSemaphoreValueCount ? timeline->pSignalSemaphoreValues[g] : 0;
       b.signals.push_back({from_handle<exec::Semaphore>(s.pSignalSemaphores[g]), value});
@@ -51,7 +51,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_QueueSubmit2(VkQueue queueHandle,
     for (uint32_t w = 0; w < s.waitSemaphoreInfoCount; ++w)
       b.waits.push_back({from_handle<exec::Semaphore>(s.pWaitSemaphoreInfos[w].semaphore), s.pWaitSemaphoreInfos[w].value});
     for (uint32_t c = 0; c < s.commandBufferInfoCount; ++c)
-      b.command_lists.push_back(&command_buffer_of(s.pCommandBufferInfos[c].commandBuffer)->commands);
+      b.command_lists.push_back(command_buffer_of(s.pCommandBufferInfos[c].commandBuffer)->commands);
     for (uint32_t g = 0; g < s.signalSemaphoreInfoCount; ++g)
       b.signals.push_back({from_handle<exec::Semaphore>(s.pSignalSemaphoreInfos[g].semaphore), s.pSignalSemaphoreInfos[g].value});
   }

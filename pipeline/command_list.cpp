@@ -23,10 +23,4 @@ void CommandList::link(Command* cmd) {
   last_ = cmd;
 }
 
-void CommandList::reset() {
-  chunks_.clear();
-  chunk_used_ = chunk_capacity_ = kChunkSize;
-  first_ = last_ = nullptr;
-}
-
 }  // namespace kiln::exec

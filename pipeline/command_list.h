@@ -4,6 +4,10 @@
 // they refer to memory-side objects (mem::Buffer, mem::Image) and sync objects only, so the
 // execution engine never sees icd types. Barriers are recorded as cuts, so the engine knows
 // where ordering is required (and strict mode, later, where it is not).
+//
+// A recorded list is never cleared in place: the command buffer shares it (std::shared_ptr) with
+// every submission of it still pending, and a reset or new recording starts a new list. So a
+// queue always runs the commands it was given, in memory no application call can free.
 #include <vulkan/vulkan.h>
 
 #include <cstddef>
@@ -100,7 +104,8 @@ struct WaitEventsCmd : CommandOf<CommandType::WaitEvents> {
   uint32_t event_count; Event* const* events; VkPipelineStageFlags2 src_stages; VkPipelineStageFlags2 dst_stages;
 };
 class CommandList;
-// Secondary command buffers are inlined at execution: the primary refers to their lists.
+// Secondary command buffers are inlined at execution: the primary refers to their lists (and
+// keeps them alive, CommandList::keep).
 struct ExecuteCommandsCmd : CommandOf<CommandType::ExecuteCommands> {
   uint32_t list_count; const CommandList* const* lists;
 };
@@ -205,9 +210,15 @@ class CommandList {
     return out;
   }
 
+  // Keeps `list` (a secondary's, for ExecuteCommandsCmd) alive as long as this one, so whoever
+  // holds this list holds the secondary's commands too; returns it.
+  const CommandList* keep(std::shared_ptr<const CommandList> list) {
+    kept_.push_back(std::move(list));
+    return kept_.back().get();
+  }
+
   const Command* first() const { return first_; }
   bool empty() const { return first_ == nullptr; }
-  void reset();
 
  private:
   void* allocate(size_t size, size_t alignment);
@@ -219,6 +230,7 @@ class CommandList {
   size_t chunk_capacity_ = kChunkSize;
   Command* first_ = nullptr;
   Command* last_ = nullptr;
+  std::vector<std::shared_ptr<const CommandList>> kept_;
 };
 
 }  // namespace kiln::exec

@@ -40,7 +40,7 @@ void QueueEngine::run() {
       busy_ = true;
     }
     for (const SemaphoreOp& w : batch.waits) w.semaphore->wait(w.value, Deadline::max());
-    for (const CommandList* list : batch.command_lists) execute_command_list(*list, pool_);
+    for (const auto& list : batch.command_lists) execute_command_list(*list, pool_);
     if (batch.host_step) batch.host_step();
     for (const SemaphoreOp& s : batch.signals) s.semaphore->signal(s.value);
     if (batch.fence) batch.fence->signal();

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -23,7 +24,8 @@ struct SemaphoreOp {
 
 struct Batch {
   std::vector<SemaphoreOp> waits;
-  std::vector<const CommandList*> command_lists;
+  // Held until the batch has run: the command buffers may be reset or freed meanwhile.
+  std::vector<std::shared_ptr<const CommandList>> command_lists;
   // Host work that must happen in queue order after the command lists (e.g. handing a swapchain
   // image to its presentation thread for vkQueuePresentKHR); runs before the signals.
   std::function<void()> host_step;

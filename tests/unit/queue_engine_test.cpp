@@ -1,8 +1,10 @@
-// The execution engine's ordering: semaphores, fences, events and submission order.
+// The execution engine's ordering: semaphores, fences, events and submission order; and batches
+// holding their command lists until they have run.
 #include "pipeline/queue_engine.h"
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -15,11 +17,11 @@ using namespace std::chrono_literals;
 struct Marker {
   mem::Buffer buffer;
   uint32_t word = 0;
-  CommandList list;
+  std::shared_ptr<CommandList> list = std::make_shared<CommandList>();
   Marker(uint32_t value) {
     buffer.size = 4;
     buffer.data = reinterpret_cast<uint8_t*>(&word);
-    auto* cmd = list.append<FillBufferCmd>();
+    auto* cmd = list->append<FillBufferCmd>();
     cmd->dst = &buffer;
     cmd->offset = 0;
     cmd->size = 4;
@@ -81,7 +83,7 @@ TEST(QueueEngine, BatchWaitsForItsSemaphoreBeforeRunning) {
   Marker marker(0xABCD);
   std::vector<Batch> batches(1);
   batches[0].waits.push_back({&timeline, 3});
-  batches[0].command_lists.push_back(&marker.list);
+  batches[0].command_lists.push_back(marker.list);
   batches[0].fence = &fence;
   engine.submit(std::move(batches));
   std::this_thread::sleep_for(20ms);
@@ -102,8 +104,8 @@ TEST(QueueEngine, BatchesRunInSubmissionOrderAndSignal) {
   second.buffer.data = first.buffer.data;
   Semaphore done(hub, VK_SEMAPHORE_TYPE_TIMELINE, 0);
   std::vector<Batch> batches(2);
-  batches[0].command_lists.push_back(&first.list);
-  batches[1].command_lists.push_back(&second.list);
+  batches[0].command_lists.push_back(first.list);
+  batches[1].command_lists.push_back(second.list);
   batches[1].signals.push_back({&done, 1});
   engine.submit(std::move(batches));
   engine.wait_idle();
@@ -115,16 +117,16 @@ TEST(QueueEngine, EventBlocksTheQueueUntilSet) {
   SyncHub hub;
   Event event(hub);
   Marker marker(7);
-  CommandList waiting;
+  auto waiting = std::make_shared<CommandList>();
   ThreadPool pool(2);
   QueueEngine engine(hub, pool);
   Event* events[] = {&event};
-  auto* wait = waiting.append<WaitEventsCmd>();
+  auto* wait = waiting->append<WaitEventsCmd>();
   wait->event_count = 1;
-  wait->events = waiting.copy_array(events, 1);
+  wait->events = waiting->copy_array(events, 1);
   Fence fence(hub, false);
   std::vector<Batch> batches(1);
-  batches[0].command_lists = {&waiting, &marker.list};
+  batches[0].command_lists = {waiting, marker.list};
   batches[0].fence = &fence;
   engine.submit(std::move(batches));
   std::this_thread::sleep_for(20ms);
@@ -135,19 +137,39 @@ TEST(QueueEngine, EventBlocksTheQueueUntilSet) {
   EXPECT_TRUE(fence.is_signaled());
 }
 
+// vkResetCommandBuffer / vkFreeCommandBuffers drop the command buffer's reference while a
+// submission is pending (issue 21): the batch's own reference keeps the commands to run.
+TEST(QueueEngine, PendingBatchKeepsItsCommandListsAfterTheOwnerDropsThem) {
+  SyncHub hub;
+  ThreadPool pool(2);
+  QueueEngine engine(hub, pool);
+  Semaphore timeline(hub, VK_SEMAPHORE_TYPE_TIMELINE, 0);
+  Marker marker(0x5EED);
+  std::weak_ptr<const CommandList> watched = marker.list;
+  std::vector<Batch> batches(1);
+  batches[0].waits.push_back({&timeline, 1});
+  batches[0].command_lists.push_back(marker.list);
+  engine.submit(std::move(batches));
+  marker.list.reset();  // the owner lets go while the batch is still waiting
+  EXPECT_FALSE(watched.expired());
+  timeline.signal(1);
+  engine.wait_idle();
+  EXPECT_EQ(marker.word, 0x5EEDu);
+}
+
 TEST(QueueEngine, ShutdownReleasesAQueueBlockedOnAnEvent) {
   SyncHub hub;
   Event never_set(hub);
   {
-    CommandList waiting;  // outlives the engine: a command list must outlive its execution
+    auto waiting = std::make_shared<CommandList>();
     ThreadPool pool(2);
     QueueEngine engine(hub, pool);
     Event* events[] = {&never_set};
-    auto* wait = waiting.append<WaitEventsCmd>();
+    auto* wait = waiting->append<WaitEventsCmd>();
     wait->event_count = 1;
-    wait->events = waiting.copy_array(events, 1);
+    wait->events = waiting->copy_array(events, 1);
     std::vector<Batch> batches(1);
-    batches[0].command_lists = {&waiting};
+    batches[0].command_lists = {waiting};
     engine.submit(std::move(batches));
     std::this_thread::sleep_for(10ms);
     std::lock_guard lock(hub.mutex);
