@@ -7,10 +7,55 @@ namespace kiln::compiler {
 namespace {
 
 LinkedKernels<CompiledVertexKernel> linked_vertex;
+LinkedKernels<CompiledTessControlKernel> linked_tess_control;
+LinkedKernels<CompiledTessEvalKernel> linked_tess_eval;
 LinkedKernels<CompiledFragmentKernel> linked_fragment;
 
 // A distinct non-zero variant for fragment kernels (they have no fixed-function key yet).
 constexpr uint64_t kFragmentVariant = 0x6b696c6e66726167ull;  // "klnfrag"
+// Evaluation kernels are keyed by their control stage's map, control kernels by the vertex
+// stage's: this keeps the two apart should one shader module hold both entry points.
+constexpr uint64_t kTessEvalVariant = 0x6b696c6e74657365ull;  // "klntese"
+
+// The key part of what a tessellation kernel reads from the stage before it.
+uint64_t map_hash(const abi::StageOutputMap& map) {
+  StableHasher h;
+  h.add_u64(map.vertex_count);
+  const auto* addresses = &map.location[0][0];  // a StageOutputMap is an array of addresses after vertex_count
+  const size_t count = (sizeof map - offsetof(abi::StageOutputMap, location)) / sizeof(abi::StageOutputAddress);
+  for (size_t i = 0; i < count; ++i) h.add_u64(uint64_t(uint32_t(addresses[i].offset)) << 32 | addresses[i].stride);
+  return h.finish() | 1;
+}
+
+// One stage's compile: the linked kernel for `key`, or the cache's object code, or a translation
+// with `translate`; `describe` copies the stage's report into the compiled kernel.
+template <typename Compiled, typename Translate, typename Describe>
+std::shared_ptr<const Compiled> compile_stage(LinkedKernels<Compiled>& linked, const ShaderSource& source,
+                                              const TranslateOptions& options, uint64_t key, KernelCache* cache,
+                                              std::string* error, bool* compile_required, Translate&& translate,
+                                              Describe&& describe) {
+  const ShaderStage stage = Compiled::kStage;
+  if (source.stage != stage) {
+    *error = std::string("expected a ") + stage_suffix(stage) + " shader";
+    return nullptr;
+  }
+  if (auto kernel = linked.find(key)) return kernel;
+  auto build = [&](const spirv::Module& module, const spirv::EntryPoint& entry, llvm::LLVMContext& context,
+                   CachedKernel* kernel, std::string* err) {
+    kernel->stage = stage;
+    return translate(module, entry, options, context, kernel, err);
+  };
+  auto cached = find_or_build_kernel(source, options.simd_width, key, cache, compile_required, build, error);
+  if (!cached) return nullptr;
+  if (cached->stage != stage) {
+    *error = std::string("pipeline cache entry is not a ") + stage_suffix(stage) + " kernel";
+    return nullptr;
+  }
+  return linked.link(key, *cached, [&](uint64_t address, const CachedKernel& c, Compiled* k) {
+    k->function = reinterpret_cast<decltype(k->function)>(address);
+    describe(c, k);
+  }, error);
+}
 
 }  // namespace
 
@@ -27,61 +72,58 @@ std::shared_ptr<const CompiledVertexKernel> compile_vertex_kernel(const ShaderSo
                                                                   const BindingResolver& bindings, uint64_t layout_hash,
                                                                   KernelCache* cache, std::string* error,
                                                                   bool* compile_required) {
-  if (source.stage != ShaderStage::Vertex) {
-    *error = "compile_vertex_kernel needs a vertex shader";
-    return nullptr;
-  }
-  const uint64_t key = kernel_key(source, simd_width, layout_hash, vertex_input.hash() | 1);
-  if (auto kernel = linked_vertex.find(key)) return kernel;
-  auto translate = [&](const spirv::Module& module, const spirv::EntryPoint& entry, llvm::LLVMContext& context,
-                       CachedKernel* kernel, std::string* err) {
-    TranslateOptions options;
-    options.simd_width = simd_width;
-    options.bindings = bindings;
-    options.vertex_input = &vertex_input;
-    kernel->stage = ShaderStage::Vertex;
-    return translate_vertex(module, entry, options, context, kernel->symbol, &kernel->vertex_outputs, err);
-  };
-  auto cached = find_or_build_kernel(source, simd_width, key, cache, compile_required, translate, error);
-  if (!cached) return nullptr;
-  if (cached->stage != ShaderStage::Vertex) {
-    *error = "pipeline cache entry is not a vertex kernel";
-    return nullptr;
-  }
-  return linked_vertex.link(key, *cached, [](uint64_t address, const CachedKernel& c, CompiledVertexKernel* k) {
-    k->function = reinterpret_cast<abi::VertexKernelFn>(address);
-    k->outputs = c.vertex_outputs;
-  }, error);
+  TranslateOptions options{simd_width, bindings, &vertex_input};
+  return compile_stage(linked_vertex, source, options, kernel_key(source, simd_width, layout_hash, vertex_input.hash() | 1),
+                       cache, error, compile_required,
+                       [](const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& o,
+                          llvm::LLVMContext& context, CachedKernel* k, std::string* err) {
+                         return translate_vertex(module, entry, o, context, k->symbol, &k->vertex_outputs, err);
+                       },
+                       [](const CachedKernel& c, CompiledVertexKernel* k) { k->outputs = c.vertex_outputs; });
+}
+
+std::shared_ptr<const CompiledTessControlKernel> compile_tess_control_kernel(
+    const ShaderSource& source, uint32_t simd_width, const abi::VertexOutputLayout& vertex_outputs,
+    const BindingResolver& bindings, uint64_t layout_hash, KernelCache* cache, std::string* error, bool* compile_required) {
+  const abi::StageOutputMap inputs = abi::record_map(vertex_outputs);
+  TranslateOptions options{simd_width, bindings, nullptr, &inputs};
+  return compile_stage(linked_tess_control, source, options, kernel_key(source, simd_width, layout_hash, map_hash(inputs)),
+                       cache, error, compile_required,
+                       [](const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& o,
+                          llvm::LLVMContext& context, CachedKernel* k, std::string* err) {
+                         return translate_tess_control(module, entry, o, context, k->symbol, &k->tess_control, err);
+                       },
+                       [](const CachedKernel& c, CompiledTessControlKernel* k) { k->info = c.tess_control; });
+}
+
+std::shared_ptr<const CompiledTessEvalKernel> compile_tess_eval_kernel(const ShaderSource& source, uint32_t simd_width,
+                                                                       const abi::StageOutputMap& control_outputs,
+                                                                       const BindingResolver& bindings, uint64_t layout_hash,
+                                                                       KernelCache* cache, std::string* error,
+                                                                       bool* compile_required) {
+  TranslateOptions options{simd_width, bindings, nullptr, &control_outputs};
+  return compile_stage(linked_tess_eval, source, options,
+                       kernel_key(source, simd_width, layout_hash, map_hash(control_outputs) ^ kTessEvalVariant), cache,
+                       error, compile_required,
+                       [](const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& o,
+                          llvm::LLVMContext& context, CachedKernel* k, std::string* err) {
+                         return translate_tess_eval(module, entry, o, context, k->symbol, &k->tess_eval, err);
+                       },
+                       [](const CachedKernel& c, CompiledTessEvalKernel* k) { k->info = c.tess_eval; });
 }
 
 std::shared_ptr<const CompiledFragmentKernel> compile_fragment_kernel(const ShaderSource& source, uint32_t simd_width,
                                                                       const BindingResolver& bindings, uint64_t layout_hash,
                                                                       KernelCache* cache, std::string* error,
                                                                       bool* compile_required) {
-  if (source.stage != ShaderStage::Fragment) {
-    *error = "compile_fragment_kernel needs a fragment shader";
-    return nullptr;
-  }
-  const uint64_t key = kernel_key(source, simd_width, layout_hash, kFragmentVariant);
-  if (auto kernel = linked_fragment.find(key)) return kernel;
-  auto translate = [&](const spirv::Module& module, const spirv::EntryPoint& entry, llvm::LLVMContext& context,
-                       CachedKernel* kernel, std::string* err) {
-    TranslateOptions options;
-    options.simd_width = simd_width;
-    options.bindings = bindings;
-    kernel->stage = ShaderStage::Fragment;
-    return translate_fragment(module, entry, options, context, kernel->symbol, &kernel->fragment, err);
-  };
-  auto cached = find_or_build_kernel(source, simd_width, key, cache, compile_required, translate, error);
-  if (!cached) return nullptr;
-  if (cached->stage != ShaderStage::Fragment) {
-    *error = "pipeline cache entry is not a fragment kernel";
-    return nullptr;
-  }
-  return linked_fragment.link(key, *cached, [](uint64_t address, const CachedKernel& c, CompiledFragmentKernel* k) {
-    k->function = reinterpret_cast<abi::FragmentKernelFn>(address);
-    k->interface = c.fragment;
-  }, error);
+  TranslateOptions options{simd_width, bindings};
+  return compile_stage(linked_fragment, source, options, kernel_key(source, simd_width, layout_hash, kFragmentVariant),
+                       cache, error, compile_required,
+                       [](const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& o,
+                          llvm::LLVMContext& context, CachedKernel* k, std::string* err) {
+                         return translate_fragment(module, entry, o, context, k->symbol, &k->fragment, err);
+                       },
+                       [](const CachedKernel& c, CompiledFragmentKernel* k) { k->interface = c.fragment; });
 }
 
 }  // namespace kiln::compiler

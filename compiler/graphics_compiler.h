@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/abi/kernel_abi.h"
+#include "common/abi/shader_stage.h"
 #include "compiler/kernel_cache.h"
 #include "compiler/shader_source.h"
 #include "compiler/translator.h"
@@ -18,12 +19,28 @@
 namespace kiln::compiler {
 
 struct CompiledVertexKernel {
+  static constexpr ShaderStage kStage = ShaderStage::Vertex;
   abi::VertexKernelFn function = nullptr;
   uint32_t simd_width = 8;
   abi::VertexOutputLayout outputs;
 };
 
+struct CompiledTessControlKernel {
+  static constexpr ShaderStage kStage = ShaderStage::TessellationControl;
+  abi::TessControlKernelFn function = nullptr;
+  uint32_t simd_width = 8;
+  TessControlInfo info;
+};
+
+struct CompiledTessEvalKernel {
+  static constexpr ShaderStage kStage = ShaderStage::TessellationEvaluation;
+  abi::TessEvalKernelFn function = nullptr;
+  uint32_t simd_width = 8;
+  TessEvalInfo info;
+};
+
 struct CompiledFragmentKernel {
+  static constexpr ShaderStage kStage = ShaderStage::Fragment;
   abi::FragmentKernelFn function = nullptr;
   uint32_t simd_width = 8;  // a multiple of 4: W / 4 quads per call
   abi::FragmentInterface interface;
@@ -37,6 +54,18 @@ std::shared_ptr<const CompiledVertexKernel> compile_vertex_kernel(const ShaderSo
                                                                   const BindingResolver& bindings, uint64_t layout_hash,
                                                                   KernelCache* cache, std::string* error,
                                                                   bool* compile_required = nullptr);
+
+// Tessellation kernels are compiled against the stage before them: a control kernel against the
+// vertex kernel's output layout, an evaluation kernel against the control kernel's outputs map.
+std::shared_ptr<const CompiledTessControlKernel> compile_tess_control_kernel(
+    const ShaderSource& source, uint32_t simd_width, const abi::VertexOutputLayout& vertex_outputs,
+    const BindingResolver& bindings, uint64_t layout_hash, KernelCache* cache, std::string* error,
+    bool* compile_required = nullptr);
+std::shared_ptr<const CompiledTessEvalKernel> compile_tess_eval_kernel(const ShaderSource& source, uint32_t simd_width,
+                                                                       const abi::StageOutputMap& control_outputs,
+                                                                       const BindingResolver& bindings, uint64_t layout_hash,
+                                                                       KernelCache* cache, std::string* error,
+                                                                       bool* compile_required = nullptr);
 
 std::shared_ptr<const CompiledFragmentKernel> compile_fragment_kernel(const ShaderSource& source, uint32_t simd_width,
                                                                       const BindingResolver& bindings, uint64_t layout_hash,

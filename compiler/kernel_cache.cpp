@@ -5,7 +5,7 @@
 namespace kiln::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '1', '1'};
+constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '1', '2'};
 
 class Writer {
  public:
@@ -61,16 +61,77 @@ class Reader {
   bool ok_ = true;
 };
 
+// Bounds a damaged cache cannot exceed: a control kernel's patch memory (32 vertices of 32
+// Locations of vec4 with built-ins are well below it).
+constexpr uint32_t kMaxPatchMemory = 1u << 20;
+
+void write_vertex_outputs(Writer& w, const abi::VertexOutputLayout& l) {
+  for (uint32_t v : {l.slot_count, uint32_t(l.point_size_slot), uint32_t(l.layer_slot), uint32_t(l.viewport_index_slot),
+                     uint32_t(l.clip_distance_slot), l.clip_distance_count, uint32_t(l.cull_distance_slot), l.cull_distance_count})
+    w.u32(v);
+  for (int32_t slot : l.location_slot) w.u32(static_cast<uint32_t>(slot));
+}
+
+bool read_vertex_outputs(Reader& r, abi::VertexOutputLayout* l) {
+  l->slot_count = r.u32();
+  l->point_size_slot = static_cast<int32_t>(r.u32());
+  l->layer_slot = static_cast<int32_t>(r.u32());
+  l->viewport_index_slot = static_cast<int32_t>(r.u32());
+  l->clip_distance_slot = static_cast<int32_t>(r.u32());
+  l->clip_distance_count = r.u32();
+  l->cull_distance_slot = static_cast<int32_t>(r.u32());
+  l->cull_distance_count = r.u32();
+  for (int32_t& slot : l->location_slot) slot = static_cast<int32_t>(r.u32());
+  return l->slot_count >= 1 && l->slot_count <= 64;
+}
+
+void write_modes(Writer& w, const abi::TessellationModes& m) {
+  for (uint32_t v : {uint32_t(m.domain), uint32_t(m.spacing), uint32_t(m.vertex_order), uint32_t(m.point_mode), m.output_vertices})
+    w.u32(v);
+}
+
+bool read_modes(Reader& r, abi::TessellationModes* m) {
+  const uint32_t domain = r.u32(), spacing = r.u32(), order = r.u32(), point_mode = r.u32();
+  m->output_vertices = r.u32();
+  if (domain > 3 || spacing > 3 || order > 2 || m->output_vertices > abi::kMaxPatchVertices) return false;
+  m->domain = uint8_t(domain);
+  m->spacing = uint8_t(spacing);
+  m->vertex_order = uint8_t(order);
+  m->point_mode = point_mode != 0;
+  return true;
+}
+
+// Every address of a StageOutputMap, in one fixed order.
+template <typename Map, typename Fn>
+void for_each_address(Map& map, Fn&& fn) {
+  for (auto& location : map.location)
+    for (auto& a : location) fn(a);
+  for (auto& location : map.patch_location)
+    for (auto& a : location) fn(a);
+  for (auto& a : map.position) fn(a);
+  fn(map.point_size);
+  for (auto& a : map.clip_distance) fn(a);
+  for (auto& a : map.cull_distance) fn(a);
+}
+
 // The stage-specific part of an entry, field by field (no raw struct bytes: a damaged cache must
 // not produce out-of-range enums or bools).
 void write_stage(Writer& w, const CachedKernel& k) {
   w.u32(static_cast<uint32_t>(k.stage));
   if (k.stage == ShaderStage::Vertex) {
-    const abi::VertexOutputLayout& l = k.vertex_outputs;
-    for (uint32_t v : {l.slot_count, uint32_t(l.point_size_slot), uint32_t(l.layer_slot), uint32_t(l.viewport_index_slot),
-                       uint32_t(l.clip_distance_slot), l.clip_distance_count, uint32_t(l.cull_distance_slot), l.cull_distance_count})
-      w.u32(v);
-    for (int32_t slot : l.location_slot) w.u32(static_cast<uint32_t>(slot));
+    write_vertex_outputs(w, k.vertex_outputs);
+  } else if (k.stage == ShaderStage::TessellationControl) {
+    const TessControlInfo& c = k.tess_control;
+    write_modes(w, c.modes);
+    for (uint32_t v : {uint32_t(c.uses_barrier), c.vertex_bytes, c.patch_bytes}) w.u32(v);
+    w.u32(c.outputs.vertex_count);
+    for_each_address(c.outputs, [&](const abi::StageOutputAddress& a) {
+      w.u32(static_cast<uint32_t>(a.offset));
+      w.u32(a.stride);
+    });
+  } else if (k.stage == ShaderStage::TessellationEvaluation) {
+    write_modes(w, k.tess_eval.modes);
+    write_vertex_outputs(w, k.tess_eval.outputs);
   } else if (k.stage == ShaderStage::Fragment) {
     const abi::FragmentInterface& f = k.fragment;
     w.u32(f.input_location_mask);
@@ -93,19 +154,26 @@ bool read_stage(Reader& r, CachedKernel* k) {
   const uint32_t stage = r.u32();
   if (stage >= kShaderStageCount) return false;
   k->stage = static_cast<ShaderStage>(stage);
-  if (k->stage == ShaderStage::Vertex) {
-    abi::VertexOutputLayout& l = k->vertex_outputs;
-    l.slot_count = r.u32();
-    l.point_size_slot = static_cast<int32_t>(r.u32());
-    l.layer_slot = static_cast<int32_t>(r.u32());
-    l.viewport_index_slot = static_cast<int32_t>(r.u32());
-    l.clip_distance_slot = static_cast<int32_t>(r.u32());
-    l.clip_distance_count = r.u32();
-    l.cull_distance_slot = static_cast<int32_t>(r.u32());
-    l.cull_distance_count = r.u32();
-    for (int32_t& slot : l.location_slot) slot = static_cast<int32_t>(r.u32());
-    return l.slot_count >= 1 && l.slot_count <= 64;
+  if (k->stage == ShaderStage::Vertex) return read_vertex_outputs(r, &k->vertex_outputs);
+  if (k->stage == ShaderStage::TessellationControl) {
+    TessControlInfo& c = k->tess_control;
+    if (!read_modes(r, &c.modes)) return false;
+    c.uses_barrier = r.u32() != 0;
+    c.vertex_bytes = r.u32();
+    c.patch_bytes = r.u32();
+    c.outputs.vertex_count = r.u32();
+    // Offsets past the memory the engine allocates would make the evaluation kernel read out of it.
+    bool in_range = c.vertex_bytes <= kMaxPatchMemory && c.patch_bytes <= kMaxPatchMemory &&
+                    c.outputs.vertex_count <= abi::kMaxPatchVertices;
+    for_each_address(c.outputs, [&](abi::StageOutputAddress& a) {
+      a.offset = static_cast<int32_t>(r.u32());
+      a.stride = r.u32();
+      in_range &= a.offset < int32_t(kMaxPatchMemory) && a.stride <= kMaxPatchMemory;
+    });
+    return in_range;
   }
+  if (k->stage == ShaderStage::TessellationEvaluation)
+    return read_modes(r, &k->tess_eval.modes) && read_vertex_outputs(r, &k->tess_eval.outputs);
   if (k->stage == ShaderStage::Fragment) {
     abi::FragmentInterface& f = k->fragment;
     f.input_location_mask = r.u32();

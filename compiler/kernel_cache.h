@@ -18,13 +18,16 @@
 namespace kiln::compiler {
 
 // Object code plus what the stage's caller needs besides the function address: the compute
-// info, or a vertex kernel's output layout, or a fragment kernel's interface.
+// info, a vertex kernel's output layout, a tessellation kernel's info or a fragment kernel's
+// interface.
 struct CachedKernel {
   std::string symbol;
   uint32_t simd_width = 0;
   ShaderStage stage = ShaderStage::Compute;
   ComputeKernelInfo info;
   abi::VertexOutputLayout vertex_outputs;
+  TessControlInfo tess_control;
+  TessEvalInfo tess_eval;
   abi::FragmentInterface fragment;
   std::vector<char> object;  // host object code from Jit::compile_to_object
 };

@@ -334,6 +334,7 @@ bool Translator::setup_variables() {
           error_ = "outputs are not supported in this stage";
           return false;
         }
+        if (entry.model == spv::ExecutionModel::TessellationControl) return tess_control_output(id, pointee);
         return private_variable(id, var, pointee);
       case spv::StorageClass::Input: {
         if (is_stage_io_variable(id, var)) return private_variable(id, var, pointee);  // filled by graphics_prologue
@@ -1023,12 +1024,13 @@ bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handle
       const auto scope = m.constant_uint(inst.operands[0]);
       b.CreateFence(llvm::AtomicOrdering::AcquireRelease);
       if (scope && *scope == static_cast<uint32_t>(spv::Scope::Workgroup)) {
-        info_.uses_barrier = true;
-        llvm::Value* fn = b.CreateLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), invocation,
-                                                                          offsetof(abi::ComputeInvocation, workgroup_barrier)));
-        llvm::Value* context = b.CreateLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), invocation,
-                                                                               offsetof(abi::ComputeInvocation, barrier_context)));
-        b.CreateCall(llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy()}, false), fn, {context});
+        if (entry.model == spv::ExecutionModel::TessellationControl) {
+          tess_control_.uses_barrier = true;
+          call_barrier(offsetof(abi::TessControlInvocation, barrier), offsetof(abi::TessControlInvocation, barrier_context));
+        } else {
+          info_.uses_barrier = true;
+          call_barrier(offsetof(abi::ComputeInvocation, workgroup_barrier), offsetof(abi::ComputeInvocation, barrier_context));
+        }
         b.CreateFence(llvm::AtomicOrdering::AcquireRelease);
       }
       return true;
@@ -1041,6 +1043,13 @@ bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handle
       *handled = false;
       return true;
   }
+}
+
+void Translator::call_barrier(size_t function_offset, size_t context_offset) {
+  auto& b = builder_;
+  llvm::Value* fn = b.CreateLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), invocation, function_offset));
+  llvm::Value* context = b.CreateLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), invocation, context_offset));
+  b.CreateCall(llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy()}, false), fn, {context});
 }
 
 bool is_atomic_instruction(spv::Op op) {

@@ -35,6 +35,8 @@ struct TranslateOptions {
   uint32_t simd_width = 8;  // W: lanes per kernel call (4, 8 or 16)
   BindingResolver bindings;
   const VertexInputKey* vertex_input = nullptr;  // vertex kernels: the attributes they fetch
+  // Tessellation kernels: where the stage before left what they read by Location or built-in.
+  const abi::StageOutputMap* previous_stage = nullptr;
 };
 
 struct ComputeKernelInfo {
@@ -61,5 +63,29 @@ std::unique_ptr<llvm::Module> translate_fragment(const spirv::Module& module, co
                                                  const TranslateOptions& options, llvm::LLVMContext& context,
                                                  const std::string& symbol, abi::FragmentInterface* interface,
                                                  std::string* error);
+
+// What the engine needs of a tessellation control kernel besides its address.
+struct TessControlInfo {
+  abi::TessellationModes modes;
+  bool uses_barrier = false;
+  uint32_t vertex_bytes = 0;                // per-vertex output memory of one patch
+  uint32_t patch_bytes = abi::kTessLevelBytes;  // per-patch output memory (levels first)
+  abi::StageOutputMap outputs;              // where the evaluation kernel finds what it reads
+};
+// ... and of a tessellation evaluation kernel.
+struct TessEvalInfo {
+  abi::TessellationModes modes;
+  abi::VertexOutputLayout outputs;
+};
+
+// The tessellation stages (ABI in kernel_abi.h; translate_tessellation.cpp). `options.previous_stage`
+// must be set: the vertex stage's record_map for a control kernel, the control kernel's
+// TessControlInfo::outputs for an evaluation kernel.
+std::unique_ptr<llvm::Module> translate_tess_control(const spirv::Module& module, const spirv::EntryPoint& entry,
+                                                     const TranslateOptions& options, llvm::LLVMContext& context,
+                                                     const std::string& symbol, TessControlInfo* info, std::string* error);
+std::unique_ptr<llvm::Module> translate_tess_eval(const spirv::Module& module, const spirv::EntryPoint& entry,
+                                                  const TranslateOptions& options, llvm::LLVMContext& context,
+                                                  const std::string& symbol, TessEvalInfo* info, std::string* error);
 
 }  // namespace kiln::compiler

@@ -6,6 +6,7 @@
 //   translate_dot.cpp     integer dot products (OpSDot and relatives)
 //   translate_stage_io.cpp vertex/fragment kernels: Input/Output variables, vertex fetch,
 //                         graphics built-ins, discard/demote, derivatives, helper-lane masking
+//   translate_tessellation.cpp tessellation control/evaluation kernels: patch memory, arrayed I/O
 //
 // Value model: every SPIR-V value is a list of "leaves", one per scalar component in declaration
 // order (a vec4 has 4 leaves, a struct the leaves of its members); each leaf is an LLVM vector
@@ -137,8 +138,10 @@ class Translator {
   bool image_variable(Id id, Id pointee, uint32_t set, uint32_t binding);
   bool image_instruction(const spirv::Instruction& inst, bool* handled);
 
-  // --- translate_stage_io.cpp (vertex and fragment kernels) ---
-  bool graphics() const { return entry.model == spv::ExecutionModel::Vertex || entry.model == spv::ExecutionModel::Fragment; }
+  // --- translate_stage_io.cpp (vertex and fragment kernels; the graphics stages' shared paths) ---
+  bool graphics() const {
+    return entry.model == spv::ExecutionModel::Vertex || entry.model == spv::ExecutionModel::Fragment || tessellation();
+  }
   void begin_graphics_kernel();   // resources, faults, the lanes that run
   bool graphics_prologue();       // after setup_variables: inputs fetched/loaded, outputs preset
   bool graphics_epilogue();       // outputs stored to the ABI's arrays; returns from the kernel
@@ -153,6 +156,21 @@ class Translator {
   // Whether Input/Output variable `id` lives as a private per-lane variable (graphics Location
   // inputs and all graphics outputs) rather than as a read-only built-in.
   bool is_stage_io_variable(Id id, const spirv::Variable& var) const;
+
+  // --- translate_tessellation.cpp ---
+  bool tessellation() const {
+    return entry.model == spv::ExecutionModel::TessellationControl ||
+           entry.model == spv::ExecutionModel::TessellationEvaluation;
+  }
+  void begin_tessellation_kernel();
+  // A control kernel's Output variable: memory the patch's invocations share.
+  bool tess_control_output(Id id, Id pointee);
+  bool tessellation_prologue();   // inputs loaded from the previous stage's memory
+  bool tess_control_epilogue();   // reports where the outputs are; returns
+  llvm::Value* tessellation_builtin(spv::BuiltIn builtin, uint32_t component);
+  // OpControlBarrier's call into the engine (compute: ComputeInvocation; control: TessControlInvocation).
+  void call_barrier(size_t function_offset, size_t context_offset);
+  abi::TessellationModes tessellation_modes() const;
 
   // --- translate_sample.cpp ---
   bool sample_instruction(const spirv::Instruction& inst, bool* handled);
@@ -184,6 +202,8 @@ class Translator {
   bool dual_source_slot_taken_ = false;          // fragment: an Index 0 output uses abi::kDualSourceOutputSlot
   abi::VertexOutputLayout vertex_outputs_;
   abi::FragmentInterface fragment_interface_;
+  TessControlInfo tess_control_;                          // control kernels: what translation reports
+  std::unordered_map<Id, uint32_t> tess_output_offsets_;  // control kernels: an output's offset in its memory
   llvm::GlobalVariable* null_record = nullptr;  // a zero descriptor record for unbound sets
   llvm::IRBuilder<> builder_;
   llvm::IRBuilder<> alloca_builder_;     // inserts allocas at the top of the entry block

@@ -45,7 +45,17 @@ static VkPhysicalDeviceLimits make_limits() {
   l.maxVertexInputAttributeOffset = 2047;
   l.maxVertexInputBindingStride = 2048;
   l.maxVertexOutputComponents = 128;
-  // Tessellation and geometry shaders are not supported yet: the spec requires 0 for their limits.
+  // Tessellation (docs/design/tessellation.md): patches of up to abi::kMaxPatchVertices points,
+  // kMaxVaryingLocations Locations between every two stages, levels up to 64.
+  l.maxTessellationGenerationLevel = 64;
+  l.maxTessellationPatchSize = abi::kMaxPatchVertices;
+  l.maxTessellationControlPerVertexInputComponents = abi::kMaxVaryingLocations * 4;
+  l.maxTessellationControlPerVertexOutputComponents = abi::kMaxVaryingLocations * 4;
+  l.maxTessellationControlPerPatchOutputComponents = 120;  // the spec's minimum; patch memory has room for 128
+  l.maxTessellationControlTotalOutputComponents = 4096;
+  l.maxTessellationEvaluationInputComponents = abi::kMaxVaryingLocations * 4;
+  l.maxTessellationEvaluationOutputComponents = abi::kMaxVaryingLocations * 4;
+  // Geometry shaders are not supported yet: the spec requires 0 for their limits.
   l.maxFragmentInputComponents = 128;
   l.maxFragmentOutputAttachments = 8;
   l.maxFragmentDualSrcAttachments = 1;  // dualSrcBlend: Location 0 Index 1 blends attachment 0

@@ -1,6 +1,6 @@
 // vkCreateGraphicsPipelines: every create-info state becomes an exec::GraphicsState (the static
-// state draws merge dynamic state over) and the vertex and fragment stages become kernels through
-// compiler/graphics_compiler.h. Stages Kiln cannot run (tessellation, geometry, mesh) and shaders
+// state draws merge dynamic state over) and the vertex, tessellation and fragment stages become
+// kernels through compiler/graphics_compiler.h. Stages Kiln cannot run (geometry, mesh) and shaders
 // the compiler rejects make creation fail with one log line, never a pipeline that draws wrongly.
 #include <algorithm>
 
@@ -171,20 +171,84 @@ VkResult fail(const char* why) {
   return VK_ERROR_INVALID_SHADER_NV;
 }
 
+exec::TessellationKernels tessellation_kernels(const compiler::CompiledTessControlKernel& control,
+                                                const compiler::CompiledTessEvalKernel& evaluation,
+                                                const VkPipelineTessellationStateCreateInfo* state) {
+  exec::TessellationKernels t;
+  t.control = control.function;
+  t.control_width = control.simd_width;
+  t.output_vertices = control.info.modes.output_vertices;
+  t.control_uses_barrier = control.info.uses_barrier;
+  t.control_vertex_bytes = control.info.vertex_bytes;
+  t.control_patch_bytes = control.info.patch_bytes;
+  t.evaluation = evaluation.function;
+  t.evaluation_width = evaluation.simd_width;
+  t.evaluation_outputs = evaluation.info.outputs;
+  // Either shader may declare a mode (the evaluation shader's wins where both do: they must agree).
+  auto pick = [](uint8_t evaluation_mode, uint8_t control_mode) { return evaluation_mode ? evaluation_mode : control_mode; };
+  const abi::TessellationModes& c = control.info.modes;
+  const abi::TessellationModes& e = evaluation.info.modes;
+  constexpr exec::gfx::TessDomain kDomains[] = {exec::gfx::TessDomain::Triangles, exec::gfx::TessDomain::Triangles,
+                                                exec::gfx::TessDomain::Quads, exec::gfx::TessDomain::Isolines};
+  constexpr exec::gfx::TessSpacing kSpacings[] = {exec::gfx::TessSpacing::Equal, exec::gfx::TessSpacing::Equal,
+                                                  exec::gfx::TessSpacing::FractionalEven, exec::gfx::TessSpacing::FractionalOdd};
+  t.tessellator.domain = kDomains[pick(e.domain, c.domain)];
+  t.tessellator.spacing = kSpacings[pick(e.spacing, c.spacing)];
+  t.tessellator.counter_clockwise = pick(e.vertex_order, c.vertex_order) != 1;
+  t.tessellator.point_mode = e.point_mode || c.point_mode;
+  if (state)
+    if (const auto* origin = find_in_chain<VkPipelineTessellationDomainOriginStateCreateInfo>(state->pNext))
+      t.tessellator.origin_lower_left = origin->domainOrigin == VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT;
+  return t;
+}
+
+// The control kernel, compiled against the vertex kernel's outputs, then the evaluation kernel
+// against the control kernel's (compiler/graphics_compiler.h).
+VkResult compile_tessellation(const VkPipelineShaderStageCreateInfo& control_stage,
+                              const VkPipelineShaderStageCreateInfo& evaluation_stage,
+                              const VkPipelineTessellationStateCreateInfo* state, const compiler::BindingResolver& bindings,
+                              uint64_t layout_hash, compiler::KernelCache* kernels, bool must_not_compile,
+                              GraphicsPipelinePart* g) {
+  bool compile_required = false;
+  std::string error;
+  compiler::ShaderSource source;
+  if (const char* why = shader_source_of(control_stage, &source)) return fail(why);
+  g->tess_control = compiler::compile_tess_control_kernel(source, host_simd_width(), g->vertex->outputs, bindings,
+                                                          layout_hash, kernels, &error,
+                                                          must_not_compile ? &compile_required : nullptr);
+  if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
+  if (!g->tess_control) return fail(error.c_str());
+  if (const char* why = shader_source_of(evaluation_stage, &source)) return fail(why);
+  g->tess_eval = compiler::compile_tess_eval_kernel(source, host_simd_width(), g->tess_control->info.outputs, bindings,
+                                                    layout_hash, kernels, &error,
+                                                    must_not_compile ? &compile_required : nullptr);
+  if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
+  if (!g->tess_eval) return fail(error.c_str());
+  if (!(g->dynamic_mask & kDynPrimitiveTopology) && g->state.input_assembly.topology != VK_PRIMITIVE_TOPOLOGY_PATCH_LIST)
+    return fail("tessellation shaders need the patch-list topology");
+  g->kernels.tessellation = tessellation_kernels(*g->tess_control, *g->tess_eval, state);
+  return VK_SUCCESS;
+}
+
 VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreateInfo& info, PipelineCache* cache,
                                   const VkAllocationCallbacks* allocator, VkPipeline* out) {
   GraphicsPipelinePart g;
   if (const char* why = parse_fixed_function(info, &g)) return fail(why);
   if (const char* why = parse_attachments(info, &g)) return fail(why);
   const VkPipelineShaderStageCreateInfo* vertex_stage = nullptr;
+  const VkPipelineShaderStageCreateInfo* control_stage = nullptr;
+  const VkPipelineShaderStageCreateInfo* evaluation_stage = nullptr;
   const VkPipelineShaderStageCreateInfo* fragment_stage = nullptr;
   for (uint32_t i = 0; i < info.stageCount; ++i) {
     const VkPipelineShaderStageCreateInfo& s = info.pStages[i];
     if (s.stage == VK_SHADER_STAGE_VERTEX_BIT) vertex_stage = &s;
+    else if (s.stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT) control_stage = &s;
+    else if (s.stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT) evaluation_stage = &s;
     else if (s.stage == VK_SHADER_STAGE_FRAGMENT_BIT) fragment_stage = &s;
-    else return fail("only vertex and fragment stages are supported (no tessellation, geometry or mesh shaders)");
+    else return fail("geometry, task and mesh shaders are not supported");
   }
   if (!vertex_stage) return fail("a graphics pipeline needs a vertex shader");
+  if (!control_stage != !evaluation_stage) return fail("tessellation needs both a control and an evaluation shader");
   if (g.state.rasterization.rasterizer_discard && !(g.dynamic_mask & kDynRasterizerDiscardEnable)) fragment_stage = nullptr;
 
   // With dynamic vertex input, pVertexInputState is ignored; the kernel made here reads no input
@@ -207,6 +271,11 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
   if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
   if (!g.vertex) return fail(error.c_str());
   const compiler::ShaderSource vertex_source = source;
+  if (control_stage) {
+    const VkResult r = compile_tessellation(*control_stage, *evaluation_stage, info.pTessellationState, bindings, layout_hash,
+                                            kernels, must_not_compile, &g);
+    if (r != VK_SUCCESS) return r;
+  }
   if (fragment_stage) {
     if (const char* why = shader_source_of(*fragment_stage, &source)) return fail(why);
     g.fragment = compiler::compile_fragment_kernel(source, host_simd_width(), bindings, layout_hash, kernels, &error,

@@ -304,9 +304,16 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features13.privateData = VK_TRUE;
   // Multiview: a draw repeats per view with ViewIndex, into layer = view; load/clear ops,
   // vkCmdClearAttachments and resolves act per view (pipeline/draw.cpp, memory/attachment_ops;
-  // tests/e2e/draw_features_test.cpp MultiviewRendersEachViewIntoItsLayer). Geometry and
-  // tessellation shaders do not exist yet, so multiview with them stays FALSE.
+  // tests/e2e/draw_features_test.cpp MultiviewRendersEachViewIntoItsLayer). Geometry shaders do
+  // not exist yet and the tessellation producer does not repeat patches per view, so multiview
+  // with either stays FALSE.
   pd->features11.multiview = VK_TRUE;
+  // Tessellation: control kernels per patch (fibers across barriers), the tessellator and
+  // evaluation kernels feed the primitive stream (pipeline/graphics/tessellation_producer.cpp,
+  // compiler/translate_tessellation.cpp; tests/e2e/tessellation_test.cpp,
+  // tests/unit/tessellation_draw_test.cpp). Point size from these stages
+  // (shaderTessellationAndGeometryPointSize) and dynamic patch control points are not supported.
+  pd->features.tessellationShader = VK_TRUE;
   // Layouts never change memory in Kiln; depth and stencil aspects in different layouts
   // (barriers, render passes, dynamic rendering) are accepted everywhere
   // (DrawFeaturesTest.DepthAndStencilAspectsInSeparateLayouts).
@@ -466,7 +473,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->extendedDynamicState2 = VK_TRUE;
         // The logic op is read when a draw merges its dynamic state (DrawFeaturesTest.DynamicLogicOp).
         f->extendedDynamicState2LogicOp = VK_TRUE;
-        f->extendedDynamicState2PatchControlPoints = VK_FALSE;  // no tessellation
+        f->extendedDynamicState2PatchControlPoints = VK_FALSE;  // patch size is baked into kernels
         break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT: {
@@ -507,7 +514,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         // primitive before a cut is dropped (DrawFeaturesTest.ListRestartDropsTheIncompletePrimitive).
         auto* f = reinterpret_cast<VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT*>(s);
         f->primitiveTopologyListRestart = VK_TRUE;
-        f->primitiveTopologyPatchListRestart = VK_FALSE;  // no tessellation
+        f->primitiveTopologyPatchListRestart = VK_FALSE;  // patch lists ignore cuts
         break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT: {

@@ -17,6 +17,8 @@ namespace kiln {
 
 struct GraphicsPipelinePart {
   std::shared_ptr<const compiler::CompiledVertexKernel> vertex;      // keep the kernels alive
+  std::shared_ptr<const compiler::CompiledTessControlKernel> tess_control;  // null: no tessellation
+  std::shared_ptr<const compiler::CompiledTessEvalKernel> tess_eval;
   std::shared_ptr<const compiler::CompiledFragmentKernel> fragment;  // null: no fragment shader
   exec::GraphicsKernels kernels;
   exec::GraphicsState state;  // static state; state.kernels points at `kernels`

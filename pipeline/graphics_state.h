@@ -27,8 +27,8 @@ struct TessellationKernels {
   uint32_t control_width = 8;
   uint32_t output_vertices = 1;              // OutputVertices: control invocations per patch
   bool control_uses_barrier = false;
-  abi::VertexOutputLayout control_outputs;   // per-vertex records
-  abi::PatchOutputLayout patch_outputs;      // the patch record
+  uint32_t control_vertex_bytes = 0;         // a patch's per-vertex output memory (abi::TessControlInvocation::outputs)
+  uint32_t control_patch_bytes = abi::kTessLevelBytes;  // its per-patch output memory, levels first
   abi::TessEvalKernelFn evaluation = nullptr;
   uint32_t evaluation_width = 8;
   abi::VertexOutputLayout evaluation_outputs;

@@ -275,41 +275,71 @@ struct VertexInvocation {
 using VertexKernelFn = void (*)(const VertexInvocation* invocation);
 
 // ---------------------------------------------------------------------------------------------
-// Tessellation kernels (docs/design/tessellation.md). Between the stages of a patch, vertices
-// live in memory as records (array of structures), because tessellation shaders read other
-// invocations' vertices (gl_in[i], gl_out[i]): a record of `slot_count` slots of four 32-bit
-// values, value (slot s, component c) of record r at records[(r * slot_count + s) * 4 + c].
-// Which Location or built-in lives in which slot is the writing stage's VertexOutputLayout (its
-// compiler reports it; the reading stage is compiled against that layout).
+// Tessellation kernels (docs/design/tessellation.md). Tessellation shaders read other invocations'
+// vertices (gl_in[i], gl_out[i]), so between the stages of a patch vertices live in memory, not in
+// lanes: the vertex stage's records (VertexOutputLayout slots, one record per control point), and
+// the control stage's output variables as the control kernel lays them out (natural layout, one
+// region per variable, shared by the patch's invocations). A reading stage is compiled against a
+// StageOutputMap of the stage before it: where each Location component and built-in is.
 // ---------------------------------------------------------------------------------------------
 constexpr uint32_t kMaxPatchVertices = 32;  // maxTessellationPatchSize
-// Where a tessellation control kernel puts its per-patch outputs: one record of slot_count slots.
-// TessLevelOuter[0..3] are slot kTessLevelOuterSlot's components, TessLevelInner[0..1] the first
-// two of kTessLevelInnerSlot; Patch-decorated Location outputs follow.
-constexpr uint32_t kTessLevelOuterSlot = 0, kTessLevelInnerSlot = 1;
-struct PatchOutputLayout {
-  uint32_t slot_count = 2;
-  int32_t location_slot[kMaxVaryingLocations];  // Patch Location L's four components; -1 if unwritten
-  PatchOutputLayout() { for (int32_t& s : location_slot) s = -1; }
+// A per-patch value's place: bytes from the start of the patch's memory (-1: never written).
+// Per-vertex values: vertex v's copy is at offset + v * stride.
+struct StageOutputAddress {
+  int32_t offset = -1;
+  uint32_t stride = 0;
 };
+struct StageOutputMap {
+  uint32_t vertex_count = 0;  // vertices whose per-vertex values exist (the reader reads zero past them)
+  StageOutputAddress location[kMaxVaryingLocations][4];        // per-vertex Location outputs
+  StageOutputAddress patch_location[kMaxVaryingLocations][4];  // Patch Location outputs
+  StageOutputAddress position[4], point_size, clip_distance[kMaxClipDistances], cull_distance[kMaxClipDistances];
+};
+// The vertex stage's records as a StageOutputMap (control points padded to kMaxPatchVertices).
+inline StageOutputMap record_map(const VertexOutputLayout& l) {
+  StageOutputMap map;
+  map.vertex_count = kMaxPatchVertices;
+  const uint32_t stride = l.slot_count * 16;
+  auto at = [&](int32_t slot, uint32_t component) {
+    return slot < 0 ? StageOutputAddress{} : StageOutputAddress{int32_t((uint32_t(slot) * 4 + component) * 4), stride};
+  };
+  for (uint32_t loc = 0; loc < kMaxVaryingLocations; ++loc)
+    for (uint32_t c = 0; c < 4; ++c) map.location[loc][c] = at(l.location_slot[loc], c);
+  for (uint32_t c = 0; c < 4; ++c) map.position[c] = at(0, c);
+  map.point_size = at(l.point_size_slot, 0);
+  for (uint32_t k = 0; k < l.clip_distance_count; ++k) map.clip_distance[k] = at(l.clip_distance_slot + int32_t(k / 4), k % 4);
+  for (uint32_t k = 0; k < l.cull_distance_count; ++k) map.cull_distance[k] = at(l.cull_distance_slot + int32_t(k / 4), k % 4);
+  return map;
+}
+// The per-patch memory of a control kernel starts with TessLevelOuter[4] and TessLevelInner[2].
+constexpr uint32_t kTessLevelOuterOffset = 0, kTessLevelInnerOffset = 16, kTessLevelBytes = 32;
+
+// The execution modes of the tessellation stages (either stage may declare them); 0 = not declared.
+struct TessellationModes {
+  uint8_t domain = 0;      // 1 triangles, 2 quads, 3 isolines
+  uint8_t spacing = 0;     // 1 equal, 2 fractional even, 3 fractional odd
+  uint8_t vertex_order = 0;  // 1 cw, 2 ccw
+  bool point_mode = false;
+  uint32_t output_vertices = 0;  // OutputVertices
+};
+
 // One call runs invocations invocation_base .. invocation_base + lane_count - 1 (InvocationId) of
-// one patch: the patch's output vertices, W at a time. The invocations of a patch share `outputs`
-// and `patch_outputs`; a kernel writes its own vertex's record and may read any other after a
-// barrier.
+// one patch: the patch's output vertices, W at a time. The invocations of a patch share
+// `outputs` and `patch_outputs` (zeroed before the first call).
 struct TessControlInvocation {
   const ResourceContext* resources;
   uint32_t* faults;                // kFault* bits (never null)
-  const uint32_t* inputs;          // the patch's input control points: patch_vertices records
-  uint32_t input_slots;            // slot_count of the input records (the previous stage's layout)
+  const uint32_t* inputs;          // the patch's input control points: vertex-stage records, kMaxPatchVertices of them
+  uint32_t input_slots;            // slot_count of the input records (the vertex stage's layout)
   uint32_t patch_vertices;         // PatchVertices: input control points (<= kMaxPatchVertices)
   uint32_t primitive_id;           // PrimitiveId: the patch's index in the draw (instance)
   uint32_t invocation_base;        // InvocationId of lane 0
   uint32_t lane_count;             // lanes >= lane_count are inactive
   uint32_t view_index;             // ViewIndex (multiview), 0 otherwise
-  uint32_t* outputs;               // OutputVertices records in the kernel's VertexOutputLayout
-  uint32_t* patch_outputs;         // one record in the kernel's PatchOutputLayout
-  // OpControlBarrier: suspends these lanes until every invocation of the patch has reached a
-  // barrier (null when the patch's invocations fit in one call: the lanes are already in step).
+  uint32_t* outputs;               // per-vertex output variables (TessControlInfo::vertex_bytes)
+  uint32_t* patch_outputs;         // per-patch outputs, tessellation levels first (TessControlInfo::patch_bytes)
+  // OpControlBarrier: returns once every invocation of the patch has reached a barrier (never
+  // null; a no-op when the patch's invocations run in one call, whose lanes are in step).
   void (*barrier)(void* barrier_context);
   void* barrier_context;
 };
@@ -319,9 +349,8 @@ struct TessEvalInvocation {
   const ResourceContext* resources;
   uint32_t* faults;                // kFault* bits (never null)
   const float* tess_coord;         // [3 * W]: TessCoord u of each lane, then v, then w
-  const uint32_t* inputs;          // the patch's control points: patch_vertices records
-  uint32_t input_slots;            // slot_count of those records (the control stage's layout)
-  const uint32_t* patch_inputs;    // the patch record (the control stage's PatchOutputLayout)
+  const uint32_t* inputs;          // the control stage's per-vertex outputs
+  const uint32_t* patch_inputs;    // the control stage's per-patch outputs
   uint32_t patch_vertices;         // PatchVertices: the control stage's output vertices
   uint32_t primitive_id;           // PrimitiveId: the patch's index in the draw (instance)
   uint32_t lane_count;             // lanes >= lane_count are inactive

@@ -31,11 +31,14 @@ struct TessellationScratch {
 };
 thread_local TessellationScratch scratch;
 
-float float_at(const std::vector<uint32_t>& record, uint32_t slot, uint32_t component) {
+float float_at(const std::vector<uint32_t>& memory, uint32_t byte_offset) {
   float f;
-  memcpy(&f, &record[slot * 4 + component], 4);
+  memcpy(&f, reinterpret_cast<const uint8_t*>(memory.data()) + byte_offset, 4);
   return f;
 }
+
+// The barrier of a patch whose control invocations run as one call: its lanes are in step.
+void no_barrier(void*) {}
 
 // Runs the control kernel for every output control point of one patch. Invocations beyond one
 // call's W lanes run as several calls; when the shader has barriers, each call is a fiber and a
@@ -50,7 +53,10 @@ void run_control_stage(const TessellationKernels& tk, const abi::TessControlInvo
     call.lane_count = std::min(W, tk.output_vertices - c * W);
   }
   if (calls == 1 || !tk.control_uses_barrier) {
-    for (abi::TessControlInvocation& call : s.control_calls) tk.control(&call);
+    for (abi::TessControlInvocation& call : s.control_calls) {
+      call.barrier = &no_barrier;
+      tk.control(&call);
+    }
     return;
   }
   for (abi::TessControlInvocation& call : s.control_calls) {
@@ -130,7 +136,9 @@ void produce_tessellated_primitives(const DrawContext& ctx, const BatchJob& job,
   for (uint32_t i = 0; i < piece.count; ++i)  // no restart in patch lists (primitiveTopologyPatchListRestart is FALSE)
     s.vertex_ids[i] = s.ids[i] == kRestartCut ? 0 : int32_t(s.ids[i]);
   const uint32_t vertex_slots = ctx.kernels->vertex_outputs.slot_count;
-  s.vertex_records.resize(size_t(piece.count) * vertex_slots * 4);
+  // Padded by a patch's worth: a control kernel reads gl_in[] up to its declared size (usually
+  // kMaxPatchVertices) whatever PatchVertices is.
+  s.vertex_records.resize(size_t(piece.count + abi::kMaxPatchVertices) * vertex_slots * 4);
   if (ctx.counters) ctx.counters->vertex_shader_invocations.fetch_add(piece.count, std::memory_order_relaxed);
   shade_vertex_records(ctx, *job.params, job.instance, s.vertex_ids.data(), piece.count, s.vertex_records.data(), faults);
 
@@ -143,14 +151,13 @@ void produce_tessellated_primitives(const DrawContext& ctx, const BatchJob& job,
   abi::TessEvalInvocation evaluation{};
   evaluation.resources = ctx.cmd->resources;
   evaluation.faults = faults;
-  evaluation.input_slots = tk.control_outputs.slot_count;
   evaluation.patch_vertices = tk.output_vertices;
   evaluation.view_index = ctx.view_index;
   for (uint32_t p = 0; p < patches; ++p) {
     const uint32_t primitive_id = job.begin + p;
     // Outputs nobody writes read as 0 (levels of 0 then discard the patch).
-    s.control_records.assign(size_t(tk.output_vertices) * tk.control_outputs.slot_count * 4, 0u);
-    s.patch_record.assign(size_t(tk.patch_outputs.slot_count) * 4, 0u);
+    s.control_records.assign((size_t(tk.control_vertex_bytes) + 3) / 4, 0u);
+    s.patch_record.assign((size_t(std::max(tk.control_patch_bytes, abi::kTessLevelBytes)) + 3) / 4, 0u);
     control.inputs = s.vertex_records.data() + size_t(p) * n * vertex_slots * 4;
     control.primitive_id = primitive_id;
     control.outputs = s.control_records.data();
@@ -158,8 +165,8 @@ void produce_tessellated_primitives(const DrawContext& ctx, const BatchJob& job,
     run_control_stage(tk, control, s);
     if (ctx.counters) ctx.counters->tessellation_control_patches.fetch_add(1, std::memory_order_relaxed);
     TessLevels levels;
-    for (uint32_t c = 0; c < 4; ++c) levels.outer[c] = float_at(s.patch_record, abi::kTessLevelOuterSlot, c);
-    for (uint32_t c = 0; c < 2; ++c) levels.inner[c] = float_at(s.patch_record, abi::kTessLevelInnerSlot, c);
+    for (uint32_t c = 0; c < 4; ++c) levels.outer[c] = float_at(s.patch_record, abi::kTessLevelOuterOffset + 4 * c);
+    for (uint32_t c = 0; c < 2; ++c) levels.inner[c] = float_at(s.patch_record, abi::kTessLevelInnerOffset + 4 * c);
     if (!tessellate(tk.tessellator, levels, s.tessellation)) continue;  // discarded
     evaluation.inputs = s.control_records.data();
     evaluation.patch_inputs = s.patch_record.data();

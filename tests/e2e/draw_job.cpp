@@ -147,13 +147,24 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   layout_info.pPushConstantRanges = &push;
   EXPECT_EQ(vkCreatePipelineLayout(d, &layout_info, nullptr, &layout_), VK_SUCCESS);
 
-  VkShaderModule vertex = create_test_shader_module(d, options.vertex_shader);
-  VkShaderModule fragment =
-      options.fragment_shader.empty() ? VK_NULL_HANDLE : create_test_shader_module(d, options.fragment_shader);
-  VkPipelineShaderStageCreateInfo stages[2] = {
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vertex, "main", nullptr},
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fragment, "main",
-       nullptr}};
+  std::vector<VkPipelineShaderStageCreateInfo> stages;
+  auto add_stage = [&](VkShaderStageFlagBits stage, const std::string& name) {
+    if (name.empty()) return;
+    stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, stage,
+                      create_test_shader_module(d, name), "main", nullptr});
+  };
+  add_stage(VK_SHADER_STAGE_VERTEX_BIT, options.vertex_shader);
+  add_stage(VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, options.tess_control_shader);
+  add_stage(VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, options.tess_eval_shader);
+  add_stage(VK_SHADER_STAGE_FRAGMENT_BIT, options.fragment_shader);
+  VkPipelineTessellationStateCreateInfo tessellation{VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO};
+  tessellation.patchControlPoints = options.patch_control_points;
+  VkPipelineTessellationDomainOriginStateCreateInfo domain_origin{
+      VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO};
+  if (options.tess_domain_origin) {
+    domain_origin.domainOrigin = *options.tess_domain_origin;
+    tessellation.pNext = &domain_origin;
+  }
   VkPipelineVertexInputStateCreateInfo vertex_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
   vertex_input.vertexBindingDescriptionCount = static_cast<uint32_t>(options.vertex_bindings.size());
   vertex_input.pVertexBindingDescriptions = options.vertex_bindings.data();
@@ -234,8 +245,9 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   rendering.stencilAttachmentFormat = has_stencil(options.depth_format) ? options.depth_format : VK_FORMAT_UNDEFINED;
   VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
   info.pNext = options.dynamic_rendering ? &rendering : nullptr;
-  info.stageCount = fragment ? 2 : 1;
-  info.pStages = stages;
+  info.stageCount = static_cast<uint32_t>(stages.size());
+  info.pStages = stages.data();
+  info.pTessellationState = options.tess_control_shader.empty() ? nullptr : &tessellation;
   info.pVertexInputState = &vertex_input;
   info.pInputAssemblyState = &input_assembly;
   info.pViewportState = &viewport;
@@ -247,8 +259,7 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   info.layout = layout_;
   info.renderPass = render_pass_;
   pipeline_result_ = vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_);
-  vkDestroyShaderModule(d, vertex, nullptr);
-  if (fragment) vkDestroyShaderModule(d, fragment, nullptr);
+  for (const VkPipelineShaderStageCreateInfo& stage : stages) vkDestroyShaderModule(d, stage.module, nullptr);
 
   if (!options.bindings.empty()) {
     std::vector<VkDescriptorPoolSize> sizes;

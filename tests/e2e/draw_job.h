@@ -20,6 +20,12 @@ namespace kiln::test {
 struct DrawJobOptions {
   std::string vertex_shader;    // e.g. "draw_colored.vert"
   std::string fragment_shader;  // empty: no fragment shader (depth-only)
+  // Tessellation: both shaders or neither (then topology must be PATCH_LIST and the device must
+  // have tessellationShader enabled).
+  std::string tess_control_shader, tess_eval_shader;
+  uint32_t patch_control_points = 3;
+  // VK_KHR_maintenance2's VkPipelineTessellationDomainOriginStateCreateInfo when set.
+  std::optional<VkTessellationDomainOrigin> tess_domain_origin;
   uint32_t width = 64, height = 64;
   VkFormat color_format = VK_FORMAT_R8G8B8A8_UNORM;
   uint32_t color_attachment_count = 1;          // all of color_format; Location i writes attachment i

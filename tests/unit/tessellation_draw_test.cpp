@@ -11,8 +11,8 @@
 namespace kiln::exec::test {
 namespace {
 
-// Records between the stages: slot 0 = position, slot 1 = colour (as the fake vertex kernel's
-// first two slots).
+// The fake control kernel's outputs: per vertex, slot 0 = position, slot 1 = colour (as the fake
+// vertex kernel's first two slots).
 constexpr uint32_t kRecordSlots = 2;
 
 // The levels the fake control kernel writes for patch PrimitiveId (the last entry for the rest).
@@ -33,8 +33,8 @@ void fake_control_kernel(const abi::TessControlInvocation* inv) {
       for (uint32_t v = 0; v < kRecordSlots * 4; ++v)
         inv->outputs[id * kRecordSlots * 4 + v] = inv->inputs[id * inv->input_slots * 4 + v];
     if (id != 0) continue;
-    for (uint32_t c = 0; c < 4; ++c) inv->patch_outputs[abi::kTessLevelOuterSlot * 4 + c] = bits(level_of(inv, 0, c));
-    for (uint32_t c = 0; c < 2; ++c) inv->patch_outputs[abi::kTessLevelInnerSlot * 4 + c] = bits(level_of(inv, 1, c));
+    for (uint32_t c = 0; c < 4; ++c) inv->patch_outputs[abi::kTessLevelOuterOffset / 4 + c] = bits(level_of(inv, 0, c));
+    for (uint32_t c = 0; c < 2; ++c) inv->patch_outputs[abi::kTessLevelInnerOffset / 4 + c] = bits(level_of(inv, 1, c));
   }
 }
 
@@ -49,17 +49,17 @@ void fake_summing_control_kernel(const abi::TessControlInvocation* inv) {
       for (uint32_t v = 0; v < 4; ++v) inv->outputs[id * kRecordSlots * 4 + v] = inv->inputs[id * inv->input_slots * 4 + v];
     inv->outputs[(id * kRecordSlots + 1) * 4] = bits(0.125f);
   }
-  if (inv->barrier) inv->barrier(inv->barrier_context);
+  inv->barrier(inv->barrier_context);
   if (inv->invocation_base != 0) return;
   float sum = 0;
   for (uint32_t id = 0; id < 20; ++id) sum += flt(inv->outputs[(id * kRecordSlots + 1) * 4]);
-  for (uint32_t c = 0; c < 4; ++c) inv->patch_outputs[abi::kTessLevelOuterSlot * 4 + c] = bits(sum);
-  for (uint32_t c = 0; c < 2; ++c) inv->patch_outputs[abi::kTessLevelInnerSlot * 4 + c] = bits(sum);
+  for (uint32_t c = 0; c < 4; ++c) inv->patch_outputs[abi::kTessLevelOuterOffset / 4 + c] = bits(sum);
+  for (uint32_t c = 0; c < 2; ++c) inv->patch_outputs[abi::kTessLevelInnerOffset / 4 + c] = bits(sum);
 }
 
 float mix(float a, float b, float t) { return a * (1 - t) + b * t; }
 float control_value(const abi::TessEvalInvocation* inv, uint32_t point, uint32_t slot, uint32_t c) {
-  return flt(inv->inputs[(point * inv->input_slots + slot) * 4 + c]);
+  return flt(inv->inputs[(point * kRecordSlots + slot) * 4 + c]);
 }
 
 // Evaluation kernel, quad domain: position = bilinear blend of control points 0 (u=0, v=0),
@@ -103,8 +103,7 @@ struct TessellatedDraw : DrawSetup {
     TessellationKernels& t = kernels.tessellation.emplace();
     t.control = &fake_control_kernel<8>;
     t.output_vertices = control_points;
-    t.control_outputs.slot_count = kRecordSlots;
-    t.control_outputs.location_slot[0] = 1;
+    t.control_vertex_bytes = control_points * kRecordSlots * 16;
     t.evaluation = evaluation;
     t.evaluation_outputs.slot_count = kRecordSlots;
     t.evaluation_outputs.location_slot[0] = 1;
@@ -205,6 +204,7 @@ TEST(TessellatedDraw, ControlBarrierWaitsForTheInvocationsOfOtherCalls) {
                       gfx::TessSpacing::Equal, 4);
     d.kernels.tessellation->control = &fake_summing_control_kernel<8>;
     d.kernels.tessellation->output_vertices = 20;  // three calls of 8 lanes
+    d.kernels.tessellation->control_vertex_bytes = 20 * kRecordSlots * 16;
     d.kernels.tessellation->control_uses_barrier = barrier;
     add_quad_grid(d, 1);
     DrawCounters counters;

@@ -1,0 +1,316 @@
+#include "compiler/stage_interface.h"
+
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace kiln::compiler {
+namespace {
+
+class InterfaceWalker {
+ public:
+  InterfaceWalker(const spirv::Module& m, std::string* error) : m_(m), error_(error) {}
+
+  // Locations a type occupies: each 32-bit scalar or vector (one slot of four components) takes one.
+  uint32_t locations(Id type) const {
+    const spirv::Type& t = m_.type(type);
+    switch (t.kind) {
+      case spirv::TypeKind::Matrix: return t.count;
+      case spirv::TypeKind::Array: return t.count * locations(t.element);
+      case spirv::TypeKind::Struct: {
+        uint32_t n = 0;
+        for (Id member : t.members) n += locations(member);
+        return n;
+      }
+      default: return 1;
+    }
+  }
+
+  bool location_leaves(Id type, uint32_t location, uint32_t component, InterfaceLeaf style, std::vector<InterfaceLeaf>* out) {
+    const spirv::Type& t = m_.type(type);
+    switch (t.kind) {
+      case spirv::TypeKind::Int:
+      case spirv::TypeKind::Float:
+        return scalar(type, location, component, style, out);
+      case spirv::TypeKind::Vector:
+        for (uint32_t i = 0; i < t.count; ++i)
+          if (!scalar(t.element, location, component + i, style, out)) return false;
+        return true;
+      case spirv::TypeKind::Matrix:
+        for (uint32_t c = 0; c < t.count; ++c)
+          if (!location_leaves(t.element, location + c, 0, style, out)) return false;
+        return true;
+      case spirv::TypeKind::Array: {
+        const uint32_t step = locations(t.element);
+        for (uint32_t k = 0; k < t.count; ++k)
+          if (!location_leaves(t.element, location + k * step, component, style, out)) return false;
+        return true;
+      }
+      case spirv::TypeKind::Struct: {
+        uint32_t next = location;
+        for (uint32_t i = 0; i < t.members.size(); ++i) {
+          const spirv::Decorations& md = m_.member_decorations(type, i);
+          if (md.location) next = *md.location;
+          InterfaceLeaf member_style = style;
+          member_style.flat |= md.flat;
+          member_style.no_perspective |= md.no_perspective;
+          member_style.centroid |= md.centroid;
+          member_style.sample |= md.sample;
+          if (!location_leaves(t.members[i], next, md.component.value_or(0), member_style, out)) return false;
+          next += locations(t.members[i]);
+        }
+        return true;
+      }
+      default:
+        *error_ = "interface variables of this type (bool, pointer or opaque) are not supported";
+        return false;
+    }
+  }
+
+  // Leaves of a built-in variable (or block member): element k of `builtin` in leaf order.
+  void builtin_leaves(Id type, spv::BuiltIn builtin, std::vector<InterfaceLeaf>* out) const {
+    std::vector<Id> scalars;
+    collect_scalars(type, &scalars);
+    for (uint32_t k = 0; k < scalars.size(); ++k) {
+      InterfaceLeaf leaf;
+      leaf.builtin = builtin;
+      leaf.component = k;
+      leaf.scalar = scalars[k];
+      out->push_back(leaf);
+    }
+  }
+
+ private:
+  void collect_scalars(Id type, std::vector<Id>* out) const {
+    const spirv::Type& t = m_.type(type);
+    switch (t.kind) {
+      case spirv::TypeKind::Vector:
+      case spirv::TypeKind::Matrix:
+      case spirv::TypeKind::Array:
+        for (uint32_t i = 0; i < t.count; ++i) collect_scalars(t.element, out);
+        return;
+      case spirv::TypeKind::Struct:
+        for (Id member : t.members) collect_scalars(member, out);
+        return;
+      default: out->push_back(type);
+    }
+  }
+
+  bool scalar(Id type, uint32_t location, uint32_t component, const InterfaceLeaf& style, std::vector<InterfaceLeaf>* out) {
+    if (m_.type(type).width != 32) {
+      *error_ = "64-bit and 16-bit inputs/outputs between graphics stages are not supported";
+      return false;
+    }
+    if (location >= abi::kMaxVaryingLocations || component >= 4) {
+      *error_ = "interface Location " + std::to_string(location) + " component " + std::to_string(component) +
+                " is out of range";
+      return false;
+    }
+    InterfaceLeaf leaf = style;
+    leaf.location = location;
+    leaf.component = component;
+    leaf.scalar = type;
+    out->push_back(leaf);
+    return true;
+  }
+
+  const spirv::Module& m_;
+  std::string* error_;
+};
+
+// Per Output variable, the members (bit i: member i; all bits: the whole variable) the functions
+// reachable from the entry point access. glslang declares every gl_PerVertex member — PointSize,
+// ClipDistance[1], CullDistance[1] — whether the shader writes it or not; counting those would
+// make every vertex carry them and every primitive test them. Conservative: any use of the
+// variable other than an access chain with a constant member index counts as all members.
+std::unordered_map<Id, uint64_t> accessed_output_members(const Translator& t) {
+  std::unordered_map<Id, uint64_t> used;
+  for (const auto& [id, var] : t.m.variables())
+    if (var.storage_class == spv::StorageClass::Output) used.emplace(id, 0);
+  std::vector<Id> pending{t.entry.function};
+  std::set<Id> seen{t.entry.function};
+  auto scan = [&](const spirv::Instruction& inst) {
+    const bool chain = inst.opcode == spv::Op::OpAccessChain || inst.opcode == spv::Op::OpInBoundsAccessChain;
+    for (size_t i = 0; i < inst.operands.size(); ++i) {
+      auto it = used.find(inst.operands[i]);
+      if (it == used.end()) continue;
+      std::optional<uint64_t> member;
+      if (chain && i == 0 && inst.operands.size() > 1) member = t.m.constant_uint(inst.operands[1]);
+      it->second |= member && *member < 64 ? uint64_t{1} << *member : ~uint64_t{0};
+    }
+    if (inst.opcode == spv::Op::OpFunctionCall && !inst.operands.empty() && seen.insert(inst.operands[0]).second)
+      pending.push_back(inst.operands[0]);
+  };
+  while (!pending.empty()) {
+    const spirv::Function* fn = t.m.function(pending.back());
+    pending.pop_back();
+    if (!fn) continue;
+    for (const spirv::Block& block : fn->blocks) {
+      for (const spirv::Instruction& inst : block.body) scan(inst);
+      scan(block.terminator);
+    }
+  }
+  return used;
+}
+
+}  // namespace
+
+bool is_arrayed_interface(spv::ExecutionModel model, bool input) {
+  switch (model) {
+    case spv::ExecutionModel::TessellationControl: return true;
+    case spv::ExecutionModel::TessellationEvaluation:
+    case spv::ExecutionModel::Geometry: return input;
+    default: return false;
+  }
+}
+
+// The stage's Input (`input` true) or Output variables with their leaves.
+bool interface_variables(const Translator& t, bool input, std::vector<InterfaceVariable>* out, std::string* error) {
+  InterfaceWalker walker(t.m, error);
+  const spv::StorageClass wanted = input ? spv::StorageClass::Input : spv::StorageClass::Output;
+  std::map<Id, const spirv::Variable*> ordered;  // deterministic order (the module's map is unordered)
+  const std::unordered_map<Id, uint64_t> accessed = input ? std::unordered_map<Id, uint64_t>{} : accessed_output_members(t);
+  for (const auto& [id, var] : t.m.variables())
+    if (var.storage_class == wanted) ordered.emplace(id, &var);
+  for (const auto& [id, var] : ordered) {
+    if (input && !t.is_stage_io_variable(id, *var)) continue;  // input built-ins are read in place
+    InterfaceVariable v;
+    v.id = id;
+    v.pointee = t.m.type(var->type).element;
+    const spirv::Decorations& d = t.m.decorations(id);
+    v.patch = d.patch || d.builtin == spv::BuiltIn::TessLevelOuter || d.builtin == spv::BuiltIn::TessLevelInner;
+    if (!v.patch && is_arrayed_interface(t.entry.model, input)) {
+      if (t.m.type(v.pointee).kind != spirv::TypeKind::Array) {
+        *error = "a per-vertex interface variable of this stage is not an array";
+        return false;
+      }
+      v.vertices = t.m.type(v.pointee).count;
+      v.element = t.m.type(v.pointee).element;
+    }
+    const Id one = v.vertices ? v.element : v.pointee;  // one vertex's part
+    const spirv::Type& pt = t.m.type(one);
+    // Which output members the shader uses is known for a vertex's own outputs only.
+    const uint64_t used = input || v.vertices ? ~uint64_t{0} : accessed.at(id);
+    if (d.builtin) {
+      walker.builtin_leaves(one, *d.builtin, &v.leaves);
+      if (!used)
+        for (InterfaceLeaf& leaf : v.leaves) leaf.accessed = false;
+    } else if (pt.kind == spirv::TypeKind::Struct && t.m.member_decorations(one, 0).builtin) {
+      for (uint32_t i = 0; i < pt.members.size(); ++i) {  // gl_PerVertex: BuiltIn member decorations
+        const auto builtin = t.m.member_decorations(one, i).builtin;
+        if (!builtin) continue;
+        const size_t first = v.leaves.size();
+        walker.builtin_leaves(pt.members[i], *builtin, &v.leaves);
+        if (!(used & (i < 64 ? uint64_t{1} << i : ~uint64_t{0})))
+          for (size_t k = first; k < v.leaves.size(); ++k) v.leaves[k].accessed = false;
+      }
+    } else {
+      if (!d.location && pt.kind != spirv::TypeKind::Struct) {
+        *error = "interface variable without Location or BuiltIn";
+        return false;
+      }
+      InterfaceLeaf style;
+      style.flat = d.flat;
+      style.no_perspective = d.no_perspective;
+      style.centroid = d.centroid;
+      style.sample = d.sample;
+      style.index = d.index.value_or(0);
+      if (!walker.location_leaves(one, d.location.value_or(0), d.component.value_or(0), style, &v.leaves)) return false;
+    }
+    if (v.vertices) {  // every vertex's copy of the element's leaves
+      const size_t per_vertex = v.leaves.size();
+      for (uint32_t k = 1; k < v.vertices; ++k)
+        for (size_t i = 0; i < per_vertex; ++i) {
+          v.leaves.push_back(v.leaves[i]);
+          v.leaves.back().vertex = k;
+        }
+    }
+    out->push_back(std::move(v));
+  }
+  return true;
+}
+
+bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& outputs, abi::VertexOutputLayout* layout,
+                         std::vector<std::vector<std::pair<uint32_t, uint32_t>>>* slots) {
+  uint32_t location_mask = 0, clip = 0, cull = 0;
+  bool point_size = false, layer = false, viewport = false;
+  for (const InterfaceVariable& v : outputs)
+    for (const InterfaceLeaf& leaf : v.leaves) {
+      if (!leaf.accessed) continue;
+      switch (leaf.builtin) {
+        case spv::BuiltIn::Max: location_mask |= 1u << leaf.location; break;
+        case spv::BuiltIn::Position: break;
+        case spv::BuiltIn::PointSize: point_size = true; break;
+        case spv::BuiltIn::ClipDistance: clip = std::max(clip, leaf.component + 1); break;
+        case spv::BuiltIn::CullDistance: cull = std::max(cull, leaf.component + 1); break;
+        case spv::BuiltIn::Layer: layer = true; break;
+        case spv::BuiltIn::ViewportIndex: viewport = true; break;
+        default:
+          t.error_ = "vertex output built-in " + std::to_string(static_cast<unsigned>(leaf.builtin)) + " is not supported";
+          return false;
+      }
+    }
+  if (clip > abi::kMaxClipDistances || cull > abi::kMaxClipDistances || clip + cull > abi::kMaxClipDistances) {
+    t.error_ = "too many clip/cull distances";
+    return false;
+  }
+  uint32_t next = 1;
+  for (uint32_t l = 0; l < abi::kMaxVaryingLocations; ++l)
+    if (location_mask & (1u << l)) layout->location_slot[l] = static_cast<int32_t>(next++);
+  if (point_size) layout->point_size_slot = static_cast<int32_t>(next++);
+  if (clip) {
+    layout->clip_distance_slot = static_cast<int32_t>(next);
+    layout->clip_distance_count = clip;
+    next += (clip + 3) / 4;
+  }
+  if (cull) {
+    layout->cull_distance_slot = static_cast<int32_t>(next);
+    layout->cull_distance_count = cull;
+    next += (cull + 3) / 4;
+  }
+  if (layer) layout->layer_slot = static_cast<int32_t>(next++);
+  if (viewport) layout->viewport_index_slot = static_cast<int32_t>(next++);
+  layout->slot_count = next;
+  for (const InterfaceVariable& v : outputs) {
+    auto& out = slots->emplace_back();
+    for (const InterfaceLeaf& leaf : v.leaves) {
+      const uint32_t k = leaf.component;
+      if (!leaf.accessed) {
+        out.emplace_back(kNoSlot, 0);
+        continue;
+      }
+      switch (leaf.builtin) {
+        case spv::BuiltIn::Max: out.emplace_back(layout->location_slot[leaf.location], k); break;
+        case spv::BuiltIn::Position: out.emplace_back(0, k); break;
+        case spv::BuiltIn::PointSize: out.emplace_back(layout->point_size_slot, 0); break;
+        case spv::BuiltIn::ClipDistance: out.emplace_back(layout->clip_distance_slot + k / 4, k % 4); break;
+        case spv::BuiltIn::CullDistance: out.emplace_back(layout->cull_distance_slot + k / 4, k % 4); break;
+        case spv::BuiltIn::Layer: out.emplace_back(layout->layer_slot, 0); break;
+        default: out.emplace_back(layout->viewport_index_slot, 0); break;
+      }
+    }
+  }
+  return true;
+}
+
+void natural_leaf_offsets(const spirv::Module& m, Id type, uint32_t base, std::vector<uint32_t>* out) {
+  const spirv::Type& t = m.type(type);
+  switch (t.kind) {
+    case spirv::TypeKind::Vector:
+    case spirv::TypeKind::Matrix:  // natural matrices: tight columns
+      for (uint32_t i = 0; i < t.count; ++i) natural_leaf_offsets(m, t.element, base + i * spirv::type_size(m, t.element), out);
+      return;
+    case spirv::TypeKind::Array:
+      for (uint32_t i = 0; i < t.count; ++i) natural_leaf_offsets(m, t.element, base + i * spirv::array_stride(m, type), out);
+      return;
+    case spirv::TypeKind::Struct:
+      for (uint32_t i = 0; i < t.members.size(); ++i)
+        natural_leaf_offsets(m, t.members[i], base + spirv::member_offset(m, type, i), out);
+      return;
+    default: out->push_back(base);
+  }
+}
+
+bool is_integer(const Translator& t, Id scalar) { return t.m.type(scalar).kind == spirv::TypeKind::Int; }
+
+}  // namespace kiln::compiler

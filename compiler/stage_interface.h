@@ -1,0 +1,72 @@
+#pragma once
+// The interface of a graphics stage as the compiler sees it: each Input or Output variable as a
+// list of scalar leaves (a Location and component, or a built-in's element), in the variable's
+// leaf order (translator_internal.h's value model). Shared by every stage's prologue and epilogue
+// (translate_stage_io.cpp, translate_tessellation.cpp).
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/translator_internal.h"
+
+namespace kiln::compiler {
+
+// One scalar leaf of an interface variable, in the variable's leaf order: a Location and
+// component, or element `component` of a built-in.
+struct InterfaceLeaf {
+  uint32_t location = 0;
+  uint32_t component = 0;
+  spv::BuiltIn builtin = spv::BuiltIn::Max;  // Max: a Location leaf
+  Id scalar = 0;                             // SPIR-V scalar type
+  bool flat = false, no_perspective = false, centroid = false, sample = false;
+  bool accessed = true;  // the shader uses it (output built-ins: see accessed_output_members)
+  uint32_t index = 0;  // fragment outputs: the Index decoration (1: dual-source blending's second source)
+  uint32_t vertex = 0;  // arrayed (per-vertex) variables: the element, gl_in[vertex]
+};
+
+struct InterfaceVariable {
+  Id id = 0;
+  Id pointee = 0;
+  std::vector<InterfaceLeaf> leaves;  // arrayed: vertex 0's leaves, then vertex 1's, ...
+  // Per-vertex variables of the tessellation and geometry stages (gl_in[], gl_out[], `in vec4 x[]`)
+  // are arrays over vertices: `vertices` elements of `element` type, each with the same leaves.
+  uint32_t vertices = 0;  // 0: not arrayed
+  Id element = 0;
+  bool patch = false;     // a Patch variable or a tessellation level
+};
+
+// Whether the stage's Input (`input`) or Output variables that are not Patch are arrays over
+// vertices: tessellation control inputs and outputs, tessellation evaluation and geometry inputs.
+bool is_arrayed_interface(spv::ExecutionModel model, bool input);
+
+// The stage's Input (`input` true) or Output variables with their leaves. Inputs the stage reads
+// in place (built-ins such as VertexIndex) are left out (Translator::is_stage_io_variable).
+bool interface_variables(const Translator& t, bool input, std::vector<InterfaceVariable>* out, std::string* error);
+
+constexpr uint32_t kNoSlot = ~0u;  // a vertex output leaf the shader never accesses: not stored
+
+// Each output leaf's (slot, component) in VertexOutputLayout order: Position in slot 0, then the
+// Location outputs by increasing Location, then PointSize, ClipDistance, CullDistance, Layer,
+// ViewportIndex.
+bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& outputs, abi::VertexOutputLayout* layout,
+                         std::vector<std::vector<std::pair<uint32_t, uint32_t>>>* slots);
+
+// The byte offset of every leaf of `type` in Kiln's natural layout (spirv::type_size), in leaf order.
+void natural_leaf_offsets(const spirv::Module& m, Id type, uint32_t base, std::vector<uint32_t>* out);
+
+bool is_integer(const Translator& t, Id scalar);
+
+// A field of the kernel's invocation record (abi::*Invocation), `offset` bytes in.
+inline llvm::Value* invocation_field(Translator& t, size_t offset, llvm::Type* type) {
+  auto& b = t.b();
+  return b.CreateLoad(type, b.CreateConstGEP1_64(b.getInt8Ty(), t.invocation, offset));
+}
+
+// <W x type> from W consecutive lanes' values at `base` + `offset` bytes.
+inline llvm::Value* lane_array(Translator& t, llvm::Value* base, uint64_t offset, llvm::Type* scalar) {
+  auto& b = t.b();
+  return b.CreateAlignedLoad(t.lane_type(scalar), b.CreateConstGEP1_64(b.getInt8Ty(), base, offset), llvm::Align(4));
+}
+
+}  // namespace kiln::compiler
