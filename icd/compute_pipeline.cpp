@@ -20,7 +20,7 @@ VkResult create_compute_pipeline(Device* device, const VkComputePipelineCreateIn
   compiler::ShaderSource source;
   if (const char* why = shader_source_of(info.stage, &source)) {
     log(LogLevel::Error, "vkCreateComputePipelines: %s", why);
-    return VK_ERROR_INVALID_SHADER_NV;
+    return VK_ERROR_UNKNOWN;
   }
   const PipelineLayout* layout = pipeline_layout_of(info.layout);
   std::string error;
@@ -32,7 +32,7 @@ VkResult create_compute_pipeline(Device* device, const VkComputePipelineCreateIn
   if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
   if (!compiled) {
     log(LogLevel::Error, "vkCreateComputePipelines: %s", error.c_str());
-    return VK_ERROR_INVALID_SHADER_NV;
+    return VK_ERROR_UNKNOWN;
   }
   auto* pipeline = create_object<Pipeline>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (!pipeline) return VK_ERROR_OUT_OF_HOST_MEMORY;

@@ -168,7 +168,7 @@ const char* parse_attachments(const VkGraphicsPipelineCreateInfo& info, Graphics
 
 VkResult fail(const char* why) {
   log(LogLevel::Error, "%s: %s", kApi, why);
-  return VK_ERROR_INVALID_SHADER_NV;
+  return VK_ERROR_UNKNOWN;
 }
 
 exec::TessellationKernels tessellation_kernels(const compiler::CompiledTessControlKernel& control,

@@ -28,7 +28,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateShaderModule(VkDevice handl
   auto* module = create_object<ShaderModule>(choose_allocator(pAllocator, device->allocator), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (!module) return VK_ERROR_OUT_OF_HOST_MEMORY;
   // There is no core error code for bad code (VK_ERROR_INVALID_SHADER_NV is an extension's), so
-  // creation succeeds and pipelines built from the module fail.
+  // creation succeeds and pipelines built from the module fail (with VK_ERROR_UNKNOWN).
   module->defect = code_defect(pCreateInfo->codeSize, pCreateInfo->pCode);
   if (module->defect) KILN_LOG_ONCE(LogLevel::Warn, "vkCreateShaderModule: %s; pipelines using it will fail", module->defect);
   module->words.assign(pCreateInfo->pCode, pCreateInfo->pCode + pCreateInfo->codeSize / 4);
