@@ -166,6 +166,12 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetPrimitiveRestartEnable(VkComman
   set(cb, kDynPrimitiveRestartEnable).input_assembly.primitive_restart = enable;
 }
 
+// The patch size is draw state, not part of any kernel (control records are padded to
+// abi::kMaxPatchVertices); draws check it (pipeline/graphics/draw_context.cpp).
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetPatchControlPointsEXT(VkCommandBuffer cb, uint32_t points) {
+  set(cb, kDynPatchControlPoints).input_assembly.patch_control_points = points;
+}
+
 // VK_EXT_vertex_input_dynamic_state: the state becomes the key of the vertex kernel the next draw
 // uses (icd/vertex_input_variants.h); the bindings' strides are recorded like dynamic strides.
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetVertexInputEXT(

@@ -32,6 +32,7 @@ uint32_t dynamic_state_bit(VkDynamicState state) {
     case VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE: return kDynPrimitiveRestartEnable;
     case VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT: return kDynColorWriteEnable;
     case VK_DYNAMIC_STATE_LOGIC_OP_EXT: return kDynLogicOp;
+    case VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT: return kDynPatchControlPoints;
     case VK_DYNAMIC_STATE_VERTEX_INPUT_EXT: return kDynVertexInput;
     case VK_DYNAMIC_STATE_LINE_STIPPLE_EXT: return kDynLineStipple;
     default: return 0;
@@ -85,6 +86,7 @@ exec::GraphicsState merge_dynamic_state(const exec::GraphicsState& pipeline, uin
   }
   if (has(kDynPrimitiveTopology)) out.input_assembly.topology = v.input_assembly.topology;
   if (has(kDynPrimitiveRestartEnable)) out.input_assembly.primitive_restart = v.input_assembly.primitive_restart;
+  if (has(kDynPatchControlPoints)) out.input_assembly.patch_control_points = v.input_assembly.patch_control_points;
   exec::ColorBlendState& cb = out.color_blend;
   if (has(kDynColorWriteEnable)) cb.color_write_enable = v.color_blend.color_write_enable;
   if (has(kDynLogicOp)) cb.logic_op = v.color_blend.logic_op;

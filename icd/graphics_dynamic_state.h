@@ -13,7 +13,7 @@ namespace kiln {
 
 // One bit per dynamic state Kiln knows (the 1.0 states, the 1.3 core extended states and
 // VK_EXT_color_write_enable's, VK_EXT_line_rasterization's, VK_EXT_extended_dynamic_state2's
-// logic op and VK_EXT_vertex_input_dynamic_state's).
+// logic op and patch control points and VK_EXT_vertex_input_dynamic_state's).
 enum DynamicStateBit : uint32_t {
   kDynViewport = 1u << 0, kDynScissor = 1u << 1, kDynLineWidth = 1u << 2, kDynDepthBias = 1u << 3,
   kDynBlendConstants = 1u << 4, kDynDepthBounds = 1u << 5, kDynStencilCompareMask = 1u << 6,
@@ -25,6 +25,7 @@ enum DynamicStateBit : uint32_t {
   kDynPrimitiveRestartEnable = 1u << 23, kDynColorWriteEnable = 1u << 24, kDynLineStipple = 1u << 25,
   kDynLogicOp = 1u << 26,
   kDynVertexInput = 1u << 27,  // not merged: it selects the vertex kernel (icd/vertex_input_variants.h)
+  kDynPatchControlPoints = 1u << 28,
 };
 
 // The bit of `state`, or 0 for a dynamic state Kiln does not support (pipeline creation rejects it).

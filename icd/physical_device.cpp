@@ -305,14 +305,17 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // Multiview: a draw repeats per view with ViewIndex, into layer = view; load/clear ops,
   // vkCmdClearAttachments and resolves act per view (pipeline/draw.cpp, memory/attachment_ops;
   // tests/e2e/draw_features_test.cpp MultiviewRendersEachViewIntoItsLayer). Geometry shaders do
-  // not exist yet and the tessellation producer does not repeat patches per view, so multiview
-  // with either stays FALSE.
+  // not exist yet, so multiview with them stays FALSE.
   pd->features11.multiview = VK_TRUE;
   // Tessellation: control kernels per patch (fibers across barriers), the tessellator and
   // evaluation kernels feed the primitive stream (pipeline/graphics/tessellation_producer.cpp,
   // compiler/translate_tessellation.cpp; tests/e2e/tessellation_test.cpp,
-  // tests/unit/tessellation_draw_test.cpp). Point size from these stages
-  // (shaderTessellationAndGeometryPointSize) and dynamic patch control points are not supported.
+  // tests/unit/tessellation_draw_test.cpp). PointSize travels between the stages like any output
+  // and the last one's sizes points; multiview repeats the patches per view with ViewIndex
+  // (TessellationTest.PointSizeFromControlPointsSizesEvaluationPoints,
+  // MultiviewRunsBothStagesPerViewWithItsViewIndex).
+  pd->features.shaderTessellationAndGeometryPointSize = VK_TRUE;
+  pd->features11.multiviewTessellationShader = VK_TRUE;
   pd->features.tessellationShader = VK_TRUE;
   // Layouts never change memory in Kiln; depth and stencil aspects in different layouts
   // (barriers, render passes, dynamic rendering) are accepted everywhere
@@ -473,7 +476,8 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->extendedDynamicState2 = VK_TRUE;
         // The logic op is read when a draw merges its dynamic state (DrawFeaturesTest.DynamicLogicOp).
         f->extendedDynamicState2LogicOp = VK_TRUE;
-        f->extendedDynamicState2PatchControlPoints = VK_FALSE;  // patch size is baked into kernels
+        // TessellationTest.DynamicPatchControlPoints.
+        f->extendedDynamicState2PatchControlPoints = VK_TRUE;
         break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT: {

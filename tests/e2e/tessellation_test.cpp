@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 #include <vector>
 
@@ -24,17 +25,65 @@ struct Levels {
   float inner[2];
 };
 
+// draw_colored.vert/.frag with control shader `tesc` and evaluation shader `tese`, patches of
+// four points, into a float target (exact colours and counts).
+DrawJobOptions options(const std::string& tesc, const std::string& tese) {
+  DrawJobOptions o = colored_options();
+  o.tess_control_shader = tesc;
+  o.tess_eval_shader = tese;
+  o.topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
+  o.patch_control_points = 4;
+  o.color_format = VK_FORMAT_R32G32B32A32_SFLOAT;
+  o.width = o.height = kSize;
+  o.push_constant_bytes = sizeof(Levels);
+  return o;
+}
+void push_levels(DrawJob& job, VkCommandBuffer cb, const Levels& levels) {
+  vkCmdPushConstants(cb, job.layout(), VK_SHADER_STAGE_ALL_GRAPHICS, 0, sizeof levels, &levels);
+}
+std::vector<float> read_floats(DrawJob& job, uint32_t layer = 0) {
+  const std::vector<uint8_t> bytes = job.read_color(0, layer);
+  std::vector<float> out(bytes.size() / 4);
+  std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+// A quad patch with corners (x0, y0)-(x1, y1) in clip space, in the evaluation shaders' order.
+void add_quad_patch(std::vector<ColoredVertex>& v, float x0, float y0, float x1, float y1) {
+  for (const auto& [x, y] : {std::pair{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}}) v.push_back({x, y, 0.5f, 1, 1, 1, 1});
+}
+
+// Features beyond tessellationShader a test's device enables (the test checks support first).
+struct TessExtras {
+  bool point_size = false;          // shaderTessellationAndGeometryPointSize
+  bool multiview = false;           // multiview + multiviewTessellationShader
+  bool dynamic_patch_size = false;  // VK_EXT_extended_dynamic_state2's patch control points
+};
+
 class TessellationTest : public VulkanTest {
  protected:
-  // A device with tessellationShader and pipelineStatisticsQuery.
-  TestDevice& tess_device() {
+  // A device with tessellationShader, pipelineStatisticsQuery when supported, and `extras`.
+  TestDevice& tess_device(TessExtras extras = {}) {
     if (device_) return *device_;
     if (!features().core.features.tessellationShader) throw std::runtime_error("no tessellationShader");
     enabled_.core.features.tessellationShader = VK_TRUE;
     enabled_.core.features.pipelineStatisticsQuery = features().core.features.pipelineStatisticsQuery;
-    device_ = create_device(enabled_);
+    enabled_.core.features.shaderTessellationAndGeometryPointSize = extras.point_size;
+    enabled_.v11.multiview = enabled_.v11.multiviewTessellationShader = extras.multiview;
+    std::vector<const char*> extensions;
+    if (extras.dynamic_patch_size) {
+      eds2_.extendedDynamicState2PatchControlPoints = VK_TRUE;
+      enabled_.v13.pNext = &eds2_;
+      extensions.push_back(VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME);
+    }
+    device_ = create_device(enabled_, extensions);
     if (!device_) throw std::runtime_error("device with tessellationShader");
     return *device_;
+  }
+  bool has_dynamic_patch_size() {
+    VkPhysicalDeviceExtendedDynamicState2FeaturesEXT f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT};
+    return query_extension_features(physical_device(), VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME, f) &&
+           f.extendedDynamicState2PatchControlPoints;
   }
   void SetUp() override {
     VulkanTest::SetUp();
@@ -42,28 +91,6 @@ class TessellationTest : public VulkanTest {
       if (is_kiln()) FAIL() << "Kiln must support tessellationShader";
       GTEST_SKIP() << "no tessellationShader";
     }
-  }
-  // draw_colored.vert/.frag with control shader `tesc` and evaluation shader `tese`, patches of
-  // four points, into a float target (exact colours and counts).
-  static DrawJobOptions options(const std::string& tesc, const std::string& tese) {
-    DrawJobOptions o = colored_options();
-    o.tess_control_shader = tesc;
-    o.tess_eval_shader = tese;
-    o.topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
-    o.patch_control_points = 4;
-    o.color_format = VK_FORMAT_R32G32B32A32_SFLOAT;
-    o.width = o.height = kSize;
-    o.push_constant_bytes = sizeof(Levels);
-    return o;
-  }
-  static void push_levels(DrawJob& job, VkCommandBuffer cb, const Levels& levels) {
-    vkCmdPushConstants(cb, job.layout(), VK_SHADER_STAGE_ALL_GRAPHICS, 0, sizeof levels, &levels);
-  }
-  static std::vector<float> read_floats(DrawJob& job) {
-    const std::vector<uint8_t> bytes = job.read_color();
-    std::vector<float> out(bytes.size() / 4);
-    std::memcpy(out.data(), bytes.data(), bytes.size());
-    return out;
   }
   VkQueryPool statistics_pool() {
     VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
@@ -88,33 +115,33 @@ class TessellationTest : public VulkanTest {
 
  private:
   DeviceFeatures enabled_;
+  VkPhysicalDeviceExtendedDynamicState2FeaturesEXT eds2_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT};
   TestDevice* device_ = nullptr;
 };
 
-// A quad patch with corners (x0, y0)-(x1, y1) in clip space, in the evaluation shaders' order.
-void add_quad_patch(std::vector<ColoredVertex>& v, float x0, float y0, float x1, float y1) {
-  for (const auto& [x, y] : {std::pair{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}}) v.push_back({x, y, 0.5f, 1, 1, 1, 1});
-}
 
 // A 4 x 4 grid of quad patches over the target, one draw per row, every row with other inner
-// levels and the same outer ones (fractional odd spacing). With additive blending each pixel must
-// be covered exactly once (red 1), by the patch PrimitiveId says (green: index in its row + 1),
-// at the place its position says (blue, alpha: the pixel centre mapped to [0, 1]).
-TEST_F(TessellationTest, QuadPatchesWithDifferentInnerLevelsCoverEveryPixelOnce) {
-  DrawJobOptions o = options("tess_passthrough.tesc", "tess_quad.tese");
+// levels and the same outer ones (fractional odd spacing), after `before_draws`. With additive
+// blending each pixel must be covered exactly once (red 1), by the patch PrimitiveId says (green:
+// index in its row + 1), at the place its position says (blue, alpha: the pixel centre mapped to
+// [0, 1]).
+void draw_and_check_patch_grid(TestDevice& device, DrawJobOptions o,
+                               const std::function<void(VkCommandBuffer)>& before_draws = {}) {
   o.blend = {VK_TRUE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD,
              VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD, 0xF};
-  DrawJob job(tess_device(), o);
+  DrawJob job(device, o);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   std::vector<ColoredVertex> vertices;
   for (int row = 0; row < 4; ++row)
     for (int col = 0; col < 4; ++col)
       add_quad_patch(vertices, -1 + 0.5f * col, -1 + 0.5f * row, -0.5f + 0.5f * col, -0.5f + 0.5f * row);
-  Buffer vb = vertex_buffer(tess_device(), vertices);
+  Buffer vb = vertex_buffer(device, vertices);
   job.draw(kBlack, [&](VkCommandBuffer cb) {
     bind_vertices(cb, vb);
+    if (before_draws) before_draws(cb);
     for (uint32_t row = 0; row < 4; ++row) {
-      push_levels(job, cb, {{3.7f, 3.7f, 3.7f, 3.7f}, {1.5f + 2.2f * float(row), 7.9f - 1.7f * float(row)}});
+      const Levels levels{{3.7f, 3.7f, 3.7f, 3.7f}, {1.5f + 2.2f * float(row), 7.9f - 1.7f * float(row)}};
+      push_levels(job, cb, levels);
       vkCmdDraw(cb, 16, 1, 16 * row, 0);
     }
   });
@@ -128,6 +155,24 @@ TEST_F(TessellationTest, QuadPatchesWithDifferentInnerLevelsCoverEveryPixelOnce)
       failures.expect_near(i, pixels[i * 4 + 2], (x + 0.5f) / kSize, 1e-4f, "position x");
       failures.expect_near(i, pixels[i * 4 + 3], (y + 0.5f) / kSize, 1e-4f, "position y");
     }
+}
+
+TEST_F(TessellationTest, QuadPatchesWithDifferentInnerLevelsCoverEveryPixelOnce) {
+  draw_and_check_patch_grid(tess_device(), options("tess_passthrough.tesc", "tess_quad.tese"));
+}
+
+// The same grid with the patch size dynamic: the pipeline says 2 points a patch, the command
+// buffer sets 4 before the draws (with 2, the 16 vertices of a row would be 8 other patches).
+TEST_F(TessellationTest, DynamicPatchControlPoints) {
+  REQUIRE_ON_KILN(has_dynamic_patch_size(), "extendedDynamicState2PatchControlPoints");
+  TestDevice& device = tess_device({.dynamic_patch_size = true});
+  auto set_patch_size = reinterpret_cast<PFN_vkCmdSetPatchControlPointsEXT>(
+      vkGetDeviceProcAddr(device.handle(), "vkCmdSetPatchControlPointsEXT"));
+  ASSERT_NE(set_patch_size, nullptr);
+  DrawJobOptions o = options("tess_passthrough.tesc", "tess_quad.tese");
+  o.patch_control_points = 2;
+  o.dynamic_states = {VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT};
+  draw_and_check_patch_grid(device, o, [&](VkCommandBuffer cb) { set_patch_size(cb, 4); });
 }
 
 // One triangle patch (equal spacing, level 5): TessCoord is affine over the flat patch, so each
@@ -171,30 +216,84 @@ TEST_F(TessellationTest, TriangleDomainTessCoordIsBarycentric) {
   EXPECT_GT(inside, 1000u);
 }
 
-// Isolines in point mode, outer levels (3, 4): three lines at v = 0, 1/3, 2/3 (none at v = 1),
-// each of four segments: 15 points, each on its own pixel centre and nothing else.
-TEST_F(TessellationTest, IsolinePointsLieOnOuterZeroLinesOfOuterOneSegments) {
-  DrawJobOptions o = options("tess_passthrough.tesc", "tess_isolines.tese");
-  DrawJob job(tess_device(), o);
+// Isolines in point mode at outer levels (3, 4) from `job`'s shaders: three lines at v = 0, 1/3,
+// 2/3 (none at v = 1), each of four segments: 15 points, each centred on its own pixel. Checks
+// that red is 1 within `radius` pixels of each point (square points) and 0 elsewhere.
+void draw_and_check_isoline_points(TestDevice& device, DrawJob& job, uint32_t radius) {
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   // u spans pixel centres 4.5 .. 36.5 (8 pixels a segment), v spans 4.5 .. 52.5 (16 a line).
   auto clip = [](float p) { return p / 32 - 1; };
   std::vector<ColoredVertex> vertices;
   add_quad_patch(vertices, clip(4.5f), clip(4.5f), clip(36.5f), clip(52.5f));
-  Buffer vb = vertex_buffer(tess_device(), vertices);
+  Buffer vb = vertex_buffer(device, vertices);
   job.draw(kBlack, [&](VkCommandBuffer cb) {
     bind_vertices(cb, vb);
     push_levels(job, cb, {{3, 4, 0, 0}, {0, 0}});
     vkCmdDraw(cb, 4, 1, 0, 0);
   });
   const std::vector<float> pixels = read_floats(job);
+  auto near = [radius](uint32_t p, uint32_t centre) { return p + radius >= centre && p <= centre + radius; };
   PixelCheck failures(kSize, kSize);
   for (uint32_t y = 0; y < kSize; ++y)
     for (uint32_t x = 0; x < kSize; ++x) {
-      const bool point = x >= 4 && x <= 36 && (x - 4) % 8 == 0 && (y == 4 || y == 20 || y == 36);
+      bool point = false;
+      for (uint32_t px = 4; px <= 36; px += 8)
+        for (uint32_t py : {4u, 20u, 36u}) point = point || (near(x, px) && near(y, py));
       const size_t i = size_t{y} * kSize + x;
       failures.expect_eq(i, pixels[i * 4 + 0], point ? 1.0f : 0.0f, "a point exactly where the spec puts one");
     }
+}
+
+TEST_F(TessellationTest, IsolinePointsLieOnOuterZeroLinesOfOuterOneSegments) {
+  DrawJob job(tess_device(), options("tess_passthrough.tesc", "tess_isolines.tese"));
+  draw_and_check_isoline_points(tess_device(), job, 0);
+}
+
+// shaderTessellationAndGeometryPointSize: the control shader gives its points PointSize 2, 3, 4,
+// 5 and the evaluation shader takes control point 1's, so each isoline point is a 3 x 3 square.
+TEST_F(TessellationTest, PointSizeFromControlPointsSizesEvaluationPoints) {
+  REQUIRE_ON_KILN(features().core.features.shaderTessellationAndGeometryPointSize,
+                  "shaderTessellationAndGeometryPointSize");
+  TestDevice& device = tess_device({.point_size = true});
+  DrawJob job(device, options("tess_point_size.tesc", "tess_isolines_sized.tese"));
+  draw_and_check_isoline_points(device, job, 1);
+}
+
+// multiviewTessellationShader: views 0, 1 and 3 of four layers; each view's patch is shifted by 8
+// pixels per view and coloured from the ViewIndex its control and evaluation invocations saw.
+TEST_F(TessellationTest, MultiviewRunsBothStagesPerViewWithItsViewIndex) {
+  REQUIRE_ON_KILN(features().v11.multiview && features().v11.multiviewTessellationShader,
+                  "multiview and multiviewTessellationShader");
+  TestDevice& device = tess_device({.multiview = true});
+  constexpr uint32_t kLayers = 4, kViewMask = 0b1011;
+  DrawJobOptions o = options("tess_multiview.tesc", "tess_multiview.tese");
+  o.layers = kLayers;
+  o.view_mask = kViewMask;
+  o.push_constant_bytes = 4;
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  std::vector<ColoredVertex> vertices;
+  add_quad_patch(vertices, -1, -1, -0.5f, 1);  // pixels x 0..15 in view 0
+  Buffer vb = vertex_buffer(device, vertices);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    const float shift = 0.25f;
+    vkCmdPushConstants(cb, job.layout(), VK_SHADER_STAGE_ALL_GRAPHICS, 0, 4, &shift);
+    vkCmdDraw(cb, 4, 1, 0, 0);
+  });
+  for (uint32_t layer = 0; layer < kLayers; ++layer) {
+    if (!(kViewMask & (1u << layer))) continue;
+    SCOPED_TRACE("layer " + std::to_string(layer));
+    const std::vector<float> pixels = read_floats(job, layer);
+    const float expected[4] = {float(layer + 1) / 8, float(layer + 2) / 8, float(layer) / 8, 1};
+    PixelCheck failures(kSize, kSize);
+    for (uint32_t y = 0; y < kSize; ++y)
+      for (uint32_t x = 0; x < kSize; ++x) {
+        const bool covered = x >= 8 * layer && x < 8 * layer + 16;
+        const size_t i = size_t{y} * kSize + x;
+        for (int c = 0; c < 4; ++c) failures.expect_eq(i, pixels[i * 4 + c], covered ? expected[c] : 0.0f, "view colour");
+      }
+  }
 }
 
 // A control shader of 32 invocations (more than one SIMD call on every driver here) with a

@@ -1,12 +1,11 @@
 #version 450
+#extension GL_GOOGLE_include_directive : require
 // Isolines across a quad patch, as points: each lands on its own pixel, so a pixel count is a
 // point count.
 layout(isolines, equal_spacing, point_mode) in;
 layout(location = 0) out vec4 v_color;
+#include "tess_bilinear_patch.glsl"
 void main() {
-  const vec2 uv = gl_TessCoord.xy;
-  const vec4 bottom = mix(gl_in[0].gl_Position, gl_in[1].gl_Position, uv.x);
-  const vec4 top = mix(gl_in[2].gl_Position, gl_in[3].gl_Position, uv.x);
-  gl_Position = mix(bottom, top, uv.y);
+  gl_Position = bilinear_patch_position();
   v_color = vec4(1.0);
 }
