@@ -288,11 +288,10 @@ class TriangleRasterizer {
  public:
   TriangleRasterizer(DrawRasterState& draw, const RasterTriangle& t, const uint32_t* values, const LineRaster* line,
                      const Rect& tile)
-      : draw_(draw), ctx_(draw.ctx), t_(t), merged_(draw.merges(t)), edges_(t),
-        block_coverage_(line ? nullptr : draw.block_coverage), line_(line), batch_(draw.batch), W_(draw.W),
-        full_mask_(draw.full_mask) {
+      : draw_(draw), ctx_(draw.ctx), t_(t), merged_(draw.merges(t)), values_(values), tile_x0_(tile.x0),
+        tile_y0_(tile.y0), edges_(t), block_coverage_(line ? nullptr : draw.block_coverage), line_(line),
+        batch_(draw.batch), W_(draw.W), full_mask_(draw.full_mask) {
     if (merged_) draw.begin_merged_triangle(t);  // may shade the batch so far: before this triangle's fields
-    else interpolator_.emplace(draw.ctx, t, values, tile.x0, tile.y0);
     if (draw.shading) prepare_invocation();
   }
 
@@ -345,8 +344,17 @@ class TriangleRasterizer {
   }
 
   void flush() {
-    const TriangleShading tri{t_, interpolator_ ? &*interpolator_ : nullptr, line_};
+    if (batch_.quads == 0) return;
+    const TriangleShading tri{t_, merged_ ? nullptr : &interpolator(), line_};
     draw_.flush(&tri);
+  }
+
+  // The interpolation planes, set up when the triangle first has quads to shade or depth test:
+  // most small triangles of a dense mesh cover no sample of a tile they touch, and the planes'
+  // double divisions were the back end's largest per-triangle cost (tess_terrain profile).
+  const TriangleInterpolator& interpolator() {
+    if (!interpolator_) interpolator_.emplace(ctx_, t_, values_, tile_x0_, tile_y0_);
+    return *interpolator_;
   }
 
   // A quad at (qx, qy) covering `lanes` is about to be added at index batch_.quads: makes room
@@ -448,7 +456,7 @@ class TriangleRasterizer {
     DepthBlock b;
     b.texels = depth.texel(uint32_t(block.x0), uint32_t(block.y0), t_.layer, 0);
     b.row_pitch = depth.row_pitch;
-    interpolator_->set_block_plane(block.x0, block.y0, b);  // block_depth: depth work, never merged
+    interpolator().set_block_plane(block.x0, block.y0, b);  // block_depth: depth work, never merged
     b.compare = ctx_.state->depth_stencil.depth_compare;
     b.write = ctx_.state->depth_stencil.depth_write;
     const uint64_t passed = test_depth_block(b);
@@ -481,7 +489,9 @@ class TriangleRasterizer {
   const DrawContext& ctx_;
   const RasterTriangle& t_;
   const bool merged_;  // the quads go into a batch shared with neighbouring triangles
-  std::optional<TriangleInterpolator> interpolator_;  // not for merged triangles (nothing to interpolate)
+  const uint32_t* values_;                            // the vertices' raster values, for interpolator()
+  const int32_t tile_x0_, tile_y0_;                   // the planes' origin
+  std::optional<TriangleInterpolator> interpolator_;  // never for merged triangles (nothing to interpolate)
   TriangleEdges edges_;
   const BlockCoverageFn block_coverage_;  // partial blocks use it (null: per-pixel tests, lines)
   const LineRaster* line_;  // the line's per-pixel rule, or null
