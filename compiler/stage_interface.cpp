@@ -155,6 +155,15 @@ std::unordered_map<Id, uint64_t> accessed_output_members(const Translator& t) {
 
 }  // namespace
 
+bool is_patch_variable(const spirv::Module& m, Id id) {
+  const spirv::Decorations& d = m.decorations(id);
+  if (d.patch || d.builtin == spv::BuiltIn::TessLevelOuter || d.builtin == spv::BuiltIn::TessLevelInner) return true;
+  Id type = m.type(m.variables().at(id).type).element;  // the pointee; arrays of blocks too
+  while (m.type(type).kind == spirv::TypeKind::Array) type = m.type(type).element;
+  const spirv::Type& t = m.type(type);
+  return t.kind == spirv::TypeKind::Struct && !t.members.empty() && m.member_decorations(type, 0).patch;
+}
+
 bool is_arrayed_interface(spv::ExecutionModel model, bool input) {
   switch (model) {
     case spv::ExecutionModel::TessellationControl: return true;
@@ -178,7 +187,7 @@ bool interface_variables(const Translator& t, bool input, std::vector<InterfaceV
     v.id = id;
     v.pointee = t.m.type(var->type).element;
     const spirv::Decorations& d = t.m.decorations(id);
-    v.patch = d.patch || d.builtin == spv::BuiltIn::TessLevelOuter || d.builtin == spv::BuiltIn::TessLevelInner;
+    v.patch = is_patch_variable(t.m, id);
     if (!v.patch && is_arrayed_interface(t.entry.model, input)) {
       if (t.m.type(v.pointee).kind != spirv::TypeKind::Array) {
         *error = "a per-vertex interface variable of this stage is not an array";

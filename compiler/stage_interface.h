@@ -40,6 +40,10 @@ struct InterfaceVariable {
 // vertices: tessellation control inputs and outputs, tessellation evaluation and geometry inputs.
 bool is_arrayed_interface(spv::ExecutionModel model, bool input);
 
+// Whether interface variable `id` is per patch: decorated Patch, a tessellation level, or a
+// `patch` block (glslang decorates the block's members Patch, not the variable).
+bool is_patch_variable(const spirv::Module& m, Id id);
+
 // The stage's Input (`input` true) or Output variables with their leaves. Inputs the stage reads
 // in place (built-ins such as VertexIndex) are left out (Translator::is_stage_io_variable).
 bool interface_variables(const Translator& t, bool input, std::vector<InterfaceVariable>* out, std::string* error);

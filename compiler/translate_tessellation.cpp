@@ -101,7 +101,7 @@ bool Translator::tess_control_output(Id id, Id pointee) {
       error_ = "TessLevelOuter/TessLevelInner of an unexpected type";
       return false;
     }
-  } else if (d.patch) {
+  } else if (is_patch_variable(m, id)) {
     offset = (tess_control_.patch_bytes + 15) / 16 * 16;
     tess_control_.patch_bytes = offset + size;
   } else {

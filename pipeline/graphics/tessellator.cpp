@@ -230,10 +230,19 @@ void tessellate_quads(const TessellatorState& s, const TessLevels& levels, Build
   for (uint32_t y = ny; y-- > 0;) ring[3].push_back(g(0, y));
   for (int j = 0; j < 4; ++j)
     stitch(b, outer_edge(b, q[j], q[(j + 1) % 4], Subdivision(outer[edge_level[j]], s.spacing)), ring[j]);
+  // Each grid cell is split along the diagonal that points at the patch centre, so the inner
+  // rings are mitred at all four corners (the CTS's fill_overlap_quads reference images).
+  const uint32_t cells_x = nx - 1, cells_y = ny - 1;
   for (uint32_t y = 0; y + 1 < ny; ++y)
     for (uint32_t x = 0; x + 1 < nx; ++x) {
-      b.triangle(g(x, y), g(x + 1, y), g(x + 1, y + 1));
-      b.triangle(g(x, y), g(x + 1, y + 1), g(x, y + 1));
+      const bool left = 2 * x + 1 < cells_x, low = 2 * y + 1 < cells_y;
+      if (left == low) {
+        b.triangle(g(x, y), g(x + 1, y), g(x + 1, y + 1));
+        b.triangle(g(x, y), g(x + 1, y + 1), g(x, y + 1));
+      } else {
+        b.triangle(g(x, y), g(x + 1, y), g(x, y + 1));
+        b.triangle(g(x + 1, y), g(x + 1, y + 1), g(x, y + 1));
+      }
     }
 }
 

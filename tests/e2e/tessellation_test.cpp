@@ -161,6 +161,11 @@ TEST_F(TessellationTest, QuadPatchesWithDifferentInnerLevelsCoverEveryPixelOnce)
   draw_and_check_patch_grid(tess_device(), options("tess_passthrough.tesc", "tess_quad.tese"));
 }
 
+// The same grid with the per-patch data in a `patch` block spanning several locations.
+TEST_F(TessellationTest, PatchBlockCarriesEveryMemberToTheEvaluationShader) {
+  draw_and_check_patch_grid(tess_device(), options("tess_patch_block.tesc", "tess_patch_block.tese"));
+}
+
 // The same grid with the patch size dynamic: the pipeline says 2 points a patch, the command
 // buffer sets 4 before the draws (with 2, the 16 vertices of a row would be 8 other patches).
 TEST_F(TessellationTest, DynamicPatchControlPoints) {

@@ -366,6 +366,35 @@ TEST(Tessellator, QuadsCoverTheDomainExactlyOnceInEitherWinding) {
       }
 }
 
+// Inside the outermost ring, each cell of the quad grid is split along the diagonal that points at
+// the patch centre, so every inner ring is mitred at its four corners (the CTS's
+// misc_draw.fill_overlap_quads reference images colour the rings).
+TEST(Tessellator, InnerQuadCellsAreSplitTowardsThePatchCentre) {
+  for (TessSpacing spacing : kSpacings)
+    for (const TessLevels& l : {levels({6, 6, 6, 6}, {6, 6}), levels({3, 8, 5, 2}, {7, 5}), levels({9, 9, 9, 9}, {9.5f, 12})}) {
+      Tessellation t;
+      ASSERT_TRUE(tessellate(state(TessDomain::Quads, spacing), l, t));
+      const std::string what = name(spacing) + " inner " + std::to_string(l.inner[0]) + "x" + std::to_string(l.inner[1]);
+      auto inside = [&](uint32_t i) { return t.u[i] > 0.0f && t.u[i] < 1.0f && t.v[i] > 0.0f && t.v[i] < 1.0f; };
+      uint32_t checked = 0;
+      for (uint32_t p = 0; p < t.primitive_count(); ++p) {
+        const uint32_t* tri = &t.indices[p * 3];
+        if (!inside(tri[0]) || !inside(tri[1]) || !inside(tri[2])) continue;  // the outer ring's stitching
+        for (int e = 0; e < 3; ++e) {
+          const uint32_t a = tri[e], b = tri[(e + 1) % 3];
+          const float du = t.u[b] - t.u[a], dv = t.v[b] - t.v[a];
+          if (du == 0.0f || dv == 0.0f) continue;  // a grid line, not the cell's diagonal
+          const float centre_side = ((t.u[a] + t.u[b]) / 2 - 0.5f) * ((t.v[a] + t.v[b]) / 2 - 0.5f);
+          if (centre_side == 0.0f) continue;  // a cell on a centre line: either diagonal points at it
+          ++checked;
+          EXPECT_EQ(du * dv > 0.0f, centre_side > 0.0f)
+              << what << ": diagonal (" << t.u[a] << ", " << t.v[a] << ") - (" << t.u[b] << ", " << t.v[b] << ")";
+        }
+      }
+      EXPECT_GE(checked, 8u) << what;
+    }
+}
+
 // Two quad patches side by side share the edge x = x1; the second walks it the other way (its
 // corners are listed rotated by 180 degrees) and has other inner levels and other outer levels on
 // its other edges. An evaluation shader that interpolates the corners bilinearly with
