@@ -186,10 +186,17 @@ void VulkanContext::create_device() {
   queue_info.queueFamilyIndex = queue_family_;
   queue_info.queueCount = 1;
   queue_info.pQueuePriorities = &priority;
+  // Optional features are enabled only when supported, so the device is created on any driver;
+  // scenarios that need one report themselves unsupported without it.
+  VkPhysicalDeviceFeatures supported{};
+  vkGetPhysicalDeviceFeatures(physical_device_, &supported);
+  enabled_features_ = {};
+  enabled_features_.tessellationShader = supported.tessellationShader;
   VkDeviceCreateInfo device_info{};
   device_info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
+  device_info.pEnabledFeatures = &enabled_features_;
   check(vkCreateDevice(physical_device_, &device_info, nullptr, &device_), "vkCreateDevice");
   vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
 

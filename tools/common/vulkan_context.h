@@ -45,6 +45,9 @@ class VulkanContext {
   VkQueueFlags queue_flags() const { return queue_flags_; }
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
   const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
+  // The optional features the device was created with: those of the tools' scenarios that the
+  // device supports (tessellationShader), all others FALSE. A scenario that needs one checks here.
+  const VkPhysicalDeviceFeatures& enabled_features() const { return enabled_features_; }
 
   std::string device_name() const { return properties_.deviceName; }
   // VkPhysicalDeviceDriverProperties::driverName, or "unknown" on a device older than Vulkan 1.2.
@@ -87,6 +90,7 @@ class VulkanContext {
   VkPhysicalDevice physical_device_ = VK_NULL_HANDLE;
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_properties_{};
+  VkPhysicalDeviceFeatures enabled_features_{};
   std::string driver_name_ = "unknown";
   VkDevice device_ = VK_NULL_HANDLE;
   uint32_t queue_family_ = 0;

@@ -1,6 +1,7 @@
 #include "tools/kiln-bench/graphics_helpers.h"
 
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -104,10 +105,33 @@ std::optional<std::string> missing_graphics_support(const VulkanContext& context
     return "index " + std::to_string(needs.max_draw_index) + " exceeds maxDrawIndexedIndexValue " +
            std::to_string(limits.maxDrawIndexedIndexValue);
   }
+  if (needs.tessellation_level > 0) {
+    if (!context.enabled_features().tessellationShader) return "the device lacks tessellationShader";
+    if (needs.tessellation_level > limits.maxTessellationGenerationLevel) {
+      return "tessellation level " + std::to_string(needs.tessellation_level) +
+             " exceeds maxTessellationGenerationLevel " + std::to_string(limits.maxTessellationGenerationLevel);
+    }
+    if (kPatchControlPoints > limits.maxTessellationPatchSize) {
+      return "patches of " + std::to_string(kPatchControlPoints) + " points exceed maxTessellationPatchSize " +
+             std::to_string(limits.maxTessellationPatchSize);
+    }
+  }
   return std::nullopt;
 }
 
 namespace {
+
+// The pipeline stages that run shaders of `stages` (texture uploads wait for no more than these).
+VkPipelineStageFlags shader_pipeline_stages(VkShaderStageFlags stages) {
+  VkPipelineStageFlags result = 0;
+  if (stages & VK_SHADER_STAGE_VERTEX_BIT) result |= VK_PIPELINE_STAGE_VERTEX_SHADER_BIT;
+  if (stages & VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT) result |= VK_PIPELINE_STAGE_TESSELLATION_CONTROL_SHADER_BIT;
+  if (stages & VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT) {
+    result |= VK_PIPELINE_STAGE_TESSELLATION_EVALUATION_SHADER_BIT;
+  }
+  if (stages & VK_SHADER_STAGE_FRAGMENT_BIT) result |= VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
+  return result;
+}
 
 VkImageView create_view(VkDevice device, VkImage image, VkFormat format, VkImageAspectFlags aspect) {
   VkImageViewCreateInfo info{};
@@ -276,7 +300,7 @@ void RenderTarget::begin(VkCommandBuffer cmd, uint32_t clear_rgba8) const {
 void RenderTarget::end(VkCommandBuffer cmd) const { vkCmdEndRenderPass(cmd); }
 
 SampledTexture::SampledTexture(VulkanContext& context, uint32_t width, uint32_t height,
-                               const uint32_t* texels)
+                               const uint32_t* texels, VkShaderStageFlags stages)
     : device_(context.device()),
       image_(context, kColourFormat, width, height,
              VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT) {
@@ -293,7 +317,7 @@ SampledTexture::SampledTexture(VulkanContext& context, uint32_t width, uint32_t 
                              VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
       tools::image_barrier(cmd, image_.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                            VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                           VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                           VK_ACCESS_TRANSFER_WRITE_BIT, shader_pipeline_stages(stages),
                            VK_ACCESS_SHADER_READ_BIT);
     });
     view_ = create_view(device_, image_.handle(), kColourFormat, VK_IMAGE_ASPECT_COLOR_BIT);
@@ -313,7 +337,7 @@ SampledTexture::SampledTexture(VulkanContext& context, uint32_t width, uint32_t 
     binding.binding = 0;
     binding.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     binding.descriptorCount = 1;
-    binding.stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
+    binding.stageFlags = stages;
     VkDescriptorSetLayoutCreateInfo layout{};
     layout.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
     layout.bindingCount = 1;
@@ -362,10 +386,15 @@ void SampledTexture::release() {
 
 GraphicsPipeline::GraphicsPipeline(VulkanContext& context, const RenderTarget& target,
                                    const PipelineDesc& desc)
-    : device_(context.device()), texture_(desc.texture) {
+    : device_(context.device()),
+      texture_(desc.texture),
+      push_stages_(VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT |
+                   (desc.tessellation ? VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT |
+                                            VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT
+                                      : 0)),
+      push_constant_bytes_(desc.push_constant_bytes) {
   try {
-    const VkPushConstantRange push{VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                                   sizeof(LayerConstants)};
+    const VkPushConstantRange push{push_stages_, 0, push_constant_bytes_};
     const VkDescriptorSetLayout set_layout = texture_ ? texture_->set_layout() : VK_NULL_HANDLE;
     VkPipelineLayoutCreateInfo layout{};
     layout.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
@@ -375,16 +404,23 @@ GraphicsPipeline::GraphicsPipeline(VulkanContext& context, const RenderTarget& t
     layout.pPushConstantRanges = &push;
     check(vkCreatePipelineLayout(device_, &layout, nullptr, &layout_), "vkCreatePipelineLayout");
 
-    const ShaderModule vertex(device_, desc.vertex);
-    const ShaderModule fragment(device_, desc.fragment);
-    VkPipelineShaderStageCreateInfo stages[2]{};
-    stages[0].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
-    stages[0].module = vertex.handle();
-    stages[0].pName = "main";
-    stages[1] = stages[0];
-    stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
-    stages[1].module = fragment.handle();
+    std::vector<std::unique_ptr<ShaderModule>> modules;
+    std::vector<VkPipelineShaderStageCreateInfo> stages;
+    const auto add_stage = [&](VkShaderStageFlagBits stage, const SpirvCode& code) {
+      modules.push_back(std::make_unique<ShaderModule>(device_, code));
+      VkPipelineShaderStageCreateInfo info{};
+      info.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+      info.stage = stage;
+      info.module = modules.back()->handle();
+      info.pName = "main";
+      stages.push_back(info);
+    };
+    add_stage(VK_SHADER_STAGE_VERTEX_BIT, desc.vertex);
+    if (desc.tessellation) {
+      add_stage(VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, desc.tessellation->control);
+      add_stage(VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, desc.tessellation->evaluation);
+    }
+    add_stage(VK_SHADER_STAGE_FRAGMENT_BIT, desc.fragment);
 
     const VkVertexInputBindingDescription binding{0, 2 * sizeof(float), VK_VERTEX_INPUT_RATE_VERTEX};
     const VkVertexInputAttributeDescription position{0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
@@ -398,7 +434,10 @@ GraphicsPipeline::GraphicsPipeline(VulkanContext& context, const RenderTarget& t
     }
     VkPipelineInputAssemblyStateCreateInfo assembly{};
     assembly.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO;
-    assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    assembly.topology = desc.tessellation ? VK_PRIMITIVE_TOPOLOGY_PATCH_LIST : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    VkPipelineTessellationStateCreateInfo tessellation{};
+    tessellation.sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO;
+    tessellation.patchControlPoints = kPatchControlPoints;
 
     const TargetDesc& target_desc = target.desc();
     const VkViewport viewport{0, 0, float(target_desc.width), float(target_desc.height), 0, 1};
@@ -446,10 +485,11 @@ GraphicsPipeline::GraphicsPipeline(VulkanContext& context, const RenderTarget& t
 
     VkGraphicsPipelineCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO;
-    info.stageCount = 2;
-    info.pStages = stages;
+    info.stageCount = uint32_t(stages.size());
+    info.pStages = stages.data();
     info.pVertexInputState = &vertex_input;
     info.pInputAssemblyState = &assembly;
+    info.pTessellationState = desc.tessellation ? &tessellation : nullptr;
     info.pViewportState = &viewport_state;
     info.pRasterizationState = &raster;
     info.pMultisampleState = &multisample;
@@ -483,9 +523,12 @@ void GraphicsPipeline::bind(VkCommandBuffer cmd) const {
   }
 }
 
-void GraphicsPipeline::push(VkCommandBuffer cmd, const LayerConstants& constants) const {
-  vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                     sizeof constants, &constants);
+void GraphicsPipeline::push_bytes(VkCommandBuffer cmd, const void* data, uint32_t bytes) const {
+  if (bytes > push_constant_bytes_) {
+    throw std::logic_error("push constants of " + std::to_string(bytes) + " bytes for a pipeline declaring " +
+                           std::to_string(push_constant_bytes_));
+  }
+  vkCmdPushConstants(cmd, layout_, push_stages_, 0, bytes, data);
 }
 
 void record_full_screen_layers(VkCommandBuffer cmd, const GraphicsPipeline& pipeline,

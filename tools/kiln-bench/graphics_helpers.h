@@ -2,11 +2,13 @@
 // The graphics building blocks every kiln-bench draw scenario uses, so scenario files hold only
 // what they measure: support checks, a render target (classic VkRenderPass + VkFramebuffer, with
 // optional depth and 4x MSAA + resolve), graphics pipelines over one shared interface, vertex/index
-// buffers and a sampled texture.
+// buffers and a sampled texture, and optional tessellation stages.
 //
 // The shared interface: push constants `Layer { vec4 colour; float depth; }` visible to the vertex
 // and fragment stages (shaders/layer.vert, mesh.vert, textured_quad.vert, flat_colour.frag), and,
 // for textured pipelines, set 0 binding 0 = a combined image sampler (shaders/textured.frag).
+// A pipeline whose shaders declare another push-constant block (the tessellated terrain's) says
+// how large it is; the block is then visible to every stage of the pipeline.
 // Render targets are R8G8B8A8_UNORM, cleared at the start of every render pass, and rest in
 // COLOR_ATTACHMENT_OPTIMAL between repetitions.
 #include <vulkan/vulkan.h>
@@ -51,7 +53,13 @@ struct GraphicsNeeds {
   bool blending = false;           // kColourFormat must support COLOR_ATTACHMENT_BLEND
   bool linear_texture = false;     // kColourFormat must be sampled with linear filtering
   uint32_t max_draw_index = 0;     // the largest index value drawn (maxDrawIndexedIndexValue)
+  // > 0: patch lists of kPatchControlPoints points through tessellation shaders producing levels
+  // up to this (tessellationShader, maxTessellationGenerationLevel, maxTessellationPatchSize).
+  uint32_t tessellation_level = 0;
 };
+
+// Control points per patch of tessellation pipelines (quad patches: their four corners).
+inline constexpr uint32_t kPatchControlPoints = 4;
 
 // Why this device (or its chosen queue) cannot run draws described by `needs`, or nullopt.
 // Unsupported sample counts are found with vkGetPhysicalDeviceImageFormatProperties.
@@ -109,8 +117,10 @@ class RenderTarget {
 // clamp-to-edge sampler and the descriptor set (set 0, binding 0) that binds both.
 class SampledTexture {
  public:
-  // `texels` holds width*height RGBA8 words, row-major.
-  SampledTexture(tools::VulkanContext& context, uint32_t width, uint32_t height, const uint32_t* texels);
+  // `texels` holds width*height RGBA8 words, row-major; `stages` are the shader stages that sample
+  // it (the fragment shader, or the tessellation evaluation shader of a displaced terrain).
+  SampledTexture(tools::VulkanContext& context, uint32_t width, uint32_t height, const uint32_t* texels,
+                 VkShaderStageFlags stages = VK_SHADER_STAGE_FRAGMENT_BIT);
   ~SampledTexture();
   SampledTexture(const SampledTexture&) = delete;
   SampledTexture& operator=(const SampledTexture&) = delete;
@@ -129,6 +139,12 @@ class SampledTexture {
   VkDescriptorSet set_ = VK_NULL_HANDLE;
 };
 
+// The tessellation stages of a pipeline, which then draws patch lists of kPatchControlPoints.
+struct TessellationDesc {
+  SpirvCode control;
+  SpirvCode evaluation;
+};
+
 // How a pipeline draws into a RenderTarget.
 struct PipelineDesc {
   SpirvCode vertex;
@@ -136,10 +152,13 @@ struct PipelineDesc {
   bool vertex_positions = false;  // location 0 = vec2 float positions from vertex binding 0
   bool blending = false;          // colour = src * src.a + dst * (1 - src.a), alpha likewise
   const SampledTexture* texture = nullptr;  // bound at set 0
+  std::optional<TessellationDesc> tessellation;
+  uint32_t push_constant_bytes = sizeof(LayerConstants);  // the shaders' push-constant block
 };
 
-// A graphics pipeline (triangle lists, no culling, static viewport and scissor covering the
-// target) with its layout: LayerConstants push constants, plus the texture's set layout if any.
+// A graphics pipeline (triangle lists, or patch lists with tessellation; no culling, static
+// viewport and scissor covering the target) with its layout: push constants (LayerConstants unless
+// the description says otherwise) for every stage, plus the texture's set layout if any.
 // Depth testing (LESS, with writes) and the sample count follow the target.
 class GraphicsPipeline {
  public:
@@ -150,12 +169,19 @@ class GraphicsPipeline {
 
   // Binds the pipeline (and the texture's descriptor set, if any).
   void bind(VkCommandBuffer cmd) const;
-  void push(VkCommandBuffer cmd, const LayerConstants& constants) const;
+  // Sets the push constants: LayerConstants, or the block of PipelineDesc::push_constant_bytes.
+  template <typename Constants>
+  void push(VkCommandBuffer cmd, const Constants& constants) const {
+    push_bytes(cmd, &constants, sizeof constants);
+  }
 
  private:
+  void push_bytes(VkCommandBuffer cmd, const void* data, uint32_t bytes) const;
   void release();
   VkDevice device_;
   const SampledTexture* texture_;
+  VkShaderStageFlags push_stages_;
+  uint32_t push_constant_bytes_;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
 };

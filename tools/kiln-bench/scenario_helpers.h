@@ -104,10 +104,17 @@ class TransferImage {
   template <typename Expected>
   std::optional<std::string> verify_near(tools::VulkanContext& context, Expected expected,
                                          uint32_t tolerance) {
+    return verify_each(context, [&](size_t i, uint32_t got) { return rgba8_mismatch(i, got, expected(i), tolerance); });
+  }
+
+  // Reads the image back and returns the first description check(i, pixel i's word) gives, for
+  // checks that need more than one expected word per pixel (per-channel rules, say).
+  template <typename Check>
+  std::optional<std::string> verify_each(tools::VulkanContext& context, Check check) {
     std::unique_ptr<tools::Buffer> pixels = read_back(context);
     const uint32_t* words = static_cast<const uint32_t*>(pixels->mapped());
     for (size_t i = 0, count = size_t(image_.width()) * image_.height(); i < count; ++i) {
-      if (auto wrong = rgba8_mismatch(i, words[i], expected(i), tolerance)) return wrong;
+      if (auto wrong = check(i, words[i])) return wrong;
     }
     return std::nullopt;
   }
