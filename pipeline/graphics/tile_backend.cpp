@@ -533,7 +533,6 @@ void run_tile(const std::vector<ShadedBatch>& batches, const std::vector<Attachm
     counters->fragment_shader_invocations.fetch_add(counts.fragment_invocations, std::memory_order_relaxed);
     counts = TileCounts{};
   };
-  constexpr size_t kPrefetchAhead = 8;
   for (size_t i = 0; i < bin.size(); ++i) {
     const BinEntry& e = bin[i];
     if (e.batch == kAttachmentOpEntry) {
