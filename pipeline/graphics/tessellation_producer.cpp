@@ -26,6 +26,12 @@ struct TessellationScratch {
   std::vector<abi::TessControlInvocation> control_calls;  // one per W invocations of a patch
   FiberGroup fibers;
   Tessellation tessellation;
+  // What `tessellation` was made from, when it holds a kept patch's result: consecutive patches
+  // mostly have the same levels and then reuse it (the tessellator and its allocations were a
+  // tenth of a draw of level-2 patches).
+  TessellatorState tessellated_state;
+  TessLevels tessellated_levels;
+  bool tessellated = false;
   std::vector<uint32_t> evaluation_outputs;  // one evaluation call's outputs
   std::vector<float> tess_coord;             // [3 * W]
 };
@@ -35,6 +41,18 @@ float float_at(const std::vector<uint32_t>& memory, uint32_t byte_offset) {
   float f;
   memcpy(&f, reinterpret_cast<const uint8_t*>(memory.data()) + byte_offset, 4);
   return f;
+}
+
+// tessellate() into s.tessellation, or nothing when it already holds the result for the same
+// state and levels (compared as bits: NaN levels match themselves, and -0 differs from 0 harmlessly).
+bool tessellate_patch(const TessellatorState& state, const TessLevels& levels, TessellationScratch& s) {
+  if (s.tessellated && memcmp(&state, &s.tessellated_state, sizeof state) == 0 &&
+      memcmp(&levels, &s.tessellated_levels, sizeof levels) == 0)
+    return true;
+  s.tessellated_state = state;
+  s.tessellated_levels = levels;
+  s.tessellated = tessellate(state, levels, s.tessellation);
+  return s.tessellated;
 }
 
 // The barrier of a patch whose control invocations run as one call: its lanes are in step.
@@ -167,7 +185,7 @@ void produce_tessellated_primitives(const DrawContext& ctx, const BatchJob& job,
     TessLevels levels;
     for (uint32_t c = 0; c < 4; ++c) levels.outer[c] = float_at(s.patch_record, abi::kTessLevelOuterOffset + 4 * c);
     for (uint32_t c = 0; c < 2; ++c) levels.inner[c] = float_at(s.patch_record, abi::kTessLevelInnerOffset + 4 * c);
-    if (!tessellate(tk.tessellator, levels, s.tessellation)) continue;  // discarded
+    if (!tessellate_patch(tk.tessellator, levels, s)) continue;  // discarded
     evaluation.inputs = s.control_records.data();
     evaluation.patch_inputs = s.patch_record.data();
     evaluation.primitive_id = primitive_id;

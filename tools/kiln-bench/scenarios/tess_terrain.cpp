@@ -1,15 +1,17 @@
-// Tessellation: a displaced terrain. A 16 x 16 grid of quad patches (4 control points each, patch
+// Tessellation: a displaced terrain. A G x G grid of quad patches (4 control points each, patch
 // lists from a vec2 vertex buffer) covers a 1024x1024 R8G8B8A8_UNORM target with a D32_SFLOAT depth
-// buffer. The control shader sets every outer and inner level to L (16 or 64, one scenario each),
+// buffer. The control shader sets every outer and inner level to L (one scenario each: G = 16 at
+// L = 16 and 64, and G = 256 at L = 2, many small patches as adaptive level-of-detail makes them),
 // the evaluation shader (quads, equal spacing) interpolates the patch's corners bilinearly and
 // displaces the point by one textureLod of a procedural 256x256 RGBA8 height map (red = height,
 // green/blue = its gradient, for the normal), and the view-projection looks straight down on the
-// terrain (orthographic), so a patch is 64x64 pixels and every pixel is drawn exactly once. A patch
-// becomes 2 L^2 triangles and (L + 1)^2 evaluation invocations: 131 072 triangles per repetition at
-// level 16 (quads of 4x4 pixels, two triangles each), 2 097 152 at level 64 (a quad per pixel).
+// terrain (orthographic), so a patch is 1024/G pixels wide and every pixel is drawn exactly once. A
+// patch becomes 2 L^2 triangles and (L + 1)^2 evaluation invocations: 131 072 triangles per
+// repetition at level 16 (quads of 4x4 pixels, two triangles each), 2 097 152 at level 64 (a quad
+// per pixel), 524 288 for the 65 536 level-2 patches.
 // One unit of work is a tessellated triangle, in Mtriangles/s.
 //
-// The patches are drawn in runs of 8 (half a grid row, one vkCmdDraw each), so no draw produces
+// The patches are drawn in runs of G / 2 (half a grid row, one vkCmdDraw each), so no draw produces
 // more than 65 536 evaluated points (8 x 65^2 = 33 800 at level 64): lavapipe (Mesa 22.3) goes
 // wrong or slows down badly beyond that. Both drivers get the same draws.
 //
@@ -40,9 +42,6 @@ namespace kiln::bench {
 namespace {
 
 constexpr TargetDesc kTarget{.width = 1024, .height = 1024, .depth = true};
-constexpr uint32_t kGridSize = 16;  // patches per row and per column
-constexpr uint32_t kPatches = kGridSize * kGridSize;
-constexpr uint32_t kPatchesPerDraw = kGridSize / 2;
 constexpr uint32_t kMapSize = 256;  // height-map texels per side
 constexpr double kPi = 3.14159265358979323846;
 constexpr float kHeightScale = 0.1f;    // world height of a height-map value of 1
@@ -90,14 +89,14 @@ std::vector<uint32_t> height_map() {
   return texels;
 }
 
-// The patches' corners, in the order terrain.tese expects: patch p = row * kGridSize + column.
-std::vector<float> patch_corners() {
+// The corners of a grid x grid patches, in the order terrain.tese expects: patch p = row * grid + column.
+std::vector<float> patch_corners(uint32_t grid) {
   std::vector<float> corners;
-  corners.reserve(kPatches * kPatchControlPoints * 2);
-  for (uint32_t row = 0; row < kGridSize; ++row) {
-    for (uint32_t column = 0; column < kGridSize; ++column) {
-      const float u0 = float(column) / kGridSize, u1 = float(column + 1) / kGridSize;
-      const float v0 = float(row) / kGridSize, v1 = float(row + 1) / kGridSize;
+  corners.reserve(size_t(grid) * grid * kPatchControlPoints * 2);
+  for (uint32_t row = 0; row < grid; ++row) {
+    for (uint32_t column = 0; column < grid; ++column) {
+      const float u0 = float(column) / grid, u1 = float(column + 1) / grid;
+      const float v0 = float(row) / grid, v1 = float(row + 1) / grid;
       corners.insert(corners.end(), {u0, v0, u1, v0, u0, v1, u1, v1});
     }
   }
@@ -147,8 +146,13 @@ double parity_wave(double s) {
   return parity + (1 - 2 * parity) * (s - k);
 }
 
-template <uint32_t kLevel>
+// kLevel: every tessellation level; kGridSize: patches per row and per column.
+template <uint32_t kLevel, uint32_t kGridSize>
 class TessTerrain final : public CommandScenario {
+  static constexpr uint32_t kPatches = kGridSize * kGridSize;
+  static constexpr uint32_t kPatchesPerDraw = kGridSize / 2;
+  static_assert(kPatchesPerDraw * (kLevel + 1) * (kLevel + 1) <= 65536, "lavapipe's points per draw");
+
  public:
   static std::optional<std::string> unsupported_reason(const tools::VulkanContext& context) {
     return missing_graphics_support(context, {.target = kTarget, .linear_texture = true, .tessellation_level = kLevel});
@@ -166,7 +170,7 @@ class TessTerrain final : public CommandScenario {
                    .tessellation = TessellationDesc{spirv_code(terrain_tesc_spirv), spirv_code(terrain_tese_spirv)},
                    .push_constant_bytes = sizeof(TerrainConstants)}),
         constants_(terrain_constants(kLevel)) {
-    const std::vector<float> corners = patch_corners();
+    const std::vector<float> corners = patch_corners(kGridSize);
     corners_ = make_filled_buffer(context, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, corners.data(),
                                   corners.size() * sizeof(float));
     expected_.reserve(size_t(kTarget.width) * kTarget.height);
@@ -236,11 +240,15 @@ class TessTerrain final : public CommandScenario {
   std::vector<Expected> expected_;
 };
 
-using TessTerrain16 = TessTerrain<16>;
-using TessTerrain64 = TessTerrain<64>;
+using TessTerrain2 = TessTerrain<2, 256>;
+using TessTerrain16 = TessTerrain<16, 16>;
+using TessTerrain64 = TessTerrain<64, 16>;
 
 }  // namespace
 
+KILN_BENCH_SCENARIO(TessTerrain2, "tess_terrain_2", "Mtriangles/s",
+                    "graphics: 256x256 quad patches at tessellation level 2, displaced by a height map in the "
+                    "evaluation shader (524 K triangles), 1024x1024 + depth");
 KILN_BENCH_SCENARIO(TessTerrain16, "tess_terrain_16", "Mtriangles/s",
                     "graphics: 16x16 quad patches at tessellation level 16, displaced by a height map in the "
                     "evaluation shader (131 K triangles), 1024x1024 + depth");
