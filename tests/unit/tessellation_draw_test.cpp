@@ -196,6 +196,26 @@ TEST(TessellatedDraw, PatchesWithAZeroOrNaNOuterLevelAreDiscardedAndCounted) {
   EXPECT_EQ(counters.tessellation_evaluation_invocations.load(), 9u);  // a 2 x 2 grid of quads: 3 x 3 points
 }
 
+// The producer reuses a patch's tessellation for the next patch with the same levels: a draw with
+// other spacing (on the same worker, so the same scratch) must not get the previous draw's points.
+TEST(TessellatedDraw, ReusedTessellationsFollowTheSpacingOfTheDraw) {
+  constexpr uint32_t kSize = 16;
+  ThreadPool pool(1);
+  // Level 3.7: equal spacing makes 4 segments a side (5 x 5 points), fractional odd 5 (6 x 6).
+  for (const auto& [spacing, points] : {std::pair{gfx::TessSpacing::Equal, 25u}, std::pair{gfx::TessSpacing::FractionalOdd, 36u},
+                                        std::pair{gfx::TessSpacing::Equal, 25u}}) {
+    TestTarget target(VK_FORMAT_R32G32B32A32_SFLOAT, kSize, kSize);
+    TessellatedDraw d(&target.view, kSize, &fake_quad_evaluation_kernel<8>, gfx::TessDomain::Quads, spacing, 4);
+    patch_levels.assign(4, {{3.7f, 3.7f, 3.7f, 3.7f}, {3.7f, 3.7f}});
+    add_quad_grid(d, 2);
+    DrawCounters counters;
+    d.prepare(uint32_t(d.vertices.size()));
+    run_draw(pool, d.cmd, &counters);
+    EXPECT_EQ(counters.tessellation_evaluation_invocations.load(), 4 * points) << "spacing " << int(spacing);
+    EXPECT_EQ(target.color(3, 3).float32[0], 1.0f);
+  }
+}
+
 TEST(TessellatedDraw, ControlBarrierWaitsForTheInvocationsOfOtherCalls) {
   constexpr uint32_t kSize = 16;
   for (const bool barrier : {true, false}) {
