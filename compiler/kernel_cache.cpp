@@ -5,7 +5,7 @@
 namespace kiln::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '1', '2'};
+constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '1', '3'};
 
 class Writer {
  public:
@@ -135,6 +135,7 @@ void write_stage(Writer& w, const CachedKernel& k) {
   } else if (k.stage == ShaderStage::Fragment) {
     const abi::FragmentInterface& f = k.fragment;
     w.u32(f.input_location_mask);
+    for (uint8_t c : f.input_components) w.u32(c);
     for (abi::Interpolation i : f.interpolation) w.u32(static_cast<uint32_t>(i));
     w.u32(f.centroid_mask);
     w.u32(f.sample_mask);
@@ -177,6 +178,11 @@ bool read_stage(Reader& r, CachedKernel* k) {
   if (k->stage == ShaderStage::Fragment) {
     abi::FragmentInterface& f = k->fragment;
     f.input_location_mask = r.u32();
+    for (uint8_t& c : f.input_components) {
+      const uint32_t v = r.u32();
+      if (v > 0xF) return false;
+      c = uint8_t(v);
+    }
     for (abi::Interpolation& i : f.interpolation) {
       const uint32_t v = r.u32();
       if (v > static_cast<uint32_t>(abi::Interpolation::NoPerspective)) return false;

@@ -378,6 +378,8 @@ bool Translator::graphics_prologue() {
     for (const InterfaceLeaf& leaf : v.leaves) {
       const uint32_t bit = 1u << leaf.location;
       fi.input_location_mask |= bit;
+      const uint32_t components = spirv::type_size(m, leaf.scalar) > 4 ? 3u : 1u;  // 64-bit: two
+      fi.input_components[leaf.location] |= uint8_t(components << leaf.component);
       fi.interpolation[leaf.location] = leaf.flat             ? abi::Interpolation::Flat
                                         : leaf.no_perspective ? abi::Interpolation::NoPerspective
                                                               : abi::Interpolation::Smooth;

@@ -364,6 +364,9 @@ enum class Interpolation : uint8_t { Smooth, Flat, NoPerspective };
 // What a fragment kernel reads and writes (reported by the compiler per kernel).
 struct FragmentInterface {
   uint32_t input_location_mask = 0;                 // Locations the shader reads
+  // Per Location, the components the shader declares (bit c: component c): the engine
+  // interpolates only those (a float input leaves three of its location's four unused).
+  uint8_t input_components[kMaxVaryingLocations] = {};
   Interpolation interpolation[kMaxVaryingLocations] = {};
   uint32_t centroid_mask = 0, sample_mask = 0;      // per input location: Centroid / Sample decorated
   uint32_t output_location_mask = 0;                // colour outputs written (Location = attachment)

@@ -55,8 +55,9 @@ TriangleInterpolator::TriangleInterpolator(const DrawContext& ctx, const RasterT
   };
   for (uint32_t v = 0; v < f.varying_count; ++v) {
     const uint32_t loc = f.varying_location[v];
-    for (uint32_t c = 0; c < 4; ++c)
-      add_component(loc * 4 + c, v * 4 + c, f.varying_interpolation[v], (fi.centroid_mask & (1u << loc)) != 0);
+    for (uint32_t c = 0; c < 4; ++c)  // components the shader does not declare are never read
+      if (fi.input_components[loc] & (1u << c))
+        add_component(loc * 4 + c, v * 4 + c, f.varying_interpolation[v], (fi.centroid_mask & (1u << loc)) != 0);
   }
   // Clip and cull distances follow the varyings (smooth, at the pixel centre).
   const uint32_t base = abi::kClipCullInputSlot * 4, clip_at = f.varying_values();

@@ -166,6 +166,7 @@ struct DrawSetup {
     kernels.fragment = &fake_color_kernel<8>;
     kernels.fragment_width = 8;
     kernels.fragment_interface.input_location_mask = 1;
+    kernels.fragment_interface.input_components[0] = 0xF;
     kernels.fragment_interface.output_location_mask = 1;
     kernels.fragment_interface.reads_frag_coord = true;  // some fake kernels read FragCoord.z
     state.kernels = &kernels;

@@ -48,6 +48,7 @@ struct Scene {
     for (uint32_t v = 0; v < 4; ++v) {
       f.varying_location[v] = kLocations[v];
       f.varying_interpolation[v] = kModes[v];
+      fi.input_components[kLocations[v]] = 0xF;
     }
     const double px[3] = {3.3, 61.7, 20.1}, py[3] = {2.2, 17.9, 58.4};
     const float inv_w[3] = {1.0f, affine ? 1.0f : 0.25f, affine ? 1.0f : 0.6f};

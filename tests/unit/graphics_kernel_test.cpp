@@ -422,6 +422,11 @@ TEST_P(FragmentKernel, InputsBuiltinsAndDerivatives) {
   ASSERT_TRUE(kernel) << error;
   const abi::FragmentInterface& fi = kernel->interface;
   EXPECT_EQ(fi.input_location_mask, 0xFu);
+  // Declared components: vec4, ivec2, float, float.
+  EXPECT_EQ(fi.input_components[0], 0xF);
+  EXPECT_EQ(fi.input_components[1], 0x3);
+  EXPECT_EQ(fi.input_components[2], 0x1);
+  EXPECT_EQ(fi.input_components[3], 0x1);
   EXPECT_EQ(fi.interpolation[0], abi::Interpolation::Smooth);
   EXPECT_EQ(fi.interpolation[1], abi::Interpolation::Flat);
   EXPECT_EQ(fi.interpolation[2], abi::Interpolation::NoPerspective);

@@ -47,6 +47,7 @@ TEST(KernelCache, GraphicsStageInfoComesBackIdentical) {
   auto fragment = sample_kernel(4);
   fragment->stage = ShaderStage::Fragment;
   fragment->fragment.input_location_mask = 0x5;
+  fragment->fragment.input_components[2] = 0x6;
   fragment->fragment.interpolation[2] = abi::Interpolation::NoPerspective;
   fragment->fragment.centroid_mask = 4;
   fragment->fragment.output_location_mask = 3;
@@ -72,6 +73,7 @@ TEST(KernelCache, GraphicsStageInfoComesBackIdentical) {
   EXPECT_EQ(v->vertex_outputs.location_slot[0], -1);
   EXPECT_EQ(f->stage, ShaderStage::Fragment);
   EXPECT_EQ(f->fragment.input_location_mask, 0x5u);
+  EXPECT_EQ(f->fragment.input_components[2], 0x6);
   EXPECT_EQ(f->fragment.interpolation[2], abi::Interpolation::NoPerspective);
   EXPECT_EQ(f->fragment.interpolation[0], abi::Interpolation::Smooth);
   EXPECT_EQ(f->fragment.centroid_mask, 4u);
