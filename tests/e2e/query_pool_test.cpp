@@ -4,6 +4,7 @@
 // turn on the queue, and vkCmdCopyQueryPoolResults.
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
@@ -109,6 +110,66 @@ TEST_F(QueryPoolTest, TimestampsIncreaseAcrossCommandsAndSubmissions) {
   KILN_ONLY();
   EXPECT_LE(before, t[0]);
   EXPECT_GE(after, t[4]);
+}
+
+// VK_EXT_calibrated_timestamps: the device domain is the queue's timestamp clock (a timestamp
+// written between two calibrated readings lies between their device values), each reading comes
+// with a deviation, and on Kiln the device domain and CLOCK_MONOTONIC are the same clock.
+TEST_F(QueryPoolTest, CalibratedTimestampsReadTheQueueClock) {
+  REQUIRE_ON_KILN(device_has_extension(physical_device(), VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME),
+                  "VK_EXT_calibrated_timestamps");
+  auto get_domains = reinterpret_cast<PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT>(
+      vkGetInstanceProcAddr(instance().handle(), "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT"));
+  ASSERT_NE(get_domains, nullptr);
+  uint32_t count = 0;
+  ASSERT_EQ(get_domains(physical_device(), &count, nullptr), VK_SUCCESS);
+  std::vector<VkTimeDomainEXT> domains(count);
+  ASSERT_EQ(get_domains(physical_device(), &count, domains.data()), VK_SUCCESS);
+  auto offers = [&](VkTimeDomainEXT d) { return std::find(domains.begin(), domains.end(), d) != domains.end(); };
+  ASSERT_TRUE(offers(VK_TIME_DOMAIN_DEVICE_EXT) && offers(VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT));
+  if (count > 1) {
+    uint32_t one = 1;
+    EXPECT_EQ(get_domains(physical_device(), &one, domains.data()), VK_INCOMPLETE);
+    EXPECT_EQ(one, 1u);
+  }
+
+  VkPhysicalDeviceVulkan12Features v12{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  v12.hostQueryReset = VK_TRUE;
+  DeviceOptions options;
+  options.create_info_chain = &v12;
+  options.extensions = {VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME};
+  TestDevice* dev = create_device(options);
+  ASSERT_NE(dev, nullptr);
+  auto calibrate = reinterpret_cast<PFN_vkGetCalibratedTimestampsEXT>(
+      vkGetDeviceProcAddr(dev->handle(), "vkGetCalibratedTimestampsEXT"));
+  ASSERT_NE(calibrate, nullptr);
+  const VkCalibratedTimestampInfoEXT infos[2] = {
+      {VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, nullptr, VK_TIME_DOMAIN_DEVICE_EXT},
+      {VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, nullptr, VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT}};
+  uint64_t before[2] = {}, after[2] = {}, deviation_before = 0, deviation_after = 0;
+  ASSERT_EQ(calibrate(dev->handle(), 2, infos, before, &deviation_before), VK_SUCCESS);
+
+  VkQueryPoolCreateInfo info{.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  info.queryCount = 1;
+  VkQueryPool pool = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateQueryPool(dev->handle(), &info, nullptr, &pool), VK_SUCCESS);
+  vkResetQueryPool(dev->handle(), pool, 0, 1);
+  dev->run_commands([&](VkCommandBuffer cmd) { vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, pool, 0); });
+  const std::vector<uint64_t> written = read64(dev->handle(), pool, 0, 1, VK_QUERY_RESULT_WAIT_BIT, VK_SUCCESS);
+  ASSERT_EQ(calibrate(dev->handle(), 2, infos, after, &deviation_after), VK_SUCCESS);
+  vkDestroyQueryPool(dev->handle(), pool, nullptr);
+
+  EXPECT_LE(before[0], written[0]);
+  EXPECT_LE(written[0], after[0]);
+  EXPECT_LT(before[1], after[1]);
+  EXPECT_GT(deviation_before, 0u);
+  EXPECT_LT(deviation_before, 1000000000u);  // readings a second apart are no calibration
+  KILN_ONLY();
+  for (const uint64_t* reading : {before, after}) {
+    const uint64_t spread = reading[0] > reading[1] ? reading[0] - reading[1] : reading[1] - reading[0];
+    EXPECT_LE(spread, reading == before ? deviation_before : deviation_after);
+  }
 }
 
 // A query becomes available when the command writing it executes: a submission held back by an
