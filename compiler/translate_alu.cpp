@@ -163,6 +163,25 @@ bool Translator::alu_instruction(const spirv::Instruction& inst, bool* handled) 
       set(inst.result, std::move(r));
       return true;
     }
+    case spv::Op::OpReadClockKHR: {
+      // Subgroup and Device scope read the same counter, the CPU's time-stamp counter: invariant
+      // and synchronised across cores on the CPUs Kiln runs on, so it never goes back for an
+      // invocation, whichever worker runs it next. A 64-bit integer, or a uvec2 (low, high).
+      llvm::Value* ticks = b.CreateIntrinsic(llvm::Intrinsic::readcyclecounter, {}, {});
+      std::vector<Id> s;
+      scalar_types(inst.result_type, &s);
+      Value r;
+      if (s.size() == 1 && leaf_type(s[0]) == b.getInt64Ty()) {
+        r.leaves.push_back(splat(ticks));
+      } else if (s.size() == 2 && leaf_type(s[0]) == b.getInt32Ty()) {
+        r.leaves.push_back(splat(b.CreateTrunc(ticks, b.getInt32Ty())));
+        r.leaves.push_back(splat(b.CreateTrunc(b.CreateLShr(ticks, 32), b.getInt32Ty())));
+      } else {
+        return fail(inst, "OpReadClockKHR result is not a 64-bit integer or a vector of two 32-bit integers");
+      }
+      set(inst.result, std::move(r));
+      return true;
+    }
     case spv::Op::OpCopyObject:
     // Leaves carry no layout, so copying between types that differ only in layout (e.g. a struct
     // loaded from a buffer into a function-storage struct) copies the leaves.

@@ -52,6 +52,8 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME, VK_KHR_SYNCHRONIZATION_2_SPEC_VERSION),
       ext(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME, VK_KHR_TIMELINE_SEMAPHORE_SPEC_VERSION),
       ext(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME, VK_EXT_HOST_QUERY_RESET_SPEC_VERSION),
+      // OpReadClockKHR (compiler/translate_alu.cpp).
+      ext(VK_KHR_SHADER_CLOCK_EXTENSION_NAME, VK_KHR_SHADER_CLOCK_SPEC_VERSION),
       // Device timestamps are CLOCK_MONOTONIC (icd/calibrated_timestamps.cpp).
       ext(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME, VK_EXT_CALIBRATED_TIMESTAMPS_SPEC_VERSION),
       // Promoted to Vulkan 1.1, 1.2 and 1.3, implemented in core form (their features and

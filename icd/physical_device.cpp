@@ -449,6 +449,14 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->customBorderColorWithoutFormat = VK_TRUE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR: {
+        // OpReadClockKHR reads the CPU's time-stamp counter at either scope (compiler/translate_alu.cpp;
+        // tests/e2e/compute_shader_clock_test.cpp).
+        auto* f = reinterpret_cast<VkPhysicalDeviceShaderClockFeaturesKHR*>(s);
+        f->shaderSubgroupClock = VK_TRUE;
+        f->shaderDeviceClock = VK_TRUE;
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT:
         // vkCmdDrawMulti(Indexed)EXT record one draw per entry with DrawIndex = its index
         // (icd/cmd_draw.cpp; tests/e2e/draw_query_test.cpp MultiDraw*).
