@@ -114,7 +114,24 @@ bool Translator::subgroup_instruction(const spirv::Instruction& inst, bool* hand
     set(inst.result, std::move(r));
     return true;
   };
+  // SPV_KHR_shader_ballot and SPV_KHR_subgroup_vote (VK_EXT_shader_subgroup_ballot/_vote): the
+  // non-uniform operations without their Scope operand, which is always the subgroup.
+  auto as_non_uniform = [&](spv::Op op) {
+    std::vector<uint32_t> with_scope{uint32_t(spv::Scope::Subgroup)};  // never read: the subgroup
+    with_scope.insert(with_scope.end(), ops.begin(), ops.end());
+    spirv::Instruction scoped = inst;
+    scoped.opcode = op;
+    scoped.operands = with_scope;
+    return subgroup_instruction(scoped, handled);
+  };
   switch (inst.opcode) {
+    case spv::Op::OpSubgroupBallotKHR: return as_non_uniform(spv::Op::OpGroupNonUniformBallot);
+    case spv::Op::OpSubgroupFirstInvocationKHR: return as_non_uniform(spv::Op::OpGroupNonUniformBroadcastFirst);
+    // The invocation id is dynamically uniform, as Broadcast's.
+    case spv::Op::OpSubgroupReadInvocationKHR: return as_non_uniform(spv::Op::OpGroupNonUniformBroadcast);
+    case spv::Op::OpSubgroupAllKHR: return as_non_uniform(spv::Op::OpGroupNonUniformAll);
+    case spv::Op::OpSubgroupAnyKHR: return as_non_uniform(spv::Op::OpGroupNonUniformAny);
+    case spv::Op::OpSubgroupAllEqualKHR: return as_non_uniform(spv::Op::OpGroupNonUniformAllEqual);
     case spv::Op::OpGroupNonUniformElect:
       set(inst.result, Value{{b.CreateICmpEQ(lane_index(), splat(b.CreateZExtOrTrunc(first_active_lane(*this), b.getInt32Ty())))}});
       return true;

@@ -52,6 +52,10 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME, VK_KHR_SYNCHRONIZATION_2_SPEC_VERSION),
       ext(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME, VK_KHR_TIMELINE_SEMAPHORE_SPEC_VERSION),
       ext(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME, VK_EXT_HOST_QUERY_RESET_SPEC_VERSION),
+      // The subgroup operations' SPV_KHR_shader_ballot / SPV_KHR_subgroup_vote forms
+      // (compiler/translate_subgroup.cpp).
+      ext(VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME, VK_EXT_SHADER_SUBGROUP_BALLOT_SPEC_VERSION),
+      ext(VK_EXT_SHADER_SUBGROUP_VOTE_EXTENSION_NAME, VK_EXT_SHADER_SUBGROUP_VOTE_SPEC_VERSION),
       // OpReadClockKHR (compiler/translate_alu.cpp).
       ext(VK_KHR_SHADER_CLOCK_EXTENSION_NAME, VK_KHR_SHADER_CLOCK_SPEC_VERSION),
       // Device timestamps are CLOCK_MONOTONIC (icd/calibrated_timestamps.cpp).

@@ -66,5 +66,42 @@ TEST_F(ComputeSubgroupTest, OperationsMatchACpuSubgroupModel) {
   }
 }
 
+// VK_EXT_shader_subgroup_ballot and _vote: GLSL's ARB ballot and vote built-ins, compiled to the
+// SPV_KHR_shader_ballot / SPV_KHR_subgroup_vote instructions, against the same CPU subgroup model.
+TEST_F(ComputeSubgroupTest, KhrBallotAndVoteInstructionsMatchACpuSubgroupModel) {
+  const bool has_extensions = device_has_extension(physical_device(), VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME) &&
+                              device_has_extension(physical_device(), VK_EXT_SHADER_SUBGROUP_VOTE_EXTENSION_NAME);
+  REQUIRE_ON_KILN(has_extensions && features().core.features.shaderInt64,
+                  "VK_EXT_shader_subgroup_ballot, VK_EXT_shader_subgroup_vote and shaderInt64");
+  DeviceFeatures enabled;
+  enabled.core.features.shaderInt64 = VK_TRUE;
+  TestDevice& device = *create_device(
+      enabled, {VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME, VK_EXT_SHADER_SUBGROUP_VOTE_EXTENSION_NAME});
+  constexpr uint32_t kInvocations = 64, kOutputs = 8;
+  Buffer results = device.create_buffer(kInvocations * kOutputs * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  ComputeJob job(device, "subgroup_ballot_vote_arb.comp", {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, results);
+  job.run(1);
+  const uint32_t* r = reinterpret_cast<const uint32_t*>(results.mapped);
+  const uint32_t S = r[0];
+  ASSERT_TRUE(S >= 1 && S <= 64 && 64 % S == 0) << "subgroup size " << S;
+  for (uint32_t i = 0; i < kInvocations; ++i) {
+    const uint32_t* out = r + i * kOutputs;
+    const uint32_t lane = i % S, base = i - lane;  // subgroups are consecutive runs of S invocations
+    uint64_t ballot = 0;
+    for (uint32_t l = 0; l < S; ++l) ballot |= uint64_t((base + l) % 3 == 0) << l;
+    const uint32_t votes = (base <= 5 && 5 < base + S ? 1u : 0u) | 2u | 4u | (S == 1 ? 8u : 0u);
+    EXPECT_EQ(out[0], S) << i;
+    EXPECT_EQ(out[1], lane) << i;
+    EXPECT_EQ(out[2], uint32_t(ballot)) << "ballot, invocation " << i;
+    EXPECT_EQ(out[3], uint32_t(ballot >> 32)) << "ballot, invocation " << i;
+    EXPECT_EQ(out[4], base * 7) << "readFirstInvocation, invocation " << i;
+    EXPECT_EQ(out[5], (base + (S > 1 ? 1 : 0)) * 5) << "readInvocation(1), invocation " << i;
+    EXPECT_EQ(out[6], votes) << "any/all/allEqual, invocation " << i;
+    EXPECT_EQ(out[7], lane < 32 ? 1u << lane : 0u) << "SubGroupEqMask, invocation " << i;
+  }
+}
+
 }  // namespace
 }  // namespace kiln::test
