@@ -56,6 +56,8 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       // (compiler/translate_subgroup.cpp).
       ext(VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME, VK_EXT_SHADER_SUBGROUP_BALLOT_SPEC_VERSION),
       ext(VK_EXT_SHADER_SUBGROUP_VOTE_EXTENSION_NAME, VK_EXT_SHADER_SUBGROUP_VOTE_SPEC_VERSION),
+      // Host allocations imported as device memory (icd/external_memory.cpp).
+      ext(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME, VK_EXT_EXTERNAL_MEMORY_HOST_SPEC_VERSION),
       // OpReadClockKHR (compiler/translate_alu.cpp).
       ext(VK_KHR_SHADER_CLOCK_EXTENSION_NAME, VK_KHR_SHADER_CLOCK_SPEC_VERSION),
       // Device timestamps are CLOCK_MONOTONIC (icd/calibrated_timestamps.cpp).

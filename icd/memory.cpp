@@ -5,6 +5,7 @@
 #include "common/log.h"
 #include "icd/device.h"
 #include "icd/device_limits.h"
+#include "icd/external_memory.h"
 #include "icd/struct_chain.h"
 #include "icd/wsi_objects.h"
 #include "kiln_entrypoints.h"
@@ -30,16 +31,34 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_AllocateMemory(VkDevice handle, c
     device->heap_used.fetch_sub(size);
     return VK_ERROR_OUT_OF_DEVICE_MEMORY;
   }
-  const VkDeviceSize padded = (size + kResourceAlignment - 1) / kResourceAlignment * kResourceAlignment;
-  auto* data = static_cast<uint8_t*>(std::aligned_alloc(kResourceAlignment, padded));
+  // An imported host allocation is used in place: Kiln's memory is host memory anyway.
+  const auto* import = find_in_chain<VkImportMemoryHostPointerInfoEXT>(pAllocateInfo->pNext);
+  if (import && import->handleType) {
+    const uintptr_t at = reinterpret_cast<uintptr_t>(import->pHostPointer);
+    if (!is_host_pointer_handle(import->handleType) || !at || at % kMinImportedHostPointerAlignment ||
+        size % kMinImportedHostPointerAlignment ||
+        !(host_pointer_memory_types(props) & (1u << pAllocateInfo->memoryTypeIndex))) {
+      KILN_LOG_ONCE(LogLevel::Error, "vkAllocateMemory: host pointer %p (%llu bytes, handle type 0x%x) cannot be imported",
+                    import->pHostPointer, (unsigned long long)size, unsigned(import->handleType));
+      device->heap_used.fetch_sub(size);
+      return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+    }
+  }
+  uint8_t* data = import && import->handleType ? static_cast<uint8_t*>(import->pHostPointer) : nullptr;
+  if (!data) {
+    const VkDeviceSize padded = (size + kResourceAlignment - 1) / kResourceAlignment * kResourceAlignment;
+    data = static_cast<uint8_t*>(std::aligned_alloc(kResourceAlignment, padded));
+  }
+  const bool imported = import && import->handleType;
   auto* memory = data ? create_object<mem::DeviceMemory>(choose_allocator(pAllocator, device->allocator),
                                                          VK_SYSTEM_ALLOCATION_SCOPE_OBJECT)
                       : nullptr;
   if (!memory) {
-    std::free(data);
+    if (!imported) std::free(data);
     device->heap_used.fetch_sub(size);
     return data ? VK_ERROR_OUT_OF_HOST_MEMORY : VK_ERROR_OUT_OF_DEVICE_MEMORY;
   }
+  memory->imported = imported;
   memory->data = data;
   memory->size = size;
   memory->type_index = pAllocateInfo->memoryTypeIndex;
@@ -55,7 +74,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_FreeMemory(VkDevice handle, VkDeviceM
   if (!memory) return;
   device->heap_used.fetch_sub(memory->size);
   device->allocation_count.fetch_sub(1);
-  std::free(memory->data);
+  if (!memory->imported) std::free(memory->data);
   destroy_object(choose_allocator(pAllocator, device->allocator), memory);
 }
 

@@ -7,6 +7,7 @@
 #include "icd/descriptor_memory.h"
 #include "icd/device_limits.h"
 #include "icd/extensions.h"
+#include "icd/external_memory.h"
 #include "icd/format_support.h"
 #include "icd/instance.h"
 #include "icd/struct_chain.h"
@@ -406,6 +407,10 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT:
         reinterpret_cast<VkPhysicalDeviceMultiDrawPropertiesEXT*>(s)->maxMultiDrawCount = kMaxMultiDrawCount;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT:
+        reinterpret_cast<VkPhysicalDeviceExternalMemoryHostPropertiesEXT*>(s)->minImportedHostPointerAlignment =
+            kMinImportedHostPointerAlignment;
+        break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_PROPERTIES_EXT:
         // A custom colour is four values in the sampler object: no table to run out of.
         reinterpret_cast<VkPhysicalDeviceCustomBorderColorPropertiesEXT*>(s)->maxCustomBorderColorSamplers = 1u << 20;
@@ -641,7 +646,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceImageFormatPrope
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceImageFormatProperties2(
     VkPhysicalDevice, const VkPhysicalDeviceImageFormatInfo2* pInfo, VkImageFormatProperties2* pProperties) {
-  // External memory/handle queries: Kiln exports nothing, so any such request is unsupported.
+  // Images take no external memory (only buffers import host allocations: icd/external_memory.cpp).
   if (find_in_chain<VkPhysicalDeviceExternalImageFormatInfo>(pInfo->pNext) &&
       find_in_chain<VkPhysicalDeviceExternalImageFormatInfo>(pInfo->pNext)->handleType != 0)
     return VK_ERROR_FORMAT_NOT_SUPPORTED;

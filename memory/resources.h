@@ -14,6 +14,7 @@ struct DeviceMemory {
   uint8_t* data = nullptr;  // 64-byte aligned host memory
   VkDeviceSize size = 0;
   uint32_t type_index = 0;
+  bool imported = false;    // the application's host allocation (VK_EXT_external_memory_host): not freed
 };
 
 struct Buffer {

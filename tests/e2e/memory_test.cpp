@@ -1,5 +1,6 @@
 // Device memory: allocation, mapping, flush/invalidate, out-of-memory, memory requirements and
 // binding (1 and 2 forms), device-level requirements queries (maintenance4).
+#include <cstdlib>
 #include <cstring>
 #include <algorithm>
 
@@ -405,6 +406,72 @@ TEST_F(MemoryTest, DeviceMemoryRequirementsMatchCreatedObjects) {
   EXPECT_EQ(actual.size, predicted.memoryRequirements.size);
   EXPECT_EQ(actual.alignment, predicted.memoryRequirements.alignment);
   EXPECT_EQ(actual.memoryTypeBits, predicted.memoryRequirements.memoryTypeBits);
+}
+
+// VK_EXT_external_memory_host: a page-aligned host allocation imported as device memory backs a
+// buffer that commands write; the writes land in the application's own allocation, which stays
+// the application's (freeing the memory object leaves it alone).
+TEST_F(MemoryTest, ImportedHostAllocationBacksABuffer) {
+  REQUIRE_ON_KILN(device_has_extension(physical_device(), VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME),
+                  "VK_EXT_external_memory_host");
+  VkPhysicalDeviceExternalMemoryHostPropertiesEXT host{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &host};
+  vkGetPhysicalDeviceProperties2(physical_device(), &props);
+  const VkDeviceSize alignment = host.minImportedHostPointerAlignment;
+  ASSERT_TRUE(alignment > 0 && (alignment & (alignment - 1)) == 0) << alignment;
+  constexpr auto kHandle = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  VkPhysicalDeviceExternalBufferInfo query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
+  query.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  query.handleType = kHandle;
+  VkExternalBufferProperties external{VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
+  vkGetPhysicalDeviceExternalBufferProperties(physical_device(), &query, &external);
+  ASSERT_TRUE(external.externalMemoryProperties.externalMemoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT);
+
+  TestDevice& device = *create_device(DeviceOptions{.extensions = {VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME}});
+  auto host_pointer_properties = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
+      vkGetDeviceProcAddr(device.handle(), "vkGetMemoryHostPointerPropertiesEXT"));
+  ASSERT_NE(host_pointer_properties, nullptr);
+  const VkDeviceSize size = std::max<VkDeviceSize>(4 * alignment, 16384);
+  auto* allocation = static_cast<uint8_t*>(std::aligned_alloc(alignment, size));
+  ASSERT_NE(allocation, nullptr);
+  write_pattern(allocation, size, 3);
+  VkMemoryHostPointerPropertiesEXT pointer{VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
+  ASSERT_EQ(host_pointer_properties(device.handle(), kHandle, allocation, &pointer), VK_SUCCESS);
+  ASSERT_NE(pointer.memoryTypeBits, 0u);
+
+  VkExternalMemoryBufferCreateInfo external_buffer{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+  external_buffer.handleTypes = kHandle;
+  VkBufferCreateInfo buffer_info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, &external_buffer};
+  buffer_info.size = size;
+  buffer_info.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateBuffer(device.handle(), &buffer_info, nullptr, &buffer), VK_SUCCESS);
+  VkMemoryRequirements requirements;
+  vkGetBufferMemoryRequirements(device.handle(), buffer, &requirements);
+  const uint32_t types = requirements.memoryTypeBits & pointer.memoryTypeBits;
+  ASSERT_NE(types, 0u);
+  VkImportMemoryHostPointerInfoEXT import{VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
+  import.handleType = kHandle;
+  import.pHostPointer = allocation;
+  VkMemoryAllocateInfo allocate_info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &import};
+  allocate_info.allocationSize = size;
+  allocate_info.memoryTypeIndex = uint32_t(__builtin_ctz(types));
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateMemory(device.handle(), &allocate_info, nullptr, &memory), VK_SUCCESS);
+  ASSERT_EQ(vkBindBufferMemory(device.handle(), buffer, memory, 0), VK_SUCCESS);
+
+  device.run_commands([&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, buffer, 4096, 4096, 0xA5A5A5A5u); });
+  for (size_t i = 0; i < size; ++i) {
+    const uint8_t want = i >= 4096 && i < 8192 ? 0xA5 : pattern(i, 3);
+    ASSERT_EQ(allocation[i], want) << "byte " << i;
+  }
+  vkDestroyBuffer(device.handle(), buffer, nullptr);
+  vkFreeMemory(device.handle(), memory, nullptr);
+  EXPECT_EQ(allocation[0], pattern(0, 3));  // still the application's
+  allocation[size - 1] = 1;
+  std::free(allocation);
+  KILN_ONLY();
+  EXPECT_EQ(alignment, 4096u);
 }
 
 }  // namespace
