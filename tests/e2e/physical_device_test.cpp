@@ -61,6 +61,33 @@ TEST_F(PhysicalDeviceTest, ApiVersionIsAtLeast13) {
       << VK_API_VERSION_MINOR(properties().apiVersion);
 }
 
+// The core external-object queries answer (they must exist in 1.1+); Kiln imports host
+// allocations into buffers and exports nothing, fences and semaphores included.
+TEST_F(PhysicalDeviceTest, ExternalObjectQueriesAnswer) {
+  VkPhysicalDeviceExternalFenceInfo fence_info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_FENCE_INFO};
+  fence_info.handleType = VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT;
+  VkExternalFenceProperties fence{VK_STRUCTURE_TYPE_EXTERNAL_FENCE_PROPERTIES};
+  fence.externalFenceFeatures = 0xFFFFFFFFu;
+  vkGetPhysicalDeviceExternalFenceProperties(physical_device(), &fence_info, &fence);
+  VkPhysicalDeviceExternalSemaphoreInfo semaphore_info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO};
+  semaphore_info.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+  VkExternalSemaphoreProperties semaphore{VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES};
+  semaphore.externalSemaphoreFeatures = 0xFFFFFFFFu;
+  vkGetPhysicalDeviceExternalSemaphoreProperties(physical_device(), &semaphore_info, &semaphore);
+  VkPhysicalDeviceExternalBufferInfo buffer_info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
+  buffer_info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  buffer_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  VkExternalBufferProperties buffer{VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
+  buffer.externalMemoryProperties.externalMemoryFeatures = 0xFFFFFFFFu;
+  vkGetPhysicalDeviceExternalBufferProperties(physical_device(), &buffer_info, &buffer);
+  KILN_ONLY();
+  EXPECT_EQ(fence.externalFenceFeatures, 0u);
+  EXPECT_EQ(fence.compatibleHandleTypes, 0u);
+  EXPECT_EQ(semaphore.externalSemaphoreFeatures, 0u);
+  EXPECT_EQ(semaphore.compatibleHandleTypes, 0u);
+  EXPECT_EQ(buffer.externalMemoryProperties.externalMemoryFeatures, 0u);  // opaque fds: not exported or imported
+}
+
 TEST_F(PhysicalDeviceTest, KilnDeviceNameAndType) {
   KILN_ONLY();
   EXPECT_EQ(0, std::strncmp(properties().deviceName, "Kiln", 4)) << properties().deviceName;
