@@ -56,6 +56,10 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       // (compiler/translate_subgroup.cpp).
       ext(VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME, VK_EXT_SHADER_SUBGROUP_BALLOT_SPEC_VERSION),
       ext(VK_EXT_SHADER_SUBGROUP_VOTE_EXTENSION_NAME, VK_EXT_SHADER_SUBGROUP_VOTE_SPEC_VERSION),
+      // HLSL compilers' decorations (UserSemantic strings, CounterBuffer): nothing to do with
+      // them, and the SPIR-V reader skips them (tests/shaders/hlsl_semantics.spvasm).
+      ext(VK_GOOGLE_DECORATE_STRING_EXTENSION_NAME, VK_GOOGLE_DECORATE_STRING_SPEC_VERSION),
+      ext(VK_GOOGLE_HLSL_FUNCTIONALITY_1_EXTENSION_NAME, VK_GOOGLE_HLSL_FUNCTIONALITY_1_SPEC_VERSION),
       // Host allocations imported as device memory (icd/external_memory.cpp).
       ext(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME, VK_EXT_EXTERNAL_MEMORY_HOST_SPEC_VERSION),
       // OpReadClockKHR (compiler/translate_alu.cpp).

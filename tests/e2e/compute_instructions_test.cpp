@@ -1216,6 +1216,26 @@ TEST_F(ComputeInstructionsTest, DontInlineFunctionsAreCalled) {
   }
 }
 
+// VK_GOOGLE_hlsl_functionality1 / VK_GOOGLE_decorate_string: a module with UserSemantic strings
+// and a CounterBuffer decoration runs as if they were not there.
+TEST_F(ComputeInstructionsTest, HlslSemanticDecorationsChangeNothing) {
+  REQUIRE_ON_KILN(device_has_extension(physical_device(), VK_GOOGLE_DECORATE_STRING_EXTENSION_NAME) &&
+                      device_has_extension(physical_device(), VK_GOOGLE_HLSL_FUNCTIONALITY_1_EXTENSION_NAME),
+                  "VK_GOOGLE_decorate_string and VK_GOOGLE_hlsl_functionality1");
+  TestDevice& device = *create_device(DeviceOptions{
+      .extensions = {VK_GOOGLE_DECORATE_STRING_EXTENSION_NAME, VK_GOOGLE_HLSL_FUNCTIONALITY_1_EXTENSION_NAME}});
+  constexpr uint32_t count = 256;
+  Buffer data = device.create_buffer(count * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xCD);
+  Buffer counter = device.create_buffer(4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0);
+  ComputeJob job(device, "hlsl_semantics.spvasm", {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, data);
+  job.bind_buffer(1, counter);
+  job.run(count / 64);
+  for (uint32_t i = 0; i < count; ++i) EXPECT_EQ(mapped_as<uint32_t>(data)[i], i * 3 + 1) << "invocation " << i;
+  EXPECT_EQ(mapped_as<uint32_t>(counter)[0], count);
+}
+
 TEST_F(ComputeInstructionsTest, LocalArraysWithDynamicIndices) {
   Random random(9);
   std::vector<LocalArrayCase> cases;
