@@ -69,7 +69,7 @@ static VkPhysicalDeviceLimits make_limits() {
   l.subPixelPrecisionBits = 8;
   l.subTexelPrecisionBits = 8;
   l.mipmapPrecisionBits = 8;
-  l.maxDrawIndexedIndexValue = (1u << 24) - 1;  // fullDrawIndexUint32: not yet
+  l.maxDrawIndexedIndexValue = 0xFFFFFFFFu;  // fullDrawIndexUint32
   l.maxDrawIndirectCount = UINT32_MAX;         // records are read at execution, one sub-draw each
   l.maxSamplerLodBias = 16.0f;
   l.maxSamplerAnisotropy = 16.0f;

@@ -298,6 +298,9 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features12.hostQueryReset = VK_TRUE;
   pd->features.occlusionQueryPrecise = VK_TRUE;
   pd->features.pipelineStatisticsQuery = VK_TRUE;
+  // Index values are fetched whole and VertexIndex = index + vertexOffset wraps in 32 bits
+  // (pipeline/graphics/vertex_stage.cpp; DrawTest.FullUint32IndicesWrapWithTheVertexOffset).
+  pd->features.fullDrawIndexUint32 = VK_TRUE;
   pd->features.inheritedQueries = VK_TRUE;
   // BaseVertex, BaseInstance and DrawIndex are vertex-invocation fields
   // (compiler/translate_stage_io.cpp; DrawQueryTest.MultiDraw* read all three).

@@ -219,6 +219,33 @@ TEST_F(DrawTest, IndexedInstancedQuadsWithUniformsPushConstantsAndCulling) {
     }
 }
 
+// fullDrawIndexUint32: 32-bit index values above 2^24 reach the vertex stage whole, and
+// VertexIndex = index + vertexOffset wraps in 32 bits. A full-target quad's six vertices are
+// reached through indices near 2^32 (vertexOffset 16 wraps them to 0..2) and near 2^24 + 3
+// (vertexOffset -2^24); indices cut to 24 bits, or clamped to a limit, would fetch nothing.
+TEST_F(DrawTest, FullUint32IndicesWrapWithTheVertexOffset) {
+  REQUIRE_ON_KILN(features().core.features.fullDrawIndexUint32 && properties().limits.maxDrawIndexedIndexValue == 0xFFFFFFFFu,
+                  "fullDrawIndexUint32");
+  DeviceFeatures enabled;
+  enabled.core.features.fullDrawIndexUint32 = VK_TRUE;
+  TestDevice& device = *create_device(enabled);
+  const std::vector<ColoredVertex> quad = rect(-1, -1, 1, 1, 0.5f, {0.2f, 0.4f, 0.6f, 1.0f});
+  Buffer vb = vertex_buffer(device, quad);
+  const uint32_t indices[6] = {0xFFFFFFF0u, 0xFFFFFFF1u, 0xFFFFFFF2u, 0x01000003u, 0x01000004u, 0x01000005u};
+  Buffer ib = device.create_buffer(sizeof indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+  std::memcpy(ib.mapped, indices, sizeof indices);
+  DrawJob job(device, colored_options());
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    const VkDeviceSize offset = 0;
+    vkCmdBindVertexBuffers(cb, 0, 1, &vb.buffer, &offset);
+    vkCmdBindIndexBuffer(cb, ib.buffer, 0, VK_INDEX_TYPE_UINT32);
+    vkCmdDrawIndexed(cb, 3, 1, 0, 16, 0);
+    vkCmdDrawIndexed(cb, 3, 1, 3, -0x01000000, 0);
+  });
+  check_rgba8(job.read_color(), "colour", [](uint32_t, uint32_t) { return std::array<int, 4>{51, 102, 153, 255}; }, 1);
+}
+
 // Demote keeps a pixel's invocation running as a helper (its neighbours' derivatives stay right)
 // but drops its output; terminateInvocation ends the invocation. Both leave the clear colour.
 TEST_F(DrawTest, DemotedAndTerminatedInvocationsWriteNothing) {
