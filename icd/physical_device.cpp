@@ -557,6 +557,11 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->rasterizationOrderStencilAttachmentAccess = VK_TRUE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_FEATURES_EXT:
+        // Required with Vulkan 1.3: texel buffer offsets follow VkPhysicalDeviceTexelBufferAlignmentProperties
+        // (the Vulkan 1.3 properties' storage/uniformTexelBufferOffset*), which Kiln reports.
+        reinterpret_cast<VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT*>(s)->texelBufferAlignment = VK_TRUE;
+        break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT:
         // 8-bit indices, restart value 0xFF (pipeline/graphics/vertex_stage.cpp fetch_vertex_ids;
         // tests/e2e/draw_features_test.cpp Uint8IndicesWithPrimitiveRestart).

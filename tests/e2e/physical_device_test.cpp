@@ -88,6 +88,24 @@ TEST_F(PhysicalDeviceTest, ExternalObjectQueriesAnswer) {
   EXPECT_EQ(buffer.externalMemoryProperties.externalMemoryFeatures, 0u);  // opaque fds: not exported or imported
 }
 
+// texelBufferAlignment is mandatory for a Vulkan 1.3 device that lists VK_EXT_texel_buffer_alignment
+// (the CTS's info.device_mandatory_features), and the alignments it points to are powers of two no
+// larger than minTexelBufferOffsetAlignment.
+TEST_F(PhysicalDeviceTest, TexelBufferAlignmentFeatureAndProperties) {
+  VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT feature{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_FEATURES_EXT};
+  if (!query_extension_features(physical_device(), VK_EXT_TEXEL_BUFFER_ALIGNMENT_EXTENSION_NAME, feature))
+    GTEST_SKIP() << "VK_EXT_texel_buffer_alignment not listed";
+  EXPECT_TRUE(feature.texelBufferAlignment);
+  VkPhysicalDeviceVulkan13Properties p13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p13};
+  vkGetPhysicalDeviceProperties2(physical_device(), &props);
+  const VkDeviceSize limit = props.properties.limits.minTexelBufferOffsetAlignment;
+  for (const VkDeviceSize a : {p13.storageTexelBufferOffsetAlignmentBytes, p13.uniformTexelBufferOffsetAlignmentBytes}) {
+    EXPECT_TRUE(a > 0 && (a & (a - 1)) == 0) << a;
+    EXPECT_LE(a, limit);
+  }
+}
+
 TEST_F(PhysicalDeviceTest, KilnDeviceNameAndType) {
   KILN_ONLY();
   EXPECT_EQ(0, std::strncmp(properties().deviceName, "Kiln", 4)) << properties().deviceName;
