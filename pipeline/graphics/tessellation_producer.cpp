@@ -44,10 +44,10 @@ float float_at(const std::vector<uint32_t>& memory, uint32_t byte_offset) {
 }
 
 // tessellate() into s.tessellation, or nothing when it already holds the result for the same
-// state and levels (compared as bits: NaN levels match themselves, and -0 differs from 0 harmlessly).
+// state and levels (levels compared as bits: NaN levels match themselves, and -0 differs from 0
+// harmlessly).
 bool tessellate_patch(const TessellatorState& state, const TessLevels& levels, TessellationScratch& s) {
-  if (s.tessellated && memcmp(&state, &s.tessellated_state, sizeof state) == 0 &&
-      memcmp(&levels, &s.tessellated_levels, sizeof levels) == 0)
+  if (s.tessellated && state == s.tessellated_state && memcmp(&levels, &s.tessellated_levels, sizeof levels) == 0)
     return true;
   s.tessellated_state = state;
   s.tessellated_levels = levels;

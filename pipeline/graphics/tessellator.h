@@ -28,6 +28,8 @@ struct TessellatorState {
   bool point_mode = false;
   bool counter_clockwise = true;  // VertexOrderCcw (else VertexOrderCw)
   bool origin_lower_left = false;  // VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT (VK_KHR_maintenance2)
+
+  bool operator==(const TessellatorState&) const = default;
 };
 
 // TessLevelOuter / TessLevelInner as the tessellation control shader wrote them.
