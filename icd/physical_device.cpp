@@ -61,11 +61,13 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   p11.deviceNodeMask = 0;
   p11.deviceLUIDValid = VK_FALSE;
   p11.subgroupSize = host_simd_width();
-  // Subgroups are the W lanes of a kernel call: a compute kernel's invocations, or a fragment
+  // Subgroups are the W lanes of a kernel call: a compute kernel's invocations, a fragment
   // kernel's quads (helper invocations included, as active invocations: DrawTest.
-  // SubgroupOperationsInFragmentShaders; CTS glsl.derivate dynamic cases). Vertex kernels run
-  // vertices of several draws' batches in no order an application could rely on, so not there yet.
-  p11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+  // SubgroupOperationsInFragmentShaders; CTS glsl.derivate dynamic cases), the vertices of a vertex
+  // call, a patch's output control points in a control call, the domain points of an evaluation
+  // call (which vertices share a call is the implementation's choice, as the spec allows).
+  p11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT | VK_SHADER_STAGE_VERTEX_BIT |
+                                VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT | VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT;
   p11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
                                     VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
                                     VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |

@@ -306,6 +306,29 @@ TEST_F(DrawTest, SubgroupOperationsInFragmentShaders) {
   EXPECT_GT(white, 1000u) << "the triangle covers about 1500 pixels";
 }
 
+// Subgroups in the vertex stage (subgroupSupportedStages has VERTEX): a full-target quad whose
+// vertex shader checks that ballots, counts, elections, broadcasts, shuffles and votes agree; its
+// checks are the colour, so every pixel must be white.
+TEST_F(DrawTest, SubgroupOperationsInVertexShaders) {
+  VkPhysicalDeviceVulkan11Properties p11{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties2{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &p11};
+  vkGetPhysicalDeviceProperties2(physical_device(), &properties2);
+  const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                                        VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+                                        VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+  REQUIRE_ON_KILN((p11.subgroupSupportedStages & VK_SHADER_STAGE_VERTEX_BIT) &&
+                      (p11.subgroupSupportedOperations & needed) == needed,
+                  "basic, ballot, arithmetic, vote and shuffle subgroup operations in vertex shaders");
+  const std::vector<ColoredVertex> quad = rect(-1, -1, 1, 1, 0.5f, {0, 0, 0, 0});
+  Buffer vb = vertex_buffer(device(), quad);
+  DrawJobOptions o = colored_options();
+  o.vertex_shader = "draw_subgroup.vert";
+  DrawJob job(device(), o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  draw_vertices(job, vb, 6);
+  check_rgba8(job.read_color(), "subgroup checks", [](uint32_t, uint32_t) { return std::array<int, 4>{255, 255, 255, 255}; });
+}
+
 // A discard inside a function that a for loop's increment calls (the loop's continue construct,
 // where the SPIR-V inliner cannot inline a kill): the pipeline compiles, discarding pixels keep
 // the clear colour and the others finish the loop (CTS graphicsfuzz.cov-wrap-op-kill-*).
