@@ -272,18 +272,23 @@ TEST_F(DrawTest, DemotedAndTerminatedInvocationsWriteNothing) {
   }
 }
 
+// Whether `stage` has the subgroup operations draw_subgroup.frag/.vert use (basic, ballot,
+// arithmetic, vote, shuffle).
+bool has_subgroup_checks(VkPhysicalDevice physical_device, VkShaderStageFlagBits stage) {
+  VkPhysicalDeviceVulkan11Properties p11{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties2{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &p11};
+  vkGetPhysicalDeviceProperties2(physical_device, &properties2);
+  const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                                        VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+                                        VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+  return (p11.subgroupSupportedStages & stage) && (p11.subgroupSupportedOperations & needed) == needed;
+}
+
 // Subgroups in the fragment stage (subgroupSupportedStages has FRAGMENT): a triangle with partly
 // covered quads, whose shader checks that ballots, counts, elections, broadcasts, shuffles and
 // votes agree with each other. Every pixel is the clear colour or white (all checks held).
 TEST_F(DrawTest, SubgroupOperationsInFragmentShaders) {
-  VkPhysicalDeviceVulkan11Properties p11{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
-  VkPhysicalDeviceProperties2 properties2{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &p11};
-  vkGetPhysicalDeviceProperties2(physical_device(), &properties2);
-  const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
-                                        VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
-                                        VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
-  REQUIRE_ON_KILN((p11.subgroupSupportedStages & VK_SHADER_STAGE_FRAGMENT_BIT) &&
-                      (p11.subgroupSupportedOperations & needed) == needed,
+  REQUIRE_ON_KILN(has_subgroup_checks(physical_device(), VK_SHADER_STAGE_FRAGMENT_BIT),
                   "basic, ballot, arithmetic, vote and shuffle subgroup operations in fragment shaders");
   const std::vector<ColoredVertex> triangle = {{-0.9f, -0.95f, 0.5f, 1, 1, 1, 1}, {0.97f, -0.3f, 0.5f, 1, 1, 1, 1},
                                                {-0.2f, 0.93f, 0.5f, 1, 1, 1, 1}};
@@ -310,14 +315,7 @@ TEST_F(DrawTest, SubgroupOperationsInFragmentShaders) {
 // vertex shader checks that ballots, counts, elections, broadcasts, shuffles and votes agree; its
 // checks are the colour, so every pixel must be white.
 TEST_F(DrawTest, SubgroupOperationsInVertexShaders) {
-  VkPhysicalDeviceVulkan11Properties p11{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
-  VkPhysicalDeviceProperties2 properties2{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &p11};
-  vkGetPhysicalDeviceProperties2(physical_device(), &properties2);
-  const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
-                                        VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
-                                        VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
-  REQUIRE_ON_KILN((p11.subgroupSupportedStages & VK_SHADER_STAGE_VERTEX_BIT) &&
-                      (p11.subgroupSupportedOperations & needed) == needed,
+  REQUIRE_ON_KILN(has_subgroup_checks(physical_device(), VK_SHADER_STAGE_VERTEX_BIT),
                   "basic, ballot, arithmetic, vote and shuffle subgroup operations in vertex shaders");
   const std::vector<ColoredVertex> quad = rect(-1, -1, 1, 1, 0.5f, {0, 0, 0, 0});
   Buffer vb = vertex_buffer(device(), quad);
