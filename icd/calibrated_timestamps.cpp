@@ -1,11 +1,11 @@
 // VK_EXT_calibrated_timestamps. Kiln's device timestamps are CLOCK_MONOTONIC nanoseconds
 // (pipeline/query_pool.h), so the device domain and CLOCK_MONOTONIC are one clock; CLOCK_MONOTONIC_RAW
 // is offered too, as the extension suggests for Linux.
-#include <time.h>
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
 
+#include "common/clock.h"
 #include "common/log.h"
 #include "pipeline/query_pool.h"
 
@@ -14,12 +14,6 @@ namespace {
 
 constexpr VkTimeDomainEXT kTimeDomains[] = {VK_TIME_DOMAIN_DEVICE_EXT, VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT,
                                             VK_TIME_DOMAIN_CLOCK_MONOTONIC_RAW_EXT};
-
-uint64_t clock_ns(clockid_t clock) {
-  timespec ts;
-  clock_gettime(clock, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-}
 
 }  // namespace
 }  // namespace kiln

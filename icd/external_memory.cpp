@@ -18,6 +18,11 @@ bool is_host_pointer_handle(VkExternalMemoryHandleTypeFlagBits type) {
          type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_MAPPED_FOREIGN_MEMORY_BIT_EXT;
 }
 
+bool is_importable_host_pointer(VkExternalMemoryHandleTypeFlagBits type, const void* pointer) {
+  const uintptr_t at = reinterpret_cast<uintptr_t>(pointer);
+  return is_host_pointer_handle(type) && at && at % kMinImportedHostPointerAlignment == 0;
+}
+
 uint32_t host_pointer_memory_types(const VkPhysicalDeviceMemoryProperties& memory) {
   uint32_t bits = 0;
   for (uint32_t i = 0; i < memory.memoryTypeCount; ++i)
@@ -58,8 +63,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceExternalSemaphorePro
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetMemoryHostPointerPropertiesEXT(
     VkDevice handle, VkExternalMemoryHandleTypeFlagBits handleType, const void* pHostPointer,
     VkMemoryHostPointerPropertiesEXT* pMemoryHostPointerProperties) {
-  if (!is_host_pointer_handle(handleType) || !pHostPointer ||
-      reinterpret_cast<uintptr_t>(pHostPointer) % kMinImportedHostPointerAlignment) {
+  if (!is_importable_host_pointer(handleType, pHostPointer)) {
     KILN_LOG_ONCE(LogLevel::Error, "vkGetMemoryHostPointerPropertiesEXT: handle type 0x%x or pointer %p not importable",
                   unsigned(handleType), pHostPointer);
     return VK_ERROR_INVALID_EXTERNAL_HANDLE;

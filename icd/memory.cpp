@@ -33,10 +33,9 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_AllocateMemory(VkDevice handle, c
   }
   // An imported host allocation is used in place: Kiln's memory is host memory anyway.
   const auto* import = find_in_chain<VkImportMemoryHostPointerInfoEXT>(pAllocateInfo->pNext);
-  if (import && import->handleType) {
-    const uintptr_t at = reinterpret_cast<uintptr_t>(import->pHostPointer);
-    if (!is_host_pointer_handle(import->handleType) || !at || at % kMinImportedHostPointerAlignment ||
-        size % kMinImportedHostPointerAlignment ||
+  const bool imported = import && import->handleType;
+  if (imported) {
+    if (!is_importable_host_pointer(import->handleType, import->pHostPointer) || size % kMinImportedHostPointerAlignment ||
         !(host_pointer_memory_types(props) & (1u << pAllocateInfo->memoryTypeIndex))) {
       KILN_LOG_ONCE(LogLevel::Error, "vkAllocateMemory: host pointer %p (%llu bytes, handle type 0x%x) cannot be imported",
                     import->pHostPointer, (unsigned long long)size, unsigned(import->handleType));
@@ -44,12 +43,8 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_AllocateMemory(VkDevice handle, c
       return VK_ERROR_INVALID_EXTERNAL_HANDLE;
     }
   }
-  uint8_t* data = import && import->handleType ? static_cast<uint8_t*>(import->pHostPointer) : nullptr;
-  if (!data) {
-    const VkDeviceSize padded = (size + kResourceAlignment - 1) / kResourceAlignment * kResourceAlignment;
-    data = static_cast<uint8_t*>(std::aligned_alloc(kResourceAlignment, padded));
-  }
-  const bool imported = import && import->handleType;
+  const VkDeviceSize padded = (size + kResourceAlignment - 1) / kResourceAlignment * kResourceAlignment;
+  auto* data = static_cast<uint8_t*>(imported ? import->pHostPointer : std::aligned_alloc(kResourceAlignment, padded));
   auto* memory = data ? create_object<mem::DeviceMemory>(choose_allocator(pAllocator, device->allocator),
                                                          VK_SYSTEM_ALLOCATION_SCOPE_OBJECT)
                       : nullptr;

@@ -6,13 +6,11 @@
 #include <mutex>
 #include <vector>
 
+#include "common/clock.h"
+
 namespace kiln::exec {
 
-uint64_t device_timestamp_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-}
+uint64_t device_timestamp_ns() { return clock_ns(CLOCK_MONOTONIC); }
 
 QueryPool::QueryPool(SyncHub& hub, VkQueryType type, uint32_t count, VkQueryPipelineStatisticFlags statistics)
     : hub_(hub),
