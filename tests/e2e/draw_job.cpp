@@ -156,6 +156,7 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   add_stage(VK_SHADER_STAGE_VERTEX_BIT, options.vertex_shader);
   add_stage(VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, options.tess_control_shader);
   add_stage(VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, options.tess_eval_shader);
+  add_stage(VK_SHADER_STAGE_GEOMETRY_BIT, options.geometry_shader);
   add_stage(VK_SHADER_STAGE_FRAGMENT_BIT, options.fragment_shader);
   VkPipelineTessellationStateCreateInfo tessellation{VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO};
   tessellation.patchControlPoints = options.patch_control_points;

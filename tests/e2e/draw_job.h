@@ -4,7 +4,8 @@
 // (vkCreateRenderPass or vkCreateRenderPass2) or dynamic rendering, shaders from tests/shaders,
 // vertex input and fixed-function state as each test sets them, a descriptor set 0 of buffer
 // descriptors at bindings 0, 1, … and optional push constants. Attachments may be layered
-// (2D array images), rendered with multiview or with Layer written by the vertex shader.
+// (2D array images), rendered with multiview or with Layer written by the vertex or geometry
+// shader.
 #include <vulkan/vulkan.h>
 
 #include <array>
@@ -26,6 +27,8 @@ struct DrawJobOptions {
   uint32_t patch_control_points = 3;
   // VK_KHR_maintenance2's VkPipelineTessellationDomainOriginStateCreateInfo when set.
   std::optional<VkTessellationDomainOrigin> tess_domain_origin;
+  // Empty: no geometry shader; otherwise the device must have geometryShader enabled.
+  std::string geometry_shader;
   uint32_t width = 64, height = 64;
   VkFormat color_format = VK_FORMAT_R8G8B8A8_UNORM;
   uint32_t color_attachment_count = 1;          // all of color_format; Location i writes attachment i
@@ -99,8 +102,8 @@ struct DrawJobOptions {
   // Viewports and scissors set at draw(); empty: one of each covering the whole target.
   std::vector<VkViewport> viewports;
   std::vector<VkRect2D> scissors;
-  std::vector<VkDescriptorType> bindings;      // set 0, bindings 0, 1, …
-  uint32_t push_constant_bytes = 0;            // visible to both stages
+  std::vector<VkDescriptorType> bindings;      // set 0, bindings 0, 1, …; visible to every graphics stage
+  uint32_t push_constant_bytes = 0;            // visible to every graphics stage
 };
 
 class DrawJob {
