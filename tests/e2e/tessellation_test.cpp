@@ -13,17 +13,14 @@
 
 #include "e2e/draw_job.h"
 #include "e2e/draw_scene.h"
+#include "e2e/reference_image.h"
+#include "e2e/tess_patches.h"
 #include "e2e/vk_fixture.h"
 
 namespace kiln::test {
 namespace {
 
 constexpr uint32_t kSize = 64;
-
-struct Levels {
-  float outer[4];
-  float inner[2];
-};
 
 // draw_colored.vert/.frag with control shader `tesc` and evaluation shader `tese`, patches of
 // four points, into a float target (exact colours and counts).
@@ -35,22 +32,8 @@ DrawJobOptions options(const std::string& tesc, const std::string& tese) {
   o.patch_control_points = 4;
   o.color_format = VK_FORMAT_R32G32B32A32_SFLOAT;
   o.width = o.height = kSize;
-  o.push_constant_bytes = sizeof(Levels);
+  o.push_constant_bytes = sizeof(TessLevels);
   return o;
-}
-void push_levels(DrawJob& job, VkCommandBuffer cb, const Levels& levels) {
-  vkCmdPushConstants(cb, job.layout(), VK_SHADER_STAGE_ALL_GRAPHICS, 0, sizeof levels, &levels);
-}
-std::vector<float> read_floats(DrawJob& job, uint32_t layer = 0) {
-  const std::vector<uint8_t> bytes = job.read_color(0, layer);
-  std::vector<float> out(bytes.size() / 4);
-  std::memcpy(out.data(), bytes.data(), bytes.size());
-  return out;
-}
-
-// A quad patch with corners (x0, y0)-(x1, y1) in clip space, in the evaluation shaders' order.
-void add_quad_patch(std::vector<ColoredVertex>& v, float x0, float y0, float x1, float y1) {
-  for (const auto& [x, y] : {std::pair{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}}) v.push_back({x, y, 0.5f, 1, 1, 1, 1});
 }
 
 // Features beyond tessellationShader a test's device enables (the test checks support first).
@@ -131,21 +114,13 @@ void draw_and_check_patch_grid(TestDevice& device, DrawJobOptions o,
              VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD, 0xF};
   DrawJob job(device, o);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
-  std::vector<ColoredVertex> vertices;
-  for (int row = 0; row < 4; ++row)
-    for (int col = 0; col < 4; ++col)
-      add_quad_patch(vertices, -1 + 0.5f * col, -1 + 0.5f * row, -0.5f + 0.5f * col, -0.5f + 0.5f * row);
-  Buffer vb = vertex_buffer(device, vertices);
+  Buffer vb = vertex_buffer(device, quad_patch_grid());
   job.draw(kBlack, [&](VkCommandBuffer cb) {
     bind_vertices(cb, vb);
     if (before_draws) before_draws(cb);
-    for (uint32_t row = 0; row < 4; ++row) {
-      const Levels levels{{3.7f, 3.7f, 3.7f, 3.7f}, {1.5f + 2.2f * float(row), 7.9f - 1.7f * float(row)}};
-      push_levels(job, cb, levels);
-      vkCmdDraw(cb, 16, 1, 16 * row, 0);
-    }
+    draw_quad_patch_grid(job, cb);
   });
-  const std::vector<float> pixels = read_floats(job);
+  const std::vector<float> pixels = read_rgba32f(job);
   PixelCheck failures(kSize, kSize);
   for (uint32_t y = 0; y < kSize; ++y)
     for (uint32_t x = 0; x < kSize; ++x) {
@@ -193,10 +168,10 @@ TEST_F(TessellationTest, TriangleDomainTessCoordIsBarycentric) {
   Buffer vb = vertex_buffer(tess_device(), vertices);
   job.draw(kBlack, [&](VkCommandBuffer cb) {
     bind_vertices(cb, vb);
-    push_levels(job, cb, {{5, 5, 5, 5}, {5, 5}});
+    push_tess_levels(job, cb, {{5, 5, 5, 5}, {5, 5}});
     vkCmdDraw(cb, 4, 1, 0, 0);
   });
-  const std::vector<float> pixels = read_floats(job);
+  const std::vector<float> pixels = read_rgba32f(job);
   const float area = (px[1] - px[0]) * (py[2] - py[0]) - (px[2] - px[0]) * (py[1] - py[0]);
   PixelCheck failures(kSize, kSize);
   uint32_t inside = 0;
@@ -233,10 +208,10 @@ void draw_and_check_isoline_points(TestDevice& device, DrawJob& job, uint32_t ra
   Buffer vb = vertex_buffer(device, vertices);
   job.draw(kBlack, [&](VkCommandBuffer cb) {
     bind_vertices(cb, vb);
-    push_levels(job, cb, {{3, 4, 0, 0}, {0, 0}});
+    push_tess_levels(job, cb, {{3, 4, 0, 0}, {0, 0}});
     vkCmdDraw(cb, 4, 1, 0, 0);
   });
-  const std::vector<float> pixels = read_floats(job);
+  const std::vector<float> pixels = read_rgba32f(job);
   auto near = [radius](uint32_t p, uint32_t centre) { return p + radius >= centre && p <= centre + radius; };
   PixelCheck failures(kSize, kSize);
   for (uint32_t y = 0; y < kSize; ++y)
@@ -289,7 +264,7 @@ TEST_F(TessellationTest, MultiviewRunsBothStagesPerViewWithItsViewIndex) {
   for (uint32_t layer = 0; layer < kLayers; ++layer) {
     if (!(kViewMask & (1u << layer))) continue;
     SCOPED_TRACE("layer " + std::to_string(layer));
-    const std::vector<float> pixels = read_floats(job, layer);
+    const std::vector<float> pixels = read_rgba32f(job, layer);
     const float expected[4] = {float(layer + 1) / 8, float(layer + 2) / 8, float(layer) / 8, 1};
     PixelCheck failures(kSize, kSize);
     for (uint32_t y = 0; y < kSize; ++y)
@@ -325,7 +300,7 @@ TEST_F(TessellationTest, ControlBarrierMakesEveryInvocationsOutputVisible) {
   const std::vector<uint64_t> r = statistics(pool);
   EXPECT_EQ(1u, r[1]) << "control shader patches";
   EXPECT_GE(r[0], 4u) << "vertex shader invocations";
-  const std::vector<float> pixels = read_floats(job);
+  const std::vector<float> pixels = read_rgba32f(job);
   EXPECT_EQ(pixels[(32 * kSize + 32) * 4], 1.0f) << "the quad is drawn";
   EXPECT_EQ(pixels[(4 * kSize + 4) * 4], 0.0f) << "only the quad";
   KILN_ONLY();  // the spec lets a driver run the evaluation shader more than once per point
