@@ -1,0 +1,5 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Records the vertex order of lines_adjacency input primitives (geom_record_inputs.glsl).
+layout(lines_adjacency) in;
+#include "geom_record_inputs.glsl"
