@@ -9,6 +9,7 @@ namespace {
 LinkedKernels<CompiledVertexKernel> linked_vertex;
 LinkedKernels<CompiledTessControlKernel> linked_tess_control;
 LinkedKernels<CompiledTessEvalKernel> linked_tess_eval;
+LinkedKernels<CompiledGeometryKernel> linked_geometry;
 LinkedKernels<CompiledFragmentKernel> linked_fragment;
 
 // A distinct non-zero variant for fragment kernels (they have no fixed-function key yet).
@@ -16,6 +17,7 @@ constexpr uint64_t kFragmentVariant = 0x6b696c6e66726167ull;  // "klnfrag"
 // Evaluation kernels are keyed by their control stage's map, control kernels by the vertex
 // stage's: this keeps the two apart should one shader module hold both entry points.
 constexpr uint64_t kTessEvalVariant = 0x6b696c6e74657365ull;  // "klntese"
+constexpr uint64_t kGeometryVariant = 0x6b696c6e67656f6dull;  // "klngeom"
 
 // The key part of what a tessellation kernel reads from the stage before it.
 uint64_t map_hash(const abi::StageOutputMap& map) {
@@ -110,6 +112,23 @@ std::shared_ptr<const CompiledTessEvalKernel> compile_tess_eval_kernel(const Sha
                          return translate_tess_eval(module, entry, o, context, k->symbol, &k->tess_eval, err);
                        },
                        [](const CachedKernel& c, CompiledTessEvalKernel* k) { k->info = c.tess_eval; });
+}
+
+std::shared_ptr<const CompiledGeometryKernel> compile_geometry_kernel(const ShaderSource& source, uint32_t simd_width,
+                                                                      const abi::VertexOutputLayout& previous_outputs,
+                                                                      const BindingResolver& bindings, uint64_t layout_hash,
+                                                                      KernelCache* cache, std::string* error,
+                                                                      bool* compile_required) {
+  const abi::StageOutputMap inputs = abi::record_map(previous_outputs);
+  TranslateOptions options{simd_width, bindings, nullptr, &inputs};
+  return compile_stage(linked_geometry, source, options,
+                       kernel_key(source, simd_width, layout_hash, map_hash(inputs) ^ kGeometryVariant), cache, error,
+                       compile_required,
+                       [](const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& o,
+                          llvm::LLVMContext& context, CachedKernel* k, std::string* err) {
+                         return translate_geometry(module, entry, o, context, k->symbol, &k->geometry, err);
+                       },
+                       [](const CachedKernel& c, CompiledGeometryKernel* k) { k->info = c.geometry; });
 }
 
 std::shared_ptr<const CompiledFragmentKernel> compile_fragment_kernel(const ShaderSource& source, uint32_t simd_width,

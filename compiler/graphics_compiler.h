@@ -1,5 +1,5 @@
 #pragma once
-// Vertex and fragment kernels from SPIR-V (the graphics stages of ARCHITECTURE.md "Stage ABIs";
+// Vertex, tessellation, geometry and fragment kernels from SPIR-V (the graphics stages of ARCHITECTURE.md "Stage ABIs";
 // signatures in common/abi/kernel_abi.h). Like compute kernels they are keyed by (shader,
 // specialization, binding layout, SIMD width, host CPU) plus the stage's variant key — for a
 // vertex kernel the vertex input state it fetches with — linked once per process, and shared
@@ -39,6 +39,13 @@ struct CompiledTessEvalKernel {
   TessEvalInfo info;
 };
 
+struct CompiledGeometryKernel {
+  static constexpr ShaderStage kStage = ShaderStage::Geometry;
+  abi::GeometryKernelFn function = nullptr;
+  uint32_t simd_width = 8;
+  GeometryInfo info;
+};
+
 struct CompiledFragmentKernel {
   static constexpr ShaderStage kStage = ShaderStage::Fragment;
   abi::FragmentKernelFn function = nullptr;
@@ -66,6 +73,14 @@ std::shared_ptr<const CompiledTessEvalKernel> compile_tess_eval_kernel(const Sha
                                                                        const BindingResolver& bindings, uint64_t layout_hash,
                                                                        KernelCache* cache, std::string* error,
                                                                        bool* compile_required = nullptr);
+
+// A geometry kernel is compiled against the records of the stage before it (the vertex or the
+// tessellation evaluation kernel's output layout, abi::record_map).
+std::shared_ptr<const CompiledGeometryKernel> compile_geometry_kernel(const ShaderSource& source, uint32_t simd_width,
+                                                                      const abi::VertexOutputLayout& previous_outputs,
+                                                                      const BindingResolver& bindings, uint64_t layout_hash,
+                                                                      KernelCache* cache, std::string* error,
+                                                                      bool* compile_required = nullptr);
 
 std::shared_ptr<const CompiledFragmentKernel> compile_fragment_kernel(const ShaderSource& source, uint32_t simd_width,
                                                                       const BindingResolver& bindings, uint64_t layout_hash,

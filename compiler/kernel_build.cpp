@@ -20,7 +20,8 @@ namespace {
 // The stages the translator has an emitter for.
 bool translatable(ShaderStage stage) {
   return stage == ShaderStage::Vertex || stage == ShaderStage::TessellationControl ||
-         stage == ShaderStage::TessellationEvaluation || stage == ShaderStage::Fragment || stage == ShaderStage::Compute;
+         stage == ShaderStage::TessellationEvaluation || stage == ShaderStage::Geometry || stage == ShaderStage::Fragment ||
+         stage == ShaderStage::Compute;
 }
 
 // SPIR-V → object code: the expensive path that a cache hit skips.

@@ -5,7 +5,7 @@
 namespace kiln::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '1', '3'};
+constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '1', '4'};
 
 class Writer {
  public:
@@ -67,7 +67,8 @@ constexpr uint32_t kMaxPatchMemory = 1u << 20;
 
 void write_vertex_outputs(Writer& w, const abi::VertexOutputLayout& l) {
   for (uint32_t v : {l.slot_count, uint32_t(l.point_size_slot), uint32_t(l.layer_slot), uint32_t(l.viewport_index_slot),
-                     uint32_t(l.clip_distance_slot), l.clip_distance_count, uint32_t(l.cull_distance_slot), l.cull_distance_count})
+                     uint32_t(l.clip_distance_slot), l.clip_distance_count, uint32_t(l.cull_distance_slot), l.cull_distance_count,
+                     uint32_t(l.primitive_id_slot)})
     w.u32(v);
   for (int32_t slot : l.location_slot) w.u32(static_cast<uint32_t>(slot));
 }
@@ -81,6 +82,7 @@ bool read_vertex_outputs(Reader& r, abi::VertexOutputLayout* l) {
   l->clip_distance_count = r.u32();
   l->cull_distance_slot = static_cast<int32_t>(r.u32());
   l->cull_distance_count = r.u32();
+  l->primitive_id_slot = static_cast<int32_t>(r.u32());
   for (int32_t& slot : l->location_slot) slot = static_cast<int32_t>(r.u32());
   return l->slot_count >= 1 && l->slot_count <= 64;
 }
@@ -132,6 +134,10 @@ void write_stage(Writer& w, const CachedKernel& k) {
   } else if (k.stage == ShaderStage::TessellationEvaluation) {
     write_modes(w, k.tess_eval.modes);
     write_vertex_outputs(w, k.tess_eval.outputs);
+  } else if (k.stage == ShaderStage::Geometry) {
+    const abi::GeometryModes& g = k.geometry.modes;
+    for (uint32_t v : {uint32_t(g.input_vertices), uint32_t(g.output), uint32_t(g.invocations), g.output_vertices}) w.u32(v);
+    write_vertex_outputs(w, k.geometry.outputs);
   } else if (k.stage == ShaderStage::Fragment) {
     const abi::FragmentInterface& f = k.fragment;
     w.u32(f.input_location_mask);
@@ -175,6 +181,19 @@ bool read_stage(Reader& r, CachedKernel* k) {
   }
   if (k->stage == ShaderStage::TessellationEvaluation)
     return read_modes(r, &k->tess_eval.modes) && read_vertex_outputs(r, &k->tess_eval.outputs);
+  if (k->stage == ShaderStage::Geometry) {
+    abi::GeometryModes& g = k->geometry.modes;
+    const uint32_t input = r.u32(), output = r.u32(), invocations = r.u32();
+    g.output_vertices = r.u32();
+    // Values the engine sizes memory by must stay within what the translator accepts.
+    if (input < 1 || input > abi::kMaxGeometryInputVertices || output < 1 || output > 3 || invocations < 1 ||
+        invocations > abi::kMaxGeometryInvocations || g.output_vertices < 1 || g.output_vertices > abi::kMaxGeometryOutputVertices)
+      return false;
+    g.input_vertices = uint8_t(input);
+    g.output = uint8_t(output);
+    g.invocations = uint8_t(invocations);
+    return read_vertex_outputs(r, &k->geometry.outputs);
+  }
   if (k->stage == ShaderStage::Fragment) {
     abi::FragmentInterface& f = k->fragment;
     f.input_location_mask = r.u32();

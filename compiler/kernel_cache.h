@@ -28,6 +28,7 @@ struct CachedKernel {
   abi::VertexOutputLayout vertex_outputs;
   TessControlInfo tess_control;
   TessEvalInfo tess_eval;
+  GeometryInfo geometry;
   abi::FragmentInterface fragment;
   std::vector<char> object;  // host object code from Jit::compile_to_object
 };

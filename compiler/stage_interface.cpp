@@ -242,7 +242,7 @@ bool interface_variables(const Translator& t, bool input, std::vector<InterfaceV
 bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& outputs, abi::VertexOutputLayout* layout,
                          std::vector<std::vector<std::pair<uint32_t, uint32_t>>>* slots) {
   uint32_t location_mask = 0, clip = 0, cull = 0;
-  bool point_size = false, layer = false, viewport = false;
+  bool point_size = false, layer = false, viewport = false, primitive_id = false;
   for (const InterfaceVariable& v : outputs)
     for (const InterfaceLeaf& leaf : v.leaves) {
       if (!leaf.accessed) continue;
@@ -254,6 +254,13 @@ bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& ou
         case spv::BuiltIn::CullDistance: cull = std::max(cull, leaf.component + 1); break;
         case spv::BuiltIn::Layer: layer = true; break;
         case spv::BuiltIn::ViewportIndex: viewport = true; break;
+        case spv::BuiltIn::PrimitiveId:  // a geometry shader's per-primitive output
+          if (t.entry.model != spv::ExecutionModel::Geometry) {
+            t.error_ = "PrimitiveId is an output of geometry shaders only";
+            return false;
+          }
+          primitive_id = true;
+          break;
         default:
           t.error_ = "vertex output built-in " + std::to_string(static_cast<unsigned>(leaf.builtin)) + " is not supported";
           return false;
@@ -279,6 +286,7 @@ bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& ou
   }
   if (layer) layout->layer_slot = static_cast<int32_t>(next++);
   if (viewport) layout->viewport_index_slot = static_cast<int32_t>(next++);
+  if (primitive_id) layout->primitive_id_slot = static_cast<int32_t>(next++);
   layout->slot_count = next;
   for (const InterfaceVariable& v : outputs) {
     auto& out = slots->emplace_back();
@@ -295,6 +303,7 @@ bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& ou
         case spv::BuiltIn::ClipDistance: out.emplace_back(layout->clip_distance_slot + k / 4, k % 4); break;
         case spv::BuiltIn::CullDistance: out.emplace_back(layout->cull_distance_slot + k / 4, k % 4); break;
         case spv::BuiltIn::Layer: out.emplace_back(layout->layer_slot, 0); break;
+        case spv::BuiltIn::PrimitiveId: out.emplace_back(layout->primitive_id_slot, 0); break;
         default: out.emplace_back(layout->viewport_index_slot, 0); break;
       }
     }
@@ -317,6 +326,25 @@ void natural_leaf_offsets(const spirv::Module& m, Id type, uint32_t base, std::v
         natural_leaf_offsets(m, t.members[i], base + spirv::member_offset(m, type, i), out);
       return;
     default: out->push_back(base);
+  }
+}
+
+// Where the previous stage left leaf `leaf` of input `v` (-1 offset: nowhere, the shader reads 0).
+abi::StageOutputAddress previous_stage_address(const abi::StageOutputMap& map, const InterfaceVariable& v,
+                                               const InterfaceLeaf& leaf) {
+  const uint32_t c = leaf.component;
+  switch (leaf.builtin) {
+    case spv::BuiltIn::Max:
+      return v.patch ? map.patch_location[leaf.location][c] : map.location[leaf.location][c];
+    case spv::BuiltIn::Position: return c < 4 ? map.position[c] : abi::StageOutputAddress{};
+    case spv::BuiltIn::PointSize: return map.point_size;
+    case spv::BuiltIn::ClipDistance: return c < abi::kMaxClipDistances ? map.clip_distance[c] : abi::StageOutputAddress{};
+    case spv::BuiltIn::CullDistance: return c < abi::kMaxClipDistances ? map.cull_distance[c] : abi::StageOutputAddress{};
+    case spv::BuiltIn::TessLevelOuter:
+      return c < 4 ? abi::StageOutputAddress{int32_t(abi::kTessLevelOuterOffset + 4 * c), 0} : abi::StageOutputAddress{};
+    case spv::BuiltIn::TessLevelInner:
+      return c < 2 ? abi::StageOutputAddress{int32_t(abi::kTessLevelInnerOffset + 4 * c), 0} : abi::StageOutputAddress{};
+    default: return {};
   }
 }
 

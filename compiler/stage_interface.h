@@ -52,12 +52,17 @@ constexpr uint32_t kNoSlot = ~0u;  // a vertex output leaf the shader never acce
 
 // Each output leaf's (slot, component) in VertexOutputLayout order: Position in slot 0, then the
 // Location outputs by increasing Location, then PointSize, ClipDistance, CullDistance, Layer,
-// ViewportIndex.
+// ViewportIndex, PrimitiveId (geometry shaders).
 bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& outputs, abi::VertexOutputLayout* layout,
                          std::vector<std::vector<std::pair<uint32_t, uint32_t>>>* slots);
 
 // The byte offset of every leaf of `type` in Kiln's natural layout (spirv::type_size), in leaf order.
 void natural_leaf_offsets(const spirv::Module& m, Id type, uint32_t base, std::vector<uint32_t>* out);
+
+// Where the previous stage left leaf `leaf` of input `v` (offset -1: nowhere, the shader reads 0);
+// tessellation and geometry stages read their inputs from there.
+abi::StageOutputAddress previous_stage_address(const abi::StageOutputMap& map, const InterfaceVariable& v,
+                                               const InterfaceLeaf& leaf);
 
 bool is_integer(const Translator& t, Id scalar);
 

@@ -192,6 +192,7 @@ void Translator::begin_graphics_kernel() {
   llvm::Type* i32 = b.getInt32Ty();
   llvm::Type* mask_type = lane_type(b.getInt1Ty());
   if (tessellation()) return begin_tessellation_kernel();
+  if (geometry()) return begin_geometry_kernel();
   if (entry.model == spv::ExecutionModel::Vertex) {
     resources = invocation_field(*this, offsetof(abi::VertexInvocation, resources), ptr);
     faults = invocation_field(*this, offsetof(abi::VertexInvocation, faults), ptr);
@@ -227,6 +228,7 @@ llvm::Value* Translator::graphics_builtin(spv::BuiltIn builtin, uint32_t compone
   llvm::Type* f32 = b.getFloatTy();
   llvm::Type* ptr = b.getPtrTy();
   if (tessellation()) return tessellation_builtin(builtin, component);
+  if (geometry()) return geometry_builtin(builtin, component);
   if (entry.model == spv::ExecutionModel::Vertex) {
     using V = abi::VertexInvocation;
     switch (builtin) {
@@ -301,6 +303,7 @@ bool Translator::graphics_prologue() {
   llvm::Type* i32 = b.getInt32Ty();
   llvm::Type* ptr = b.getPtrTy();
   if (tessellation()) return tessellation_prologue();
+  if (geometry()) return geometry_prologue();
   std::vector<InterfaceVariable> inputs, outputs;
   if (!interface_variables(*this, true, &inputs, &error_) || !interface_variables(*this, false, &outputs, &error_)) return false;
 
@@ -445,6 +448,10 @@ bool Translator::graphics_epilogue() {
   llvm::Type* ptr = b.getPtrTy();
   mask_ = entry_mask_;
   if (entry.model == spv::ExecutionModel::TessellationControl) return tess_control_epilogue();
+  if (geometry()) {  // its outputs left with each EmitVertex
+    b.CreateRetVoid();
+    return true;
+  }
   std::vector<InterfaceVariable> outputs;
   if (!interface_variables(*this, false, &outputs, &error_)) return false;
   auto store_lanes = [&](llvm::Value* base, uint64_t offset, llvm::Value* leaf) {
@@ -496,6 +503,7 @@ bool Translator::graphics_epilogue() {
 }
 
 bool Translator::stage_instruction(const spirv::Instruction& inst, bool* handled) {
+  if (geometry()) return geometry_instruction(inst, handled);
   *handled = true;
   auto& b = builder_;
   switch (inst.opcode) {

@@ -20,25 +20,6 @@
 namespace kiln::compiler {
 namespace {
 
-// Where the previous stage left leaf `leaf` of input `v` (-1 offset: nowhere, the shader reads 0).
-abi::StageOutputAddress previous_stage_address(const abi::StageOutputMap& map, const InterfaceVariable& v,
-                                               const InterfaceLeaf& leaf) {
-  const uint32_t c = leaf.component;
-  switch (leaf.builtin) {
-    case spv::BuiltIn::Max:
-      return v.patch ? map.patch_location[leaf.location][c] : map.location[leaf.location][c];
-    case spv::BuiltIn::Position: return c < 4 ? map.position[c] : abi::StageOutputAddress{};
-    case spv::BuiltIn::PointSize: return map.point_size;
-    case spv::BuiltIn::ClipDistance: return c < abi::kMaxClipDistances ? map.clip_distance[c] : abi::StageOutputAddress{};
-    case spv::BuiltIn::CullDistance: return c < abi::kMaxClipDistances ? map.cull_distance[c] : abi::StageOutputAddress{};
-    case spv::BuiltIn::TessLevelOuter:
-      return c < 4 ? abi::StageOutputAddress{int32_t(abi::kTessLevelOuterOffset + 4 * c), 0} : abi::StageOutputAddress{};
-    case spv::BuiltIn::TessLevelInner:
-      return c < 2 ? abi::StageOutputAddress{int32_t(abi::kTessLevelInnerOffset + 4 * c), 0} : abi::StageOutputAddress{};
-    default: return {};
-  }
-}
-
 // The map entry a control kernel's output leaf is reported in (null: not one the next stage reads).
 abi::StageOutputAddress* output_map_entry(abi::StageOutputMap& map, const InterfaceVariable& v, const InterfaceLeaf& leaf) {
   const uint32_t c = leaf.component;

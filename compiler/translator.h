@@ -35,7 +35,7 @@ struct TranslateOptions {
   uint32_t simd_width = 8;  // W: lanes per kernel call (4, 8 or 16)
   BindingResolver bindings;
   const VertexInputKey* vertex_input = nullptr;  // vertex kernels: the attributes they fetch
-  // Tessellation kernels: where the stage before left what they read by Location or built-in.
+  // Tessellation and geometry kernels: where the stage before left what they read by Location or built-in.
   const abi::StageOutputMap* previous_stage = nullptr;
 };
 
@@ -87,5 +87,14 @@ std::unique_ptr<llvm::Module> translate_tess_control(const spirv::Module& module
 std::unique_ptr<llvm::Module> translate_tess_eval(const spirv::Module& module, const spirv::EntryPoint& entry,
                                                   const TranslateOptions& options, llvm::LLVMContext& context,
                                                   const std::string& symbol, TessEvalInfo* info, std::string* error);
+
+// What the engine needs of a geometry kernel besides its address (translate_geometry.cpp).
+struct GeometryInfo {
+  abi::GeometryModes modes;
+  abi::VertexOutputLayout outputs;  // the layout of each emitted vertex's record
+};
+std::unique_ptr<llvm::Module> translate_geometry(const spirv::Module& module, const spirv::EntryPoint& entry,
+                                                 const TranslateOptions& options, llvm::LLVMContext& context,
+                                                 const std::string& symbol, GeometryInfo* info, std::string* error);
 
 }  // namespace kiln::compiler

@@ -7,6 +7,7 @@
 //   translate_stage_io.cpp vertex/fragment kernels: Input/Output variables, vertex fetch,
 //                         graphics built-ins, discard/demote, derivatives, helper-lane masking
 //   translate_tessellation.cpp tessellation control/evaluation kernels: patch memory, arrayed I/O
+//   translate_geometry.cpp geometry kernels: per-lane input primitives, EmitVertex/EndPrimitive
 //
 // Value model: every SPIR-V value is a list of "leaves", one per scalar component in declaration
 // order (a vec4 has 4 leaves, a struct the leaves of its members); each leaf is an LLVM vector
@@ -140,7 +141,8 @@ class Translator {
 
   // --- translate_stage_io.cpp (vertex and fragment kernels; the graphics stages' shared paths) ---
   bool graphics() const {
-    return entry.model == spv::ExecutionModel::Vertex || entry.model == spv::ExecutionModel::Fragment || tessellation();
+    return entry.model == spv::ExecutionModel::Vertex || entry.model == spv::ExecutionModel::Fragment || tessellation() ||
+           geometry();
   }
   void begin_graphics_kernel();   // resources, faults, the lanes that run
   bool graphics_prologue();       // after setup_variables: inputs fetched/loaded, outputs preset
@@ -171,6 +173,15 @@ class Translator {
   // OpControlBarrier's call into the engine (compute: ComputeInvocation; control: TessControlInvocation).
   void call_barrier(size_t function_offset, size_t context_offset);
   abi::TessellationModes tessellation_modes() const;
+
+  // --- translate_geometry.cpp ---
+  bool geometry() const { return entry.model == spv::ExecutionModel::Geometry; }
+  void begin_geometry_kernel();
+  bool geometry_prologue();       // the emitted vertices' layout; inputs gathered from each lane's primitive
+  llvm::Value* geometry_builtin(spv::BuiltIn builtin, uint32_t component);
+  // OpEmitVertex / OpEndPrimitive and their stream forms.
+  bool geometry_instruction(const spirv::Instruction& inst, bool* handled);
+  abi::GeometryModes geometry_modes() const;
 
   // --- translate_sample.cpp ---
   bool sample_instruction(const spirv::Instruction& inst, bool* handled);
@@ -204,6 +215,10 @@ class Translator {
   abi::FragmentInterface fragment_interface_;
   TessControlInfo tess_control_;                          // control kernels: what translation reports
   std::unordered_map<Id, uint32_t> tess_output_offsets_;  // control kernels: an output's offset in its memory
+  GeometryInfo geometry_;                                 // geometry kernels: what translation reports
+  std::vector<std::pair<Id, Id>> geometry_outputs_;       // geometry kernels: Output variables (id, pointee) ...
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> geometry_output_slots_;  // ... and their leaves' slots
+  llvm::AllocaInst* strip_start_slot_ = nullptr;          // geometry kernels: per lane, streams whose next vertex starts a strip
   llvm::GlobalVariable* null_record = nullptr;  // a zero descriptor record for unbound sets
   llvm::IRBuilder<> builder_;
   llvm::IRBuilder<> alloca_builder_;     // inserts allocas at the top of the entry block

@@ -55,7 +55,13 @@ static VkPhysicalDeviceLimits make_limits() {
   l.maxTessellationControlTotalOutputComponents = 4096;
   l.maxTessellationEvaluationInputComponents = abi::kMaxVaryingLocations * 4;
   l.maxTessellationEvaluationOutputComponents = abi::kMaxVaryingLocations * 4;
-  // Geometry shaders are not supported yet: the spec requires 0 for their limits.
+  // Geometry shaders (docs/design/geometry.md): kMaxVaryingLocations Locations in and out, up to
+  // 256 emitted vertices and 32 invocations (the spec's minimums for the totals).
+  l.maxGeometryShaderInvocations = abi::kMaxGeometryInvocations;
+  l.maxGeometryInputComponents = abi::kMaxVaryingLocations * 4;
+  l.maxGeometryOutputComponents = abi::kMaxVaryingLocations * 4;
+  l.maxGeometryOutputVertices = abi::kMaxGeometryOutputVertices;
+  l.maxGeometryTotalOutputComponents = 1024;
   l.maxFragmentInputComponents = 128;
   l.maxFragmentOutputAttachments = 8;
   l.maxFragmentDualSrcAttachments = 1;  // dualSrcBlend: Location 0 Index 1 blends attachment 0

@@ -230,6 +230,29 @@ VkResult compile_tessellation(const VkPipelineShaderStageCreateInfo& control_sta
   return VK_SUCCESS;
 }
 
+// The geometry kernel, compiled against the records of the stage before it (the evaluation
+// kernel's outputs after tessellation, else the vertex kernel's).
+VkResult compile_geometry(const VkPipelineShaderStageCreateInfo& stage, const compiler::BindingResolver& bindings,
+                          uint64_t layout_hash, compiler::KernelCache* kernels, bool must_not_compile,
+                          GraphicsPipelinePart* g) {
+  bool compile_required = false;
+  std::string error;
+  compiler::ShaderSource source;
+  if (const char* why = shader_source_of(stage, &source)) return fail(why);
+  const abi::VertexOutputLayout& previous = g->tess_eval ? g->tess_eval->info.outputs : g->vertex->outputs;
+  g->geometry = compiler::compile_geometry_kernel(source, host_simd_width(), previous, bindings, layout_hash, kernels, &error,
+                                                  must_not_compile ? &compile_required : nullptr);
+  if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
+  if (!g->geometry) return fail(error.c_str());
+  exec::GeometryKernels k;
+  k.function = g->geometry->function;
+  k.width = g->geometry->simd_width;
+  k.modes = g->geometry->info.modes;
+  k.outputs = g->geometry->info.outputs;
+  g->kernels.geometry = k;
+  return VK_SUCCESS;
+}
+
 VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreateInfo& info, PipelineCache* cache,
                                   const VkAllocationCallbacks* allocator, VkPipeline* out) {
   GraphicsPipelinePart g;
@@ -238,14 +261,16 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
   const VkPipelineShaderStageCreateInfo* vertex_stage = nullptr;
   const VkPipelineShaderStageCreateInfo* control_stage = nullptr;
   const VkPipelineShaderStageCreateInfo* evaluation_stage = nullptr;
+  const VkPipelineShaderStageCreateInfo* geometry_stage = nullptr;
   const VkPipelineShaderStageCreateInfo* fragment_stage = nullptr;
   for (uint32_t i = 0; i < info.stageCount; ++i) {
     const VkPipelineShaderStageCreateInfo& s = info.pStages[i];
     if (s.stage == VK_SHADER_STAGE_VERTEX_BIT) vertex_stage = &s;
     else if (s.stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT) control_stage = &s;
     else if (s.stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT) evaluation_stage = &s;
+    else if (s.stage == VK_SHADER_STAGE_GEOMETRY_BIT) geometry_stage = &s;
     else if (s.stage == VK_SHADER_STAGE_FRAGMENT_BIT) fragment_stage = &s;
-    else return fail("geometry, task and mesh shaders are not supported");
+    else return fail("task and mesh shaders are not supported");
   }
   if (!vertex_stage) return fail("a graphics pipeline needs a vertex shader");
   if (!control_stage != !evaluation_stage) return fail("tessellation needs both a control and an evaluation shader");
@@ -274,6 +299,10 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
   if (control_stage) {
     const VkResult r = compile_tessellation(*control_stage, *evaluation_stage, info.pTessellationState, bindings, layout_hash,
                                             kernels, must_not_compile, &g);
+    if (r != VK_SUCCESS) return r;
+  }
+  if (geometry_stage) {
+    const VkResult r = compile_geometry(*geometry_stage, bindings, layout_hash, kernels, must_not_compile, &g);
     if (r != VK_SUCCESS) return r;
   }
   if (fragment_stage) {

@@ -310,9 +310,10 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features13.privateData = VK_TRUE;
   // Multiview: a draw repeats per view with ViewIndex, into layer = view; load/clear ops,
   // vkCmdClearAttachments and resolves act per view (pipeline/draw.cpp, memory/attachment_ops;
-  // tests/e2e/draw_features_test.cpp MultiviewRendersEachViewIntoItsLayer). Geometry shaders do
-  // not exist yet, so multiview with them stays FALSE.
+  // tests/e2e/draw_features_test.cpp MultiviewRendersEachViewIntoItsLayer), geometry shaders
+  // included (GeometryTest.MultiviewGeometry).
   pd->features11.multiview = VK_TRUE;
+  pd->features11.multiviewGeometryShader = VK_TRUE;
   // Tessellation: control kernels per patch (fibers across barriers), the tessellator and
   // evaluation kernels feed the primitive stream (pipeline/graphics/tessellation_producer.cpp,
   // compiler/translate_tessellation.cpp; tests/e2e/tessellation_test.cpp,
@@ -323,6 +324,11 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features.shaderTessellationAndGeometryPointSize = VK_TRUE;
   pd->features11.multiviewTessellationShader = VK_TRUE;
   pd->features.tessellationShader = VK_TRUE;
+  // Geometry shaders: a producer of the primitive stream after the vertex or evaluation stage
+  // (pipeline/graphics/geometry_stage.cpp, compiler/translate_geometry.cpp; docs/design/geometry.md;
+  // tests/e2e/geometry_test.cpp): every input primitive type, strips with EndPrimitive, instancing,
+  // PrimitiveId in and out, Layer and ViewportIndex per primitive, statistics.
+  pd->features.geometryShader = VK_TRUE;
   // Layouts never change memory in Kiln; depth and stencil aspects in different layouts
   // (barriers, render passes, dynamic rendering) are accepted everywhere
   // (DrawFeaturesTest.DepthAndStencilAspectsInSeparateLayouts).

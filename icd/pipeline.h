@@ -1,5 +1,6 @@
 #pragma once
 // VkPipeline. Compute pipelines hold their JIT-compiled kernel; graphics pipelines their vertex
+// tessellation, geometry
 // and fragment kernels and the fixed-function state draws merge dynamic state over.
 #include <vulkan/vulkan.h>
 
@@ -19,6 +20,7 @@ struct GraphicsPipelinePart {
   std::shared_ptr<const compiler::CompiledVertexKernel> vertex;      // keep the kernels alive
   std::shared_ptr<const compiler::CompiledTessControlKernel> tess_control;  // null: no tessellation
   std::shared_ptr<const compiler::CompiledTessEvalKernel> tess_eval;
+  std::shared_ptr<const compiler::CompiledGeometryKernel> geometry;  // null: no geometry shader
   std::shared_ptr<const compiler::CompiledFragmentKernel> fragment;  // null: no fragment shader
   exec::GraphicsKernels kernels;
   exec::GraphicsState state;  // static state; state.kernels points at `kernels`

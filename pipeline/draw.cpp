@@ -12,10 +12,12 @@
 #include "pipeline/graphics/draw_types.h"
 #include "pipeline/graphics/edge.h"
 #include "pipeline/graphics/front_end.h"
+#include "pipeline/graphics/geometry_producer.h"
 #include "pipeline/graphics/output_merge.h"
 #include "pipeline/graphics/primitive_assembly.h"
 #include "pipeline/graphics/tessellation_producer.h"
 #include "pipeline/graphics/tile_backend.h"
+#include "pipeline/graphics/vertex_stage.h"
 
 namespace kiln::exec {
 namespace {
@@ -37,6 +39,9 @@ constexpr size_t kTrianglesPerScene = size_t(kBatchesPerRound) * kPrimitivesPerB
 // within a few tens of megabytes.
 constexpr uint32_t kPatchesPerBatch = 4;
 constexpr size_t kTessellatedBatchesPerRound = 16;
+// Geometry shaders amplify too: their batches are sized by output (geometry_primitives_per_batch),
+// and a round holds fewer of them.
+constexpr size_t kGeometryBatchesPerRound = 64;
 
 // A tile's entries gathered from the batches' bins (per worker, reused from tile to tile).
 thread_local std::vector<BinEntry> tls_tile_entries;
@@ -46,6 +51,7 @@ struct SceneDraw {
   DrawCmd cmd;  // a copy: the executor may pass a temporary with the render targets filled in
   std::vector<DrawParams> params;
   std::vector<PrimitiveList> primitives;  // per params
+  std::vector<GeometryInputList> geometry_inputs;  // per params, for a geometry shader without tessellation
 };
 
 // A draw, or one view of a multiview draw: what its batches are shaded and merged with.
@@ -207,11 +213,18 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
   }
   const VkPrimitiveTopology topology = cmd.state->input_assembly.topology;
   const bool tessellated = base.kernels->tessellation.has_value();
-  const uint32_t per_batch = tessellated ? kPatchesPerBatch : kPrimitivesPerBatch;
-  const size_t per_round = tessellated ? kTessellatedBatchesPerRound : kBatchesPerRound;
+  // A geometry shader after tessellation reads the tessellation producer's primitives.
+  const bool geometry_inputs = base.kernels->geometry && !tessellated;
+  const uint32_t per_batch = tessellated        ? kPatchesPerBatch
+                             : geometry_inputs ? geometry_primitives_per_batch(*base.kernels->geometry)
+                                               : kPrimitivesPerBatch;
+  const size_t per_round = tessellated ? kTessellatedBatchesPerRound
+                           : geometry_inputs ? kGeometryBatchesPerRound
+                                             : kBatchesPerRound;
   const bool provoking_last = cmd.state->rasterization.provoking_vertex == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
   collect_draws(draw.cmd, draw.params);
   if (draw.primitives.size() < draw.params.size()) draw.primitives.resize(draw.params.size());
+  if (geometry_inputs && draw.geometry_inputs.size() < draw.params.size()) draw.geometry_inputs.resize(draw.params.size());
   vertex_counts.assign(draw.params.size(), 0);  // input-assembly vertices per instance
   windowed.assign(draw.params.size(), 0);
   for (size_t d = 0; d < draw.params.size(); ++d) {
@@ -223,6 +236,13 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
     // arrays to write and read back: 200 MB for a 4 M-triangle indexed mesh).
     // Patches are fixed runs of ids (no restart in patch lists): their batches fetch their own.
     const bool cuts_possible = params.indexed && cmd.state->input_assembly.primitive_restart;
+    if (geometry_inputs) {  // the geometry shader reads adjacent vertices too: assembled here, whole
+      fetch_vertex_ids(base, params, ids);
+      draw.geometry_inputs[d].clear();
+      assemble_geometry_inputs(topology, ids.data(), ids.size(), draw.geometry_inputs[d]);
+      vertex_counts[d] = uint64_t(std::count_if(ids.begin(), ids.end(), [](int64_t id) { return id != kRestartCut; }));
+      continue;
+    }
     if (tessellated ||
         (!cuts_possible && assembles_in_windows(topology) && uint64_t{params.first} + params.count <= UINT32_MAX)) {
       windowed[d] = 1;
@@ -255,10 +275,12 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
     for (size_t d = 0; d < draw.params.size(); ++d) {
       const DrawParams& params = draw.params[d];
       const uint32_t prim_count = static_cast<uint32_t>(
-          tessellated   ? patch_count(params.count, cmd.state->input_assembly.patch_control_points)
-          : windowed[d] ? uncut_primitive_count(topology, params.count)
-                        : draw.primitives[d].size());
+          tessellated       ? patch_count(params.count, cmd.state->input_assembly.patch_control_points)
+          : geometry_inputs ? draw.geometry_inputs[d].size()
+          : windowed[d]     ? uncut_primitive_count(topology, params.count)
+                            : draw.primitives[d].size());
       const PrimitiveList* primitives = windowed[d] ? nullptr : &draw.primitives[d];
+      const GeometryInputList* geometry = geometry_inputs ? &draw.geometry_inputs[d] : nullptr;
       if (counters) {  // input assembly runs for every instance (and view), primitives or not
         counters->input_assembly_vertices.fetch_add(vertex_counts[d] * params.instance_count, std::memory_order_relaxed);
         counters->input_assembly_primitives.fetch_add(uint64_t{prim_count} * params.instance_count,
@@ -266,7 +288,7 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
       }
       for (uint32_t inst = 0; inst < params.instance_count && prim_count; ++inst) {
         for (uint32_t begin = 0; begin < prim_count; begin += per_batch) {
-          jobs.push_back({&params, primitives, inst, begin, std::min(prim_count, begin + per_batch)});
+          jobs.push_back({&params, primitives, inst, begin, std::min(prim_count, begin + per_batch), geometry});
           job_pass.push_back(pass);
           if (jobs.size() < per_round) continue;
           run_front_end(pool);

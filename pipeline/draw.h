@@ -19,7 +19,8 @@ struct DrawCounters {
   // Pipeline statistics (VkQueryPipelineStatisticFlagBits).
   std::atomic<uint64_t> input_assembly_vertices{0}, input_assembly_primitives{0}, vertex_shader_invocations{0},
       clipping_invocations{0}, clipping_primitives{0}, fragment_shader_invocations{0},
-      tessellation_control_patches{0}, tessellation_evaluation_invocations{0};
+      tessellation_control_patches{0}, tessellation_evaluation_invocations{0}, geometry_shader_invocations{0},
+      geometry_shader_primitives{0};
 };
 
 // Consecutive draws rendered together. Each draw's front end bins its triangles into the

@@ -35,14 +35,23 @@ struct TessellationKernels {
   gfx::TessellatorState tessellator;         // domain, spacing, point mode, winding, domain origin
 };
 
+// The geometry stage of a pipeline (docs/design/geometry.md).
+struct GeometryKernels {
+  abi::GeometryKernelFn function = nullptr;
+  uint32_t width = 8;
+  abi::GeometryModes modes;
+  abi::VertexOutputLayout outputs;  // each emitted vertex's record
+};
+
 // The pipeline's kernels: the pre-rasterization stages in order (vertex, then tessellation when
-// `tessellation` is set) and the fragment kernel. `fragment` is null for a pipeline without a
+// `tessellation` is set, then geometry when `geometry` is set) and the fragment kernel. `fragment` is null for a pipeline without a
 // fragment shader (depth-only passes): coverage still runs the depth/stencil tests.
 struct GraphicsKernels {
   abi::VertexKernelFn vertex = nullptr;
   uint32_t vertex_width = 8;
   abi::VertexOutputLayout vertex_outputs;
   std::optional<TessellationKernels> tessellation;
+  std::optional<GeometryKernels> geometry;
   abi::FragmentKernelFn fragment = nullptr;
   uint32_t fragment_width = 8;
   abi::FragmentInterface fragment_interface;
@@ -50,7 +59,7 @@ struct GraphicsKernels {
   // The outputs of the last pre-rasterization stage: what clipping, setup and the fragment
   // stage's inputs read.
   const abi::VertexOutputLayout& last_stage_outputs() const {
-    return tessellation ? tessellation->evaluation_outputs : vertex_outputs;
+    return geometry ? geometry->outputs : tessellation ? tessellation->evaluation_outputs : vertex_outputs;
   }
 };
 

@@ -9,10 +9,11 @@ namespace kiln::exec {
 QueryTracker::Values QueryTracker::read() const {
   auto get = [](const std::atomic<uint64_t>& a) { return a.load(std::memory_order_relaxed); };
   Values r;
-  // Geometry statistics (bits 3 and 4) stay 0: Kiln has no geometry stage yet.
   r.v[0] = get(draw_.input_assembly_vertices);
   r.v[1] = get(draw_.input_assembly_primitives);
   r.v[2] = get(draw_.vertex_shader_invocations);
+  r.v[3] = get(draw_.geometry_shader_invocations);
+  r.v[4] = get(draw_.geometry_shader_primitives);
   r.v[5] = get(draw_.clipping_invocations);
   r.v[6] = get(draw_.clipping_primitives);
   r.v[7] = get(draw_.fragment_shader_invocations);

@@ -246,6 +246,7 @@ struct VertexOutputLayout {
   int32_t point_size_slot = -1;     // component 0
   int32_t layer_slot = -1;          // component 0 (int)
   int32_t viewport_index_slot = -1; // component 0 (int)
+  int32_t primitive_id_slot = -1;   // component 0 (int): geometry shaders' PrimitiveId output
   // ClipDistance[i] / CullDistance[i] live at slot + i / 4, component i % 4.
   int32_t clip_distance_slot = -1;
   uint32_t clip_distance_count = 0;
@@ -358,6 +359,51 @@ struct TessEvalInvocation {
   uint32_t* outputs;               // [slot_count * 4 * W], VertexOutputLayout order
 };
 using TessEvalKernelFn = void (*)(const TessEvalInvocation* invocation);
+
+// ---------------------------------------------------------------------------------------------
+// Geometry kernels (docs/design/geometry.md). A lane is one invocation of one input primitive;
+// lanes are ordered primitive-major (a primitive's invocations, then the next primitive's), so
+// the engine reads the lanes' emitted vertices back in the spec's output order. Inputs are the
+// previous stage's records (a StageOutputMap, per-vertex strides), `input_vertices` per primitive;
+// each lane reads its own primitive's with a gather. EmitVertex stores the lane's current outputs
+// as a record of VertexOutputLayout slots (slot_count * 4 words, like store_records) into the
+// lane's own output area, with a flags word; EndPrimitive marks the lane's next vertex of that
+// stream as the start of a new strip.
+// ---------------------------------------------------------------------------------------------
+constexpr uint32_t kMaxGeometryInputVertices = 6;   // triangles with adjacency
+constexpr uint32_t kMaxGeometryOutputVertices = 256;  // maxGeometryOutputVertices
+constexpr uint32_t kMaxGeometryInvocations = 32;    // maxGeometryShaderInvocations
+constexpr uint32_t kMaxVertexStreams = 4;           // maxTransformFeedbackStreams
+// GeometryInvocation::vertex_flags of an emitted vertex.
+constexpr uint32_t kGeometryStripStart = 1u;        // the first vertex of a strip (after EndPrimitive, or the first)
+constexpr uint32_t kGeometryStreamShift = 1;        // bits 1-2: the vertex's stream
+
+struct GeometryModes {
+  uint8_t input_vertices = 0;  // 1 InputPoints, 2 InputLines, 4 InputLinesAdjacency, 3 Triangles, 6 InputTrianglesAdjacency
+  uint8_t output = 0;          // 1 OutputPoints, 2 OutputLineStrip, 3 OutputTriangleStrip
+  uint8_t invocations = 1;     // Invocations
+  uint8_t reserved = 0;
+  uint32_t output_vertices = 0;  // OutputVertices: the most any invocation emits
+};
+
+struct GeometryInvocation {
+  const ResourceContext* resources;
+  uint32_t* faults;                 // kFault* bits (never null)
+  const uint8_t* inputs;            // input records: primitive p's vertex v at inputs + p * primitive_bytes + v * stride
+  uint32_t primitive_bytes;
+  uint32_t lane_count;              // lanes >= lane_count are inactive
+  const uint32_t* input_primitive;  // [W]: the lane's primitive (every lane's entry is a valid primitive)
+  const uint32_t* primitive_id;     // [W]: PrimitiveIdIn
+  const uint32_t* invocation_id;    // [W]: InvocationId
+  uint32_t view_index;              // ViewIndex (multiview), 0 otherwise
+  uint32_t reserved;
+  // Lane i's n-th emitted vertex: record at outputs + (i * output_vertices + n) * slot_count * 4,
+  // flags at vertex_flags[i * output_vertices + n]. Emits past output_vertices are dropped.
+  uint32_t* outputs;
+  uint32_t* vertex_flags;
+  uint32_t* emitted;                // [W]: vertices each lane emitted (zeroed by the engine)
+};
+using GeometryKernelFn = void (*)(const GeometryInvocation* invocation);
 
 enum class Interpolation : uint8_t { Smooth, Flat, NoPerspective };
 

@@ -113,9 +113,17 @@ struct AssembledPrimitive {
   bool continues_strip;  // a line strip's segment after its first (the line stipple counter goes on)
 };
 
+// A primitive as a geometry shader reads it: its vertex ids in gl_in order, adjacent vertices
+// included (1, 2, 4, 3 or 6 of them: geometry_input_vertex_count).
+struct GeometryInput {
+  int32_t id[6];
+  uint32_t primitive_id;  // PrimitiveIdIn: index of the primitive in the draw
+};
+
 // Big per-draw buffers that are filled right after they are sized (no zeroing first).
 using VertexIds = UninitializedVector<int64_t>;  // VertexIndex values or kRestartCut
 using PrimitiveList = UninitializedVector<AssembledPrimitive>;
+using GeometryInputList = UninitializedVector<GeometryInput>;
 
 enum class PrimitiveKind : uint8_t { Triangle, Line, Point };
 

@@ -1,6 +1,7 @@
 #include "pipeline/graphics/front_end.h"
 
 #include "common/thread_local_ref.h"
+#include "pipeline/graphics/geometry_producer.h"
 #include "pipeline/graphics/primitive_consumer.h"
 #include "pipeline/graphics/tessellation_producer.h"
 
@@ -16,6 +17,7 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
   PrimitiveBatch& batch = thread_local_ref(tls_batch);
   batch.want_positions = consumer_wants_positions();
   if (ctx.kernels->tessellation) produce_tessellated_primitives(ctx, job, batch, faults);
+  else if (ctx.kernels->geometry) produce_geometry_primitives(ctx, job, batch, faults);
   else produce_vertex_primitives(ctx, job, batch, faults);
   consume_primitives(ctx, batch, out);
 }

@@ -37,7 +37,8 @@ size_t run_primitive_count(VkPrimitiveTopology topology, size_t n) {
     case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
     case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN: return from(3, 1);
     case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY: return n / 6;
-    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY: return from(5, 2);
+    // 2 (n + 2) + k vertices make n triangles (k is 0 or 1; fewer than 6 vertices make none).
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY: return from(6, 2);
     default: return 0;
   }
 }
@@ -87,7 +88,73 @@ AssembledPrimitive run_primitive(VkPrimitiveTopology topology, bool provoking_la
   return p;
 }
 
+// Primitive i of a run of vertices v (i < run_primitive_count(topology, n)) as a geometry shader
+// reads it. Triangle strips keep the vertex order their triangles are drawn with (odd ones swap
+// their last two vertices); a strip with adjacency lists each triangle's vertices in that order
+// with the vertex adjacent to each edge after the edge's first vertex, the strip's first and last
+// triangles taking their outer neighbours from the strip's ends (the spec's table for "only",
+// "first", "middle" and "last" triangles, odd and even).
+GeometryInput run_geometry_input(VkPrimitiveTopology topology, const int64_t* v, size_t n, size_t i,
+                                 uint32_t primitive_id) {
+  GeometryInput g{};
+  g.primitive_id = primitive_id;
+  auto take = [&](std::initializer_list<size_t> positions) {
+    uint32_t k = 0;
+    for (size_t at : positions) g.id[k++] = static_cast<int32_t>(v[at]);
+  };
+  switch (topology) {
+    case VK_PRIMITIVE_TOPOLOGY_POINT_LIST: take({i}); break;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST: take({2 * i, 2 * i + 1}); break;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP: take({i, i + 1}); break;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY: take({4 * i, 4 * i + 1, 4 * i + 2, 4 * i + 3}); break;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY: take({i, i + 1, i + 2, i + 3}); break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST: take({3 * i, 3 * i + 1, 3 * i + 2}); break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
+      if (i % 2 == 0) take({i, i + 1, i + 2});
+      else take({i, i + 2, i + 1});
+      break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN: take({i + 1, i + 2, 0}); break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:
+      take({6 * i, 6 * i + 1, 6 * i + 2, 6 * i + 3, 6 * i + 4, 6 * i + 5});
+      break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY: {
+      const size_t a = 2 * i;
+      const bool last = i + 1 == run_primitive_count(topology, n);
+      const size_t before = i == 0 ? 1 : a - 2;  // across the edge shared with the previous triangle
+      const size_t after = last ? a + 5 : a + 6;  // across the edge shared with the next one
+      if (i % 2 == 0) take({a, before, a + 2, after, a + 4, a + 3});
+      else take({a, a + 3, a + 4, after, a + 2, before});
+      break;
+    }
+    default: break;
+  }
+  return g;
+}
+
 }  // namespace
+
+uint32_t geometry_input_vertex_count(VkPrimitiveTopology topology) {
+  switch (topology) {
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY: return 4;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY: return 6;
+    default: return assembled_vertex_count(topology);
+  }
+}
+
+void assemble_geometry_inputs(VkPrimitiveTopology topology, const int64_t* ids, size_t count, GeometryInputList& out) {
+  uint32_t next_id = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= count; ++i) {
+    if (i == count || ids[i] == kRestartCut) {
+      const size_t n = i - start;
+      const size_t primitives = run_primitive_count(topology, n);
+      for (size_t p = 0; p < primitives; ++p) out.push_back(run_geometry_input(topology, ids + start, n, p, next_id++));
+      start = i + 1;
+    }
+  }
+}
 
 void assemble_primitives(VkPrimitiveTopology topology, bool provoking_last, const int64_t* ids, size_t count,
                          PrimitiveList& out) {

@@ -41,4 +41,11 @@ IdWindow uncut_id_window(VkPrimitiveTopology topology, size_t begin, size_t end)
 void assemble_uncut_window(VkPrimitiveTopology topology, bool provoking_last, const int64_t* window, size_t begin,
                            size_t end, AssembledPrimitive* out);
 
+// Geometry shader input: the vertices a geometry shader reads per primitive of `topology` (1 points,
+// 2 lines, 4 lines with adjacency, 3 triangles, 6 triangles with adjacency; 0 for patch lists).
+uint32_t geometry_input_vertex_count(VkPrimitiveTopology topology);
+// The id stream's primitives as geometry shader inputs, in API order: vertices in gl_in order
+// (the spec's order for strips with adjacency included), PrimitiveIdIn counting across restarts.
+void assemble_geometry_inputs(VkPrimitiveTopology topology, const int64_t* ids, size_t count, GeometryInputList& out);
+
 }  // namespace kiln::exec::gfx

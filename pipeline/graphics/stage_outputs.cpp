@@ -27,6 +27,29 @@ void copy_slot_to_rows(const uint32_t* slot, uint32_t W, uint32_t lanes, uint32_
     for (uint32_t c = 0; c < 4; ++c) rows[size_t(i) * stride + at + c] = slot[c * W + i];
 }
 
+// The words of a VertexFormat row after the varyings (clip and cull distances, point size, layer,
+// viewport index) from an output layout's slots, read through `read(slot, component)`. The format
+// is copied into locals: the row stores could alias its fields, which the compiler would then
+// reload for every vertex. Point size, layer and viewport index are stored only when the shader
+// writes them: every reader tests has_point_size / has_layer / has_viewport_index first (those
+// words otherwise keep whatever the buffer held, and clipping interpolates them unread).
+struct RowBuiltins {
+  explicit RowBuiltins(const VertexFormat& f)
+      : clip_count(f.clip_count), clip_offset(f.clip_offset), cull_count(f.cull_count), cull_offset(f.cull_offset),
+        point_size_offset(f.point_size_offset), layer_offset(f.layer_offset), viewport_offset(f.viewport_offset),
+        has_point_size(f.has_point_size), has_layer(f.has_layer), has_viewport_index(f.has_viewport_index) {}
+  template <typename Read>
+  void store(const abi::VertexOutputLayout& layout, uint32_t* v, Read&& read) const {
+    for (uint32_t d = 0; d < clip_count; ++d) v[clip_offset + d] = read(layout.clip_distance_slot + int32_t(d / 4), d % 4);
+    for (uint32_t d = 0; d < cull_count; ++d) v[cull_offset + d] = read(layout.cull_distance_slot + int32_t(d / 4), d % 4);
+    if (has_point_size) v[point_size_offset] = read(layout.point_size_slot, 0);
+    if (has_layer) v[layer_offset] = read(layout.layer_slot, 0);
+    if (has_viewport_index) v[viewport_offset] = read(layout.viewport_index_slot, 0);
+  }
+  uint32_t clip_count, clip_offset, cull_count, cull_offset, point_size_offset, layer_offset, viewport_offset;
+  bool has_point_size, has_layer, has_viewport_index;
+};
+
 }  // namespace
 
 void store_vertex_rows(const VertexFormat& f, const abi::VertexOutputLayout& layout, uint32_t W, const uint32_t* outputs,
@@ -46,26 +69,22 @@ void store_vertex_rows(const VertexFormat& f, const abi::VertexOutputLayout& lay
       for (uint32_t i = 0; i < lanes; ++i) memset(rows + size_t(i) * f.stride + at_value, 0, 16);
     }
   }
-  // The format in locals: the row stores could alias its fields, which the compiler would then
-  // reload for every vertex.
+  if (f.clip_count == 0 && f.cull_count == 0 && !f.has_point_size && !f.has_layer && !f.has_viewport_index) return;
+  const RowBuiltins b(f);
   const size_t stride = f.stride;
-  const uint32_t clip_count = f.clip_count, clip_offset = f.clip_offset;
-  const uint32_t cull_count = f.cull_count, cull_offset = f.cull_offset;
-  const uint32_t point_size_offset = f.point_size_offset, layer_offset = f.layer_offset;
-  const uint32_t viewport_offset = f.viewport_offset;
-  const bool has_point_size = f.has_point_size, has_layer = f.has_layer, has_viewport_index = f.has_viewport_index;
-  // Point size, layer and viewport index are stored only when the shader writes them: every
-  // reader tests has_point_size / has_layer / has_viewport_index first (those words otherwise
-  // keep whatever the buffer held, and clipping interpolates them unread).
-  if (clip_count == 0 && cull_count == 0 && !has_point_size && !has_layer && !has_viewport_index) return;
-  for (uint32_t i = 0; i < lanes; ++i) {
-    uint32_t* v = rows + i * stride;
-    for (uint32_t d = 0; d < clip_count; ++d) v[clip_offset + d] = at(layout.clip_distance_slot + d / 4, d % 4, i);
-    for (uint32_t d = 0; d < cull_count; ++d) v[cull_offset + d] = at(layout.cull_distance_slot + d / 4, d % 4, i);
-    if (has_point_size) v[point_size_offset] = at(layout.point_size_slot, 0, i);
-    if (has_layer) v[layer_offset] = at(layout.layer_slot, 0, i);
-    if (has_viewport_index) v[viewport_offset] = at(layout.viewport_index_slot, 0, i);
+  for (uint32_t i = 0; i < lanes; ++i)
+    b.store(layout, rows + i * stride, [&](int32_t slot, uint32_t c) { return at(slot, c, i); });
+}
+
+void record_to_row(const VertexFormat& f, const abi::VertexOutputLayout& layout, const uint32_t* record, uint32_t* row) {
+  memcpy(row, record, 16);  // the position
+  for (uint32_t n = 0; n < f.varying_count; ++n) {
+    const int32_t slot = layout.location_slot[f.varying_location[n]];
+    uint32_t* value = row + VertexFormat::kVaryingOffset + n * 4;
+    if (slot >= 0) memcpy(value, record + slot * 4, 16);
+    else memset(value, 0, 16);
   }
+  RowBuiltins(f).store(layout, row, [&](int32_t slot, uint32_t c) { return record[slot * 4 + c]; });
 }
 
 void store_records(uint32_t slot_count, uint32_t W, const uint32_t* outputs, uint32_t lanes, uint32_t* records) {

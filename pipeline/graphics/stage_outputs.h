@@ -17,6 +17,10 @@ namespace kiln::exec::gfx {
 void store_vertex_rows(const VertexFormat& f, const abi::VertexOutputLayout& layout, uint32_t W, const uint32_t* outputs,
                        uint32_t lanes, uint32_t* rows, float* positions, size_t position_stride);
 
+// One vertex record (`layout`'s slots, as store_records writes them and geometry kernels emit
+// them) as a VertexFormat row.
+void record_to_row(const VertexFormat& f, const abi::VertexOutputLayout& layout, const uint32_t* record, uint32_t* row);
+
 // Stores `lanes` vertices of one W-lane call's `outputs` as records of `slot_count` slots (every
 // slot, in the kernel's own layout) at `records` (kernel_abi.h, "Tessellation kernels").
 void store_records(uint32_t slot_count, uint32_t W, const uint32_t* outputs, uint32_t lanes, uint32_t* records);

@@ -9,6 +9,7 @@
 #include "common/thread_local_ref.h"
 #include "pipeline/draw.h"
 #include "pipeline/fiber.h"
+#include "pipeline/graphics/geometry_stage.h"
 #include "pipeline/graphics/stage_outputs.h"
 #include "pipeline/graphics/tessellator.h"
 #include "pipeline/graphics/vertex_stage.h"
@@ -34,6 +35,10 @@ struct TessellationScratch {
   bool tessellated = false;
   std::vector<uint32_t> evaluation_outputs;  // one evaluation call's outputs
   std::vector<float> tess_coord;             // [3 * W]
+  // With a geometry shader: the evaluation stage's records of a patch's domain points, and the
+  // records of its primitives' vertices in primitive order (the geometry stage's input).
+  std::vector<uint32_t> evaluation_records, geometry_records;
+  std::vector<uint32_t> geometry_primitive_ids;
 };
 thread_local TessellationScratch scratch;
 
@@ -84,8 +89,24 @@ void run_control_stage(const TessellationKernels& tk, const abi::TessControlInvo
   s.fibers.run(calls, [&](size_t c) { tk.control(&s.control_calls[c]); });
 }
 
+// The tessellator's primitives over the patch's evaluated points (`records`, the evaluation
+// stage's layout) through the geometry stage. PrimitiveIdIn is the patch's PrimitiveId.
+void run_geometry_on_patch(const DrawContext& ctx, const TessellationKernels& tk, uint32_t primitive_id,
+                           uint32_t* faults, TessellationScratch& s, PrimitiveBatch& batch) {
+  const Tessellation& t = s.tessellation;
+  const uint32_t words = tk.evaluation_outputs.slot_count * 4;
+  const uint32_t k = t.vertices_per_primitive;
+  const uint32_t count = t.primitive_count();
+  // Padded by a primitive's worth of zeros, as the geometry producer's records are.
+  s.geometry_records.assign((size_t(count) * k + abi::kMaxGeometryInputVertices) * words, 0u);
+  for (size_t v = 0; v < size_t(count) * k; ++v)
+    std::copy_n(&s.evaluation_records[size_t(t.indices[v]) * words], words, &s.geometry_records[v * words]);
+  s.geometry_primitive_ids.assign(count, primitive_id);
+  run_geometry_stage(ctx, {s.geometry_records.data(), words, k, s.geometry_primitive_ids.data(), count}, batch, faults);
+}
+
 // Evaluates the patch's domain points and appends them to the batch, with the tessellator's
-// primitives over them.
+// primitives over them (through the geometry stage when the pipeline has one).
 void evaluate_patch(const DrawContext& ctx, const TessellationKernels& tk, const abi::TessEvalInvocation& patch,
                     uint32_t primitive_id, TessellationScratch& s, PrimitiveBatch& batch) {
   const Tessellation& t = s.tessellation;
@@ -93,7 +114,10 @@ void evaluate_patch(const DrawContext& ctx, const TessellationKernels& tk, const
   const uint32_t W = tk.evaluation_width;
   const uint32_t points = t.point_count();
   const uint32_t first_vertex = batch.vertex_count;
-  uint32_t* rows = batch.append_vertices(points, f.stride);
+  const bool geometry = ctx.kernels->geometry.has_value();
+  const uint32_t record_words = tk.evaluation_outputs.slot_count * 4;
+  if (geometry) s.evaluation_records.resize(size_t(points) * record_words);
+  uint32_t* rows = geometry ? nullptr : batch.append_vertices(points, f.stride);
   s.evaluation_outputs.resize(size_t(tk.evaluation_outputs.slot_count) * 4 * W);
   s.tess_coord.assign(size_t(3) * W, 0.0f);
   abi::TessEvalInvocation call = patch;
@@ -107,11 +131,16 @@ void evaluate_patch(const DrawContext& ctx, const TessellationKernels& tk, const
     call.lane_count = lanes;
     std::fill(s.evaluation_outputs.begin(), s.evaluation_outputs.end(), 0u);
     tk.evaluation(&call);
-    store_vertex_rows(f, tk.evaluation_outputs, W, s.evaluation_outputs.data(), lanes, rows + size_t(base) * f.stride,
-                      nullptr, 0);
+    if (geometry)
+      store_records(tk.evaluation_outputs.slot_count, W, s.evaluation_outputs.data(), lanes,
+                    s.evaluation_records.data() + size_t(base) * record_words);
+    else
+      store_vertex_rows(f, tk.evaluation_outputs, W, s.evaluation_outputs.data(), lanes, rows + size_t(base) * f.stride,
+                        nullptr, 0);
   }
   if (ctx.counters)
     ctx.counters->tessellation_evaluation_invocations.fetch_add(points, std::memory_order_relaxed);
+  if (geometry) return run_geometry_on_patch(ctx, tk, primitive_id, patch.faults, s, batch);
   const uint32_t per_primitive = t.vertices_per_primitive;
   const uint32_t first_primitive = batch.primitive_count();
   const uint32_t count = t.primitive_count();

@@ -17,6 +17,9 @@ struct BatchJob {
                                     // its own from the ids it reads (assemble_uncut_window)
   uint32_t instance;
   uint32_t begin, end;  // primitive range
+  // Draws with a geometry shader and no tessellation: the draw's primitives as the geometry
+  // shader reads them (`primitives` is then unused).
+  const GeometryInputList* geometry_inputs = nullptr;
 };
 
 // Fills `batch` (whose want_positions the caller has set) with the job's shaded vertices and

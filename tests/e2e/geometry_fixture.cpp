@@ -9,10 +9,8 @@ namespace kiln::test {
 void GeometryTest::SetUp() {
   VulkanTest::SetUp();
   if (HasFatalFailure()) return;
-  // Skipped on every driver without the feature, Kiln included while it has no geometry shaders
-  // (TessellationTest fails on Kiln instead; do the same here once geometry shaders land).
-  if (!features().core.features.geometryShader)
-    GTEST_SKIP() << properties().deviceName << " does not support geometryShader";
+  // Skipped on drivers without the feature; Kiln must have it.
+  REQUIRE_ON_KILN(features().core.features.geometryShader, "geometryShader");
 }
 
 std::string GeometryTest::missing_feature(const GeometryFeatures& wanted) {
