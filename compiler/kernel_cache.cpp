@@ -71,6 +71,13 @@ void write_vertex_outputs(Writer& w, const abi::VertexOutputLayout& l) {
                      uint32_t(l.primitive_id_slot)})
     w.u32(v);
   for (int32_t slot : l.location_slot) w.u32(static_cast<uint32_t>(slot));
+  w.u32(l.xfb.capture_count);
+  for (uint32_t stride : l.xfb.stride) w.u32(stride);
+  for (uint32_t i = 0; i < l.xfb.capture_count; ++i) {
+    const abi::XfbCapture& c = l.xfb.captures[i];
+    w.u32(uint32_t(c.offset) | uint32_t(c.buffer) << 16 | uint32_t(c.stream) << 24);
+    w.u32(uint32_t(c.slot) | uint32_t(c.component) << 8);
+  }
 }
 
 bool read_vertex_outputs(Reader& r, abi::VertexOutputLayout* l) {
@@ -84,7 +91,19 @@ bool read_vertex_outputs(Reader& r, abi::VertexOutputLayout* l) {
   l->cull_distance_count = r.u32();
   l->primitive_id_slot = static_cast<int32_t>(r.u32());
   for (int32_t& slot : l->location_slot) slot = static_cast<int32_t>(r.u32());
-  return l->slot_count >= 1 && l->slot_count <= 64;
+  if (l->slot_count < 1 || l->slot_count > 64) return false;
+  l->xfb.capture_count = r.u32();
+  for (uint32_t& stride : l->xfb.stride) stride = r.u32();
+  if (l->xfb.capture_count > abi::kMaxXfbCaptures) return false;
+  for (uint32_t i = 0; i < l->xfb.capture_count; ++i) {
+    const uint32_t a = r.u32(), b = r.u32();
+    abi::XfbCapture& c = l->xfb.captures[i];
+    c = {uint16_t(a), uint8_t(a >> 16), uint8_t(a >> 24), uint8_t(b), uint8_t(b >> 8)};
+    // The engine indexes buffers, streams and record slots with these.
+    if (c.buffer >= abi::kMaxXfbBuffers || c.stream >= abi::kMaxVertexStreams || c.slot >= l->slot_count || c.component > 3)
+      return false;
+  }
+  return r.ok();
 }
 
 void write_modes(Writer& w, const abi::TessellationModes& m) {

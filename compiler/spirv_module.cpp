@@ -35,6 +35,9 @@ void apply_decoration(Decorations& d, spv::Decoration decoration, std::span<cons
     case spv::Decoration::Location: d.location = arg(0); break;
     case spv::Decoration::Component: d.component = arg(0); break;
     case spv::Decoration::Index: d.index = arg(0); break;
+    case spv::Decoration::XfbBuffer: d.xfb_buffer = arg(0); break;
+    case spv::Decoration::XfbStride: d.xfb_stride = arg(0); break;
+    case spv::Decoration::Stream: d.stream = arg(0); break;
     case spv::Decoration::Offset: d.offset = arg(0); break;
     case spv::Decoration::SpecId: d.spec_id = arg(0); break;
     case spv::Decoration::ArrayStride: d.array_stride = arg(0); break;

@@ -64,6 +64,7 @@ struct Constant {
 struct Decorations {
   std::optional<uint32_t> set, binding, location, component, offset, spec_id, array_stride;
   std::optional<uint32_t> index;  // Index of a fragment output (dual-source blending)
+  std::optional<uint32_t> xfb_buffer, xfb_stride, stream;  // transform feedback / vertex streams
   std::optional<spv::BuiltIn> builtin;
   std::optional<spv::FPRoundingMode> rounding;  // FPRoundingMode on a conversion result
   bool flat = false, no_perspective = false, centroid = false, sample = false, patch = false;

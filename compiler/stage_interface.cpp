@@ -7,6 +7,22 @@
 namespace kiln::compiler {
 namespace {
 
+// Scalars of a type, in leaf order.
+size_t count_scalars(const spirv::Module& m, Id type) {
+  const spirv::Type& t = m.type(type);
+  switch (t.kind) {
+    case spirv::TypeKind::Vector:
+    case spirv::TypeKind::Matrix:
+    case spirv::TypeKind::Array: return t.count * count_scalars(m, t.element);
+    case spirv::TypeKind::Struct: {
+      size_t n = 0;
+      for (Id member : t.members) n += count_scalars(m, member);
+      return n;
+    }
+    default: return 1;
+  }
+}
+
 class InterfaceWalker {
  public:
   InterfaceWalker(const spirv::Module& m, std::string* error) : m_(m), error_(error) {}
@@ -153,6 +169,37 @@ std::unordered_map<Id, uint64_t> accessed_output_members(const Translator& t) {
   return used;
 }
 
+// Transform feedback and stream decorations of an Output variable's leaves: XfbBuffer, XfbStride and
+// Stream on the variable or a block member, Offset on the variable or a block member; a member's
+// (or the variable's) scalars are packed 4 bytes apart from its Offset, in leaf order (32-bit leaves
+// only reach here: interface_variables rejects others).
+void assign_xfb(const spirv::Module& m, const spirv::Decorations& d, Id type, InterfaceVariable* v) {
+  auto apply = [&](const spirv::Decorations& member, size_t first, size_t count) {
+    const auto buffer = member.xfb_buffer ? member.xfb_buffer : d.xfb_buffer;
+    const auto stride = member.xfb_stride ? member.xfb_stride : d.xfb_stride;
+    const auto stream = member.stream ? member.stream : d.stream;
+    for (size_t k = first; k < first + count && k < v->leaves.size(); ++k) {
+      InterfaceLeaf& leaf = v->leaves[k];
+      leaf.stream = stream.value_or(0);
+      if (!buffer || !member.offset || *buffer >= abi::kMaxXfbBuffers) continue;
+      leaf.xfb_buffer = *buffer;
+      leaf.xfb_offset = int32_t(*member.offset + 4 * (k - first));
+      if (stride) v->xfb_stride[*buffer] = *stride;
+    }
+  };
+  const spirv::Type& t = m.type(type);
+  if (t.kind == spirv::TypeKind::Struct && !d.offset) {
+    size_t first = 0;
+    for (uint32_t i = 0; i < t.members.size(); ++i) {
+      const size_t count = count_scalars(m, t.members[i]);
+      apply(m.member_decorations(type, i), first, count);
+      first += count;
+    }
+    return;
+  }
+  apply(d, 0, v->leaves.size());
+}
+
 }  // namespace
 
 bool is_patch_variable(const spirv::Module& m, Id id) {
@@ -226,6 +273,7 @@ bool interface_variables(const Translator& t, bool input, std::vector<InterfaceV
       style.index = d.index.value_or(0);
       if (!walker.location_leaves(one, d.location.value_or(0), d.component.value_or(0), style, &v.leaves)) return false;
     }
+    if (!input && !v.vertices) assign_xfb(t.m, d, one, &v);
     if (v.vertices) {  // every vertex's copy of the element's leaves
       const size_t per_vertex = v.leaves.size();
       for (uint32_t k = 1; k < v.vertices; ++k)
@@ -306,6 +354,24 @@ bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& ou
         case spv::BuiltIn::PrimitiveId: out.emplace_back(layout->primitive_id_slot, 0); break;
         default: out.emplace_back(layout->viewport_index_slot, 0); break;
       }
+    }
+  }
+  // Transform feedback captures, from the leaves' slots.
+  abi::XfbLayout& xfb = layout->xfb;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const InterfaceVariable& v = outputs[i];
+    for (uint32_t b = 0; b < abi::kMaxXfbBuffers; ++b)
+      if (v.xfb_stride[b]) xfb.stride[b] = v.xfb_stride[b];
+    for (size_t k = 0; k < v.leaves.size(); ++k) {
+      const InterfaceLeaf& leaf = v.leaves[k];
+      const auto [slot, component] = (*slots)[i][k];
+      if (leaf.xfb_offset < 0 || slot == kNoSlot) continue;
+      if (xfb.capture_count == abi::kMaxXfbCaptures || leaf.xfb_offset > 0xFFFF) {
+        t.error_ = "more transform feedback output than Kiln captures";
+        return false;
+      }
+      xfb.captures[xfb.capture_count++] = {uint16_t(leaf.xfb_offset), uint8_t(leaf.xfb_buffer), uint8_t(leaf.stream),
+                                           uint8_t(slot), uint8_t(component)};
     }
   }
   return true;

@@ -23,6 +23,11 @@ struct InterfaceLeaf {
   bool accessed = true;  // the shader uses it (output built-ins: see accessed_output_members)
   uint32_t index = 0;  // fragment outputs: the Index decoration (1: dual-source blending's second source)
   uint32_t vertex = 0;  // arrayed (per-vertex) variables: the element, gl_in[vertex]
+  // Outputs: the vertex stream (geometry shaders), and where transform feedback captures the
+  // leaf (xfb_offset < 0: not captured).
+  uint32_t stream = 0;
+  int32_t xfb_offset = -1;
+  uint32_t xfb_buffer = 0;
 };
 
 struct InterfaceVariable {
@@ -34,6 +39,8 @@ struct InterfaceVariable {
   uint32_t vertices = 0;  // 0: not arrayed
   Id element = 0;
   bool patch = false;     // a Patch variable or a tessellation level
+  // Outputs: XfbStride of each transform feedback buffer the variable's leaves are captured in (0: none).
+  uint32_t xfb_stride[abi::kMaxXfbBuffers] = {};
 };
 
 // Whether the stage's Input (`input`) or Output variables that are not Patch are arrays over
@@ -50,7 +57,8 @@ bool interface_variables(const Translator& t, bool input, std::vector<InterfaceV
 
 constexpr uint32_t kNoSlot = ~0u;  // a vertex output leaf the shader never accesses: not stored
 
-// Each output leaf's (slot, component) in VertexOutputLayout order: Position in slot 0, then the
+// Each output leaf's (slot, component) in VertexOutputLayout order; captured leaves also go to
+// layout->xfb: Position in slot 0, then the
 // Location outputs by increasing Location, then PointSize, ClipDistance, CullDistance, Layer,
 // ViewportIndex, PrimitiveId (geometry shaders).
 bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& outputs, abi::VertexOutputLayout* layout,

@@ -261,3 +261,28 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDrawIndexedIndirectCount(VkCommand
   record_indirect(cb, "vkCmdDrawIndexedIndirectCount", true, buffer, offset, maxDrawCount, stride, countBuffer,
                   countBufferOffset);
 }
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDrawIndirectByteCountEXT(VkCommandBuffer handle, uint32_t instanceCount,
+                                                                       uint32_t firstInstance, VkBuffer counterBuffer,
+                                                                       VkDeviceSize counterBufferOffset,
+                                                                       uint32_t counterOffset, uint32_t vertexStride) {
+  // The vertex count comes from a transform feedback counter at execution (exec::collect_draws).
+  CommandBuffer* cb = command_buffer_of(handle);
+  const char* api = "vkCmdDrawIndirectByteCountEXT";
+  const auto* counter = from_handle<mem::Buffer>(counterBuffer);
+  if (instanceCount == 0) return;
+  if (!counter || vertexStride == 0) {
+    KILN_LOG_ONCE(LogLevel::Error, "%s: no counter buffer or a vertex stride of 0; skipped", api);
+    return;
+  }
+  exec::DrawCmd draw{};
+  if (!capture_draw(cb, api, &draw)) return;
+  exec::DrawCmd* cmd = append_draw(cb, draw);
+  cmd->instance_count = instanceCount;
+  cmd->first_instance = firstInstance;
+  cmd->draw_count = 1;
+  cmd->byte_count_buffer = counter;
+  cmd->byte_count_buffer_offset = counterBufferOffset;
+  cmd->byte_count_offset = counterOffset;
+  cmd->byte_count_stride = vertexStride;
+}

@@ -113,6 +113,11 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       // Core 1.1 device groups of one device (icd/device_group.cpp; with the swapchain's group
       // commands in icd/wsi_*.cpp).
       ext(VK_KHR_DEVICE_GROUP_EXTENSION_NAME, VK_KHR_DEVICE_GROUP_SPEC_VERSION),
+      // Capture from the last pre-rasterization stage into 4 buffers of 4 streams, in API order
+      // (pipeline/graphics/xfb_capture.cpp, pipeline/xfb_state.cpp; docs/design/transform-feedback.md).
+      ext(VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME, VK_EXT_TRANSFORM_FEEDBACK_SPEC_VERSION),
+      // Per-stream primitive counts before clipping (pipeline/graphics/xfb_capture.cpp).
+      ext(VK_EXT_PRIMITIVES_GENERATED_QUERY_EXTENSION_NAME, VK_EXT_PRIMITIVES_GENERATED_QUERY_SPEC_VERSION),
       // First or last provoking vertex per pipeline (pipeline/graphics/primitive_assembly.cpp).
       ext(VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME, VK_EXT_PROVOKING_VERTEX_SPEC_VERSION),
       // Feedback loops through input attachments are ordered: one worker runs a tile's

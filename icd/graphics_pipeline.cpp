@@ -75,6 +75,8 @@ const char* parse_fixed_function(const VkGraphicsPipelineCreateInfo& info, Graph
       r.depth_clip = clip->depthClipEnable;
     if (const auto* pv = find_in_chain<VkPipelineRasterizationProvokingVertexStateCreateInfoEXT>(rs->pNext))
       r.provoking_vertex = pv->provokingVertexMode;
+    if (const auto* stream = find_in_chain<VkPipelineRasterizationStateStreamCreateInfoEXT>(rs->pNext))
+      r.rasterization_stream = std::min(stream->rasterizationStream, abi::kMaxVertexStreams - 1);
     if (const auto* line = find_in_chain<VkPipelineRasterizationLineStateCreateInfoEXT>(rs->pNext)) {
       r.line_mode = line->lineRasterizationMode;
       r.line_stipple = line->stippledLineEnable;

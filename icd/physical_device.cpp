@@ -409,10 +409,28 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
             pd->properties.limits.subPixelPrecisionBits;
         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_PROPERTIES_EXT: {
-        // The mode is pipeline state (RasterizationState::provoking_vertex); no transform feedback.
+        // The mode is pipeline state (RasterizationState::provoking_vertex); captured primitives
+        // start at (or, in last-vertex mode, end with) their provoking vertex, fans included
+        // (pipeline/graphics/xfb_capture.cpp).
         auto* p = reinterpret_cast<VkPhysicalDeviceProvokingVertexPropertiesEXT*>(s);
         p->provokingVertexModePerPipeline = VK_TRUE;
-        p->transformFeedbackPreservesTriangleFanProvokingVertex = VK_FALSE;
+        p->transformFeedbackPreservesTriangleFanProvokingVertex = VK_TRUE;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_PROPERTIES_EXT: {
+        // docs/design/transform-feedback.md: positions are 32-bit counters; up to 512 captured
+        // bytes per stream (abi::kMaxXfbCaptures over 4 streams).
+        auto* p = reinterpret_cast<VkPhysicalDeviceTransformFeedbackPropertiesEXT*>(s);
+        p->maxTransformFeedbackStreams = abi::kMaxVertexStreams;
+        p->maxTransformFeedbackBuffers = abi::kMaxXfbBuffers;
+        p->maxTransformFeedbackBufferSize = UINT32_MAX;
+        p->maxTransformFeedbackStreamDataSize = 512;
+        p->maxTransformFeedbackBufferDataSize = 512;
+        p->maxTransformFeedbackBufferDataStride = 2048;
+        p->transformFeedbackQueries = VK_TRUE;
+        p->transformFeedbackStreamsLinesTriangles = VK_TRUE;
+        p->transformFeedbackRasterizationStreamSelect = VK_TRUE;
+        p->transformFeedbackDraw = VK_TRUE;
         break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT:
@@ -550,7 +568,24 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         // vertex in LAST mode (DrawFeaturesTest.ProvokingVertexLastForEveryTopology).
         auto* f = reinterpret_cast<VkPhysicalDeviceProvokingVertexFeaturesEXT*>(s);
         f->provokingVertexLast = VK_TRUE;
-        f->transformFeedbackPreservesProvokingVertex = VK_FALSE;
+        // Captured primitives keep the provoking vertex first or last (TransformFeedbackTest.*).
+        f->transformFeedbackPreservesProvokingVertex = VK_TRUE;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT: {
+        // Capture from the vertex, evaluation or geometry stage, vertex streams from geometry
+        // shaders (tests/e2e/transform_feedback_*_test.cpp).
+        auto* f = reinterpret_cast<VkPhysicalDeviceTransformFeedbackFeaturesEXT*>(s);
+        f->transformFeedback = VK_TRUE;
+        f->geometryStreams = VK_TRUE;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVES_GENERATED_QUERY_FEATURES_EXT: {
+        // Counted per stream before clipping, whatever rasterizer discard says.
+        auto* f = reinterpret_cast<VkPhysicalDevicePrimitivesGeneratedQueryFeaturesEXT*>(s);
+        f->primitivesGeneratedQuery = VK_TRUE;
+        f->primitivesGeneratedQueryWithRasterizerDiscard = VK_TRUE;
+        f->primitivesGeneratedQueryWithNonZeroStreams = VK_TRUE;
         break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_FEATURES_EXT: {

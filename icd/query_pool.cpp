@@ -22,10 +22,26 @@ VkDeviceSize results_span(const QueryPool& pool, uint32_t count, VkDeviceSize st
   return count == 0 ? 0 : (count - 1) * stride + pool.result_size(flags);
 }
 
-// vkCmdBeginQuery/vkCmdEndQuery take occlusion and pipeline-statistics queries.
-bool is_counting_query(const QueryPool& pool, uint32_t query) {
-  return (pool.type() == VK_QUERY_TYPE_OCCLUSION || pool.type() == VK_QUERY_TYPE_PIPELINE_STATISTICS) &&
-         query < pool.count();
+// vkCmdBeginQuery(Indexed)/vkCmdEndQuery(Indexed) take occlusion, pipeline-statistics, transform
+// feedback stream and primitives-generated queries; the last two of a vertex stream (`index`).
+bool is_counting_query(const QueryPool& pool, uint32_t query, uint32_t index) {
+  const VkQueryType type = pool.type();
+  const bool per_stream = type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT || type == VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT;
+  return (type == VK_QUERY_TYPE_OCCLUSION || type == VK_QUERY_TYPE_PIPELINE_STATISTICS || per_stream) &&
+         query < pool.count() && (per_stream ? index < abi::kMaxVertexStreams : index == 0);
+}
+
+template <typename Cmd>
+void record_query(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query, uint32_t index, const char* api) {
+  QueryPool* pool = from_handle<QueryPool>(queryPool);
+  if (!is_counting_query(*pool, query, index)) {
+    KILN_LOG_ONCE(LogLevel::Error, "%s: query %u (index %u) is not a query Kiln counts; skipped", api, query, index);
+    return;
+  }
+  auto* cmd = command_buffer_of(commandBuffer)->commands->append<Cmd>();
+  cmd->pool = pool;
+  cmd->query = query;
+  cmd->index = index;
 }
 
 }  // namespace
@@ -33,10 +49,11 @@ bool is_counting_query(const QueryPool& pool, uint32_t query) {
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateQueryPool(VkDevice handle, const VkQueryPoolCreateInfo* pCreateInfo,
                                                                const VkAllocationCallbacks* pAllocator, VkQueryPool* pQueryPool) {
   Device* device = device_of(handle);
-  // Timestamps, occlusion queries (exact sample counts) and pipeline statistics (the core
-  // statistics; pipeline/query_tracker.h). The extension query types are not supported.
+  // Timestamps, occlusion queries (exact sample counts), pipeline statistics (the core
+  // statistics; pipeline/query_tracker.h), transform feedback streams and primitives generated.
   const VkQueryType type = pCreateInfo->queryType;
-  if (type != VK_QUERY_TYPE_TIMESTAMP && type != VK_QUERY_TYPE_OCCLUSION && type != VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+  if (type != VK_QUERY_TYPE_TIMESTAMP && type != VK_QUERY_TYPE_OCCLUSION && type != VK_QUERY_TYPE_PIPELINE_STATISTICS &&
+      type != VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT && type != VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT) {
     kiln::log(LogLevel::Error, "vkCreateQueryPool: query type %d is not supported", type);
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
@@ -121,27 +138,21 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdWriteTimestamp2(VkCommandBuffer co
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBeginQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query,
                                                          VkQueryControlFlags) {
   // PRECISE or not, occlusion queries count exact samples (both are valid answers).
-  QueryPool* pool = from_handle<QueryPool>(queryPool);
-  if (!is_counting_query(*pool, query)) {
-    KILN_LOG_ONCE(LogLevel::Error, "vkCmdBeginQuery: query %u is not an occlusion or pipeline-statistics query; skipped",
-                  query);
-    return;
-  }
-  auto* cmd = command_buffer_of(commandBuffer)->commands->append<exec::BeginQueryCmd>();
-  cmd->pool = pool;
-  cmd->query = query;
+  record_query<exec::BeginQueryCmd>(commandBuffer, queryPool, query, 0, "vkCmdBeginQuery");
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query) {
-  QueryPool* pool = from_handle<QueryPool>(queryPool);
-  if (!is_counting_query(*pool, query)) {
-    KILN_LOG_ONCE(LogLevel::Error, "vkCmdEndQuery: query %u is not an occlusion or pipeline-statistics query; skipped",
-                  query);
-    return;
-  }
-  auto* cmd = command_buffer_of(commandBuffer)->commands->append<exec::EndQueryCmd>();
-  cmd->pool = pool;
-  cmd->query = query;
+  record_query<exec::EndQueryCmd>(commandBuffer, queryPool, query, 0, "vkCmdEndQuery");
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBeginQueryIndexedEXT(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
+                                                                   uint32_t query, VkQueryControlFlags, uint32_t index) {
+  record_query<exec::BeginQueryCmd>(commandBuffer, queryPool, query, index, "vkCmdBeginQueryIndexedEXT");
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdEndQueryIndexedEXT(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
+                                                                 uint32_t query, uint32_t index) {
+  record_query<exec::EndQueryCmd>(commandBuffer, queryPool, query, index, "vkCmdEndQueryIndexedEXT");
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdCopyQueryPoolResults(VkCommandBuffer commandBuffer, VkQueryPool queryPool,

@@ -54,6 +54,9 @@ enum class CommandType : uint8_t {
   ClearView,
   ClearAttachments,
   ResolveView,
+  BindTransformFeedback,
+  BeginTransformFeedback,
+  EndTransformFeedback,
 };
 
 struct Command {
@@ -132,8 +135,9 @@ struct WriteTimestampCmd : CommandOf<CommandType::WriteTimestamp> { QueryPool* p
 // Occlusion / pipeline-statistics queries (pipeline/query_tracker.h). Inside a multiview subpass
 // a query spans one query per view; the executor takes the view mask from the current targets
 // (so a query recorded in a secondary needs nothing from inheritance info).
-struct BeginQueryCmd : CommandOf<CommandType::BeginQuery> { QueryPool* pool; uint32_t query; };
-struct EndQueryCmd : CommandOf<CommandType::EndQuery> { QueryPool* pool; uint32_t query; };
+// `index`: the vertex stream of a transform feedback stream or primitives-generated query.
+struct BeginQueryCmd : CommandOf<CommandType::BeginQuery> { QueryPool* pool; uint32_t query; uint32_t index; };
+struct EndQueryCmd : CommandOf<CommandType::EndQuery> { QueryPool* pool; uint32_t query; uint32_t index; };
 struct CopyQueryResultsCmd : CommandOf<CommandType::CopyQueryResults> {
   QueryPool* pool; uint32_t first; uint32_t count; mem::Buffer* dst; VkDeviceSize offset; VkDeviceSize stride;
   VkQueryResultFlags flags;
@@ -177,7 +181,26 @@ struct DrawCmd : CommandOf<CommandType::Draw> {
   const mem::Buffer* indirect_buffer; VkDeviceSize indirect_offset; uint32_t draw_count; uint32_t stride;
   const mem::Buffer* count_buffer; VkDeviceSize count_offset;  // *Count forms: min(count, draw_count)
   uint32_t draw_index_base;  // DrawIndex of the first draw (multi-draw)
+  // vkCmdDrawIndirectByteCountEXT: count = (the counter's value - byte_count_offset) / byte_count_stride
+  // vertices, the counter read at execution (a transform feedback counter buffer).
+  const mem::Buffer* byte_count_buffer; VkDeviceSize byte_count_buffer_offset; uint32_t byte_count_offset;
+  uint32_t byte_count_stride;
 };
+
+// VK_EXT_transform_feedback (pipeline/xfb_state.h). Bind sets buffers [first, first + count):
+// data null when nothing is bound. Begin starts every buffer at 0, or at the byte offset in its
+// counter (read at execution); End writes each buffer's position to its counter.
+struct BindTransformFeedbackCmd : CommandOf<CommandType::BindTransformFeedback> {
+  uint32_t first, count;
+  uint8_t* data[abi::kMaxXfbBuffers]; uint64_t size[abi::kMaxXfbBuffers];
+};
+struct TransformFeedbackCounters {
+  uint32_t first, count;
+  mem::Buffer* buffer[abi::kMaxXfbBuffers];  // null: no counter
+  VkDeviceSize offset[abi::kMaxXfbBuffers];
+};
+struct BeginTransformFeedbackCmd : CommandOf<CommandType::BeginTransformFeedback> { TransformFeedbackCounters counters; };
+struct EndTransformFeedbackCmd : CommandOf<CommandType::EndTransformFeedback> { TransformFeedbackCounters counters; };
 
 class CommandList {
  public:

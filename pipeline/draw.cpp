@@ -18,6 +18,7 @@
 #include "pipeline/graphics/tessellation_producer.h"
 #include "pipeline/graphics/tile_backend.h"
 #include "pipeline/graphics/vertex_stage.h"
+#include "pipeline/xfb_state.h"
 
 namespace kiln::exec {
 namespace {
@@ -166,9 +167,11 @@ struct DrawScene::Impl {
   std::vector<uint64_t> vertex_counts;
   std::vector<uint8_t> windowed;  // per sub-draw: its batches assemble their own primitives
   std::vector<ScenePass*> views;
+  XfbState* xfb = nullptr;          // the scene's transform feedback state while capture is active
+  std::vector<XfbCopy> xfb_copies;  // per round: captured bytes to copy into the buffers
   alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t faults = 0;
 
-  void add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters);
+  void add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters, XfbState* xfb);
   void add_attachment_op(ThreadPool& pool, const AttachmentOp& op);
   void run_front_end(ThreadPool& pool);
   void render(ThreadPool& pool);
@@ -203,7 +206,7 @@ void DrawScene::Impl::recycle(size_t keep_draws, size_t keep_passes) {
   pass_count = keep_passes;
 }
 
-void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters) {
+void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters, XfbState* xfb_state) {
   SceneDraw& draw = new_draw();
   draw.cmd = cmd;
   DrawContext base;
@@ -211,6 +214,10 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
     --draw_count;
     return;
   }
+  // Transform feedback is active only between Begin and End, which flush the scene: every
+  // batch of a scene shares one state.
+  xfb = xfb_state;
+  base.xfb_active = xfb_state && base.kernels->last_stage_outputs().xfb.capture_count;
   const VkPrimitiveTopology topology = cmd.state->input_assembly.topology;
   const bool tessellated = base.kernels->tessellation.has_value();
   // A geometry shader after tessellation reads the tessellation producer's primitives.
@@ -334,9 +341,13 @@ void DrawScene::Impl::run_front_end(ThreadPool& pool) {
     gfx::run_front_end(job_pass[i]->ctx, jobs[i], batch.output, &faults);
     bin(*job_pass[i], batch.output, batch.bins);
   });
+  xfb_copies.clear();
   for (size_t i = 0; i < jobs.size(); ++i) {
     const uint32_t batch = uint32_t(first + i);
     output_pass[batch] = job_pass[i];
+    if (outputs[batch].output.xfb.any)  // offsets in API order
+      place_transform_feedback(*xfb, job_pass[i]->ctx.kernels->last_stage_outputs().xfb, outputs[batch].output.xfb,
+                               job_pass[i]->ctx.counters, xfb_copies);
     triangle_count += outputs[batch].output.triangles.size();
     resolve_line_stipple(outputs[batch].output.lines, line_stipple_counter);  // needs API order
     const std::vector<BatchBins::Run>& runs = outputs[batch].bins.runs;
@@ -346,6 +357,9 @@ void DrawScene::Impl::run_front_end(ThreadPool& pool) {
       work.push_back({batch, r});
     }
   }
+  // Each copy has its own place in the buffers: they run in parallel.
+  if (!xfb_copies.empty())
+    pool.parallel_for(xfb_copies.size(), [&](size_t i) { copy_transform_feedback(xfb_copies[i]); });
   jobs.clear();
   job_pass.clear();
 }
@@ -509,7 +523,9 @@ void DrawScene::Impl::render(ThreadPool& pool) {
 DrawScene::DrawScene() : impl_(std::make_unique<Impl>()) {}
 DrawScene::~DrawScene() = default;
 
-void DrawScene::add(ThreadPool& pool, const DrawCmd& draw, DrawCounters* counters) { impl_->add(pool, draw, counters); }
+void DrawScene::add(ThreadPool& pool, const DrawCmd& draw, DrawCounters* counters, XfbState* xfb) {
+  impl_->add(pool, draw, counters, xfb);
+}
 void DrawScene::add_clear(ThreadPool& pool, const ClearViewCmd& clear) { impl_->add_attachment_op(pool, {&clear, nullptr}); }
 void DrawScene::add_resolve(ThreadPool& pool, const ResolveViewCmd& resolve) {
   impl_->add_attachment_op(pool, {nullptr, &resolve});

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "common/abi/kernel_abi.h"
 #include "pipeline/command_list.h"
 #include "pipeline/thread_pool.h"
 
@@ -14,6 +15,8 @@ namespace kiln::exec {
 
 // What draws add up while queries are active (the executor owns one per command list run and
 // passes it to every draw; queries read the difference between Begin and End).
+struct XfbState;
+
 struct DrawCounters {
   std::atomic<uint64_t> samples_passed{0};  // occlusion: samples that passed every test and were not discarded
   // Pipeline statistics (VkQueryPipelineStatisticFlagBits).
@@ -21,6 +24,10 @@ struct DrawCounters {
       clipping_invocations{0}, clipping_primitives{0}, fragment_shader_invocations{0},
       tessellation_control_patches{0}, tessellation_evaluation_invocations{0}, geometry_shader_invocations{0},
       geometry_shader_primitives{0};
+  // Per vertex stream: primitives the last pre-rasterization stage produced (PRIMITIVES_GENERATED),
+  // and transform feedback's written and needed primitives (TRANSFORM_FEEDBACK_STREAM).
+  std::atomic<uint64_t> primitives_generated[abi::kMaxVertexStreams] = {}, xfb_written[abi::kMaxVertexStreams] = {},
+                        xfb_needed[abi::kMaxVertexStreams] = {};
 };
 
 // Consecutive draws rendered together. Each draw's front end bins its triangles into the
@@ -39,7 +46,8 @@ class DrawScene {
 
   // Queues `draw`; what it points to must stay alive until flush(). `counters` may be null
   // (nothing counts then). Renders part of the scene when it grows too big to keep.
-  void add(ThreadPool& pool, const DrawCmd& draw, DrawCounters* counters);
+  // `xfb`: the execution's transform feedback state while capture is active, else null.
+  void add(ThreadPool& pool, const DrawCmd& draw, DrawCounters* counters, XfbState* xfb = nullptr);
   // Queues a load-op clear (it must stay alive until flush()): binned like a draw, so a tile is
   // cleared while in cache right before the draws that follow, or not at all when one replaces it.
   void add_clear(ThreadPool& pool, const ClearViewCmd& clear);

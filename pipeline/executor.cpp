@@ -9,6 +9,7 @@
 #include "memory/transfer.h"
 #include "pipeline/draw.h"
 #include "pipeline/query_tracker.h"
+#include "pipeline/xfb_state.h"
 
 namespace kiln::exec {
 namespace {
@@ -41,7 +42,23 @@ struct ExecutionState {
   const RenderTargets* targets = nullptr;  // of the render pass instance in progress
   QueryTracker queries;                    // occlusion / pipeline-statistics queries in progress
   DrawScene* scene = nullptr;              // draws not yet rendered
+  XfbState xfb;                            // transform feedback buffers, positions, activity
 };
+
+// The counters of Begin/EndTransformFeedback that exist and hold 4 bytes at their offset; others
+// are skipped with one log line.
+template <typename Fn>
+void for_each_counter(const TransformFeedbackCounters& c, const char* command, Fn&& fn) {
+  for (uint32_t i = 0; i < c.count && c.first + i < abi::kMaxXfbBuffers; ++i) {
+    mem::Buffer* buffer = c.buffer[i];
+    if (!buffer) continue;
+    if (!buffer->data || c.offset[i] + 4 > buffer->size) {
+      KILN_LOG_ONCE(LogLevel::Error, "%s: counter buffer offset past its end; ignored", command);
+      continue;
+    }
+    fn(c.first + i, buffer->data + c.offset[i]);
+  }
+}
 
 void execute_list(const CommandList& list, ThreadPool& pool, ExecutionState& state);
 
@@ -187,12 +204,13 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
     }
     case CommandType::Draw: {
       const auto& c = as<DrawCmd>(cmd);
+      XfbState* xfb = state.xfb.active ? &state.xfb : nullptr;
       if (c.targets) {
-        state.scene->add(pool, c, state.queries.draw_counters());
+        state.scene->add(pool, c, state.queries.draw_counters(), xfb);
       } else if (state.targets) {
         DrawCmd with_targets = c;  // recorded in a secondary: draw into the instance in progress
         with_targets.targets = state.targets;
-        state.scene->add(pool, with_targets, state.queries.draw_counters());
+        state.scene->add(pool, with_targets, state.queries.draw_counters(), xfb);
       } else {
         KILN_LOG_ONCE(LogLevel::Error, "draw outside a render pass instance; skipped");
       }
@@ -228,7 +246,33 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
     }
     case CommandType::BeginQuery: {
       const auto& c = as<BeginQueryCmd>(cmd);
-      state.queries.begin(c.pool, c.query);
+      state.queries.begin(c.pool, c.query, c.index);
+      break;
+    }
+    case CommandType::BindTransformFeedback: {
+      const auto& c = as<BindTransformFeedbackCmd>(cmd);
+      for (uint32_t i = 0; i < c.count && c.first + i < abi::kMaxXfbBuffers; ++i)
+        state.xfb.buffers[c.first + i] = {c.data[i], c.size[i]};
+      break;
+    }
+    case CommandType::BeginTransformFeedback: {
+      const auto& c = as<BeginTransformFeedbackCmd>(cmd);
+      for (uint64_t& position : state.xfb.position) position = 0;
+      for_each_counter(c.counters, "vkCmdBeginTransformFeedbackEXT", [&](uint32_t b, const uint8_t* counter) {
+        uint32_t bytes;
+        memcpy(&bytes, counter, 4);
+        state.xfb.position[b] = bytes;
+      });
+      state.xfb.active = true;
+      break;
+    }
+    case CommandType::EndTransformFeedback: {
+      const auto& c = as<EndTransformFeedbackCmd>(cmd);
+      for_each_counter(c.counters, "vkCmdEndTransformFeedbackEXT", [&](uint32_t b, uint8_t* counter) {
+        const uint32_t bytes = uint32_t(std::min<uint64_t>(state.xfb.position[b], UINT32_MAX));
+        memcpy(counter, &bytes, 4);
+      });
+      state.xfb.active = false;
       break;
     }
     case CommandType::EndQuery: {

@@ -88,6 +88,8 @@ struct RasterizationState {
   bool line_stipple = false;
   uint32_t line_stipple_factor = 1;
   uint16_t line_stipple_pattern = 0xFFFF;
+  // VK_EXT_transform_feedback: the vertex stream whose primitives are rasterized.
+  uint32_t rasterization_stream = 0;
 };
 
 struct MultisampleState {

@@ -17,7 +17,9 @@ QueryPool::QueryPool(SyncHub& hub, VkQueryType type, uint32_t count, VkQueryPipe
       type_(type),
       count_(count),
       statistics_(type == VK_QUERY_TYPE_PIPELINE_STATISTICS ? statistics : 0),
-      values_(type == VK_QUERY_TYPE_PIPELINE_STATISTICS ? uint32_t(__builtin_popcount(statistics_)) : 1),
+      values_(type == VK_QUERY_TYPE_PIPELINE_STATISTICS          ? uint32_t(__builtin_popcount(statistics_))
+              : type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT ? 2u  // primitives written, needed
+                                                                    : 1u),
       results_(new uint64_t[size_t(count) * values_]()),
       available_(new bool[count]()) {}
 

@@ -28,7 +28,8 @@ class QueryPool {
   VkQueryType type() const { return type_; }
   uint32_t count() const { return count_; }
   VkQueryPipelineStatisticFlags statistics() const { return statistics_; }
-  // Values one query produces: one per enabled statistic (in bit order), otherwise one.
+  // Values one query produces: one per enabled statistic (in bit order), two for a transform
+  // feedback stream query (primitives written, needed), otherwise one.
   uint32_t values_per_query() const { return values_; }
   // Bytes one query's results take for `flags` (its values + optional availability word).
   VkDeviceSize result_size(VkQueryResultFlags flags) const;

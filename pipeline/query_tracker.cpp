@@ -21,16 +21,21 @@ QueryTracker::Values QueryTracker::read() const {
   r.v[9] = get(draw_.tessellation_evaluation_invocations);
   r.v[10] = get(compute_invocations_);
   r.v[kSamplesPassed] = get(draw_.samples_passed);
+  for (uint32_t s = 0; s < abi::kMaxVertexStreams; ++s) {
+    r.v[kGenerated + s] = get(draw_.primitives_generated[s]);
+    r.v[kXfbWritten + s] = get(draw_.xfb_written[s]);
+    r.v[kXfbNeeded + s] = get(draw_.xfb_needed[s]);
+  }
   return r;
 }
 
-void QueryTracker::begin(QueryPool* pool, uint32_t query) {
+void QueryTracker::begin(QueryPool* pool, uint32_t query, uint32_t index) {
   // Work counted before this point finished on this thread (commands run in order), so the
   // snapshot is exact. Beginning an active query again is invalid; the new begin wins.
   active_.erase(std::remove_if(active_.begin(), active_.end(),
                                [&](const Active& a) { return a.pool == pool && a.query == query; }),
                 active_.end());
-  active_.push_back({pool, query, read()});
+  active_.push_back({pool, query, index, read()});
 }
 
 void QueryTracker::end(QueryPool* pool, uint32_t query, uint32_t view_count) {
@@ -40,8 +45,14 @@ void QueryTracker::end(QueryPool* pool, uint32_t query, uint32_t view_count) {
     KILN_LOG_ONCE(LogLevel::Error, "vkCmdEndQuery: query %u was not begun in this command buffer; it reads 0", query);
   } else {
     const Values now = read();
+    auto since_begin = [&](uint32_t value) { return now.v[value] - it->start.v[value]; };
     if (pool->type() == VK_QUERY_TYPE_OCCLUSION) {
-      results[0] = now.v[kSamplesPassed] - it->start.v[kSamplesPassed];
+      results[0] = since_begin(kSamplesPassed);
+    } else if (pool->type() == VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT) {
+      results[0] = since_begin(kGenerated + it->index);
+    } else if (pool->type() == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
+      results[0] = since_begin(kXfbWritten + it->index);
+      results[1] = since_begin(kXfbNeeded + it->index);
     } else {
       // One value per enabled statistic, in increasing bit order.
       uint32_t n = 0;

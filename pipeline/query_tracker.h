@@ -19,20 +19,26 @@ class QueryTracker {
   DrawCounters* draw_counters() { return active_.empty() ? nullptr : &draw_; }
   std::atomic<uint64_t>* compute_invocation_counter() { return active_.empty() ? nullptr : &compute_invocations_; }
 
-  void begin(QueryPool* pool, uint32_t query);
+  // `index`: the vertex stream of a transform feedback stream or primitives-generated query.
+  void begin(QueryPool* pool, uint32_t query, uint32_t index = 0);
   // Writes the query's results. A query inside a multiview render pass uses `view_count`
   // consecutive queries: the first gets the total, the others zero (the spec allows this split).
   void end(QueryPool* pool, uint32_t query, uint32_t view_count);
 
  private:
-  // Index: VkQueryPipelineStatisticFlagBits bit number; kSamplesPassed: occlusion.
+  // Index: VkQueryPipelineStatisticFlagBits bit number; kSamplesPassed: occlusion; then per vertex
+  // stream the primitives generated, transform feedback's primitives written and needed.
   static constexpr uint32_t kSamplesPassed = kPipelineStatisticCount;
+  static constexpr uint32_t kGenerated = kSamplesPassed + 1;
+  static constexpr uint32_t kXfbWritten = kGenerated + abi::kMaxVertexStreams;
+  static constexpr uint32_t kXfbNeeded = kXfbWritten + abi::kMaxVertexStreams;
   struct Values {
-    uint64_t v[kPipelineStatisticCount + 1] = {};
+    uint64_t v[kXfbNeeded + abi::kMaxVertexStreams] = {};
   };
   struct Active {
     QueryPool* pool;
     uint32_t query;
+    uint32_t index;
     Values start;
   };
   Values read() const;

@@ -239,6 +239,24 @@ struct VertexBufferRecord {
   uint64_t reserved;
 };
 
+// Transform feedback (VK_EXT_transform_feedback): which 32-bit output components of the last
+// pre-rasterization stage are captured, and where. A capture reads component `component` of
+// output slot `slot` and writes it `offset` bytes into each vertex's `stride[buffer]`-byte record
+// of buffer `buffer`; outputs of vertex stream `stream` (geometry shaders) are captured with
+// that stream's primitives.
+constexpr uint32_t kMaxXfbBuffers = 4;    // maxTransformFeedbackBuffers
+constexpr uint32_t kMaxXfbCaptures = 512;  // 4 streams x maxTransformFeedbackStreamDataSize (512 bytes) / 4
+struct XfbCapture {
+  uint16_t offset;
+  uint8_t buffer, stream;
+  uint8_t slot, component;
+};
+struct XfbLayout {
+  uint32_t capture_count = 0;  // 0: the stage captures nothing
+  uint32_t stride[kMaxXfbBuffers] = {};
+  XfbCapture captures[kMaxXfbCaptures];
+};
+
 // Where a vertex kernel puts each output of a vertex (reported by the compiler per kernel).
 // Position is always slot 0. A -1 slot means the shader does not write that output.
 struct VertexOutputLayout {
@@ -253,6 +271,7 @@ struct VertexOutputLayout {
   int32_t cull_distance_slot = -1;
   uint32_t cull_distance_count = 0;
   int32_t location_slot[kMaxVaryingLocations];  // Location L's four components; -1 if unwritten
+  XfbLayout xfb;                                 // what transform feedback captures of these outputs
   VertexOutputLayout() { for (int32_t& s : location_slot) s = -1; }
 };
 

@@ -146,6 +146,15 @@ void collect_draws(const DrawCmd& cmd, std::vector<DrawParams>& draws) {
     DrawParams p;
     p.indexed = cmd.indexed;
     p.count = cmd.count;
+    if (cmd.byte_count_buffer) {  // vertices a transform feedback buffer holds
+      uint32_t bytes = 0;
+      const mem::Buffer& counter = *cmd.byte_count_buffer;
+      if (counter.data && cmd.byte_count_buffer_offset + 4 <= counter.size)
+        memcpy(&bytes, counter.data + cmd.byte_count_buffer_offset, 4);
+      else
+        KILN_LOG_ONCE(LogLevel::Warn, "vkCmdDrawIndirectByteCountEXT: counter outside its buffer; drawing nothing");
+      p.count = bytes > cmd.byte_count_offset && cmd.byte_count_stride ? (bytes - cmd.byte_count_offset) / cmd.byte_count_stride : 0;
+    }
     p.instance_count = cmd.instance_count;
     p.first = cmd.first;
     p.vertex_offset = cmd.vertex_offset;

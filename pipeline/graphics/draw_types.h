@@ -36,6 +36,9 @@ struct VertexFormat {
   uint32_t cull_offset = 0, cull_count = 0;
   uint32_t point_size_offset = 0, layer_offset = 0, viewport_offset = 0;
   bool has_point_size = false, has_layer = false, has_viewport_index = false;
+  // Transform feedback: the last stage's captured components (abi::XfbLayout::captures order)
+  // follow at xfb_offset; the rest of the front end never reads them.
+  uint32_t xfb_offset = 0, xfb_count = 0;
   static constexpr uint32_t kVaryingOffset = 4;
   // Values interpolated by clipping and rasterization (position excluded): the varyings.
   uint32_t varying_values() const { return varying_count * 4; }
@@ -94,6 +97,7 @@ struct DrawContext {
   uint32_t view_index = 0;  // the multiview pass being run
   Rect framebuffer;         // render area ∩ attachment extents
   DrawCounters* counters = nullptr;  // pipeline/draw.h; null when no query is active
+  bool xfb_active = false;           // transform feedback captures this draw (XfbBatch)
 };
 
 // One (sub-)draw: a direct draw, or one record of an indirect draw.
@@ -150,6 +154,24 @@ struct RasterTriangle {
 static_assert(kMaxViewports <= 256, "RasterTriangle::viewport is a byte");
 static_assert(sizeof(RasterTriangle) == 96);
 
+// Transform feedback of one batch, captured by the worker that ran its front end: per vertex
+// stream, its primitives in API order, and per buffer the bytes of their vertices (each vertex a
+// stride-sized record with the captured components at their offsets; other bytes are never
+// copied to the buffer). The queue thread then gives each batch its place in the buffers in API
+// order (pipeline/draw.cpp).
+struct XfbBatch {
+  uint32_t primitives[abi::kMaxVertexStreams] = {};           // captured or not (primitives needed)
+  uint32_t vertices_per_primitive[abi::kMaxVertexStreams] = {};
+  std::vector<uint8_t> data[abi::kMaxXfbBuffers];
+  bool any = false;
+  void clear() {
+    if (!any) return;
+    for (uint32_t& p : primitives) p = 0;
+    for (auto& d : data) d.clear();
+    any = false;
+  }
+};
+
 // The front end's output for one batch: raster triangles in API order and their values.
 // Both grow element by element and every element is written in full as it is added, so they
 // skip value-initialisation (zeroing a triangle cost a `rep stos` per triangle).
@@ -157,7 +179,8 @@ struct BatchOutput {
   UninitializedVector<RasterTriangle> triangles;
   UninitializedVector<uint32_t> values;
   std::vector<LineRaster> lines;  // Bresenham and stippled lines (line_raster.h)
-  void clear() { triangles.clear(); values.clear(); lines.clear(); }
+  XfbBatch xfb;                   // transform feedback: what the batch captures (xfb_capture.h)
+  void clear() { triangles.clear(); values.clear(); lines.clear(); xfb.clear(); }
 };
 
 // A reference from a tile's bin to a triangle; bins hold them in API order.

@@ -3,6 +3,7 @@
 #include "common/thread_local_ref.h"
 #include "pipeline/graphics/geometry_producer.h"
 #include "pipeline/graphics/primitive_consumer.h"
+#include "pipeline/graphics/xfb_capture.h"
 #include "pipeline/graphics/tessellation_producer.h"
 
 namespace kiln::exec::gfx {
@@ -19,6 +20,8 @@ void run_front_end(const DrawContext& ctx, const BatchJob& job, BatchOutput& out
   if (ctx.kernels->tessellation) produce_tessellated_primitives(ctx, job, batch, faults);
   else if (ctx.kernels->geometry) produce_geometry_primitives(ctx, job, batch, faults);
   else produce_vertex_primitives(ctx, job, batch, faults);
+  if (ctx.counters) count_generated_primitives(ctx, batch);
+  if (ctx.xfb_active) capture_transform_feedback(ctx, batch, out.xfb);
   consume_primitives(ctx, batch, out);
 }
 

@@ -18,8 +18,8 @@ struct GeometryScratch {
   std::vector<uint32_t> outputs;   // [W * OutputVertices] emitted records
   std::vector<uint32_t> flags;     // [W * OutputVertices]
   std::vector<uint32_t> emitted;   // [W]
-  std::vector<const uint32_t*> strip;  // the records of the strip being read
-  std::vector<int64_t> strip_slots;    // ... and their rows in the batch
+  std::vector<const uint32_t*> strip[abi::kMaxVertexStreams];  // per stream, the records of the strip being read
+  std::vector<int64_t> strip_slots;                            // ... and their rows in the batch
   PrimitiveList strip_primitives;
 };
 thread_local GeometryScratch scratch;
@@ -35,17 +35,18 @@ VkPrimitiveTopology strip_topology(uint8_t output) {
 // The vertices of one emitted strip become rows of the batch and its primitives (the strip
 // topologies' vertex order and provoking vertex, as input assembly draws strips). A strip too
 // short for one primitive adds nothing. Returns the primitives added.
-uint32_t append_strip(const DrawContext& ctx, const GeometryKernels& gk, uint32_t primitive_id_in, GeometryScratch& s,
-                      PrimitiveBatch& batch) {
+uint32_t append_strip(const DrawContext& ctx, const GeometryKernels& gk, uint32_t primitive_id_in, uint32_t stream,
+                      GeometryScratch& s, PrimitiveBatch& batch) {
+  const std::vector<const uint32_t*>& strip = s.strip[stream];
   const VkPrimitiveTopology topology = strip_topology(gk.modes.output);
-  const size_t count = uncut_primitive_count(topology, s.strip.size());
+  const size_t count = uncut_primitive_count(topology, strip.size());
   if (count == 0) return 0;
   const VertexFormat& f = ctx.vertex_format;
   const uint32_t first_slot = batch.vertex_count;
-  uint32_t* rows = batch.append_vertices(uint32_t(s.strip.size()), f.stride);
-  s.strip_slots.resize(s.strip.size());
-  for (size_t v = 0; v < s.strip.size(); ++v) {
-    record_to_row(f, gk.outputs, s.strip[v], rows + v * f.stride);
+  uint32_t* rows = batch.append_vertices(uint32_t(strip.size()), f.stride);
+  s.strip_slots.resize(strip.size());
+  for (size_t v = 0; v < strip.size(); ++v) {
+    record_to_row(f, gk.outputs, strip[v], rows + v * f.stride);
     s.strip_slots[v] = first_slot + int64_t(v);
   }
   const bool provoking_last = ctx.state->rasterization.provoking_vertex == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
@@ -57,8 +58,9 @@ uint32_t append_strip(const DrawContext& ctx, const GeometryKernels& gk, uint32_
     PrimitiveHeader h{};
     // PrimitiveId as the fragment shader reads it: what the shader wrote with the provoking
     // vertex, else (the shader writes none: undefined in the spec) the input primitive's.
-    h.primitive_id = primitive_id_slot >= 0 ? s.strip[size_t(p.id[p.provoking]) - first_slot][primitive_id_slot * 4]
+    h.primitive_id = primitive_id_slot >= 0 ? strip[size_t(p.id[p.provoking]) - first_slot][primitive_id_slot * 4]
                                             : primitive_id_in;
+    h.stream = uint8_t(stream);
     h.vertex_count = p.vertex_count;
     h.provoking = p.provoking;
     h.continues_strip = p.continues_strip;
@@ -108,23 +110,23 @@ void run_geometry_stage(const DrawContext& ctx, const GeometryStageInput& input,
     std::fill(s.emitted.begin(), s.emitted.end(), 0u);
     call.lane_count = lanes;
     gk.function(&call);
-    // Lanes in order are invocations in the spec's order; each lane's strips in emit order. Only
-    // stream 0 is rasterized (vertex streams come with transform feedback).
+    // Lanes in order are invocations in the spec's order; each lane's strips of a stream in emit order.
     for (uint32_t i = 0; i < lanes; ++i) {
       const uint32_t emitted = std::min(s.emitted[i], max_vertices);
       const uint32_t primitive_id_in = s.primitive_id[i];
-      s.strip.clear();
+      for (auto& strip : s.strip) strip.clear();
       for (uint32_t v = 0; v < emitted; ++v) {
         const size_t at = size_t(i) * max_vertices + v;
         const uint32_t flags = s.flags[at];
-        if ((flags >> abi::kGeometryStreamShift) & 3u) continue;
+        const uint32_t stream = (flags >> abi::kGeometryStreamShift) & 3u;
         if (flags & abi::kGeometryStripStart) {
-          generated += append_strip(ctx, gk, primitive_id_in, s, batch);
-          s.strip.clear();
+          generated += append_strip(ctx, gk, primitive_id_in, stream, s, batch);
+          s.strip[stream].clear();
         }
-        s.strip.push_back(s.outputs.data() + at * record_words);
+        s.strip[stream].push_back(s.outputs.data() + at * record_words);
       }
-      generated += append_strip(ctx, gk, primitive_id_in, s, batch);
+      for (uint32_t stream = 0; stream < abi::kMaxVertexStreams; ++stream)
+        generated += append_strip(ctx, gk, primitive_id_in, stream, s, batch);
     }
   }
   if (ctx.counters) {
@@ -132,6 +134,10 @@ void run_geometry_stage(const DrawContext& ctx, const GeometryStageInput& input,
     ctx.counters->geometry_shader_primitives.fetch_add(generated, std::memory_order_relaxed);
   }
   resolve_layers_and_viewports(ctx, batch, first_primitive);
+  // Streams other than the rasterized one reach transform feedback and the stream queries only.
+  const uint32_t rasterized = ctx.state->rasterization.rasterization_stream;
+  for (uint32_t p = first_primitive; p < batch.primitive_count(); ++p)
+    if (batch.headers[p].stream != rasterized) batch.headers[p].layer = kNoLayer;
 }
 
 }  // namespace kiln::exec::gfx

@@ -28,7 +28,7 @@ void copy_slot_to_rows(const uint32_t* slot, uint32_t W, uint32_t lanes, uint32_
 }
 
 // The words of a VertexFormat row after the varyings (clip and cull distances, point size, layer,
-// viewport index) from an output layout's slots, read through `read(slot, component)`. The format
+// viewport index, transform feedback captures) from an output layout's slots, read through `read(slot, component)`. The format
 // is copied into locals: the row stores could alias its fields, which the compiler would then
 // reload for every vertex. Point size, layer and viewport index are stored only when the shader
 // writes them: every reader tests has_point_size / has_layer / has_viewport_index first (those
@@ -37,7 +37,8 @@ struct RowBuiltins {
   explicit RowBuiltins(const VertexFormat& f)
       : clip_count(f.clip_count), clip_offset(f.clip_offset), cull_count(f.cull_count), cull_offset(f.cull_offset),
         point_size_offset(f.point_size_offset), layer_offset(f.layer_offset), viewport_offset(f.viewport_offset),
-        has_point_size(f.has_point_size), has_layer(f.has_layer), has_viewport_index(f.has_viewport_index) {}
+        xfb_offset(f.xfb_offset), xfb_count(f.xfb_count), has_point_size(f.has_point_size), has_layer(f.has_layer),
+        has_viewport_index(f.has_viewport_index) {}
   template <typename Read>
   void store(const abi::VertexOutputLayout& layout, uint32_t* v, Read&& read) const {
     for (uint32_t d = 0; d < clip_count; ++d) v[clip_offset + d] = read(layout.clip_distance_slot + int32_t(d / 4), d % 4);
@@ -45,8 +46,10 @@ struct RowBuiltins {
     if (has_point_size) v[point_size_offset] = read(layout.point_size_slot, 0);
     if (has_layer) v[layer_offset] = read(layout.layer_slot, 0);
     if (has_viewport_index) v[viewport_offset] = read(layout.viewport_index_slot, 0);
+    for (uint32_t k = 0; k < xfb_count; ++k) v[xfb_offset + k] = read(layout.xfb.captures[k].slot, layout.xfb.captures[k].component);
   }
   uint32_t clip_count, clip_offset, cull_count, cull_offset, point_size_offset, layer_offset, viewport_offset;
+  uint32_t xfb_offset, xfb_count;
   bool has_point_size, has_layer, has_viewport_index;
 };
 
@@ -69,7 +72,9 @@ void store_vertex_rows(const VertexFormat& f, const abi::VertexOutputLayout& lay
       for (uint32_t i = 0; i < lanes; ++i) memset(rows + size_t(i) * f.stride + at_value, 0, 16);
     }
   }
-  if (f.clip_count == 0 && f.cull_count == 0 && !f.has_point_size && !f.has_layer && !f.has_viewport_index) return;
+  if (f.clip_count == 0 && f.cull_count == 0 && !f.has_point_size && !f.has_layer && !f.has_viewport_index &&
+      f.xfb_count == 0)
+    return;
   const RowBuiltins b(f);
   const size_t stride = f.stride;
   for (uint32_t i = 0; i < lanes; ++i)

@@ -41,6 +41,9 @@ VertexFormat make_vertex_format(const GraphicsKernels& kernels) {
   f.layer_offset = at++;
   f.has_viewport_index = out.viewport_index_slot >= 0;
   f.viewport_offset = at++;
+  f.xfb_offset = at;
+  f.xfb_count = out.xfb.capture_count;
+  at += f.xfb_count;
   f.stride = at;
   // The fragment shader's ClipDistance/CullDistance inputs (only what the vertex shader wrote).
   if (fs) {

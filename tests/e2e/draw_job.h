@@ -106,6 +106,12 @@ struct DrawJobOptions {
   uint32_t push_constant_bytes = 0;            // visible to every graphics stage
 };
 
+// Additive blending of every channel: a pixel covered twice shows twice the colour (tests that
+// every pixel is covered exactly once).
+constexpr VkPipelineColorBlendAttachmentState kAdditiveBlend{VK_TRUE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE,
+                                                             VK_BLEND_OP_ADD, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE,
+                                                             VK_BLEND_OP_ADD, 0xF};
+
 class DrawJob {
  public:
   DrawJob(TestDevice& device, const DrawJobOptions& options);

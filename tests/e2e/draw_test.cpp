@@ -24,8 +24,7 @@ class DrawTest : public VulkanTest {};
 // once — the top-left rule decides each shared edge.
 TEST_F(DrawTest, SharedEdgesCoverEveryPixelExactlyOnce) {
   DrawJobOptions o = colored_options();
-  o.blend = {VK_TRUE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD,
-             VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD, 0xF};
+  o.blend = kAdditiveBlend;
   DrawJob job(device(), o);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   const float c = 20.0f / 255.0f;

@@ -34,8 +34,7 @@ TEST_F(GeometryTest, TessellationThenGeometry) {
   o.patch_control_points = 4;
   o.push_constant_bytes = sizeof(TessLevels);
   // Additive: a pixel covered twice would show twice its red and green.
-  o.blend = {VK_TRUE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD,
-             VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD, 0xF};
+  o.blend = kAdditiveBlend;
   DrawJob job(device, o);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   Buffer vb = vertex_buffer(device, quad_patch_grid());

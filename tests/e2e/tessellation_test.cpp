@@ -110,8 +110,7 @@ class TessellationTest : public VulkanTest {
 // [0, 1]).
 void draw_and_check_patch_grid(TestDevice& device, DrawJobOptions o,
                                const std::function<void(VkCommandBuffer)>& before_draws = {}) {
-  o.blend = {VK_TRUE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD,
-             VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD, 0xF};
+  o.blend = kAdditiveBlend;
   DrawJob job(device, o);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   Buffer vb = vertex_buffer(device, quad_patch_grid());
