@@ -187,6 +187,7 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   if (options.negative_one_to_one) viewport.pNext = &clip_control;
   VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
   raster.polygonMode = options.polygon_mode;
+  raster.rasterizerDiscardEnable = options.rasterizer_discard;
   raster.depthClampEnable = options.depth_clamp;
   raster.cullMode = options.cull_mode;
   raster.frontFace = options.front_face;
@@ -214,6 +215,13 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
     depth_clip.depthClipEnable = *options.depth_clip;
     depth_clip.pNext = raster.pNext;
     raster.pNext = &depth_clip;
+  }
+  VkPipelineRasterizationStateStreamCreateInfoEXT stream{
+      VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_STREAM_CREATE_INFO_EXT};
+  if (options.rasterization_stream) {
+    stream.rasterizationStream = *options.rasterization_stream;
+    stream.pNext = raster.pNext;
+    raster.pNext = &stream;
   }
   VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   multisample.rasterizationSamples = options.samples;

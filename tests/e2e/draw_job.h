@@ -70,6 +70,10 @@ struct DrawJobOptions {
   uint32_t line_stipple_factor = 1;
   uint16_t line_stipple_pattern = 0xFFFF;
   VkPolygonMode polygon_mode = VK_POLYGON_MODE_FILL;
+  bool rasterizer_discard = false;  // rasterizerDiscardEnable: primitives end before rasterization
+  // VK_EXT_transform_feedback: the vertex stream rasterized
+  // (VkPipelineRasterizationStateStreamCreateInfoEXT) when set; stream 0 otherwise.
+  std::optional<uint32_t> rasterization_stream;
   bool depth_clamp = false;
   // VK_EXT_depth_clip_enable: VkPipelineRasterizationDepthClipStateCreateInfoEXT when set.
   std::optional<bool> depth_clip;

@@ -44,15 +44,6 @@ class GeometryTest : public VulkanTest {
 #define REQUIRE_GEOMETRY_FEATURES(features) \
   REQUIRE_ON_KILN(missing_feature(features).empty(), missing_feature(features))
 
-// Skips the rest of the test on lavapipe, whose result for the checks that follow deviates from
-// the spec (`why`; seen with Mesa 22.3, the reference driver here). Checks before it run on every
-// driver; Kiln must pass all of them.
-#define SKIP_ON_LAVAPIPE(why)                                              \
-  do {                                                                     \
-    if (is_lavapipe_device(physical_device()))                             \
-      GTEST_SKIP() << "lavapipe deviates from the spec here: " << (why); \
-  } while (0)
-
 // colored_options() (draw_colored.vert: position and colour attributes) with geometry shader
 // `geometry_shader` and draw_flat.frag (the geometry shader's Location 0 output, flat), into a
 // kGeometryTargetSize² RGBA32F target.
