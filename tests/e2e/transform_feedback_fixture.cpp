@@ -8,9 +8,9 @@ namespace kiln::test {
 void TransformFeedbackTest::SetUp() {
   VulkanTest::SetUp();
   if (HasFatalFailure()) return;
-  // Once Kiln exposes VK_EXT_transform_feedback this becomes REQUIRE_ON_KILN.
-  if (!query_extension_features(physical_device(), VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME, supported_))
-    GTEST_SKIP() << properties().deviceName << " does not support " << VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME;
+  const bool has_extension =
+      query_extension_features(physical_device(), VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME, supported_);
+  REQUIRE_ON_KILN(has_extension, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME);
   REQUIRE_ON_KILN(supported_.transformFeedback, "transformFeedback");
   VkPhysicalDeviceProperties2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &properties_};
   vkGetPhysicalDeviceProperties2(physical_device(), &query);
