@@ -27,11 +27,13 @@ class InterfaceWalker {
  public:
   InterfaceWalker(const spirv::Module& m, std::string* error) : m_(m), error_(error) {}
 
-  // Locations a type occupies: each 32-bit scalar or vector (one slot of four components) takes one.
+  // Locations a type occupies: each 32-bit scalar or vector (one slot of four components) takes
+  // one; a 64-bit scalar takes two components, so dvec3 and dvec4 take two.
   uint32_t locations(Id type) const {
     const spirv::Type& t = m_.type(type);
     switch (t.kind) {
-      case spirv::TypeKind::Matrix: return t.count;
+      case spirv::TypeKind::Vector: return m_.type(t.element).width == 64 && t.count > 2 ? 2 : 1;
+      case spirv::TypeKind::Matrix: return t.count * locations(t.element);
       case spirv::TypeKind::Array: return t.count * locations(t.element);
       case spirv::TypeKind::Struct: {
         uint32_t n = 0;
@@ -48,14 +50,20 @@ class InterfaceWalker {
       case spirv::TypeKind::Int:
       case spirv::TypeKind::Float:
         return scalar(type, location, component, style, out);
-      case spirv::TypeKind::Vector:
-        for (uint32_t i = 0; i < t.count; ++i)
-          if (!scalar(t.element, location, component + i, style, out)) return false;
+      case spirv::TypeKind::Vector: {
+        const uint32_t size = m_.type(t.element).width == 64 ? 2 : 1;  // components per element
+        for (uint32_t i = 0; i < t.count; ++i) {
+          const uint32_t at = component + i * size;
+          if (!scalar(t.element, location + at / 4, at % 4, style, out)) return false;
+        }
         return true;
-      case spirv::TypeKind::Matrix:
+      }
+      case spirv::TypeKind::Matrix: {
+        const uint32_t step = locations(t.element);
         for (uint32_t c = 0; c < t.count; ++c)
-          if (!location_leaves(t.element, location + c, 0, style, out)) return false;
+          if (!location_leaves(t.element, location + c * step, 0, style, out)) return false;
         return true;
+      }
       case spirv::TypeKind::Array: {
         const uint32_t step = locations(t.element);
         for (uint32_t k = 0; k < t.count; ++k)
@@ -113,8 +121,9 @@ class InterfaceWalker {
   }
 
   bool scalar(Id type, uint32_t location, uint32_t component, const InterfaceLeaf& style, std::vector<InterfaceLeaf>* out) {
-    if (m_.type(type).width != 32) {
-      *error_ = "64-bit and 16-bit inputs/outputs between graphics stages are not supported";
+    const uint32_t width = m_.type(type).width;
+    if (width != 32 && !(width == 64 && component % 2 == 0)) {
+      *error_ = "16-bit inputs/outputs between graphics stages (or a 64-bit one at an odd Component) are not supported";
       return false;
     }
     if (location >= abi::kMaxVaryingLocations || component >= 4) {
@@ -126,6 +135,7 @@ class InterfaceWalker {
     leaf.location = location;
     leaf.component = component;
     leaf.scalar = type;
+    leaf.wide = width == 64;
     out->push_back(leaf);
     return true;
   }
@@ -171,19 +181,22 @@ std::unordered_map<Id, uint64_t> accessed_output_members(const Translator& t) {
 
 // Transform feedback and stream decorations of an Output variable's leaves: XfbBuffer, XfbStride and
 // Stream on the variable or a block member, Offset on the variable or a block member; a member's
-// (or the variable's) scalars are packed 4 bytes apart from its Offset, in leaf order (32-bit leaves
-// only reach here: interface_variables rejects others).
+// (or the variable's) scalars are packed from its Offset in leaf order, 4 or 8 bytes each (16-bit
+// outputs cannot be captured, and interface_variables rejects them).
 void assign_xfb(const spirv::Module& m, const spirv::Decorations& d, Id type, InterfaceVariable* v) {
   auto apply = [&](const spirv::Decorations& member, size_t first, size_t count) {
     const auto buffer = member.xfb_buffer ? member.xfb_buffer : d.xfb_buffer;
     const auto stride = member.xfb_stride ? member.xfb_stride : d.xfb_stride;
     const auto stream = member.stream ? member.stream : d.stream;
+    uint32_t offset = member.offset.value_or(0);
     for (size_t k = first; k < first + count && k < v->leaves.size(); ++k) {
       InterfaceLeaf& leaf = v->leaves[k];
       leaf.stream = stream.value_or(0);
+      const uint32_t size = leaf.wide ? 8 : 4;
       if (!buffer || !member.offset || *buffer >= abi::kMaxXfbBuffers) continue;
       leaf.xfb_buffer = *buffer;
-      leaf.xfb_offset = int32_t(*member.offset + 4 * (k - first));
+      leaf.xfb_offset = int32_t(offset);
+      offset += size;
       if (stride) v->xfb_stride[*buffer] = *stride;
     }
   };
@@ -366,12 +379,15 @@ bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& ou
       const InterfaceLeaf& leaf = v.leaves[k];
       const auto [slot, component] = (*slots)[i][k];
       if (leaf.xfb_offset < 0 || slot == kNoSlot) continue;
-      if (xfb.capture_count == abi::kMaxXfbCaptures || leaf.xfb_offset > 0xFFFF) {
-        t.error_ = "more transform feedback output than Kiln captures";
-        return false;
+      // A 64-bit leaf is its two 32-bit halves, low first, in consecutive components.
+      for (uint32_t half = 0; half < (leaf.wide ? 2u : 1u); ++half) {
+        if (xfb.capture_count == abi::kMaxXfbCaptures || leaf.xfb_offset + 4 * half > 0xFFFF) {
+          t.error_ = "more transform feedback output than Kiln captures";
+          return false;
+        }
+        xfb.captures[xfb.capture_count++] = {uint16_t(leaf.xfb_offset + 4 * half), uint8_t(leaf.xfb_buffer),
+                                             uint8_t(leaf.stream), uint8_t(slot), uint8_t(component + half)};
       }
-      xfb.captures[xfb.capture_count++] = {uint16_t(leaf.xfb_offset), uint8_t(leaf.xfb_buffer), uint8_t(leaf.stream),
-                                           uint8_t(slot), uint8_t(component)};
     }
   }
   return true;
@@ -415,5 +431,22 @@ abi::StageOutputAddress previous_stage_address(const abi::StageOutputMap& map, c
 }
 
 bool is_integer(const Translator& t, Id scalar) { return t.m.type(scalar).kind == spirv::TypeKind::Int; }
+
+std::vector<llvm::Value*> leaf_words(Translator& t, const InterfaceLeaf& leaf, llvm::Value* value) {
+  auto& b = t.b();
+  llvm::Type* i32 = t.lane_type(b.getInt32Ty());
+  if (!leaf.wide) return {b.CreateBitCast(value, i32)};
+  llvm::Value* bits = b.CreateBitCast(value, t.lane_type(b.getInt64Ty()));
+  return {b.CreateTrunc(bits, i32), b.CreateTrunc(b.CreateLShr(bits, t.splat(b.getInt64(32))), i32)};
+}
+
+llvm::Value* leaf_from_words(Translator& t, const InterfaceLeaf& leaf, const std::vector<llvm::Value*>& words) {
+  auto& b = t.b();
+  llvm::Type* type = t.lane_type(t.leaf_type(leaf.scalar));
+  if (!leaf.wide) return b.CreateBitCast(words.at(0), type);
+  llvm::Type* i64 = t.lane_type(b.getInt64Ty());
+  llvm::Value* bits = b.CreateOr(b.CreateZExt(words.at(0), i64), b.CreateShl(b.CreateZExt(words.at(1), i64), t.splat(b.getInt64(32))));
+  return b.CreateBitCast(bits, type);
+}
 
 }  // namespace kiln::compiler

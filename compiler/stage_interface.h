@@ -12,36 +12,7 @@
 
 namespace kiln::compiler {
 
-// One scalar leaf of an interface variable, in the variable's leaf order: a Location and
-// component, or element `component` of a built-in.
-struct InterfaceLeaf {
-  uint32_t location = 0;
-  uint32_t component = 0;
-  spv::BuiltIn builtin = spv::BuiltIn::Max;  // Max: a Location leaf
-  Id scalar = 0;                             // SPIR-V scalar type
-  bool flat = false, no_perspective = false, centroid = false, sample = false;
-  bool accessed = true;  // the shader uses it (output built-ins: see accessed_output_members)
-  uint32_t index = 0;  // fragment outputs: the Index decoration (1: dual-source blending's second source)
-  uint32_t vertex = 0;  // arrayed (per-vertex) variables: the element, gl_in[vertex]
-  // Outputs: the vertex stream (geometry shaders), and where transform feedback captures the
-  // leaf (xfb_offset < 0: not captured).
-  uint32_t stream = 0;
-  int32_t xfb_offset = -1;
-  uint32_t xfb_buffer = 0;
-};
-
-struct InterfaceVariable {
-  Id id = 0;
-  Id pointee = 0;
-  std::vector<InterfaceLeaf> leaves;  // arrayed: vertex 0's leaves, then vertex 1's, ...
-  // Per-vertex variables of the tessellation and geometry stages (gl_in[], gl_out[], `in vec4 x[]`)
-  // are arrays over vertices: `vertices` elements of `element` type, each with the same leaves.
-  uint32_t vertices = 0;  // 0: not arrayed
-  Id element = 0;
-  bool patch = false;     // a Patch variable or a tessellation level
-  // Outputs: XfbStride of each transform feedback buffer the variable's leaves are captured in (0: none).
-  uint32_t xfb_stride[abi::kMaxXfbBuffers] = {};
-};
+// InterfaceLeaf and InterfaceVariable: compiler/translator_internal.h (the translator keeps some).
 
 // Whether the stage's Input (`input`) or Output variables that are not Patch are arrays over
 // vertices: tessellation control inputs and outputs, tessellation evaluation and geometry inputs.
@@ -73,6 +44,11 @@ abi::StageOutputAddress previous_stage_address(const abi::StageOutputMap& map, c
                                                const InterfaceLeaf& leaf);
 
 bool is_integer(const Translator& t, Id scalar);
+
+// A leaf's value as raw 32-bit lanes: one <W x i32>, or a 64-bit leaf's low and high halves.
+std::vector<llvm::Value*> leaf_words(Translator& t, const InterfaceLeaf& leaf, llvm::Value* value);
+// The leaf's value from its raw 32-bit lanes (as leaf_words gives them).
+llvm::Value* leaf_from_words(Translator& t, const InterfaceLeaf& leaf, const std::vector<llvm::Value*>& words);
 
 // A field of the kernel's invocation record (abi::*Invocation), `offset` bytes in.
 inline llvm::Value* invocation_field(Translator& t, size_t offset, llvm::Type* type) {

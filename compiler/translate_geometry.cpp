@@ -72,7 +72,7 @@ bool Translator::geometry_prologue() {
   std::vector<InterfaceVariable> outputs;
   if (!interface_variables(*this, false, &outputs, &error_)) return false;
   if (!vertex_output_slots(*this, outputs, &geometry_.outputs, &geometry_output_slots_)) return false;
-  for (const InterfaceVariable& v : outputs) geometry_outputs_.emplace_back(v.id, v.pointee);
+  geometry_outputs_ = outputs;
   strip_start_slot_ = alloca_builder_.CreateAlloca(lane_type(i32));
   b.CreateStore(splat(b.getInt32((1u << abi::kMaxVertexStreams) - 1)), strip_start_slot_);
 
@@ -95,10 +95,14 @@ bool Translator::geometry_prologue() {
         continue;
       }
       const uint64_t offset = uint64_t(at.offset) + uint64_t{leaf.vertex} * at.stride;
-      llvm::Value* addresses = b.CreateIntToPtr(b.CreateAdd(lane_base, splat(b.getInt64(offset))), lane_type(b.getPtrTy()));
-      llvm::Value* bits = b.CreateMaskedGather(lane_type(i32), addresses, llvm::Align(4), mask_,
-                                               llvm::Constant::getNullValue(lane_type(i32)));
-      value.leaves.push_back(b.CreateBitCast(bits, lane_type(type)));
+      std::vector<llvm::Value*> words;  // a 64-bit value's halves are consecutive record words
+      for (uint32_t half = 0; half < (leaf.wide ? 2u : 1u); ++half) {
+        llvm::Value* addresses =
+            b.CreateIntToPtr(b.CreateAdd(lane_base, splat(b.getInt64(offset + 4 * half))), lane_type(b.getPtrTy()));
+        words.push_back(b.CreateMaskedGather(lane_type(i32), addresses, llvm::Align(4), mask_,
+                                             llvm::Constant::getNullValue(lane_type(i32))));
+      }
+      value.leaves.push_back(leaf_from_words(*this, leaf, words));
     }
     store(pointers_.at(v.id), v.pointee, value);
   }
@@ -165,13 +169,15 @@ bool Translator::geometry_instruction(const spirv::Instruction& inst, bool* hand
     if (!covered) scatter(record, uint64_t{word} * 4, splat(b.getInt32(0)));
   }
   for (size_t i = 0; i < geometry_outputs_.size(); ++i) {
-    const auto [id, pointee] = geometry_outputs_[i];
-    const Value value = load(pointers_.at(id), pointee);
+    const InterfaceVariable& v = geometry_outputs_[i];
+    const Value value = load(pointers_.at(v.id), v.pointee);
     const auto& slots = geometry_output_slots_[i];
     for (size_t k = 0; k < value.leaves.size() && k < slots.size(); ++k) {
       const auto [slot, component] = slots[k];
       if (slot == kNoSlot) continue;
-      scatter(record, (uint64_t{slot} * 4 + component) * 4, value.leaves[k]);
+      const std::vector<llvm::Value*> words = leaf_words(*this, v.leaves[k], value.leaves[k]);
+      for (uint32_t half = 0; half < words.size(); ++half)
+        scatter(record, (uint64_t{slot} * 4 + component + half) * 4, words[half]);
     }
   }
   llvm::Value* start = b.CreateAnd(b.CreateLShr(strip_start, splat(b.getInt32(stream))), splat(b.getInt32(1)));

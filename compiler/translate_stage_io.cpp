@@ -312,6 +312,10 @@ bool Translator::graphics_prologue() {
     for (const InterfaceVariable& v : inputs) {
       Value value;
       for (const InterfaceLeaf& leaf : v.leaves) {
+        if (leaf.wide) {
+          error_ = "64-bit vertex attributes are not supported";
+          return false;
+        }
         auto it = fetched.find(leaf.location);
         if (it == fetched.end()) {
           std::array<llvm::Value*, 4> components{};
@@ -391,8 +395,11 @@ bool Translator::graphics_prologue() {
         fi.sample_mask |= bit;
         fi.uses_sample_rate = true;
       }
-      const uint64_t offset = (uint64_t{leaf.location} * 4 + leaf.component) * width() * 4;
-      value.leaves.push_back(b.CreateBitCast(lane_array(*this, input_array, offset, i32), lane_type(leaf_type(leaf.scalar))));
+      // A 64-bit input's halves are consecutive components (flat: the engine copies them as they are).
+      std::vector<llvm::Value*> words;
+      for (uint32_t half = 0; half < (leaf.wide ? 2u : 1u); ++half)
+        words.push_back(lane_array(*this, input_array, (uint64_t{leaf.location} * 4 + leaf.component + half) * width() * 4, i32));
+      value.leaves.push_back(leaf_from_words(*this, leaf, words));
     }
     store(pointers_.at(v.id), v.pointee, value);
   }
@@ -407,6 +414,10 @@ bool Translator::graphics_prologue() {
   for (const InterfaceVariable& v : outputs) {
     Value preset;
     for (const InterfaceLeaf& leaf : v.leaves) {
+      if (leaf.wide) {
+        error_ = "64-bit fragment outputs are not supported";
+        return false;
+      }
       switch (leaf.builtin) {
         case spv::BuiltIn::Max:
           if (leaf.index != 0) {
@@ -472,7 +483,9 @@ bool Translator::graphics_epilogue() {
       for (size_t k = 0; k < value.leaves.size() && k < slots[i].size(); ++k) {
         const auto [slot, component] = slots[i][k];
         if (slot == kNoSlot) continue;
-        store_lanes(out, (uint64_t{slot} * 4 + component) * width() * 4, value.leaves[k]);
+        const std::vector<llvm::Value*> words = leaf_words(*this, outputs[i].leaves[k], value.leaves[k]);
+        for (uint32_t half = 0; half < words.size(); ++half)
+          store_lanes(out, (uint64_t{slot} * 4 + component + half) * width() * 4, words[half]);
       }
     }
     b.CreateRetVoid();

@@ -128,8 +128,11 @@ bool Translator::tessellation_prologue() {
         continue;
       }
       const uint64_t offset = uint64_t(at.offset) + uint64_t{leaf.vertex} * at.stride;
-      llvm::Value* bits = b.CreateAlignedLoad(b.getInt32Ty(), b.CreateConstGEP1_64(b.getInt8Ty(), memory, offset), llvm::Align(4));
-      value.leaves.push_back(splat(b.CreateBitCast(bits, type)));
+      std::vector<llvm::Value*> words;  // a 64-bit value's halves follow each other in either stage's memory
+      for (uint32_t half = 0; half < (leaf.wide ? 2u : 1u); ++half)
+        words.push_back(splat(b.CreateAlignedLoad(b.getInt32Ty(), b.CreateConstGEP1_64(b.getInt8Ty(), memory, offset + 4 * half),
+                                                  llvm::Align(4))));
+      value.leaves.push_back(leaf_from_words(*this, leaf, words));
     }
     store(pointers_.at(v.id), v.pointee, value);
   }

@@ -79,6 +79,39 @@ struct Pointer {
 // would call libm's fminf/fmaxf lane by lane (translate_alu.cpp).
 llvm::Value* float_min_max(llvm::IRBuilder<>& b, llvm::Intrinsic::ID id, llvm::Value* x, llvm::Value* y);
 
+// A graphics stage's interface variables as scalar leaves (built by compiler/stage_interface.h).
+// One scalar leaf of an interface variable, in the variable's leaf order: a Location and
+// component, or element `component` of a built-in.
+struct InterfaceLeaf {
+  uint32_t location = 0;
+  uint32_t component = 0;
+  spv::BuiltIn builtin = spv::BuiltIn::Max;  // Max: a Location leaf
+  Id scalar = 0;                             // SPIR-V scalar type
+  bool flat = false, no_perspective = false, centroid = false, sample = false;
+  bool wide = false;     // a 64-bit scalar: components `component` (low half) and `component + 1` (high)
+  bool accessed = true;  // the shader uses it (output built-ins: see accessed_output_members)
+  uint32_t index = 0;  // fragment outputs: the Index decoration (1: dual-source blending's second source)
+  uint32_t vertex = 0;  // arrayed (per-vertex) variables: the element, gl_in[vertex]
+  // Outputs: the vertex stream (geometry shaders), and where transform feedback captures the
+  // leaf (xfb_offset < 0: not captured).
+  uint32_t stream = 0;
+  int32_t xfb_offset = -1;
+  uint32_t xfb_buffer = 0;
+};
+
+struct InterfaceVariable {
+  Id id = 0;
+  Id pointee = 0;
+  std::vector<InterfaceLeaf> leaves;  // arrayed: vertex 0's leaves, then vertex 1's, ...
+  // Per-vertex variables of the tessellation and geometry stages (gl_in[], gl_out[], `in vec4 x[]`)
+  // are arrays over vertices: `vertices` elements of `element` type, each with the same leaves.
+  uint32_t vertices = 0;  // 0: not arrayed
+  Id element = 0;
+  bool patch = false;     // a Patch variable or a tessellation level
+  // Outputs: XfbStride of each transform feedback buffer the variable's leaves are captured in (0: none).
+  uint32_t xfb_stride[abi::kMaxXfbBuffers] = {};
+};
+
 class Translator {
  public:
   Translator(const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& options,
@@ -216,7 +249,7 @@ class Translator {
   TessControlInfo tess_control_;                          // control kernels: what translation reports
   std::unordered_map<Id, uint32_t> tess_output_offsets_;  // control kernels: an output's offset in its memory
   GeometryInfo geometry_;                                 // geometry kernels: what translation reports
-  std::vector<std::pair<Id, Id>> geometry_outputs_;       // geometry kernels: Output variables (id, pointee) ...
+  std::vector<InterfaceVariable> geometry_outputs_;      // geometry kernels: Output variables ...
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> geometry_output_slots_;  // ... and their leaves' slots
   llvm::AllocaInst* strip_start_slot_ = nullptr;          // geometry kernels: per lane, streams whose next vertex starts a strip
   llvm::GlobalVariable* null_record = nullptr;  // a zero descriptor record for unbound sets

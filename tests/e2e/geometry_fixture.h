@@ -22,6 +22,7 @@ struct GeometryFeatures {
   bool point_size = false;             // shaderTessellationAndGeometryPointSize
   bool vertex_stores = false;          // vertexPipelineStoresAndAtomics
   bool provoking_vertex_last = false;  // VK_EXT_provoking_vertex's provokingVertexLast
+  bool float64 = false;                // shaderFloat64
 };
 
 class GeometryTest : public VulkanTest {

@@ -18,7 +18,12 @@ class GraphicsPipelineTest : public VulkanTest {
     DeviceFeatures enabled;
     enabled.v13.dynamicRendering = VK_TRUE;
     enabled.core.features.shaderFloat64 = VK_TRUE;
-    dev_ = create_device(enabled);
+    use_device(create_device(enabled));
+  }
+
+  // Makes `device` the one pipelines are created on, with an empty pipeline layout.
+  void use_device(TestDevice* device) {
+    dev_ = device;
     ASSERT_NE(dev_, nullptr);
     VkPipelineLayoutCreateInfo layout_info{.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     ASSERT_EQ(VK_SUCCESS, vkCreatePipelineLayout(dev_->handle(), &layout_info, nullptr, &layout_));
@@ -93,11 +98,22 @@ class GraphicsPipelineTest : public VulkanTest {
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
 };
 
-// 64-bit varyings are outside kernel_abi.h's stage interface: creation must fail honestly.
+// 16-bit varyings are outside kernel_abi.h's stage interface (storageInputOutput16 is FALSE):
+// creation must fail honestly. ERROR PATH: Kiln compiles every interface a valid pipeline can
+// have, so the shader is one the validation layer rightly rejects (unvalidated instance).
 TEST_F(GraphicsPipelineTest, UncompilableShadersGiveAnErrorAndANullHandle) {
   KILN_ONLY();
+  UnvalidatedContext context = create_unvalidated_context();
+  std::unique_ptr<TestDevice> unvalidated;
+  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  v13.dynamicRendering = VK_TRUE;
+  VkPhysicalDeviceFeatures2 features2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v13};
+  DeviceOptions options;
+  options.create_info_chain = &features2;
+  ASSERT_EQ(TestDevice::create(context.physical_device, options, &unvalidated), VK_SUCCESS);
+  use_device(unvalidated.get());
   VkPipeline pipeline;
-  const VkResult result = create("gfx_api_double_varying.vert", "gfx_api_double_varying.frag", 0, &pipeline);
+  const VkResult result = create("gfx_api_half_varying.vert", "gfx_api_half_varying.frag", 0, &pipeline);
   // Core Vulkan's code for a failure that is neither the application's fault nor out of memory.
   EXPECT_EQ(result, VK_ERROR_UNKNOWN);
   EXPECT_EQ(pipeline, VK_NULL_HANDLE);

@@ -21,9 +21,6 @@ namespace {
 TEST_F(TransformFeedbackTest, Capture64Bit) {
   const XfbFeatures needs{.float64 = true};
   REQUIRE_XFB_FEATURES(needs);
-  // Known gap (issue 18): Kiln's stages pass only 32-bit values between them, so pipelines with
-  // 64-bit outputs fail to compile; this test becomes a plain requirement when they are supported.
-  if (is_kiln()) GTEST_SKIP() << "Kiln: 64-bit outputs between stages are not supported yet";
   TestDevice& device = xfb_device(needs);
   DrawJobOptions o = xfb_options("xfb_double.vert", VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
   o.fragment_shader = "xfb_constant.frag";

@@ -720,12 +720,12 @@ TEST_P(FragmentKernel, DualSourceOutputGoesToItsSlot) {
   }
 }
 
-TEST(FragmentKernelCompile, SixtyFourBitVaryingsFailWithAnError) {
-  Shader shader("gfx_double_varying.frag", ShaderStage::Fragment);
+TEST(FragmentKernelCompile, SixteenBitVaryingsFailWithAnError) {
+  Shader shader("gfx_half_varying.frag", ShaderStage::Fragment);
   ASSERT_FALSE(shader.words.empty());
   std::string error;
   EXPECT_FALSE(compile_fragment_kernel(shader.source, 8, binding0(), 1, nullptr, &error));
-  EXPECT_NE(error.find("64-bit"), std::string::npos) << error;
+  EXPECT_NE(error.find("16-bit"), std::string::npos) << error;
   EXPECT_EQ(error.find('\n'), std::string::npos) << "one line";
 }
 
