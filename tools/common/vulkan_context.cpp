@@ -38,15 +38,27 @@ const char* result_name(VkResult result) {
 
 namespace {
 
+bool extension_listed(const std::vector<VkExtensionProperties>& extensions, const char* name) {
+  for (const VkExtensionProperties& extension : extensions) {
+    if (std::strcmp(extension.extensionName, name) == 0) return true;
+  }
+  return false;
+}
+
 bool instance_extension_available(const char* name) {
   uint32_t count = 0;
   vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
   std::vector<VkExtensionProperties> extensions(count);
   vkEnumerateInstanceExtensionProperties(nullptr, &count, extensions.data());
-  for (const VkExtensionProperties& extension : extensions) {
-    if (std::strcmp(extension.extensionName, name) == 0) return true;
-  }
-  return false;
+  return extension_listed(extensions, name);
+}
+
+bool device_extension_available(VkPhysicalDevice physical_device, const char* name) {
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data());
+  return extension_listed(extensions, name);
 }
 
 }  // namespace
@@ -192,11 +204,23 @@ void VulkanContext::create_device() {
   vkGetPhysicalDeviceFeatures(physical_device_, &supported);
   enabled_features_ = {};
   enabled_features_.tessellationShader = supported.tessellationShader;
+  enabled_features_.geometryShader = supported.geometryShader;
   VkDeviceCreateInfo device_info{};
   device_info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
   device_info.pEnabledFeatures = &enabled_features_;
+  // Optional device extensions follow the same rule: enabled when offered.
+  transform_feedback_enabled_ = transform_feedback_supported();
+  const char* transform_feedback_name = VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME;
+  VkPhysicalDeviceTransformFeedbackFeaturesEXT transform_feedback{};
+  transform_feedback.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT;
+  if (transform_feedback_enabled_) {
+    transform_feedback.transformFeedback = VK_TRUE;
+    device_info.pNext = &transform_feedback;
+    device_info.enabledExtensionCount = 1;
+    device_info.ppEnabledExtensionNames = &transform_feedback_name;
+  }
   check(vkCreateDevice(physical_device_, &device_info, nullptr, &device_), "vkCreateDevice");
   vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
 
@@ -207,6 +231,19 @@ void VulkanContext::create_device() {
   VkFenceCreateInfo fence_info{};
   fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
   check(vkCreateFence(device_, &fence_info, nullptr, &fence_), "vkCreateFence");
+}
+
+bool VulkanContext::transform_feedback_supported() const {
+  // The feature query needs vkGetPhysicalDeviceFeatures2 (Vulkan 1.1).
+  if (properties_.apiVersion < VK_API_VERSION_1_1) return false;
+  if (!device_extension_available(physical_device_, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME)) return false;
+  VkPhysicalDeviceTransformFeedbackFeaturesEXT transform_feedback{};
+  transform_feedback.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT;
+  VkPhysicalDeviceFeatures2 features{};
+  features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  features.pNext = &transform_feedback;
+  vkGetPhysicalDeviceFeatures2(physical_device_, &features);
+  return transform_feedback.transformFeedback;
 }
 
 std::optional<uint32_t> VulkanContext::find_memory_type(uint32_t type_bits,
@@ -332,15 +369,22 @@ void Buffer::release() {
 }
 
 Image::Image(VulkanContext& context, VkFormat format, uint32_t width, uint32_t height,
-             VkImageUsageFlags usage, VkSampleCountFlagBits samples, uint32_t mip_levels)
-    : device_(context.device()), format_(format), width_(width), height_(height), mip_levels_(mip_levels) {
+             VkImageUsageFlags usage, VkSampleCountFlagBits samples, uint32_t mip_levels,
+             uint32_t array_layers, VkImageCreateFlags flags)
+    : device_(context.device()),
+      format_(format),
+      width_(width),
+      height_(height),
+      mip_levels_(mip_levels),
+      array_layers_(array_layers) {
   VkImageCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
+  info.flags = flags;
   info.imageType = VK_IMAGE_TYPE_2D;
   info.format = format;
   info.extent = {width, height, 1};
   info.mipLevels = mip_levels;
-  info.arrayLayers = 1;
+  info.arrayLayers = array_layers;
   info.samples = samples;
   info.tiling = VK_IMAGE_TILING_OPTIMAL;
   info.usage = usage;
@@ -388,7 +432,7 @@ void memory_barrier(VkCommandBuffer command_buffer, VkPipelineStageFlags src_sta
 void image_barrier(VkCommandBuffer command_buffer, VkImage image, VkImageLayout old_layout,
                    VkImageLayout new_layout, VkPipelineStageFlags src_stages,
                    VkAccessFlags src_access, VkPipelineStageFlags dst_stages,
-                   VkAccessFlags dst_access) {
+                   VkAccessFlags dst_access, VkImageSubresourceRange range) {
   VkImageMemoryBarrier barrier{};
   barrier.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
   barrier.srcAccessMask = src_access;
@@ -398,7 +442,7 @@ void image_barrier(VkCommandBuffer command_buffer, VkImage image, VkImageLayout 
   barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   barrier.image = image;
-  barrier.subresourceRange = colour_subresource_range();
+  barrier.subresourceRange = range;
   vkCmdPipelineBarrier(command_buffer, src_stages, dst_stages, 0, 0, nullptr, 0, nullptr, 1, &barrier);
 }
 

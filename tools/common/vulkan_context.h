@@ -46,8 +46,12 @@ class VulkanContext {
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
   const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
   // The optional features the device was created with: those of the tools' scenarios that the
-  // device supports (tessellationShader), all others FALSE. A scenario that needs one checks here.
+  // device supports (tessellationShader, geometryShader), all others FALSE. A scenario that needs
+  // one checks here.
   const VkPhysicalDeviceFeatures& enabled_features() const { return enabled_features_; }
+  // Whether the device was created with VK_EXT_transform_feedback and its transformFeedback
+  // feature (enabled whenever the device offers both).
+  bool transform_feedback_enabled() const { return transform_feedback_enabled_; }
 
   std::string device_name() const { return properties_.deviceName; }
   // VkPhysicalDeviceDriverProperties::driverName, or "unknown" on a device older than Vulkan 1.2.
@@ -81,6 +85,7 @@ class VulkanContext {
   void create_instance(const char* application_name);
   void pick_physical_device();
   void create_device();
+  bool transform_feedback_supported() const;
   static VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(
       VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
       const VkDebugUtilsMessengerCallbackDataEXT* data, void* user_data);
@@ -91,6 +96,7 @@ class VulkanContext {
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_properties_{};
   VkPhysicalDeviceFeatures enabled_features_{};
+  bool transform_feedback_enabled_ = false;
   std::string driver_name_ = "unknown";
   VkDevice device_ = VK_NULL_HANDLE;
   uint32_t queue_family_ = 0;
@@ -125,13 +131,14 @@ class Buffer {
   void* mapped_ = nullptr;
 };
 
-// A 2D, single-layer, optimally tiled image (one mip level unless told otherwise) with its own
-// (preferably device-local) memory. It starts in VK_IMAGE_LAYOUT_UNDEFINED.
+// A 2D, optimally tiled image (one mip level and one array layer unless told otherwise; `flags`
+// e.g. CUBE_COMPATIBLE) with its own (preferably device-local) memory. It starts in
+// VK_IMAGE_LAYOUT_UNDEFINED.
 class Image {
  public:
   Image(VulkanContext& context, VkFormat format, uint32_t width, uint32_t height,
         VkImageUsageFlags usage, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT,
-        uint32_t mip_levels = 1);
+        uint32_t mip_levels = 1, uint32_t array_layers = 1, VkImageCreateFlags flags = 0);
   ~Image();
   Image(const Image&) = delete;
   Image& operator=(const Image&) = delete;
@@ -141,6 +148,7 @@ class Image {
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }
   uint32_t mip_levels() const { return mip_levels_; }
+  uint32_t array_layers() const { return array_layers_; }
 
  private:
   void release();
@@ -151,6 +159,7 @@ class Image {
   uint32_t width_;
   uint32_t height_;
   uint32_t mip_levels_;
+  uint32_t array_layers_;
 };
 
 // The colour aspect, mip 0, layer 0 of a 2D colour image.
@@ -163,10 +172,11 @@ void memory_barrier(VkCommandBuffer command_buffer, VkPipelineStageFlags src_sta
                     VkAccessFlags src_access, VkPipelineStageFlags dst_stages,
                     VkAccessFlags dst_access);
 
-// One image memory barrier on the whole colour image, with a layout transition.
+// One image memory barrier with a layout transition, on `range` (by default the whole colour
+// image: colour aspect, mip 0, layer 0).
 void image_barrier(VkCommandBuffer command_buffer, VkImage image, VkImageLayout old_layout,
                    VkImageLayout new_layout, VkPipelineStageFlags src_stages,
                    VkAccessFlags src_access, VkPipelineStageFlags dst_stages,
-                   VkAccessFlags dst_access);
+                   VkAccessFlags dst_access, VkImageSubresourceRange range = colour_subresource_range());
 
 }  // namespace kiln::tools

@@ -105,6 +105,9 @@ std::optional<std::string> missing_graphics_support(const VulkanContext& context
     return "index " + std::to_string(needs.max_draw_index) + " exceeds maxDrawIndexedIndexValue " +
            std::to_string(limits.maxDrawIndexedIndexValue);
   }
+  if (needs.geometry_shader) {
+    if (auto reason = missing_geometry_shader(context)) return reason;
+  }
   if (needs.tessellation_level > 0) {
     if (!context.enabled_features().tessellationShader) return "the device lacks tessellationShader";
     if (needs.tessellation_level > limits.maxTessellationGenerationLevel) {
@@ -116,6 +119,11 @@ std::optional<std::string> missing_graphics_support(const VulkanContext& context
              std::to_string(limits.maxTessellationPatchSize);
     }
   }
+  return std::nullopt;
+}
+
+std::optional<std::string> missing_geometry_shader(const VulkanContext& context) {
+  if (!context.enabled_features().geometryShader) return "the device lacks geometryShader";
   return std::nullopt;
 }
 
@@ -133,13 +141,14 @@ VkPipelineStageFlags shader_pipeline_stages(VkShaderStageFlags stages) {
   return result;
 }
 
-VkImageView create_view(VkDevice device, VkImage image, VkFormat format, VkImageAspectFlags aspect) {
+VkImageView create_view(VkDevice device, VkImage image, VkFormat format, VkImageAspectFlags aspect,
+                        uint32_t layers = 1) {
   VkImageViewCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO;
   info.image = image;
-  info.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  info.viewType = layers == 1 ? VK_IMAGE_VIEW_TYPE_2D : VK_IMAGE_VIEW_TYPE_2D_ARRAY;
   info.format = format;
-  info.subresourceRange = {aspect, 0, 1, 0, 1};
+  info.subresourceRange = {aspect, 0, 1, 0, layers};
   VkImageView view = VK_NULL_HANDLE;
   check(vkCreateImageView(device, &info, nullptr, &view), "vkCreateImageView");
   return view;
@@ -147,14 +156,16 @@ VkImageView create_view(VkDevice device, VkImage image, VkFormat format, VkImage
 
 }  // namespace
 
+ImageView::ImageView(VkDevice device, VkImage image, VkFormat format, VkImageAspectFlags aspect, uint32_t layers)
+    : device_(device), view_(create_view(device, image, format, aspect, layers)) {}
+
+ImageView::~ImageView() { vkDestroyImageView(device_, view_, nullptr); }
+
 AttachmentImage::AttachmentImage(VulkanContext& context, VkFormat format, uint32_t width, uint32_t height,
                                  VkSampleCountFlagBits samples, VkImageUsageFlags usage,
                                  VkImageAspectFlags aspect)
-    : device_(context.device()),
-      image_(context, format, width, height, usage, samples),
-      view_(create_view(context.device(), image_.handle(), format, aspect)) {}
-
-AttachmentImage::~AttachmentImage() { vkDestroyImageView(device_, view_, nullptr); }
+    : image_(context, format, width, height, usage, samples),
+      view_(context.device(), image_.handle(), format, aspect) {}
 
 namespace {
 
@@ -204,7 +215,13 @@ VkRenderPass create_render_pass(VkDevice device, const TargetDesc& desc) {
   subpass.pColorAttachments = &colour_ref;
   subpass.pResolveAttachments = multisampled ? &resolve_ref : nullptr;
   subpass.pDepthStencilAttachment = desc.depth ? &depth_ref : nullptr;
+  return create_one_subpass_render_pass(device, attachments, subpass);
+}
 
+}  // namespace
+
+VkRenderPass create_one_subpass_render_pass(VkDevice device, const std::vector<VkAttachmentDescription>& attachments,
+                                            const VkSubpassDescription& subpass) {
   // Attachment writes of the previous pass (or repetition) happen before this pass's clears and
   // writes; the harness's barriers order everything else (transfers, host).
   constexpr VkPipelineStageFlags kAttachmentStages = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
@@ -234,67 +251,77 @@ VkRenderPass create_render_pass(VkDevice device, const TargetDesc& desc) {
   return render_pass;
 }
 
-}  // namespace
-
-RenderTarget::RenderTarget(VulkanContext& context, const TargetDesc& desc)
-    : device_(context.device()),
-      desc_(desc),
-      colour_(context, desc.width, desc.height, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, kColourAttachmentRest) {
-  try {
-    colour_view_ = create_view(device_, colour_.handle(), kColourFormat, VK_IMAGE_ASPECT_COLOR_BIT);
-    std::vector<VkImageView> views{colour_view_};
-    if (desc.samples != VK_SAMPLE_COUNT_1_BIT) {
-      multisampled_ = std::make_unique<AttachmentImage>(
-          context, kColourFormat, desc.width, desc.height, desc.samples,
-          VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
-      views.push_back(multisampled_->view());
-    }
-    if (desc.depth) {
-      depth_ = std::make_unique<AttachmentImage>(context, kDepthFormat, desc.width, desc.height,
-                                                 desc.samples, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                                                 VK_IMAGE_ASPECT_DEPTH_BIT);
-      views.push_back(depth_->view());
-    }
-    render_pass_ = create_render_pass(device_, desc);
-    VkFramebufferCreateInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO;
-    info.renderPass = render_pass_;
-    info.attachmentCount = uint32_t(views.size());
-    info.pAttachments = views.data();
-    info.width = desc.width;
-    info.height = desc.height;
-    info.layers = 1;
-    check(vkCreateFramebuffer(device_, &info, nullptr, &framebuffer_), "vkCreateFramebuffer");
-  } catch (...) {
-    release();
-    throw;
-  }
+PassFramebuffer::PassFramebuffer(VkDevice device, VkRenderPass render_pass, const std::vector<VkImageView>& views,
+                                 uint32_t width, uint32_t height, uint32_t layers)
+    : device_(device), render_pass_(render_pass), width_(width), height_(height) {
+  VkFramebufferCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO;
+  info.renderPass = render_pass_;
+  info.attachmentCount = uint32_t(views.size());
+  info.pAttachments = views.data();
+  info.width = width;
+  info.height = height;
+  info.layers = layers;
+  const VkResult result = vkCreateFramebuffer(device_, &info, nullptr, &framebuffer_);
+  if (result != VK_SUCCESS) vkDestroyRenderPass(device_, render_pass_, nullptr);
+  check(result, "vkCreateFramebuffer");
 }
 
-RenderTarget::~RenderTarget() { release(); }
-
-void RenderTarget::release() {
-  if (framebuffer_ != VK_NULL_HANDLE) vkDestroyFramebuffer(device_, framebuffer_, nullptr);
-  if (render_pass_ != VK_NULL_HANDLE) vkDestroyRenderPass(device_, render_pass_, nullptr);
-  if (colour_view_ != VK_NULL_HANDLE) vkDestroyImageView(device_, colour_view_, nullptr);
-  framebuffer_ = VK_NULL_HANDLE;
-  render_pass_ = VK_NULL_HANDLE;
-  colour_view_ = VK_NULL_HANDLE;
+PassFramebuffer::~PassFramebuffer() {
+  vkDestroyFramebuffer(device_, framebuffer_, nullptr);
+  vkDestroyRenderPass(device_, render_pass_, nullptr);
 }
 
-void RenderTarget::begin(VkCommandBuffer cmd, uint32_t clear_rgba8) const {
-  // One clear value per attachment, in attachment order (unused entries are ignored).
-  VkClearValue clears[3]{};
-  for (VkClearValue& clear : clears) clear.color = unorm_rgba8_clear_value(clear_rgba8);
-  if (desc_.depth) clears[desc_.samples != VK_SAMPLE_COUNT_1_BIT ? 2 : 1].depthStencil = {1.0f, 0};
+void PassFramebuffer::begin(VkCommandBuffer cmd, const std::vector<VkClearValue>& clears) const {
   VkRenderPassBeginInfo info{};
   info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
   info.renderPass = render_pass_;
   info.framebuffer = framebuffer_;
-  info.renderArea = {{0, 0}, {desc_.width, desc_.height}};
-  info.clearValueCount = 1 + (multisampled_ ? 1 : 0) + (depth_ ? 1 : 0);
-  info.pClearValues = clears;
+  info.renderArea = {{0, 0}, {width_, height_}};
+  info.clearValueCount = uint32_t(clears.size());
+  info.pClearValues = clears.data();
   vkCmdBeginRenderPass(cmd, &info, VK_SUBPASS_CONTENTS_INLINE);
+}
+
+RenderTarget::RenderTarget(VulkanContext& context, const TargetDesc& desc)
+    : desc_(desc),
+      colour_(context, desc.width, desc.height, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, kColourAttachmentRest),
+      colour_view_(context.device(), colour_.handle(), kColourFormat, VK_IMAGE_ASPECT_COLOR_BIT) {
+  std::vector<VkImageView> views{colour_view_.handle()};
+  if (desc.samples != VK_SAMPLE_COUNT_1_BIT) {
+    multisampled_ = std::make_unique<AttachmentImage>(context, kColourFormat, desc.width, desc.height, desc.samples,
+                                                      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
+    views.push_back(multisampled_->view());
+  }
+  if (desc.depth) {
+    depth_ = std::make_unique<AttachmentImage>(context, kDepthFormat, desc.width, desc.height, desc.samples,
+                                               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT);
+    views.push_back(depth_->view());
+  }
+  pass_ = std::make_unique<PassFramebuffer>(context.device(), create_render_pass(context.device(), desc), views,
+                                            desc.width, desc.height);
+}
+
+PassTarget RenderTarget::pass_target() const {
+  return {.render_pass = pass_->render_pass(),
+          .width = desc_.width,
+          .height = desc_.height,
+          .samples = desc_.samples,
+          .colour = true,
+          .depth = desc_.depth};
+}
+
+void RenderTarget::begin(VkCommandBuffer cmd, uint32_t clear_rgba8) const {
+  // One clear value per attachment, in attachment order: colour, multisampled colour, depth.
+  VkClearValue colour{};
+  colour.color = unorm_rgba8_clear_value(clear_rgba8);
+  std::vector<VkClearValue> clears(multisampled_ ? 2 : 1, colour);
+  if (depth_) {
+    VkClearValue depth{};
+    depth.depthStencil = {1.0f, 0};
+    clears.push_back(depth);
+  }
+  pass_->begin(cmd, clears);
 }
 
 void RenderTarget::end(VkCommandBuffer cmd) const { vkCmdEndRenderPass(cmd); }
@@ -384,14 +411,18 @@ void SampledTexture::release() {
   view_ = VK_NULL_HANDLE;
 }
 
-GraphicsPipeline::GraphicsPipeline(VulkanContext& context, const RenderTarget& target,
-                                   const PipelineDesc& desc)
+VertexInput vec2_positions() {
+  return {.stride = 2 * sizeof(float), .attributes = {{0, 0, VK_FORMAT_R32G32_SFLOAT, 0}}};
+}
+
+GraphicsPipeline::GraphicsPipeline(VulkanContext& context, const PassTarget& target, const PipelineDesc& desc)
     : device_(context.device()),
       texture_(desc.texture),
       push_stages_(VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT |
                    (desc.tessellation ? VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT |
                                             VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT
-                                      : 0)),
+                                      : 0) |
+                   (desc.geometry ? VK_SHADER_STAGE_GEOMETRY_BIT : 0)),
       push_constant_bytes_(desc.push_constant_bytes) {
   try {
     const VkPushConstantRange push{push_stages_, 0, push_constant_bytes_};
@@ -420,28 +451,28 @@ GraphicsPipeline::GraphicsPipeline(VulkanContext& context, const RenderTarget& t
       add_stage(VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, desc.tessellation->control);
       add_stage(VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, desc.tessellation->evaluation);
     }
-    add_stage(VK_SHADER_STAGE_FRAGMENT_BIT, desc.fragment);
+    if (desc.geometry) add_stage(VK_SHADER_STAGE_GEOMETRY_BIT, *desc.geometry);
+    if (desc.fragment) add_stage(VK_SHADER_STAGE_FRAGMENT_BIT, *desc.fragment);
 
-    const VkVertexInputBindingDescription binding{0, 2 * sizeof(float), VK_VERTEX_INPUT_RATE_VERTEX};
-    const VkVertexInputAttributeDescription position{0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
     VkPipelineVertexInputStateCreateInfo vertex_input{};
     vertex_input.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
-    if (desc.vertex_positions) {
+    VkVertexInputBindingDescription binding{};
+    if (desc.vertex_input) {
+      binding = {0, desc.vertex_input->stride, VK_VERTEX_INPUT_RATE_VERTEX};
       vertex_input.vertexBindingDescriptionCount = 1;
       vertex_input.pVertexBindingDescriptions = &binding;
-      vertex_input.vertexAttributeDescriptionCount = 1;
-      vertex_input.pVertexAttributeDescriptions = &position;
+      vertex_input.vertexAttributeDescriptionCount = uint32_t(desc.vertex_input->attributes.size());
+      vertex_input.pVertexAttributeDescriptions = desc.vertex_input->attributes.data();
     }
     VkPipelineInputAssemblyStateCreateInfo assembly{};
     assembly.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO;
-    assembly.topology = desc.tessellation ? VK_PRIMITIVE_TOPOLOGY_PATCH_LIST : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    assembly.topology = desc.tessellation ? VK_PRIMITIVE_TOPOLOGY_PATCH_LIST : desc.topology;
     VkPipelineTessellationStateCreateInfo tessellation{};
     tessellation.sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO;
     tessellation.patchControlPoints = kPatchControlPoints;
 
-    const TargetDesc& target_desc = target.desc();
-    const VkViewport viewport{0, 0, float(target_desc.width), float(target_desc.height), 0, 1};
-    const VkRect2D scissor{{0, 0}, {target_desc.width, target_desc.height}};
+    const VkViewport viewport{0, 0, float(target.width), float(target.height), 0, 1};
+    const VkRect2D scissor{{0, 0}, {target.width, target.height}};
     VkPipelineViewportStateCreateInfo viewport_state{};
     viewport_state.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO;
     viewport_state.viewportCount = 1;
@@ -451,6 +482,7 @@ GraphicsPipeline::GraphicsPipeline(VulkanContext& context, const RenderTarget& t
 
     VkPipelineRasterizationStateCreateInfo raster{};
     raster.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO;
+    raster.rasterizerDiscardEnable = desc.rasterizer_discard;
     raster.polygonMode = VK_POLYGON_MODE_FILL;
     raster.cullMode = VK_CULL_MODE_NONE;
     raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
@@ -458,12 +490,12 @@ GraphicsPipeline::GraphicsPipeline(VulkanContext& context, const RenderTarget& t
 
     VkPipelineMultisampleStateCreateInfo multisample{};
     multisample.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO;
-    multisample.rasterizationSamples = target_desc.samples;
+    multisample.rasterizationSamples = target.samples;
 
     VkPipelineDepthStencilStateCreateInfo depth{};
     depth.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO;
-    depth.depthTestEnable = target_desc.depth;
-    depth.depthWriteEnable = target_desc.depth;
+    depth.depthTestEnable = target.depth;
+    depth.depthWriteEnable = target.depth;
     depth.depthCompareOp = VK_COMPARE_OP_LESS;
 
     VkPipelineColorBlendAttachmentState blend{};
@@ -480,7 +512,7 @@ GraphicsPipeline::GraphicsPipeline(VulkanContext& context, const RenderTarget& t
     }
     VkPipelineColorBlendStateCreateInfo blend_state{};
     blend_state.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO;
-    blend_state.attachmentCount = 1;
+    blend_state.attachmentCount = target.colour ? 1 : 0;
     blend_state.pAttachments = &blend;
 
     VkGraphicsPipelineCreateInfo info{};
@@ -496,7 +528,7 @@ GraphicsPipeline::GraphicsPipeline(VulkanContext& context, const RenderTarget& t
     info.pDepthStencilState = &depth;
     info.pColorBlendState = &blend_state;
     info.layout = layout_;
-    info.renderPass = target.render_pass();
+    info.renderPass = target.render_pass;
     info.subpass = 0;
     check(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_),
           "vkCreateGraphicsPipelines");
@@ -537,6 +569,12 @@ void record_full_screen_layers(VkCommandBuffer cmd, const GraphicsPipeline& pipe
     pipeline.push(cmd, layer);
     vkCmdDraw(cmd, 3, 1, 0, 0);
   }
+}
+
+void bind_vertex_buffer(VkCommandBuffer cmd, const tools::Buffer& buffer) {
+  const VkBuffer handle = buffer.handle();
+  const VkDeviceSize offset = 0;
+  vkCmdBindVertexBuffers(cmd, 0, 1, &handle, &offset);
 }
 
 std::unique_ptr<tools::Buffer> make_filled_buffer(VulkanContext& context, VkBufferUsageFlags usage,

@@ -2,7 +2,7 @@
 // The graphics building blocks every kiln-bench draw scenario uses, so scenario files hold only
 // what they measure: support checks, a render target (classic VkRenderPass + VkFramebuffer, with
 // optional depth and 4x MSAA + resolve), graphics pipelines over one shared interface, vertex/index
-// buffers and a sampled texture, and optional tessellation stages.
+// buffers and a sampled texture, and optional tessellation and geometry stages.
 //
 // The shared interface: push constants `Layer { vec4 colour; float depth; }` visible to the vertex
 // and fragment stages (shaders/layer.vert, mesh.vert, textured_quad.vert, flat_colour.frag), and,
@@ -56,6 +56,7 @@ struct GraphicsNeeds {
   // > 0: patch lists of kPatchControlPoints points through tessellation shaders producing levels
   // up to this (tessellationShader, maxTessellationGenerationLevel, maxTessellationPatchSize).
   uint32_t tessellation_level = 0;
+  bool geometry_shader = false;  // the device must offer geometryShader
 };
 
 // Control points per patch of tessellation pipelines (quad patches: their four corners).
@@ -66,35 +67,88 @@ inline constexpr uint32_t kPatchControlPoints = 4;
 std::optional<std::string> missing_graphics_support(const tools::VulkanContext& context,
                                                     const GraphicsNeeds& needs);
 
+// Why pipelines with a geometry shader cannot be created on this device, or nullopt. For
+// scenarios whose target is not a RenderTarget (missing_graphics_support covers the others).
+std::optional<std::string> missing_geometry_shader(const tools::VulkanContext& context);
+
+// A view of mip 0 of an image, 2D or (layers > 1) a 2D array of its first `layers` layers,
+// destroyed with this object.
+class ImageView {
+ public:
+  ImageView(VkDevice device, VkImage image, VkFormat format, VkImageAspectFlags aspect, uint32_t layers = 1);
+  ~ImageView();
+  ImageView(const ImageView&) = delete;
+  ImageView& operator=(const ImageView&) = delete;
+
+  VkImageView handle() const { return view_; }
+
+ private:
+  VkDevice device_;
+  VkImageView view_ = VK_NULL_HANDLE;
+};
+
 // A device-local image with its own memory and a view, used only as an attachment (the
 // multisampled colour image, the depth image): nothing reads it back.
 class AttachmentImage {
  public:
   AttachmentImage(tools::VulkanContext& context, VkFormat format, uint32_t width, uint32_t height,
                   VkSampleCountFlagBits samples, VkImageUsageFlags usage, VkImageAspectFlags aspect);
-  ~AttachmentImage();
-  AttachmentImage(const AttachmentImage&) = delete;
-  AttachmentImage& operator=(const AttachmentImage&) = delete;
 
-  VkImageView view() const { return view_; }
+  VkImageView view() const { return view_.handle(); }
 
  private:
-  VkDevice device_;
   tools::Image image_;
-  VkImageView view_ = VK_NULL_HANDLE;
+  ImageView view_;
 };
 
 // The single-sample colour image the scenario verifies (the resolve target when multisampled),
 // the optional multisampled and depth attachments, the render pass and the framebuffer.
+// What a pipeline must know of the render pass it draws in (subpass 0).
+struct PassTarget {
+  VkRenderPass render_pass = VK_NULL_HANDLE;
+  uint32_t width = 0;  // the viewport and scissor cover width x height
+  uint32_t height = 0;
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  bool colour = true;  // one kColourFormat attachment
+  bool depth = false;  // a depth attachment: test LESS, with writes
+};
+
+// A render pass of one subpass over `attachments`, ordered after the previous pass's (or
+// repetition's) attachment writes.
+VkRenderPass create_one_subpass_render_pass(VkDevice device, const std::vector<VkAttachmentDescription>& attachments,
+                                            const VkSubpassDescription& subpass);
+
+// A render pass and the one framebuffer drawn through it (its attachments' views, width x height
+// x layers), destroyed together; begins the pass over the whole framebuffer.
+class PassFramebuffer {
+ public:
+  // Owns `render_pass` from here on, also when this constructor throws.
+  PassFramebuffer(VkDevice device, VkRenderPass render_pass, const std::vector<VkImageView>& views,
+                  uint32_t width, uint32_t height, uint32_t layers = 1);
+  ~PassFramebuffer();
+  PassFramebuffer(const PassFramebuffer&) = delete;
+  PassFramebuffer& operator=(const PassFramebuffer&) = delete;
+
+  VkRenderPass render_pass() const { return render_pass_; }
+  // Begins the pass with one clear value per attachment, in attachment order.
+  void begin(VkCommandBuffer cmd, const std::vector<VkClearValue>& clears) const;
+
+ private:
+  VkDevice device_;
+  VkRenderPass render_pass_;
+  uint32_t width_;
+  uint32_t height_;
+  VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
+};
+
 class RenderTarget {
  public:
   RenderTarget(tools::VulkanContext& context, const TargetDesc& desc);
-  ~RenderTarget();
   RenderTarget(const RenderTarget&) = delete;
   RenderTarget& operator=(const RenderTarget&) = delete;
 
   const TargetDesc& desc() const { return desc_; }
-  VkRenderPass render_pass() const { return render_pass_; }
+  PassTarget pass_target() const;
   TransferImage& colour() { return colour_; }
 
   // Begins the render pass, clearing colour to `clear_rgba8` (and depth to 1.0).
@@ -102,15 +156,12 @@ class RenderTarget {
   void end(VkCommandBuffer cmd) const;
 
  private:
-  void release();
-  VkDevice device_;
   TargetDesc desc_;
   TransferImage colour_;
-  VkImageView colour_view_ = VK_NULL_HANDLE;
+  ImageView colour_view_;
   std::unique_ptr<AttachmentImage> multisampled_;
   std::unique_ptr<AttachmentImage> depth_;
-  VkRenderPass render_pass_ = VK_NULL_HANDLE;
-  VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
+  std::unique_ptr<PassFramebuffer> pass_;
 };
 
 // A 2D R8G8B8A8_UNORM texture filled from host data, in SHADER_READ_ONLY_OPTIMAL, with a bilinear
@@ -145,24 +196,39 @@ struct TessellationDesc {
   SpirvCode evaluation;
 };
 
-// How a pipeline draws into a RenderTarget.
+// Per-vertex attributes, all from vertex binding 0 (`stride` bytes a vertex).
+struct VertexInput {
+  uint32_t stride = 0;
+  std::vector<VkVertexInputAttributeDescription> attributes;  // their binding is 0
+};
+
+// Location 0 = vec2 float positions, tightly packed: the meshes' vertices and the patches' corners.
+VertexInput vec2_positions();
+
+// How a pipeline draws into a RenderTarget (or another PassTarget).
 struct PipelineDesc {
   SpirvCode vertex;
-  SpirvCode fragment;
-  bool vertex_positions = false;  // location 0 = vec2 float positions from vertex binding 0
-  bool blending = false;          // colour = src * src.a + dst * (1 - src.a), alpha likewise
+  std::optional<SpirvCode> fragment;  // none: depth-only passes, rasterizer discard
+  std::optional<VertexInput> vertex_input;  // none: the vertex shader reads no attributes
+  // The input topology; with tessellation always patch lists of kPatchControlPoints.
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  bool blending = false;  // colour = src * src.a + dst * (1 - src.a), alpha likewise
+  bool rasterizer_discard = false;  // primitives stop before rasterization (transform feedback)
   const SampledTexture* texture = nullptr;  // bound at set 0
   std::optional<TessellationDesc> tessellation;
+  std::optional<SpirvCode> geometry;
   uint32_t push_constant_bytes = sizeof(LayerConstants);  // the shaders' push-constant block
 };
 
-// A graphics pipeline (triangle lists, or patch lists with tessellation; no culling, static
-// viewport and scissor covering the target) with its layout: push constants (LayerConstants unless
-// the description says otherwise) for every stage, plus the texture's set layout if any.
-// Depth testing (LESS, with writes) and the sample count follow the target.
+// A graphics pipeline (no culling, static viewport and scissor covering the target) with its
+// layout: push constants (LayerConstants unless the description says otherwise) for every stage,
+// plus the texture's set layout if any. Depth testing (LESS, with writes), the colour attachment
+// and the sample count follow the target.
 class GraphicsPipeline {
  public:
-  GraphicsPipeline(tools::VulkanContext& context, const RenderTarget& target, const PipelineDesc& desc);
+  GraphicsPipeline(tools::VulkanContext& context, const PassTarget& target, const PipelineDesc& desc);
+  GraphicsPipeline(tools::VulkanContext& context, const RenderTarget& target, const PipelineDesc& desc)
+      : GraphicsPipeline(context, target.pass_target(), desc) {}
   ~GraphicsPipeline();
   GraphicsPipeline(const GraphicsPipeline&) = delete;
   GraphicsPipeline& operator=(const GraphicsPipeline&) = delete;
@@ -190,6 +256,9 @@ class GraphicsPipeline {
 // bound and the render pass begun.
 void record_full_screen_layers(VkCommandBuffer cmd, const GraphicsPipeline& pipeline,
                                const std::vector<LayerConstants>& layers);
+
+// Binds `buffer` from its start as vertex binding 0.
+void bind_vertex_buffer(VkCommandBuffer cmd, const tools::Buffer& buffer);
 
 // A host-mapped buffer with `usage` (vertex or index buffer) holding `bytes` of `data`.
 std::unique_ptr<tools::Buffer> make_filled_buffer(tools::VulkanContext& context, VkBufferUsageFlags usage,

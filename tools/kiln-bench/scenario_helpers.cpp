@@ -123,18 +123,28 @@ void upload_pattern_as_source(VulkanContext& context, TransferImage& image, uint
   });
 }
 
+void record_away_from_rest(VkCommandBuffer cmd, VkImage image, const ImageRest& rest,
+                           const VkImageSubresourceRange& range, bool transfer_writes,
+                           const std::function<void(VkImageLayout)>& record) {
+  const VkImageLayout layout =
+      transfer_writes ? VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+  const VkAccessFlags access = transfer_writes ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT;
+  // After the last repetition's writes (read-after-write or write-after-write on the same texels).
+  tools::image_barrier(cmd, image, rest.layout, layout, rest.stages, rest.access, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       access, range);
+  record(layout);
+  // Back to the layout repetitions expect; the transfer finishes before their reads and writes.
+  tools::image_barrier(cmd, image, layout, rest.layout, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       transfer_writes ? VK_ACCESS_TRANSFER_WRITE_BIT : 0, rest.stages, rest.access, range);
+}
+
 void TransferImage::poison(VulkanContext& context) {
   const VkClearColorValue poison = unorm_rgba8_clear_value(kPoisonWord);
   const VkImageSubresourceRange range = tools::colour_subresource_range();
   context.run_commands([&](VkCommandBuffer cmd) {
-    // Order after the last repetition's writes (a write-after-write on the same pixels).
-    tools::image_barrier(cmd, image_.handle(), rest_.layout, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                         rest_.stages, rest_.access, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_ACCESS_TRANSFER_WRITE_BIT);
-    vkCmdClearColorImage(cmd, image_.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &poison, 1, &range);
-    tools::image_barrier(cmd, image_.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, rest_.layout,
-                         VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, rest_.stages,
-                         rest_.access);
+    record_away_from_rest(cmd, image_.handle(), rest_, range, true, [&](VkImageLayout layout) {
+      vkCmdClearColorImage(cmd, image_.handle(), layout, &poison, 1, &range);
+    });
   });
 }
 
@@ -143,14 +153,10 @@ std::unique_ptr<Buffer> TransferImage::read_back(VulkanContext& context) {
                                          Buffer::Access::HostMapped);
   const VkBufferImageCopy region = whole_image_region(image_);
   context.run_commands([&](VkCommandBuffer cmd) {
-    tools::image_barrier(cmd, image_.handle(), rest_.layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                         rest_.stages, rest_.access, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_ACCESS_TRANSFER_READ_BIT);
-    vkCmdCopyImageToBuffer(cmd, image_.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                           pixels->handle(), 1, &region);
-    // Back to the layout repetitions expect; the read must finish before later writes.
-    tools::image_barrier(cmd, image_.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rest_.layout,
-                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, rest_.stages, rest_.access);
+    record_away_from_rest(cmd, image_.handle(), rest_, tools::colour_subresource_range(), false,
+                          [&](VkImageLayout layout) {
+                            vkCmdCopyImageToBuffer(cmd, image_.handle(), layout, pixels->handle(), 1, &region);
+                          });
     tools::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                           VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -70,6 +71,13 @@ struct ImageRest {
 inline constexpr ImageRest kColourAttachmentRest{
     VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
     VK_ACCESS_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT};
+
+// Records a transfer on `image` (its `range`) between two barriers that move it from `rest` to
+// TRANSFER_DST_OPTIMAL (`transfer_writes`: clears, copies in) or TRANSFER_SRC_OPTIMAL (copies out)
+// and back; `record` gets that layout. How scenarios poison and read back their images.
+void record_away_from_rest(VkCommandBuffer cmd, VkImage image, const ImageRest& rest,
+                           const VkImageSubresourceRange& range, bool transfer_writes,
+                           const std::function<void(VkImageLayout)>& record);
 
 // The first channel (R, G, B, A) of two little-endian RGBA8 words that differs by more than
 // `tolerance`, described as "pixel I: got 0x…, expected 0x… (±T per channel)"; nullopt when all match.

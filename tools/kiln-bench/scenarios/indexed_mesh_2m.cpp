@@ -73,7 +73,7 @@ class IndexedMesh2M final : public CommandScenario {
         pipeline_(context, target_,
                   {.vertex = spirv_code(mesh_vert_spirv),
                    .fragment = spirv_code(flat_colour_frag_spirv),
-                   .vertex_positions = true}) {
+                   .vertex_input = vec2_positions()}) {
     const std::vector<float> positions = grid_positions();
     vertices_ = make_filled_buffer(context, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, positions.data(),
                                    positions.size() * sizeof(float));
@@ -86,9 +86,7 @@ class IndexedMesh2M final : public CommandScenario {
     target_.begin(cmd, kClearColour);
     pipeline_.bind(cmd);
     pipeline_.push(cmd, layer_constants(kMeshColour));
-    const VkBuffer buffer = vertices_->handle();
-    const VkDeviceSize offset = 0;
-    vkCmdBindVertexBuffers(cmd, 0, 1, &buffer, &offset);
+    bind_vertex_buffer(cmd, *vertices_);
     vkCmdBindIndexBuffer(cmd, indices_->handle(), 0, VK_INDEX_TYPE_UINT32);
     vkCmdDrawIndexed(cmd, kIndices, 1, 0, 0, 0);
     target_.end(cmd);

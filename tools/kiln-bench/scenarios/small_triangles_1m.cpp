@@ -61,7 +61,7 @@ class SmallTriangles1M final : public CommandScenario {
         pipeline_(context, target_,
                   {.vertex = spirv_code(mesh_vert_spirv),
                    .fragment = spirv_code(flat_colour_frag_spirv),
-                   .vertex_positions = true}) {
+                   .vertex_input = vec2_positions()}) {
     const std::vector<float> positions = cell_triangles();
     vertices_ = make_filled_buffer(context, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, positions.data(),
                                    positions.size() * sizeof(float));
@@ -70,9 +70,7 @@ class SmallTriangles1M final : public CommandScenario {
   void record_repetition(VkCommandBuffer cmd) override {
     target_.begin(cmd, kClearColour);
     pipeline_.bind(cmd);
-    const VkBuffer buffer = vertices_->handle();
-    const VkDeviceSize offset = 0;
-    vkCmdBindVertexBuffers(cmd, 0, 1, &buffer, &offset);
+    bind_vertex_buffer(cmd, *vertices_);
     for (uint32_t colour : kColours) {
       pipeline_.push(cmd, layer_constants(colour));
       vkCmdDraw(cmd, kVerticesPerDraw, 1, 0, 0);

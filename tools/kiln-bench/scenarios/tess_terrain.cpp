@@ -165,7 +165,7 @@ class TessTerrain final : public CommandScenario {
         pipeline_(context, target_,
                   {.vertex = spirv_code(terrain_vert_spirv),
                    .fragment = spirv_code(terrain_frag_spirv),
-                   .vertex_positions = true,
+                   .vertex_input = vec2_positions(),
                    .texture = &texture_,
                    .tessellation = TessellationDesc{spirv_code(terrain_tesc_spirv), spirv_code(terrain_tese_spirv)},
                    .push_constant_bytes = sizeof(TerrainConstants)}),
@@ -183,9 +183,7 @@ class TessTerrain final : public CommandScenario {
     target_.begin(cmd, kClearColour);
     pipeline_.bind(cmd);
     pipeline_.push(cmd, constants_);
-    const VkBuffer buffer = corners_->handle();
-    const VkDeviceSize offset = 0;
-    vkCmdBindVertexBuffers(cmd, 0, 1, &buffer, &offset);
+    bind_vertex_buffer(cmd, *corners_);
     for (uint32_t first = 0; first < kPatches; first += kPatchesPerDraw) {
       vkCmdDraw(cmd, kPatchesPerDraw * kPatchControlPoints, 1, first * kPatchControlPoints, 0);
     }
