@@ -40,12 +40,24 @@ void place_transform_feedback(XfbState& state, const abi::XfbLayout& layout, con
 void copy_transform_feedback(const XfbCopy& copy) {
   const abi::XfbLayout& layout = *copy.layout;
   const uint32_t stride = layout.stride[copy.buffer];
-  for (uint32_t k = 0; k < layout.capture_count; ++k) {
-    const abi::XfbCapture& c = layout.captures[k];
-    if (c.buffer != copy.buffer) continue;
-    for (uint32_t v = 0; v < copy.vertices; ++v)
-      memcpy(copy.destination + size_t(v) * stride + c.offset, copy.source + size_t(v) * stride + c.offset, 4);
+  // The bytes of a vertex the captures cover, as merged [begin, end) runs.
+  std::vector<std::pair<uint32_t, uint32_t>> runs;
+  for (uint32_t k = 0; k < layout.capture_count; ++k)
+    if (layout.captures[k].buffer == copy.buffer) runs.emplace_back(layout.captures[k].offset, layout.captures[k].offset + 4u);
+  std::sort(runs.begin(), runs.end());
+  size_t merged = 0;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (merged && runs[i].first <= runs[merged - 1].second) runs[merged - 1].second = std::max(runs[merged - 1].second, runs[i].second);
+    else runs[merged++] = runs[i];
   }
+  runs.resize(merged);
+  if (runs.size() == 1 && runs[0].first == 0 && runs[0].second == stride) {  // no holes: one copy
+    memcpy(copy.destination, copy.source, size_t(copy.vertices) * stride);
+    return;
+  }
+  for (uint32_t v = 0; v < copy.vertices; ++v)
+    for (const auto& [begin, end] : runs)
+      memcpy(copy.destination + size_t(v) * stride + begin, copy.source + size_t(v) * stride + begin, end - begin);
 }
 
 }  // namespace kiln::exec

@@ -24,6 +24,11 @@ void capture_transform_feedback(const DrawContext& ctx, const PrimitiveBatch& ba
     for (uint32_t k = 0; k < layout.capture_count; ++k)
       if (layout.captures[k].buffer == b) stream = layout.captures[k].stream;
     if (stride == 0 || stream == abi::kMaxVertexStreams) continue;
+    // The buffer's captures: (row word, byte offset in the vertex).
+    uint32_t words = 0;
+    std::pair<uint32_t, uint32_t> captures[abi::kMaxXfbCaptures];
+    for (uint32_t k = 0; k < layout.capture_count; ++k)
+      if (layout.captures[k].buffer == b) captures[words++] = {f.xfb_offset + k, layout.captures[k].offset};
     std::vector<uint8_t>& data = out.data[b];
     data.resize(size_t(out.primitives[stream]) * out.vertices_per_primitive[stream] * stride);
     uint8_t* at = data.data();
@@ -34,8 +39,7 @@ void capture_transform_feedback(const DrawContext& ctx, const PrimitiveBatch& ba
       const uint32_t first = provoking_last ? (h.provoking + 1) % n : h.provoking;
       for (uint32_t v = 0; v < n; ++v, at += stride) {
         const uint32_t* row = batch.vertex(batch.slots[size_t(p) * 3 + (first + v) % n], f.stride);
-        for (uint32_t k = 0; k < layout.capture_count; ++k)
-          if (layout.captures[k].buffer == b) memcpy(at + layout.captures[k].offset, &row[f.xfb_offset + k], 4);
+        for (uint32_t k = 0; k < words; ++k) memcpy(at + captures[k].second, &row[captures[k].first], 4);
       }
     }
   }
