@@ -101,14 +101,22 @@ class Builder {
 
 // Fills the strip between two polylines running the same way, `inner` to the left of `outer`
 // (towards the inside of the domain), with counter-clockwise triangles: |outer| - 1 + |inner| - 1
-// of them. Advances along whichever polyline's next point comes first in its own parameter, so
-// the strip depends on nothing but the two polylines (the triangles along an outer edge are the
-// same whatever the other edges' levels).
+// of them. Advances along whichever polyline's next point comes first along the outer edge's
+// direction (ties: the outer one), so the strip depends on nothing but the two polylines (the
+// triangles along an outer edge are the same whatever the other edges' levels), and where both
+// polylines have points at the same places — equal outer and inner levels — the strip is a row of
+// grid cells each split in two, as the CTS's geometry_interaction grids expect.
 void stitch(Builder& b, const std::vector<uint32_t>& outer, const std::vector<uint32_t>& inner) {
   const uint64_t p = outer.size() - 1, q = inner.size() - 1;
+  const Point a = b.point(outer.front()), z = b.point(outer.back());
+  const double du = double(z.u) - a.u, dv = double(z.v) - a.v;
+  auto along = [&](uint32_t id) {
+    const Point point = b.point(id);
+    return (double(point.u) - a.u) * du + (double(point.v) - a.v) * dv;
+  };
   uint64_t i = 0, j = 0;
   while (i < p || j < q) {
-    const bool advance_outer = j == q || (i < p && (i + 1) * q <= (j + 1) * p);
+    const bool advance_outer = j == q || (i < p && along(outer[i + 1]) <= along(inner[j + 1]));
     if (advance_outer) {
       b.triangle(outer[i], outer[i + 1], inner[j]);
       ++i;
