@@ -515,9 +515,11 @@ uint32_t type_size(const Module& m, Id id) {
     case TypeKind::Array: return t.count * array_stride(m, id);
     case TypeKind::RuntimeArray: return 0;
     case TypeKind::Struct: {
-      if (t.members.empty()) return 0;
-      const uint32_t last = static_cast<uint32_t>(t.members.size() - 1);
-      return align_up(member_offset(m, id, last) + type_size(m, t.members[last]), natural_alignment(m, id));
+      // The furthest member end: explicit Offsets need not increase (transform feedback blocks
+      // may place members in any order).
+      uint32_t end = 0;
+      for (uint32_t i = 0; i < t.members.size(); ++i) end = std::max(end, member_offset(m, id, i) + type_size(m, t.members[i]));
+      return align_up(end, natural_alignment(m, id));
     }
     // A physical pointer is a 64-bit address; a logical one kept in Function/Private memory (variable
     // pointers) is stored as its value leaves [addr, lo, hi] (compiler/translator_internal.h).

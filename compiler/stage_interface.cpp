@@ -23,6 +23,44 @@ size_t count_scalars(const spirv::Module& m, Id type) {
   }
 }
 
+// Transform feedback packing: a type's alignment is its largest component's size (8 with a
+// 64-bit scalar in it, else 4); members and elements follow each other, each aligned.
+uint32_t xfb_alignment(const spirv::Module& m, Id type) {
+  const spirv::Type& t = m.type(type);
+  switch (t.kind) {
+    case spirv::TypeKind::Vector:
+    case spirv::TypeKind::Matrix:
+    case spirv::TypeKind::Array: return xfb_alignment(m, t.element);
+    case spirv::TypeKind::Struct: {
+      uint32_t a = 4;
+      for (Id member : t.members) a = std::max(a, xfb_alignment(m, member));
+      return a;
+    }
+    default: return t.width == 64 ? 8 : 4;
+  }
+}
+
+// The byte offset of each scalar of `type` placed at `offset` (aligned first), in leaf order;
+// returns the offset just past it.
+uint32_t xfb_leaf_offsets(const spirv::Module& m, Id type, uint32_t offset, std::vector<uint32_t>* out) {
+  const spirv::Type& t = m.type(type);
+  const uint32_t align = xfb_alignment(m, type);
+  offset = (offset + align - 1) / align * align;
+  switch (t.kind) {
+    case spirv::TypeKind::Vector:
+    case spirv::TypeKind::Matrix:
+    case spirv::TypeKind::Array:
+      for (uint32_t i = 0; i < t.count; ++i) offset = xfb_leaf_offsets(m, t.element, offset, out);
+      return offset;
+    case spirv::TypeKind::Struct:
+      for (Id member : t.members) offset = xfb_leaf_offsets(m, member, offset, out);
+      return (offset + align - 1) / align * align;
+    default:
+      out->push_back(offset);
+      return offset + t.width / 8;
+  }
+}
+
 class InterfaceWalker {
  public:
   InterfaceWalker(const spirv::Module& m, std::string* error) : m_(m), error_(error) {}
@@ -181,36 +219,48 @@ std::unordered_map<Id, uint64_t> accessed_output_members(const Translator& t) {
 
 // Transform feedback and stream decorations of an Output variable's leaves: XfbBuffer, XfbStride and
 // Stream on the variable or a block member, Offset on the variable or a block member; a member's
-// (or the variable's) scalars are packed from its Offset in leaf order, 4 or 8 bytes each (16-bit
-// outputs cannot be captured, and interface_variables rejects them).
+// (or the variable's) scalars are packed from its Offset in leaf order, each aligned to its size and
+// structs to their largest scalar (xfb_leaf_offsets; 16-bit outputs cannot be captured, and
+// interface_variables rejects them).
 void assign_xfb(const spirv::Module& m, const spirv::Decorations& d, Id type, InterfaceVariable* v) {
-  auto apply = [&](const spirv::Decorations& member, size_t first, size_t count) {
-    const auto buffer = member.xfb_buffer ? member.xfb_buffer : d.xfb_buffer;
+  // Leaves [first, first + count) of type `type` captured from `member`'s Offset (or the
+  // variable's), in buffer XfbBuffer + `next_buffer`.
+  auto apply = [&](const spirv::Decorations& member, Id type, size_t first, size_t count, uint32_t next_buffer) {
+    const auto base_buffer = member.xfb_buffer ? member.xfb_buffer : d.xfb_buffer;
     const auto stride = member.xfb_stride ? member.xfb_stride : d.xfb_stride;
     const auto stream = member.stream ? member.stream : d.stream;
-    uint32_t offset = member.offset.value_or(0);
+    std::vector<uint32_t> offsets;
+    if (member.offset) xfb_leaf_offsets(m, type, *member.offset, &offsets);
     for (size_t k = first; k < first + count && k < v->leaves.size(); ++k) {
       InterfaceLeaf& leaf = v->leaves[k];
       leaf.stream = stream.value_or(0);
-      const uint32_t size = leaf.wide ? 8 : 4;
-      if (!buffer || !member.offset || *buffer >= abi::kMaxXfbBuffers) continue;
-      leaf.xfb_buffer = *buffer;
-      leaf.xfb_offset = int32_t(offset);
-      offset += size;
-      if (stride) v->xfb_stride[*buffer] = *stride;
+      if (!base_buffer || !member.offset || k - first >= offsets.size()) continue;
+      const uint32_t buffer = *base_buffer + next_buffer;
+      if (buffer >= abi::kMaxXfbBuffers) continue;
+      leaf.xfb_buffer = buffer;
+      leaf.xfb_offset = int32_t(offsets[k - first]);
+      if (stride) v->xfb_stride[buffer] = *stride;
+    }
+  };
+  // A block's members from leaf `first`.
+  auto apply_block = [&](Id block, size_t first, uint32_t next_buffer) {
+    const spirv::Type& bt = m.type(block);
+    for (uint32_t i = 0; i < bt.members.size(); ++i) {
+      const size_t count = count_scalars(m, bt.members[i]);
+      apply(m.member_decorations(block, i), bt.members[i], first, count, next_buffer);
+      first += count;
     }
   };
   const spirv::Type& t = m.type(type);
-  if (t.kind == spirv::TypeKind::Struct && !d.offset) {
-    size_t first = 0;
-    for (uint32_t i = 0; i < t.members.size(); ++i) {
-      const size_t count = count_scalars(m, t.members[i]);
-      apply(m.member_decorations(type, i), first, count);
-      first += count;
-    }
+  if (t.kind == spirv::TypeKind::Struct && !d.offset) return apply_block(type, 0, 0);
+  // An array of blocks: element k is captured like the block, into buffer XfbBuffer + k (GLSL's
+  // rule for arrayed blocks).
+  if (t.kind == spirv::TypeKind::Array && m.type(t.element).kind == spirv::TypeKind::Struct && !d.offset) {
+    const size_t per_element = count_scalars(m, t.element);
+    for (uint32_t k = 0; k < t.count; ++k) apply_block(t.element, k * per_element, k);
     return;
   }
-  apply(d, 0, v->leaves.size());
+  apply(d, type, 0, v->leaves.size(), 0);
 }
 
 }  // namespace

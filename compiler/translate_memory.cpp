@@ -592,6 +592,12 @@ Value Translator::load(const Pointer& p, Id type) {
       llvm::AllocaInst* slot = slots[p.first_leaf + i];
       out.leaves.push_back(b.CreateLoad(slot->getAllocatedType(), slot));
     }
+    if (out.leaves.size() < count) {  // a constant index past the array's end: undefined, read as 0
+      std::vector<Id> scalars;
+      scalar_types(type, &scalars);
+      for (size_t i = out.leaves.size(); i < count && i < scalars.size(); ++i)
+        out.leaves.push_back(llvm::Constant::getNullValue(lane_type(leaf_type(scalars[i]))));
+    }
     return out;
   }
   if (p.kind == PointerKind::Builtin) {
