@@ -65,9 +65,11 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // kernel's quads (helper invocations included, as active invocations: DrawTest.
   // SubgroupOperationsInFragmentShaders; CTS glsl.derivate dynamic cases), the vertices of a vertex
   // call, a patch's output control points in a control call, the domain points of an evaluation
-  // call (which vertices share a call is the implementation's choice, as the spec allows).
+  // call, a geometry call's (primitive, invocation) pairs (which invocations share a call is the
+  // implementation's choice, as the spec allows; GeometryTest.SubgroupOperationsInGeometryShaders).
   p11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT | VK_SHADER_STAGE_VERTEX_BIT |
-                                VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT | VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT;
+                                VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT | VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT |
+                                VK_SHADER_STAGE_GEOMETRY_BIT;
   p11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
                                     VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
                                     VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |

@@ -271,18 +271,6 @@ TEST_F(DrawTest, DemotedAndTerminatedInvocationsWriteNothing) {
   }
 }
 
-// Whether `stage` has the subgroup operations draw_subgroup.frag/.vert use (basic, ballot,
-// arithmetic, vote, shuffle).
-bool has_subgroup_checks(VkPhysicalDevice physical_device, VkShaderStageFlagBits stage) {
-  VkPhysicalDeviceVulkan11Properties p11{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
-  VkPhysicalDeviceProperties2 properties2{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &p11};
-  vkGetPhysicalDeviceProperties2(physical_device, &properties2);
-  const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
-                                        VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
-                                        VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
-  return (p11.subgroupSupportedStages & stage) && (p11.subgroupSupportedOperations & needed) == needed;
-}
-
 // Subgroups in the fragment stage (subgroupSupportedStages has FRAGMENT): a triangle with partly
 // covered quads, whose shader checks that ballots, counts, elections, broadcasts, shuffles and
 // votes agree with each other. Every pixel is the clear colour or white (all checks held).

@@ -96,6 +96,23 @@ TEST_F(GeometryTest, InstancedInvocations) {
   expect_image_eq(read_rgba32f(job), want, "invocation k in quadrant k");
 }
 
+// Subgroups in the geometry stage (subgroupSupportedStages has GEOMETRY): two triangles of three
+// invocations each over the whole target, whose shader checks that ballots, counts, elections,
+// shuffles and votes agree with each other; every pixel is white (all checks held).
+TEST_F(GeometryTest, SubgroupOperationsInGeometryShaders) {
+  REQUIRE_ON_KILN(has_subgroup_checks(physical_device(), VK_SHADER_STAGE_GEOMETRY_BIT),
+                  "basic, ballot, arithmetic, vote and shuffle subgroup operations in geometry shaders");
+  TestDevice& device = geometry_device();
+  DrawJob job(device, colored_geometry_options("geom_subgroup.geom"));
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  const std::vector<ColoredVertex> vertices = pixel_rect(0, 0, kSize, kSize, {0, 0, 0, 1});
+  Buffer vb = vertex_buffer(device, vertices);
+  draw_vertices(job, vb, uint32_t(vertices.size()));
+  ReferenceImage want(kSize, kSize, kClear);
+  want.fill_rect(0, 0, kSize, kSize, {1, 1, 1, 1});
+  expect_image_eq(read_rgba32f(job), want, "subgroup checks");
+}
+
 // The per-invocation tests' draw: 64 points (VertexIndex 0 .. 63, more than one SIMD batch on
 // every driver here) through `geometry_shader` into a 64 x 8 target; returns its pixels.
 constexpr uint32_t kLanePoints = 64, kLaneRows = 8;

@@ -689,4 +689,16 @@ VkShaderModule create_test_shader_module(VkDevice device, const std::string& nam
   return module;
 }
 
+// Whether `stage` has the subgroup operations draw_subgroup.frag/.vert and geom_subgroup.geom use (basic, ballot,
+// arithmetic, vote, shuffle).
+bool has_subgroup_checks(VkPhysicalDevice physical_device, VkShaderStageFlagBits stage) {
+  VkPhysicalDeviceVulkan11Properties p11{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties2{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &p11};
+  vkGetPhysicalDeviceProperties2(physical_device, &properties2);
+  const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                                        VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+                                        VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+  return (p11.subgroupSupportedStages & stage) && (p11.subgroupSupportedOperations & needed) == needed;
+}
+
 }  // namespace kiln::test

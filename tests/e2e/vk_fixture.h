@@ -287,6 +287,10 @@ class VulkanTest : public ::testing::Test {
   std::vector<std::unique_ptr<TestInstance>> unvalidated_instances_;
 };
 
+// Whether `stage` has the subgroup operations draw_subgroup.frag/.vert and geom_subgroup.geom use
+// (basic, ballot, arithmetic, vote, shuffle).
+bool has_subgroup_checks(VkPhysicalDevice physical_device, VkShaderStageFlagBits stage);
+
 // --- Differential tests ------------------------------------------------------------------------
 
 // Finds the physical device of `driver` among the instance's devices: Kiln by its "Kiln" name
