@@ -116,6 +116,9 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       // Capture from the last pre-rasterization stage into 4 buffers of 4 streams, in API order
       // (pipeline/graphics/xfb_capture.cpp, pipeline/xfb_state.cpp; docs/design/transform-feedback.md).
       ext(VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME, VK_EXT_TRANSFORM_FEEDBACK_SPEC_VERSION),
+      // Draws, dispatches and vkCmdClearAttachments discarded by a buffer's value
+      // (icd/cmd_conditional_rendering.cpp).
+      ext(VK_EXT_CONDITIONAL_RENDERING_EXTENSION_NAME, VK_EXT_CONDITIONAL_RENDERING_SPEC_VERSION),
       // Per-stream primitive counts before clipping (pipeline/graphics/xfb_capture.cpp).
       ext(VK_EXT_PRIMITIVES_GENERATED_QUERY_EXTENSION_NAME, VK_EXT_PRIMITIVES_GENERATED_QUERY_SPEC_VERSION),
       // First or last provoking vertex per pipeline (pipeline/graphics/primitive_assembly.cpp).

@@ -582,6 +582,14 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->geometryStreams = VK_TRUE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT: {
+        // The executor skips the commands while the condition is false; secondaries run inline
+        // (ConditionalRenderingTest.*).
+        auto* f = reinterpret_cast<VkPhysicalDeviceConditionalRenderingFeaturesEXT*>(s);
+        f->conditionalRendering = VK_TRUE;
+        f->inheritedConditionalRendering = VK_TRUE;
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVES_GENERATED_QUERY_FEATURES_EXT: {
         // Counted per stream before clipping, whatever rasterizer discard says.
         auto* f = reinterpret_cast<VkPhysicalDevicePrimitivesGeneratedQueryFeaturesEXT*>(s);

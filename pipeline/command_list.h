@@ -57,6 +57,8 @@ enum class CommandType : uint8_t {
   BindTransformFeedback,
   BeginTransformFeedback,
   EndTransformFeedback,
+  BeginConditionalRendering,
+  EndConditionalRendering,
 };
 
 struct Command {
@@ -199,6 +201,14 @@ struct TransformFeedbackCounters {
   mem::Buffer* buffer[abi::kMaxXfbBuffers];  // null: no counter
   VkDeviceSize offset[abi::kMaxXfbBuffers];
 };
+// VK_EXT_conditional_rendering: the 32-bit value at `buffer` + `offset`, read when Begin executes,
+// decides whether draws, dispatches and vkCmdClearAttachments until End run (zero: they are
+// discarded; the reverse with `inverted`).
+struct BeginConditionalRenderingCmd : CommandOf<CommandType::BeginConditionalRendering> {
+  const mem::Buffer* buffer; VkDeviceSize offset; bool inverted;
+};
+struct EndConditionalRenderingCmd : CommandOf<CommandType::EndConditionalRendering> {};
+
 struct BeginTransformFeedbackCmd : CommandOf<CommandType::BeginTransformFeedback> { TransformFeedbackCounters counters; };
 struct EndTransformFeedbackCmd : CommandOf<CommandType::EndTransformFeedback> { TransformFeedbackCounters counters; };
 

@@ -43,7 +43,14 @@ struct ExecutionState {
   QueryTracker queries;                    // occlusion / pipeline-statistics queries in progress
   DrawScene* scene = nullptr;              // draws not yet rendered
   XfbState xfb;                            // transform feedback buffers, positions, activity
+  bool discard_rendering = false;          // conditional rendering's condition is false
 };
+
+// The commands conditional rendering discards.
+bool is_conditional(CommandType type) {
+  return type == CommandType::Draw || type == CommandType::Dispatch || type == CommandType::DispatchIndirect ||
+         type == CommandType::ClearAttachments;
+}
 
 // The counters of Begin/EndTransformFeedback that exist and hold 4 bytes at their offset; others
 // are skipped with one log line.
@@ -97,7 +104,17 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
   if (cmd->type != CommandType::Draw && cmd->type != CommandType::ClearView && cmd->type != CommandType::ResolveView &&
       cmd->type != CommandType::SetRenderTargets && cmd->type != CommandType::ExecuteCommands)
     state.scene->flush(pool);
+  if (state.discard_rendering && is_conditional(cmd->type)) return;
   switch (cmd->type) {
+    case CommandType::BeginConditionalRendering: {
+      const auto& c = as<BeginConditionalRenderingCmd>(cmd);
+      uint32_t value = 0;
+      if (c.buffer->data && c.offset + 4 <= c.buffer->size) memcpy(&value, c.buffer->data + c.offset, 4);
+      else KILN_LOG_ONCE(LogLevel::Error, "vkCmdBeginConditionalRenderingEXT: offset past the buffer; reads 0");
+      state.discard_rendering = (value == 0) != c.inverted;
+      break;
+    }
+    case CommandType::EndConditionalRendering: state.discard_rendering = false; break;
     case CommandType::CopyBuffer: {
       const auto& c = as<CopyBufferCmd>(cmd);
       for (uint32_t i = 0; i < c.region_count; ++i)
