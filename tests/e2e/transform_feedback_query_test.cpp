@@ -29,6 +29,14 @@
 namespace kiln::test {
 namespace {
 
+// xfb_values.vert's points through xfb_streams_position0.geom: one point each on stream 0, two on
+// stream 1.
+DrawJobOptions two_stream_options() {
+  DrawJobOptions o = xfb_options("xfb_values.vert", VK_PRIMITIVE_TOPOLOGY_POINT_LIST);
+  o.geometry_shader = "xfb_streams_position0.geom";
+  return o;
+}
+
 constexpr uint32_t kRestart = kRestartIndex;
 
 // Five triangles of xfb_capture.vert (96 bytes each) into a binding at offset 32 of 2 x 96 + 40
@@ -108,9 +116,7 @@ TEST_F(TransformFeedbackTest, StreamQueriesCountPerStream) {
   const XfbFeatures needs{.geometry_streams = true, .queries = true};
   REQUIRE_XFB_FEATURES(needs);
   TestDevice& device = xfb_device(needs);
-  DrawJobOptions o = xfb_options("xfb_values.vert", VK_PRIMITIVE_TOPOLOGY_POINT_LIST);
-  o.geometry_shader = "xfb_streams_position0.geom";
-  DrawJob job(device, o);
+  DrawJob job(device, two_stream_options());
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   constexpr uint32_t kPoints = 6, kFit = 5;
   Buffer buffer0 = create_capture_buffer(device, kPoints * kStream0Stride + 32);
@@ -223,9 +229,7 @@ TEST_F(TransformFeedbackTest, PrimitivesGeneratedQueryWithNonZeroStreams) {
   const XfbFeatures needs{.geometry_streams = true, .primitives_generated_non_zero_streams = true};
   REQUIRE_XFB_FEATURES(needs);
   TestDevice& device = xfb_device(needs);
-  DrawJobOptions o = xfb_options("xfb_values.vert", VK_PRIMITIVE_TOPOLOGY_POINT_LIST);
-  o.geometry_shader = "xfb_streams_position0.geom";
-  DrawJob job(device, o);
+  DrawJob job(device, two_stream_options());
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   EXPECT_EQ(primitives_generated(device, xfb(), job, 6, {}, 0), 6u) << "stream 0";
   EXPECT_EQ(primitives_generated(device, xfb(), job, 6, {}, 1), 12u) << "stream 1";
