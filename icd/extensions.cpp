@@ -70,6 +70,12 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       // properties are the core ones, their commands alias the core commands); listed because
       // applications ask for them by name.
       ext(VK_KHR_MAINTENANCE_1_EXTENSION_NAME, VK_KHR_MAINTENANCE_1_SPEC_VERSION),
+      // External memory, semaphores and fences as Vulkan 1.1 has them: the export/import structs
+      // are accepted and the property queries name the handle types Kiln has (host allocations,
+      // VK_EXT_external_memory_host; nothing to export) (DeviceTest.ExternalObjectsExtensions).
+      ext(VK_KHR_EXTERNAL_MEMORY_EXTENSION_NAME, VK_KHR_EXTERNAL_MEMORY_SPEC_VERSION),
+      ext(VK_KHR_EXTERNAL_SEMAPHORE_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_SPEC_VERSION),
+      ext(VK_KHR_EXTERNAL_FENCE_EXTENSION_NAME, VK_KHR_EXTERNAL_FENCE_SPEC_VERSION),
       ext(VK_KHR_MAINTENANCE_2_EXTENSION_NAME, VK_KHR_MAINTENANCE_2_SPEC_VERSION),
       ext(VK_KHR_MULTIVIEW_EXTENSION_NAME, VK_KHR_MULTIVIEW_SPEC_VERSION),
       ext(VK_KHR_RELAXED_BLOCK_LAYOUT_EXTENSION_NAME, VK_KHR_RELAXED_BLOCK_LAYOUT_SPEC_VERSION),
@@ -126,6 +132,8 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       // Feedback loops through input attachments are ordered: one worker runs a tile's
       // primitives in order, each batch's tests and stores before the next batch's shader.
       ext(VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME, VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_SPEC_VERSION),
+      // Its ARM original: the same features (the structure types alias) and the same guarantee.
+      ext(VK_ARM_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME, VK_ARM_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_SPEC_VERSION),
       // Restart indices in list topologies: a cut drops the list's incomplete primitive, as
       // primitive assembly does for every topology (pipeline/graphics/primitive_assembly.cpp).
       ext(VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME, VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_SPEC_VERSION),

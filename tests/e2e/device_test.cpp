@@ -184,6 +184,54 @@ TEST_F(DeviceTest, ListedExtensionsCanBeEnabled) {
   EXPECT_NE(nullptr, create_device(options));
 }
 
+// VK_KHR_external_memory / _semaphore / _fence (core 1.1 by name): a device with them accepts the
+// export structs with no handle types, and the queries report no exportable handle type for
+// opaque file descriptors (Kiln exports nothing; it imports host allocations).
+TEST_F(DeviceTest, ExternalObjectsExtensions) {
+  const char* names[] = {VK_KHR_EXTERNAL_MEMORY_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_EXTENSION_NAME,
+                         VK_KHR_EXTERNAL_FENCE_EXTENSION_NAME};
+  uint32_t count = 0;
+  ASSERT_EQ(VK_SUCCESS, vkEnumerateDeviceExtensionProperties(physical_device(), nullptr, &count, nullptr));
+  std::vector<VkExtensionProperties> listed(count);
+  ASSERT_EQ(VK_SUCCESS, vkEnumerateDeviceExtensionProperties(physical_device(), nullptr, &count, listed.data()));
+  DeviceOptions options;
+  for (const char* name : names)
+    for (const VkExtensionProperties& extension : listed)
+      if (std::strcmp(extension.extensionName, name) == 0) options.extensions.push_back(name);
+  REQUIRE_ON_KILN(options.extensions.size() == 3, "VK_KHR_external_memory, _semaphore and _fence");
+  TestDevice* device = create_device(options);
+  ASSERT_NE(device, nullptr);
+  VkDevice d = device->handle();
+  VkExternalMemoryBufferCreateInfo external_buffer{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+  VkBufferCreateInfo buffer_info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, &external_buffer};
+  buffer_info.size = 256;
+  buffer_info.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateBuffer(d, &buffer_info, nullptr, &buffer));
+  vkDestroyBuffer(d, buffer, nullptr);
+  VkExportSemaphoreCreateInfo export_semaphore{VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO};
+  VkSemaphoreCreateInfo semaphore_info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &export_semaphore};
+  VkSemaphore semaphore = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateSemaphore(d, &semaphore_info, nullptr, &semaphore));
+  vkDestroySemaphore(d, semaphore, nullptr);
+  VkExportFenceCreateInfo export_fence{VK_STRUCTURE_TYPE_EXPORT_FENCE_CREATE_INFO};
+  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, &export_fence};
+  VkFence fence = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateFence(d, &fence_info, nullptr, &fence));
+  vkDestroyFence(d, fence, nullptr);
+  if (!is_kiln()) return;  // what other drivers export is theirs to say
+  VkPhysicalDeviceExternalSemaphoreInfo semaphore_query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO};
+  semaphore_query.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+  VkExternalSemaphoreProperties semaphore_properties{VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES};
+  vkGetPhysicalDeviceExternalSemaphoreProperties(physical_device(), &semaphore_query, &semaphore_properties);
+  EXPECT_EQ(semaphore_properties.externalSemaphoreFeatures, 0u);
+  VkPhysicalDeviceExternalFenceInfo fence_query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_FENCE_INFO};
+  fence_query.handleType = VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT;
+  VkExternalFenceProperties fence_properties{VK_STRUCTURE_TYPE_EXTERNAL_FENCE_PROPERTIES};
+  vkGetPhysicalDeviceExternalFenceProperties(physical_device(), &fence_query, &fence_properties);
+  EXPECT_EQ(fence_properties.externalFenceFeatures, 0u);
+}
+
 TEST_F(DeviceTest, GetDeviceProcAddr) {
   VkDevice device_handle = device().handle();
   EXPECT_EQ(nullptr, vkGetDeviceProcAddr(device_handle, "vkThisFunctionDoesNotExistKILN"));
