@@ -9,6 +9,7 @@
 #include "icd/device.h"
 #include "icd/graphics_dynamic_state.h"
 #include "icd/pipeline.h"
+#include "pipeline/xfb_state.h"
 #include "icd/pipeline_cache.h"
 #include "icd/pipeline_layout.h"
 #include "icd/render_pass.h"
@@ -328,6 +329,7 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
     part.kernels.fragment_width = part.fragment->simd_width;
     part.kernels.fragment_interface = part.fragment->interface;
   }
+  part.kernels.xfb = exec::plan_transform_feedback(part.kernels.last_stage_outputs().xfb);
   part.state.kernels = &part.kernels;
   if (dynamic_vertex_input)
     part.vertex_input_variants = std::make_shared<VertexInputVariants>(vertex_source, layout->desc, part.kernels);

@@ -217,7 +217,7 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
   // Transform feedback is active only between Begin and End, which flush the scene: every
   // batch of a scene shares one state.
   xfb = xfb_state;
-  base.xfb_active = xfb_state && base.kernels->last_stage_outputs().xfb.capture_count;
+  base.xfb_active = xfb_state && base.kernels->xfb.captures;
   const VkPrimitiveTopology topology = cmd.state->input_assembly.topology;
   const bool tessellated = base.kernels->tessellation.has_value();
   // A geometry shader after tessellation reads the tessellation producer's primitives.
@@ -346,8 +346,8 @@ void DrawScene::Impl::run_front_end(ThreadPool& pool) {
     const uint32_t batch = uint32_t(first + i);
     output_pass[batch] = job_pass[i];
     if (outputs[batch].output.xfb.any)  // offsets in API order
-      place_transform_feedback(*xfb, job_pass[i]->ctx.kernels->last_stage_outputs().xfb, outputs[batch].output.xfb,
-                               job_pass[i]->ctx.counters, xfb_copies);
+      place_transform_feedback(*xfb, job_pass[i]->ctx.kernels->xfb, outputs[batch].output.xfb, job_pass[i]->ctx.counters,
+                               xfb_copies);
     triangle_count += outputs[batch].output.triangles.size();
     resolve_line_stipple(outputs[batch].output.lines, line_stipple_counter);  // needs API order
     const std::vector<BatchBins::Run>& runs = outputs[batch].bins.runs;

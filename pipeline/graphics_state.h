@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "common/abi/kernel_abi.h"
 #include "memory/image_view.h"
@@ -43,6 +45,22 @@ struct GeometryKernels {
   abi::VertexOutputLayout outputs;  // each emitted vertex's record
 };
 
+// What transform feedback does per buffer, derived once from the last stage's abi::XfbLayout at
+// pipeline creation (plan_transform_feedback, pipeline/xfb_state.h) instead of per batch.
+struct XfbBufferPlan {
+  uint32_t stream = abi::kMaxVertexStreams;  // the stream its captures belong to; kMaxVertexStreams: unused
+  uint32_t stride = 0;
+  // (index of the capture in the layout — its word in a vertex row follows VertexFormat::xfb_offset —,
+  // byte offset in the vertex's stride-sized record)
+  std::vector<std::pair<uint32_t, uint32_t>> captures;
+  std::vector<std::pair<uint32_t, uint32_t>> runs;  // the record bytes captures cover, merged [begin, end)
+  bool used() const { return stream < abi::kMaxVertexStreams && stride != 0; }
+};
+struct XfbPlan {
+  XfbBufferPlan buffers[abi::kMaxXfbBuffers];
+  bool captures = false;  // any buffer is used
+};
+
 // The pipeline's kernels: the pre-rasterization stages in order (vertex, then tessellation when
 // `tessellation` is set, then geometry when `geometry` is set) and the fragment kernel. `fragment` is null for a pipeline without a
 // fragment shader (depth-only passes): coverage still runs the depth/stencil tests.
@@ -55,6 +73,7 @@ struct GraphicsKernels {
   abi::FragmentKernelFn fragment = nullptr;
   uint32_t fragment_width = 8;
   abi::FragmentInterface fragment_interface;
+  XfbPlan xfb;  // transform feedback of the last pre-rasterization stage's outputs
 
   // The outputs of the last pre-rasterization stage: what clipping, setup and the fragment
   // stage's inputs read.

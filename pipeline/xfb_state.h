@@ -24,13 +24,15 @@ struct XfbState {
   bool active = false;
 };
 
+// The per-buffer plan of a stage's captures (done once, when the pipeline is created).
+XfbPlan plan_transform_feedback(const abi::XfbLayout& layout);
+
 // One copy of captured vertices into a buffer: only the bytes a capture covers are written (the
 // rest of each vertex's stride keeps what the buffer held).
 struct XfbCopy {
   uint8_t* destination;
   const uint8_t* source;
-  const abi::XfbLayout* layout;
-  uint32_t buffer;
+  const XfbBufferPlan* buffer;
   uint32_t vertices;
 };
 
@@ -38,8 +40,8 @@ struct XfbCopy {
 // batch): per stream, the primitives that fit whole in every buffer of the stream are written and
 // the stream's positions advance; once one does not fit, nothing more of the stream is written
 // (but every primitive counts as needed). The copies to make are appended to `copies`.
-void place_transform_feedback(XfbState& state, const abi::XfbLayout& layout, const gfx::XfbBatch& batch,
-                              DrawCounters* counters, std::vector<XfbCopy>& copies);
+void place_transform_feedback(XfbState& state, const XfbPlan& plan, const gfx::XfbBatch& batch, DrawCounters* counters,
+                              std::vector<XfbCopy>& copies);
 void copy_transform_feedback(const XfbCopy& copy);
 
 }  // namespace kiln::exec

@@ -8,7 +8,7 @@
 namespace kiln::exec::gfx {
 
 void capture_transform_feedback(const DrawContext& ctx, const PrimitiveBatch& batch, XfbBatch& out) {
-  const abi::XfbLayout& layout = ctx.kernels->last_stage_outputs().xfb;
+  const XfbPlan& plan = ctx.kernels->xfb;
   const VertexFormat& f = ctx.vertex_format;
   const bool provoking_last = ctx.state->rasterization.provoking_vertex == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
   out.any = true;
@@ -19,16 +19,10 @@ void capture_transform_feedback(const DrawContext& ctx, const PrimitiveBatch& ba
     out.vertices_per_primitive[h.stream] = h.vertex_count;
   }
   for (uint32_t b = 0; b < abi::kMaxXfbBuffers; ++b) {
-    const uint32_t stride = layout.stride[b];
-    uint32_t stream = abi::kMaxVertexStreams;  // a buffer's captures all belong to one stream
-    for (uint32_t k = 0; k < layout.capture_count; ++k)
-      if (layout.captures[k].buffer == b) stream = layout.captures[k].stream;
-    if (stride == 0 || stream == abi::kMaxVertexStreams) continue;
-    // The buffer's captures: (row word, byte offset in the vertex).
-    uint32_t words = 0;
-    std::pair<uint32_t, uint32_t> captures[abi::kMaxXfbCaptures];
-    for (uint32_t k = 0; k < layout.capture_count; ++k)
-      if (layout.captures[k].buffer == b) captures[words++] = {f.xfb_offset + k, layout.captures[k].offset};
+    const XfbBufferPlan& buffer = plan.buffers[b];
+    if (!buffer.used()) continue;
+    const uint32_t stream = buffer.stream, stride = buffer.stride;
+    const uint32_t* const words = batch.vertices.data() + f.xfb_offset;  // the first row's capture words
     std::vector<uint8_t>& data = out.data[b];
     data.resize(size_t(out.primitives[stream]) * out.vertices_per_primitive[stream] * stride);
     uint8_t* at = data.data();
@@ -38,8 +32,8 @@ void capture_transform_feedback(const DrawContext& ctx, const PrimitiveBatch& ba
       const uint32_t n = h.vertex_count;
       const uint32_t first = provoking_last ? (h.provoking + 1) % n : h.provoking;
       for (uint32_t v = 0; v < n; ++v, at += stride) {
-        const uint32_t* row = batch.vertex(batch.slots[size_t(p) * 3 + (first + v) % n], f.stride);
-        for (uint32_t k = 0; k < words; ++k) memcpy(at + captures[k].second, &row[captures[k].first], 4);
+        const uint32_t* row = words + size_t(batch.slots[size_t(p) * 3 + (first + v) % n]) * f.stride;
+        for (const auto& [k, offset] : buffer.captures) memcpy(at + offset, &row[k], 4);
       }
     }
   }

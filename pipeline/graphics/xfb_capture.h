@@ -8,8 +8,8 @@
 
 namespace kiln::exec::gfx {
 
-// The batch's primitives of every stream captured into `out` (the last stage's
-// abi::XfbLayout over the rows' capture words, VertexFormat::xfb_offset): each primitive's
+// The batch's primitives of every stream captured into `out` (the pipeline's XfbPlan over the
+// rows' capture words, VertexFormat::xfb_offset): each primitive's
 // vertices whole, strips as separate primitives, the provoking vertex first (or last in
 // last-vertex mode) with the winding kept.
 void capture_transform_feedback(const DrawContext& ctx, const PrimitiveBatch& batch, XfbBatch& out);
