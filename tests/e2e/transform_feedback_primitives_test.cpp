@@ -92,7 +92,8 @@ TEST_F(TransformFeedbackTest, StripsAreCapturedAsIndependentPrimitives) {
 
 // The same strips in LAST_VERTEX provoking mode with transformFeedbackPreservesProvokingVertex:
 // every primitive ends with its provoking vertex (odd triangles of a strip rotate to
-// v_(i+1), v_i, v_(i+2)).
+// v_(i+1), v_i, v_(i+2)); fans too where the device preserves their provoking vertex (v_0,
+// v_(i+1), v_(i+2)).
 TEST_F(TransformFeedbackTest, ProvokingVertexLastIsWrittenLast) {
   const XfbFeatures needs{.preserves_provoking_vertex = true, .provoking_vertex_last = true};
   REQUIRE_XFB_FEATURES(needs);
@@ -111,6 +112,18 @@ TEST_F(TransformFeedbackTest, ProvokingVertexLastIsWrittenLast) {
   ExpectedBytes want_lines(lines.buffer.size);
   put_primitives(want_lines, 0, kCaptureStride, provoking_vertex_last_order(lines.primitives), put_capture_vertex);
   expect_bytes_eq(lines.buffer, want_lines, "line strips, provoking vertex last");
+
+  // Fans (v_(i+1), v_(i+2), v_0; provoking v_(i+2)) only with transformFeedbackPreservesTriangleFanProvokingVertex.
+  VkPhysicalDeviceProvokingVertexPropertiesEXT provoking{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_PROPERTIES_EXT};
+  VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &provoking};
+  vkGetPhysicalDeviceProperties2(physical_device(), &properties2);
+  REQUIRE_ON_KILN(provoking.transformFeedbackPreservesTriangleFanProvokingVertex,
+                  "transformFeedbackPreservesTriangleFanProvokingVertex");
+  const std::vector<uint32_t> fan_indices{60, 61, 62, 63, kRestart, 64, 65, 66};
+  StripCapture fans = capture_strips(device, xfb(), VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN, 5, 50, fan_indices, true);
+  ExpectedBytes want_fans(fans.buffer.size);
+  put_primitives(want_fans, 0, kCaptureStride, provoking_vertex_last_order(fans.primitives), put_capture_vertex);
+  expect_bytes_eq(fans.buffer, want_fans, "triangle fans, provoking vertex last");
 }
 
 // xfb_values.vert (no Xfb: it cannot be captured) → xfb_tess.tesc (levels 1) → xfb_tess.tese:
