@@ -132,14 +132,18 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
     EXPECT_EQ(vkCreateFramebuffer(d, &fb_info, nullptr, &framebuffer_), VK_SUCCESS);
   }
 
+  // ALL_GRAPHICS does not include the task and mesh stages.
+  const bool mesh = !options.mesh_shader.empty();
+  if (mesh) stages_ |= VK_SHADER_STAGE_MESH_BIT_EXT;
+  if (!options.task_shader.empty()) stages_ |= VK_SHADER_STAGE_TASK_BIT_EXT;
   std::vector<VkDescriptorSetLayoutBinding> layout_bindings;
   for (uint32_t i = 0; i < options.bindings.size(); ++i)
-    layout_bindings.push_back({i, options.bindings[i], 1, VK_SHADER_STAGE_ALL_GRAPHICS, nullptr});
+    layout_bindings.push_back({i, options.bindings[i], 1, stages_, nullptr});
   VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   set_info.bindingCount = static_cast<uint32_t>(layout_bindings.size());
   set_info.pBindings = layout_bindings.data();
   EXPECT_EQ(vkCreateDescriptorSetLayout(d, &set_info, nullptr, &set_layout_), VK_SUCCESS);
-  const VkPushConstantRange push{VK_SHADER_STAGE_ALL_GRAPHICS, 0, options.push_constant_bytes};
+  const VkPushConstantRange push{stages_, 0, options.push_constant_bytes};
   VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   layout_info.setLayoutCount = 1;
   layout_info.pSetLayouts = &set_layout_;
@@ -153,6 +157,8 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
     stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, stage,
                       create_test_shader_module(d, name), "main", nullptr});
   };
+  add_stage(VK_SHADER_STAGE_TASK_BIT_EXT, options.task_shader);
+  add_stage(VK_SHADER_STAGE_MESH_BIT_EXT, options.mesh_shader);
   add_stage(VK_SHADER_STAGE_VERTEX_BIT, options.vertex_shader);
   add_stage(VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, options.tess_control_shader);
   add_stage(VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, options.tess_eval_shader);
@@ -257,8 +263,9 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   info.stageCount = static_cast<uint32_t>(stages.size());
   info.pStages = stages.data();
   info.pTessellationState = options.tess_control_shader.empty() ? nullptr : &tessellation;
-  info.pVertexInputState = &vertex_input;
-  info.pInputAssemblyState = &input_assembly;
+  // The spec has mesh pipelines ignore them: null checks that the driver does.
+  info.pVertexInputState = mesh ? nullptr : &vertex_input;
+  info.pInputAssemblyState = mesh ? nullptr : &input_assembly;
   info.pViewportState = &viewport;
   info.pRasterizationState = &raster;
   info.pMultisampleState = &multisample;

@@ -29,6 +29,11 @@ struct DrawJobOptions {
   std::optional<VkTessellationDomainOrigin> tess_domain_origin;
   // Empty: no geometry shader; otherwise the device must have geometryShader enabled.
   std::string geometry_shader;
+  // VK_EXT_mesh_shader: a mesh shader replaces the vertex stages (vertex_shader, tessellation and
+  // geometry stay empty; vertex input and input assembly state are not given), with an optional
+  // task shader. Descriptors and push constants are then visible to the task and mesh stages too
+  // (DrawJob::stages()).
+  std::string task_shader, mesh_shader;
   uint32_t width = 64, height = 64;
   VkFormat color_format = VK_FORMAT_R8G8B8A8_UNORM;
   uint32_t color_attachment_count = 1;          // all of color_format; Location i writes attachment i
@@ -125,6 +130,8 @@ class DrawJob {
 
   VkResult pipeline_result() const { return pipeline_result_; }
   VkPipelineLayout layout() const { return layout_; }
+  // The stages set 0 and the push constant range are visible to (what vkCmdPushConstants takes).
+  VkShaderStageFlags stages() const { return stages_; }
   // A colour attachment (multisampled when options.samples > 1) and the depth/stencil one, in
   // TRANSFER_SRC_OPTIMAL after draw().
   const Image& color_image(uint32_t attachment = 0) const { return colors_.at(attachment); }
@@ -171,6 +178,7 @@ class DrawJob {
   VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkShaderStageFlags stages_ = VK_SHADER_STAGE_ALL_GRAPHICS;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
   VkResult pipeline_result_ = VK_ERROR_UNKNOWN;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
