@@ -11,6 +11,8 @@ LinkedKernels<CompiledTessControlKernel> linked_tess_control;
 LinkedKernels<CompiledTessEvalKernel> linked_tess_eval;
 LinkedKernels<CompiledGeometryKernel> linked_geometry;
 LinkedKernels<CompiledFragmentKernel> linked_fragment;
+LinkedKernels<CompiledTaskKernel> linked_task;
+LinkedKernels<CompiledMeshKernel> linked_mesh;
 
 // A distinct non-zero variant for fragment kernels (they have no fixed-function key yet).
 constexpr uint64_t kFragmentVariant = 0x6b696c6e66726167ull;  // "klnfrag"
@@ -18,6 +20,8 @@ constexpr uint64_t kFragmentVariant = 0x6b696c6e66726167ull;  // "klnfrag"
 // stage's: this keeps the two apart should one shader module hold both entry points.
 constexpr uint64_t kTessEvalVariant = 0x6b696c6e74657365ull;  // "klntese"
 constexpr uint64_t kGeometryVariant = 0x6b696c6e67656f6dull;  // "klngeom"
+constexpr uint64_t kTaskVariant = 0x6b696c6e7461736bull;      // "klntask"
+constexpr uint64_t kMeshVariant = 0x6b696c6e6d657368ull;      // "klnmesh"
 
 // The key part of what a tessellation kernel reads from the stage before it.
 uint64_t map_hash(const abi::StageOutputMap& map) {
@@ -129,6 +133,47 @@ std::shared_ptr<const CompiledGeometryKernel> compile_geometry_kernel(const Shad
                          return translate_geometry(module, entry, o, context, k->symbol, &k->geometry, err);
                        },
                        [](const CachedKernel& c, CompiledGeometryKernel* k) { k->info = c.geometry; });
+}
+
+namespace {
+
+// A task or mesh kernel: no stage before it to be keyed by.
+template <typename Compiled>
+std::shared_ptr<const Compiled> compile_mesh_shading(LinkedKernels<Compiled>& linked, uint64_t variant,
+                                                     const ShaderSource& source, uint32_t simd_width,
+                                                     const BindingResolver& bindings, uint64_t layout_hash,
+                                                     KernelCache* cache, std::string* error, bool* compile_required) {
+  TranslateOptions options{simd_width, bindings};
+  return compile_stage(linked, source, options, kernel_key(source, simd_width, layout_hash, variant), cache, error,
+                       compile_required,
+                       [](const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& o,
+                          llvm::LLVMContext& context, CachedKernel* k, std::string* err) {
+                         return Compiled::kStage == ShaderStage::Task
+                                    ? translate_task(module, entry, o, context, k->symbol, &k->info, &k->mesh, err)
+                                    : translate_mesh(module, entry, o, context, k->symbol, &k->info, &k->mesh, err);
+                       },
+                       [](const CachedKernel& c, Compiled* k) {
+                         k->info = c.info;
+                         k->mesh = c.mesh;
+                       });
+}
+
+}  // namespace
+
+std::shared_ptr<const CompiledTaskKernel> compile_task_kernel(const ShaderSource& source, uint32_t simd_width,
+                                                              const BindingResolver& bindings, uint64_t layout_hash,
+                                                              KernelCache* cache, std::string* error,
+                                                              bool* compile_required) {
+  return compile_mesh_shading(linked_task, kTaskVariant, source, simd_width, bindings, layout_hash, cache, error,
+                              compile_required);
+}
+
+std::shared_ptr<const CompiledMeshKernel> compile_mesh_kernel(const ShaderSource& source, uint32_t simd_width,
+                                                              const BindingResolver& bindings, uint64_t layout_hash,
+                                                              KernelCache* cache, std::string* error,
+                                                              bool* compile_required) {
+  return compile_mesh_shading(linked_mesh, kMeshVariant, source, simd_width, bindings, layout_hash, cache, error,
+                              compile_required);
 }
 
 std::shared_ptr<const CompiledFragmentKernel> compile_fragment_kernel(const ShaderSource& source, uint32_t simd_width,

@@ -53,6 +53,22 @@ struct CompiledFragmentKernel {
   abi::FragmentInterface interface;
 };
 
+// Task and mesh kernels: compute kernels of a graphics pipeline (docs/design/mesh-shading.md).
+struct CompiledTaskKernel {
+  static constexpr ShaderStage kStage = ShaderStage::Task;
+  abi::ComputeKernelFn function = nullptr;
+  uint32_t simd_width = 8;
+  ComputeKernelInfo info;
+  MeshInfo mesh;  // the payload's place
+};
+struct CompiledMeshKernel {
+  static constexpr ShaderStage kStage = ShaderStage::Mesh;
+  abi::ComputeKernelFn function = nullptr;
+  uint32_t simd_width = 8;
+  ComputeKernelInfo info;
+  MeshInfo mesh;
+};
+
 // As compile_compute_kernel (compiler/compute_compiler.h): nullptr and a one-line `error` naming
 // the instruction when the shader cannot be compiled; `compile_required` for
 // FAIL_ON_PIPELINE_COMPILE_REQUIRED.
@@ -81,6 +97,15 @@ std::shared_ptr<const CompiledGeometryKernel> compile_geometry_kernel(const Shad
                                                                       const BindingResolver& bindings, uint64_t layout_hash,
                                                                       KernelCache* cache, std::string* error,
                                                                       bool* compile_required = nullptr);
+
+std::shared_ptr<const CompiledTaskKernel> compile_task_kernel(const ShaderSource& source, uint32_t simd_width,
+                                                              const BindingResolver& bindings, uint64_t layout_hash,
+                                                              KernelCache* cache, std::string* error,
+                                                              bool* compile_required = nullptr);
+std::shared_ptr<const CompiledMeshKernel> compile_mesh_kernel(const ShaderSource& source, uint32_t simd_width,
+                                                              const BindingResolver& bindings, uint64_t layout_hash,
+                                                              KernelCache* cache, std::string* error,
+                                                              bool* compile_required = nullptr);
 
 std::shared_ptr<const CompiledFragmentKernel> compile_fragment_kernel(const ShaderSource& source, uint32_t simd_width,
                                                                       const BindingResolver& bindings, uint64_t layout_hash,

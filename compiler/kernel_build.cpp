@@ -17,22 +17,11 @@
 namespace kiln::compiler {
 namespace {
 
-// The stages the translator has an emitter for.
-bool translatable(ShaderStage stage) {
-  return stage == ShaderStage::Vertex || stage == ShaderStage::TessellationControl ||
-         stage == ShaderStage::TessellationEvaluation || stage == ShaderStage::Geometry || stage == ShaderStage::Fragment ||
-         stage == ShaderStage::Compute;
-}
-
 // SPIR-V → object code: the expensive path that a cache hit skips.
 std::shared_ptr<const CachedKernel> build(const ShaderSource& source, uint32_t simd_width, uint64_t key,
                                           const StageTranslator& translate, std::string* error) {
   const char* stage = stage_suffix(source.stage);
   const spv::ExecutionModel model = spirv::execution_model_of(source.stage);
-  if (!translatable(source.stage)) {
-    *error = std::string(stage) + " shaders are not supported";
-    return nullptr;
-  }
   double phase_start = thread_cpu_ms();
   FrontResult front = prepare_spirv(source, kKilnLayoutSupport);
   const double front_ms = thread_cpu_ms() - phase_start;

@@ -1,11 +1,12 @@
 #include "compiler/kernel_cache.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace kiln::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '1', '4'};
+constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '1', '5'};
 
 class Writer {
  public:
@@ -135,6 +136,54 @@ void for_each_address(Map& map, Fn&& fn) {
   for (auto& a : map.cull_distance) fn(a);
 }
 
+void write_mesh(Writer& w, const MeshInfo& m) {
+  for (uint32_t v : {m.payload_offset, m.payload_bytes, uint32_t(m.output), m.max_vertices, m.max_primitives}) w.u32(v);
+  write_vertex_outputs(w, m.outputs);
+  w.u32(uint32_t(m.words.size()));
+  for (const MeshOutputWord& word : m.words) {
+    w.u32(uint32_t(word.offset));
+    w.u32(word.stride);
+    w.u32(word.per_primitive ? 1 : 0);
+  }
+  for (const abi::StageOutputAddress& a : {m.indices, m.cull}) {
+    w.u32(uint32_t(a.offset));
+    w.u32(a.stride);
+  }
+}
+
+// Every place must lie inside the workgroup's shared memory for every element the engine reads.
+bool read_mesh(Reader& r, uint32_t shared_bytes, MeshInfo* m) {
+  m->payload_offset = r.u32();
+  m->payload_bytes = r.u32();
+  const uint32_t output = r.u32();
+  m->max_vertices = r.u32();
+  m->max_primitives = r.u32();
+  if (output > 3 || m->max_vertices > abi::kMaxMeshOutputVertices || m->max_primitives > abi::kMaxMeshOutputPrimitives ||
+      m->payload_bytes > abi::kMaxTaskPayloadBytes || uint64_t{m->payload_offset} + m->payload_bytes > shared_bytes ||
+      !read_vertex_outputs(r, &m->outputs))
+    return false;
+  m->output = uint8_t(output);
+  const uint32_t words = r.u32();
+  if (words != m->outputs.slot_count * 4) return false;
+  auto inside = [&](const abi::StageOutputAddress& a, uint32_t elements, uint32_t bytes) {
+    return a.offset < 0 || elements == 0 ||
+           uint64_t(a.offset) + uint64_t{a.stride} * (elements - 1) + bytes <= shared_bytes;
+  };
+  m->words.resize(words);
+  for (MeshOutputWord& word : m->words) {
+    word.offset = int32_t(r.u32());
+    word.stride = r.u32();
+    word.per_primitive = r.u32() != 0;
+    if (!inside({word.offset, word.stride}, word.per_primitive ? m->max_primitives : m->max_vertices, 4)) return false;
+  }
+  for (abi::StageOutputAddress* a : {&m->indices, &m->cull}) {
+    a->offset = int32_t(r.u32());
+    a->stride = r.u32();
+  }
+  return r.ok() && inside(m->indices, m->max_primitives, 4 * std::max<uint32_t>(output, 1)) &&
+         inside(m->cull, m->max_primitives, 4);
+}
+
 // The stage-specific part of an entry, field by field (no raw struct bytes: a damaged cache must
 // not produce out-of-range enums or bools).
 void write_stage(Writer& w, const CachedKernel& k) {
@@ -157,6 +206,8 @@ void write_stage(Writer& w, const CachedKernel& k) {
     const abi::GeometryModes& g = k.geometry.modes;
     for (uint32_t v : {uint32_t(g.input_vertices), uint32_t(g.output), uint32_t(g.invocations), g.output_vertices}) w.u32(v);
     write_vertex_outputs(w, k.geometry.outputs);
+  } else if (k.stage == ShaderStage::Task || k.stage == ShaderStage::Mesh) {
+    write_mesh(w, k.mesh);
   } else if (k.stage == ShaderStage::Fragment) {
     const abi::FragmentInterface& f = k.fragment;
     w.u32(f.input_location_mask);
@@ -213,6 +264,7 @@ bool read_stage(Reader& r, CachedKernel* k) {
     g.invocations = uint8_t(invocations);
     return read_vertex_outputs(r, &k->geometry.outputs);
   }
+  if (k->stage == ShaderStage::Task || k->stage == ShaderStage::Mesh) return read_mesh(r, k->info.shared_memory_bytes, &k->mesh);
   if (k->stage == ShaderStage::Fragment) {
     abi::FragmentInterface& f = k->fragment;
     f.input_location_mask = r.u32();

@@ -29,6 +29,7 @@ struct CachedKernel {
   TessControlInfo tess_control;
   TessEvalInfo tess_eval;
   GeometryInfo geometry;
+  MeshInfo mesh;  // task and mesh kernels (with `info`)
   abi::FragmentInterface fragment;
   std::vector<char> object;  // host object code from Jit::compile_to_object
 };

@@ -47,6 +47,7 @@ void apply_decoration(Decorations& d, spv::Decoration decoration, std::span<cons
     case spv::Decoration::Centroid: d.centroid = true; break;
     case spv::Decoration::Sample: d.sample = true; break;
     case spv::Decoration::Patch: d.patch = true; break;
+    case spv::Decoration::PerPrimitiveEXT: d.per_primitive = true; break;
     case spv::Decoration::NonWritable: d.non_writable = true; break;
     case spv::Decoration::NonReadable: d.non_readable = true; break;
     case spv::Decoration::Coherent: d.coherent = true; break;
@@ -378,6 +379,7 @@ std::optional<Module> Module::parse(std::span<const uint32_t> words, std::string
       case spv::Op::OpKill:
       case spv::Op::OpTerminateInvocation:
       case spv::Op::OpUnreachable:
+      case spv::Op::OpEmitMeshTasksEXT:
         if (!current_block) return fail(inst.word_offset, "terminator outside a block");
         current_block->terminator = inst;
         current_block = nullptr;

@@ -68,6 +68,7 @@ struct Decorations {
   std::optional<spv::BuiltIn> builtin;
   std::optional<spv::FPRoundingMode> rounding;  // FPRoundingMode on a conversion result
   bool flat = false, no_perspective = false, centroid = false, sample = false, patch = false;
+  bool per_primitive = false;  // PerPrimitiveEXT: a mesh shader output (fragment input) per primitive, not per vertex
   bool non_writable = false, non_readable = false, coherent = false, volatile_ = false, restrict_ = false;
   bool no_contraction = false, relaxed_precision = false, non_uniform = false;
 };

@@ -114,7 +114,7 @@ class InterfaceWalker {
           const spirv::Decorations& md = m_.member_decorations(type, i);
           if (md.location) next = *md.location;
           InterfaceLeaf member_style = style;
-          member_style.flat |= md.flat;
+          member_style.flat |= md.flat || md.per_primitive;
           member_style.no_perspective |= md.no_perspective;
           member_style.centroid |= md.centroid;
           member_style.sample |= md.sample;
@@ -189,8 +189,13 @@ class InterfaceWalker {
 // variable other than an access chain with a constant member index counts as all members.
 std::unordered_map<Id, uint64_t> accessed_output_members(const Translator& t) {
   std::unordered_map<Id, uint64_t> used;
+  // A mesh shader's outputs are arrays of blocks: the member is the access chain's second index.
+  std::unordered_map<Id, size_t> member_index;
   for (const auto& [id, var] : t.m.variables())
-    if (var.storage_class == spv::StorageClass::Output) used.emplace(id, 0);
+    if (var.storage_class == spv::StorageClass::Output) {
+      used.emplace(id, 0);
+      member_index[id] = is_arrayed_interface(t.entry.model, false) ? 2 : 1;
+    }
   std::vector<Id> pending{t.entry.function};
   std::set<Id> seen{t.entry.function};
   auto scan = [&](const spirv::Instruction& inst) {
@@ -199,7 +204,8 @@ std::unordered_map<Id, uint64_t> accessed_output_members(const Translator& t) {
       auto it = used.find(inst.operands[i]);
       if (it == used.end()) continue;
       std::optional<uint64_t> member;
-      if (chain && i == 0 && inst.operands.size() > 1) member = t.m.constant_uint(inst.operands[1]);
+      const size_t at = member_index.at(inst.operands[i]);
+      if (chain && i == 0 && inst.operands.size() > at) member = t.m.constant_uint(inst.operands[at]);
       it->second |= member && *member < 64 ? uint64_t{1} << *member : ~uint64_t{0};
     }
     if (inst.opcode == spv::Op::OpFunctionCall && !inst.operands.empty() && seen.insert(inst.operands[0]).second)
@@ -265,6 +271,12 @@ void assign_xfb(const spirv::Module& m, const spirv::Decorations& d, Id type, In
 
 }  // namespace
 
+bool first_member_per_primitive(const spirv::Module& m, Id type) {
+  while (m.type(type).kind == spirv::TypeKind::Array) type = m.type(type).element;
+  const spirv::Type& t = m.type(type);
+  return t.kind == spirv::TypeKind::Struct && !t.members.empty() && m.member_decorations(type, 0).per_primitive;
+}
+
 bool is_patch_variable(const spirv::Module& m, Id id) {
   const spirv::Decorations& d = m.decorations(id);
   if (d.patch || d.builtin == spv::BuiltIn::TessLevelOuter || d.builtin == spv::BuiltIn::TessLevelInner) return true;
@@ -277,6 +289,7 @@ bool is_patch_variable(const spirv::Module& m, Id id) {
 bool is_arrayed_interface(spv::ExecutionModel model, bool input) {
   switch (model) {
     case spv::ExecutionModel::TessellationControl: return true;
+    case spv::ExecutionModel::MeshEXT: return !input;  // per vertex or per primitive
     case spv::ExecutionModel::TessellationEvaluation:
     case spv::ExecutionModel::Geometry: return input;
     default: return false;
@@ -298,6 +311,7 @@ bool interface_variables(const Translator& t, bool input, std::vector<InterfaceV
     v.pointee = t.m.type(var->type).element;
     const spirv::Decorations& d = t.m.decorations(id);
     v.patch = is_patch_variable(t.m, id);
+    v.per_primitive = d.per_primitive || first_member_per_primitive(t.m, t.m.type(var->type).element);
     if (!v.patch && is_arrayed_interface(t.entry.model, input)) {
       if (t.m.type(v.pointee).kind != spirv::TypeKind::Array) {
         *error = "a per-vertex interface variable of this stage is not an array";
@@ -309,7 +323,8 @@ bool interface_variables(const Translator& t, bool input, std::vector<InterfaceV
     const Id one = v.vertices ? v.element : v.pointee;  // one vertex's part
     const spirv::Type& pt = t.m.type(one);
     // Which output members the shader uses is known for a vertex's own outputs only.
-    const uint64_t used = input || v.vertices ? ~uint64_t{0} : accessed.at(id);
+    const bool mesh_outputs = !input && t.entry.model == spv::ExecutionModel::MeshEXT;
+    const uint64_t used = input || (v.vertices && !mesh_outputs) ? ~uint64_t{0} : accessed.at(id);
     if (d.builtin) {
       walker.builtin_leaves(one, *d.builtin, &v.leaves);
       if (!used)
@@ -329,7 +344,7 @@ bool interface_variables(const Translator& t, bool input, std::vector<InterfaceV
         return false;
       }
       InterfaceLeaf style;
-      style.flat = d.flat;
+      style.flat = d.flat || d.per_primitive;  // a fragment shader's per-primitive input: one value per primitive
       style.no_perspective = d.no_perspective;
       style.centroid = d.centroid;
       style.sample = d.sample;
@@ -350,6 +365,19 @@ bool interface_variables(const Translator& t, bool input, std::vector<InterfaceV
   return true;
 }
 
+bool is_mesh_primitive_control(spv::BuiltIn builtin) {
+  switch (builtin) {
+    case spv::BuiltIn::PrimitivePointIndicesEXT:
+    case spv::BuiltIn::PrimitiveLineIndicesEXT:
+    case spv::BuiltIn::PrimitiveTriangleIndicesEXT:
+    case spv::BuiltIn::CullPrimitiveEXT:
+    case spv::BuiltIn::PrimitiveShadingRateKHR:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& outputs, abi::VertexOutputLayout* layout,
                          std::vector<std::vector<std::pair<uint32_t, uint32_t>>>* slots) {
   uint32_t location_mask = 0, clip = 0, cull = 0;
@@ -365,12 +393,18 @@ bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& ou
         case spv::BuiltIn::CullDistance: cull = std::max(cull, leaf.component + 1); break;
         case spv::BuiltIn::Layer: layer = true; break;
         case spv::BuiltIn::ViewportIndex: viewport = true; break;
-        case spv::BuiltIn::PrimitiveId:  // a geometry shader's per-primitive output
-          if (t.entry.model != spv::ExecutionModel::Geometry) {
-            t.error_ = "PrimitiveId is an output of geometry shaders only";
+        case spv::BuiltIn::PrimitiveId:  // a geometry or mesh shader's per-primitive output
+          if (t.entry.model != spv::ExecutionModel::Geometry && t.entry.model != spv::ExecutionModel::MeshEXT) {
+            t.error_ = "PrimitiveId is an output of geometry and mesh shaders only";
             return false;
           }
           primitive_id = true;
+          break;
+        case spv::BuiltIn::PrimitivePointIndicesEXT:  // mesh shaders: not vertex record words
+        case spv::BuiltIn::PrimitiveLineIndicesEXT:
+        case spv::BuiltIn::PrimitiveTriangleIndicesEXT:
+        case spv::BuiltIn::CullPrimitiveEXT:
+        case spv::BuiltIn::PrimitiveShadingRateKHR:
           break;
         default:
           t.error_ = "vertex output built-in " + std::to_string(static_cast<unsigned>(leaf.builtin)) + " is not supported";
@@ -403,7 +437,7 @@ bool vertex_output_slots(Translator& t, const std::vector<InterfaceVariable>& ou
     auto& out = slots->emplace_back();
     for (const InterfaceLeaf& leaf : v.leaves) {
       const uint32_t k = leaf.component;
-      if (!leaf.accessed) {
+      if (!leaf.accessed || is_mesh_primitive_control(leaf.builtin)) {
         out.emplace_back(kNoSlot, 0);
         continue;
       }

@@ -22,6 +22,14 @@ bool is_arrayed_interface(spv::ExecutionModel model, bool input);
 // `patch` block (glslang decorates the block's members Patch, not the variable).
 bool is_patch_variable(const spirv::Module& m, Id id);
 
+// Whether the first member of the block `type` (or of its arrays' element) is PerPrimitiveEXT:
+// glslang decorates the members of gl_MeshPerPrimitiveEXT, not the variable.
+bool first_member_per_primitive(const spirv::Module& m, Id type);
+
+// A mesh shader output built-in that is not a vertex record word: primitive indices, culling,
+// shading rate (the engine reads them from the workgroup's memory itself).
+bool is_mesh_primitive_control(spv::BuiltIn builtin);
+
 // The stage's Input (`input` true) or Output variables with their leaves. Inputs the stage reads
 // in place (built-ins such as VertexIndex) are left out (Translator::is_stage_io_variable).
 bool interface_variables(const Translator& t, bool input, std::vector<InterfaceVariable>* out, std::string* error);

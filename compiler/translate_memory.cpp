@@ -311,25 +311,25 @@ bool Translator::setup_variables() {
         pointers_[id] = buffer_pointer(*this, pointee, splat(base), splat(b.getInt64(abi::kMaxPushConstantBytes)));
         return true;
       }
-      case spv::StorageClass::Workgroup: {
-        const uint32_t size = spirv::type_size(m, pointee);
-        shared_bytes_ = (shared_bytes_ + 15) / 16 * 16;
-        const uint32_t offset = shared_bytes_;
-        shared_bytes_ += size;
-        llvm::Value* shared = b.CreateLoad(
-            b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), invocation, offsetof(abi::ComputeInvocation, shared_memory)));
-        llvm::Value* base = splat(b.CreatePtrToInt(b.CreateConstGEP1_64(b.getInt8Ty(), shared, offset), i64));
-        Pointer p;
-        p.pointee = pointee;
-        p.addr = p.lo = base;
-        p.hi = b.CreateAdd(base, splat(b.getInt64(size)));
-        pointers_[id] = p;
+      case spv::StorageClass::Workgroup:
+        shared_variable(id, pointee);
         return true;
-      }
+      case spv::StorageClass::TaskPayloadWorkgroupEXT:
+        if (!mesh_shading()) {
+          error_ = "a task payload outside task and mesh shaders";
+          return false;
+        }
+        mesh_.payload_offset = shared_variable(id, pointee);
+        mesh_.payload_bytes = spirv::type_size(m, pointee);
+        return true;
       case spv::StorageClass::Private:
       case spv::StorageClass::Function:
         return private_variable(id, var, pointee);
       case spv::StorageClass::Output:
+        if (entry.model == spv::ExecutionModel::MeshEXT) {  // the workgroup's outputs: shared memory
+          shared_variable(id, pointee);
+          return true;
+        }
         if (!graphics()) {
           error_ = "outputs are not supported in this stage";
           return false;
@@ -547,6 +547,10 @@ static llvm::Value* load_builtin(Translator& t, spv::BuiltIn builtin, uint32_t c
     case spv::BuiltIn::NumWorkgroups:
       return t.splat(field(t.dispatch, offsetof(abi::ComputeDispatchContext, workgroup_count) + 4 * component));
     case spv::BuiltIn::WorkgroupSize: return t.splat(b.getInt32(size[component]));
+    case spv::BuiltIn::DrawIndex:  // task and mesh shaders
+      return t.splat(field(t.dispatch, offsetof(abi::ComputeDispatchContext, draw_index)));
+    case spv::BuiltIn::ViewIndex:
+      return t.splat(field(t.dispatch, offsetof(abi::ComputeDispatchContext, view_index)));
     case spv::BuiltIn::GlobalInvocationId: {
       llvm::Value* group = field(t.invocation, offsetof(abi::ComputeInvocation, workgroup_id) + 4 * component);
       return b.CreateAdd(t.splat(b.CreateMul(group, b.getInt32(size[component]))), local_id(component));

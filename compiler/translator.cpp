@@ -355,6 +355,9 @@ bool Translator::terminator(const spirv::Function& f, size_t index) {
     case spv::Op::OpTerminateInvocation:
       note_discard();
       return true;
+    case spv::Op::OpEmitMeshTasksEXT:
+      emit_mesh_tasks(t);
+      return true;  // ends the invocation
     case spv::Op::OpReturn:
     case spv::Op::OpReturnValue:
     case spv::Op::OpUnreachable:
@@ -570,6 +573,7 @@ std::unique_ptr<llvm::Module> Translator::run(std::string* error) {
         builder_.getInt8Ty(), invocation, offsetof(abi::ComputeInvocation, subgroup_id)));
     llvm::Value* local_index = builder_.CreateAdd(splat(builder_.CreateMul(subgroup, builder_.getInt32(width()))), lane_index());
     mask_ = builder_.CreateICmpULT(local_index, splat(builder_.getInt32(invocations)));
+    if (mesh_shading()) shared_bytes_ = abi::kMeshHeaderBytes;  // shared memory starts with the MeshHeader
   }
   entry_mask_ = mask_;
 

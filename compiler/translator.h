@@ -97,4 +97,28 @@ std::unique_ptr<llvm::Module> translate_geometry(const spirv::Module& module, co
                                                  const TranslateOptions& options, llvm::LLVMContext& context,
                                                  const std::string& symbol, GeometryInfo* info, std::string* error);
 
+// What the engine needs of a task or mesh kernel besides its compute info (translate_mesh.cpp):
+// where the workgroup left what it hands on in its shared memory (common/abi/kernel_abi.h,
+// "Task and mesh kernels"). A mesh workgroup's vertex records use `outputs`' slots like a vertex
+// kernel's; each record word is read from a per-vertex or a per-primitive output array.
+using MeshOutputWord = abi::MeshOutputWord;
+struct MeshInfo {
+  uint32_t payload_offset = 0, payload_bytes = 0;  // the TaskPayloadWorkgroupEXT variable (task and mesh)
+  // Mesh kernels only.
+  uint8_t output = 0;  // 1 OutputPoints, 2 OutputLinesEXT, 3 OutputTrianglesEXT
+  uint32_t max_vertices = 0, max_primitives = 0;  // OutputVertices, OutputPrimitivesEXT
+  abi::VertexOutputLayout outputs;
+  std::vector<MeshOutputWord> words;  // outputs.slot_count * 4, record word order
+  abi::StageOutputAddress indices;    // Primitive{Point,Line,Triangle}IndicesEXT: `output` uint32 per element
+  abi::StageOutputAddress cull;       // CullPrimitiveEXT (offset -1: no primitive is culled)
+};
+std::unique_ptr<llvm::Module> translate_task(const spirv::Module& module, const spirv::EntryPoint& entry,
+                                             const TranslateOptions& options, llvm::LLVMContext& context,
+                                             const std::string& symbol, ComputeKernelInfo* info, MeshInfo* mesh,
+                                             std::string* error);
+std::unique_ptr<llvm::Module> translate_mesh(const spirv::Module& module, const spirv::EntryPoint& entry,
+                                             const TranslateOptions& options, llvm::LLVMContext& context,
+                                             const std::string& symbol, ComputeKernelInfo* info, MeshInfo* mesh,
+                                             std::string* error);
+
 }  // namespace kiln::compiler

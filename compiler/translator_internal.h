@@ -108,6 +108,7 @@ struct InterfaceVariable {
   uint32_t vertices = 0;  // 0: not arrayed
   Id element = 0;
   bool patch = false;     // a Patch variable or a tessellation level
+  bool per_primitive = false;  // PerPrimitiveEXT (mesh outputs): one element per primitive
   // Outputs: XfbStride of each transform feedback buffer the variable's leaves are captured in (0: none).
   uint32_t xfb_stride[abi::kMaxXfbBuffers] = {};
 };
@@ -216,6 +217,18 @@ class Translator {
   bool geometry_instruction(const spirv::Instruction& inst, bool* handled);
   abi::GeometryModes geometry_modes() const;
 
+  // --- translate_mesh.cpp ---
+  bool mesh_shading() const {
+    return entry.model == spv::ExecutionModel::TaskEXT || entry.model == spv::ExecutionModel::MeshEXT;
+  }
+  // A variable in the workgroup's shared memory (Workgroup, TaskPayloadWorkgroupEXT, a mesh
+  // kernel's outputs); returns its offset there.
+  uint32_t shared_variable(Id id, Id pointee);
+  // OpSetMeshOutputsEXT and the OpEmitMeshTasksEXT terminator: the MeshHeader's fields.
+  bool mesh_instruction(const spirv::Instruction& inst, bool* handled);
+  void emit_mesh_tasks(const spirv::Instruction& inst);
+  bool mesh_outputs(MeshInfo* info);  // where the outputs are (after translation)
+
   // --- translate_sample.cpp ---
   bool sample_instruction(const spirv::Instruction& inst, bool* handled);
   // Fetch coordinates of subpassLoad(offset) in a fragment kernel: (FragCoord.xy + offset, Layer).
@@ -259,7 +272,8 @@ class Translator {
   ComputeKernelInfo info_;
   std::string error_;
   uint32_t shared_bytes_ = 0;
-  std::unordered_map<Id, uint32_t> shared_offsets_;  // Workgroup variables → offset in shared memory
+  std::unordered_map<Id, uint32_t> shared_offsets_;  // shared-memory variables → offset in shared memory
+  MeshInfo mesh_;                                    // task and mesh kernels: the payload's place
   std::unordered_map<Id, Pointer> pointers_;
   std::unordered_map<Id, Value> values_;
   std::unordered_map<Id, Id> value_types_;           // result id → its SPIR-V type

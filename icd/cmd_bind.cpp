@@ -45,5 +45,6 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdPushConstants(VkCommandBuffer comm
     return;
   }
   if (stages & VK_SHADER_STAGE_COMPUTE_BIT) memcpy(cb->compute.resources.push_constants + offset, pValues, size);
-  if (stages & VK_SHADER_STAGE_ALL_GRAPHICS) memcpy(cb->graphics.resources.push_constants + offset, pValues, size);
+  if (stages & (VK_SHADER_STAGE_ALL_GRAPHICS | VK_SHADER_STAGE_TASK_BIT_EXT | VK_SHADER_STAGE_MESH_BIT_EXT))
+    memcpy(cb->graphics.resources.push_constants + offset, pValues, size);
 }

@@ -150,13 +150,19 @@ const T& strided(const T* base, uint32_t stride, uint32_t i) {
   return *reinterpret_cast<const T*>(reinterpret_cast<const uint8_t*>(base) + uint64_t{stride} * i);
 }
 
+// What an indirect record draws: vertices, indexed vertices or mesh-task workgroups.
+enum class IndirectKind { Vertices, Indexed, MeshTasks };
+
 // Indirect forms: `draw_count` records of `record_bytes`, `stride` apart, must lie in the buffer.
-void record_indirect(VkCommandBuffer handle, const char* api, bool indexed, VkBuffer buffer, VkDeviceSize offset,
+void record_indirect(VkCommandBuffer handle, const char* api, IndirectKind kind, VkBuffer buffer, VkDeviceSize offset,
                      uint32_t draw_count, uint32_t stride, VkBuffer count_buffer, VkDeviceSize count_offset) {
   CommandBuffer* cb = command_buffer_of(handle);
   if (draw_count == 0) return;
   const auto* b = from_handle<mem::Buffer>(buffer);
-  const VkDeviceSize record_bytes = indexed ? sizeof(VkDrawIndexedIndirectCommand) : sizeof(VkDrawIndirectCommand);
+  const bool indexed = kind == IndirectKind::Indexed;
+  const VkDeviceSize record_bytes = kind == IndirectKind::MeshTasks ? sizeof(VkDrawMeshTasksIndirectCommandEXT)
+                                    : indexed                        ? sizeof(VkDrawIndexedIndirectCommand)
+                                                                     : sizeof(VkDrawIndirectCommand);
   const VkDeviceSize span = VkDeviceSize{draw_count - 1} * stride + record_bytes;
   if (!b || !b->data || offset % 4 || (draw_count > 1 && (stride % 4 || stride < record_bytes)) || offset > b->size ||
       b->size - offset < span) {
@@ -172,6 +178,7 @@ void record_indirect(VkCommandBuffer handle, const char* api, bool indexed, VkBu
   if (!capture_draw(cb, api, &draw)) return;
   if (indexed && !capture_index_buffer(cb, api, &draw)) return;
   exec::DrawCmd* cmd = append_draw(cb, draw);
+  cmd->mesh_tasks = kind == IndirectKind::MeshTasks;
   cmd->indirect_buffer = b;
   cmd->indirect_offset = offset;
   cmd->draw_count = draw_count;
@@ -241,24 +248,24 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDrawMultiIndexedEXT(VkCommandBuffe
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
                                                            uint32_t drawCount, uint32_t stride) {
-  record_indirect(cb, "vkCmdDrawIndirect", false, buffer, offset, drawCount, stride, VK_NULL_HANDLE, 0);
+  record_indirect(cb, "vkCmdDrawIndirect", IndirectKind::Vertices, buffer, offset, drawCount, stride, VK_NULL_HANDLE, 0);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
                                                                   uint32_t drawCount, uint32_t stride) {
-  record_indirect(cb, "vkCmdDrawIndexedIndirect", true, buffer, offset, drawCount, stride, VK_NULL_HANDLE, 0);
+  record_indirect(cb, "vkCmdDrawIndexedIndirect", IndirectKind::Indexed, buffer, offset, drawCount, stride, VK_NULL_HANDLE, 0);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDrawIndirectCount(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
                                                                 VkBuffer countBuffer, VkDeviceSize countBufferOffset,
                                                                 uint32_t maxDrawCount, uint32_t stride) {
-  record_indirect(cb, "vkCmdDrawIndirectCount", false, buffer, offset, maxDrawCount, stride, countBuffer, countBufferOffset);
+  record_indirect(cb, "vkCmdDrawIndirectCount", IndirectKind::Vertices, buffer, offset, maxDrawCount, stride, countBuffer, countBufferOffset);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDrawIndexedIndirectCount(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
                                                                        VkBuffer countBuffer, VkDeviceSize countBufferOffset,
                                                                        uint32_t maxDrawCount, uint32_t stride) {
-  record_indirect(cb, "vkCmdDrawIndexedIndirectCount", true, buffer, offset, maxDrawCount, stride, countBuffer,
+  record_indirect(cb, "vkCmdDrawIndexedIndirectCount", IndirectKind::Indexed, buffer, offset, maxDrawCount, stride, countBuffer,
                   countBufferOffset);
 }
 
@@ -285,4 +292,35 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDrawIndirectByteCountEXT(VkCommand
   cmd->byte_count_buffer_offset = counterBufferOffset;
   cmd->byte_count_offset = counterOffset;
   cmd->byte_count_stride = vertexStride;
+}
+
+// VK_EXT_mesh_shader (docs/design/mesh-shading.md): a grid of task workgroups, or of mesh
+// workgroups when the pipeline has no task shader.
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDrawMeshTasksEXT(VkCommandBuffer handle, uint32_t groupCountX,
+                                                              uint32_t groupCountY, uint32_t groupCountZ) {
+  CommandBuffer* cb = command_buffer_of(handle);
+  if (uint64_t{groupCountX} * groupCountY * groupCountZ == 0) return;
+  exec::DrawCmd draw{};
+  if (!capture_draw(cb, "vkCmdDrawMeshTasksEXT", &draw)) return;
+  exec::DrawCmd* cmd = append_draw(cb, draw);
+  cmd->mesh_tasks = true;
+  cmd->groups[0] = groupCountX;
+  cmd->groups[1] = groupCountY;
+  cmd->groups[2] = groupCountZ;
+  cmd->draw_count = 1;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDrawMeshTasksIndirectEXT(VkCommandBuffer cb, VkBuffer buffer,
+                                                                      VkDeviceSize offset, uint32_t drawCount,
+                                                                      uint32_t stride) {
+  record_indirect(cb, "vkCmdDrawMeshTasksIndirectEXT", IndirectKind::MeshTasks, buffer, offset, drawCount, stride,
+                  VK_NULL_HANDLE, 0);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdDrawMeshTasksIndirectCountEXT(VkCommandBuffer cb, VkBuffer buffer,
+                                                                           VkDeviceSize offset, VkBuffer countBuffer,
+                                                                           VkDeviceSize countBufferOffset,
+                                                                           uint32_t maxDrawCount, uint32_t stride) {
+  record_indirect(cb, "vkCmdDrawMeshTasksIndirectCountEXT", IndirectKind::MeshTasks, buffer, offset, maxDrawCount, stride,
+                  countBuffer, countBufferOffset);
 }

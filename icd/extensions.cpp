@@ -122,6 +122,8 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       // Capture from the last pre-rasterization stage into 4 buffers of 4 streams, in API order
       // (pipeline/graphics/xfb_capture.cpp, pipeline/xfb_state.cpp; docs/design/transform-feedback.md).
       ext(VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME, VK_EXT_TRANSFORM_FEEDBACK_SPEC_VERSION),
+      // Task and mesh shaders (docs/design/mesh-shading.md).
+      ext(VK_EXT_MESH_SHADER_EXTENSION_NAME, VK_EXT_MESH_SHADER_SPEC_VERSION),
       // Draws, dispatches and vkCmdClearAttachments discarded by a buffer's value
       // (icd/cmd_conditional_rendering.cpp).
       ext(VK_EXT_CONDITIONAL_RENDERING_EXTENSION_NAME, VK_EXT_CONDITIONAL_RENDERING_SPEC_VERSION),

@@ -62,11 +62,15 @@ const char* parse_fixed_function(const VkGraphicsPipelineCreateInfo& info, Graph
       g->dynamic_mask |= bit;
     }
   }
-  if (const auto* ia = info.pInputAssemblyState) {
+  // Mesh pipelines ignore the vertex input, input assembly and tessellation states (the pointers
+  // may be anything).
+  bool mesh = false;
+  for (uint32_t i = 0; i < info.stageCount; ++i) mesh |= info.pStages[i].stage == VK_SHADER_STAGE_MESH_BIT_EXT;
+  if (const auto* ia = info.pInputAssemblyState; ia && !mesh) {
     st.input_assembly.topology = ia->topology;
     st.input_assembly.primitive_restart = ia->primitiveRestartEnable;
   }
-  if (const auto* ts = info.pTessellationState) st.input_assembly.patch_control_points = ts->patchControlPoints;
+  if (const auto* ts = info.pTessellationState; ts && !mesh) st.input_assembly.patch_control_points = ts->patchControlPoints;
   if (const auto* rs = info.pRasterizationState) {
     exec::RasterizationState& r = st.rasterization;
     r.rasterizer_discard = rs->rasterizerDiscardEnable;
@@ -256,6 +260,58 @@ VkResult compile_geometry(const VkPipelineShaderStageCreateInfo& stage, const co
   return VK_SUCCESS;
 }
 
+// The task kernel (optional) and the mesh kernel, as the engine runs them
+// (docs/design/mesh-shading.md).
+VkResult compile_mesh_shading(const VkPipelineShaderStageCreateInfo* task_stage, const VkPipelineShaderStageCreateInfo& mesh_stage,
+                              const compiler::BindingResolver& bindings, uint64_t layout_hash,
+                              compiler::KernelCache* kernels, bool must_not_compile, GraphicsPipelinePart* g) {
+  bool compile_required = false;
+  std::string error;
+  compiler::ShaderSource source;
+  auto shading_kernel = [](const auto& compiled) {
+    exec::MeshShadingKernel k;
+    k.kernel.function = compiled.function;
+    k.kernel.simd_width = compiled.simd_width;
+    for (int i = 0; i < 3; ++i) k.kernel.local_size[i] = compiled.info.local_size[i];
+    k.kernel.shared_memory_bytes = compiled.info.shared_memory_bytes;
+    k.kernel.uses_barrier = compiled.info.uses_barrier;
+    k.payload_offset = compiled.mesh.payload_offset;
+    k.payload_bytes = compiled.mesh.payload_bytes;
+    return k;
+  };
+  exec::MeshKernels m;
+  if (task_stage) {
+    if (const char* why = shader_source_of(*task_stage, &source)) return fail(why);
+    g->task = compiler::compile_task_kernel(source, host_simd_width(), bindings, layout_hash, kernels, &error,
+                                            must_not_compile ? &compile_required : nullptr);
+    if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
+    if (!g->task) return fail(error.c_str());
+    m.task = shading_kernel(*g->task);
+  }
+  if (const char* why = shader_source_of(mesh_stage, &source)) return fail(why);
+  g->mesh = compiler::compile_mesh_kernel(source, host_simd_width(), bindings, layout_hash, kernels, &error,
+                                          must_not_compile ? &compile_required : nullptr);
+  if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
+  if (!g->mesh) return fail(error.c_str());
+  const compiler::MeshInfo& info = g->mesh->mesh;
+  m.mesh = shading_kernel(*g->mesh);
+  m.output = info.output;
+  m.max_vertices = info.max_vertices;
+  m.max_primitives = info.max_primitives;
+  m.outputs = info.outputs;
+  m.words = info.words;
+  m.has_per_primitive_words =
+      std::any_of(m.words.begin(), m.words.end(), [](const abi::MeshOutputWord& w) { return w.per_primitive && w.offset >= 0; });
+  m.indices = info.indices;
+  m.cull = info.cull;
+  g->kernels.mesh = std::move(m);
+  // What the consumer's rules that look at a topology see (lines and points come per primitive).
+  g->state.input_assembly.topology = info.output == 1   ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST
+                                     : info.output == 2 ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
+                                                        : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  return VK_SUCCESS;
+}
+
 VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreateInfo& info, PipelineCache* cache,
                                   const VkAllocationCallbacks* allocator, VkPipeline* out) {
   GraphicsPipelinePart g;
@@ -266,6 +322,8 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
   const VkPipelineShaderStageCreateInfo* evaluation_stage = nullptr;
   const VkPipelineShaderStageCreateInfo* geometry_stage = nullptr;
   const VkPipelineShaderStageCreateInfo* fragment_stage = nullptr;
+  const VkPipelineShaderStageCreateInfo* task_stage = nullptr;
+  const VkPipelineShaderStageCreateInfo* mesh_stage = nullptr;
   for (uint32_t i = 0; i < info.stageCount; ++i) {
     const VkPipelineShaderStageCreateInfo& s = info.pStages[i];
     if (s.stage == VK_SHADER_STAGE_VERTEX_BIT) vertex_stage = &s;
@@ -273,9 +331,14 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
     else if (s.stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT) evaluation_stage = &s;
     else if (s.stage == VK_SHADER_STAGE_GEOMETRY_BIT) geometry_stage = &s;
     else if (s.stage == VK_SHADER_STAGE_FRAGMENT_BIT) fragment_stage = &s;
-    else return fail("task and mesh shaders are not supported");
+    else if (s.stage == VK_SHADER_STAGE_TASK_BIT_EXT) task_stage = &s;
+    else if (s.stage == VK_SHADER_STAGE_MESH_BIT_EXT) mesh_stage = &s;
+    else return fail("a shader stage graphics pipelines do not have");
   }
-  if (!vertex_stage) return fail("a graphics pipeline needs a vertex shader");
+  if (!vertex_stage == !mesh_stage) return fail("a graphics pipeline needs a vertex shader or a mesh shader, not both");
+  if (mesh_stage && (control_stage || evaluation_stage || geometry_stage))
+    return fail("mesh pipelines have no tessellation or geometry stages");
+  if (task_stage && !mesh_stage) return fail("a task shader needs a mesh shader");
   if (!control_stage != !evaluation_stage) return fail("tessellation needs both a control and an evaluation shader");
   if (g.state.rasterization.rasterizer_discard && !(g.dynamic_mask & kDynRasterizerDiscardEnable)) fragment_stage = nullptr;
 
@@ -283,7 +346,7 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
   // and each draw's state gets its own (VertexInputVariants).
   const bool dynamic_vertex_input = g.dynamic_mask & kDynVertexInput;
   const compiler::VertexInputKey vertex_input =
-      dynamic_vertex_input ? compiler::VertexInputKey{} : parse_vertex_input(info.pVertexInputState, &g);
+      dynamic_vertex_input || mesh_stage ? compiler::VertexInputKey{} : parse_vertex_input(info.pVertexInputState, &g);
   const PipelineLayout* layout = pipeline_layout_of(info.layout);
   const compiler::BindingResolver bindings = binding_resolver(layout->desc);
   const uint64_t layout_hash = pipeline_layout_hash(layout->desc);
@@ -293,12 +356,18 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
   std::string error;
 
   compiler::ShaderSource source;
-  if (const char* why = shader_source_of(*vertex_stage, &source)) return fail(why);
-  g.vertex = compiler::compile_vertex_kernel(source, host_simd_width(), vertex_input, bindings, layout_hash, kernels, &error,
-                                             must_not_compile ? &compile_required : nullptr);
-  if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
-  if (!g.vertex) return fail(error.c_str());
-  const compiler::ShaderSource vertex_source = source;
+  compiler::ShaderSource vertex_source;
+  if (mesh_stage) {
+    const VkResult r = compile_mesh_shading(task_stage, *mesh_stage, bindings, layout_hash, kernels, must_not_compile, &g);
+    if (r != VK_SUCCESS) return r;
+  } else {
+    if (const char* why = shader_source_of(*vertex_stage, &source)) return fail(why);
+    g.vertex = compiler::compile_vertex_kernel(source, host_simd_width(), vertex_input, bindings, layout_hash, kernels,
+                                               &error, must_not_compile ? &compile_required : nullptr);
+    if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
+    if (!g.vertex) return fail(error.c_str());
+    vertex_source = source;
+  }
   if (control_stage) {
     const VkResult r = compile_tessellation(*control_stage, *evaluation_stage, info.pTessellationState, bindings, layout_hash,
                                             kernels, must_not_compile, &g);
@@ -321,9 +390,11 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
   pipeline->bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
   pipeline->graphics = std::move(g);
   GraphicsPipelinePart& part = pipeline->graphics;
-  part.kernels.vertex = part.vertex->function;
-  part.kernels.vertex_width = part.vertex->simd_width;
-  part.kernels.vertex_outputs = part.vertex->outputs;
+  if (part.vertex) {
+    part.kernels.vertex = part.vertex->function;
+    part.kernels.vertex_width = part.vertex->simd_width;
+    part.kernels.vertex_outputs = part.vertex->outputs;
+  }
   if (part.fragment) {
     part.kernels.fragment = part.fragment->function;
     part.kernels.fragment_width = part.fragment->simd_width;
@@ -331,7 +402,7 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
   }
   part.kernels.xfb = exec::plan_transform_feedback(part.kernels.last_stage_outputs().xfb);
   part.state.kernels = &part.kernels;
-  if (dynamic_vertex_input)
+  if (dynamic_vertex_input && part.vertex)
     part.vertex_input_variants = std::make_shared<VertexInputVariants>(vertex_source, layout->desc, part.kernels);
   *out = to_handle<VkPipeline>(pipeline);
   return VK_SUCCESS;

@@ -69,7 +69,7 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // implementation's choice, as the spec allows; GeometryTest.SubgroupOperationsInGeometryShaders).
   p11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT | VK_SHADER_STAGE_VERTEX_BIT |
                                 VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT | VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT |
-                                VK_SHADER_STAGE_GEOMETRY_BIT;
+                                VK_SHADER_STAGE_GEOMETRY_BIT | VK_SHADER_STAGE_TASK_BIT_EXT | VK_SHADER_STAGE_MESH_BIT_EXT;
   p11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
                                     VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
                                     VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |
@@ -435,6 +435,42 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
         p->transformFeedbackDraw = VK_TRUE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_PROPERTIES_EXT: {
+        // docs/design/mesh-shading.md: workgroups run like compute ones (shared memory is the
+        // worker's own, sized per kernel); outputs and payload limits are abi's.
+        auto* p = reinterpret_cast<VkPhysicalDeviceMeshShaderPropertiesEXT*>(s);
+        constexpr uint32_t kGroups = 1u << 22, kGroupsPerDimension = 65535, kInvocations = abi::kMaxMeshWorkgroupInvocations;
+        p->maxTaskWorkGroupTotalCount = kGroups;
+        p->maxMeshWorkGroupTotalCount = kGroups;
+        for (int i = 0; i < 3; ++i) {
+          p->maxTaskWorkGroupCount[i] = p->maxMeshWorkGroupCount[i] = kGroupsPerDimension;
+          p->maxTaskWorkGroupSize[i] = p->maxMeshWorkGroupSize[i] = kInvocations;
+        }
+        p->maxTaskWorkGroupInvocations = p->maxMeshWorkGroupInvocations = kInvocations;
+        p->maxTaskPayloadSize = abi::kMaxTaskPayloadBytes;
+        p->maxTaskSharedMemorySize = 32768;
+        p->maxTaskPayloadAndSharedMemorySize = 32768 + abi::kMaxTaskPayloadBytes;
+        p->maxMeshSharedMemorySize = 32768;
+        p->maxMeshPayloadAndSharedMemorySize = 32768 + abi::kMaxTaskPayloadBytes;
+        p->maxMeshOutputMemorySize = 32768;
+        p->maxMeshPayloadAndOutputMemorySize = 32768 + abi::kMaxTaskPayloadBytes;
+        p->maxMeshOutputComponents = 128;
+        p->maxMeshOutputVertices = abi::kMaxMeshOutputVertices;
+        p->maxMeshOutputPrimitives = abi::kMaxMeshOutputPrimitives;
+        p->maxMeshOutputLayers = 2048;  // maxFramebufferLayers
+        // Every view of maxMultiviewViewCount works; 16 because CTS 1.3.5.2's max_view_index
+        // builds its view mask as (1u << count) - 1, which is undefined for 32.
+        p->maxMeshMultiviewViewCount = 16;
+        p->meshOutputPerVertexGranularity = 1;
+        p->meshOutputPerPrimitiveGranularity = 1;
+        p->maxPreferredTaskWorkGroupInvocations = 32;
+        p->maxPreferredMeshWorkGroupInvocations = 32;
+        p->prefersLocalInvocationVertexOutput = VK_FALSE;
+        p->prefersLocalInvocationPrimitiveOutput = VK_FALSE;
+        p->prefersCompactVertexOutput = VK_FALSE;
+        p->prefersCompactPrimitiveOutput = VK_FALSE;
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT:
         reinterpret_cast<VkPhysicalDeviceMultiDrawPropertiesEXT*>(s)->maxMultiDrawCount = kMaxMultiDrawCount;
         break;
@@ -580,6 +616,17 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         auto* f = reinterpret_cast<VkPhysicalDeviceTransformFeedbackFeaturesEXT*>(s);
         f->transformFeedback = VK_TRUE;
         f->geometryStreams = VK_TRUE;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT: {
+        // Task and mesh pipelines (docs/design/mesh-shading.md; tests/e2e/mesh_shader_*_test.cpp).
+        // No fragment shading rate: primitiveFragmentShadingRateMeshShader stays FALSE.
+        auto* f = reinterpret_cast<VkPhysicalDeviceMeshShaderFeaturesEXT*>(s);
+        f->taskShader = VK_TRUE;
+        f->meshShader = VK_TRUE;
+        f->multiviewMeshShader = VK_TRUE;
+        f->primitiveFragmentShadingRateMeshShader = VK_FALSE;
+        f->meshShaderQueries = VK_TRUE;
         break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT: {

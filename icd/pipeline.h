@@ -22,6 +22,8 @@ struct GraphicsPipelinePart {
   std::shared_ptr<const compiler::CompiledTessEvalKernel> tess_eval;
   std::shared_ptr<const compiler::CompiledGeometryKernel> geometry;  // null: no geometry shader
   std::shared_ptr<const compiler::CompiledFragmentKernel> fragment;  // null: no fragment shader
+  std::shared_ptr<const compiler::CompiledTaskKernel> task;          // mesh pipelines: null without a task shader
+  std::shared_ptr<const compiler::CompiledMeshKernel> mesh;          // null: a vertex pipeline
   exec::GraphicsKernels kernels;
   exec::GraphicsState state;  // static state; state.kernels points at `kernels`
   uint32_t dynamic_mask = 0;  // DynamicStateBit (icd/graphics_dynamic_state.h) of the dynamic states

@@ -27,7 +27,8 @@ VkDeviceSize results_span(const QueryPool& pool, uint32_t count, VkDeviceSize st
 bool is_counting_query(const QueryPool& pool, uint32_t query, uint32_t index) {
   const VkQueryType type = pool.type();
   const bool per_stream = type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT || type == VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT;
-  return (type == VK_QUERY_TYPE_OCCLUSION || type == VK_QUERY_TYPE_PIPELINE_STATISTICS || per_stream) &&
+  return (type == VK_QUERY_TYPE_OCCLUSION || type == VK_QUERY_TYPE_PIPELINE_STATISTICS ||
+          type == VK_QUERY_TYPE_MESH_PRIMITIVES_GENERATED_EXT || per_stream) &&
          query < pool.count() && (per_stream ? index < abi::kMaxVertexStreams : index == 0);
 }
 
@@ -53,7 +54,8 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateQueryPool(VkDevice handle, 
   // statistics; pipeline/query_tracker.h), transform feedback streams and primitives generated.
   const VkQueryType type = pCreateInfo->queryType;
   if (type != VK_QUERY_TYPE_TIMESTAMP && type != VK_QUERY_TYPE_OCCLUSION && type != VK_QUERY_TYPE_PIPELINE_STATISTICS &&
-      type != VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT && type != VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT) {
+      type != VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT && type != VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT &&
+      type != VK_QUERY_TYPE_MESH_PRIMITIVES_GENERATED_EXT) {
     kiln::log(LogLevel::Error, "vkCreateQueryPool: query type %d is not supported", type);
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }

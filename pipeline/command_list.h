@@ -187,6 +187,9 @@ struct DrawCmd : CommandOf<CommandType::Draw> {
   // vertices, the counter read at execution (a transform feedback counter buffer).
   const mem::Buffer* byte_count_buffer; VkDeviceSize byte_count_buffer_offset; uint32_t byte_count_offset;
   uint32_t byte_count_stride;
+  // vkCmdDrawMeshTasks*EXT: a task/mesh pipeline's workgroup grid (direct form; indirect records
+  // are VkDrawMeshTasksIndirectCommandEXT).
+  bool mesh_tasks; uint32_t groups[3];
 };
 
 // VK_EXT_transform_feedback (pipeline/xfb_state.h). Bind sets buffers [first, first + count):

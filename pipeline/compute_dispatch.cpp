@@ -28,7 +28,10 @@ struct WorkerScratch {
 
 thread_local WorkerScratch scratch;
 
-void run_workgroup(const ComputeKernel& kernel, const abi::ComputeDispatchContext& dispatch, const uint32_t group[3]) {
+}  // namespace
+
+uint8_t* run_workgroup(const ComputeKernel& kernel, const abi::ComputeDispatchContext& dispatch, const uint32_t group[3],
+                       const uint8_t* preload, uint32_t preload_offset, uint32_t preload_bytes) {
   const uint32_t invocations = kernel.local_size[0] * kernel.local_size[1] * kernel.local_size[2];
   const uint32_t subgroups = (invocations + kernel.simd_width - 1) / kernel.simd_width;
   abi::ComputeInvocation invocation{};
@@ -38,12 +41,13 @@ void run_workgroup(const ComputeKernel& kernel, const abi::ComputeDispatchContex
   // Shared memory starts zeroed: deterministic results for shaders that read before writing.
   invocation.shared_memory = scratch.shared_memory(std::max<uint32_t>(kernel.shared_memory_bytes, 16));
   memset(invocation.shared_memory, 0, kernel.shared_memory_bytes);
+  if (preload_bytes) memcpy(invocation.shared_memory + preload_offset, preload, preload_bytes);
   if (!kernel.uses_barrier) {
     for (uint32_t s = 0; s < subgroups; ++s) {
       invocation.subgroup_id = s;
       kernel.function(&invocation);
     }
-    return;
+    return invocation.shared_memory;
   }
   // Each subgroup gets its own invocation record (its subgroup id) and fiber.
   std::vector<abi::ComputeInvocation> records(subgroups, invocation);
@@ -54,9 +58,8 @@ void run_workgroup(const ComputeKernel& kernel, const abi::ComputeDispatchContex
     records[s].barrier_context = &fibers;
   }
   fibers.run(subgroups, [&](size_t s) { kernel.function(&records[s]); });
+  return invocation.shared_memory;
 }
-
-}  // namespace
 
 void run_compute_dispatch(ThreadPool& pool, const ComputeKernel& kernel, const abi::ResourceContext& resources,
                           const uint32_t base_workgroup[3], const uint32_t workgroup_count[3],

@@ -19,6 +19,13 @@ struct ComputeKernel {
   bool uses_barrier = false;
 };
 
+// Runs workgroup `group` of `kernel` on the calling thread: its shared memory (the thread's own)
+// is zeroed, `preload_bytes` of `preload` are copied to it at `preload_offset` (a task payload),
+// then every subgroup runs (as fibers when the kernel has barriers). Returns the shared memory,
+// valid until the thread runs another workgroup (task and mesh workgroups hand on what is there).
+uint8_t* run_workgroup(const ComputeKernel& kernel, const abi::ComputeDispatchContext& dispatch, const uint32_t group[3],
+                       const uint8_t* preload = nullptr, uint32_t preload_offset = 0, uint32_t preload_bytes = 0);
+
 // `invocations` (may be null) gets the dispatch's invocation count added (pipeline statistics).
 void run_compute_dispatch(ThreadPool& pool, const ComputeKernel& kernel, const abi::ResourceContext& resources,
                           const uint32_t base_workgroup[3], const uint32_t workgroup_count[3],

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <optional>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "pipeline/graphics/edge.h"
 #include "pipeline/graphics/front_end.h"
 #include "pipeline/graphics/geometry_producer.h"
+#include "pipeline/graphics/mesh_producer.h"
 #include "pipeline/graphics/output_merge.h"
 #include "pipeline/graphics/primitive_assembly.h"
 #include "pipeline/graphics/tessellation_producer.h"
@@ -43,6 +45,12 @@ constexpr size_t kTessellatedBatchesPerRound = 16;
 // Geometry shaders amplify too: their batches are sized by output (geometry_primitives_per_batch),
 // and a round holds fewer of them.
 constexpr size_t kGeometryBatchesPerRound = 64;
+// Mesh shading: batches of a few mesh workgroups (mesh_workgroups_per_batch), rounds like geometry
+// shading's; task workgroups run this many at a time, their launches and payloads kept until the
+// front end has run the mesh workgroups they launched.
+constexpr size_t kMeshBatchesPerRound = 64;
+constexpr uint32_t kTaskWorkgroupsPerRound = 1024;
+constexpr uint64_t kMaxMeshWorkgroupTotal = 1u << 22;  // maxTaskWorkGroupTotalCount / maxMeshWorkGroupTotalCount
 
 // A tile's entries gathered from the batches' bins (per worker, reused from tile to tile).
 thread_local std::vector<BinEntry> tls_tile_entries;
@@ -53,6 +61,7 @@ struct SceneDraw {
   std::vector<DrawParams> params;
   std::vector<PrimitiveList> primitives;  // per params
   std::vector<GeometryInputList> geometry_inputs;  // per params, for a geometry shader without tessellation
+  std::deque<MeshLaunch> mesh_launches;  // mesh-shading draws without a task shader: per (view, params); stable addresses
 };
 
 // A draw, or one view of a multiview draw: what its batches are shaded and merged with.
@@ -167,12 +176,18 @@ struct DrawScene::Impl {
   std::vector<uint64_t> vertex_counts;
   std::vector<uint8_t> windowed;  // per sub-draw: its batches assemble their own primitives
   std::vector<ScenePass*> views;
+  std::vector<MeshLaunch> task_launches;  // the task workgroups of the round being drawn
+  std::vector<uint8_t> task_payloads;
   XfbState* xfb = nullptr;          // the scene's transform feedback state while capture is active
   std::vector<XfbCopy> xfb_copies;  // per round: captured bytes to copy into the buffers
   alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t faults = 0;
 
   void add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters, XfbState* xfb);
   void add_attachment_op(ThreadPool& pool, const AttachmentOp& op);
+  void queue(ThreadPool& pool, const BatchJob& job, ScenePass* pass, size_t per_round, size_t draw_passes);
+  void queue_mesh_draws(ThreadPool& pool, SceneDraw& draw, ScenePass& pass, size_t draw_passes);
+  void queue_mesh_launch(ThreadPool& pool, const DrawParams& params, const MeshLaunch& launch, ScenePass& pass,
+                         size_t draw_passes);
   void run_front_end(ThreadPool& pool);
   void render(ThreadPool& pool);
   void recycle(size_t keep_draws, size_t keep_passes);
@@ -230,6 +245,8 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
                                              : kBatchesPerRound;
   const bool provoking_last = cmd.state->rasterization.provoking_vertex == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
   collect_draws(draw.cmd, draw.params);
+  const bool mesh_shading = base.kernels->mesh.has_value();
+  draw.mesh_launches.clear();
   if (draw.primitives.size() < draw.params.size()) draw.primitives.resize(draw.params.size());
   if (geometry_inputs && draw.geometry_inputs.size() < draw.params.size()) draw.geometry_inputs.resize(draw.params.size());
   vertex_counts.assign(draw.params.size(), 0);  // input-assembly vertices per instance
@@ -237,7 +254,7 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
   for (size_t d = 0; d < draw.params.size(); ++d) {
     draw.primitives[d].clear();
     const DrawParams& params = draw.params[d];
-    if (params.instance_count == 0) continue;
+    if (params.instance_count == 0 || mesh_shading) continue;
     // Without restart cuts most topologies make each primitive a function of its index: batches
     // then fetch and assemble their own primitives on the pool (no draw-sized id and primitive
     // arrays to write and read back: 200 MB for a 4 M-triangle indexed mesh).
@@ -279,6 +296,10 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
   }
   const size_t draw_passes = views.size();
   for (ScenePass* pass : views) {
+    if (mesh_shading) {
+      queue_mesh_draws(pool, draw, *pass, draw_passes);
+      continue;
+    }
     for (size_t d = 0; d < draw.params.size(); ++d) {
       const DrawParams& params = draw.params[d];
       const uint32_t prim_count = static_cast<uint32_t>(
@@ -295,17 +316,63 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
       }
       for (uint32_t inst = 0; inst < params.instance_count && prim_count; ++inst) {
         for (uint32_t begin = 0; begin < prim_count; begin += per_batch) {
-          jobs.push_back({&params, primitives, inst, begin, std::min(prim_count, begin + per_batch), geometry});
-          job_pass.push_back(pass);
-          if (jobs.size() < per_round) continue;
-          run_front_end(pool);
-          if (output_count >= kBatchesPerScene || triangle_count >= kTrianglesPerScene) {
-            render(pool);
-            recycle(1, draw_passes);  // the draw being added still has batches to queue
-          }
+          queue(pool, {&params, primitives, inst, begin, std::min(prim_count, begin + per_batch), geometry}, pass,
+                per_round, draw_passes);
         }
       }
     }
+  }
+}
+
+// Queues one batch of the draw being added: the front end runs when a round is full, the back end
+// when the scene is.
+void DrawScene::Impl::queue(ThreadPool& pool, const BatchJob& job, ScenePass* pass, size_t per_round, size_t draw_passes) {
+  jobs.push_back(job);
+  job_pass.push_back(pass);
+  if (jobs.size() < per_round) return;
+  run_front_end(pool);
+  if (output_count >= kBatchesPerScene || triangle_count >= kTrianglesPerScene) {
+    render(pool);
+    recycle(1, draw_passes);  // the draw being added still has batches to queue
+  }
+}
+
+// A mesh-shading draw's batches for one pass (docs/design/mesh-shading.md): per draw record, its
+// grid of mesh workgroups, or its task workgroups round by round and then, in task order, the mesh
+// workgroups each launched.
+void DrawScene::Impl::queue_mesh_draws(ThreadPool& pool, SceneDraw& draw, ScenePass& pass, size_t draw_passes) {
+  const MeshKernels& mk = *pass.ctx.kernels->mesh;
+  for (const DrawParams& params : draw.params) {
+    const uint64_t total = uint64_t{params.groups[0]} * params.groups[1] * params.groups[2];
+    if (total == 0) continue;
+    if (total > kMaxMeshWorkgroupTotal) {
+      KILN_LOG_ONCE(LogLevel::Error, "vkCmdDrawMeshTasks*EXT: more workgroups than maxTaskWorkGroupTotalCount; skipped");
+      continue;
+    }
+    if (!mk.task) {
+      draw.mesh_launches.push_back({{params.groups[0], params.groups[1], params.groups[2]}, nullptr, params.draw_index});
+      queue_mesh_launch(pool, params, draw.mesh_launches.back(), pass, draw_passes);
+      continue;
+    }
+    for (uint64_t first = 0; first < total; first += kTaskWorkgroupsPerRound) {
+      // Queued batches may still point at the previous round's launches and payloads.
+      run_front_end(pool);
+      const uint32_t count = uint32_t(std::min<uint64_t>(kTaskWorkgroupsPerRound, total - first));
+      run_task_workgroups(pool, pass.ctx, params.groups, params.draw_index, first, count, task_launches, task_payloads,
+                          &faults);
+      for (uint32_t i = 0; i < count; ++i) queue_mesh_launch(pool, params, task_launches[i], pass, draw_passes);
+    }
+  }
+}
+
+void DrawScene::Impl::queue_mesh_launch(ThreadPool& pool, const DrawParams& params, const MeshLaunch& launch,
+                                        ScenePass& pass, size_t draw_passes) {
+  const uint32_t per_batch = mesh_workgroups_per_batch(*pass.ctx.kernels->mesh);
+  const uint32_t total = launch.groups[0] * launch.groups[1] * launch.groups[2];  // launches are bounded by 2^22
+  for (uint32_t begin = 0; begin < total; begin += per_batch) {
+    BatchJob job{&params, nullptr, 0, begin, std::min(total, begin + per_batch)};
+    job.mesh_launch = &launch;
+    queue(pool, job, &pass, kMeshBatchesPerRound, draw_passes);
   }
 }
 

@@ -23,7 +23,9 @@ struct DrawCounters {
   std::atomic<uint64_t> input_assembly_vertices{0}, input_assembly_primitives{0}, vertex_shader_invocations{0},
       clipping_invocations{0}, clipping_primitives{0}, fragment_shader_invocations{0},
       tessellation_control_patches{0}, tessellation_evaluation_invocations{0}, geometry_shader_invocations{0},
-      geometry_shader_primitives{0};
+      geometry_shader_primitives{0}, task_shader_invocations{0}, mesh_shader_invocations{0};
+  // VK_QUERY_TYPE_MESH_PRIMITIVES_GENERATED_EXT: primitives mesh workgroups output.
+  std::atomic<uint64_t> mesh_primitives_generated{0};
   // Per vertex stream: primitives the last pre-rasterization stage produced (PRIMITIVES_GENERATED),
   // and transform feedback's written and needed primitives (TRANSFORM_FEEDBACK_STREAM).
   std::atomic<uint64_t> primitives_generated[abi::kMaxVertexStreams] = {}, xfb_written[abi::kMaxVertexStreams] = {},

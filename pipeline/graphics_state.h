@@ -12,6 +12,7 @@
 
 #include "common/abi/kernel_abi.h"
 #include "memory/image_view.h"
+#include "pipeline/compute_dispatch.h"
 #include "pipeline/graphics/tessellator.h"
 
 namespace kiln::exec {
@@ -45,6 +46,26 @@ struct GeometryKernels {
   abi::VertexOutputLayout outputs;  // each emitted vertex's record
 };
 
+// A task or mesh kernel as the engine runs it: a compute kernel (workgroups, shared memory,
+// barriers) plus where its workgroup leaves the task payload.
+struct MeshShadingKernel {
+  ComputeKernel kernel;
+  uint32_t payload_offset = 0, payload_bytes = 0;  // TaskPayloadWorkgroupEXT in shared memory
+};
+
+// The mesh-shading stages of a pipeline (docs/design/mesh-shading.md): they replace vertex input,
+// vertex, tessellation and geometry shading.
+struct MeshKernels {
+  std::optional<MeshShadingKernel> task;
+  MeshShadingKernel mesh;
+  uint8_t output = 3;  // 1 points, 2 lines, 3 triangles
+  uint32_t max_vertices = 0, max_primitives = 0;
+  abi::VertexOutputLayout outputs;          // the vertex records the engine builds from shared memory
+  std::vector<abi::MeshOutputWord> words;   // where each record word is (outputs.slot_count * 4)
+  bool has_per_primitive_words = false;     // some words are per primitive: a primitive gets its own provoking record
+  abi::StageOutputAddress indices, cull;
+};
+
 // What transform feedback does per buffer, derived once from the last stage's abi::XfbLayout at
 // pipeline creation (plan_transform_feedback, pipeline/xfb_state.h) instead of per batch.
 struct XfbBufferPlan {
@@ -70,6 +91,7 @@ struct GraphicsKernels {
   abi::VertexOutputLayout vertex_outputs;
   std::optional<TessellationKernels> tessellation;
   std::optional<GeometryKernels> geometry;
+  std::optional<MeshKernels> mesh;  // task/mesh pipelines: no vertex, tessellation or geometry stage
   abi::FragmentKernelFn fragment = nullptr;
   uint32_t fragment_width = 8;
   abi::FragmentInterface fragment_interface;
@@ -78,7 +100,7 @@ struct GraphicsKernels {
   // The outputs of the last pre-rasterization stage: what clipping, setup and the fragment
   // stage's inputs read.
   const abi::VertexOutputLayout& last_stage_outputs() const {
-    return geometry ? geometry->outputs : tessellation ? tessellation->evaluation_outputs : vertex_outputs;
+    return mesh ? mesh->outputs : geometry ? geometry->outputs : tessellation ? tessellation->evaluation_outputs : vertex_outputs;
   }
 };
 

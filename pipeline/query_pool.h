@@ -16,9 +16,10 @@ namespace kiln::exec {
 // Device time for timestamps: nanoseconds of CLOCK_MONOTONIC (timestampPeriod 1, 64 valid bits).
 uint64_t device_timestamp_ns();
 
-// The core VkQueryPipelineStatisticFlagBits (bits 0..10); Kiln counts every one of them (stages
-// it does not have count 0, as the spec says for absent stages).
-constexpr uint32_t kPipelineStatisticCount = 11;
+// The core VkQueryPipelineStatisticFlagBits (bits 0..10) and VK_EXT_mesh_shader's task and mesh
+// invocations (bits 11, 12); Kiln counts every one of them (stages it does not have count 0, as
+// the spec says for absent stages).
+constexpr uint32_t kPipelineStatisticCount = 13;
 constexpr VkQueryPipelineStatisticFlags kSupportedPipelineStatistics = (1u << kPipelineStatisticCount) - 1;
 
 class QueryPool {

@@ -20,6 +20,9 @@ QueryTracker::Values QueryTracker::read() const {
   r.v[8] = get(draw_.tessellation_control_patches);
   r.v[9] = get(draw_.tessellation_evaluation_invocations);
   r.v[10] = get(compute_invocations_);
+  r.v[11] = get(draw_.task_shader_invocations);
+  r.v[12] = get(draw_.mesh_shader_invocations);
+  r.v[kMeshPrimitives] = get(draw_.mesh_primitives_generated);
   r.v[kSamplesPassed] = get(draw_.samples_passed);
   for (uint32_t s = 0; s < abi::kMaxVertexStreams; ++s) {
     r.v[kGenerated + s] = get(draw_.primitives_generated[s]);
@@ -48,6 +51,8 @@ void QueryTracker::end(QueryPool* pool, uint32_t query, uint32_t view_count) {
     auto since_begin = [&](uint32_t value) { return now.v[value] - it->start.v[value]; };
     if (pool->type() == VK_QUERY_TYPE_OCCLUSION) {
       results[0] = since_begin(kSamplesPassed);
+    } else if (pool->type() == VK_QUERY_TYPE_MESH_PRIMITIVES_GENERATED_EXT) {
+      results[0] = since_begin(kMeshPrimitives);
     } else if (pool->type() == VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT) {
       results[0] = since_begin(kGenerated + it->index);
     } else if (pool->type() == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {

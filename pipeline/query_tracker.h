@@ -32,8 +32,9 @@ class QueryTracker {
   static constexpr uint32_t kGenerated = kSamplesPassed + 1;
   static constexpr uint32_t kXfbWritten = kGenerated + abi::kMaxVertexStreams;
   static constexpr uint32_t kXfbNeeded = kXfbWritten + abi::kMaxVertexStreams;
+  static constexpr uint32_t kMeshPrimitives = kXfbNeeded + abi::kMaxVertexStreams;  // MESH_PRIMITIVES_GENERATED
   struct Values {
-    uint64_t v[kXfbNeeded + abi::kMaxVertexStreams] = {};
+    uint64_t v[kMeshPrimitives + 1] = {};
   };
   struct Active {
     QueryPool* pool;

@@ -170,6 +170,9 @@ struct ComputeDispatchContext {
   uint32_t workgroup_count[3];  // NumWorkgroups: the dispatch's group counts
   uint32_t base_workgroup[3];   // vkCmdDispatchBase offset (WorkgroupId includes it)
   uint32_t* faults;             // kFault* bits, ORed atomically by kernels (never null)
+  // Task and mesh kernels (a draw's workgroups): DrawIndex and ViewIndex; 0 for compute.
+  uint32_t draw_index;
+  uint32_t view_index;
 };
 
 struct ComputeInvocation {
@@ -186,6 +189,37 @@ struct ComputeInvocation {
 
 // The kernel entry point. Returns nothing; writes memory only through descriptors.
 using ComputeKernelFn = void (*)(const ComputeInvocation* invocation);
+
+// ---------------------------------------------------------------------------------------------
+// Task and mesh kernels (docs/design/mesh-shading.md) are compute kernels: one call runs one
+// subgroup of a workgroup with a ComputeInvocation. What a workgroup hands on lives in its shared
+// memory, which starts with a MeshHeader: SetMeshOutputsEXT writes the output counts, and
+// EmitMeshTasksEXT the mesh grid. The task payload (TaskPayloadWorkgroupEXT) and a mesh
+// workgroup's outputs (per-vertex and per-primitive arrays, primitive indices) are shared-memory
+// variables in natural layout at offsets the compiler reports (compiler/translator.h MeshInfo):
+// any invocation may write any vertex or primitive, and the engine reads them after the
+// workgroup has run. The engine copies the task workgroup's payload into each of its mesh
+// workgroups' shared memory before they run.
+// ---------------------------------------------------------------------------------------------
+constexpr uint32_t kMaxMeshOutputVertices = 256;    // maxMeshOutputVertices
+constexpr uint32_t kMaxMeshOutputPrimitives = 256;  // maxMeshOutputPrimitives
+constexpr uint32_t kMaxTaskPayloadBytes = 16384;    // maxTaskPayloadSize
+constexpr uint32_t kMaxMeshWorkgroupInvocations = 128;  // maxTaskWorkGroupInvocations / maxMeshWorkGroupInvocations
+struct MeshHeader {
+  uint32_t vertex_count;     // SetMeshOutputsEXT: vertices and primitives the workgroup outputs
+  uint32_t primitive_count;  // (0 when never called: nothing is drawn)
+  uint32_t task_count[3];    // EmitMeshTasksEXT: the mesh workgroups a task workgroup launches
+  uint32_t reserved[3];
+};
+constexpr uint32_t kMeshHeaderBytes = sizeof(MeshHeader);
+// Where one word of a mesh workgroup's vertex records (VertexOutputLayout slots) is in its shared
+// memory: element 0's word at `offset`, the others `stride` apart, per vertex or per primitive.
+struct MeshOutputWord {
+  int32_t offset = -1;  // -1: never written (reads 0)
+  uint32_t stride = 0;
+  bool per_primitive = false;
+};
+static_assert(kMeshHeaderBytes == 32, "variables after the header keep 16-byte alignment");
 
 
 // ---------------------------------------------------------------------------------------------

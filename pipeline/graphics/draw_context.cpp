@@ -1,6 +1,7 @@
 #include "pipeline/graphics/draw_context.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "common/log.h"
@@ -58,6 +59,10 @@ void set_viewports(DrawContext& ctx) {
       scissor = scissor.intersect(to_rect(vs.scissors[i]));
     }
     t.scissor = scissor;
+    auto pixel = [](float v) { return int32_t(std::clamp(v, -kGuardBandPixels, kGuardBandPixels)); };
+    const float y0 = std::min(v.y, v.y + v.height), y1 = std::max(v.y, v.y + v.height);
+    t.triangle_scissor = scissor.intersect(
+        {pixel(std::floor(v.x)), pixel(std::floor(y0)), pixel(std::ceil(v.x + v.width)), pixel(std::ceil(y1))});
   }
 }
 
@@ -105,8 +110,13 @@ bool set_targets(const RenderTargets& rt, DrawContext& ctx) {
 }  // namespace
 
 bool prepare_draw_context(const DrawCmd& cmd, DrawCounters* counters, DrawContext& ctx) {
-  if (!cmd.state || !cmd.state->kernels || !cmd.state->kernels->vertex || !cmd.targets) {
-    KILN_LOG_ONCE(LogLevel::Error, "draw without a vertex kernel or render targets; skipped");
+  if (!cmd.state || !cmd.state->kernels || !(cmd.state->kernels->vertex || cmd.state->kernels->mesh) || !cmd.targets) {
+    KILN_LOG_ONCE(LogLevel::Error, "draw without a vertex or mesh kernel or render targets; skipped");
+    return false;
+  }
+  if (cmd.mesh_tasks != cmd.state->kernels->mesh.has_value()) {
+    KILN_LOG_ONCE(LogLevel::Error, "draw: vkCmdDrawMeshTasks*EXT needs a mesh pipeline, and other draws a vertex "
+                  "pipeline; skipped");
     return false;
   }
   ctx = DrawContext{};
@@ -125,6 +135,7 @@ bool prepare_draw_context(const DrawCmd& cmd, DrawCounters* counters, DrawContex
     return false;
   }
   set_viewports(ctx);
+  if (ctx.kernels->mesh) return true;  // no input assembly
   const bool patch_list = cmd.state->input_assembly.topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
   if (patch_list != ctx.kernels->tessellation.has_value()) {
     KILN_LOG_ONCE(LogLevel::Warn, "draw: patch lists need tessellation shaders and tessellation shaders patch lists; skipped");
@@ -160,6 +171,7 @@ void collect_draws(const DrawCmd& cmd, std::vector<DrawParams>& draws) {
     p.vertex_offset = cmd.vertex_offset;
     p.first_instance = cmd.first_instance;
     p.draw_index = cmd.draw_index_base;
+    for (int i = 0; i < 3; ++i) p.groups[i] = cmd.groups[i];
     draws.push_back(p);
     return;
   }
@@ -173,7 +185,9 @@ void collect_draws(const DrawCmd& cmd, std::vector<DrawParams>& draws) {
       KILN_LOG_ONCE(LogLevel::Warn, "draw: indirect count outside its buffer; drawing nothing");
     count = std::min(count, value);
   }
-  const uint64_t record = cmd.indexed ? sizeof(VkDrawIndexedIndirectCommand) : sizeof(VkDrawIndirectCommand);
+  const uint64_t record = cmd.mesh_tasks ? sizeof(VkDrawMeshTasksIndirectCommandEXT)
+                          : cmd.indexed  ? sizeof(VkDrawIndexedIndirectCommand)
+                                         : sizeof(VkDrawIndirectCommand);
   for (uint32_t i = 0; i < count; ++i) {
     const uint64_t at = cmd.indirect_offset + uint64_t(i) * cmd.stride;
     if (!buffer.data || at + record > buffer.size) {
@@ -183,7 +197,13 @@ void collect_draws(const DrawCmd& cmd, std::vector<DrawParams>& draws) {
     DrawParams p;
     p.indexed = cmd.indexed;
     p.draw_index = cmd.draw_index_base + i;
-    if (cmd.indexed) {
+    if (cmd.mesh_tasks) {
+      VkDrawMeshTasksIndirectCommandEXT r;
+      memcpy(&r, buffer.data + at, sizeof(r));
+      p.groups[0] = r.groupCountX;
+      p.groups[1] = r.groupCountY;
+      p.groups[2] = r.groupCountZ;
+    } else if (cmd.indexed) {
       VkDrawIndexedIndirectCommand r;
       memcpy(&r, buffer.data + at, sizeof(r));
       p.count = r.indexCount;

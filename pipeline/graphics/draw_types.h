@@ -72,6 +72,11 @@ struct ViewportTransform {
   float min_depth, max_depth;  // ordered (min <= max), for depth clamp
   float guard_lo[2], guard_hi[2];  // NDC x/y limits that keep framebuffer coordinates in the guard band
   Rect scissor;                // scissor ∩ render area ∩ attachments
+  // scissor ∩ the pixels the viewport's rectangle touches: where triangles may draw. Clipping
+  // keeps triangles inside a guard band, not the view volume's x/y planes, so this stands in for
+  // those planes (a scissor larger than the viewport must not show triangle parts outside it).
+  // Lines and points use `scissor`: their width may reach past the viewport.
+  Rect triangle_scissor;
   bool near_at_minus_w;        // the near clip plane is z = -w (ViewportState::negative_one_to_one), not z = 0
 };
 
@@ -106,6 +111,7 @@ struct DrawParams {
   uint32_t count = 0, instance_count = 0, first = 0, first_instance = 0;
   int32_t vertex_offset = 0;
   uint32_t draw_index = 0;
+  uint32_t groups[3] = {};  // mesh-task draws: the workgroup grid
 };
 
 // A primitive as vertex ids (VertexIndex values) after primitive assembly; adjacency dropped.

@@ -97,7 +97,8 @@ void store_triangle(const DrawContext& ctx, const PrimitiveInfo& info, const Scr
                     int64_t max_x, int64_t min_y, int64_t max_y, PrimitiveKind kind, bool front_facing, float bias,
                     BatchOutput& out) {
   const Rect box{pixel_of(min_x), pixel_of(min_y), pixel_of(max_x) + 1, pixel_of(max_y) + 1};
-  const Rect bounds = box.intersect(ctx.viewports[info.viewport].scissor);
+  const ViewportTransform& viewport = ctx.viewports[info.viewport];
+  const Rect bounds = box.intersect(kind == PrimitiveKind::Triangle ? viewport.triangle_scissor : viewport.scissor);
   if (bounds.empty()) return;
   // Written in place, field by field: a local copied in afterwards would be reloaded in wide
   // pieces right after its narrow stores (a store-forwarding stall on every triangle).

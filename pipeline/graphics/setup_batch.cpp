@@ -56,7 +56,7 @@ KILN_X16 void setup_x16(const DrawContext& ctx, const BatchVertices& v, const Pe
   const bool cull_front = rs.cull_mode & VK_CULL_MODE_FRONT_BIT, cull_back = rs.cull_mode & VK_CULL_MODE_BACK_BIT;
   const bool has_bias = rs.depth_bias_enable;
   const bool has_values = ctx.vertex_format.raster_values() != 0;
-  const Rect scissor = ctx.viewports[0].scissor;
+  const Rect scissor = ctx.viewports[0].triangle_scissor;  // polygon mode FILL: triangles only
   __m512i sample_x[kMaxSamples], sample_y[kMaxSamples];
   for (uint32_t s = 0; s < ctx.samples; ++s) {
     sample_x[s] = _mm512_set1_epi32(ctx.sample_x[s]);

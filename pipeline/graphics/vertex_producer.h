@@ -11,6 +11,8 @@
 namespace kiln::exec::gfx {
 
 // A run of consecutive primitives of one draw and instance.
+struct MeshLaunch;  // mesh_producer.h
+
 struct BatchJob {
   const DrawParams* params;
   const PrimitiveList* primitives;  // the draw's assembled primitives, or null: the batch assembles
@@ -20,6 +22,8 @@ struct BatchJob {
   // Draws with a geometry shader and no tessellation: the draw's primitives as the geometry
   // shader reads them (`primitives` is then unused).
   const GeometryInputList* geometry_inputs = nullptr;
+  // Mesh-shading draws: the grid whose workgroups [begin, end) the batch runs (mesh_producer.h).
+  const MeshLaunch* mesh_launch = nullptr;
 };
 
 // Fills `batch` (whose want_positions the caller has set) with the job's shaded vertices and

@@ -265,6 +265,18 @@ TEST(DrawRaster, ScissorAndRenderAreaLimitDrawing) {
       EXPECT_EQ(c.count(x, y), (x >= 4 && x < 12 && y >= 3 && y < 12) ? 1.0f : 0.0f) << x << "," << y;
 }
 
+// Triangles are clipped to the view volume, whose x/y planes are the viewport's edges: a scissor
+// larger than the viewport shows nothing of them outside it (clipping itself stops at a guard band).
+TEST(DrawRaster, TrianglesStayInsideTheViewportUnderALargerScissor) {
+  CountingDraw c;
+  c.d.state.viewport.viewports[0] = {4, 2, 8, 8, 0, 1};
+  c.tri(-100, -100, 300, -100, -100, 300);
+  c.d.draw(3);
+  for (uint32_t y = 0; y < 16; ++y)
+    for (uint32_t x = 0; x < 16; ++x)
+      EXPECT_EQ(c.count(x, y), (x >= 4 && x < 12 && y >= 2 && y < 10) ? 1.0f : 0.0f) << x << "," << y;
+}
+
 TEST(DrawRaster, NegativeViewportHeightFlipsY) {
   for (bool flip : {false, true}) {
     CountingDraw c;

@@ -84,7 +84,7 @@ DrawContext context(const Config& c, GraphicsState& state) {
   state.rasterization.depth_bias_clamp = 0.001f;
   DrawContext ctx;
   ctx.state = &state;
-  ctx.viewports[0].scissor = Rect{2, 3, 61, 50};
+  ctx.viewports[0].scissor = ctx.viewports[0].triangle_scissor = Rect{2, 3, 61, 50};
   ctx.depth.format = VK_FORMAT_D32_SFLOAT;
   ctx.samples = c.samples;
   if (c.samples == 1) {
