@@ -163,7 +163,9 @@ void record_indirect(VkCommandBuffer handle, const char* api, IndirectKind kind,
   const VkDeviceSize record_bytes = kind == IndirectKind::MeshTasks ? sizeof(VkDrawMeshTasksIndirectCommandEXT)
                                     : indexed                        ? sizeof(VkDrawIndexedIndirectCommand)
                                                                      : sizeof(VkDrawIndirectCommand);
-  const VkDeviceSize span = VkDeviceSize{draw_count - 1} * stride + record_bytes;
+  // The *Count forms draw only as many records as the count buffer says (read at execution, each
+  // record checked then): maxDrawCount records need not fit.
+  const VkDeviceSize span = count_buffer ? 0 : VkDeviceSize{draw_count - 1} * stride + record_bytes;
   if (!b || !b->data || offset % 4 || (draw_count > 1 && (stride % 4 || stride < record_bytes)) || offset > b->size ||
       b->size - offset < span) {
     KILN_LOG_ONCE(LogLevel::Error, "%s: the indirect records do not fit in the buffer; skipped", api);

@@ -185,7 +185,7 @@ struct DrawScene::Impl {
   void add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* counters, XfbState* xfb);
   void add_attachment_op(ThreadPool& pool, const AttachmentOp& op);
   void queue(ThreadPool& pool, const BatchJob& job, ScenePass* pass, size_t per_round, size_t draw_passes);
-  void queue_mesh_draws(ThreadPool& pool, SceneDraw& draw, ScenePass& pass, size_t draw_passes);
+  void queue_mesh_draws(ThreadPool& pool, SceneDraw& draw, size_t draw_passes);
   void queue_mesh_launch(ThreadPool& pool, const DrawParams& params, const MeshLaunch& launch, ScenePass& pass,
                          size_t draw_passes);
   void run_front_end(ThreadPool& pool);
@@ -295,11 +295,11 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
     views.push_back(&pass);
   }
   const size_t draw_passes = views.size();
+  if (mesh_shading) {
+    queue_mesh_draws(pool, draw, draw_passes);
+    return;
+  }
   for (ScenePass* pass : views) {
-    if (mesh_shading) {
-      queue_mesh_draws(pool, draw, *pass, draw_passes);
-      continue;
-    }
     for (size_t d = 0; d < draw.params.size(); ++d) {
       const DrawParams& params = draw.params[d];
       const uint32_t prim_count = static_cast<uint32_t>(
@@ -337,11 +337,13 @@ void DrawScene::Impl::queue(ThreadPool& pool, const BatchJob& job, ScenePass* pa
   }
 }
 
-// A mesh-shading draw's batches for one pass (docs/design/mesh-shading.md): per draw record, its
-// grid of mesh workgroups, or its task workgroups round by round and then, in task order, the mesh
-// workgroups each launched.
-void DrawScene::Impl::queue_mesh_draws(ThreadPool& pool, SceneDraw& draw, ScenePass& pass, size_t draw_passes) {
-  const MeshKernels& mk = *pass.ctx.kernels->mesh;
+// A mesh-shading draw's batches (docs/design/mesh-shading.md): per draw record, its grid of mesh
+// workgroups, or its task workgroups round by round and then, in task order, the mesh workgroups
+// each launched. Mesh workgroups run once per multiview view (`views`); task workgroups once for
+// all views (the spec counts task invocations once, and ViewIndex is not a task shader input).
+void DrawScene::Impl::queue_mesh_draws(ThreadPool& pool, SceneDraw& draw, size_t draw_passes) {
+  if (views.empty()) return;
+  const MeshKernels& mk = *views[0]->ctx.kernels->mesh;
   for (const DrawParams& params : draw.params) {
     const uint64_t total = uint64_t{params.groups[0]} * params.groups[1] * params.groups[2];
     if (total == 0) continue;
@@ -351,16 +353,17 @@ void DrawScene::Impl::queue_mesh_draws(ThreadPool& pool, SceneDraw& draw, SceneP
     }
     if (!mk.task) {
       draw.mesh_launches.push_back({{params.groups[0], params.groups[1], params.groups[2]}, nullptr, params.draw_index});
-      queue_mesh_launch(pool, params, draw.mesh_launches.back(), pass, draw_passes);
+      for (ScenePass* pass : views) queue_mesh_launch(pool, params, draw.mesh_launches.back(), *pass, draw_passes);
       continue;
     }
     for (uint64_t first = 0; first < total; first += kTaskWorkgroupsPerRound) {
       // Queued batches may still point at the previous round's launches and payloads.
       run_front_end(pool);
       const uint32_t count = uint32_t(std::min<uint64_t>(kTaskWorkgroupsPerRound, total - first));
-      run_task_workgroups(pool, pass.ctx, params.groups, params.draw_index, first, count, task_launches, task_payloads,
-                          &faults);
-      for (uint32_t i = 0; i < count; ++i) queue_mesh_launch(pool, params, task_launches[i], pass, draw_passes);
+      run_task_workgroups(pool, views[0]->ctx, params.groups, params.draw_index, first, count, task_launches,
+                          task_payloads, &faults);
+      for (ScenePass* pass : views)
+        for (uint32_t i = 0; i < count; ++i) queue_mesh_launch(pool, params, task_launches[i], *pass, draw_passes);
     }
   }
 }
