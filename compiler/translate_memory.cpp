@@ -217,6 +217,16 @@ static bool is_coherent(const spirv::Module& m, Id id, const spirv::Variable& va
   return false;
 }
 
+Pointer Translator::region_pointer(llvm::Value* memory, uint32_t offset, uint32_t size, Id pointee) {
+  auto& b = builder_;
+  llvm::Value* base = splat(b.CreatePtrToInt(b.CreateConstGEP1_64(b.getInt8Ty(), memory, offset), b.getInt64Ty()));
+  Pointer p;
+  p.pointee = pointee;
+  p.addr = p.lo = base;
+  p.hi = b.CreateAdd(base, splat(b.getInt64(size)));
+  return p;
+}
+
 bool Translator::setup_variables() {
   auto& b = builder_;
   llvm::Type* i64 = b.getInt64Ty();

@@ -46,13 +46,8 @@ uint32_t Translator::shared_variable(Id id, Id pointee) {
   const uint32_t offset = shared_bytes_;
   shared_bytes_ += size;
   shared_offsets_[id] = offset;
-  llvm::Value* shared = invocation_field(*this, offsetof(abi::ComputeInvocation, shared_memory), b.getPtrTy());
-  llvm::Value* base = splat(b.CreatePtrToInt(b.CreateConstGEP1_64(b.getInt8Ty(), shared, offset), b.getInt64Ty()));
-  Pointer p;
-  p.pointee = pointee;
-  p.addr = p.lo = base;
-  p.hi = b.CreateAdd(base, splat(b.getInt64(size)));
-  pointers_[id] = p;
+  pointers_[id] = region_pointer(invocation_field(*this, offsetof(abi::ComputeInvocation, shared_memory), b.getPtrTy()),
+                                 offset, size, pointee);
   return offset;
 }
 

@@ -93,12 +93,7 @@ bool Translator::tess_control_output(Id id, Id pointee) {
   tess_output_offsets_[id] = offset;
   llvm::Value* memory = invocation_field(*this, patch ? offsetof(abi::TessControlInvocation, patch_outputs)
                                                       : offsetof(abi::TessControlInvocation, outputs), b.getPtrTy());
-  llvm::Value* base = splat(b.CreatePtrToInt(b.CreateConstGEP1_64(b.getInt8Ty(), memory, offset), b.getInt64Ty()));
-  Pointer p;
-  p.pointee = pointee;
-  p.addr = p.lo = base;
-  p.hi = b.CreateAdd(base, splat(b.getInt64(size)));
-  pointers_[id] = p;
+  pointers_[id] = region_pointer(memory, offset, size, pointee);
   return true;
 }
 

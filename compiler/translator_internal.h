@@ -217,6 +217,10 @@ class Translator {
   bool geometry_instruction(const spirv::Instruction& inst, bool* handled);
   abi::GeometryModes geometry_modes() const;
 
+  // A pointer to the `size` bytes at `memory` + `offset` that every lane shares (patch or
+  // workgroup memory), holding a `pointee` in natural layout (translate_memory.cpp).
+  Pointer region_pointer(llvm::Value* memory, uint32_t offset, uint32_t size, Id pointee);
+
   // --- translate_mesh.cpp ---
   bool mesh_shading() const {
     return entry.model == spv::ExecutionModel::TaskEXT || entry.model == spv::ExecutionModel::MeshEXT;

@@ -85,6 +85,51 @@ TEST(KernelCache, GraphicsStageInfoComesBackIdentical) {
   EXPECT_FALSE(f->fragment.can_discard);
 }
 
+// A mesh kernel's output places (compiler::MeshInfo) come back, and places outside the
+// workgroup's shared memory make the whole cache data rejected (the engine reads through them).
+TEST(KernelCache, MeshInfoComesBackAndMustStayInSharedMemory) {
+  auto mesh = sample_kernel(5);
+  mesh->stage = ShaderStage::Mesh;
+  mesh->info.shared_memory_bytes = 4096;
+  MeshInfo& m = mesh->mesh;
+  m.payload_offset = 32;
+  m.payload_bytes = 16;
+  m.output = 3;
+  m.max_vertices = 64;
+  m.max_primitives = 126;
+  m.outputs.slot_count = 2;
+  m.outputs.location_slot[0] = 1;
+  m.words.assign(8, MeshOutputWord{});
+  m.words[0] = {48, 16, false};
+  m.words[5] = {1072, 16, true};
+  m.indices = {2096, 12};
+  KernelCache a;
+  a.insert(1, mesh);
+  KernelCache b;
+  ASSERT_TRUE(b.deserialize(a.serialize("cpu"), "cpu"));
+  auto k = b.find(1);
+  ASSERT_TRUE(k);
+  EXPECT_EQ(k->stage, ShaderStage::Mesh);
+  EXPECT_EQ(k->mesh.payload_offset, 32u);
+  EXPECT_EQ(k->mesh.payload_bytes, 16u);
+  EXPECT_EQ(k->mesh.output, 3);
+  EXPECT_EQ(k->mesh.max_primitives, 126u);
+  ASSERT_EQ(k->mesh.words.size(), 8u);
+  EXPECT_EQ(k->mesh.words[5].offset, 1072);
+  EXPECT_TRUE(k->mesh.words[5].per_primitive);
+  EXPECT_EQ(k->mesh.words[1].offset, -1);
+  EXPECT_EQ(k->mesh.indices.offset, 2096);
+  EXPECT_EQ(k->mesh.cull.offset, -1);
+  EXPECT_EQ(k->mesh.outputs.location_slot[0], 1);
+
+  m.indices = {4000, 12};  // primitive 125's indices would end past 4096 bytes
+  KernelCache c;
+  c.insert(1, mesh);
+  KernelCache d;
+  EXPECT_FALSE(d.deserialize(c.serialize("cpu"), "cpu"));
+  EXPECT_EQ(d.size(), 0u);
+}
+
 TEST(KernelCache, DataForAnotherCpuIsIgnored) {
   KernelCache a;
   a.insert(1, sample_kernel(1));
