@@ -60,8 +60,16 @@ class ImageCodegen {
                                  llvm::Align(4), all, llvm::Constant::getNullValue(t_.lane_type(type)));
   }
 
+  // Descriptor records are read in every lane (field), and a lane that is not active may hold any
+  // record address (an undefined value carried through a loop or a phi): those read the zero
+  // record, a null descriptor, instead.
+  llvm::Value* active_record(llvm::Value* record) {
+    return b_.CreateSelect(t_.mask(), record, t_.splat(b_.CreatePtrToInt(t_.zero_record(), b_.getInt64Ty())));
+  }
+
   Grid grid(const spirv::Type& image, llvm::Value* record) {
     Grid g;
+    record = active_record(record);
     llvm::Type* i32 = b_.getInt32Ty();
     llvm::Type* i64t = b_.getInt64Ty();
     auto wide = [&](llvm::Value* v) { return b_.CreateZExt(v, t_.lane_type(i64t)); };
@@ -138,16 +146,20 @@ class ImageCodegen {
     return out;
   }
 
-  // Lanes for which `code` runs: with a module format the texel size must match the view's (so a
-  // mismatched view can never be read past its end); otherwise the view's format.
-  llvm::Value* format_lanes(const spirv::Type& image, const Grid& g, const FormatCode& code, llvm::Value* inside) {
-    if (!format_from_view(image)) return b_.CreateAnd(inside, b_.CreateICmpEQ(g.pitch[0], i64(code.format->bytes())));
+  // Lanes whose view `code` serves: with a module format the texel size must match the view's (so
+  // a mismatched view can never be read past its end); otherwise the view's format.
+  llvm::Value* format_match(const spirv::Type& image, const Grid& g, const FormatCode& code) {
+    if (!format_from_view(image)) return b_.CreateICmpEQ(g.pitch[0], i64(code.format->bytes()));
     llvm::Value* match = nullptr;
     for (uint32_t vk : code.views) {
       llvm::Value* is = b_.CreateICmpEQ(g.format, t_.splat(b_.getInt32(vk)));
       match = match ? b_.CreateOr(match, is) : is;
     }
-    return b_.CreateAnd(inside, match);
+    return match;
+  }
+  // Lanes for which `code` accesses memory: in bounds and of its format.
+  llvm::Value* format_lanes(const spirv::Type& image, const Grid& g, const FormatCode& code, llvm::Value* inside) {
+    return b_.CreateAnd(inside, format_match(image, g, code));
   }
 
   // Loads the `bits`-wide integer at byte `offset` of each lane's texel (zero for other lanes).
@@ -381,12 +393,14 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       if (formats.empty()) return fail(inst, "image format not supported");
       std::array<llvm::Value*, 4> texel{};
       for (const auto& code : formats) {
-        llvm::Value* lanes = g.format_lanes(*image, grid, code, inside);
-        std::array<llvm::Value*, 4> v = g.read(*code.format, addr, lanes, formats.size() > 1);
-        for (uint32_t c = 0; c < 4; ++c) texel[c] = texel[c] ? builder_.CreateSelect(lanes, v[c], texel[c]) : v[c];
+        llvm::Value* match = g.format_match(*image, grid, code);
+        std::array<llvm::Value*, 4> v = g.read(*code.format, addr, builder_.CreateAnd(inside, match), formats.size() > 1);
+        for (uint32_t c = 0; c < 4; ++c) texel[c] = texel[c] ? builder_.CreateSelect(match, v[c], texel[c]) : v[c];
       }
-      // Lanes no format matched (out of bounds, null or mismatched views) read (0, 0, 0, 1) from the
-      // first format's code: its masked loads returned zero for them.
+      // Out-of-bounds lanes of a view read its format's expansion of zero: (0, 0, 0, 1) when the
+      // format has no alpha, else (0, 0, 0, 0) (robustImageAccess2 / robustBufferAccess2 texel
+      // buffers): the code's masked loads returned zero for them. Lanes no format matched (null
+      // or mismatched views) read the first format's.
       std::vector<Id> scalars;
       scalar_types(inst.result_type, &scalars);
       Value out;
@@ -432,10 +446,12 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       for (size_t c = 0; c < scalars.size() && c < 3; ++c) {
         llvm::Value* size = grid.size[c];
         if (lod && c < spatial) {
-          // max(1, size >> lod); a lod of 64 or more would be poison for the shift.
+          // max(1, size >> lod); a lod of 64 or more would be poison for the shift. A null view
+          // (size 0) stays 0 at every level (nullDescriptor).
           llvm::Value* shift = builder_.CreateSelect(builder_.CreateICmpULT(lod, g.i64(63)), lod, g.i64(63));
-          size = builder_.CreateLShr(size, shift);
-          size = builder_.CreateSelect(builder_.CreateICmpEQ(size, g.i64(0)), g.i64(1), size);
+          llvm::Value* shifted = builder_.CreateLShr(size, shift);
+          shifted = builder_.CreateSelect(builder_.CreateICmpEQ(shifted, g.i64(0)), g.i64(1), shifted);
+          size = builder_.CreateSelect(builder_.CreateICmpEQ(size, g.i64(0)), size, shifted);
         }
         if (c == 2 && image->dim == spv::Dim::Cube)
           size = builder_.CreateUDiv(size, g.i64(6));  // cube arrays report cubes, not layer-faces
@@ -448,7 +464,8 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
     case spv::Op::OpImageQuerySamples: {
       const spirv::Type* image = image_type(ops[0]);
       if (!image) return fail(inst, "image operand is not an image");
-      llvm::Value* view = g.field(get(ops[0]).leaves.at(0), offsetof(abi::ImageSamplerDescriptor, image_view), builder_.getInt64Ty());
+      llvm::Value* view = g.field(g.active_record(get(ops[0]).leaves.at(0)), offsetof(abi::ImageSamplerDescriptor, image_view),
+                                  builder_.getInt64Ty());
       view = builder_.CreateSelect(builder_.CreateICmpEQ(view, g.i64(0)), splat(null_image_view(*this)), view);
       const uint32_t offset = inst.opcode == spv::Op::OpImageQueryLevels ? offsetof(abi::ImageViewRecord, level_count)
                                                                         : offsetof(abi::ImageViewRecord, samples);

@@ -440,10 +440,13 @@ static void for_each_leaf(Translator& t, const Pointer& p, Id type, llvm::Value*
   }
 }
 
+// Whether [addr, addr + size) lies in [lo, hi). `end >= addr` rejects an access whose end wraps
+// past 2^64: with a null descriptor (lo = hi = 0) element -1 is at 2^64 - size, and its end, 0,
+// would otherwise pass `end <= hi`.
 static llvm::Value* in_bounds(Translator& t, const Pointer& p, llvm::Value* addr, uint32_t size) {
   auto& b = t.b();
   llvm::Value* end = b.CreateAdd(addr, t.splat(b.getInt64(size)));
-  return b.CreateAnd(b.CreateICmpUGE(addr, p.lo), b.CreateICmpULE(end, p.hi));
+  return b.CreateAnd(b.CreateAnd(b.CreateICmpUGE(addr, p.lo), b.CreateICmpULE(end, p.hi)), b.CreateICmpUGE(end, addr));
 }
 
 llvm::Value* Translator::physical_address(const Pointer& p, llvm::Value* addr, uint32_t scalar_size) {
@@ -827,7 +830,9 @@ static bool atomic(Translator& t, const spirv::Instruction& inst) {
       pointer_type && t.m.type(pointer_type).storage_class == spv::StorageClass::Workgroup;
   llvm::Function* fn = b.GetInsertBlock()->getParent();
   llvm::Value* physical = t.physical_address(p, p.addr, size);
-  llvm::Value* result = llvm::UndefValue::get(t.lane_type(scalar));
+  // Lanes that do not run (out of bounds, helpers, inactive) return zero, not undef: LLVM may fold
+  // arithmetic on an undef lane into anything, and even drop the stores it reaches.
+  llvm::Value* result = llvm::Constant::getNullValue(t.lane_type(scalar));
   for (uint32_t lane = 0; lane < t.width(); ++lane) {
     llvm::BasicBlock* run = llvm::BasicBlock::Create(t.ctx, "atomic_lane", fn);
     llvm::BasicBlock* done = llvm::BasicBlock::Create(t.ctx, "atomic_next", fn);

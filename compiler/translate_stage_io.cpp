@@ -137,8 +137,9 @@ bool fetch_attribute(Translator& t, uint32_t location, bool integer, std::array<
     const abi::ChannelField field = abi::channel_field(format->layout, format->bits, c);
     llvm::Value*& loaded = units[field.byte];
     if (!loaded) loaded = gather(b.getIntNTy(unit), field.byte);
-    llvm::Value* value = as_i32(t, component_to_value(t, format->numeric, field.bits, extract_field(t, loaded, field)));
-    (*out)[c] = b.CreateSelect(inside, value, fallback);
+    // Lanes outside the buffer gathered zero: they read the format's zero, (0, 0, 0, 1) for a
+    // format without a fourth component and (0, 0, 0, 0) with one (robustBufferAccess2).
+    (*out)[c] = as_i32(t, component_to_value(t, format->numeric, field.bits, extract_field(t, loaded, field)));
   }
   return true;
 }

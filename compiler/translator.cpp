@@ -306,17 +306,21 @@ void Translator::send_mask(const spirv::Function& f, size_t from, Id to_label, l
   const size_t to = it->second;
   llvm::AllocaInst* slot = in_masks_[to];
   builder_.CreateStore(builder_.CreateOr(builder_.CreateLoad(slot->getAllocatedType(), slot), edge_mask), slot);
-  // Phi inputs for this edge: lanes on the edge take the value from this predecessor.
+  // Phi inputs for this edge: lanes on the edge take the value from this predecessor. A block's
+  // phis take their inputs at once, so every input is read before any phi's slot is written: an
+  // input may be another phi of the same block (a loop that swaps two variables), whose slot
+  // must still hold its old value.
+  std::vector<std::pair<Id, Value>> inputs;
   for (const spirv::Instruction& inst : f.blocks[to].body) {
     if (inst.opcode != spv::Op::OpPhi) break;
-    for (size_t k = 0; k + 1 < inst.operands.size(); k += 2) {
-      if (inst.operands[k + 1] != f.blocks[from].label) continue;
-      const Value incoming = get(inst.operands[k]);  // by value: later get() calls may reload
-      auto& slots = spills_[inst.result];
-      for (size_t leaf = 0; leaf < slots.size() && leaf < incoming.leaves.size(); ++leaf) {
-        llvm::Value* old = builder_.CreateLoad(slots[leaf]->getAllocatedType(), slots[leaf]);
-        builder_.CreateStore(builder_.CreateSelect(edge_mask, incoming.leaves[leaf], old), slots[leaf]);
-      }
+    for (size_t k = 0; k + 1 < inst.operands.size(); k += 2)
+      if (inst.operands[k + 1] == f.blocks[from].label) inputs.emplace_back(inst.result, get(inst.operands[k]));
+  }
+  for (const auto& [phi, incoming] : inputs) {
+    auto& slots = spills_[phi];
+    for (size_t leaf = 0; leaf < slots.size() && leaf < incoming.leaves.size(); ++leaf) {
+      llvm::Value* old = builder_.CreateLoad(slots[leaf]->getAllocatedType(), slots[leaf]);
+      builder_.CreateStore(builder_.CreateSelect(edge_mask, incoming.leaves[leaf], old), slots[leaf]);
     }
   }
 }

@@ -435,6 +435,22 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
         p->transformFeedbackDraw = VK_TRUE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_PROPERTIES_EXT: {
+        // Bounds are the descriptor's exact range (no rounding up).
+        auto* p = reinterpret_cast<VkPhysicalDeviceRobustness2PropertiesEXT*>(s);
+        p->robustStorageBufferAccessSizeAlignment = 1;
+        p->robustUniformBufferAccessSizeAlignment = 1;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_ROBUSTNESS_PROPERTIES_EXT: {
+        // What a pipeline gets without robustness features: the same checks as with them.
+        auto* p = reinterpret_cast<VkPhysicalDevicePipelineRobustnessPropertiesEXT*>(s);
+        p->defaultRobustnessStorageBuffers = VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_ROBUST_BUFFER_ACCESS_2_EXT;
+        p->defaultRobustnessUniformBuffers = VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_ROBUST_BUFFER_ACCESS_2_EXT;
+        p->defaultRobustnessVertexInputs = VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_ROBUST_BUFFER_ACCESS_2_EXT;
+        p->defaultRobustnessImages = VK_PIPELINE_ROBUSTNESS_IMAGE_BEHAVIOR_ROBUST_IMAGE_ACCESS_2_EXT;
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_PROPERTIES_EXT: {
         // docs/design/mesh-shading.md: workgroups run like compute ones (shared memory is the
         // worker's own, sized per kernel); outputs and payload limits are abi's.
@@ -618,6 +634,17 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->geometryStreams = VK_TRUE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT: {
+        // docs/design/robust-access.md.
+        auto* f = reinterpret_cast<VkPhysicalDeviceRobustness2FeaturesEXT*>(s);
+        f->robustBufferAccess2 = VK_TRUE;
+        f->robustImageAccess2 = VK_TRUE;
+        f->nullDescriptor = VK_TRUE;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_ROBUSTNESS_FEATURES_EXT:
+        reinterpret_cast<VkPhysicalDevicePipelineRobustnessFeaturesEXT*>(s)->pipelineRobustness = VK_TRUE;
+        break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT: {
         // Task and mesh pipelines (docs/design/mesh-shading.md; tests/e2e/mesh_shader_*_test.cpp).
         // No fragment shading rate: primitiveFragmentShadingRateMeshShader stays FALSE.

@@ -111,9 +111,17 @@ class Routine {
     }
   }
 
+  // The border colour as a texel of the view's format: components the format lacks are 0 (R, G,
+  // B) or 1 (A), like a decoded texel's (CTS pipeline.*.sampler.border_swizzle, robustness2).
   static Texel border(const Footprint& f) {
     Texel t;
     std::memcpy(t.u, f.s.border_value.uint32, sizeof(t.u));
+    return with_missing_components(f.v, t);
+  }
+
+  static Texel with_missing_components(const SampledView& v, Texel t) {
+    for (uint32_t c = 0; c < 4; ++c)
+      if (!(v.present & (1u << c))) t.u[c] = c == 3 ? v.one : 0;
     return t;
   }
 
@@ -453,11 +461,9 @@ class Routine {
         t = load(v, uint32_t(level), c[0], addressed >= 2 ? c[1] : 0, dims == 3 && !is_cube(v.type) ? c[2] : layer,
                  uint32_t(sample));
     }
-    if (!inside) {
-      for (int k = 0; k < 4; ++k) a->out[k][lane] = 0;
-      return;
-    }
-    write_out(a, lane, v, t);
+    // Outside, the texel reads as zero in the view's format: (0, 0, 0, 1) without alpha
+    // (robustImageAccess2).
+    write_out(a, lane, v, inside ? t : with_missing_components(v, Texel{}));
   }
 
   // The view record's routine. Kernels' uniform calls of a plain sample (the usual call) try the
@@ -698,6 +704,14 @@ abi::SampleFn make_sampled_view(const ImageView& view, SampledView* out) {
   const uint8_t identity[4] = {0, 1, 2, 3};
   const VkComponentSwizzle sw[4] = {view.components.r, view.components.g, view.components.b, view.components.a};
   for (int c = 0; c < 4; ++c) out->swizzle[c] = swizzle_of(sw[c], identity[c]);
+  out->present = 0;
+  if (aspect != VK_IMAGE_ASPECT_COLOR_BIT) {
+    out->present = 1;  // depth or stencil in R
+  } else {
+    for (uint32_t i = 0; i < info->component_count && i < 4; ++i)
+      if (info->components[i].channel <= fmt::Channel::A) out->present |= 1u << uint32_t(info->components[i].channel);
+  }
+  out->one = out->value_class == fmt::ValueClass::Float ? 0x3F800000u : 1u;
   const bool compressed_view = info->is_compressed();
   out->block_width = compressed_view ? info->block_width : 1;
   out->block_height = compressed_view ? info->block_height : 1;

@@ -50,6 +50,11 @@ struct SampledView {
   uint32_t level_count = 1, layer_count = 1;  // layers: faces count for cubes (6 per cube)
   // Per output component: 0..3 = R, G, B, A of the texel, 4 = zero, 5 = one.
   uint8_t swizzle[4] = {0, 1, 2, 3};
+  // Bit c: the format has component c (R, G, B, A; depth and stencil views: R). Texels that do
+  // not come from memory — border texels, out-of-bounds fetches — take 0 for a missing R, G or B
+  // and `one` for a missing A, as decoded texels do.
+  uint8_t present = 0xF;
+  uint32_t one = 0x3F800000;  // 1 in value_class: 1.0f, or integer 1
   SampledLevel levels[16];  // ImageLayout::kMaxMips
   LevelTable table{};       // valid when table_ok: every level within 2 GiB of level 0's base
   bool table_ok = false;

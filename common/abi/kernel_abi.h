@@ -265,7 +265,8 @@ struct InterpolationRecord {
 };
 
 // One bound vertex buffer (vkCmdBindVertexBuffers(2)); `address` is null when nothing is bound.
-// Attribute fetches past `size` read (0, 0, 0, 1) in the attribute's type (robustBufferAccess).
+// Attribute fetches past `size` read the format's zero: (0, 0, 0, 1) in the attribute's type when
+// the format has no fourth component, else (0, 0, 0, 0) (robustBufferAccess2).
 struct VertexBufferRecord {
   const uint8_t* address;  // buffer data + bind offset
   uint64_t size;           // bytes from `address` the draw may read

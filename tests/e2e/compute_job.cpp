@@ -55,7 +55,13 @@ ComputeJob::~ComputeJob() {
 }
 
 void ComputeJob::bind_buffer(uint32_t binding, const Buffer& buffer, VkDeviceSize offset, VkDeviceSize range) {
-  VkDescriptorBufferInfo info{buffer.buffer, offset, range};
+  bind_buffer_handle(binding, buffer.buffer, offset, range);
+}
+
+void ComputeJob::bind_null_buffer(uint32_t binding) { bind_buffer_handle(binding, VK_NULL_HANDLE, 0, VK_WHOLE_SIZE); }
+
+void ComputeJob::bind_buffer_handle(uint32_t binding, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range) {
+  VkDescriptorBufferInfo info{buffer, offset, range};
   VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
   write.dstSet = set_;
   write.dstBinding = binding;

@@ -37,6 +37,8 @@ class ComputeJob {
   // Points `binding` at the whole of `buffer`.
   // Binds [offset, offset + range) of `buffer` (the whole buffer by default) to `binding`.
   void bind_buffer(uint32_t binding, const Buffer& buffer, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE);
+  // A null descriptor (VK_EXT_robustness2 nullDescriptor must be enabled).
+  void bind_null_buffer(uint32_t binding);
 
   // Dispatches (x, y, z) groups, with `push_bytes` bytes of push constants, then makes the
   // shader's writes visible to the host and waits.
@@ -46,6 +48,7 @@ class ComputeJob {
               uint32_t push_bytes = 0);
 
  private:
+  void bind_buffer_handle(uint32_t binding, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range);
   TestDevice& device_;
   std::vector<VkDescriptorType> types_;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;

@@ -47,5 +47,26 @@ TEST_F(ComputeRobustnessTest, OutOfRangeAccessesStayInsideTheDescriptorRange) {
   }
 }
 
+// VK_EXT_robustness2 nullDescriptor: a null storage buffer reads zero (length 0) and drops writes
+// and atomics at any index, negative ones included (element -1 of a null buffer once passed the
+// bounds check: its end wrapped to 0, and the store hit address 2^64 - 4).
+TEST_F(ComputeRobustnessTest, NullStorageBufferDescriptorReadsZeroAtAnyIndex) {
+  VkPhysicalDeviceRobustness2FeaturesEXT robustness2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT};
+  if (!query_extension_features(physical_device(), VK_EXT_ROBUSTNESS_2_EXTENSION_NAME, robustness2) ||
+      !robustness2.nullDescriptor)
+    GTEST_SKIP() << "VK_EXT_robustness2 nullDescriptor is not supported";
+  VkPhysicalDeviceRobustness2FeaturesEXT enable_null{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT};
+  enable_null.nullDescriptor = VK_TRUE;
+  TestDevice& device = *create_device_with_extension(enable_null, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
+  Buffer results = device.create_buffer(64 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xFF);
+  ComputeJob job(device, "robust_null_buffer.comp", {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_null_buffer(0);
+  job.bind_buffer(1, results);
+  job.run(1);
+  const uint32_t* r = reinterpret_cast<const uint32_t*>(results.mapped);
+  for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(r[i], 0u) << "invocation " << i;
+}
+
 }  // namespace
 }  // namespace kiln::test

@@ -76,6 +76,35 @@ TEST_F(ComputeTest, DivergentLoopsAndEarlyReturnsMatchTheCpu) {
   }
 }
 
+// Phis of a loop header that read each other (a swap, a rotation) take their inputs at once: the
+// translator once wrote each phi's slot before reading the next one's input, so b got a's new
+// value (CTS robustness.non_robust_buffer_access.unexecuted_oob_*).
+TEST_F(ComputeTest, LoopVariablesThatTradePlacesMatchTheCpu) {
+  TestDevice& device = this->device();
+  const uint32_t n = 64;
+  Buffer counts = device.create_buffer(n * 4, kStorageUsage);
+  Buffer results = device.create_buffer(n * 5 * 4, kStorageUsage);
+  for (uint32_t i = 0; i < n; ++i) mapped_as<uint32_t>(counts)[i] = (i * 7) % 13;
+  ComputeJob job(device, "loop_swap.comp", {kStorage, kStorage});
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, counts);
+  job.bind_buffer(1, results);
+  job.run(n / 32);
+  for (uint32_t i = 0; i < n; ++i) {
+    int32_t a = 1, b = 2, x = 10, y = 20, z = 30;
+    for (uint32_t k = 0; k < (i * 7) % 13; ++k) {
+      const int32_t t = a, u = x;
+      a = b;
+      b = t + int32_t(k);
+      x = y;
+      y = z;
+      z = u;
+    }
+    const int32_t want[5] = {a, b, x, y, z};
+    for (uint32_t w = 0; w < 5; ++w) EXPECT_EQ(mapped_as<int32_t>(results)[i * 5 + w], want[w]) << "invocation " << i << " word " << w;
+  }
+}
+
 TEST_F(ComputeTest, SharedMemoryReductionWithBarriersInALoop) {
   TestDevice& device = this->device();
   const uint32_t groups = 6;

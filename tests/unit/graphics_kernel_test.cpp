@@ -135,7 +135,9 @@ std::array<uint32_t, 4> expected_location(const VertexData& d, uint32_t location
     case 8: return {f(int8_t(e[36])), f(int8_t(e[37])), f(int8_t(e[38])), f(int8_t(e[39]))};
     case 9:
       if (v < 3) return {f(d.b2[v * 4]), f(d.b2[v * 4 + 1]), f(d.b2[v * 4 + 2]), f(d.b2[v * 4 + 3])};
-      return {f(0), f(0), f(0), f(1)};  // the element extends past the buffer's size
+      // The element extends past the buffer's size: the format's zero, four components of it
+      // (robustBufferAccess2; a format with three would read (0, 0, 0, 1)).
+      return {f(0), f(0), f(0), f(0)};
     default: return {};
   }
 }
@@ -253,13 +255,14 @@ TEST_P(VertexKernel, UnboundBufferAndNegativeIndexReadDefaults) {
   for (uint32_t c = 0; c < 4; ++c) EXPECT_EQ(at(0, c, 0), lane0[c]);
   for (uint32_t lane = 1; lane < W; ++lane) {
     EXPECT_EQ(at(0, 0, lane), 0u);
-    EXPECT_EQ(at(0, 3, lane), float_bits(1.0f)) << "float formats default alpha to 1.0";
-    EXPECT_EQ(at(2, 3, lane), 1u) << "integer formats default alpha to 1";
+    EXPECT_EQ(at(0, 3, lane), 0u) << "RGBA8: the format's zero, alpha included";
+    EXPECT_EQ(at(2, 3, lane), 1u) << "two-component integer formats default alpha to 1";
   }
   for (uint32_t lane = 0; lane < W; ++lane) {
     EXPECT_EQ(at(7, 0, lane), 0u);
     EXPECT_EQ(at(7, 3, lane), 1u);
-    EXPECT_EQ(at(9, 3, lane), float_bits(1.0f));
+    EXPECT_EQ(at(9, 3, lane), 0u);  // four components: the format's zero
+    EXPECT_EQ(at(3, 3, lane), float_bits(1.0f)) << "three-component float formats default alpha to 1.0";
   }
 }
 
