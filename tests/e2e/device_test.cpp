@@ -2,6 +2,8 @@
 // features, device-level proc addresses, wait idle.
 #include <cstddef>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "e2e/vk_fixture.h"
 
@@ -168,20 +170,49 @@ TEST_F(DeviceTest, PaddingAfterTheLastFeatureIsIgnored) {
   EXPECT_NE(nullptr, create_device(options)) << "padding bytes were read as a requested feature";
 }
 
+// Enabled extensions bring their commands under the extension's names: vkGetDeviceProcAddr must
+// return them, and they act like the core commands they alias. The loader answers for commands it
+// knows even when the driver does not, so one of them is also called.
 TEST_F(DeviceTest, ListedExtensionsCanBeEnabled) {
   uint32_t count = 0;
   ASSERT_EQ(VK_SUCCESS, vkEnumerateDeviceExtensionProperties(physical_device(), nullptr, &count, nullptr));
   std::vector<VkExtensionProperties> listed(count);
   ASSERT_EQ(VK_SUCCESS, vkEnumerateDeviceExtensionProperties(physical_device(), nullptr, &count, listed.data()));
-  // Promoted extensions without dependencies beyond 1.3 core; enable those the device lists.
+  // Promoted extensions without dependencies beyond 1.3 core, and a command of each; enable those
+  // the device lists.
+  const std::pair<const char*, const char*> extensions[] = {
+      {VK_KHR_COPY_COMMANDS_2_EXTENSION_NAME, "vkCmdCopyBuffer2KHR"},
+      {VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME, "vkQueueSubmit2KHR"},
+      {VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME, "vkWaitSemaphoresKHR"},
+      {VK_KHR_MAINTENANCE_4_EXTENSION_NAME, "vkGetDeviceBufferMemoryRequirementsKHR"}};
   DeviceOptions options;
-  for (const char* name : {VK_KHR_COPY_COMMANDS_2_EXTENSION_NAME, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME,
-                           VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME, VK_KHR_MAINTENANCE_4_EXTENSION_NAME}) {
+  std::vector<const char*> commands;
+  for (const auto& [name, command] : extensions) {
     for (const VkExtensionProperties& extension : listed)
-      if (std::strcmp(extension.extensionName, name) == 0) options.extensions.push_back(name);
+      if (std::strcmp(extension.extensionName, name) == 0) {
+        options.extensions.push_back(name);
+        commands.push_back(command);
+      }
   }
   if (options.extensions.empty()) GTEST_SKIP() << "the device lists none of the promoted extensions tried";
-  EXPECT_NE(nullptr, create_device(options));
+  TestDevice* device = create_device(options);
+  ASSERT_NE(nullptr, device);
+  for (const char* command : commands) EXPECT_NE(nullptr, vkGetDeviceProcAddr(device->handle(), command)) << command;
+  const auto requirements_khr = reinterpret_cast<PFN_vkGetDeviceBufferMemoryRequirementsKHR>(
+      vkGetDeviceProcAddr(device->handle(), "vkGetDeviceBufferMemoryRequirementsKHR"));
+  if (!requirements_khr) return;  // maintenance4 not listed (or the failure above)
+  VkBufferCreateInfo buffer_info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  buffer_info.size = 1000;
+  buffer_info.usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
+  const VkDeviceBufferMemoryRequirements query{VK_STRUCTURE_TYPE_DEVICE_BUFFER_MEMORY_REQUIREMENTS, nullptr, &buffer_info};
+  VkMemoryRequirements2 core{.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+  VkMemoryRequirements2 khr{.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+  vkGetDeviceBufferMemoryRequirements(device->handle(), &query, &core);
+  requirements_khr(device->handle(), &query, &khr);
+  expect_valid_requirements(core.memoryRequirements, 1000);
+  EXPECT_EQ(core.memoryRequirements.size, khr.memoryRequirements.size);
+  EXPECT_EQ(core.memoryRequirements.alignment, khr.memoryRequirements.alignment);
+  EXPECT_EQ(core.memoryRequirements.memoryTypeBits, khr.memoryRequirements.memoryTypeBits);
 }
 
 // VK_KHR_external_memory / _semaphore / _fence (core 1.1 by name): a device with them accepts the
