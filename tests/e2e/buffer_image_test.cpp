@@ -1,8 +1,15 @@
-// Buffers, buffer views and images of every type, with proof that each subresource has its own
-// storage (cleared to a distinct value and read back), plus linear-tiling subresource layouts.
+// Buffers, buffer views and images of every type: the memory requirements of buffers, what a
+// compute shader sees through texel buffer views and image views of every type, proof that each
+// subresource has its own storage (cleared to a distinct value and read back), plus linear-tiling
+// subresource layouts.
+#include <algorithm>
+#include <array>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "e2e/conformance_gaps.h"
+#include "e2e/descriptor_pipeline.h"
 #include "e2e/vk_fixture.h"
 
 namespace kiln::test {
@@ -55,8 +62,9 @@ void clear_and_verify_every_subresource(TestDevice& device, const Image& image) 
     }
 }
 
-void expect_view(TestDevice& device, const Image& image, VkImageViewType type, uint32_t base_mip, uint32_t mips,
-                 uint32_t base_layer, uint32_t layers) {
+// A view of `image` of `type` over (base_mip, mips, base_layer, layers), destroyed with the device.
+VkImageView make_view(TestDevice& device, const Image& image, VkImageViewType type, uint32_t base_mip, uint32_t mips,
+                      uint32_t base_layer, uint32_t layers) {
   VkImageViewCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
   info.image = image.image;
   info.viewType = type;
@@ -65,7 +73,9 @@ void expect_view(TestDevice& device, const Image& image, VkImageViewType type, u
   VkImageView view = VK_NULL_HANDLE;
   EXPECT_EQ(VK_SUCCESS, vkCreateImageView(device.handle(), &info, nullptr, &view)) << "view type " << type;
   EXPECT_NE(VK_NULL_HANDLE, view);
-  vkDestroyImageView(device.handle(), view, nullptr);
+  VkDevice d = device.handle();
+  device.defer_destroy([=] { vkDestroyImageView(d, view, nullptr); });
+  return view;
 }
 
 // Whether the device can make an image like `info` (and, if not, why the test skips).
@@ -94,6 +104,11 @@ VkImageCreateInfo uint_image_info(VkImageType type, VkExtent3D extent, uint32_t 
   return info;
 }
 
+// Buffers of every usage, of 1 byte to 1 MiB, get the memory requirements the spec guarantees
+// ("Resource Memory Association"): a host-visible coherent and a device-local type among their
+// memory types, never a lazily allocated one, the same types and alignment for every size of one
+// usage and no more types for more usages, and an alignment that meets the usage's descriptor
+// offset alignment.
 TEST_F(BufferImageTest, BuffersOfEveryUsageAndSize) {
   const VkBufferUsageFlags usages[] = {
       VK_BUFFER_USAGE_TRANSFER_SRC_BIT,         VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -101,36 +116,94 @@ TEST_F(BufferImageTest, BuffersOfEveryUsageAndSize) {
       VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
       VK_BUFFER_USAGE_INDEX_BUFFER_BIT,         VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
       VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT};
-  for (const VkBufferUsageFlags usage : usages)
+  const VkPhysicalDeviceLimits& limits = properties().limits;
+  auto descriptor_alignment = [&](VkBufferUsageFlags usage) {
+    if (usage & (VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT))
+      return limits.minTexelBufferOffsetAlignment;
+    if (usage & VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT) return limits.minUniformBufferOffsetAlignment;
+    if (usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) return limits.minStorageBufferOffsetAlignment;
+    return VkDeviceSize{1};
+  };
+  auto requirements_of = [&](const Buffer& buffer) {
+    VkMemoryRequirements requirements;
+    vkGetBufferMemoryRequirements(device().handle(), buffer.buffer, &requirements);
+    return requirements;
+  };
+  VkBufferUsageFlags every_usage = 0;
+  for (const VkBufferUsageFlags usage : usages) every_usage |= usage;
+  const uint32_t every_usage_types = requirements_of(device().create_buffer(4096, every_usage)).memoryTypeBits;
+  const VkPhysicalDeviceMemoryProperties& memory = device().memory_properties();
+  for (const VkBufferUsageFlags usage : usages) {
+    VkMemoryRequirements first{};
     for (const VkDeviceSize size : {VkDeviceSize(1), VkDeviceSize(4096), VkDeviceSize(1) << 20}) {
-      Buffer buffer = device().create_buffer(size, usage, 0x3C);
-      ASSERT_NE(VK_NULL_HANDLE, buffer.buffer) << "usage " << usage << " size " << size;
-      ASSERT_NE(nullptr, buffer.mapped);
-      EXPECT_EQ(0x3C, buffer.mapped[size - 1]);
+      const VkMemoryRequirements requirements = requirements_of(device().create_buffer(size, usage));
+      SCOPED_TRACE("usage " + std::to_string(usage) + ", size " + std::to_string(size));
+      expect_valid_requirements(requirements, size);
+      const uint32_t types = requirements.memoryTypeBits;
+      EXPECT_NE(UINT32_MAX, device().find_memory_type(types, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                                                  VK_MEMORY_PROPERTY_HOST_COHERENT_BIT));
+      EXPECT_NE(UINT32_MAX, device().find_memory_type(types, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT));
+      for (uint32_t t = 0; t < memory.memoryTypeCount; ++t)
+        if (types & (1u << t)) EXPECT_FALSE(memory.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT);
+      EXPECT_EQ(0u, requirements.alignment % descriptor_alignment(usage)) << "alignment " << requirements.alignment;
+      EXPECT_EQ(0u, every_usage_types & ~types) << "a buffer with more usages may not take more memory types";
+      if (first.memoryTypeBits == 0) first = requirements;
+      EXPECT_EQ(first.memoryTypeBits, types) << "memory types differ between sizes";
+      EXPECT_EQ(first.alignment, requirements.alignment) << "alignment differs between sizes";
     }
+  }
 }
 
+// Uniform texel buffer views of R32_UINT (the spec requires the format) with a range and with
+// VK_WHOLE_SIZE: a shader sees each view's texel count (VK_WHOLE_SIZE leaves out the bytes after
+// the last whole texel) and its first and last texels where the view's offset puts them.
 TEST_F(BufferImageTest, UniformTexelBufferViewOfR32Uint) {
   VkFormatProperties format;
   vkGetPhysicalDeviceFormatProperties(physical_device(), VK_FORMAT_R32_UINT, &format);
   const bool supported = format.bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT;
   expect_requirement(supported, "R32_UINT uniform texel buffers", is_kiln());  // required by the spec
   if (!supported) return;
-  const VkDeviceSize alignment = properties().limits.minTexelBufferOffsetAlignment;
-  Buffer buffer = device().create_buffer(alignment + 1024, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+  // A whole texel (a multiple of the offset alignment, a power of two) and, at the end, two bytes
+  // past the last whole texel.
+  const VkDeviceSize offset = std::max<VkDeviceSize>(properties().limits.minTexelBufferOffsetAlignment, 4);
+  Buffer buffer = device().create_buffer(offset + 1026, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+  constexpr uint32_t kMark = 0xA0000;  // word i holds kMark + i
+  for (uint32_t i = 0; i < buffer.size / 4; ++i) reinterpret_cast<uint32_t*>(buffer.mapped)[i] = kMark + i;
+  struct ViewCase {
+    VkDeviceSize offset, range;
+    uint32_t texels;
+  };
+  const ViewCase cases[3] = {{0, 256, 64}, {offset, 1024, 256}, {offset, VK_WHOLE_SIZE, 256}};
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  VkDescriptorSet set = make_set(device(), {{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER}, {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER},
+                                            {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}},
+                                 &layout);
   VkBufferViewCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
   info.buffer = buffer.buffer;
   info.format = VK_FORMAT_R32_UINT;
-  for (const auto& [offset, range] : {std::pair<VkDeviceSize, VkDeviceSize>{0, 256},
-                                      {alignment, 1024},
-                                      {alignment, VK_WHOLE_SIZE}}) {
-    info.offset = offset;
-    info.range = range;
+  for (uint32_t k = 0; k < 3; ++k) {
+    info.offset = cases[k].offset;
+    info.range = cases[k].range;
     VkBufferView view = VK_NULL_HANDLE;
-    EXPECT_EQ(VK_SUCCESS, vkCreateBufferView(device().handle(), &info, nullptr, &view))
-        << "offset " << offset << " range " << range;
-    EXPECT_NE(VK_NULL_HANDLE, view);
-    vkDestroyBufferView(device().handle(), view, nullptr);
+    ASSERT_EQ(VK_SUCCESS, vkCreateBufferView(device().handle(), &info, nullptr, &view))
+        << "offset " << info.offset << " range " << info.range;
+    VkDevice d = device().handle();
+    device().defer_destroy([=] { vkDestroyBufferView(d, view, nullptr); });
+    write_texel_buffers(device(), set, k, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, {view});
+  }
+  Buffer results = device().create_buffer(9 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xFF);
+  write_buffers(device().handle(), set, 3, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{results.buffer, 0, VK_WHOLE_SIZE}});
+  SetsPipeline pipeline(device(), "texel_buffer_views.comp", {layout});
+  device().run_commands([&](VkCommandBuffer cmd) {
+    pipeline.record_dispatch(cmd, {set}, 1);
+    shader_writes_to_host_barrier(cmd);
+  });
+  const auto* got = reinterpret_cast<const uint32_t*>(results.mapped);
+  for (uint32_t k = 0; k < 3; ++k) {
+    const uint32_t first = kMark + static_cast<uint32_t>(cases[k].offset / 4);
+    EXPECT_EQ(cases[k].texels, got[3 * k]) << "texels in view " << k;
+    EXPECT_EQ(first, got[3 * k + 1]) << "first texel of view " << k;
+    EXPECT_EQ(first + cases[k].texels - 1, got[3 * k + 2]) << "last texel of view " << k;
   }
 }
 
@@ -163,14 +236,15 @@ TEST_F(BufferImageTest, CubeCompatible2DArrays) {
   }
 }
 
-// Views of every type over sampled images (cube arrays only with the imageCubeArray feature).
+// Views of every type over sampled images whose subresources each hold their own value (cube
+// arrays only with the imageCubeArray feature): through each view a shader sees the levels and
+// layers of the view's range, counted from its first level and layer, and the view's size and
+// level count.
 TEST_F(BufferImageTest, ImageViewsOfEveryType) {
   const bool cube_arrays = features().core.features.imageCubeArray;
-  VkPhysicalDeviceFeatures2 enabled{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  enabled.features.imageCubeArray = cube_arrays;
-  DeviceOptions options;
-  options.create_info_chain = &enabled;
-  TestDevice* device = create_device(options);
+  DeviceFeatures enabled;
+  enabled.core.features.imageCubeArray = cube_arrays;
+  TestDevice* device = create_device(enabled);
   ASSERT_NE(nullptr, device);
   auto sampled = [](VkImageCreateInfo info) {
     info.usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
@@ -187,19 +261,75 @@ TEST_F(BufferImageTest, ImageViewsOfEveryType) {
   expect_requirement(all_supported, "image views", is_kiln());
   if (!all_supported) return;  // nothing to view (a known gap on Kiln, a failure elsewhere)
 
-  const Image image_1d = device->create_image(one_d);
-  expect_view(*device, image_1d, VK_IMAGE_VIEW_TYPE_1D, 2, 1, 1, 1);
-  expect_view(*device, image_1d, VK_IMAGE_VIEW_TYPE_1D_ARRAY, 0, 7, 0, 3);
-  const Image image_2d = device->create_image(two_d);
-  expect_view(*device, image_2d, VK_IMAGE_VIEW_TYPE_2D, 0, 6, 3, 1);
-  expect_view(*device, image_2d, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 1, 2, 1, 3);
-  const Image image_3d = device->create_image(three_d);
-  expect_view(*device, image_3d, VK_IMAGE_VIEW_TYPE_3D, 0, 4, 0, 1);
-  const Image image_cube = device->create_image(cube);
-  expect_view(*device, image_cube, VK_IMAGE_VIEW_TYPE_CUBE, 0, 5, 6, 6);
-  expect_view(*device, image_cube, VK_IMAGE_VIEW_TYPE_2D, 0, 1, 4, 1);  // one face as a 2D view
-  expect_view(*device, image_cube, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 0, 5, 0, 12);
-  if (cube_arrays) expect_view(*device, image_cube, VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, 0, 5, 0, 12);
+  std::vector<Image> images;
+  for (const VkImageCreateInfo* info : {&one_d, &two_d, &three_d, &cube}) {
+    images.push_back(device->create_image(*info));
+    clear_and_verify_every_subresource(*device, images.back());
+    device->run_commands([&](VkCommandBuffer cmd) {
+      transition(cmd, images.back().image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    });
+  }
+  const Image &image_1d = images[0], &image_2d = images[1], &image_3d = images[2], &image_cube = images[3];
+  // Integer texels: nearest filtering only.
+  VkSamplerCreateInfo sampler_info{.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  sampler_info.addressModeU = sampler_info.addressModeV = sampler_info.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  sampler_info.maxLod = VK_LOD_CLAMP_NONE;
+  VkSampler sampler = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateSampler(device->handle(), &sampler_info, nullptr, &sampler));
+  VkDevice d = device->handle();
+  device->defer_destroy([=] { vkDestroySampler(d, sampler, nullptr); });
+
+  // Each view, what image_view_types.comp reads through it (level and layer within the view) and
+  // the subresource of the image that is: image_view_types.comp's comments.
+  struct ViewCase {
+    const char* what;
+    VkImageView view;
+    uint32_t mip, layer;                          // of the image, read through the view
+    std::array<uint32_t, 4> size_and_levels;      // textureSize at level 0 (0 for missing axes), levels
+  };
+  const ViewCase cases[] = {
+      {"1D, level 2, layer 1", make_view(*device, image_1d, VK_IMAGE_VIEW_TYPE_1D, 2, 1, 1, 1), 2, 1, {16, 0, 0, 1}},
+      {"1D array", make_view(*device, image_1d, VK_IMAGE_VIEW_TYPE_1D_ARRAY, 0, 7, 0, 3), 3, 2, {64, 3, 0, 7}},
+      {"2D, layer 3", make_view(*device, image_2d, VK_IMAGE_VIEW_TYPE_2D, 0, 6, 3, 1), 1, 3, {32, 12, 0, 6}},
+      {"2D array, levels 1-2, layers 1-3", make_view(*device, image_2d, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 1, 2, 1, 3), 2, 3,
+       {16, 6, 3, 2}},
+      {"3D", make_view(*device, image_3d, VK_IMAGE_VIEW_TYPE_3D, 0, 4, 0, 1), 2, 0, {16, 8, 6, 4}},
+      {"cube, layers 6-11", make_view(*device, image_cube, VK_IMAGE_VIEW_TYPE_CUBE, 0, 5, 6, 6), 2, 9, {16, 16, 0, 5}},
+      {"2D view of cube face 4", make_view(*device, image_cube, VK_IMAGE_VIEW_TYPE_2D, 0, 1, 4, 1), 0, 4, {16, 16, 0, 1}},
+      {"2D array of a cube image", make_view(*device, image_cube, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 0, 5, 0, 12), 4, 11,
+       {16, 16, 12, 5}},
+  };
+  auto check = [&](const char* shader, const std::vector<ViewCase>& views) {
+    std::vector<DescriptorBinding> bindings(views.size(), {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER});
+    bindings.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+    VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+    VkDescriptorSet set = make_set(*device, bindings, &layout);
+    for (uint32_t v = 0; v < views.size(); ++v)
+      write_images(*device, set, v, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                   {{sampler, views[v].view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}});
+    Buffer results = device->create_buffer(views.size() * 32, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xFF);
+    write_buffers(d, set, static_cast<uint32_t>(views.size()), 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                  {{results.buffer, 0, VK_WHOLE_SIZE}});
+    SetsPipeline pipeline(*device, shader, {layout});
+    device->run_commands([&](VkCommandBuffer cmd) {
+      pipeline.record_dispatch(cmd, {set}, 1);
+      shader_writes_to_host_barrier(cmd);
+    });
+    for (uint32_t v = 0; v < views.size(); ++v) {
+      std::array<uint32_t, 4> texel, size_and_levels;
+      std::memcpy(texel.data(), results.mapped + 32 * v, 16);
+      std::memcpy(size_and_levels.data(), results.mapped + 32 * v + 16, 16);
+      const VkClearColorValue want = subresource_color(views[v].mip, views[v].layer);
+      EXPECT_EQ((std::array<uint32_t, 4>{want.uint32[0], want.uint32[1], want.uint32[2], want.uint32[3]}), texel)
+          << views[v].what << ": texel of image level " << views[v].mip << ", layer " << views[v].layer;
+      EXPECT_EQ(views[v].size_and_levels, size_and_levels) << views[v].what << ": size and level count";
+    }
+  };
+  check("image_view_types.comp", std::vector<ViewCase>(std::begin(cases), std::end(cases)));
+  if (cube_arrays)
+    check("image_view_cube_array.comp",
+          {{"cube array", make_view(*device, image_cube, VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, 0, 5, 0, 12), 3, 10, {16, 16, 2, 5}}});
 }
 
 // A linear image written through its mapping at the offsets vkGetImageSubresourceLayout reports

@@ -21,16 +21,6 @@
 namespace kiln::test {
 namespace {
 
-struct SampledImage {
-  Image image;
-  VkImageView view = VK_NULL_HANDLE;
-};
-
-struct Binding {
-  VkDescriptorType type;
-  uint32_t count = 1;
-};
-
 class ComputeSamplingTest : public VulkanTest {
  protected:
   // A device with dynamic and non-uniform indexing of sampler arrays.
@@ -42,56 +32,6 @@ class ComputeSamplingTest : public VulkanTest {
     return *device;
   }
   DeviceFeatures enabled_;
-
-  // An image of `view_type` whose level l holds levels[l] (all layers, tightly packed), ready to
-  // sample (SHADER_READ_ONLY_OPTIMAL).
-  SampledImage make_image(TestDevice& device, VkImageViewType view_type, VkFormat format, VkExtent3D extent, uint32_t layers,
-                          const std::vector<std::vector<uint8_t>>& levels,
-                          VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT) {
-    VkImageCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    info.imageType = view_type == VK_IMAGE_VIEW_TYPE_3D ? VK_IMAGE_TYPE_3D : VK_IMAGE_TYPE_2D;
-    info.format = format;
-    info.extent = extent;
-    info.mipLevels = static_cast<uint32_t>(levels.size());
-    info.arrayLayers = layers;
-    info.samples = VK_SAMPLE_COUNT_1_BIT;
-    info.tiling = VK_IMAGE_TILING_OPTIMAL;
-    info.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    if (view_type == VK_IMAGE_VIEW_TYPE_CUBE || view_type == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY)
-      info.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
-    SampledImage out;
-    out.image = device.create_image(info);
-    VkDeviceSize total = 0;
-    for (const auto& l : levels) total += l.size();
-    Buffer upload = device.create_buffer(total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
-    std::vector<VkBufferImageCopy> regions;
-    VkDeviceSize offset = 0;
-    for (uint32_t l = 0; l < levels.size(); ++l) {
-      std::memcpy(upload.mapped + offset, levels[l].data(), levels[l].size());
-      VkBufferImageCopy r{};
-      r.bufferOffset = offset;
-      r.imageSubresource = {aspect, l, 0, layers};
-      r.imageExtent = mip_extent(extent, l);
-      regions.push_back(r);
-      offset += levels[l].size();
-    }
-    device.run_commands([&](VkCommandBuffer cmd) {
-      transition(cmd, out.image.image, aspect, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-      vkCmdCopyBufferToImage(cmd, upload.buffer, out.image.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                             static_cast<uint32_t>(regions.size()), regions.data());
-      transition(cmd, out.image.image, aspect, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-    });
-    VkImageViewCreateInfo vi{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    vi.image = out.image.image;
-    vi.viewType = view_type;
-    vi.format = format;
-    vi.subresourceRange = {aspect, 0, info.mipLevels, 0, layers};
-    EXPECT_EQ(VK_SUCCESS, vkCreateImageView(device.handle(), &vi, nullptr, &out.view));
-    VkDevice d = device.handle();
-    VkImageView view = out.view;
-    device.defer_destroy([d, view] { vkDestroyImageView(d, view, nullptr); });
-    return out;
-  }
 
   VkSampler make_sampler(TestDevice& device, VkFilter filter, VkSamplerMipmapMode mip, VkSamplerAddressMode u,
                          VkSamplerAddressMode v, VkSamplerAddressMode w, float max_lod, bool compare = false) {
@@ -110,47 +50,6 @@ class ComputeSamplingTest : public VulkanTest {
     VkDevice d = device.handle();
     device.defer_destroy([d, sampler] { vkDestroySampler(d, sampler, nullptr); });
     return sampler;
-  }
-
-  VkDescriptorSet make_set(TestDevice& device, const std::vector<Binding>& bindings, VkDescriptorSetLayout* layout) {
-    VkDevice d = device.handle();
-    std::vector<VkDescriptorSetLayoutBinding> b;
-    std::vector<VkDescriptorPoolSize> sizes;
-    for (uint32_t i = 0; i < bindings.size(); ++i) {
-      b.push_back(compute_binding(i, bindings[i].type, bindings[i].count));
-      sizes.push_back({bindings[i].type, bindings[i].count});
-    }
-    VkDescriptorSetLayoutCreateInfo li{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    li.bindingCount = static_cast<uint32_t>(b.size());
-    li.pBindings = b.data();
-    EXPECT_EQ(VK_SUCCESS, vkCreateDescriptorSetLayout(d, &li, nullptr, layout));
-    VkDescriptorSetLayout l = *layout;
-    device.defer_destroy([d, l] { vkDestroyDescriptorSetLayout(d, l, nullptr); });
-    VkDescriptorPoolCreateInfo pi{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pi.maxSets = 1;
-    pi.poolSizeCount = static_cast<uint32_t>(sizes.size());
-    pi.pPoolSizes = sizes.data();
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    EXPECT_EQ(VK_SUCCESS, vkCreateDescriptorPool(d, &pi, nullptr, &pool));
-    device.defer_destroy([d, pool] { vkDestroyDescriptorPool(d, pool, nullptr); });
-    VkDescriptorSetAllocateInfo ai{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    ai.descriptorPool = pool;
-    ai.descriptorSetCount = 1;
-    ai.pSetLayouts = layout;
-    VkDescriptorSet set = VK_NULL_HANDLE;
-    EXPECT_EQ(VK_SUCCESS, vkAllocateDescriptorSets(d, &ai, &set));
-    return set;
-  }
-
-  void write_images(TestDevice& device, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
-                    const std::vector<VkDescriptorImageInfo>& infos) {
-    VkWriteDescriptorSet w{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    w.dstSet = set;
-    w.dstBinding = binding;
-    w.descriptorCount = static_cast<uint32_t>(infos.size());
-    w.descriptorType = type;
-    w.pImageInfo = infos.data();
-    vkUpdateDescriptorSets(device.handle(), 1, &w, 0, nullptr);
   }
 
   // Runs `shader` over `groups` workgroups with `set` and returns the results buffer.
@@ -222,7 +121,7 @@ TEST_F(ComputeSamplingTest, Sampler2DLodOffsetGradProjFetchGatherAndQueries) {
   TestDevice& device = this->device();
   std::vector<std::vector<uint8_t>> levels;
   for (uint32_t l = 0; l < 4; ++l) levels.push_back(random_bytes((8u >> l) * (8u >> l) * 4, 100 + l));
-  const SampledImage image = make_image(device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {8, 8, 1}, 1, levels);
+  const SampledImage image = make_sampled_image(device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {8, 8, 1}, 1, levels);
   const VkSampler sampler = make_sampler(device, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR, VK_SAMPLER_ADDRESS_MODE_REPEAT,
                                          VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT, VK_SAMPLER_ADDRESS_MODE_REPEAT, 3.0f);
   constexpr uint32_t kInvocations = 64;
@@ -284,14 +183,14 @@ TEST_F(ComputeSamplingTest, ArrayVolumeCubeShadowSeparateAndSamplerArrays) {
   std::vector<uint8_t> half_bytes(halves.size() * 2);
   std::memcpy(half_bytes.data(), halves.data(), half_bytes.size());
 
-  const SampledImage arr = make_image(device, VK_IMAGE_VIEW_TYPE_2D_ARRAY, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 3, {array_bytes});
-  const SampledImage vol = make_image(device, VK_IMAGE_VIEW_TYPE_3D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 4}, 1, {volume_bytes});
-  const SampledImage cube = make_image(device, VK_IMAGE_VIEW_TYPE_CUBE, VK_FORMAT_R8G8B8A8_UNORM, {2, 2, 1}, 6, {cube_bytes});
-  const SampledImage shadow = make_image(device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_D32_SFLOAT, {4, 4, 1}, 1, {depth_bytes},
+  const SampledImage arr = make_sampled_image(device, VK_IMAGE_VIEW_TYPE_2D_ARRAY, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 3, {array_bytes});
+  const SampledImage vol = make_sampled_image(device, VK_IMAGE_VIEW_TYPE_3D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 4}, 1, {volume_bytes});
+  const SampledImage cube = make_sampled_image(device, VK_IMAGE_VIEW_TYPE_CUBE, VK_FORMAT_R8G8B8A8_UNORM, {2, 2, 1}, 6, {cube_bytes});
+  const SampledImage shadow = make_sampled_image(device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_D32_SFLOAT, {4, 4, 1}, 1, {depth_bytes},
                                          VK_IMAGE_ASPECT_DEPTH_BIT);
-  const SampledImage separate = make_image(device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R16G16B16A16_SFLOAT, {4, 4, 1}, 1, {half_bytes});
-  const SampledImage p0 = make_image(device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 1, {pair0});
-  const SampledImage p1 = make_image(device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 1, {pair1});
+  const SampledImage separate = make_sampled_image(device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R16G16B16A16_SFLOAT, {4, 4, 1}, 1, {half_bytes});
+  const SampledImage p0 = make_sampled_image(device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 1, {pair0});
+  const SampledImage p1 = make_sampled_image(device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 1, {pair1});
   const auto clamp = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
   const VkSampler nearest = make_sampler(device, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, clamp, clamp, clamp, 0.0f);
   const VkSampler linear = make_sampler(device, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST, clamp, clamp, clamp, 0.0f);
@@ -364,7 +263,7 @@ TEST_F(ComputeSamplingTest, NonUniformIndexIntoSamplersOfDifferentFormats) {
       for (float& f : v.float32) f = float(rng() % 1000) / 1000.0f;
       ASSERT_TRUE(fmt::pack_color(formats[k], v, texels[k].data() + t * size));
     }
-    const SampledImage image = make_image(*device, VK_IMAGE_VIEW_TYPE_2D, formats[k], {4, 4, 1}, 1, {texels[k]});
+    const SampledImage image = make_sampled_image(*device, VK_IMAGE_VIEW_TYPE_2D, formats[k], {4, 4, 1}, 1, {texels[k]});
     infos.push_back({nearest, image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL});
   }
   constexpr uint32_t kInvocations = 32;
@@ -394,8 +293,8 @@ TEST_F(ComputeSamplingTest, CubeArraysMirrorClampToEdgeAndExtendedGathers) {
   TestDevice* device = create_device(enabled_);
   ASSERT_NE(device, nullptr);
   const auto cube_bytes = random_bytes(2 * 2 * 12 * 4, 31), tex_bytes = random_bytes(4 * 4 * 4, 32);
-  const SampledImage cubes = make_image(*device, VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, VK_FORMAT_R8G8B8A8_UNORM, {2, 2, 1}, 12, {cube_bytes});
-  const SampledImage tex = make_image(*device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 1, {tex_bytes});
+  const SampledImage cubes = make_sampled_image(*device, VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, VK_FORMAT_R8G8B8A8_UNORM, {2, 2, 1}, 12, {cube_bytes});
+  const SampledImage tex = make_sampled_image(*device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 1, {tex_bytes});
   const auto clamp = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, mirror = VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE,
              repeat = VK_SAMPLER_ADDRESS_MODE_REPEAT;
   const VkSampler nearest = make_sampler(*device, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, clamp, clamp, clamp, 0.0f);
@@ -485,7 +384,7 @@ TEST_F(ComputeSamplingTest, CompressedFormatsDecodeWhenSampled) {
     SCOPED_TRACE(info->name);
     const uint32_t bw = info->block_width, bh = info->block_height, w = 2 * bw, h = 2 * bh;
     const auto blocks = random_bytes(4 * info->block_bytes, info->format);
-    const SampledImage image = make_image(device, VK_IMAGE_VIEW_TYPE_2D, info->format, {w, h, 1}, 1, {blocks});
+    const SampledImage image = make_sampled_image(device, VK_IMAGE_VIEW_TYPE_2D, info->format, {w, h, 1}, 1, {blocks});
     Buffer results = device.create_buffer(w * h * 32, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xEE);
     VkDescriptorSetLayout layout;
     VkDescriptorSet set = make_set(device, {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}, &layout);
@@ -529,7 +428,7 @@ TEST_F(ComputeSamplingTest, MinMaxReductionSamplers) {
   TestDevice* device = create_device(enabled_);
   ASSERT_NE(device, nullptr);
   const std::vector<std::vector<uint8_t>> levels = {random_bytes(4 * 4 * 4, 41), random_bytes(2 * 2 * 4, 42)};
-  const SampledImage image = make_image(*device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 1, levels);
+  const SampledImage image = make_sampled_image(*device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 1, levels);
   VkSampler samplers[2];
   const VkSamplerReductionMode modes[2] = {VK_SAMPLER_REDUCTION_MODE_MIN, VK_SAMPLER_REDUCTION_MODE_MAX};
   for (int k = 0; k < 2; ++k) {
@@ -597,8 +496,8 @@ TEST_F(ComputeSamplingTest, CustomBorderColors) {
   TestDevice* device = create_device(enabled_, {VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME});
   ASSERT_NE(device, nullptr);
   const auto float_bytes = random_bytes(4 * 4 * 4, 51), uint_bytes = random_bytes(4 * 4 * 4, 52);
-  const SampledImage float_image = make_image(*device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 1, {float_bytes});
-  const SampledImage uint_image = make_image(*device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UINT, {4, 4, 1}, 1, {uint_bytes});
+  const SampledImage float_image = make_sampled_image(*device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 1, {float_bytes});
+  const SampledImage uint_image = make_sampled_image(*device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UINT, {4, 4, 1}, 1, {uint_bytes});
   VkSampler samplers[2];
   for (int k = 0; k < 2; ++k) {
     VkSamplerCustomBorderColorCreateInfoEXT border{.sType = VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT};
@@ -748,7 +647,7 @@ TEST_F(ComputeSamplingTest, AnisotropicFilteringWithGradients) {
   ASSERT_NE(device, nullptr);
   const AnisoTexture texture;
   const SampledImage image =
-      make_image(*device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {kAnisoSize, kAnisoSize, 1}, 1, texture.levels);
+      make_sampled_image(*device, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {kAnisoSize, kAnisoSize, 1}, 1, texture.levels);
   VkSampler samplers[2];
   for (int k = 0; k < 2; ++k) {
     VkSamplerCreateInfo info{.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};

@@ -474,6 +474,10 @@ TEST_F(DescriptorTest, UpdateTemplatesReadTheApplicationsStruct) {
 
 // --- Pipeline layouts -------------------------------------------------------------------------
 
+// Set layouts may be destroyed once the pipeline layouts and sets made from them exist: a
+// pipeline created afterwards from the pipeline layout must still see every descriptor of sets
+// written before, with the dynamic offsets in set, binding and element order, and the push
+// constants of its stage's range.
 TEST_F(DescriptorTest, PipelineLayoutsOutliveTheirSetLayouts) {
   const VkPhysicalDeviceLimits& limits = device().properties().limits;
   ASSERT_GE(limits.maxBoundDescriptorSets, 4u);
@@ -482,8 +486,11 @@ TEST_F(DescriptorTest, PipelineLayoutsOutliveTheirSetLayouts) {
     EXPECT_EQ(256u, limits.maxPushConstantsSize);  // kMaxPushConstantBytes
     EXPECT_EQ(32u, limits.maxDescriptorSetUniformBuffersDynamic + limits.maxDescriptorSetStorageBuffersDynamic);
   }
-  const uint32_t uniform_dynamic = std::min(limits.maxDescriptorSetUniformBuffersDynamic, 8u) / 2;
-  const uint32_t storage_dynamic = std::min(limits.maxDescriptorSetStorageBuffersDynamic, 4u) / 2;
+  // Half the spec's minimum of each (8 and 4) per set: descriptor_outlived_layouts.comp's arrays.
+  constexpr uint32_t uniform_dynamic = 4, storage_dynamic = 2;
+  ASSERT_GE(limits.maxDescriptorSetUniformBuffersDynamic, 2 * uniform_dynamic);
+  ASSERT_GE(limits.maxDescriptorSetStorageBuffersDynamic, 2 * storage_dynamic);
+  ASSERT_TRUE(texel_buffers_supported(VK_FORMAT_R32_UINT));
   VkDevice d = device().handle();
   auto make_layout = [&](const std::vector<VkDescriptorSetLayoutBinding>& bindings) {
     const VkDescriptorSetLayoutCreateInfo info = layout_info(bindings);
@@ -508,11 +515,12 @@ TEST_F(DescriptorTest, PipelineLayoutsOutliveTheirSetLayouts) {
   info.pPushConstantRanges = push;
   VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
   ASSERT_EQ(VK_SUCCESS, vkCreatePipelineLayout(d, &info, nullptr, &pipeline_layout));
+  device().defer_destroy([=] { vkDestroyPipelineLayout(d, pipeline_layout, nullptr); });
   VkPipelineLayout empty_layout = VK_NULL_HANDLE;
   VkPipelineLayoutCreateInfo empty_info{.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   ASSERT_EQ(VK_SUCCESS, vkCreatePipelineLayout(d, &empty_info, nullptr, &empty_layout));
+  vkDestroyPipelineLayout(d, empty_layout, nullptr);
 
-  // Sets outlive their layouts too: allocate, destroy the set layouts, then update-free-reset.
   VkDescriptorPool pool = objects().pool(
       3, {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2 * uniform_dynamic}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2},
           {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, storage_dynamic}},
@@ -523,11 +531,61 @@ TEST_F(DescriptorTest, PipelineLayoutsOutliveTheirSetLayouts) {
   allocate.pSetLayouts = set_layouts;
   VkDescriptorSet sets[3];
   ASSERT_EQ(VK_SUCCESS, vkAllocateDescriptorSets(d, &allocate, sets));
+
+  // Descriptor k of the shader's reads (descriptor_outlived_layouts.comp's order) points at step
+  // k + 1 of a buffer whose words name their offsets; dynamic ones move on by their offsets.
+  const VkDeviceSize step = 256;  // a multiple of every offset alignment the suite meets
+  ASSERT_EQ(0u, step % std::max({uniform_alignment(), storage_alignment(), limits.minTexelBufferOffsetAlignment}));
+  Buffer data = device().create_buffer(64 * step, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                                      VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+  mark_words(data);
+  Buffer results = device().create_buffer(13 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xFF);
+  auto at_steps = [&](uint32_t first, uint32_t count) {
+    std::vector<VkDescriptorBufferInfo> infos;
+    for (uint32_t i = 0; i < count; ++i) infos.push_back({data.buffer, (first + i) * step, 16});
+    return infos;
+  };
+  write_buffers(d, sets[0], 0, 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, at_steps(1, uniform_dynamic));
+  write_buffers(d, sets[0], 1, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                {at_steps(5, 1)[0], {results.buffer, 0, VK_WHOLE_SIZE}});
+  const VkBufferView texels = objects().buffer_view(data.buffer, VK_FORMAT_R32_UINT, 6 * step, step);
+  VkWriteDescriptorSet texel_write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  texel_write.dstSet = sets[1];
+  texel_write.descriptorCount = 1;
+  texel_write.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+  texel_write.pTexelBufferView = &texels;
+  vkUpdateDescriptorSets(d, 1, &texel_write, 0, nullptr);
+  write_buffers(d, sets[2], 3, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, at_steps(7, storage_dynamic));
+  write_buffers(d, sets[2], 4, 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, at_steps(9, uniform_dynamic));
+
+  // Only now do the set layouts go, before the pipeline is even created.
   for (VkDescriptorSetLayout layout : set_layouts) vkDestroyDescriptorSetLayout(d, layout, nullptr);
+  const VkPipeline pipeline = create_compute_pipeline(device(), "descriptor_outlived_layouts.comp", pipeline_layout);
+  // Dynamic offsets: set 0's four uniform buffers, then set 2's two storage and four uniform buffers.
+  std::vector<uint32_t> dynamic_offsets;
+  for (uint32_t i = 0; i < 2 * uniform_dynamic + storage_dynamic; ++i) dynamic_offsets.push_back((20 + i) * step);
+  const uint32_t push_value = 0xC0FFEE;
+  device().run_commands([&](VkCommandBuffer cmd) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout, 0, 3, sets,
+                            static_cast<uint32_t>(dynamic_offsets.size()), dynamic_offsets.data());
+    vkCmdPushConstants(cmd, pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &push_value);
+    vkCmdDispatch(cmd, 1, 1, 1);
+    shader_writes_to_host_barrier(cmd);
+  });
+  const auto* words = reinterpret_cast<const uint32_t*>(results.mapped);
+  std::vector<VkDeviceSize> want, got;
+  for (uint32_t k = 0; k < 12; ++k) {
+    const bool dynamic = k < 4 || k >= 6;  // all but the storage buffer (4) and the texel buffer (5)
+    want.push_back((k + 1) * step + (dynamic ? dynamic_offsets[k < 4 ? k : k - 2] : 0));
+    got.push_back(offset_named_by(words[k]));
+  }
+  EXPECT_EQ(want, got) << "byte offsets read through descriptors 0-3 (set 0), 4-5 (sets 0, 1), 6-11 (set 2)";
+  EXPECT_EQ(push_value, words[12]) << "push constant";
+
+  // Sets outlive their layouts too: they can still be freed, and the pool reset.
   EXPECT_EQ(VK_SUCCESS, vkFreeDescriptorSets(d, pool, 1, &sets[1]));
   EXPECT_EQ(VK_SUCCESS, vkResetDescriptorPool(d, pool, 0));
-  vkDestroyPipelineLayout(d, pipeline_layout, nullptr);
-  vkDestroyPipelineLayout(d, empty_layout, nullptr);
 }
 
 // --- Contents, as a shader sees them ----------------------------------------------------------

@@ -1,7 +1,10 @@
 // Logical devices: creation with several queues, queue retrieval, rejected extensions and
 // features, device-level proc addresses, wait idle.
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "e2e/vk_fixture.h"
 
@@ -168,20 +171,49 @@ TEST_F(DeviceTest, PaddingAfterTheLastFeatureIsIgnored) {
   EXPECT_NE(nullptr, create_device(options)) << "padding bytes were read as a requested feature";
 }
 
+// Enabled extensions bring their commands under the extension's names: vkGetDeviceProcAddr must
+// return them, and they act like the core commands they alias. The loader answers for commands it
+// knows even when the driver does not, so one of them is also called.
 TEST_F(DeviceTest, ListedExtensionsCanBeEnabled) {
   uint32_t count = 0;
   ASSERT_EQ(VK_SUCCESS, vkEnumerateDeviceExtensionProperties(physical_device(), nullptr, &count, nullptr));
   std::vector<VkExtensionProperties> listed(count);
   ASSERT_EQ(VK_SUCCESS, vkEnumerateDeviceExtensionProperties(physical_device(), nullptr, &count, listed.data()));
-  // Promoted extensions without dependencies beyond 1.3 core; enable those the device lists.
+  // Promoted extensions without dependencies beyond 1.3 core, and a command of each; enable those
+  // the device lists.
+  const std::pair<const char*, const char*> extensions[] = {
+      {VK_KHR_COPY_COMMANDS_2_EXTENSION_NAME, "vkCmdCopyBuffer2KHR"},
+      {VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME, "vkQueueSubmit2KHR"},
+      {VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME, "vkWaitSemaphoresKHR"},
+      {VK_KHR_MAINTENANCE_4_EXTENSION_NAME, "vkGetDeviceBufferMemoryRequirementsKHR"}};
   DeviceOptions options;
-  for (const char* name : {VK_KHR_COPY_COMMANDS_2_EXTENSION_NAME, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME,
-                           VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME, VK_KHR_MAINTENANCE_4_EXTENSION_NAME}) {
+  std::vector<const char*> commands;
+  for (const auto& [name, command] : extensions) {
     for (const VkExtensionProperties& extension : listed)
-      if (std::strcmp(extension.extensionName, name) == 0) options.extensions.push_back(name);
+      if (std::strcmp(extension.extensionName, name) == 0) {
+        options.extensions.push_back(name);
+        commands.push_back(command);
+      }
   }
   if (options.extensions.empty()) GTEST_SKIP() << "the device lists none of the promoted extensions tried";
-  EXPECT_NE(nullptr, create_device(options));
+  TestDevice* device = create_device(options);
+  ASSERT_NE(nullptr, device);
+  for (const char* command : commands) EXPECT_NE(nullptr, vkGetDeviceProcAddr(device->handle(), command)) << command;
+  const auto requirements_khr = reinterpret_cast<PFN_vkGetDeviceBufferMemoryRequirementsKHR>(
+      vkGetDeviceProcAddr(device->handle(), "vkGetDeviceBufferMemoryRequirementsKHR"));
+  if (!requirements_khr) return;  // maintenance4 not listed (or the failure above)
+  VkBufferCreateInfo buffer_info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  buffer_info.size = 1000;
+  buffer_info.usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
+  const VkDeviceBufferMemoryRequirements query{VK_STRUCTURE_TYPE_DEVICE_BUFFER_MEMORY_REQUIREMENTS, nullptr, &buffer_info};
+  VkMemoryRequirements2 core{.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+  VkMemoryRequirements2 khr{.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+  vkGetDeviceBufferMemoryRequirements(device->handle(), &query, &core);
+  requirements_khr(device->handle(), &query, &khr);
+  expect_valid_requirements(core.memoryRequirements, 1000);
+  EXPECT_EQ(core.memoryRequirements.size, khr.memoryRequirements.size);
+  EXPECT_EQ(core.memoryRequirements.alignment, khr.memoryRequirements.alignment);
+  EXPECT_EQ(core.memoryRequirements.memoryTypeBits, khr.memoryRequirements.memoryTypeBits);
 }
 
 // VK_KHR_external_memory / _semaphore / _fence (core 1.1 by name): a device with them accepts the
@@ -232,12 +264,49 @@ TEST_F(DeviceTest, ExternalObjectsExtensions) {
   EXPECT_EQ(fence_properties.externalFenceFeatures, 0u);
 }
 
+// vkGetDeviceProcAddr: NULL for an unknown name, and the 1.0-1.3 core commands. The loader answers
+// for the commands it knows from its own table, and a command the driver does not return becomes
+// a stub that does nothing, so 1.3 commands are also called through the pointers: a query
+// answers, and a copy recorded and submitted with them arrives.
 TEST_F(DeviceTest, GetDeviceProcAddr) {
   VkDevice device_handle = device().handle();
   EXPECT_EQ(nullptr, vkGetDeviceProcAddr(device_handle, "vkThisFunctionDoesNotExistKILN"));
   for (const char* name : {"vkQueueSubmit", "vkCmdCopyBuffer", "vkCmdCopyBuffer2", "vkQueueSubmit2",
                            "vkWaitSemaphores", "vkGetDeviceBufferMemoryRequirements", "vkDestroyDevice"})
     EXPECT_NE(nullptr, vkGetDeviceProcAddr(device_handle, name)) << name;
+
+  const auto requirements = reinterpret_cast<PFN_vkGetDeviceBufferMemoryRequirements>(
+      vkGetDeviceProcAddr(device_handle, "vkGetDeviceBufferMemoryRequirements"));
+  const auto copy_buffer2 = reinterpret_cast<PFN_vkCmdCopyBuffer2>(vkGetDeviceProcAddr(device_handle, "vkCmdCopyBuffer2"));
+  const auto queue_submit2 = reinterpret_cast<PFN_vkQueueSubmit2>(vkGetDeviceProcAddr(device_handle, "vkQueueSubmit2"));
+  ASSERT_TRUE(requirements && copy_buffer2 && queue_submit2);
+  VkBufferCreateInfo buffer_info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  buffer_info.size = 1000;
+  buffer_info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  const VkDeviceBufferMemoryRequirements query{VK_STRUCTURE_TYPE_DEVICE_BUFFER_MEMORY_REQUIREMENTS, nullptr, &buffer_info};
+  VkMemoryRequirements2 answer{.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+  requirements(device_handle, &query, &answer);
+  expect_valid_requirements(answer.memoryRequirements, 1000);
+
+  ASSERT_TRUE(features().v13.synchronization2);  // required by Vulkan 1.3; the default device enables it
+  Buffer source = device().create_buffer(256, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 0x5A);
+  Buffer destination = device().create_buffer(256, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  VkCommandBuffer cmd = device().allocate_command_buffer();
+  const VkCommandBufferBeginInfo begin = begin_info(VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+  ASSERT_EQ(VK_SUCCESS, vkBeginCommandBuffer(cmd, &begin));
+  const VkBufferCopy2 region{VK_STRUCTURE_TYPE_BUFFER_COPY_2, nullptr, 0, 0, 256};
+  const VkCopyBufferInfo2 copy{VK_STRUCTURE_TYPE_COPY_BUFFER_INFO_2, nullptr, source.buffer, destination.buffer, 1, &region};
+  copy_buffer2(cmd, &copy);
+  full_barrier(cmd);
+  ASSERT_EQ(VK_SUCCESS, vkEndCommandBuffer(cmd));
+  const VkCommandBufferSubmitInfo cmd_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, cmd, 0};
+  VkSubmitInfo2 submit_info{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+  submit_info.commandBufferInfoCount = 1;
+  submit_info.pCommandBufferInfos = &cmd_info;
+  VkFence fence = device().create_fence(false);
+  ASSERT_EQ(VK_SUCCESS, queue_submit2(device().queue(), 1, &submit_info, fence));
+  ASSERT_EQ(VK_SUCCESS, vkWaitForFences(device_handle, 1, &fence, VK_TRUE, kGpuTimeoutNs));
+  EXPECT_EQ(256, std::count(destination.mapped, destination.mapped + 256, 0x5A)) << "bytes copied";
 }
 
 TEST_F(DeviceTest, DeviceWaitIdleWaitsForSubmittedWork) {

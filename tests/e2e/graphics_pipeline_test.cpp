@@ -1,7 +1,12 @@
-// vkCreateGraphicsPipelines: a pipeline whose shaders Kiln cannot compile yet is an error code
-// (VK_ERROR_UNKNOWN, and a null handle), never a crash or a pipeline that would draw wrongly.
+// vkCreateGraphicsPipelines: a plain pipeline with every Vulkan 1.3 dynamic state is created and
+// draws; a pipeline whose shaders Kiln cannot compile yet is an error code (VK_ERROR_UNKNOWN, and a
+// null handle), never a crash or a pipeline that would draw wrongly.
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <vector>
 
+#include "e2e/draw_scene.h"
 #include "e2e/vk_fixture.h"
 #include "shaders/test_shaders.h"
 
@@ -119,17 +124,83 @@ TEST_F(GraphicsPipelineTest, UncompilableShadersGiveAnErrorAndANullHandle) {
   EXPECT_EQ(pipeline, VK_NULL_HANDLE);
 }
 
-// A plain pipeline either works or fails cleanly; with FAIL_ON_PIPELINE_COMPILE_REQUIRED and no
-// cache, Kiln must not compile (COMPILE_REQUIRED) unless the kernels are already in the process.
-TEST_F(GraphicsPipelineTest, PlainPipelineSucceedsOrFailsCleanly) {
+// A plain pipeline with every Vulkan 1.3 dynamic state is created, and draws once each of those
+// states is set: gfx_api_passthrough.vert's triangle covers the target and gives each pixel its
+// own clip-space position as colour (negative channels clamp to 0 in UNORM).
+TEST_F(GraphicsPipelineTest, PlainPipelineIsCreatedAndDrawsWithEveryDynamicState) {
   VkPipeline pipeline;
-  const VkResult result = create("gfx_api_passthrough.vert", "gfx_api_color.frag", 0, &pipeline);
-  if (result == VK_SUCCESS) {
-    EXPECT_NE(pipeline, VK_NULL_HANDLE);
-  } else {
-    EXPECT_LT(result, 0);
-    EXPECT_EQ(pipeline, VK_NULL_HANDLE);
-  }
+  ASSERT_EQ(VK_SUCCESS, create("gfx_api_passthrough.vert", "gfx_api_color.frag", 0, &pipeline));
+  ASSERT_NE(VK_NULL_HANDLE, pipeline);
+
+  constexpr uint32_t kSize = 16;
+  const Image target = dev_->create_image(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {kSize, kSize, 1}, 1, 1, 0,
+                                          VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+  VkImageViewCreateInfo view_info{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  view_info.image = target.image, view_info.viewType = VK_IMAGE_VIEW_TYPE_2D, view_info.format = VK_FORMAT_R8G8B8A8_UNORM;
+  view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  VkImageView view = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateImageView(dev_->handle(), &view_info, nullptr, &view));
+  VkDevice d = dev_->handle();
+  dev_->defer_destroy([d, view] { vkDestroyImageView(d, view, nullptr); });
+  // VERTEX_INPUT_BINDING_STRIDE wants strides bound with vkCmdBindVertexBuffers2, even unused.
+  const Buffer unused_vertices = dev_->create_buffer(64, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+
+  dev_->run_commands([&](VkCommandBuffer cmd) {
+    transition(cmd, target.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+               VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    VkRenderingAttachmentInfo color{.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    color.imageView = view, color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR, color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    color.clearValue.color = {{0.0f, 0.0f, 1.0f, 0.0f}};  // blue 1: no pixel of the triangle's colours
+    VkRenderingInfo rendering{.sType = VK_STRUCTURE_TYPE_RENDERING_INFO};
+    rendering.renderArea = {{0, 0}, {kSize, kSize}}, rendering.layerCount = 1;
+    rendering.colorAttachmentCount = 1, rendering.pColorAttachments = &color;
+    vkCmdBeginRendering(cmd, &rendering);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    const VkViewport viewport{0, 0, float(kSize), float(kSize), 0, 1};
+    const VkRect2D scissor{{0, 0}, {kSize, kSize}};
+    vkCmdSetViewportWithCount(cmd, 1, &viewport);
+    vkCmdSetScissorWithCount(cmd, 1, &scissor);
+    vkCmdSetLineWidth(cmd, 1.0f);
+    vkCmdSetDepthBias(cmd, 0.0f, 0.0f, 0.0f);
+    const float blend_constants[4] = {0, 0, 0, 0};
+    vkCmdSetBlendConstants(cmd, blend_constants);
+    vkCmdSetDepthBounds(cmd, 0.0f, 1.0f);
+    vkCmdSetStencilCompareMask(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, 0xFF);
+    vkCmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, 0xFF);
+    vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, 0);
+    vkCmdSetCullMode(cmd, VK_CULL_MODE_NONE);
+    vkCmdSetFrontFace(cmd, VK_FRONT_FACE_COUNTER_CLOCKWISE);
+    vkCmdSetPrimitiveTopology(cmd, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+    const VkDeviceSize offset = 0, stride = 16;
+    vkCmdBindVertexBuffers2(cmd, 0, 1, &unused_vertices.buffer, &offset, nullptr, &stride);
+    vkCmdSetDepthTestEnable(cmd, VK_FALSE);
+    vkCmdSetDepthWriteEnable(cmd, VK_FALSE);
+    vkCmdSetDepthCompareOp(cmd, VK_COMPARE_OP_ALWAYS);
+    vkCmdSetDepthBoundsTestEnable(cmd, VK_FALSE);
+    vkCmdSetStencilTestEnable(cmd, VK_FALSE);
+    vkCmdSetStencilOp(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, VK_STENCIL_OP_KEEP, VK_STENCIL_OP_KEEP, VK_STENCIL_OP_KEEP,
+                      VK_COMPARE_OP_ALWAYS);
+    vkCmdSetRasterizerDiscardEnable(cmd, VK_FALSE);
+    vkCmdSetDepthBiasEnable(cmd, VK_FALSE);
+    vkCmdSetPrimitiveRestartEnable(cmd, VK_FALSE);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+    vkCmdEndRendering(cmd);
+    transition(cmd, target.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  });
+  const std::vector<uint8_t> pixels =
+      dev_->read_image(target, VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  ASSERT_EQ(size_t{kSize} * kSize * 4, pixels.size());
+  auto unorm = [](float v) { return int(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); };
+  // The pixel centre in clip space is also its interpolated colour's red and green; one step of
+  // interpolation rounding is allowed.
+  check_rgba8(
+      pixels, "interpolated clip-space position",
+      [&](uint32_t x, uint32_t y) {
+        return std::array<int, 4>{unorm((x + 0.5f) * 2 / kSize - 1), unorm((y + 0.5f) * 2 / kSize - 1), unorm(0.5f), 255};
+      },
+      1, kSize, kSize);
 }
 
 }  // namespace

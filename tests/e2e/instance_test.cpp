@@ -72,6 +72,26 @@ TEST_F(InstanceTest, GetInstanceProcAddrFindsCoreCommands) {
     EXPECT_NE(nullptr, vkGetInstanceProcAddr(instance().handle(), name)) << name;
   // Global commands are reachable without an instance.
   EXPECT_NE(nullptr, vkGetInstanceProcAddr(VK_NULL_HANDLE, "vkCreateInstance"));
+
+  // The loader answers the lookups above from its own table whatever the driver returns (and
+  // emulates vkGetPhysicalDeviceProperties2 with vkGetPhysicalDeviceProperties when the driver has
+  // none), so the instance-level ones are called: the driver's own answers fill a 1.1 struct.
+  const auto enumerate = reinterpret_cast<PFN_vkEnumeratePhysicalDevices>(
+      vkGetInstanceProcAddr(instance().handle(), "vkEnumeratePhysicalDevices"));
+  const auto properties2 = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2>(
+      vkGetInstanceProcAddr(instance().handle(), "vkGetPhysicalDeviceProperties2"));
+  ASSERT_TRUE(enumerate && properties2);
+  uint32_t count = 1;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  const VkResult result = enumerate(instance().handle(), &count, &physical_device);
+  ASSERT_TRUE(result == VK_SUCCESS || result == VK_INCOMPLETE) << result;
+  ASSERT_NE(VK_NULL_HANDLE, physical_device);
+  VkPhysicalDeviceVulkan11Properties v11{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &v11};
+  properties2(physical_device, &properties);
+  EXPECT_GE(properties.properties.apiVersion, VK_API_VERSION_1_3);
+  EXPECT_GE(v11.subgroupSize, 1u) << "VkPhysicalDeviceVulkan11Properties not filled";
+  EXPECT_NE(0u, v11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT) << "the spec requires compute";
 }
 
 TEST_F(InstanceTest, AtLeastOnePhysicalDevice) {

@@ -76,13 +76,6 @@ VkImageCreateInfo rgba8_image_info(uint32_t width, uint32_t height) {
   return info;
 }
 
-void expect_valid_requirements(const VkMemoryRequirements& requirements, VkDeviceSize minimum_size) {
-  EXPECT_GE(requirements.size, minimum_size);
-  EXPECT_NE(0u, requirements.alignment);
-  EXPECT_EQ(0u, requirements.alignment & (requirements.alignment - 1)) << "alignment " << requirements.alignment;
-  EXPECT_NE(0u, requirements.memoryTypeBits);
-}
-
 TEST_F(MemoryTest, AllocateAndFreeFromEveryType) {
   const VkPhysicalDeviceMemoryProperties& memory = device().memory_properties();
   for (uint32_t type = 0; type < memory.memoryTypeCount; ++type) {

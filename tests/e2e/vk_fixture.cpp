@@ -527,6 +527,13 @@ uint32_t texel_size(VkFormat format, VkImageAspectFlags aspect) {
   }
 }
 
+void expect_valid_requirements(const VkMemoryRequirements& requirements, VkDeviceSize minimum_size) {
+  EXPECT_GE(requirements.size, minimum_size);
+  EXPECT_NE(0u, requirements.alignment);
+  EXPECT_EQ(0u, requirements.alignment & (requirements.alignment - 1)) << "alignment " << requirements.alignment;
+  EXPECT_NE(0u, requirements.memoryTypeBits);
+}
+
 VkExtent3D mip_extent(const VkExtent3D& extent, uint32_t mip_level) {
   return {std::max(1u, extent.width >> mip_level), std::max(1u, extent.height >> mip_level),
           std::max(1u, extent.depth >> mip_level)};

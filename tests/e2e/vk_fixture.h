@@ -229,6 +229,10 @@ VkExtent3D mip_extent(const VkExtent3D& extent, uint32_t mip_level);
 VkImageSubresourceLayers layers(VkImageAspectFlags aspect, uint32_t mip, uint32_t base_layer = 0,
                                 uint32_t layer_count = 1);
 
+// What every VkMemoryRequirements must say: at least `minimum_size` bytes, a power-of-two
+// alignment, some memory type.
+void expect_valid_requirements(const VkMemoryRequirements& requirements, VkDeviceSize minimum_size);
+
 // --- The fixture -------------------------------------------------------------------------------
 
 class VulkanTest : public ::testing::Test {

@@ -393,9 +393,16 @@ std::vector<uint8_t> draw_unorm8_case(VkFormat format, const Unorm8Case& c) {
 // Draws `c` with the generic path (A8B8G8R8_UNORM_PACK32 has the RGBA8 byte layout but goes
 // through blend() and format_pack) and with the RGBA8 and BGRA8 fast paths, those with the
 // AVX-512 stores on (where the CPU has them) and off; counts differing bytes, reporting the first.
-uint32_t unorm8_fast_path_mismatches(const Unorm8Case& c, const char* what) {
+// Adds to *changed the bytes the draws changed in the generic path's target: if no case changes
+// any, the paths agree only because nothing was drawn.
+uint32_t unorm8_fast_path_mismatches(const Unorm8Case& c, const char* what, uint64_t* changed) {
   const bool had_avx512 = gfx::OutputMerger::avx512_stores;
   const std::vector<uint8_t> generic = draw_unorm8_case(VK_FORMAT_A8B8G8R8_UNORM_PACK32, c);
+  std::mt19937 rng(c.seed);  // draw_unorm8_case's destination bytes, in RGBA order
+  for (size_t i = 0; i < generic.size(); i += 4) {
+    const uint32_t w = rng();
+    for (int b = 0; b < 4; ++b) *changed += generic[i + b] != uint8_t(w >> (8 * b));
+  }
   uint32_t mismatches = 0;
   for (bool avx512 : {false, true}) {
     if (avx512 && !had_avx512) continue;
@@ -425,6 +432,7 @@ TEST(DrawOutput, Unorm8BlendFastPathMatchesTheGenericPath) {
                                               VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT,
                                               VK_COLOR_COMPONENT_B_BIT, 0xE};
   uint32_t mismatches = 0, case_index = 0;
+  uint64_t changed = 0;
   constexpr int kFactors = VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA + 1;
   for (int sf = VK_BLEND_FACTOR_ZERO; sf < kFactors; ++sf)
     for (int df = VK_BLEND_FACTOR_ZERO; df < kFactors; ++df, ++case_index) {
@@ -447,14 +455,16 @@ TEST(DrawOutput, Unorm8BlendFastPathMatchesTheGenericPath) {
         a.colorBlendOp = a.alphaBlendOp = VK_BLEND_OP_ADD;
       }
       a.colorWriteMask = case_index % 11 == 5 ? kMasks[(case_index / 11) % 4] : 0xF;
-      mismatches += unorm8_fast_path_mismatches(c, "blend");
+      mismatches += unorm8_fast_path_mismatches(c, "blend", &changed);
     }
   EXPECT_EQ(mismatches, 0u);
+  EXPECT_GT(changed, 0u) << "the draws changed no byte";
 }
 
 // Source over, the specialised path, in every variant: widths, samples, write masks, alpha to one.
 TEST(DrawOutput, Unorm8SourceOverFastPathMatchesTheGenericPath) {
   uint32_t mismatches = 0;
+  uint64_t changed = 0;
   for (uint32_t i = 0; i < 24; ++i) {
     Unorm8Case c;
     c.seed = 1000 + i;
@@ -466,15 +476,17 @@ TEST(DrawOutput, Unorm8SourceOverFastPathMatchesTheGenericPath) {
     c.blend.dstColorBlendFactor = c.blend.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
     c.blend.colorBlendOp = c.blend.alphaBlendOp = VK_BLEND_OP_ADD;
     c.blend.colorWriteMask = i % 4 == 1 ? VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_B_BIT : 0xF;
-    mismatches += unorm8_fast_path_mismatches(c, "source over");
+    mismatches += unorm8_fast_path_mismatches(c, "source over", &changed);
   }
   EXPECT_EQ(mismatches, 0u);
+  EXPECT_GT(changed, 0u) << "the draws changed no byte";
 }
 
 // The unblended store paths (encode and store, AVX-512 and SSE2) against the generic one: every
 // write mask, widths 4 to 32, 1 and 4 samples, alpha to one.
 TEST(DrawOutput, Unorm8StoreFastPathMatchesTheGenericPath) {
   uint32_t mismatches = 0;
+  uint64_t changed = 0;
   for (uint32_t mask = 1; mask <= 0xF; ++mask)
     for (uint32_t variant = 0; variant < 4; ++variant) {
       Unorm8Case c;
@@ -483,9 +495,10 @@ TEST(DrawOutput, Unorm8StoreFastPathMatchesTheGenericPath) {
       c.samples = variant == 2 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
       c.alpha_to_one = variant == 3 && mask % 3 == 0;
       c.blend.colorWriteMask = mask;
-      mismatches += unorm8_fast_path_mismatches(c, "store");
+      mismatches += unorm8_fast_path_mismatches(c, "store", &changed);
     }
   EXPECT_EQ(mismatches, 0u);
+  EXPECT_GT(changed, 0u) << "the draws changed no byte";
 }
 
 TEST(AttachmentAccess, Unorm8DecodeX4MatchesTheTable) {
@@ -616,6 +629,9 @@ TEST(DrawOutput, FragmentKernelWidthsGiveTheSameImage) {
     const float c0[4] = {1, 0, 0, 1}, c1[4] = {0, 1, 0, 1}, c2[4] = {0, 0, 1, 1};
     d.add(1, 1, c0); d.add(15, 3, c1); d.add(4, 14, c2);
     d.draw(3);
+    // The triangle was drawn at all: opaque inside it, the cleared alpha 0 outside.
+    EXPECT_EQ(color.color(6, 6).float32[3], 1.0f) << "W " << W;
+    EXPECT_EQ(color.color(14, 14).float32[3], 0.0f) << "W " << W;
     images[i++] = color.storage;
   }
   EXPECT_EQ(images[0], images[1]);

@@ -2,7 +2,9 @@
 // kernels: fill rule, clipping, culling, viewports/scissors, topologies, indices, points, lines,
 // indirect draws and thread-count independence. Targets count coverage with additive blending
 // into R32G32B32A32_SFLOAT, so every pixel says exactly how often it was drawn.
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <random>
 
 #include "draw_test_util.h"
@@ -495,6 +497,8 @@ TEST(DrawRaster, ImagesAreIdenticalForAnyThreadCount) {
   };
   auto a = render(1), b = render(2);
   EXPECT_EQ(a->storage, b->storage);
+  // Something was drawn: the triangles cover most of the target.
+  EXPECT_LT(std::count(a->storage.begin(), a->storage.end(), uint8_t{0}), std::ptrdiff_t(a->storage.size() / 2));
 }
 
 }  // namespace

@@ -97,6 +97,9 @@ TEST(Transfer, PartsTogetherDoTheWholeCopyOrClear) {
   copy_buffer_image(buf.buffer, whole.image, r, CopyDirection::BufferToImage);
   for (uint32_t i = 0; i < 4; ++i) copy_buffer_image(buf.buffer, split.image, r, CopyDirection::BufferToImage, {i, 4});
   EXPECT_EQ(whole.storage, split.storage);
+  // The copy happened at all: the last texel of the last layer holds the buffer's last bytes.
+  const SubresourceAddress copied = split.image.layout.address(VK_IMAGE_ASPECT_COLOR_BIT, 0, 2);
+  EXPECT_EQ(0, memcmp(split.storage.data() + copied.offset + copied.size - 4, buf.storage.data() + buf.storage.size() - 4, 4));
 
   VkClearColorValue c{};
   c.uint32[0] = 0x1234;
@@ -115,6 +118,14 @@ TEST(Transfer, PartsTogetherDoTheWholeCopyOrClear) {
   fill_buffer(a.buffer, 8, 900, 0xA0B0C0D0u);
   for (uint32_t i = 0; i < 3; ++i) fill_buffer(b.buffer, 8, 900, 0xA0B0C0D0u, {i, 3});
   EXPECT_EQ(a.storage, b.storage);
+  // The fill happened at all, in its range only.
+  uint32_t first_word = 0, last_word = 0;
+  memcpy(&first_word, b.storage.data() + 8, 4);
+  memcpy(&last_word, b.storage.data() + 904, 4);
+  EXPECT_EQ(first_word, 0xA0B0C0D0u);
+  EXPECT_EQ(last_word, 0xA0B0C0D0u);
+  EXPECT_EQ(b.storage[7], 1);
+  EXPECT_EQ(b.storage[908], 1);
 }
 
 TEST(Transfer, OutOfBoundsRegionsAreDetected) {
