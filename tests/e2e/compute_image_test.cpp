@@ -29,34 +29,11 @@ class ComputeImageTest : public VulkanTest {
     return *create_device(options);
   }
 
+  // One binding of each type (e2e/descriptor_pipeline.h's make_set).
   VkDescriptorSet make_set(TestDevice& device, const std::vector<VkDescriptorType>& types, VkDescriptorSetLayout* layout) {
-    VkDevice d = device.handle();
-    std::vector<VkDescriptorSetLayoutBinding> bindings;
-    std::vector<VkDescriptorPoolSize> sizes;
-    for (uint32_t i = 0; i < types.size(); ++i) {
-      bindings.push_back(compute_binding(i, types[i], 1));
-      sizes.push_back({types[i], 1});
-    }
-    VkDescriptorSetLayoutCreateInfo li{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    li.bindingCount = static_cast<uint32_t>(bindings.size());
-    li.pBindings = bindings.data();
-    EXPECT_EQ(VK_SUCCESS, vkCreateDescriptorSetLayout(d, &li, nullptr, layout));
-    VkDescriptorSetLayout l = *layout;
-    device.defer_destroy([d, l] { vkDestroyDescriptorSetLayout(d, l, nullptr); });
-    VkDescriptorPoolCreateInfo pi{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pi.maxSets = 1;
-    pi.poolSizeCount = static_cast<uint32_t>(sizes.size());
-    pi.pPoolSizes = sizes.data();
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    EXPECT_EQ(VK_SUCCESS, vkCreateDescriptorPool(d, &pi, nullptr, &pool));
-    device.defer_destroy([d, pool] { vkDestroyDescriptorPool(d, pool, nullptr); });
-    VkDescriptorSetAllocateInfo ai{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    ai.descriptorPool = pool;
-    ai.descriptorSetCount = 1;
-    ai.pSetLayouts = layout;
-    VkDescriptorSet set = VK_NULL_HANDLE;
-    EXPECT_EQ(VK_SUCCESS, vkAllocateDescriptorSets(d, &ai, &set));
-    return set;
+    std::vector<DescriptorBinding> bindings;
+    for (VkDescriptorType type : types) bindings.push_back({type});
+    return kiln::test::make_set(device, bindings, layout);
   }
 
   VkImageView make_view(TestDevice& device, const Image& image) {
