@@ -221,6 +221,9 @@ std::vector<PassStep> specialization_steps(const SpecializationInput& spec) {
 std::vector<PassStep> optimization_steps() {
   using namespace spvtools;
   return {
+      // Decoration groups (OpDecorationGroup / OpGroupDecorate / OpGroupMemberDecorate) become the
+      // plain decorations they stand for, which is all the module reader understands.
+      {"flatten-decorations", [] { return CreateFlattenDecorationPass(); }},
       // NonSemantic.* instructions (shader debug info, debugPrintf) carry nothing Kiln executes.
       {"strip-nonsemantic", [] { return CreateStripNonSemanticInfoPass(); }},
       // Functions only the removed entry points called.

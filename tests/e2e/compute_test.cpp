@@ -105,6 +105,26 @@ TEST_F(ComputeTest, LoopVariablesThatTradePlacesMatchTheCpu) {
   }
 }
 
+// Decoration groups (OpDecorationGroup, OpGroupDecorate, OpGroupMemberDecorate) give the
+// buffers their set and the members their Offsets (CTS spirv_assembly.*.decoration_group.*).
+TEST_F(ComputeTest, DecorationGroupsDecorateVariablesAndMembers) {
+  TestDevice& device = this->device();
+  const uint32_t n = 128;
+  Buffer in = device.create_buffer(n * 8, kStorageUsage);
+  Buffer out = device.create_buffer(n * 8, kStorageUsage);
+  for (uint32_t i = 0; i < 2 * n; ++i) mapped_as<uint32_t>(in)[i] = i * 3 + 1;
+  ComputeJob job(device, "decoration_groups.spvasm", {kStorage, kStorage});
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, in);
+  job.bind_buffer(1, out);
+  job.run(n / 64);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t first = (2 * i) * 3 + 1, second = (2 * i + 1) * 3 + 1;
+    EXPECT_EQ(mapped_as<uint32_t>(out)[2 * i], second) << "element " << i;
+    EXPECT_EQ(mapped_as<uint32_t>(out)[2 * i + 1], first + second) << "element " << i;
+  }
+}
+
 TEST_F(ComputeTest, SharedMemoryReductionWithBarriersInALoop) {
   TestDevice& device = this->device();
   const uint32_t groups = 6;
