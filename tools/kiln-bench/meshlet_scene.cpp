@@ -132,6 +132,11 @@ MeshletScene::MeshletScene(uint32_t width, uint32_t height) {
 
 void MeshletScene::build_geometry() {
   constexpr uint32_t kPatchesPerSide = kFaceQuads / kPatchQuads;
+  vertices_.reserve(kSceneVertices);
+  indices_.reserve(size_t(kSceneTriangles) * 3);
+  meshlets_.reserve(kSceneMeshlets);
+  meshlet_vertices_.reserve(size_t(kSceneMeshlets) * kPatchSide * kPatchSide);
+  meshlet_triangles_.reserve(kSceneTriangles);
   for (uint32_t s = 0; s < kSpheres; ++s) {
     const Vec3 centre = sphere_centre(s);
     for (const CubeFace& face : kCubeFaces) {

@@ -4,7 +4,7 @@
 // (shaders/meshlet_cull.task) tests the meshlet's bounding sphere against the view frustum and its
 // normal cone against the eye (all triangles facing away), compacts the survivors into the
 // payload in order (subgroup ballot, then per-subgroup counts in shared memory) and launches a mesh
-// workgroup for each: 4 604 of the 10 752 meshlets (57% culled: 30% by the frustum, 39% by the
+// workgroup for each: 4 605 of the 10 752 meshlets (57% culled: 30% by the frustum, 39% by the
 // cone, some by both). A mesh workgroup of 32 invocations (shaders/meshlet.mesh) fetches its 64
 // vertices through the meshlet's vertex indices, transforms them like mesh_indexed_reference's
 // vertex shader, and writes its triangles' 8-bit corner indices; same fragment shader, same
