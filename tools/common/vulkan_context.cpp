@@ -210,17 +210,36 @@ void VulkanContext::create_device() {
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
   device_info.pEnabledFeatures = &enabled_features_;
-  // Optional device extensions follow the same rule: enabled when offered.
+  // Optional device extensions follow the same rule: enabled when offered. Their feature
+  // structures are chained onto device_info.pNext.
+  std::vector<const char*> extensions;
+  void* chain = nullptr;
   transform_feedback_enabled_ = transform_feedback_supported();
-  const char* transform_feedback_name = VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME;
   VkPhysicalDeviceTransformFeedbackFeaturesEXT transform_feedback{};
   transform_feedback.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT;
   if (transform_feedback_enabled_) {
     transform_feedback.transformFeedback = VK_TRUE;
-    device_info.pNext = &transform_feedback;
-    device_info.enabledExtensionCount = 1;
-    device_info.ppEnabledExtensionNames = &transform_feedback_name;
+    transform_feedback.pNext = chain;
+    chain = &transform_feedback;
+    extensions.push_back(VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME);
   }
+  // Only meshShader and taskShader: VK_EXT_mesh_shader's other features (multiview, queries,
+  // shading rate) stay off.
+  const VkPhysicalDeviceMeshShaderFeaturesEXT mesh_supported = supported_mesh_shader_features();
+  mesh_shader_enabled_ = mesh_supported.meshShader;
+  task_shader_enabled_ = mesh_supported.meshShader && mesh_supported.taskShader;
+  VkPhysicalDeviceMeshShaderFeaturesEXT mesh_shader{};
+  mesh_shader.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT;
+  if (mesh_shader_enabled_) {
+    mesh_shader.meshShader = VK_TRUE;
+    mesh_shader.taskShader = task_shader_enabled_;
+    mesh_shader.pNext = chain;
+    chain = &mesh_shader;
+    extensions.push_back(VK_EXT_MESH_SHADER_EXTENSION_NAME);
+  }
+  device_info.pNext = chain;
+  device_info.enabledExtensionCount = uint32_t(extensions.size());
+  device_info.ppEnabledExtensionNames = extensions.data();
   check(vkCreateDevice(physical_device_, &device_info, nullptr, &device_), "vkCreateDevice");
   vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
 
@@ -244,6 +263,20 @@ bool VulkanContext::transform_feedback_supported() const {
   features.pNext = &transform_feedback;
   vkGetPhysicalDeviceFeatures2(physical_device_, &features);
   return transform_feedback.transformFeedback;
+}
+
+VkPhysicalDeviceMeshShaderFeaturesEXT VulkanContext::supported_mesh_shader_features() const {
+  VkPhysicalDeviceMeshShaderFeaturesEXT mesh_shader{};
+  mesh_shader.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT;
+  // The extension needs SPIR-V 1.4, core in Vulkan 1.2 (kiln-bench's shaders are SPIR-V 1.5).
+  if (properties_.apiVersion < VK_API_VERSION_1_2) return mesh_shader;
+  if (!device_extension_available(physical_device_, VK_EXT_MESH_SHADER_EXTENSION_NAME)) return mesh_shader;
+  VkPhysicalDeviceFeatures2 features{};
+  features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  features.pNext = &mesh_shader;
+  vkGetPhysicalDeviceFeatures2(physical_device_, &features);
+  mesh_shader.pNext = nullptr;
+  return mesh_shader;
 }
 
 std::optional<uint32_t> VulkanContext::find_memory_type(uint32_t type_bits,

@@ -52,6 +52,11 @@ class VulkanContext {
   // Whether the device was created with VK_EXT_transform_feedback and its transformFeedback
   // feature (enabled whenever the device offers both).
   bool transform_feedback_enabled() const { return transform_feedback_enabled_; }
+  // Whether the device was created with VK_EXT_mesh_shader and its meshShader feature, and also
+  // taskShader (both enabled whenever the device offers them, on a Vulkan 1.2 device: the
+  // extension needs SPIR-V 1.4).
+  bool mesh_shader_enabled() const { return mesh_shader_enabled_; }
+  bool task_shader_enabled() const { return task_shader_enabled_; }
 
   std::string device_name() const { return properties_.deviceName; }
   // VkPhysicalDeviceDriverProperties::driverName, or "unknown" on a device older than Vulkan 1.2.
@@ -86,6 +91,7 @@ class VulkanContext {
   void pick_physical_device();
   void create_device();
   bool transform_feedback_supported() const;
+  VkPhysicalDeviceMeshShaderFeaturesEXT supported_mesh_shader_features() const;
   static VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(
       VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
       const VkDebugUtilsMessengerCallbackDataEXT* data, void* user_data);
@@ -97,6 +103,8 @@ class VulkanContext {
   VkPhysicalDeviceMemoryProperties memory_properties_{};
   VkPhysicalDeviceFeatures enabled_features_{};
   bool transform_feedback_enabled_ = false;
+  bool mesh_shader_enabled_ = false;
+  bool task_shader_enabled_ = false;
   std::string driver_name_ = "unknown";
   VkDevice device_ = VK_NULL_HANDLE;
   uint32_t queue_family_ = 0;

@@ -69,13 +69,13 @@ std::optional<std::string> missing_compute_support(const VulkanContext& context,
 }
 
 StorageBufferLayout::StorageBufferLayout(VkDevice device, uint32_t storage_buffer_count,
-                                         uint32_t push_constant_bytes)
+                                         uint32_t push_constant_bytes, VkShaderStageFlags stages)
     : device_(device),
       storage_buffer_count_(storage_buffer_count),
       push_constant_bytes_(push_constant_bytes) {
   std::vector<VkDescriptorSetLayoutBinding> bindings(storage_buffer_count);
   for (uint32_t i = 0; i < storage_buffer_count; ++i) {
-    bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, stages, nullptr};
   }
   VkDescriptorSetLayoutCreateInfo set_info{};
   set_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
@@ -84,7 +84,7 @@ StorageBufferLayout::StorageBufferLayout(VkDevice device, uint32_t storage_buffe
   check(vkCreateDescriptorSetLayout(device_, &set_info, nullptr, &set_layout_),
         "vkCreateDescriptorSetLayout");
 
-  const VkPushConstantRange push_range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_constant_bytes};
+  const VkPushConstantRange push_range{stages, 0, push_constant_bytes};
   VkPipelineLayoutCreateInfo layout_info{};
   layout_info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
   layout_info.setLayoutCount = 1;

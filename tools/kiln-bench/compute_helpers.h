@@ -63,10 +63,13 @@ std::optional<std::string> missing_compute_support(const tools::VulkanContext& c
                                                    const ComputeNeeds& needs);
 
 // A descriptor set layout with `storage_buffer_count` storage buffers at bindings 0, 1, … and a
-// pipeline layout made of it plus `push_constant_bytes` of push constants (0 = none).
+// pipeline layout made of it plus `push_constant_bytes` of push constants (0 = none), both for the
+// shader `stages` (a graphics pipeline's shaders read storage buffers through the set layout, in a
+// pipeline layout of its own).
 class StorageBufferLayout {
  public:
-  StorageBufferLayout(VkDevice device, uint32_t storage_buffer_count, uint32_t push_constant_bytes);
+  StorageBufferLayout(VkDevice device, uint32_t storage_buffer_count, uint32_t push_constant_bytes,
+                      VkShaderStageFlags stages = VK_SHADER_STAGE_COMPUTE_BIT);
   ~StorageBufferLayout();
   StorageBufferLayout(const StorageBufferLayout&) = delete;
   StorageBufferLayout& operator=(const StorageBufferLayout&) = delete;

@@ -411,25 +411,50 @@ void SampledTexture::release() {
   view_ = VK_NULL_HANDLE;
 }
 
+ShaderStorageBuffers::ShaderStorageBuffers(VkDevice device, VkShaderStageFlags stages,
+                                           const std::vector<const tools::Buffer*>& buffers)
+    : layout_(device, uint32_t(buffers.size()), 0, stages), set_(device, layout_, buffers) {}
+
 VertexInput vec2_positions() {
   return {.stride = 2 * sizeof(float), .attributes = {{0, 0, VK_FORMAT_R32G32_SFLOAT, 0}}};
 }
 
+namespace {
+
+// The stages a pipeline described by `desc` has besides the fragment stage.
+VkShaderStageFlags pre_rasterization_stages(const PipelineDesc& desc) {
+  if (desc.mesh_stages) {
+    if (desc.vertex.words || desc.vertex_input || desc.tessellation || desc.geometry) {
+      throw std::logic_error("a mesh pipeline with vertex, tessellation or geometry stages");
+    }
+    return VK_SHADER_STAGE_MESH_BIT_EXT | (desc.mesh_stages->task ? VK_SHADER_STAGE_TASK_BIT_EXT : 0);
+  }
+  return VK_SHADER_STAGE_VERTEX_BIT |
+         (desc.tessellation ? VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT | VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT
+                            : 0) |
+         (desc.geometry ? VK_SHADER_STAGE_GEOMETRY_BIT : 0);
+}
+
+// The set layout of set 0: the texture's or the storage buffers', VK_NULL_HANDLE for none.
+VkDescriptorSetLayout set0_layout(const PipelineDesc& desc) {
+  if (desc.texture && desc.storage_buffers) throw std::logic_error("a pipeline with a texture and storage buffers");
+  if (desc.texture) return desc.texture->set_layout();
+  return desc.storage_buffers ? desc.storage_buffers->set_layout() : VK_NULL_HANDLE;
+}
+
+}  // namespace
+
 GraphicsPipeline::GraphicsPipeline(VulkanContext& context, const PassTarget& target, const PipelineDesc& desc)
     : device_(context.device()),
-      texture_(desc.texture),
-      push_stages_(VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT |
-                   (desc.tessellation ? VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT |
-                                            VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT
-                                      : 0) |
-                   (desc.geometry ? VK_SHADER_STAGE_GEOMETRY_BIT : 0)),
+      set_(desc.texture ? desc.texture->set() : desc.storage_buffers ? desc.storage_buffers->set() : VK_NULL_HANDLE),
+      push_stages_(pre_rasterization_stages(desc) | VK_SHADER_STAGE_FRAGMENT_BIT),
       push_constant_bytes_(desc.push_constant_bytes) {
   try {
     const VkPushConstantRange push{push_stages_, 0, push_constant_bytes_};
-    const VkDescriptorSetLayout set_layout = texture_ ? texture_->set_layout() : VK_NULL_HANDLE;
+    const VkDescriptorSetLayout set_layout = set0_layout(desc);
     VkPipelineLayoutCreateInfo layout{};
     layout.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-    layout.setLayoutCount = texture_ ? 1 : 0;
+    layout.setLayoutCount = set_layout != VK_NULL_HANDLE ? 1 : 0;
     layout.pSetLayouts = &set_layout;
     layout.pushConstantRangeCount = 1;
     layout.pPushConstantRanges = &push;
@@ -446,7 +471,12 @@ GraphicsPipeline::GraphicsPipeline(VulkanContext& context, const PassTarget& tar
       info.pName = "main";
       stages.push_back(info);
     };
-    add_stage(VK_SHADER_STAGE_VERTEX_BIT, desc.vertex);
+    if (desc.mesh_stages) {
+      if (desc.mesh_stages->task) add_stage(VK_SHADER_STAGE_TASK_BIT_EXT, *desc.mesh_stages->task);
+      add_stage(VK_SHADER_STAGE_MESH_BIT_EXT, desc.mesh_stages->mesh);
+    } else {
+      add_stage(VK_SHADER_STAGE_VERTEX_BIT, desc.vertex);
+    }
     if (desc.tessellation) {
       add_stage(VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, desc.tessellation->control);
       add_stage(VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, desc.tessellation->evaluation);
@@ -484,7 +514,7 @@ GraphicsPipeline::GraphicsPipeline(VulkanContext& context, const PassTarget& tar
     raster.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO;
     raster.rasterizerDiscardEnable = desc.rasterizer_discard;
     raster.polygonMode = VK_POLYGON_MODE_FILL;
-    raster.cullMode = VK_CULL_MODE_NONE;
+    raster.cullMode = desc.cull_mode;
     raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
     raster.lineWidth = 1.0f;
 
@@ -519,8 +549,9 @@ GraphicsPipeline::GraphicsPipeline(VulkanContext& context, const PassTarget& tar
     info.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO;
     info.stageCount = uint32_t(stages.size());
     info.pStages = stages.data();
-    info.pVertexInputState = &vertex_input;
-    info.pInputAssemblyState = &assembly;
+    // A mesh pipeline has no vertex input or input assembly state.
+    info.pVertexInputState = desc.mesh_stages ? nullptr : &vertex_input;
+    info.pInputAssemblyState = desc.mesh_stages ? nullptr : &assembly;
     info.pTessellationState = desc.tessellation ? &tessellation : nullptr;
     info.pViewportState = &viewport_state;
     info.pRasterizationState = &raster;
@@ -549,9 +580,8 @@ void GraphicsPipeline::release() {
 
 void GraphicsPipeline::bind(VkCommandBuffer cmd) const {
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_);
-  if (texture_) {
-    const VkDescriptorSet set = texture_->set();
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &set, 0, nullptr);
+  if (set_ != VK_NULL_HANDLE) {
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &set_, 0, nullptr);
   }
 }
 

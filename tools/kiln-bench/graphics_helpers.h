@@ -2,13 +2,16 @@
 // The graphics building blocks every kiln-bench draw scenario uses, so scenario files hold only
 // what they measure: support checks, a render target (classic VkRenderPass + VkFramebuffer, with
 // optional depth and 4x MSAA + resolve), graphics pipelines over one shared interface, vertex/index
-// buffers and a sampled texture, and optional tessellation and geometry stages.
+// buffers, a sampled texture or storage buffers, and optional tessellation and geometry stages or
+// task and mesh stages instead.
 //
 // The shared interface: push constants `Layer { vec4 colour; float depth; }` visible to the vertex
 // and fragment stages (shaders/layer.vert, mesh.vert, textured_quad.vert, flat_colour.frag), and,
-// for textured pipelines, set 0 binding 0 = a combined image sampler (shaders/textured.frag).
-// A pipeline whose shaders declare another push-constant block (the tessellated terrain's) says
-// how large it is; the block is then visible to every stage of the pipeline.
+// for textured pipelines, set 0 binding 0 = a combined image sampler (shaders/textured.frag), or
+// for pipelines reading storage buffers (the meshlet scene's task and mesh shaders), set 0 = those
+// buffers at bindings 0, 1, …. A pipeline whose shaders declare another push-constant block (the
+// tessellated terrain's, the meshlet scene's camera) says how large it is; the block is then
+// visible to every stage of the pipeline.
 // Render targets are R8G8B8A8_UNORM, cleared at the start of every render pass, and rest in
 // COLOR_ATTACHMENT_OPTIMAL between repetitions.
 #include <vulkan/vulkan.h>
@@ -190,10 +193,31 @@ class SampledTexture {
   VkDescriptorSet set_ = VK_NULL_HANDLE;
 };
 
+// Storage buffers a graphics pipeline's shaders read or write (set 0, bindings 0…N-1, visible to
+// `stages`) and the descriptor set that binds them.
+class ShaderStorageBuffers {
+ public:
+  ShaderStorageBuffers(VkDevice device, VkShaderStageFlags stages, const std::vector<const tools::Buffer*>& buffers);
+
+  VkDescriptorSetLayout set_layout() const { return layout_.set_layout(); }
+  VkDescriptorSet set() const { return set_.handle(); }
+
+ private:
+  StorageBufferLayout layout_;
+  StorageBufferSet set_;
+};
+
 // The tessellation stages of a pipeline, which then draws patch lists of kPatchControlPoints.
 struct TessellationDesc {
   SpirvCode control;
   SpirvCode evaluation;
+};
+
+// The stages of a mesh pipeline, which replace the vertex input, vertex, tessellation and geometry
+// stages (VK_EXT_mesh_shader; draws are vkCmdDrawMeshTasksEXT).
+struct MeshStagesDesc {
+  std::optional<SpirvCode> task;
+  SpirvCode mesh;
 };
 
 // Per-vertex attributes, all from vertex binding 0 (`stride` bytes a vertex).
@@ -207,7 +231,7 @@ VertexInput vec2_positions();
 
 // How a pipeline draws into a RenderTarget (or another PassTarget).
 struct PipelineDesc {
-  SpirvCode vertex;
+  SpirvCode vertex;  // empty with mesh stages
   std::optional<SpirvCode> fragment;  // none: depth-only passes, rasterizer discard
   std::optional<VertexInput> vertex_input;  // none: the vertex shader reads no attributes
   // The input topology; with tessellation always patch lists of kPatchControlPoints.
@@ -217,13 +241,18 @@ struct PipelineDesc {
   const SampledTexture* texture = nullptr;  // bound at set 0
   std::optional<TessellationDesc> tessellation;
   std::optional<SpirvCode> geometry;
+  // Task and mesh shaders instead of vertex input, vertex, tessellation and geometry stages.
+  std::optional<MeshStagesDesc> mesh_stages;
   uint32_t push_constant_bytes = sizeof(LayerConstants);  // the shaders' push-constant block
+  // Front faces are counter-clockwise in framebuffer coordinates (y down).
+  VkCullModeFlags cull_mode = VK_CULL_MODE_NONE;
+  const ShaderStorageBuffers* storage_buffers = nullptr;  // bound at set 0 (not with a texture)
 };
 
-// A graphics pipeline (no culling, static viewport and scissor covering the target) with its
-// layout: push constants (LayerConstants unless the description says otherwise) for every stage,
-// plus the texture's set layout if any. Depth testing (LESS, with writes), the colour attachment
-// and the sample count follow the target.
+// A graphics pipeline (culling as described, by default none; static viewport and scissor
+// covering the target) with its layout: push constants (LayerConstants unless the description
+// says otherwise) for every stage, plus the texture's or storage buffers' set layout if any.
+// Depth testing (LESS, with writes), the colour attachment and the sample count follow the target.
 class GraphicsPipeline {
  public:
   GraphicsPipeline(tools::VulkanContext& context, const PassTarget& target, const PipelineDesc& desc);
@@ -233,7 +262,7 @@ class GraphicsPipeline {
   GraphicsPipeline(const GraphicsPipeline&) = delete;
   GraphicsPipeline& operator=(const GraphicsPipeline&) = delete;
 
-  // Binds the pipeline (and the texture's descriptor set, if any).
+  // Binds the pipeline (and the texture's or storage buffers' descriptor set, if any).
   void bind(VkCommandBuffer cmd) const;
   // Sets the push constants: LayerConstants, or the block of PipelineDesc::push_constant_bytes.
   template <typename Constants>
@@ -245,7 +274,7 @@ class GraphicsPipeline {
   void push_bytes(VkCommandBuffer cmd, const void* data, uint32_t bytes) const;
   void release();
   VkDevice device_;
-  const SampledTexture* texture_;
+  VkDescriptorSet set_;  // bound at set 0, or VK_NULL_HANDLE
   VkShaderStageFlags push_stages_;
   uint32_t push_constant_bytes_;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;

@@ -148,6 +148,12 @@ void TransferImage::poison(VulkanContext& context) {
   });
 }
 
+std::vector<uint32_t> TransferImage::read_pixels(VulkanContext& context) {
+  std::unique_ptr<Buffer> pixels = read_back(context);
+  const uint32_t* words = static_cast<const uint32_t*>(pixels->mapped());
+  return std::vector<uint32_t>(words, words + size_t(image_.width()) * image_.height());
+}
+
 std::unique_ptr<Buffer> TransferImage::read_back(VulkanContext& context) {
   auto pixels = std::make_unique<Buffer>(context, byte_size(), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                          Buffer::Access::HostMapped);

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tools/common/vulkan_context.h"
 
@@ -53,6 +54,15 @@ std::optional<std::string> missing_host_buffer_memory(const tools::VulkanContext
 std::optional<std::string> missing_transfer_image_support(const tools::VulkanContext& context,
                                                           VkFormat format, uint32_t width,
                                                           uint32_t height);
+
+// An extension's device command (the loader exports none), looked up with vkGetDeviceProcAddr;
+// throws VulkanError when the device does not have it.
+template <typename Function>
+Function device_command(const tools::VulkanContext& context, const char* name) {
+  auto function = reinterpret_cast<Function>(vkGetDeviceProcAddr(context.device(), name));
+  if (!function) throw tools::VulkanError(VK_ERROR_EXTENSION_NOT_PRESENT, std::string("looking up ") + name);
+  return function;
+}
 
 // The region covering a whole colour image, buffer side tightly packed at offset 0.
 VkBufferImageCopy whole_image_region(const tools::Image& image);
@@ -114,6 +124,9 @@ class TransferImage {
                                          uint32_t tolerance) {
     return verify_each(context, [&](size_t i, uint32_t got) { return rgba8_mismatch(i, got, expected(i), tolerance); });
   }
+
+  // Reads the image back: width*height words, row-major (to compare with another image later).
+  std::vector<uint32_t> read_pixels(tools::VulkanContext& context);
 
   // Reads the image back and returns the first description check(i, pixel i's word) gives, for
   // checks that need more than one expected word per pixel (per-channel rules, say).

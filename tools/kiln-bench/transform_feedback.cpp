@@ -1,5 +1,7 @@
 #include "tools/kiln-bench/transform_feedback.h"
 
+#include "tools/kiln-bench/scenario_helpers.h"
+
 namespace kiln::bench {
 
 using tools::VulkanContext;
@@ -26,17 +28,6 @@ std::optional<std::string> missing_transform_feedback_support(const VulkanContex
   }
   return std::nullopt;
 }
-
-namespace {
-
-template <typename Function>
-Function device_command(const VulkanContext& context, const char* name) {
-  auto function = reinterpret_cast<Function>(vkGetDeviceProcAddr(context.device(), name));
-  if (!function) throw tools::VulkanError(VK_ERROR_EXTENSION_NOT_PRESENT, std::string("looking up ") + name);
-  return function;
-}
-
-}  // namespace
 
 TransformFeedbackCommands::TransformFeedbackCommands(const VulkanContext& context)
     : bind_buffers(device_command<PFN_vkCmdBindTransformFeedbackBuffersEXT>(
