@@ -109,6 +109,7 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_EXT_PRIVATE_DATA_EXTENSION_NAME, VK_EXT_PRIVATE_DATA_SPEC_VERSION),
       // Sampling (memory/sampling.cpp): custom border colours, with or without a format.
       ext(VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME, VK_EXT_CUSTOM_BORDER_COLOR_SPEC_VERSION),
+      ext(VK_EXT_BORDER_COLOR_SWIZZLE_EXTENSION_NAME, VK_EXT_BORDER_COLOR_SWIZZLE_SPEC_VERSION),
       // Draws (icd/cmd_draw.cpp): several direct draws in one command, DrawIndex = entry index.
       ext(VK_EXT_MULTI_DRAW_EXTENSION_NAME, VK_EXT_MULTI_DRAW_SPEC_VERSION),
       // Instance-rate divisors, 0 included (the vertex kernel's fetch, compiler/translate_stage_io.cpp).

@@ -537,6 +537,15 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->customBorderColorWithoutFormat = VK_TRUE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BORDER_COLOR_SWIZZLE_FEATURES_EXT: {
+        // Border texels go through the view's component mapping like every texel
+        // (memory/sampling.cpp write_out), so the image's swizzle applies without the sampler's
+        // VkSamplerBorderColorComponentMappingCreateInfoEXT (which Kiln then ignores).
+        auto* f = reinterpret_cast<VkPhysicalDeviceBorderColorSwizzleFeaturesEXT*>(s);
+        f->borderColorSwizzle = VK_TRUE;
+        f->borderColorSwizzleFromImage = VK_TRUE;
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR: {
         // OpReadClockKHR reads the CPU's time-stamp counter at either scope (compiler/translate_alu.cpp;
         // tests/e2e/compute_shader_clock_test.cpp).

@@ -24,6 +24,52 @@ VkSamplerCreateInfo sampler_info() {
 // Samplers of every address mode, every standard border colour, with depth compare and LOD
 // clamps, and with unnormalized coordinates are created; a shader sampling outside the image sees
 // each border colour.
+// What sample_standard_borders.comp reads far outside a 4x4 image through each standard border
+// colour: the float colours filtered linearly on a `float_format` image (texels 0x40 bytes, no border
+// colour), the integer ones with NEAREST on an `int_format` image (texels 7).
+struct StandardBorders {
+  std::array<float, 4> floats[3];
+  std::array<uint32_t, 4> ints[3];
+};
+StandardBorders sample_standard_borders(TestDevice& dev, VkFormat float_format, VkFormat int_format, uint32_t texel_bytes) {
+  VkDevice d = dev.handle();
+  const SampledImage unorm_image = make_sampled_image(dev, VK_IMAGE_VIEW_TYPE_2D, float_format, {4, 4, 1}, 1,
+                                                {std::vector<uint8_t>(4 * 4 * texel_bytes, 0x40)});
+  const SampledImage uint_image = make_sampled_image(dev, VK_IMAGE_VIEW_TYPE_2D, int_format, {4, 4, 1}, 1,
+                                               {std::vector<uint8_t>(4 * 4 * texel_bytes, 7)});
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  VkDescriptorSet set = make_set(dev, {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 3}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 3},
+                                       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}, &layout);
+  std::vector<VkDescriptorImageInfo> float_borders, int_borders;
+  for (int border = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK; border <= VK_BORDER_COLOR_INT_OPAQUE_WHITE; ++border) {
+    const bool integer = border % 2 == 1;  // FLOAT_x = 0, 2, 4; INT_x = 1, 3, 5
+    VkSamplerCreateInfo info = sampler_info();
+    info.addressModeU = info.addressModeV = info.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+    info.borderColor = static_cast<VkBorderColor>(border);
+    if (integer) info.magFilter = info.minFilter = VK_FILTER_NEAREST, info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    VkSampler sampler = VK_NULL_HANDLE;
+    EXPECT_EQ(VK_SUCCESS, vkCreateSampler(d, &info, nullptr, &sampler));
+    dev.defer_destroy([=] { vkDestroySampler(d, sampler, nullptr); });
+    (integer ? int_borders : float_borders)
+        .push_back({sampler, integer ? uint_image.view : unorm_image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL});
+  }
+  write_images(dev, set, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, float_borders);
+  write_images(dev, set, 1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, int_borders);
+  Buffer results = dev.create_buffer(6 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xFF);
+  write_buffers(d, set, 2, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{results.buffer, 0, VK_WHOLE_SIZE}});
+  SetsPipeline pipeline(dev, "sample_standard_borders.comp", {layout});
+  dev.run_commands([&](VkCommandBuffer cmd) {
+    pipeline.record_dispatch(cmd, {set}, 1);
+    shader_writes_to_host_barrier(cmd);
+  });
+  StandardBorders got;
+  for (int k = 0; k < 3; ++k) {
+    std::memcpy(got.floats[k].data(), results.mapped + 16 * k, 16);
+    std::memcpy(got.ints[k].data(), results.mapped + 48 + 16 * k, 16);
+  }
+  return got;
+}
+
 TEST_F(ViewSamplerTest, SamplersWithEveryCoreStateAreCreated) {
   std::vector<VkSamplerCreateInfo> infos;
   for (VkSamplerAddressMode mode : {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
@@ -58,50 +104,25 @@ TEST_F(ViewSamplerTest, SamplersWithEveryCoreStateAreCreated) {
   }
   vkDestroySampler(device().handle(), VK_NULL_HANDLE, nullptr);  // a no-op
 
-  // The border colours through sample_standard_borders.comp: float ones filtered linearly on UNORM
-  // texels, integer ones (integer formats filter only with NEAREST) on UINT texels. The texels
-  // (0x40, i.e. 0.25, and 7) are no border colour.
-  TestDevice& dev = device();
-  VkDevice d = dev.handle();
-  const SampledImage unorm_image = make_sampled_image(dev, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 1,
-                                                {std::vector<uint8_t>(4 * 4 * 4, 0x40)});
-  const SampledImage uint_image = make_sampled_image(dev, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UINT, {4, 4, 1}, 1,
-                                               {std::vector<uint8_t>(4 * 4 * 4, 7)});
-  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
-  VkDescriptorSet set = make_set(dev, {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 3}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 3},
-                                       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}, &layout);
-  std::vector<VkDescriptorImageInfo> float_borders, int_borders;
-  for (int border = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK; border <= VK_BORDER_COLOR_INT_OPAQUE_WHITE; ++border) {
-    const bool integer = border % 2 == 1;  // FLOAT_x = 0, 2, 4; INT_x = 1, 3, 5
-    VkSamplerCreateInfo info = sampler_info();
-    info.addressModeU = info.addressModeV = info.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
-    info.borderColor = static_cast<VkBorderColor>(border);
-    if (integer) info.magFilter = info.minFilter = VK_FILTER_NEAREST, info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-    VkSampler sampler = VK_NULL_HANDLE;
-    ASSERT_EQ(VK_SUCCESS, vkCreateSampler(d, &info, nullptr, &sampler));
-    dev.defer_destroy([=] { vkDestroySampler(d, sampler, nullptr); });
-    (integer ? int_borders : float_borders)
-        .push_back({sampler, integer ? uint_image.view : unorm_image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL});
-  }
-  write_images(dev, set, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, float_borders);
-  write_images(dev, set, 1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, int_borders);
-  Buffer results = dev.create_buffer(6 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xFF);
-  write_buffers(d, set, 2, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{results.buffer, 0, VK_WHOLE_SIZE}});
-  SetsPipeline pipeline(dev, "sample_standard_borders.comp", {layout});
-  dev.run_commands([&](VkCommandBuffer cmd) {
-    pipeline.record_dispatch(cmd, {set}, 1);
-    shader_writes_to_host_barrier(cmd);
-  });
   // TRANSPARENT_BLACK, OPAQUE_BLACK, OPAQUE_WHITE, as floats and as integers.
+  const StandardBorders got = sample_standard_borders(device(), VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_UINT, 4);
   const std::array<float, 4> float_want[3] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 1}};
   const std::array<uint32_t, 4> int_want[3] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 1}};
   for (int k = 0; k < 3; ++k) {
-    std::array<float, 4> float_got;
-    std::array<uint32_t, 4> int_got;
-    std::memcpy(float_got.data(), results.mapped + 16 * k, 16);
-    std::memcpy(int_got.data(), results.mapped + 48 + 16 * k, 16);
-    EXPECT_EQ(float_want[k], float_got) << "border colour " << 2 * k;
-    EXPECT_EQ(int_want[k], int_got) << "border colour " << 2 * k + 1;
+    EXPECT_EQ(float_want[k], got.floats[k]) << "border colour " << 2 * k;
+    EXPECT_EQ(int_want[k], got.ints[k]) << "border colour " << 2 * k + 1;
+  }
+}
+
+// A border texel is a texel of the view's format: components the format lacks read 0 (G, B) and
+// 1 (A), whatever the border colour (CTS pipeline.*.sampler.border_swizzle.*, robustness2).
+TEST_F(ViewSamplerTest, BorderColoursTakeTheFormatsMissingComponents) {
+  const StandardBorders got = sample_standard_borders(device(), VK_FORMAT_R8_UNORM, VK_FORMAT_R8_UINT, 1);
+  const std::array<float, 4> float_want[3] = {{0, 0, 0, 1}, {0, 0, 0, 1}, {1, 0, 0, 1}};
+  const std::array<uint32_t, 4> int_want[3] = {{0, 0, 0, 1}, {0, 0, 0, 1}, {1, 0, 0, 1}};
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(float_want[k], got.floats[k]) << "border colour " << 2 * k;
+    EXPECT_EQ(int_want[k], got.ints[k]) << "border colour " << 2 * k + 1;
   }
 }
 
