@@ -189,13 +189,11 @@ class InterfaceWalker {
 // variable other than an access chain with a constant member index counts as all members.
 std::unordered_map<Id, uint64_t> accessed_output_members(const Translator& t) {
   std::unordered_map<Id, uint64_t> used;
-  // A mesh shader's outputs are arrays of blocks: the member is the access chain's second index.
-  std::unordered_map<Id, size_t> member_index;
+  // Arrayed outputs (a mesh shader's arrays of blocks) name the member in the access chain's
+  // second index.
+  const size_t member_at = is_arrayed_interface(t.entry.model, false) ? 2 : 1;
   for (const auto& [id, var] : t.m.variables())
-    if (var.storage_class == spv::StorageClass::Output) {
-      used.emplace(id, 0);
-      member_index[id] = is_arrayed_interface(t.entry.model, false) ? 2 : 1;
-    }
+    if (var.storage_class == spv::StorageClass::Output) used.emplace(id, 0);
   std::vector<Id> pending{t.entry.function};
   std::set<Id> seen{t.entry.function};
   auto scan = [&](const spirv::Instruction& inst) {
@@ -204,8 +202,7 @@ std::unordered_map<Id, uint64_t> accessed_output_members(const Translator& t) {
       auto it = used.find(inst.operands[i]);
       if (it == used.end()) continue;
       std::optional<uint64_t> member;
-      const size_t at = member_index.at(inst.operands[i]);
-      if (chain && i == 0 && inst.operands.size() > at) member = t.m.constant_uint(inst.operands[at]);
+      if (chain && i == 0 && inst.operands.size() > member_at) member = t.m.constant_uint(inst.operands[member_at]);
       it->second |= member && *member < 64 ? uint64_t{1} << *member : ~uint64_t{0};
     }
     if (inst.opcode == spv::Op::OpFunctionCall && !inst.operands.empty() && seen.insert(inst.operands[0]).second)

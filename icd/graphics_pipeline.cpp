@@ -299,9 +299,13 @@ VkResult compile_mesh_shading(const VkPipelineShaderStageCreateInfo* task_stage,
   m.max_vertices = info.max_vertices;
   m.max_primitives = info.max_primitives;
   m.outputs = info.outputs;
-  m.words = info.words;
-  m.has_per_primitive_words =
-      std::any_of(m.words.begin(), m.words.end(), [](const abi::MeshOutputWord& w) { return w.per_primitive && w.offset >= 0; });
+  for (uint32_t w = 0; w < info.words.size(); ++w) {
+    const abi::MeshOutputWord& word = info.words[w];
+    if (word.offset < 0) continue;
+    (word.per_primitive ? m.primitive_words : m.vertex_words).push_back({w, uint32_t(word.offset), word.stride});
+  }
+  if (const int32_t slot = info.outputs.primitive_id_slot; slot >= 0)
+    m.primitive_id = {info.words[size_t(slot) * 4].offset, info.words[size_t(slot) * 4].stride};
   m.indices = info.indices;
   m.cull = info.cull;
   g->kernels.mesh = std::move(m);

@@ -455,7 +455,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
         // docs/design/mesh-shading.md: workgroups run like compute ones (shared memory is the
         // worker's own, sized per kernel); outputs and payload limits are abi's.
         auto* p = reinterpret_cast<VkPhysicalDeviceMeshShaderPropertiesEXT*>(s);
-        constexpr uint32_t kGroups = 1u << 22, kGroupsPerDimension = 65535, kInvocations = abi::kMaxMeshWorkgroupInvocations;
+        constexpr uint32_t kGroups = abi::kMaxMeshWorkgroupTotal, kGroupsPerDimension = 65535, kInvocations = abi::kMaxMeshWorkgroupInvocations;
         p->maxTaskWorkGroupTotalCount = kGroups;
         p->maxMeshWorkGroupTotalCount = kGroups;
         for (int i = 0; i < 3; ++i) {

@@ -50,7 +50,6 @@ constexpr size_t kGeometryBatchesPerRound = 64;
 // front end has run the mesh workgroups they launched.
 constexpr size_t kMeshBatchesPerRound = 64;
 constexpr uint32_t kTaskWorkgroupsPerRound = 1024;
-constexpr uint64_t kMaxMeshWorkgroupTotal = 1u << 22;  // maxTaskWorkGroupTotalCount / maxMeshWorkGroupTotalCount
 
 // A tile's entries gathered from the batches' bins (per worker, reused from tile to tile).
 thread_local std::vector<BinEntry> tls_tile_entries;
@@ -347,7 +346,7 @@ void DrawScene::Impl::queue_mesh_draws(ThreadPool& pool, SceneDraw& draw, size_t
   for (const DrawParams& params : draw.params) {
     const uint64_t total = uint64_t{params.groups[0]} * params.groups[1] * params.groups[2];
     if (total == 0) continue;
-    if (total > kMaxMeshWorkgroupTotal) {
+    if (total > abi::kMaxMeshWorkgroupTotal) {
       KILN_LOG_ONCE(LogLevel::Error, "vkCmdDrawMeshTasks*EXT: more workgroups than maxTaskWorkGroupTotalCount; skipped");
       continue;
     }

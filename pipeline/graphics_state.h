@@ -60,9 +60,16 @@ struct MeshKernels {
   MeshShadingKernel mesh;
   uint8_t output = 3;  // 1 points, 2 lines, 3 triangles
   uint32_t max_vertices = 0, max_primitives = 0;
-  abi::VertexOutputLayout outputs;          // the vertex records the engine builds from shared memory
-  std::vector<abi::MeshOutputWord> words;   // where each record word is (outputs.slot_count * 4)
-  bool has_per_primitive_words = false;     // some words are per primitive: a primitive gets its own provoking record
+  abi::VertexOutputLayout outputs;  // the vertex records the engine builds from shared memory
+  // The record words the shader writes, split once at pipeline creation: per vertex (the rest of a
+  // vertex record is zero) and per primitive (a primitive with any gets its own provoking record).
+  struct WordCopy {
+    uint32_t word;    // index in the record
+    uint32_t offset;  // element 0's word in shared memory
+    uint32_t stride;
+  };
+  std::vector<WordCopy> vertex_words, primitive_words;
+  abi::StageOutputAddress primitive_id;  // the PrimitiveId output (offset -1: not written)
   abi::StageOutputAddress indices, cull;
 };
 

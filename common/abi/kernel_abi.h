@@ -205,6 +205,7 @@ constexpr uint32_t kMaxMeshOutputVertices = 256;    // maxMeshOutputVertices
 constexpr uint32_t kMaxMeshOutputPrimitives = 256;  // maxMeshOutputPrimitives
 constexpr uint32_t kMaxTaskPayloadBytes = 16384;    // maxTaskPayloadSize
 constexpr uint32_t kMaxMeshWorkgroupInvocations = 128;  // maxTaskWorkGroupInvocations / maxMeshWorkGroupInvocations
+constexpr uint32_t kMaxMeshWorkgroupTotal = 1u << 22;   // maxTaskWorkGroupTotalCount / maxMeshWorkGroupTotalCount
 struct MeshHeader {
   uint32_t vertex_count;     // SetMeshOutputsEXT: vertices and primitives the workgroup outputs
   uint32_t primitive_count;  // (0 when never called: nothing is drawn)

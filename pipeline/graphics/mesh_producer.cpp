@@ -21,10 +21,8 @@ thread_local MeshScratch scratch;
 
 // Primitives a batch aims at.
 constexpr uint32_t kMeshPrimitivesPerBatch = 1024;
-// maxMeshWorkGroupTotalCount / maxMeshWorkGroupCount (and the task equivalents).
-constexpr uint64_t kMaxWorkgroupTotal = 1u << 22;
 
-uint32_t read_word(const uint8_t* shared, const abi::MeshOutputWord& w, uint32_t element) {
+uint32_t read_word(const uint8_t* shared, const MeshKernels::WordCopy& w, uint32_t element) {
   uint32_t v;
   memcpy(&v, shared + w.offset + size_t(element) * w.stride, 4);
   return v;
@@ -76,19 +74,15 @@ uint32_t append_workgroup(const DrawContext& ctx, const MeshKernels& mk, const u
   if (primitives == 0) return 0;
   const VertexFormat& f = ctx.vertex_format;
   const uint32_t words = mk.outputs.slot_count * 4;
-  s.records.resize(size_t(vertices) * words);
+  s.records.assign(size_t(vertices) * words, 0u);
   for (uint32_t v = 0; v < vertices; ++v)
-    for (uint32_t w = 0; w < words; ++w) {
-      const abi::MeshOutputWord& at = mk.words[w];
-      s.records[size_t(v) * words + w] = at.offset >= 0 && !at.per_primitive ? read_word(shared, at, v) : 0;
-    }
+    for (const MeshKernels::WordCopy& at : mk.vertex_words) s.records[size_t(v) * words + at.word] = read_word(shared, at, v);
   const uint32_t first_row = batch.vertex_count;
   uint32_t* rows = batch.append_vertices(vertices, f.stride);
   for (uint32_t v = 0; v < vertices; ++v) record_to_row(f, mk.outputs, &s.records[size_t(v) * words], rows + size_t(v) * f.stride);
   const uint32_t n = mk.output;  // vertices per primitive
   const bool provoking_last = ctx.state->rasterization.provoking_vertex == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
   const uint8_t provoking = uint8_t(provoking_last ? n - 1 : 0);
-  const int32_t id_slot = mk.outputs.primitive_id_slot;
   for (uint32_t p = 0; p < primitives; ++p) {
     if (mk.cull.offset >= 0 && read_word(shared, mk.cull, p) != 0) continue;
     uint32_t index[3];
@@ -103,11 +97,10 @@ uint32_t append_workgroup(const DrawContext& ctx, const MeshKernels& mk, const u
     }
     uint32_t slot[3];
     for (uint32_t k = 0; k < 3; ++k) slot[k] = first_row + index[std::min(k, n - 1)];
-    if (mk.has_per_primitive_words) {
+    if (!mk.primitive_words.empty()) {
       s.record.assign(s.records.begin() + size_t(index[provoking]) * words,
                       s.records.begin() + size_t(index[provoking] + 1) * words);
-      for (uint32_t w = 0; w < words; ++w)
-        if (mk.words[w].per_primitive && mk.words[w].offset >= 0) s.record[w] = read_word(shared, mk.words[w], p);
+      for (const MeshKernels::WordCopy& at : mk.primitive_words) s.record[at.word] = read_word(shared, at, p);
       const uint32_t row = batch.vertex_count;
       record_to_row(f, mk.outputs, s.record.data(), batch.append_vertices(1, f.stride));
       for (uint32_t k = 0; k < 3; ++k)
@@ -117,8 +110,7 @@ uint32_t append_workgroup(const DrawContext& ctx, const MeshKernels& mk, const u
     PrimitiveHeader h{};
     // PrimitiveId as the fragment shader reads it: what the mesh shader wrote (the spec requires
     // it to write one when the fragment shader reads it).
-    const bool id_written = id_slot >= 0 && mk.words[size_t(id_slot) * 4].offset >= 0;
-    h.primitive_id = id_written ? read_word(shared, mk.words[size_t(id_slot) * 4], p) : 0;
+    h.primitive_id = mk.primitive_id.offset >= 0 ? read_word(shared, mk.primitive_id, p) : 0;
     h.vertex_count = uint8_t(n);
     h.provoking = provoking;
     batch.headers.push_back(h);
@@ -148,11 +140,11 @@ void run_task_workgroups(ThreadPool& pool, const DrawContext& ctx, const uint32_
       const auto& header = *reinterpret_cast<const abi::MeshHeader*>(shared);
       MeshLaunch& launch = launches[i];
       const uint64_t total = uint64_t{header.task_count[0]} * header.task_count[1] * header.task_count[2];
-      if (total > kMaxWorkgroupTotal) {
+      if (total > abi::kMaxMeshWorkgroupTotal) {
         KILN_LOG_ONCE(LogLevel::Warn, "task shader: EmitMeshTasksEXT launched more than maxMeshWorkGroupTotalCount "
                       "mesh workgroups; none launched");
       }
-      for (int c = 0; c < 3; ++c) launch.groups[c] = total > kMaxWorkgroupTotal ? 0 : header.task_count[c];
+      for (int c = 0; c < 3; ++c) launch.groups[c] = total > abi::kMaxMeshWorkgroupTotal ? 0 : header.task_count[c];
       uint8_t* payload = payloads.data() + size_t(i) * task.payload_bytes;
       memcpy(payload, shared + task.payload_offset, task.payload_bytes);
       launch.payload = payload;
