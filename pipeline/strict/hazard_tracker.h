@@ -1,0 +1,111 @@
+#pragma once
+// Strict mode's memory hazard detection (docs/design/strict-mode.md). Memory is tracked by address
+// range, so buffers, image subresources and aliases of the same memory are one thing. Per range
+// the tracker keeps the last write and the reads since, each with the dependency chain that has
+// grown after it (the destination stages of every barrier that orders it, and for a write whether
+// it was made available and to which accesses it is visible). A new access is checked against
+// them as the spec's rules say:
+//   read after write  needs the write in an execution dependency chain reaching the read's stage
+//                     and made visible to the read's access;
+//   write after write needs the first write ordered and made available;
+//   write after read  needs an execution dependency only.
+// Barriers act on the accesses of their own queue. Semaphore waits and host waits (fences,
+// vkQueueWaitIdle) make everything before their signal safe for everyone (synchronize_up_to).
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "pipeline/strict/sync_scope.h"
+
+namespace kiln::exec::strict {
+
+// Who made an access: one command execution (one `seq` for all its accesses).
+struct AccessTag {
+  const void* command = nullptr;  // for reports and de-duplication
+  const char* command_name = "";  // "vkCmdDispatch"
+  uint64_t seq = 0;               // HazardTracker::begin_command
+  uint32_t queue = 0;
+  // Accesses to attachments of one render pass instance are ordered among themselves by
+  // rasterization order and subpass dependencies: same nonzero scope, no hazard between them.
+  uint64_t attachment_scope = 0;
+};
+
+struct MemoryAccess {
+  uintptr_t begin = 0, end = 0;
+  Stages stage = 0;      // one stage bit
+  Accesses access = 0;   // one access bit
+  bool write = false;
+};
+
+enum class HazardKind { ReadAfterWrite, WriteAfterRead, WriteAfterWrite };
+const char* hazard_name(HazardKind kind);
+
+struct Hazard {
+  HazardKind kind;
+  AccessTag prior;
+  Stages prior_stage;
+  Accesses prior_access;
+  uintptr_t begin, end;  // the part of the access that conflicts
+};
+
+class HazardTracker {
+ public:
+  // A new command starts: returns its sequence number for AccessTag::seq.
+  uint64_t begin_command() { return ++seq_; }
+  uint64_t current_seq() const { return seq_; }
+
+  // Checks `access` by `tag` against earlier accesses (hazards appended to `out`, one per earlier
+  // command and kind) and records it.
+  void access(const MemoryAccess& access, const AccessTag& tag, std::vector<Hazard>* out);
+  // A pipeline barrier / event wait / subpass dependency on `queue`, for memory [begin, end)
+  // (a global memory barrier: begin 0, end UINTPTR_MAX).
+  void barrier(const Dependency& dep, uint32_t queue, uintptr_t begin, uintptr_t end);
+  // An image layout transition of [begin, end) inside a barrier: a write ordered after the
+  // barrier's source scope and before its destination scope.
+  void layout_transition(const Dependency& dep, const AccessTag& tag, uintptr_t begin, uintptr_t end,
+                         std::vector<Hazard>* out);
+  // Everything up to `seq` happened-before and is visible to everything after (a semaphore
+  // signal that was waited for, a fence or queue idle observed by the host).
+  void synchronize_up_to(uint64_t seq) { synchronized_ = seq > synchronized_ ? seq : synchronized_; }
+  // [begin, end) is new memory (an allocation): nothing before counts.
+  void forget(uintptr_t begin, uintptr_t end);
+
+  size_t segment_count() const { return segments_.size(); }
+
+ private:
+  struct Write {
+    bool valid = false;
+    AccessTag tag;
+    Stages stage = 0;
+    Accesses access = 0;
+    Stages chain = 0;       // stages ordered after the write
+    bool available = false;
+    Accesses visible = 0;   // accesses it is visible to (in the chained stages)
+  };
+  struct Read {
+    AccessTag tag;
+    Stages stage = 0;
+    Accesses access = 0;
+    Stages chain = 0;       // stages ordered after the read
+  };
+  struct Segment {
+    uintptr_t end = 0;
+    Write write;
+    std::vector<Read> reads;
+  };
+
+  bool settled(const AccessTag& prior, const AccessTag& now) const;
+  // Splits segments so that [begin, end) is covered by whole segments (gaps filled when `fill`),
+  // then calls fn(segment_begin, segment).
+  template <typename Fn>
+  void for_range(uintptr_t begin, uintptr_t end, bool fill, Fn&& fn);
+  void split_at(uintptr_t at);
+  static void add_hazard(std::vector<Hazard>* out, HazardKind kind, const AccessTag& prior, Stages stage,
+                         Accesses access, uintptr_t begin, uintptr_t end);
+
+  std::map<uintptr_t, Segment> segments_;  // keyed by begin, disjoint
+  uint64_t seq_ = 0;
+  uint64_t synchronized_ = 0;
+};
+
+}  // namespace kiln::exec::strict
