@@ -21,9 +21,12 @@ const mem::ImageView* view_at(const RenderPassInstance& rp, uint32_t attachment)
 void record_dependencies_into(CommandBuffer* cb, const RenderPass& pass, uint32_t dst_subpass) {
   for (const SubpassDependency& d : pass.dependencies) {
     if (d.dst_subpass != dst_subpass || d.src_subpass == d.dst_subpass) continue;
+    const exec::MemoryDependency masks{d.src_stages, d.dst_stages, d.src_access, d.dst_access};
     auto* cmd = cb->commands->append<exec::BarrierCmd>();
     cmd->src_stages = d.src_stages;
     cmd->dst_stages = d.dst_stages;
+    cmd->dependencies.memory_count = 1;
+    cmd->dependencies.memory = cb->commands->copy_array(&masks, 1);
   }
 }
 

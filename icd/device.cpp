@@ -98,11 +98,16 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateDevice(VkPhysicalDevice phy
   device->api_version = std::min<uint32_t>(pd->instance->api_version, pd->properties.apiVersion);
   for (uint32_t i = 0; i < pCreateInfo->enabledExtensionCount; ++i)
     device->enabled_extensions.emplace_back(pCreateInfo->ppEnabledExtensionNames[i]);
+  if (exec::strict::strict_mode_requested()) {
+    device->strict = std::make_unique<exec::strict::StrictMode>(device->sync_hub, nullptr);
+    log(LogLevel::Info, "vkCreateDevice: strict mode (KILN_STRICT): hazards are reported, undefined contents poisoned");
+  }
   for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; ++i) {
     const VkDeviceQueueCreateInfo& q = pCreateInfo->pQueueCreateInfos[i];
     for (uint32_t n = 0; n < q.queueCount; ++n) {
       Queue* queue = create_object<Queue>(device->allocator, VK_SYSTEM_ALLOCATION_SCOPE_DEVICE, device,
-                                          q.queueFamilyIndex, n, q.flags, device->sync_hub, device->worker_pool);
+                                          q.queueFamilyIndex, n, q.flags, device->sync_hub, device->worker_pool,
+                                          device->strict.get(), uint32_t(device->queues.size()));
       if (!queue) {
         kiln_DestroyDevice(to_handle<VkDevice>(device), pAllocator);
         return VK_ERROR_OUT_OF_HOST_MEMORY;

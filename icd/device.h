@@ -3,12 +3,14 @@
 #include <vulkan/vulkan.h>
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "icd/instance.h"
 #include "icd/object.h"
 #include "pipeline/queue_engine.h"
+#include "pipeline/strict/strict_mode.h"
 #include "pipeline/sync.h"
 #include "pipeline/thread_pool.h"
 
@@ -17,9 +19,10 @@ namespace kiln {
 struct Device;
 
 struct Queue : DispatchableObject {
+  // `engine_index`: the queue's number among all of the device's queues (strict mode's reports).
   Queue(Device* owner, uint32_t family, uint32_t index, VkDeviceQueueCreateFlags flags, exec::SyncHub& hub,
-        exec::ThreadPool& pool)
-      : device(owner), family_index(family), queue_index(index), create_flags(flags), engine(hub, pool) {}
+        exec::ThreadPool& pool, exec::strict::StrictMode* strict, uint32_t engine_index)
+      : device(owner), family_index(family), queue_index(index), create_flags(flags), engine(hub, pool, strict, engine_index) {}
   Device* device;
   uint32_t family_index;
   uint32_t queue_index;
@@ -35,6 +38,7 @@ struct Device : DispatchableObject {
   std::vector<std::string> enabled_extensions;
   exec::SyncHub sync_hub;
   exec::ThreadPool worker_pool;  // shared by all queues of the device
+  std::unique_ptr<exec::strict::StrictMode> strict;  // KILN_STRICT=1, else null
   std::vector<Queue*> queues;
   std::atomic<VkDeviceSize> heap_used{0};
   std::atomic<uint32_t> allocation_count{0};

@@ -57,6 +57,9 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_AllocateMemory(VkDevice handle, c
   memory->data = data;
   memory->size = size;
   memory->type_index = pAllocateInfo->memoryTypeIndex;
+  // Strict mode: new memory has no history, and its contents are poison (the application's own
+  // host allocation keeps what it holds).
+  if (device->strict) device->strict->new_memory(data, padded, /*poison=*/!imported);
   device->allocation_count.fetch_add(1);
   *pMemory = to_handle<VkDeviceMemory>(memory);
   return VK_SUCCESS;

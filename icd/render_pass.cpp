@@ -119,7 +119,8 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateRenderPass(VkDevice handle,
   }
   for (uint32_t i = 0; i < info.dependencyCount; ++i) {
     const VkSubpassDependency& d = info.pDependencies[i];
-    pass.dependencies.push_back({d.srcSubpass, d.dstSubpass, d.srcStageMask, d.dstStageMask, d.dependencyFlags});
+    pass.dependencies.push_back(
+        {d.srcSubpass, d.dstSubpass, d.srcStageMask, d.dstStageMask, d.srcAccessMask, d.dstAccessMask, d.dependencyFlags});
   }
   return publish(device_of(handle), std::move(pass), pAllocator, "vkCreateRenderPass", pRenderPass);
 }
@@ -155,11 +156,14 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateRenderPass2(VkDevice handle
   }
   for (uint32_t i = 0; i < info.dependencyCount; ++i) {
     const VkSubpassDependency2& d = info.pDependencies[i];
-    SubpassDependency out{d.srcSubpass, d.dstSubpass, d.srcStageMask, d.dstStageMask, d.dependencyFlags};
+    SubpassDependency out{d.srcSubpass,    d.dstSubpass,    d.srcStageMask,    d.dstStageMask,
+                          d.srcAccessMask, d.dstAccessMask, d.dependencyFlags};
     // A VkMemoryBarrier2 in the chain replaces the dependency's own masks (synchronization2).
     if (const auto* b = find_in_chain<VkMemoryBarrier2>(d.pNext)) {
       out.src_stages = b->srcStageMask;
       out.dst_stages = b->dstStageMask;
+      out.src_access = b->srcAccessMask;
+      out.dst_access = b->dstAccessMask;
     }
     pass.dependencies.push_back(out);
   }

@@ -41,6 +41,7 @@ struct Subpass {
 struct SubpassDependency {
   uint32_t src_subpass = VK_SUBPASS_EXTERNAL, dst_subpass = VK_SUBPASS_EXTERNAL;
   VkPipelineStageFlags2 src_stages = 0, dst_stages = 0;
+  VkAccessFlags2 src_access = 0, dst_access = 0;
   VkDependencyFlags flags = 0;
 };
 

@@ -92,13 +92,9 @@ bool buffer_copy_in_bounds(const Buffer& src, const Buffer& dst, const VkBufferC
          r.dstOffset <= dst.size && r.size <= dst.size - r.dstOffset;
 }
 
-bool buffer_image_copy_in_bounds(const Buffer& buffer, const Image& image, const VkBufferImageCopy2& r) {
-  if (!buffer.data || !image.data) return false;
+VkDeviceSize buffer_image_copy_end(const Image& image, const VkBufferImageCopy2& r) {
+  if (r.imageExtent.width == 0 || r.imageExtent.height == 0 || r.imageExtent.depth == 0) return r.bufferOffset;
   const VkImageAspectFlags aspect = r.imageSubresource.aspectMask;
-  if (aspect != VK_IMAGE_ASPECT_COLOR_BIT && aspect != VK_IMAGE_ASPECT_DEPTH_BIT && aspect != VK_IMAGE_ASPECT_STENCIL_BIT)
-    return false;
-  if (!image_region_in_bounds(image, r.imageSubresource, r.imageOffset, r.imageExtent)) return false;
-  if (r.imageExtent.width == 0 || r.imageExtent.height == 0 || r.imageExtent.depth == 0) return true;
   const SubresourceAddress a = image.layout.address(static_cast<VkImageAspectFlagBits>(aspect), r.imageSubresource.mipLevel, 0);
   const uint32_t row_texels = r.bufferRowLength ? r.bufferRowLength : r.imageExtent.width;
   const uint32_t image_rows = r.bufferImageHeight ? r.bufferImageHeight : r.imageExtent.height;
@@ -106,10 +102,17 @@ bool buffer_image_copy_in_bounds(const Buffer& buffer, const Image& image, const
   const uint64_t slice_pitch = row_pitch * div_up(image_rows, a.block_height);
   SliceWalk walk = slices_of(image, r.imageSubresource, r.imageOffset.z, r.imageExtent.depth);
   const uint64_t slices = walk.layer_count > 1 ? walk.layer_count : walk.slice_count;
-  const uint64_t last = r.bufferOffset + (slices - 1) * slice_pitch +
-                        (div_up(r.imageExtent.height, a.block_height) - 1) * row_pitch +
-                        uint64_t(div_up(r.imageExtent.width, a.block_width)) * a.texel_bytes;
-  return last <= buffer.size;
+  return r.bufferOffset + (slices - 1) * slice_pitch + (div_up(r.imageExtent.height, a.block_height) - 1) * row_pitch +
+         uint64_t(div_up(r.imageExtent.width, a.block_width)) * a.texel_bytes;
+}
+
+bool buffer_image_copy_in_bounds(const Buffer& buffer, const Image& image, const VkBufferImageCopy2& r) {
+  if (!buffer.data || !image.data) return false;
+  const VkImageAspectFlags aspect = r.imageSubresource.aspectMask;
+  if (aspect != VK_IMAGE_ASPECT_COLOR_BIT && aspect != VK_IMAGE_ASPECT_DEPTH_BIT && aspect != VK_IMAGE_ASPECT_STENCIL_BIT)
+    return false;
+  if (!image_region_in_bounds(image, r.imageSubresource, r.imageOffset, r.imageExtent)) return false;
+  return buffer_image_copy_end(image, r) <= buffer.size;
 }
 
 bool image_copy_in_bounds(const Image& src, const Image& dst, const VkImageCopy2& r) {

@@ -36,6 +36,8 @@ bool clear_depth_stencil_image(Image& image, const VkClearDepthStencilValue& val
 // instead of touching memory outside a resource.
 bool buffer_copy_in_bounds(const Buffer& src, const Buffer& dst, const VkBufferCopy2& region);
 bool buffer_image_copy_in_bounds(const Buffer& buffer, const Image& image, const VkBufferImageCopy2& region);
+// One past the last buffer byte a (bounds-checked) buffer-image copy region touches.
+VkDeviceSize buffer_image_copy_end(const Image& image, const VkBufferImageCopy2& region);
 bool image_copy_in_bounds(const Image& src, const Image& dst, const VkImageCopy2& region);
 bool range_in_bounds(const Image& image, const VkImageSubresourceRange& range);
 

@@ -99,14 +99,36 @@ struct ClearColorImageCmd : CommandOf<CommandType::ClearColorImage> {
 struct ClearDepthStencilImageCmd : CommandOf<CommandType::ClearDepthStencilImage> {
   mem::Image* image; VkClearDepthStencilValue value; uint32_t range_count; const VkImageSubresourceRange* ranges;
 };
+// The dependencies of a barrier, event wait or subpass dependency as the application gave them
+// (synchronization1 forms converted: the command's stage masks on every barrier, plus one
+// execution-only dependency). In-order execution needs none of it; strict mode checks accesses
+// against it (pipeline/strict/).
+struct MemoryDependency {
+  VkPipelineStageFlags2 src_stages, dst_stages;
+  VkAccessFlags2 src_access, dst_access;
+};
+struct BufferDependency {
+  MemoryDependency masks; const mem::Buffer* buffer; VkDeviceSize offset, size;  // size VK_WHOLE_SIZE allowed
+};
+struct ImageDependency {
+  MemoryDependency masks; const mem::Image* image; VkImageSubresourceRange range;  // REMAINING_* allowed
+  VkImageLayout old_layout, new_layout;  // equal: no transition
+};
+struct DependencyInfo {
+  uint32_t memory_count; const MemoryDependency* memory;
+  uint32_t buffer_count; const BufferDependency* buffers;
+  uint32_t image_count; const ImageDependency* images;
+};
 // A dependency cut: everything before in `src_stages` happens-before everything after in `dst_stages`.
 struct BarrierCmd : CommandOf<CommandType::Barrier> {
   VkPipelineStageFlags2 src_stages; VkPipelineStageFlags2 dst_stages;
+  DependencyInfo dependencies;
 };
 struct SetEventCmd : CommandOf<CommandType::SetEvent> { Event* event; };
 struct ResetEventCmd : CommandOf<CommandType::ResetEvent> { Event* event; };
 struct WaitEventsCmd : CommandOf<CommandType::WaitEvents> {
   uint32_t event_count; Event* const* events; VkPipelineStageFlags2 src_stages; VkPipelineStageFlags2 dst_stages;
+  DependencyInfo dependencies;
 };
 class CommandList;
 // Secondary command buffers are inlined at execution: the primary refers to their lists (and

@@ -9,6 +9,7 @@
 #include "memory/transfer.h"
 #include "pipeline/draw.h"
 #include "pipeline/query_tracker.h"
+#include "pipeline/strict/strict_mode.h"
 #include "pipeline/xfb_state.h"
 
 namespace kiln::exec {
@@ -44,6 +45,8 @@ struct ExecutionState {
   DrawScene* scene = nullptr;              // draws not yet rendered
   XfbState xfb;                            // transform feedback buffers, positions, activity
   bool discard_rendering = false;          // conditional rendering's condition is false
+  strict::StrictMode* strict = nullptr;    // KILN_STRICT
+  uint32_t queue = 0;
 };
 
 // The commands conditional rendering discards.
@@ -105,6 +108,8 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
       cmd->type != CommandType::SetRenderTargets && cmd->type != CommandType::ExecuteCommands)
     state.scene->flush(pool);
   if (state.discard_rendering && is_conditional(cmd->type)) return;
+  if (state.strict && cmd->type != CommandType::ExecuteCommands)
+    state.strict->before_command(cmd, state.queue, strict::CommandContext{state.targets});
   switch (cmd->type) {
     case CommandType::BeginConditionalRendering: {
       const auto& c = as<BeginConditionalRenderingCmd>(cmd);
@@ -318,11 +323,13 @@ void execute_list(const CommandList& list, ThreadPool& pool, ExecutionState& sta
 
 }  // namespace
 
-void execute_command_list(const CommandList& list, ThreadPool& pool) {
+void execute_command_list(const CommandList& list, ThreadPool& pool, strict::StrictMode* strict, uint32_t queue) {
   // The queue thread keeps its scene's buffers from submission to submission.
   thread_local DrawScene scene;
   ExecutionState state;  // a render pass instance never spans primary command buffers
   state.scene = &scene;
+  state.strict = strict;
+  state.queue = queue;
   execute_list(list, pool, state);
   scene.flush(pool);
 }

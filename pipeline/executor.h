@@ -6,6 +6,11 @@
 
 namespace kiln::exec {
 
-void execute_command_list(const CommandList& list, ThreadPool& pool);
+namespace strict {
+class StrictMode;
+}
+
+// `strict` (KILN_STRICT) sees every command before it runs, as queue `queue`.
+void execute_command_list(const CommandList& list, ThreadPool& pool, strict::StrictMode* strict = nullptr, uint32_t queue = 0);
 
 }  // namespace kiln::exec

@@ -4,7 +4,8 @@
 
 namespace kiln::exec {
 
-QueueEngine::QueueEngine(SyncHub& hub, ThreadPool& pool) : hub_(hub), pool_(pool), thread_([this] { run(); }) {}
+QueueEngine::QueueEngine(SyncHub& hub, ThreadPool& pool, strict::StrictMode* strict, uint32_t index)
+    : hub_(hub), pool_(pool), strict_(strict), index_(index), thread_([this] { run(); }) {}
 
 QueueEngine::~QueueEngine() {
   {
@@ -26,6 +27,7 @@ void QueueEngine::submit(std::vector<Batch>&& batches) {
 void QueueEngine::wait_idle() {
   std::unique_lock lock(mutex_);
   idle_.wait(lock, [&] { return pending_.empty() && !busy_; });
+  hub_.synchronize_up_to(hub_.commands_begun.load());  // (strict mode) the host saw this queue finish
 }
 
 void QueueEngine::run() {
@@ -40,7 +42,7 @@ void QueueEngine::run() {
       busy_ = true;
     }
     for (const SemaphoreOp& w : batch.waits) w.semaphore->wait(w.value, Deadline::max());
-    for (const auto& list : batch.command_lists) execute_command_list(*list, pool_);
+    for (const auto& list : batch.command_lists) execute_command_list(*list, pool_, strict_, index_);
     if (batch.host_step) batch.host_step();
     for (const SemaphoreOp& s : batch.signals) s.semaphore->signal(s.value);
     if (batch.fence) batch.fence->signal();

@@ -16,6 +16,9 @@
 #include "pipeline/thread_pool.h"
 
 namespace kiln::exec {
+namespace strict {
+class StrictMode;
+}
 
 struct SemaphoreOp {
   Semaphore* semaphore;
@@ -35,7 +38,8 @@ struct Batch {
 
 class QueueEngine {
  public:
-  QueueEngine(SyncHub& hub, ThreadPool& pool);
+  // `strict` (null unless KILN_STRICT) checks every command; `index` names the queue in its reports.
+  QueueEngine(SyncHub& hub, ThreadPool& pool, strict::StrictMode* strict = nullptr, uint32_t index = 0);
   ~QueueEngine();  // finishes queued work, then stops the thread
   QueueEngine(const QueueEngine&) = delete;
   QueueEngine& operator=(const QueueEngine&) = delete;
@@ -48,6 +52,8 @@ class QueueEngine {
 
   SyncHub& hub_;
   ThreadPool& pool_;
+  strict::StrictMode* strict_;
+  uint32_t index_;
   std::mutex mutex_;
   std::condition_variable work_ready_;
   std::condition_variable idle_;

@@ -31,6 +31,7 @@ bool wait_until(SyncHub& hub, std::unique_lock<std::mutex>& lock, Deadline deadl
 void Fence::signal() {
   std::lock_guard lock(hub_.mutex);
   signaled_ = true;
+  mark_ = hub_.commands_begun.load();
   hub_.changed.notify_all();
 }
 
@@ -41,6 +42,7 @@ void Fence::reset() {
 
 bool Fence::is_signaled() {
   std::lock_guard lock(hub_.mutex);
+  if (signaled_) hub_.synchronize_up_to(mark_);
   return signaled_;
 }
 
@@ -51,7 +53,11 @@ VkResult wait_for_fences(SyncHub& hub, std::span<Fence* const> fences, bool wait
     return wait_all ? std::all_of(fences.begin(), fences.end(), signaled)
                     : std::any_of(fences.begin(), fences.end(), signaled);
   };
-  if (wait_until(hub, lock, deadline, ready)) return VK_SUCCESS;
+  if (wait_until(hub, lock, deadline, ready)) {
+    for (Fence* f : fences)
+      if (f->signaled_locked()) hub.synchronize_up_to(f->mark_locked());
+    return VK_SUCCESS;
+  }
   return hub.shutting_down ? VK_ERROR_DEVICE_LOST : VK_TIMEOUT;
 }
 
@@ -59,6 +65,7 @@ void Semaphore::signal(uint64_t value) {
   std::lock_guard lock(hub_.mutex);
   if (type_ == VK_SEMAPHORE_TYPE_BINARY) value_ = 1;
   else value_ = std::max(value_, value);
+  mark_ = hub_.commands_begun.load();
   hub_.changed.notify_all();
 }
 
@@ -68,6 +75,7 @@ VkResult Semaphore::wait(uint64_t value, Deadline deadline) {
   if (!wait_until(hub_, lock, deadline, [&] { return value_ >= target; }))
     return hub_.shutting_down ? VK_ERROR_DEVICE_LOST : VK_TIMEOUT;
   if (type_ == VK_SEMAPHORE_TYPE_BINARY) value_ = 0;  // a binary wait consumes the payload
+  hub_.synchronize_up_to(mark_);
   return VK_SUCCESS;
 }
 
@@ -84,7 +92,11 @@ VkResult wait_for_semaphores(SyncHub& hub, std::span<Semaphore* const> semaphore
     for (size_t i = 0; i < semaphores.size(); ++i) reached += semaphores[i]->value_locked() >= values[i];
     return wait_any ? (reached > 0 || semaphores.empty()) : reached == semaphores.size();
   };
-  if (wait_until(hub, lock, deadline, ready)) return VK_SUCCESS;
+  if (wait_until(hub, lock, deadline, ready)) {
+    for (size_t i = 0; i < semaphores.size(); ++i)
+      if (semaphores[i]->value_locked() >= values[i]) hub.synchronize_up_to(semaphores[i]->mark_locked());
+    return VK_SUCCESS;
+  }
   return hub.shutting_down ? VK_ERROR_DEVICE_LOST : VK_TIMEOUT;
 }
 

@@ -5,6 +5,7 @@
 // negligible next to the work they order.
 #include <vulkan/vulkan.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -17,6 +18,17 @@ struct SyncHub {
   std::mutex mutex;
   std::condition_variable changed;
   bool shutting_down = false;  // wakes every waiter (device destruction)
+  // Strict mode (pipeline/strict/strict_mode.h; both stay 0 without it): the sequence number of
+  // the last command begun on any queue, which every fence and semaphore signal records, and the
+  // highest such mark a completed wait has seen — every command up to it happened-before and is
+  // visible to whatever comes after that wait.
+  std::atomic<uint64_t> commands_begun{0};
+  std::atomic<uint64_t> synchronized{0};
+  void synchronize_up_to(uint64_t mark) {
+    uint64_t now = synchronized.load();
+    while (mark > now && !synchronized.compare_exchange_weak(now, mark)) {
+    }
+  }
 };
 
 // A Vulkan timeout in nanoseconds as a deadline (UINT64_MAX: never).
@@ -31,10 +43,12 @@ class Fence {
   bool is_signaled();
   SyncHub& hub() { return hub_; }
   bool signaled_locked() const { return signaled_; }
+  uint64_t mark_locked() const { return mark_; }
 
  private:
   SyncHub& hub_;
   bool signaled_;
+  uint64_t mark_ = 0;  // SyncHub::commands_begun when signalled
 };
 
 // VK_SUCCESS, or VK_TIMEOUT when the deadline passed first.
@@ -52,11 +66,13 @@ class Semaphore {
   uint64_t value();
   SyncHub& hub() { return hub_; }
   uint64_t value_locked() const { return value_; }
+  uint64_t mark_locked() const { return mark_; }
 
  private:
   SyncHub& hub_;
   VkSemaphoreType type_;
   uint64_t value_;
+  uint64_t mark_ = 0;  // SyncHub::commands_begun at the last signal
 };
 
 // vkWaitSemaphores: all (or any) of the timelines reach their values.

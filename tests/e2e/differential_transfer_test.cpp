@@ -74,6 +74,7 @@ WorkloadResult run_clear_copy_workload(TestDevice& device) {
     vkCmdCopyBufferToImage(cmd, upload.buffer, a.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &gradient);
     clear(cmd, b, 0, blue);
     clear(cmd, b, 1, yellow);
+    full_barrier(cmd);  // the copies below write where the clears wrote
     transition(cmd, a.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
     transition(cmd, b.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,

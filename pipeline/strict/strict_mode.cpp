@@ -1,0 +1,143 @@
+#include "pipeline/strict/strict_mode.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "common/env.h"
+#include "common/log.h"
+
+namespace kiln::exec::strict {
+namespace {
+
+std::string describe(const TrackedAccess& a) {
+  char text[160];
+  const uint64_t size = a.memory.end - a.memory.begin;
+  if (!a.resource)
+    snprintf(text, sizeof text, "memory at %#" PRIxPTR " (%" PRIu64 " bytes)", a.memory.begin, size);
+  else
+    snprintf(text, sizeof text, "%s %p bytes [%" PRIu64 ", %" PRIu64 ")", a.image ? "image" : "buffer", a.resource,
+             a.resource_offset, a.resource_offset + size);
+  return text;
+}
+
+std::string stage_access(Stages stage, Accesses access) {
+  return std::string(stage_name(stage)) + "/" + access_name(access);
+}
+
+}  // namespace
+
+void fill_poison(uint8_t* data, uint64_t size) {
+  for (uint64_t i = 0; i < size; ++i) data[i] = kPoison[i & 3];
+}
+
+bool strict_mode_requested() { return env_int("KILN_STRICT", 0) != 0; }
+
+void StrictMode::new_memory(uint8_t* data, uint64_t size, bool poison) {
+  if (poison) fill_poison(data, size);
+  std::lock_guard lock(mutex_);
+  tracker_.forget(uintptr_t(data), uintptr_t(data) + size);
+}
+
+void StrictMode::apply(const DependencyInfo& deps, const AccessTag& tag, std::vector<Hazard>* hazards,
+                       std::vector<TrackedAccess>* hazard_accesses) {
+  auto expand = [](const MemoryDependency& m) {
+    return expand_dependency(m.src_stages, m.src_access, m.dst_stages, m.dst_access);
+  };
+  for (uint32_t i = 0; i < deps.memory_count; ++i) tracker_.barrier(expand(deps.memory[i]), tag.queue, 0, UINTPTR_MAX);
+  for (uint32_t i = 0; i < deps.buffer_count; ++i) {
+    const BufferDependency& b = deps.buffers[i];
+    if (!b.buffer || !b.buffer->data || b.offset >= b.buffer->size) continue;
+    const uint64_t size = b.size == VK_WHOLE_SIZE || b.size > b.buffer->size - b.offset ? b.buffer->size - b.offset : b.size;
+    const uintptr_t begin = uintptr_t(b.buffer->data) + b.offset;
+    tracker_.barrier(expand(b.masks), tag.queue, begin, begin + size);
+  }
+  for (uint32_t i = 0; i < deps.image_count; ++i) {
+    const ImageDependency& d = deps.images[i];
+    if (!d.image || !d.image->data) continue;
+    std::vector<std::pair<uintptr_t, uintptr_t>> ranges;
+    subresource_ranges(*d.image, d.range, &ranges);
+    const Dependency dep = expand(d.masks);
+    for (const auto& [begin, end] : ranges) {
+      if (d.old_layout == d.new_layout) {
+        tracker_.barrier(dep, tag.queue, begin, end);
+        continue;
+      }
+      tracker_.layout_transition(dep, tag, begin, end, hazards);
+      TrackedAccess what;
+      what.memory = {begin, end, 0, 0, true};
+      what.resource = d.image;
+      what.image = true;
+      what.resource_offset = begin - uintptr_t(d.image->data);
+      hazard_accesses->resize(hazards->size(), what);
+      // Contents are undefined after a transition from UNDEFINED: make them recognisably so.
+      if (d.old_layout == VK_IMAGE_LAYOUT_UNDEFINED) fill_poison(reinterpret_cast<uint8_t*>(begin), end - begin);
+    }
+  }
+}
+
+void StrictMode::before_command(const Command* cmd, uint32_t queue, const CommandContext& context) {
+  std::vector<TrackedAccess> accesses;
+  collect_accesses(cmd, context, &accesses);
+  std::lock_guard lock(mutex_);
+  AccessTag tag{cmd, command_name(cmd->type), tracker_.begin_command(), queue, 0};
+  hub_.commands_begun.store(tag.seq);
+  tracker_.synchronize_up_to(hub_.synchronized.load());
+  // A render pass instance ends with "no render targets" (its load-op clears may come before its
+  // targets, as vkCmdBeginRendering records them): the next instance's attachment accesses are a
+  // new scope. All subpasses of one render pass share a scope.
+  while (queue_scope_.size() <= queue) queue_scope_.push_back(++attachment_scopes_);
+  if (cmd->type == CommandType::SetRenderTargets && !static_cast<const SetRenderTargetsCmd*>(cmd)->targets)
+    queue_scope_[queue] = ++attachment_scopes_;
+
+  std::vector<Hazard> hazards;
+  std::vector<TrackedAccess> hazard_accesses;
+  if (cmd->type == CommandType::Barrier) apply(static_cast<const BarrierCmd*>(cmd)->dependencies, tag, &hazards, &hazard_accesses);
+  if (cmd->type == CommandType::WaitEvents)
+    apply(static_cast<const WaitEventsCmd*>(cmd)->dependencies, tag, &hazards, &hazard_accesses);
+  for (const TrackedAccess& a : accesses) {
+    AccessTag t = tag;
+    t.attachment_scope = a.attachment ? queue_scope_[queue] : 0;
+    tracker_.access(a.memory, t, &hazards);
+    hazard_accesses.resize(hazards.size(), a);
+  }
+  for (size_t i = 0; i < hazards.size(); ++i) report(hazards[i], hazard_accesses[i], tag);
+}
+
+void StrictMode::report(const Hazard& h, const TrackedAccess& a, const AccessTag& tag) {
+  // Once per kind, pair of commands and resource (a command buffer submitted every frame reports once).
+  if (!reported_.insert({int(h.kind), h.prior.command, tag.command, a.resource ? a.resource : (const void*)a.memory.begin}).second)
+    return;
+  TrackedAccess conflict = a;
+  conflict.resource_offset += h.begin - a.memory.begin;
+  conflict.memory.begin = h.begin;
+  conflict.memory.end = h.end;
+  const bool transition = a.memory.stage == 0;
+  std::string text = std::string("Kiln strict mode: ") + hazard_name(h.kind) + " hazard: " + tag.command_name + " (queue " +
+                     std::to_string(tag.queue) + ") " + (transition ? "transitions the layout of" : a.memory.write ? "writes" : "reads") +
+                     " " + describe(conflict);
+  if (!transition) text += " at " + stage_access(a.memory.stage, a.memory.access);
+  text += std::string(", after ") + h.prior.command_name + " (queue " + std::to_string(h.prior.queue) + ") " +
+          (h.kind == HazardKind::WriteAfterRead ? "read" : "wrote") + " it at " + stage_access(h.prior_stage, h.prior_access) +
+          ", with no ";
+  const std::string prior = stage_access(h.prior_stage, h.prior_access);
+  if (h.prior.queue != tag.queue)
+    text += "semaphore wait between the queues ordering them.";
+  else if (h.kind == HazardKind::WriteAfterRead)
+    text += "execution dependency between them: a barrier whose source stages include " + std::string(stage_name(h.prior_stage)) +
+            (transition ? " must do the transition." : " and destination stages include " + std::string(stage_name(a.memory.stage)) + ".");
+  else
+    text += "dependency that makes the write " + std::string(h.kind == HazardKind::ReadAfterWrite ? "visible" : "available") +
+            (transition ? ": the barrier doing the transition needs " + prior + " in its source scope."
+                        : ": a barrier from " + prior + " to " + stage_access(a.memory.stage, a.memory.access) + ".");
+  const char* id = h.kind == HazardKind::ReadAfterWrite   ? "KILN-strict-read-after-write"
+                   : h.kind == HazardKind::WriteAfterRead ? "KILN-strict-write-after-read"
+                                                          : "KILN-strict-write-after-write";
+  if (reporter_)
+    reporter_->report(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, id, text);
+  else
+    log(LogLevel::Error, "%s: %s", id, text.c_str());
+}
+
+}  // namespace kiln::exec::strict

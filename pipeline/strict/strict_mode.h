@@ -1,0 +1,57 @@
+#pragma once
+// KILN_STRICT=1 (docs/strict-mode.md): every command a queue runs is checked, before it runs,
+// against the device's hazard tracker — its memory accesses (command_accesses.h) against what
+// earlier commands did and the dependencies recorded since — and each hazard is reported once to
+// the application's debug-utils messengers and the log. Barriers feed the tracker; a layout
+// transition from UNDEFINED fills the subresource with a poison pattern, as does every new
+// allocation, so that code reading undefined contents sees a recognisable value instead of
+// yesterday's data.
+#include <cstdint>
+#include <mutex>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "common/debug_report.h"
+#include "pipeline/command_list.h"
+#include "pipeline/strict/command_accesses.h"
+#include "pipeline/strict/hazard_tracker.h"
+#include "pipeline/sync.h"
+
+namespace kiln::exec::strict {
+
+// Bytes of poison, repeated from the start of each filled range: as a 32-bit word 0xEFBEADDE,
+// as a float -1.18e29.
+constexpr uint8_t kPoison[4] = {0xDE, 0xAD, 0xBE, 0xEF};
+void fill_poison(uint8_t* data, uint64_t size);
+
+// Whether KILN_STRICT asks for strict mode.
+bool strict_mode_requested();
+
+class StrictMode {
+ public:
+  StrictMode(SyncHub& hub, const DebugReporter* reporter) : hub_(hub), reporter_(reporter) {}
+
+  // The queue thread `queue` is about to run `cmd` (not ExecuteCommands itself: its commands come
+  // one by one). Checks and records its accesses; applies barriers.
+  void before_command(const Command* cmd, uint32_t queue, const CommandContext& context);
+  // [data, data + size) is new memory: nothing earlier counts, and it starts poisoned.
+  void new_memory(uint8_t* data, uint64_t size, bool poison);
+
+  size_t reports() const { return reported_.size(); }
+
+ private:
+  void apply(const DependencyInfo& deps, const AccessTag& tag, std::vector<Hazard>* hazards,
+             std::vector<TrackedAccess>* hazard_accesses);
+  void report(const Hazard& hazard, const TrackedAccess& access, const AccessTag& tag);
+
+  SyncHub& hub_;
+  const DebugReporter* reporter_;
+  std::mutex mutex_;  // queues run concurrently
+  HazardTracker tracker_;
+  uint64_t attachment_scopes_ = 0;
+  std::vector<uint64_t> queue_scope_;  // the attachment scope of each queue's render pass instance
+  std::set<std::tuple<int, const void*, const void*, const void*>> reported_;
+};
+
+}  // namespace kiln::exec::strict
