@@ -10,6 +10,7 @@
 #include "compiler/shader_dump.h"
 #include "compiler/shader_hash.h"
 #include "compiler/spirv_module.h"
+#include "compiler/spirv_words.h"
 
 namespace kiln::compiler {
 namespace {
@@ -17,7 +18,6 @@ namespace {
 // Vulkan 1.3 consumes SPIR-V 1.0 through 1.6; validating against it also applies Vulkan's own
 // rules (VUIDs), and relaxed block layout (core since 1.1) and LocalSizeId (core in 1.3).
 constexpr spv_target_env kTargetEnv = SPV_ENV_VULKAN_1_3;
-constexpr size_t kHeaderWords = 5;  // magic, version, generator, id bound, schema
 
 // SPIRV-Tools reports problems through a callback; this collects the errors into one message.
 class MessageCollector {
@@ -37,27 +37,6 @@ class MessageCollector {
  private:
   std::string text_;
 };
-
-// --- Raw instruction walking (used before SPIRV-Tools builds its IR) -----------------------------
-
-struct RawInstruction {
-  spv::Op opcode;
-  std::span<const uint32_t> words;  // the whole instruction, opcode word included
-};
-
-// Calls visit(RawInstruction) for each instruction after the header. Returns false when an
-// instruction's word count is zero or runs past the end (the module is then malformed).
-template <typename Visit>
-bool for_each_instruction(std::span<const uint32_t> module, Visit&& visit) {
-  size_t at = kHeaderWords;
-  while (at < module.size()) {
-    const uint32_t count = module[at] >> 16;
-    if (count == 0 || count > module.size() - at) return false;
-    visit(RawInstruction{static_cast<spv::Op>(module[at] & 0xffff), module.subspan(at, count)});
-    at += count;
-  }
-  return true;
-}
 
 // A SPIR-V literal string starting at words[first]: UTF-8 bytes packed four to a word,
 // little-endian, ending with a NUL byte (or at the end of `words`).

@@ -3,6 +3,7 @@
 #include "common/cpu.h"
 #include "common/log.h"
 #include "compiler/shader_hash.h"
+#include "icd/descriptor_uses.h"
 #include "icd/device.h"
 #include "icd/pipeline.h"
 #include "icd/pipeline_cache.h"
@@ -43,6 +44,10 @@ VkResult create_compute_pipeline(Device* device, const VkComputePipelineCreateIn
   for (int i = 0; i < 3; ++i) pipeline->kernel.local_size[i] = compiled->info.local_size[i];
   pipeline->kernel.shared_memory_bytes = compiled->info.shared_memory_bytes;
   pipeline->kernel.uses_barrier = compiled->info.uses_barrier;
+  if (device->strict) {
+    pipeline->descriptor_uses = make_descriptor_uses({&info.stage, 1}, layout->desc);
+    pipeline->kernel.descriptor_uses = pipeline->descriptor_uses.get();
+  }
   *out = to_handle<VkPipeline>(pipeline);
   return VK_SUCCESS;
 }

@@ -6,6 +6,7 @@
 
 #include "common/cpu.h"
 #include "common/log.h"
+#include "icd/descriptor_uses.h"
 #include "icd/device.h"
 #include "icd/graphics_dynamic_state.h"
 #include "icd/pipeline.h"
@@ -406,6 +407,14 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
   }
   part.kernels.xfb = exec::plan_transform_feedback(part.kernels.last_stage_outputs().xfb);
   part.state.kernels = &part.kernels;
+  if (device->strict) {
+    std::vector<VkPipelineShaderStageCreateInfo> compiled;  // not a fragment shader that never runs
+    for (const VkPipelineShaderStageCreateInfo* s :
+         {vertex_stage, control_stage, evaluation_stage, geometry_stage, fragment_stage, task_stage, mesh_stage})
+      if (s) compiled.push_back(*s);
+    pipeline->descriptor_uses = make_descriptor_uses(compiled, layout->desc);
+    part.kernels.descriptor_uses = pipeline->descriptor_uses.get();
+  }
   if (dynamic_vertex_input && part.vertex)
     part.vertex_input_variants = std::make_shared<VertexInputVariants>(vertex_source, layout->desc, part.kernels);
   *out = to_handle<VkPipeline>(pipeline);

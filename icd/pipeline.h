@@ -43,6 +43,7 @@ struct Pipeline {
   std::shared_ptr<const compiler::CompiledComputeKernel> compiled;  // keeps the kernel alive
   exec::ComputeKernel kernel;                                       // what dispatches run
   GraphicsPipelinePart graphics;                                    // bind_point GRAPHICS only
+  std::unique_ptr<const exec::DescriptorUses> descriptor_uses;      // strict mode only
 };
 
 inline Pipeline* pipeline_of(VkPipeline handle) { return from_handle<Pipeline>(handle); }

@@ -4,6 +4,8 @@
 // icd/sampler.cpp; everything here has already been checked against its image.
 #include <vulkan/vulkan.h>
 
+#include <cstddef>
+
 #include "common/abi/kernel_abi.h"
 #include "memory/resources.h"
 #include "memory/sampling.h"
@@ -40,6 +42,11 @@ void init_sampling(ImageView& view);
 
 // The shader record of `view` (see abi::ImageViewRecord for the coordinate grid).
 abi::ImageViewRecord make_shader_record(const ImageView& view);
+
+// The view whose shader_record an image descriptor points at (abi::ImageSamplerDescriptor::image_view).
+inline const ImageView* view_of_shader_record(const void* record) {
+  return reinterpret_cast<const ImageView*>(static_cast<const char*>(record) - offsetof(ImageView, shader_record));
+}
 
 struct Sampler {
   VkFilter mag_filter = VK_FILTER_NEAREST, min_filter = VK_FILTER_NEAREST;

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "common/abi/kernel_abi.h"
+#include "pipeline/descriptor_uses.h"
 #include "pipeline/thread_pool.h"
 
 namespace kiln::exec {
@@ -17,6 +18,7 @@ struct ComputeKernel {
   uint32_t local_size[3] = {1, 1, 1};
   uint32_t shared_memory_bytes = 0;
   bool uses_barrier = false;
+  const DescriptorUses* descriptor_uses = nullptr;  // strict mode only (owned by the pipeline)
 };
 
 // Runs workgroup `group` of `kernel` on the calling thread: its shared memory (the thread's own)

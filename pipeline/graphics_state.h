@@ -103,6 +103,7 @@ struct GraphicsKernels {
   uint32_t fragment_width = 8;
   abi::FragmentInterface fragment_interface;
   XfbPlan xfb;  // transform feedback of the last pre-rasterization stage's outputs
+  const DescriptorUses* descriptor_uses = nullptr;  // strict mode only (owned by the pipeline)
 
   // The outputs of the last pre-rasterization stage: what clipping, setup and the fragment
   // stage's inputs read.

@@ -1,6 +1,7 @@
 #include "pipeline/strict/command_accesses.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "memory/image_view.h"
 #include "memory/transfer.h"
@@ -27,16 +28,18 @@ class Collector {
     add(buffer->data, buffer, false, offset, size, stage, access, write);
   }
   // Memory known only by address (vertex buffer records): attributed to no resource.
-  void bytes(const uint8_t* data, uint64_t size, Stages stage, Accesses access, bool write) {
-    if (data && size) add(data, nullptr, false, 0, size, stage, access, write);
+  void bytes(const uint8_t* data, uint64_t size, Stages stage, Accesses access, bool write, bool atomic = false,
+             bool coarse = false) {
+    if (data && size) add(data, nullptr, false, 0, size, stage, access, write, false, atomic, coarse);
   }
   void subresources(const mem::Image* image, const VkImageSubresourceRange& range, Stages stage, Accesses access, bool write,
-                    bool attachment = false) {
+                    bool attachment = false, bool atomic = false, bool coarse = false) {
     if (!image || !image->data) return;
     std::vector<std::pair<uintptr_t, uintptr_t>> ranges;
     subresource_ranges(*image, range, &ranges);
     for (const auto& [begin, end] : ranges)
-      add(image->data, image, true, begin - uintptr_t(image->data), end - begin, stage, access, write, attachment);
+      add(image->data, image, true, begin - uintptr_t(image->data), end - begin, stage, access, write, attachment, atomic,
+          coarse);
   }
   void layers(const mem::Image* image, const VkImageSubresourceLayers& l, Stages stage, Accesses access, bool write) {
     subresources(image, {l.aspectMask, l.mipLevel, 1, l.baseArrayLayer, l.layerCount}, stage, access, write);
@@ -81,19 +84,21 @@ class Collector {
       }
     }
   }
-  void view(const mem::ImageView* view, Stages stage, Accesses access, bool write, bool attachment) {
+  void view(const mem::ImageView* view, Stages stage, Accesses access, bool write, bool attachment, bool atomic = false,
+            bool coarse = false) {
     if (!view || !view->image) return;
     VkImageSubresourceRange range = view->range;
     if (view->slices_of_3d) range.baseArrayLayer = 0, range.layerCount = 1;  // the whole 3D mip level
-    range.aspectMask = mem::attachment_aspects(*view);
-    subresources(view->image, range, stage, access, write, attachment);
+    // Attachments use every aspect of their format; descriptors the view's aspects.
+    if (attachment && !(access & VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT)) range.aspectMask = mem::attachment_aspects(*view);
+    subresources(view->image, range, stage, access, write, attachment, atomic, coarse);
   }
 
  private:
   void add(const uint8_t* base, const void* resource, bool image, uint64_t offset, uint64_t size, Stages stage,
-           Accesses access, bool write, bool attachment = false) {
+           Accesses access, bool write, bool attachment = false, bool atomic = false, bool coarse = false) {
     TrackedAccess a;
-    a.memory = {uintptr_t(base) + offset, uintptr_t(base) + offset + size, stage, access, write};
+    a.memory = {uintptr_t(base) + offset, uintptr_t(base) + offset + size, stage, access, write, atomic, coarse};
     a.resource = resource;
     a.image = image;
     a.resource_offset = offset;
@@ -107,6 +112,8 @@ constexpr Stages kCopy = VK_PIPELINE_STAGE_2_COPY_BIT;
 constexpr Stages kClear = VK_PIPELINE_STAGE_2_CLEAR_BIT;
 constexpr Accesses kRead = VK_ACCESS_2_TRANSFER_READ_BIT;
 constexpr Accesses kWrite = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+
+void descriptor_accesses(const DescriptorUses* uses, const abi::ResourceContext* resources, Collector& out);
 
 void draw_accesses(const DrawCmd& c, const CommandContext& context, Collector& out) {
   const Stages indirect = VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT;
@@ -128,6 +135,7 @@ void draw_accesses(const DrawCmd& c, const CommandContext& context, Collector& o
     for (uint32_t b = 0; b < abi::kMaxVertexBindings; ++b)
       out.bytes(c.vertex_buffers[b].address, c.vertex_buffers[b].size, VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
                 VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT, false);
+  if (c.state && c.state->kernels) descriptor_accesses(c.state->kernels->descriptor_uses, c.resources, out);
   const RenderTargets* targets = c.targets ? c.targets : context.targets;
   if (!targets) return;
   for (uint32_t i = 0; i < targets->color_count; ++i)
@@ -137,6 +145,84 @@ void draw_accesses(const DrawCmd& c, const CommandContext& context, Collector& o
   const Accesses ds_write = VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
   out.view(targets->depth, tests, ds_write, true, true);
   if (targets->stencil != targets->depth) out.view(targets->stencil, tests, ds_write, true, true);
+}
+
+// What the shaders of a dispatch or draw reach through the bound descriptors: each binding's whole
+// range (coarse: the shader may touch only part of it), read, written and/or atomically updated as
+// its code says.
+void descriptor_accesses(const DescriptorUses* uses, const abi::ResourceContext* resources, Collector& out) {
+  if (!uses || !resources) return;
+  constexpr uint32_t kMaxElements = 4096;  // of one arrayed binding (descriptor indexing can bind millions)
+  for (const DescriptorUse& u : uses->uses) {
+    uint32_t count = u.variable_count ? std::min(u.count, resources->variable_counts[u.set]) : u.count;
+    count = std::min(count, kMaxElements);
+    const uint8_t* set = u.set < abi::kMaxBoundDescriptorSets ? resources->descriptor_sets[u.set] : nullptr;
+    const bool dynamic = u.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || u.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+    const bool uniform = u.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || u.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+    const bool storage = !uniform && u.type != VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER &&
+                         u.type != VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE && u.type != VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER &&
+                         u.type != VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+    const Accesses read_access = uniform ? VK_ACCESS_2_UNIFORM_READ_BIT
+                                 : storage ? VK_ACCESS_2_SHADER_STORAGE_READ_BIT
+                                 : u.type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT ? VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT
+                                                                                 : VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
+    // Uniform data, samplers and input attachments are only read (an unknown use counts as a read).
+    const bool reads = u.read || !storage || (!u.written && !u.atomic);
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint8_t* record = set ? set + u.offset + uint64_t(i) * abi::kDescriptorRecordSize : nullptr;
+      auto add = [&](auto&& access_range) {
+        if (reads) access_range(read_access, false, false);
+        if (storage && u.written) access_range(VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, true, false);
+        if (storage && u.atomic) access_range(VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, true, true);
+      };
+      switch (u.type) {
+        case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+        case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+        case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+        case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER: {
+          abi::BufferDescriptor d;
+          if (dynamic) {
+            if (u.dynamic_slot + i >= abi::kMaxDynamicBuffers) break;
+            d = resources->dynamic_buffers[u.dynamic_slot + i];
+          } else {
+            if (!record) break;
+            memcpy(&d, record, sizeof d);
+          }
+          add([&](Accesses access, bool write, bool atomic) {
+            out.bytes(reinterpret_cast<const uint8_t*>(d.address), d.range, u.stage, access, write, atomic, true);
+          });
+          break;
+        }
+        case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+        case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER: {
+          if (!record) break;
+          abi::TexelBufferDescriptor d;
+          memcpy(&d, record, sizeof d);
+          add([&](Accesses access, bool write, bool atomic) {
+            out.bytes(reinterpret_cast<const uint8_t*>(d.address), uint64_t(d.element_count) * d.texel_bytes, u.stage, access,
+                      write, atomic, true);
+          });
+          break;
+        }
+        case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+        case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+        case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+        case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT: {
+          if (!record) break;
+          abi::ImageSamplerDescriptor d;
+          memcpy(&d, record, sizeof d);
+          if (!d.image_view) break;
+          const mem::ImageView* view = mem::view_of_shader_record(d.image_view);
+          const bool input_attachment = u.type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+          add([&](Accesses access, bool write, bool atomic) {
+            out.view(view, u.stage, access, write, input_attachment, atomic, storage);
+          });
+          break;
+        }
+        default: break;  // samplers, inline uniform blocks (set memory): nothing to track
+      }
+    }
+  }
 }
 
 void attachment_write(const mem::ImageView* view, VkImageAspectFlags aspects, Collector& out) {
@@ -235,9 +321,15 @@ void collect_accesses(const Command* cmd, const CommandContext& context, std::ve
       for (uint32_t i = 0; i < c.range_count; ++i) out.subresources(c.image, c.ranges[i], kClear, kWrite, true);
       break;
     }
+    case CommandType::Dispatch: {
+      const auto& c = as<DispatchCmd>(cmd);
+      descriptor_accesses(c.kernel->descriptor_uses, c.resources, out);
+      break;
+    }
     case CommandType::DispatchIndirect: {
       const auto& c = as<DispatchIndirectCmd>(cmd);
       out.buffer(c.buffer, c.offset, 12, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT, false);
+      descriptor_accesses(c.kernel->descriptor_uses, c.resources, out);
       break;
     }
     case CommandType::Draw: draw_accesses(as<DrawCmd>(cmd), context, out); break;

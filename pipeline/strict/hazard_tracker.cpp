@@ -71,7 +71,7 @@ void HazardTracker::add_hazard(std::vector<Hazard>* out, HazardKind kind, const 
 void HazardTracker::access(const MemoryAccess& a, const AccessTag& tag, std::vector<Hazard>* out) {
   for_range(a.begin, a.end, true, [&](uintptr_t begin, Segment& s) {
     Write& w = s.write;
-    const bool write_pending = w.valid && !settled(w.tag, tag);
+    const bool write_pending = w.valid && !settled(w.tag, tag) && !(w.atomic && a.atomic);
     if (!a.write) {
       if (write_pending && !(w.tag.queue == tag.queue && (w.chain & a.stage) && (w.visible & a.access)))
         add_hazard(out, HazardKind::ReadAfterWrite, w.tag, w.stage, w.access, begin, s.end);
@@ -80,18 +80,19 @@ void HazardTracker::access(const MemoryAccess& a, const AccessTag& tag, std::vec
           r.tag = tag;
           r.access = a.access;
           r.chain = 0;
+          r.atomic = a.atomic;
           return;
         }
       }
-      s.reads.push_back({tag, a.stage, a.access, 0});
+      s.reads.push_back({tag, a.stage, a.access, 0, a.atomic});
       return;
     }
     for (const Read& r : s.reads)
-      if (!settled(r.tag, tag) && !(r.tag.queue == tag.queue && (r.chain & a.stage)))
+      if (!settled(r.tag, tag) && !(r.atomic && a.atomic) && !(r.tag.queue == tag.queue && (r.chain & a.stage)))
         add_hazard(out, HazardKind::WriteAfterRead, r.tag, r.stage, r.access, begin, s.end);
-    if (write_pending && !(w.tag.queue == tag.queue && (w.chain & a.stage) && w.available))
+    if (write_pending && !(w.coarse && a.coarse) && !(w.tag.queue == tag.queue && (w.chain & a.stage) && w.available))
       add_hazard(out, HazardKind::WriteAfterWrite, w.tag, w.stage, w.access, begin, s.end);
-    w = Write{true, tag, a.stage, a.access, 0, false, 0};
+    w = Write{true, tag, a.stage, a.access, 0, false, 0, a.atomic, a.coarse};
     s.reads.clear();
   });
 }
@@ -128,7 +129,7 @@ void HazardTracker::layout_transition(const Dependency& dep, const AccessTag& ta
       if (!settled(r.tag, tag) && !(r.tag.queue == tag.queue && ((r.stage & dep.src_stages) || (r.chain & dep.src_stages))))
         add_hazard(out, HazardKind::WriteAfterRead, r.tag, r.stage, r.access, at, s.end);
     // The transition itself: visible to the destination scope of its barrier.
-    w = Write{true, tag, 0, 0, dep.dst_stages, true, dep.dst_access};
+    w = Write{true, tag, 0, 0, dep.dst_stages, true, dep.dst_access, false, false};
     s.reads.clear();
   });
 }

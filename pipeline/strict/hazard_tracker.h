@@ -35,6 +35,11 @@ struct MemoryAccess {
   Stages stage = 0;      // one stage bit
   Accesses access = 0;   // one access bit
   bool write = false;
+  // Atomic read-modify-writes: two atomic accesses never race with each other.
+  bool atomic = false;
+  // The range is what the command may touch, not what it does (a shader's whole storage binding):
+  // two such writes are not reported (commands often fill disjoint parts of one buffer).
+  bool coarse = false;
 };
 
 enum class HazardKind { ReadAfterWrite, WriteAfterRead, WriteAfterWrite };
@@ -81,12 +86,14 @@ class HazardTracker {
     Stages chain = 0;       // stages ordered after the write
     bool available = false;
     Accesses visible = 0;   // accesses it is visible to (in the chained stages)
+    bool atomic = false, coarse = false;
   };
   struct Read {
     AccessTag tag;
     Stages stage = 0;
     Accesses access = 0;
     Stages chain = 0;       // stages ordered after the read
+    bool atomic = false;
   };
   struct Segment {
     uintptr_t end = 0;

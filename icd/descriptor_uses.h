@@ -1,0 +1,18 @@
+#pragma once
+// Strict mode's view of what a pipeline's shaders reach through descriptors (pipeline/descriptor_uses.h).
+#include <vulkan/vulkan.h>
+
+#include <memory>
+#include <span>
+
+#include "icd/pipeline_binding.h"
+#include "pipeline/descriptor_uses.h"
+
+namespace kiln {
+
+// The bindings each stage's module uses (and writes), placed in `layout`. Stages whose module
+// cannot be read contribute nothing.
+std::unique_ptr<exec::DescriptorUses> make_descriptor_uses(std::span<const VkPipelineShaderStageCreateInfo> stages,
+                                                           const desc::PipelineLayoutDesc& layout);
+
+}  // namespace kiln
