@@ -29,6 +29,9 @@ std::span<const VkExtensionProperties> supported_instance_extensions() {
       ext(VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_SPEC_VERSION),
       ext(VK_KHR_GET_SURFACE_CAPABILITIES_2_EXTENSION_NAME, VK_KHR_GET_SURFACE_CAPABILITIES_2_SPEC_VERSION),
       ext(VK_KHR_SURFACE_PROTECTED_CAPABILITIES_EXTENSION_NAME, VK_KHR_SURFACE_PROTECTED_CAPABILITIES_SPEC_VERSION),
+      // Messengers that hear Kiln's own reports (debugPrintfEXT, strict mode), object names
+      // and labels (icd/debug_utils.cpp, docs/design/debug-output.md).
+      ext(VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_DEBUG_UTILS_SPEC_VERSION),
   };
   return list;
 }
