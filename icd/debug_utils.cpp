@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "common/debug_printf.h"
 #include "common/log.h"
 #include "icd/command_buffer.h"
 #include "icd/device.h"
@@ -85,6 +86,15 @@ bool DebugMessengers::report_or_print(VkDebugUtilsMessageSeverityFlagBitsEXT sev
   fwrite(text.data(), 1, text.size(), stdout);
   fflush(stdout);
   return false;
+}
+
+void report_debug_printf(const void* messengers, const abi::DebugPrintfCall* call) {
+  const auto* self = static_cast<const DebugMessengers*>(messengers);
+  for (uint32_t lanes = call->lanes; lanes; lanes &= lanes - 1) {
+    const uint32_t lane = uint32_t(__builtin_ctz(lanes));
+    self->report_or_print(VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT,
+                          "KILN-debug-printf", debug_printf_message(*call, lane));
+  }
 }
 
 }  // namespace kiln

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/abi/kernel_abi.h"
 #include "common/debug_report.h"
 
 namespace kiln {
@@ -66,5 +67,10 @@ class DebugMessengers final : public DebugReporter {
   std::vector<DebugMessenger> instance_messengers_;
   bool creating_or_destroying_ = false;
 };
+
+// abi::ResourceContext::debug_printf of every pipeline bound on a device (context: the device's
+// instance's DebugMessengers): one INFO / GENERAL "KILN-debug-printf" message per printing lane,
+// in ascending lane order, to the messengers, or to stdout when no messenger takes it.
+void report_debug_printf(const void* messengers, const abi::DebugPrintfCall* call);
 
 }  // namespace kiln
