@@ -87,6 +87,22 @@ class DebugPrintfTest : public VulkanTest {
     for (uint32_t i = 0; i < 8; ++i) ASSERT_EQ(1u, mapped_as<uint32_t>(done)[i]) << "invocation " << i << " ran";
   }
 
+  // Draws `count` vertices of printf_draw.vert from `first` (fragments: printf_draw.frag) into a
+  // 4x4 target with an INFO messenger; returns the colour texels, the printf texts in `printed`.
+  std::vector<uint8_t> draw_printing(uint32_t count, uint32_t first, std::vector<std::string>* printed) {
+    MessageLog log;
+    log.create(instance().handle(), VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT);
+    DrawJobOptions o;
+    o.vertex_shader = "printf_draw.vert";
+    o.fragment_shader = "printf_draw.frag";
+    o.width = o.height = 4;
+    DrawJob job(device(), o);
+    if (job.pipeline_result() != VK_SUCCESS) throw std::runtime_error("printf_draw pipeline");
+    job.draw(VkClearColorValue{}, [&](VkCommandBuffer cb) { vkCmdDraw(cb, count, 1, first, 0); });
+    *printed = texts(log.with_id(kPrintfId));
+    return job.read_color();
+  }
+
  private:
   TestDevice* int64_device_ = nullptr;
 };
@@ -146,16 +162,8 @@ TEST_F(DebugPrintfTest, WithoutAMessengerItGoesToStdout) {
 // A vertex shader prints once per vertex and a fragment shader once per covered pixel (helper
 // invocations do not print): two triangles over a 4x4 target.
 TEST_F(DebugPrintfTest, VertexAndFragmentShadersPrintPerInvocation) {
-  MessageLog log;
-  log.create(instance().handle(), VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT);
-  DrawJobOptions o;
-  o.vertex_shader = "printf_draw.vert";
-  o.fragment_shader = "printf_draw.frag";
-  o.width = o.height = 4;
-  DrawJob job(device(), o);
-  ASSERT_EQ(VK_SUCCESS, job.pipeline_result());
-  job.draw(VkClearColorValue{}, [](VkCommandBuffer cb) { vkCmdDraw(cb, 6, 1, 0, 0); });
-  const std::vector<uint8_t> pixels = job.read_color();
+  std::vector<std::string> printed;
+  const std::vector<uint8_t> pixels = draw_printing(6, 0, &printed);
   for (size_t i = 0; i < pixels.size(); ++i) ASSERT_EQ(255, pixels[i]) << "byte " << i << ": every pixel drawn";
   SKIP_UNLESS_NATIVE_PRINTF();
 
@@ -167,8 +175,7 @@ TEST_F(DebugPrintfTest, VertexAndFragmentShadersPrintPerInvocation) {
   for (int y = 0; y < 4; ++y)
     for (int x = 0; x < 4; ++x)
       expected_fragments.push_back(printf_string("fragment at (%d,%d): frag %.1f %.1f", x, y, x + 0.5, y + 0.5));
-  for (const std::string& text : texts(log.with_id(kPrintfId)))
-    (text.rfind("vertex", 0) == 0 ? vertices : fragments).push_back(text);
+  for (const std::string& text : printed) (text.rfind("vertex", 0) == 0 ? vertices : fragments).push_back(text);
   EXPECT_EQ(sorted(expected_vertices), sorted(vertices));
   EXPECT_EQ(sorted(expected_fragments), sorted(fragments));
 }
@@ -177,16 +184,8 @@ TEST_F(DebugPrintfTest, VertexAndFragmentShadersPrintPerInvocation) {
 // triangle covers the pixels with x + y <= 2 of a 4x4 target: the quads at (2,0) and (0,2) have
 // one covered pixel and three helpers each.
 TEST_F(DebugPrintfTest, HelperInvocationsDoNotPrint) {
-  MessageLog log;
-  log.create(instance().handle(), VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT);
-  DrawJobOptions o;
-  o.vertex_shader = "printf_draw.vert";
-  o.fragment_shader = "printf_draw.frag";
-  o.width = o.height = 4;
-  DrawJob job(device(), o);
-  ASSERT_EQ(VK_SUCCESS, job.pipeline_result());
-  job.draw(VkClearColorValue{}, [](VkCommandBuffer cb) { vkCmdDraw(cb, 3, 1, 6, 0); });
-  const std::vector<uint8_t> pixels = job.read_color();
+  std::vector<std::string> printed;
+  const std::vector<uint8_t> pixels = draw_printing(3, 6, &printed);
   for (int y = 0; y < 4; ++y)
     for (int x = 0; x < 4; ++x)
       ASSERT_EQ(x + y <= 2 ? 255 : 0, pixels[(y * 4 + x) * 4]) << "pixel (" << x << "," << y << ")";
@@ -195,7 +194,7 @@ TEST_F(DebugPrintfTest, HelperInvocationsDoNotPrint) {
   for (int y = 0; y < 4; ++y)
     for (int x = 0; x + y <= 2; ++x)
       expected.push_back(printf_string("fragment at (%d,%d): frag %.1f %.1f", x, y, x + 0.5, y + 0.5));
-  for (const std::string& text : texts(log.with_id(kPrintfId)))
+  for (const std::string& text : printed)
     if (text.rfind("fragment", 0) == 0) fragments.push_back(text);
   EXPECT_EQ(sorted(expected), sorted(fragments));
 }

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <thread>
 
 #include "e2e/debug_messages.h"
@@ -155,13 +156,24 @@ class DirectIcd {
     VkInstanceCreateInfo info{.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     info.enabledExtensionCount = 1;
     info.ppEnabledExtensionNames = &extension;
-    if (create(&info, nullptr, &instance_) != VK_SUCCESS) instance_ = VK_NULL_HANDLE;
+    if (create(&info, nullptr, &instance_) != VK_SUCCESS) {
+      instance_ = VK_NULL_HANDLE;
+      return;
+    }
+    create_messenger = get<PFN_vkCreateDebugUtilsMessengerEXT>("vkCreateDebugUtilsMessengerEXT");
+    destroy_messenger = get<PFN_vkDestroyDebugUtilsMessengerEXT>("vkDestroyDebugUtilsMessengerEXT");
+    submit = get<PFN_vkSubmitDebugUtilsMessageEXT>("vkSubmitDebugUtilsMessageEXT");
   }
   ~DirectIcd() {
     if (instance_) reinterpret_cast<PFN_vkDestroyInstance>(gipa_(instance_, "vkDestroyInstance"))(instance_, nullptr);
     if (library_) dlclose(library_);
   }
+  // The instance, and the three messenger commands (all set: the test can go on).
+  bool ready() const { return instance_ && create_messenger && destroy_messenger && submit; }
   VkInstance instance() const { return instance_; }
+  PFN_vkCreateDebugUtilsMessengerEXT create_messenger = nullptr;
+  PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger = nullptr;
+  PFN_vkSubmitDebugUtilsMessageEXT submit = nullptr;
   template <typename Fn>
   Fn get(const char* name) const {
     return reinterpret_cast<Fn>(gipa_(instance_, name));
@@ -178,16 +190,14 @@ class DirectDebugUtilsTest : public VulkanTest {
   void SetUp() override {
     VulkanTest::SetUp();
     if (!is_kiln()) GTEST_SKIP() << "calls Kiln's ICD library directly; driver under test is " << properties().deviceName;
+    icd_ = std::make_unique<DirectIcd>();
+    ASSERT_TRUE(icd_->ready()) << "Kiln's ICD without the loader: instance and messenger commands";
   }
+  std::unique_ptr<DirectIcd> icd_;
 };
 
 TEST_F(DirectDebugUtilsTest, KilnsMessengersApplySeverityAndTypeFilters) {
-  DirectIcd icd;
-  ASSERT_NE(VK_NULL_HANDLE, icd.instance()) << dlerror();
-  auto create = icd.get<PFN_vkCreateDebugUtilsMessengerEXT>("vkCreateDebugUtilsMessengerEXT");
-  auto destroy = icd.get<PFN_vkDestroyDebugUtilsMessengerEXT>("vkDestroyDebugUtilsMessengerEXT");
-  auto submit = icd.get<PFN_vkSubmitDebugUtilsMessageEXT>("vkSubmitDebugUtilsMessageEXT");
-  ASSERT_TRUE(create && destroy && submit);
+  DirectIcd& icd = *icd_;
   MessageLog warnings, info_general, everything;
   struct Made {
     MessageLog* log;
@@ -199,23 +209,23 @@ TEST_F(DirectDebugUtilsTest, KilnsMessengersApplySeverityAndTypeFilters) {
               {&everything, kAllSeverities, kAllTypes}};
   for (Made& m : made) {
     const VkDebugUtilsMessengerCreateInfoEXT info = m.log->info(m.severities, m.types);
-    ASSERT_EQ(VK_SUCCESS, create(icd.instance(), &info, nullptr, &m.messenger));
+    ASSERT_EQ(VK_SUCCESS, icd.create_messenger(icd.instance(), &info, nullptr, &m.messenger));
   }
   auto send = [&](VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types, const char* id) {
     VkDebugUtilsMessengerCallbackDataEXT data{.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CALLBACK_DATA_EXT};
     data.pMessageIdName = id;
     data.pMessage = "direct";
-    submit(icd.instance(), severity, types, &data);
+    icd.submit(icd.instance(), severity, types, &data);
   };
   send(VK_DEBUG_UTILS_MESSAGE_SEVERITY_VERBOSE_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "verbose");
   send(VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "info-general");
   send(VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, "info-validation");
   send(VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT, "warning");
   send(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, "error");
-  destroy(icd.instance(), made[2].messenger, nullptr);
+  icd.destroy_messenger(icd.instance(), made[2].messenger, nullptr);
   send(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "after");
-  destroy(icd.instance(), made[0].messenger, nullptr);
-  destroy(icd.instance(), made[1].messenger, nullptr);
+  icd.destroy_messenger(icd.instance(), made[0].messenger, nullptr);
+  icd.destroy_messenger(icd.instance(), made[1].messenger, nullptr);
   send(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "none");
 
   EXPECT_EQ((std::vector<std::string>{"warning", "error", "after"}), ids(warnings.messages()));
@@ -227,11 +237,7 @@ TEST_F(DirectDebugUtilsTest, KilnsMessengersApplySeverityAndTypeFilters) {
 // Reports from several threads while messengers come and go: every report reaches the messenger
 // that lives throughout, and no callback runs for a messenger after its destruction returned.
 TEST_F(DirectDebugUtilsTest, MessengersComeAndGoWhileThreadsReport) {
-  DirectIcd icd;
-  ASSERT_NE(VK_NULL_HANDLE, icd.instance()) << dlerror();
-  auto create = icd.get<PFN_vkCreateDebugUtilsMessengerEXT>("vkCreateDebugUtilsMessengerEXT");
-  auto destroy = icd.get<PFN_vkDestroyDebugUtilsMessengerEXT>("vkDestroyDebugUtilsMessengerEXT");
-  auto submit = icd.get<PFN_vkSubmitDebugUtilsMessageEXT>("vkSubmitDebugUtilsMessageEXT");
+  DirectIcd& icd = *icd_;
   std::atomic<uint64_t> steady_calls{0};
   struct Transient {
     std::atomic<bool> destroyed{false};
@@ -254,7 +260,7 @@ TEST_F(DirectDebugUtilsTest, MessengersComeAndGoWhileThreadsReport) {
   info.pfnUserCallback = steady_callback;
   info.pUserData = &steady_calls;
   VkDebugUtilsMessengerEXT steady = VK_NULL_HANDLE;
-  ASSERT_EQ(VK_SUCCESS, create(icd.instance(), &info, nullptr, &steady));
+  ASSERT_EQ(VK_SUCCESS, icd.create_messenger(icd.instance(), &info, nullptr, &steady));
 
   constexpr int kThreads = 3, kReportsPerThread = 2000, kTransients = 300;
   std::vector<std::thread> reporters;
@@ -264,7 +270,7 @@ TEST_F(DirectDebugUtilsTest, MessengersComeAndGoWhileThreadsReport) {
       data.pMessageIdName = "race";
       data.pMessage = "race";
       for (int i = 0; i < kReportsPerThread; ++i)
-        submit(icd.instance(), VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, &data);
+        icd.submit(icd.instance(), VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, &data);
     });
   std::vector<std::unique_ptr<Transient>> transients;
   for (int i = 0; i < kTransients; ++i) {
@@ -272,13 +278,13 @@ TEST_F(DirectDebugUtilsTest, MessengersComeAndGoWhileThreadsReport) {
     info.pfnUserCallback = transient_callback;
     info.pUserData = transients.back().get();
     VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-    ASSERT_EQ(VK_SUCCESS, create(icd.instance(), &info, nullptr, &messenger));
+    ASSERT_EQ(VK_SUCCESS, icd.create_messenger(icd.instance(), &info, nullptr, &messenger));
     std::this_thread::yield();
-    destroy(icd.instance(), messenger, nullptr);
+    icd.destroy_messenger(icd.instance(), messenger, nullptr);
     transients.back()->destroyed.store(true);
   }
   for (std::thread& t : reporters) t.join();
-  destroy(icd.instance(), steady, nullptr);
+  icd.destroy_messenger(icd.instance(), steady, nullptr);
   EXPECT_EQ(uint64_t{kThreads} * kReportsPerThread, steady_calls.load());
   for (const auto& t : transients) EXPECT_EQ(0u, t->late_calls.load());
 }
