@@ -5,7 +5,9 @@
 #include <spirv/unified1/spirv.hpp11>
 
 #include <functional>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "compiler/shader_dump.h"
 #include "compiler/shader_hash.h"
@@ -162,6 +164,38 @@ bool has_pointer_holding_variables(std::span<const uint32_t> module) {
   return found;
 }
 
+// NonSemantic.DebugPrintf's set name: the one non-semantic set Kiln executes (debugPrintfEXT).
+constexpr std::string_view kDebugPrintfSet = "NonSemantic.DebugPrintf";
+
+bool imports_debug_printf(std::span<const uint32_t> module) {
+  bool found = false;
+  for_each_instruction(module, [&](const RawInstruction& inst) {
+    if (inst.opcode == spv::Op::OpExtInstImport && literal_string(inst.words, 2) == kDebugPrintfSet) found = true;
+  });
+  return found;
+}
+
+// What SPIRV-Tools' strip-nonsemantic does to the other NonSemantic.* sets (shader debug info),
+// keeping NonSemantic.DebugPrintf: their imports and every OpExtInst of them go (their results are
+// used only by other instructions of such sets). SPIRV-Tools' passes keep DebugPrintf's OpExtInst,
+// which has a side effect, where the shader has it.
+void strip_nonsemantic_except_debug_printf(std::vector<uint32_t>& module) {
+  std::unordered_set<uint32_t> stripped_sets;
+  for_each_instruction(module, [&](const RawInstruction& inst) {
+    if (inst.opcode != spv::Op::OpExtInstImport || inst.words.size() < 3) return;
+    const std::string name = literal_string(inst.words, 2);
+    if (name.rfind("NonSemantic.", 0) == 0 && name != kDebugPrintfSet) stripped_sets.insert(inst.words[1]);
+  });
+  if (stripped_sets.empty()) return;
+  std::vector<uint32_t> out(module.begin(), module.begin() + kHeaderWords);
+  for_each_instruction(module, [&](const RawInstruction& inst) {
+    const bool stripped = (inst.opcode == spv::Op::OpExtInstImport && stripped_sets.contains(inst.words[1])) ||
+                          (inst.opcode == spv::Op::OpExtInst && inst.words.size() > 3 && stripped_sets.contains(inst.words[3]));
+    if (!stripped) out.insert(out.end(), inst.words.begin(), inst.words.end());
+  });
+  module = std::move(out);
+}
+
 // --- Passes ----------------------------------------------------------------------------------------
 
 struct PassStep {
@@ -203,7 +237,8 @@ std::vector<PassStep> optimization_steps() {
       // Decoration groups (OpDecorationGroup / OpGroupDecorate / OpGroupMemberDecorate) become the
       // plain decorations they stand for, which is all the module reader understands.
       {"flatten-decorations", [] { return CreateFlattenDecorationPass(); }},
-      // NonSemantic.* instructions (shader debug info, debugPrintf) carry nothing Kiln executes.
+      // NonSemantic.* instructions (shader debug info) carry nothing Kiln executes. A module that
+      // calls debugPrintfEXT skips this pass: strip_nonsemantic_except_debug_printf did its work.
       {"strip-nonsemantic", [] { return CreateStripNonSemanticInfoPass(); }},
       // Functions only the removed entry points called.
       {"eliminate-dead-functions", [] { return CreateEliminateDeadFunctionsPass(); }},
@@ -319,9 +354,12 @@ FrontResult prepare(const ShaderSource& source, const LayoutFeatures& layout) {
   std::vector<PassStep> steps = specialization_steps(source.specialization);
   // Variables holding pointers stay variables: the translator keeps them in registers itself.
   const bool pointer_variables = has_pointer_holding_variables(module);
+  const bool debug_printf = imports_debug_printf(module);
+  if (debug_printf) strip_nonsemantic_except_debug_printf(module);
   for (auto& step : optimization_steps()) {
     const std::string_view name = step.name;
     if (pointer_variables && (name == "ssa-rewrite" || name == "private-to-local")) continue;
+    if (debug_printf && name == "strip-nonsemantic") continue;
     steps.push_back(std::move(step));
   }
   if (std::string error = optimize(module, steps); !error.empty()) {

@@ -166,7 +166,14 @@ std::optional<Module> Module::parse(std::span<const uint32_t> words, std::string
       case spv::Op::OpCapability: m.capabilities_.push_back(static_cast<spv::Capability>(op(0))); break;
       case spv::Op::OpExtInstImport: {
         size_t used;
-        if (literal_string(ops, &used) == "GLSL.std.450") m.glsl_std_450_ = inst.result;
+        const std::string name = literal_string(ops, &used);
+        if (name == "GLSL.std.450") m.glsl_std_450_ = inst.result;
+        if (name == "NonSemantic.DebugPrintf") m.debug_printf_ = inst.result;
+        break;
+      }
+      case spv::Op::OpString: {
+        size_t used;
+        m.strings_[inst.result] = literal_string(ops, &used);
         break;
       }
       case spv::Op::OpEntryPoint: {
@@ -386,7 +393,6 @@ std::optional<Module> Module::parse(std::span<const uint32_t> words, std::string
         break;
       case spv::Op::OpName:
       case spv::Op::OpMemberName:
-      case spv::Op::OpString:
       case spv::Op::OpSource:
       case spv::Op::OpSourceContinued:
       case spv::Op::OpSourceExtension:

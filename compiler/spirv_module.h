@@ -123,6 +123,13 @@ class Module {
   const std::unordered_map<Id, Variable>& variables() const { return variables_; }
   // Imported extended instruction set id for GLSL.std.450 (0 if not imported).
   Id glsl_std_450() const { return glsl_std_450_; }
+  // Imported NonSemantic.DebugPrintf (debugPrintfEXT), or 0.
+  Id debug_printf() const { return debug_printf_; }
+  // The text of OpString `id`, or nullptr.
+  const std::string* string(Id id) const {
+    auto it = strings_.find(id);
+    return it == strings_.end() ? nullptr : &it->second;
+  }
   const std::vector<spv::Capability>& capabilities() const { return capabilities_; }
   // OpSpecConstantOp / OpSpecConstantComposite that specialization could not fold (SPIRV-Tools
   // folds 32-bit integer operations only), rewritten as the ordinary instructions they name, in
@@ -144,6 +151,8 @@ class Module {
   std::vector<Instruction> deferred_spec_constants_;
   std::vector<spv::Capability> capabilities_;
   Id glsl_std_450_ = 0;
+  Id debug_printf_ = 0;
+  std::unordered_map<Id, std::string> strings_;
   uint32_t id_bound_ = 0;
 };
 

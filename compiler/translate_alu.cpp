@@ -547,6 +547,7 @@ bool Translator::alu_instruction(const spirv::Instruction& inst, bool* handled) 
       return true;
     }
     case spv::Op::OpExtInst:
+      if (ops[0] != 0 && ops[0] == m.debug_printf()) return debug_printf_instruction(inst);
       if (ops[0] != m.glsl_std_450()) return fail(inst, "unsupported extended instruction set");
       return glsl_instruction(inst);
     default:

@@ -595,6 +595,10 @@ static llvm::Value* load_builtin(Translator& t, spv::BuiltIn builtin, uint32_t c
   }
 }
 
+llvm::Value* Translator::builtin_value(spv::BuiltIn builtin, uint32_t component) {
+  return load_builtin(*this, builtin, component);
+}
+
 Value Translator::load(const Pointer& p, Id type) {
   Value out;
   auto& b = builder_;

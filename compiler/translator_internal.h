@@ -155,6 +155,8 @@ class Translator {
   // --- translate_memory.cpp ---
   bool setup_variables();
   bool memory_instruction(const spirv::Instruction& inst, bool* handled);
+  // An input built-in's value (one component) in this stage, or nullptr when the stage has none.
+  llvm::Value* builtin_value(spv::BuiltIn builtin, uint32_t component);
   Value load(const Pointer& p, Id type);
   void store(const Pointer& p, Id type, const Value& value);
   // Lanes of the current mask whose `size`-byte access at `addr` stays inside p's object.
@@ -240,6 +242,11 @@ class Translator {
 
   // --- translate_subgroup.cpp ---
   bool subgroup_instruction(const spirv::Instruction& inst, bool* handled);
+
+  // --- translate_debug_printf.cpp ---
+  // NonSemantic.DebugPrintf (debugPrintfEXT): a call of ResourceContext::debug_printf.
+  bool debug_printf_instruction(const spirv::Instruction& inst);
+  std::vector<llvm::Value*> debug_printf_ids();  // abi::DebugPrintfCall::ids of this stage
 
   // --- translate_alu.cpp ---
   bool alu_instruction(const spirv::Instruction& inst, bool* handled);

@@ -5,6 +5,7 @@
 
 #include "common/log.h"
 #include "icd/command_buffer.h"
+#include "icd/debug_utils.h"
 #include "icd/pipeline.h"
 #include "icd/pipeline_layout.h"
 #include "kiln_entrypoints.h"
@@ -17,6 +18,9 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBindPipeline(VkCommandBuffer comma
   CommandBuffer::BindPointState* point = cb->bind_point(bindPoint);
   if (!point) return;
   point->pipeline = pipeline_of(pipeline);
+  // debugPrintfEXT in the pipeline's kernels reports to the instance's messengers.
+  point->resources.debug_printf = &report_debug_printf;
+  point->resources.debug_printf_context = &cb->device->physical_device->instance->debug_messengers;
   if (bindPoint == VK_PIPELINE_BIND_POINT_GRAPHICS) {  // new static state and strides to capture
     cb->gfx.merged_state = nullptr;
     cb->gfx.captured_vertex_buffers = nullptr;

@@ -15,6 +15,8 @@ namespace kiln {
 bool Device::extension_enabled(const char* name) const {
   for (const std::string& e : enabled_extensions)
     if (e == name) return true;
+  for (const std::string& e : physical_device->instance->enabled_extensions)
+    if (e == name) return true;
   return false;
 }
 
@@ -91,6 +93,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateDevice(VkPhysicalDevice phy
   Device* device = create_object<Device>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
   if (!device) return VK_ERROR_OUT_OF_HOST_MEMORY;
   device->physical_device = pd;
+  device->reporter = &pd->instance->debug_messengers;
   if (allocator) {
     device->allocator_storage = *allocator;
     device->allocator = &device->allocator_storage;

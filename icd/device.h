@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/debug_report.h"
 #include "icd/instance.h"
 #include "icd/object.h"
 #include "pipeline/queue_engine.h"
@@ -42,7 +43,11 @@ struct Device : DispatchableObject {
   std::vector<Queue*> queues;
   std::atomic<VkDeviceSize> heap_used{0};
   std::atomic<uint32_t> allocation_count{0};
+  // The instance's messengers (icd/debug_utils.h): where strict mode and debugPrintfEXT report.
+  const DebugReporter* reporter = nullptr;
 
+  // An enabled device extension, or an instance extension enabled on the device's instance
+  // (VK_EXT_debug_utils has device-level commands).
   bool extension_enabled(const char* name) const;
 };
 

@@ -1,6 +1,9 @@
 // vkCreateInstance and the global commands.
 #include "icd/instance.h"
 
+#include <string>
+#include <vector>
+
 #include "common/log.h"
 #include "icd/extensions.h"
 #include "kiln_entrypoints.h"
@@ -51,7 +54,21 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateInstance(const VkInstanceCr
   instance->api_version = (app && app->apiVersion) ? app->apiVersion : VK_API_VERSION_1_0;
   for (uint32_t i = 0; i < pCreateInfo->enabledExtensionCount; ++i)
     instance->enabled_extensions.emplace_back(pCreateInfo->ppEnabledExtensionNames[i]);
+  // Messengers chained to the create info hear what happens in vkCreateInstance and vkDestroyInstance.
+  std::vector<DebugMessenger> chained;
+  for (auto* s = static_cast<const VkBaseInStructure*>(pCreateInfo->pNext); s; s = s->pNext)
+    if (s->sType == VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT)
+      chained.push_back(DebugMessenger::from(*reinterpret_cast<const VkDebugUtilsMessengerCreateInfoEXT*>(s)));
+  instance->debug_messengers.set_instance_messengers(std::move(chained));
   init_physical_device(&instance->physical_device, instance);
+  instance->debug_messengers.set_creating_or_destroying(true);
+  const std::string message = "instance created: Vulkan " + std::to_string(VK_API_VERSION_MAJOR(instance->api_version)) +
+                              "." + std::to_string(VK_API_VERSION_MINOR(instance->api_version)) + " requested by " +
+                              (app && app->pApplicationName ? app->pApplicationName : "an unnamed application") +
+                              ", device " + instance->physical_device.properties.deviceName;
+  instance->debug_messengers.report(VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT,
+                                    VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "KILN-instance-created", message);
+  instance->debug_messengers.set_creating_or_destroying(false);
   *pInstance = to_handle<VkInstance>(instance);
   return VK_SUCCESS;
 }
@@ -59,6 +76,9 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateInstance(const VkInstanceCr
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_DestroyInstance(VkInstance instance, const VkAllocationCallbacks* pAllocator) {
   Instance* self = from_handle<Instance>(instance);
   if (!self) return;
+  self->debug_messengers.set_creating_or_destroying(true);
+  self->debug_messengers.report(VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT,
+                                "KILN-instance-destroyed", "instance destroyed");
   destroy_object(pAllocator, self);
 }
 

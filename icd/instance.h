@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "icd/debug_utils.h"
 #include "icd/object.h"
 
 namespace kiln {
@@ -32,6 +33,8 @@ struct Instance : DispatchableObject {
   uint32_t api_version = VK_API_VERSION_1_0;          // what the application asked for
   std::vector<std::string> enabled_extensions;
   PhysicalDevice physical_device;
+  // VK_EXT_debug_utils messengers; the DebugReporter of the instance's devices.
+  DebugMessengers debug_messengers;
 };
 
 // Fills the physical device's properties, features, limits and memory types (physical_device.cpp).

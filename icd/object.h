@@ -8,8 +8,10 @@
 #include <vulkan/vk_icd.h>
 #include <vulkan/vulkan.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <new>
+#include <string>
 #include <utility>
 
 namespace kiln {
@@ -39,6 +41,14 @@ inline const VkAllocationCallbacks* choose_allocator(const VkAllocationCallbacks
                                                      const VkAllocationCallbacks* parent) {
   return own ? own : parent;
 }
+
+// VK_EXT_debug_utils object names (vkSetDebugUtilsObjectNameEXT), so reports can name objects.
+// Kept in one process-wide table keyed by handle, like private data: freeing an object's memory
+// drops its name (host_free), so a later object at the same address starts unnamed. A null or
+// empty name removes the object's name. Returns false when out of memory.
+bool set_object_name(uint64_t handle, const char* name);
+// The object's name, or "" when it has none.
+std::string object_name(uint64_t handle);
 
 template <typename T, typename... Args>
 T* create_object(const VkAllocationCallbacks* allocator, VkSystemAllocationScope scope, Args&&... args) {

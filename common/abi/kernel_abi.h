@@ -143,6 +143,37 @@ constexpr uint32_t kMaxPushConstantBytes = 256;
 constexpr uint32_t kMaxDynamicBuffers = 32;  // 16 uniform + 16 storage
 
 // ---------------------------------------------------------------------------------------------
+// debugPrintfEXT (NonSemantic.DebugPrintf; docs/design/debug-output.md). Each executed
+// DebugPrintf instruction fills one DebugPrintfCall for the lanes that run it and calls
+// ResourceContext::debug_printf once; the callee formats one message per lane, in ascending lane
+// order, and reports it.
+// ---------------------------------------------------------------------------------------------
+constexpr uint32_t kMaxDebugPrintfLanes = 16;
+// DebugPrintfCall::kinds: the bit width of an argument component (8, 16, 32 or 64) ...
+constexpr uint8_t kPrintfWidthMask = 0x7F;
+constexpr uint8_t kPrintfFloat = 0x80;  // ... | this for a floating-point component
+// DebugPrintfCall::ids of each stage (one row per lane):
+//   compute, task, mesh        WorkgroupId x y z, LocalInvocationId x y z
+//   vertex                     VertexIndex, InstanceIndex
+//   tessellation control       PrimitiveId, InvocationId
+//   tessellation evaluation    PrimitiveId, TessCoord u v w (float bits)
+//   geometry                   PrimitiveId, InvocationId
+//   fragment                   the pixel: FragCoord x y truncated to integers
+constexpr uint32_t kDebugPrintfIds = 6;
+struct DebugPrintfCall {
+  const char* format;     // the format string (the instruction's OpString), NUL-terminated
+  const uint8_t* kinds;   // [value_count]: kPrintfWidthMask bits | kPrintfFloat
+  uint32_t value_count;   // scalar components of the arguments, in argument order
+  uint32_t stage;         // ShaderStage
+  uint32_t width;         // W: lanes in `values` rows
+  uint32_t lanes;         // bit i: lane i prints
+  const uint64_t* values;  // [value * width + lane]: each component's bits, zero-extended
+  uint32_t ids[kDebugPrintfIds][kMaxDebugPrintfLanes];  // [id][lane], as listed above
+};
+// `context` is ResourceContext::debug_printf_context.
+using DebugPrintfFn = void (*)(const void* context, const DebugPrintfCall* call);
+
+// ---------------------------------------------------------------------------------------------
 // What every kernel receives: the bound resources of the draw or dispatch.
 // ---------------------------------------------------------------------------------------------
 struct ResourceContext {
@@ -153,6 +184,9 @@ struct ResourceContext {
   // Elements of each bound set's variable-count binding (VARIABLE_DESCRIPTOR_COUNT, always the
   // set's last binding), chosen when the set was allocated: shaders clamp indices against it.
   uint32_t variable_counts[kMaxBoundDescriptorSets];
+  // Where debugPrintfEXT messages go (set by icd/ when a pipeline is bound); null: nowhere.
+  DebugPrintfFn debug_printf;
+  const void* debug_printf_context;
 };
 
 // Bits a kernel ORs into ComputeDispatchContext::faults when the application's data made it clamp
