@@ -47,6 +47,7 @@ struct ExecutionState {
   bool discard_rendering = false;          // conditional rendering's condition is false
   strict::StrictMode* strict = nullptr;    // KILN_STRICT
   uint32_t queue = 0;
+  uint64_t synchronized = 0;
 };
 
 // The commands conditional rendering discards.
@@ -109,7 +110,7 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
     state.scene->flush(pool);
   if (state.discard_rendering && is_conditional(cmd->type)) return;
   if (state.strict && cmd->type != CommandType::ExecuteCommands)
-    state.strict->before_command(cmd, state.queue, strict::CommandContext{state.targets});
+    state.strict->before_command(cmd, state.queue, state.synchronized, strict::CommandContext{state.targets});
   switch (cmd->type) {
     case CommandType::BeginConditionalRendering: {
       const auto& c = as<BeginConditionalRenderingCmd>(cmd);
@@ -323,13 +324,15 @@ void execute_list(const CommandList& list, ThreadPool& pool, ExecutionState& sta
 
 }  // namespace
 
-void execute_command_list(const CommandList& list, ThreadPool& pool, strict::StrictMode* strict, uint32_t queue) {
+void execute_command_list(const CommandList& list, ThreadPool& pool, strict::StrictMode* strict, uint32_t queue,
+                          uint64_t synchronized) {
   // The queue thread keeps its scene's buffers from submission to submission.
   thread_local DrawScene scene;
   ExecutionState state;  // a render pass instance never spans primary command buffers
   state.scene = &scene;
   state.strict = strict;
   state.queue = queue;
+  state.synchronized = synchronized;
   execute_list(list, pool, state);
   scene.flush(pool);
 }

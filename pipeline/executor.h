@@ -10,7 +10,9 @@ namespace strict {
 class StrictMode;
 }
 
-// `strict` (KILN_STRICT) sees every command before it runs, as queue `queue`.
-void execute_command_list(const CommandList& list, ThreadPool& pool, strict::StrictMode* strict = nullptr, uint32_t queue = 0);
+// `strict` (KILN_STRICT) sees every command before it runs, as queue `queue`, with every command up
+// to `synchronized` finished and visible (strict::AccessTag::synchronized).
+void execute_command_list(const CommandList& list, ThreadPool& pool, strict::StrictMode* strict = nullptr, uint32_t queue = 0,
+                          uint64_t synchronized = 0);
 
 }  // namespace kiln::exec

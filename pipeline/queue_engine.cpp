@@ -1,5 +1,7 @@
 #include "pipeline/queue_engine.h"
 
+#include <algorithm>
+
 #include "pipeline/executor.h"
 
 namespace kiln::exec {
@@ -19,7 +21,10 @@ QueueEngine::~QueueEngine() {
 void QueueEngine::submit(std::vector<Batch>&& batches) {
   {
     std::lock_guard lock(mutex_);
-    for (Batch& b : batches) pending_.push_back(std::move(b));
+    for (Batch& b : batches) {
+      b.host_synchronized = hub_.synchronized.load();  // host waits before this submission
+      pending_.push_back(std::move(b));
+    }
   }
   work_ready_.notify_one();
 }
@@ -41,8 +46,15 @@ void QueueEngine::run() {
       pending_.pop_front();
       busy_ = true;
     }
-    for (const SemaphoreOp& w : batch.waits) w.semaphore->wait(w.value, Deadline::max());
-    for (const auto& list : batch.command_lists) execute_command_list(*list, pool_, strict_, index_);
+    // Strict mode: what this batch may take as finished and visible (permissively carried on to the
+    // queue's later batches).
+    synchronized_ = std::max(synchronized_, batch.host_synchronized);
+    for (const SemaphoreOp& w : batch.waits) {
+      uint64_t mark = 0;
+      w.semaphore->wait(w.value, Deadline::max(), &mark);
+      synchronized_ = std::max(synchronized_, mark);
+    }
+    for (const auto& list : batch.command_lists) execute_command_list(*list, pool_, strict_, index_, synchronized_);
     if (batch.host_step) batch.host_step();
     for (const SemaphoreOp& s : batch.signals) s.semaphore->signal(s.value);
     if (batch.fence) batch.fence->signal();

@@ -34,6 +34,7 @@ struct Batch {
   std::function<void()> host_step;
   std::vector<SemaphoreOp> signals;
   Fence* fence = nullptr;  // signalled after this batch (set on a submit's last batch)
+  uint64_t host_synchronized = 0;  // strict mode: SyncHub::synchronized when submitted
 };
 
 class QueueEngine {
@@ -54,6 +55,7 @@ class QueueEngine {
   ThreadPool& pool_;
   strict::StrictMode* strict_;
   uint32_t index_;
+  uint64_t synchronized_ = 0;  // queue thread only
   std::mutex mutex_;
   std::condition_variable work_ready_;
   std::condition_variable idle_;

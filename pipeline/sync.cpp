@@ -69,13 +69,13 @@ void Semaphore::signal(uint64_t value) {
   hub_.changed.notify_all();
 }
 
-VkResult Semaphore::wait(uint64_t value, Deadline deadline) {
+VkResult Semaphore::wait(uint64_t value, Deadline deadline, uint64_t* mark) {
   std::unique_lock lock(hub_.mutex);
   const uint64_t target = type_ == VK_SEMAPHORE_TYPE_BINARY ? 1 : value;
   if (!wait_until(hub_, lock, deadline, [&] { return value_ >= target; }))
     return hub_.shutting_down ? VK_ERROR_DEVICE_LOST : VK_TIMEOUT;
   if (type_ == VK_SEMAPHORE_TYPE_BINARY) value_ = 0;  // a binary wait consumes the payload
-  hub_.synchronize_up_to(mark_);
+  if (mark) *mark = mark_;
   return VK_SUCCESS;
 }
 

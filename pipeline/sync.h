@@ -20,8 +20,8 @@ struct SyncHub {
   bool shutting_down = false;  // wakes every waiter (device destruction)
   // Strict mode (pipeline/strict/strict_mode.h; both stay 0 without it): the sequence number of
   // the last command begun on any queue, which every fence and semaphore signal records, and the
-  // highest such mark a completed wait has seen — every command up to it happened-before and is
-  // visible to whatever comes after that wait.
+  // highest such mark a completed host wait (fence, semaphore, queue idle) has seen — every
+  // command up to it happened-before and is visible to work submitted after that wait.
   std::atomic<uint64_t> commands_begun{0};
   std::atomic<uint64_t> synchronized{0};
   void synchronize_up_to(uint64_t mark) {
@@ -62,7 +62,8 @@ class Semaphore {
   void signal(uint64_t value);
   // Blocks until the payload is signalled (binary, which consumes it) or the value reaches
   // `value` (timeline). VK_TIMEOUT after the deadline; VK_ERROR_DEVICE_LOST on shutdown.
-  VkResult wait(uint64_t value, Deadline deadline);
+  // `mark` (optional) gets SyncHub::commands_begun as it was at the signal waited for.
+  VkResult wait(uint64_t value, Deadline deadline, uint64_t* mark = nullptr);
   uint64_t value();
   SyncHub& hub() { return hub_; }
   uint64_t value_locked() const { return value_; }

@@ -9,13 +9,14 @@ const char* hazard_name(HazardKind kind) {
     case HazardKind::ReadAfterWrite: return "read-after-write";
     case HazardKind::WriteAfterRead: return "write-after-read";
     case HazardKind::WriteAfterWrite: return "write-after-write";
+    case HazardKind::ReadOfUndefined: return "read-of-undefined-contents";
   }
   return "?";
 }
 
 bool HazardTracker::settled(const AccessTag& prior, const AccessTag& now) const {
   if (prior.seq == now.seq) return true;  // one command's own accesses
-  if (prior.seq <= synchronized_) return true;
+  if (prior.seq <= now.synchronized) return true;
   return now.attachment_scope != 0 && prior.attachment_scope == now.attachment_scope;
 }
 
@@ -73,6 +74,7 @@ void HazardTracker::access(const MemoryAccess& a, const AccessTag& tag, std::vec
     Write& w = s.write;
     const bool write_pending = w.valid && !settled(w.tag, tag) && !(w.atomic && a.atomic);
     if (!a.write) {
+      if (w.valid && w.undefined) add_hazard(out, HazardKind::ReadOfUndefined, w.tag, w.stage, w.access, begin, s.end);
       if (write_pending && !(w.tag.queue == tag.queue && (w.chain & a.stage) && (w.visible & a.access)))
         add_hazard(out, HazardKind::ReadAfterWrite, w.tag, w.stage, w.access, begin, s.end);
       for (Read& r : s.reads) {
@@ -117,7 +119,7 @@ void HazardTracker::barrier(const Dependency& dep, uint32_t queue, uintptr_t beg
 }
 
 void HazardTracker::layout_transition(const Dependency& dep, const AccessTag& tag, uintptr_t begin, uintptr_t end,
-                                      std::vector<Hazard>* out) {
+                                      bool discards, std::vector<Hazard>* out) {
   for_range(begin, end, true, [&](uintptr_t at, Segment& s) {
     Write& w = s.write;
     if (w.valid && !settled(w.tag, tag)) {
@@ -129,7 +131,9 @@ void HazardTracker::layout_transition(const Dependency& dep, const AccessTag& ta
       if (!settled(r.tag, tag) && !(r.tag.queue == tag.queue && ((r.stage & dep.src_stages) || (r.chain & dep.src_stages))))
         add_hazard(out, HazardKind::WriteAfterRead, r.tag, r.stage, r.access, at, s.end);
     // The transition itself: visible to the destination scope of its barrier.
-    w = Write{true, tag, 0, 0, dep.dst_stages, true, dep.dst_access, false, false};
+    // A transition between defined layouts keeps the contents, defined or not.
+    const bool undefined = discards || (w.valid && w.undefined);
+    w = Write{true, tag, 0, 0, dep.dst_stages, true, dep.dst_access, false, false, undefined};
     s.reads.clear();
   });
 }

@@ -10,7 +10,8 @@
 //   write after write needs the first write ordered and made available;
 //   write after read  needs an execution dependency only.
 // Barriers act on the accesses of their own queue. Semaphore waits and host waits (fences,
-// vkQueueWaitIdle) make everything before their signal safe for everyone (synchronize_up_to).
+// vkQueueWaitIdle) make everything before their signal safe for the work after the wait
+// (AccessTag::synchronized).
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -28,6 +29,9 @@ struct AccessTag {
   // Accesses to attachments of one render pass instance are ordered among themselves by
   // rasterization order and subpass dependencies: same nonzero scope, no hazard between them.
   uint64_t attachment_scope = 0;
+  // Every command up to this sequence number happened-before this one and its writes are visible
+  // (the semaphores this command's batch waited for, host waits before it was submitted).
+  uint64_t synchronized = 0;
 };
 
 struct MemoryAccess {
@@ -42,7 +46,9 @@ struct MemoryAccess {
   bool coarse = false;
 };
 
-enum class HazardKind { ReadAfterWrite, WriteAfterRead, WriteAfterWrite };
+// ReadOfUndefined: a read of memory whose last "write" was a layout transition from UNDEFINED
+// (its contents are undefined, and strict mode has poisoned them).
+enum class HazardKind { ReadAfterWrite, WriteAfterRead, WriteAfterWrite, ReadOfUndefined };
 const char* hazard_name(HazardKind kind);
 
 struct Hazard {
@@ -66,12 +72,10 @@ class HazardTracker {
   // (a global memory barrier: begin 0, end UINTPTR_MAX).
   void barrier(const Dependency& dep, uint32_t queue, uintptr_t begin, uintptr_t end);
   // An image layout transition of [begin, end) inside a barrier: a write ordered after the
-  // barrier's source scope and before its destination scope.
-  void layout_transition(const Dependency& dep, const AccessTag& tag, uintptr_t begin, uintptr_t end,
+  // barrier's source scope and before its destination scope; from UNDEFINED (`discards`) it
+  // leaves the contents undefined until something writes them.
+  void layout_transition(const Dependency& dep, const AccessTag& tag, uintptr_t begin, uintptr_t end, bool discards,
                          std::vector<Hazard>* out);
-  // Everything up to `seq` happened-before and is visible to everything after (a semaphore
-  // signal that was waited for, a fence or queue idle observed by the host).
-  void synchronize_up_to(uint64_t seq) { synchronized_ = seq > synchronized_ ? seq : synchronized_; }
   // [begin, end) is new memory (an allocation): nothing before counts.
   void forget(uintptr_t begin, uintptr_t end);
 
@@ -87,6 +91,7 @@ class HazardTracker {
     bool available = false;
     Accesses visible = 0;   // accesses it is visible to (in the chained stages)
     bool atomic = false, coarse = false;
+    bool undefined = false;  // a transition from UNDEFINED
   };
   struct Read {
     AccessTag tag;
@@ -112,7 +117,6 @@ class HazardTracker {
 
   std::map<uintptr_t, Segment> segments_;  // keyed by begin, disjoint
   uint64_t seq_ = 0;
-  uint64_t synchronized_ = 0;
 };
 
 }  // namespace kiln::exec::strict

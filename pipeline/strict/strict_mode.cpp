@@ -64,7 +64,7 @@ void StrictMode::apply(const DependencyInfo& deps, const AccessTag& tag, std::ve
         tracker_.barrier(dep, tag.queue, begin, end);
         continue;
       }
-      tracker_.layout_transition(dep, tag, begin, end, hazards);
+      tracker_.layout_transition(dep, tag, begin, end, d.old_layout == VK_IMAGE_LAYOUT_UNDEFINED, hazards);
       TrackedAccess what;
       what.memory = {begin, end, 0, 0, true};
       what.resource = d.image;
@@ -77,13 +77,12 @@ void StrictMode::apply(const DependencyInfo& deps, const AccessTag& tag, std::ve
   }
 }
 
-void StrictMode::before_command(const Command* cmd, uint32_t queue, const CommandContext& context) {
+void StrictMode::before_command(const Command* cmd, uint32_t queue, uint64_t synchronized, const CommandContext& context) {
   std::vector<TrackedAccess> accesses;
   collect_accesses(cmd, context, &accesses);
   std::lock_guard lock(mutex_);
-  AccessTag tag{cmd, command_name(cmd->type), tracker_.begin_command(), queue, 0};
+  AccessTag tag{cmd, command_name(cmd->type), tracker_.begin_command(), queue, 0, synchronized};
   hub_.commands_begun.store(tag.seq);
-  tracker_.synchronize_up_to(hub_.synchronized.load());
   // A render pass instance ends with "no render targets" (its load-op clears may come before its
   // targets, as vkCmdBeginRendering records them): the next instance's attachment accesses are a
   // new scope. All subpasses of one render pass share a scope.
@@ -114,28 +113,37 @@ void StrictMode::report(const Hazard& h, const TrackedAccess& a, const AccessTag
   conflict.memory.begin = h.begin;
   conflict.memory.end = h.end;
   const bool transition = a.memory.stage == 0;
-  std::string text = std::string("Kiln strict mode: ") + hazard_name(h.kind) + " hazard: " + tag.command_name + " (queue " +
+  std::string text = std::string("Kiln strict mode: ") + hazard_name(h.kind) + ": " + tag.command_name + " (queue " +
                      std::to_string(tag.queue) + ") " + (transition ? "transitions the layout of" : a.memory.write ? "writes" : "reads") +
                      " " + describe(conflict);
   if (!transition) text += " at " + stage_access(a.memory.stage, a.memory.access);
-  text += std::string(", after ") + h.prior.command_name + " (queue " + std::to_string(h.prior.queue) + ") " +
-          (h.kind == HazardKind::WriteAfterRead ? "read" : "wrote") + " it at " + stage_access(h.prior_stage, h.prior_access) +
-          ", with no ";
   const std::string prior = stage_access(h.prior_stage, h.prior_access);
-  if (h.prior.queue != tag.queue)
-    text += "semaphore wait between the queues ordering them.";
-  else if (h.kind == HazardKind::WriteAfterRead)
-    text += "execution dependency between them: a barrier whose source stages include " + std::string(stage_name(h.prior_stage)) +
-            (transition ? " must do the transition." : " and destination stages include " + std::string(stage_name(a.memory.stage)) + ".");
-  else
-    text += "dependency that makes the write " + std::string(h.kind == HazardKind::ReadAfterWrite ? "visible" : "available") +
-            (transition ? ": the barrier doing the transition needs " + prior + " in its source scope."
-                        : ": a barrier from " + prior + " to " + stage_access(a.memory.stage, a.memory.access) + ".");
+  if (h.kind == HazardKind::ReadOfUndefined) {
+    text += std::string(", whose contents are undefined: ") + h.prior.command_name +
+            " transitioned it from VK_IMAGE_LAYOUT_UNDEFINED and nothing has written it since (strict mode filled it with "
+            "the bytes DE AD BE EF).";
+  } else {
+    text += std::string(", after ") + h.prior.command_name + " (queue " + std::to_string(h.prior.queue) + ") " +
+            (h.kind == HazardKind::WriteAfterRead ? "read" : "wrote") + " it at " + prior + ", with no ";
+    if (h.prior.queue != tag.queue)
+      text += "semaphore wait between the queues ordering them.";
+    else if (h.kind == HazardKind::WriteAfterRead)
+      text += "execution dependency between them: a barrier whose source stages include " + std::string(stage_name(h.prior_stage)) +
+              (transition ? " must do the transition." : " and destination stages include " + std::string(stage_name(a.memory.stage)) + ".");
+    else
+      text += "dependency that makes the write " + std::string(h.kind == HazardKind::ReadAfterWrite ? "visible" : "available") +
+              (transition ? ": the barrier doing the transition needs " + prior + " in its source scope."
+                          : ": a barrier from " + prior + " to " + stage_access(a.memory.stage, a.memory.access) + ".");
+  }
   const char* id = h.kind == HazardKind::ReadAfterWrite   ? "KILN-strict-read-after-write"
                    : h.kind == HazardKind::WriteAfterRead ? "KILN-strict-write-after-read"
-                                                          : "KILN-strict-write-after-write";
+                   : h.kind == HazardKind::WriteAfterWrite ? "KILN-strict-write-after-write"
+                                                          : "KILN-strict-read-of-undefined";
+  // Reading undefined contents is allowed (the values are just undefined); the hazards are races.
+  const auto severity = h.kind == HazardKind::ReadOfUndefined ? VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT
+                                                              : VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
   if (reporter_)
-    reporter_->report(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, id, text);
+    reporter_->report(severity, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, id, text);
   else
     log(LogLevel::Error, "%s: %s", id, text.c_str());
 }

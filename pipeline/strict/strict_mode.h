@@ -33,8 +33,9 @@ class StrictMode {
   StrictMode(SyncHub& hub, const DebugReporter* reporter) : hub_(hub), reporter_(reporter) {}
 
   // The queue thread `queue` is about to run `cmd` (not ExecuteCommands itself: its commands come
-  // one by one). Checks and records its accesses; applies barriers.
-  void before_command(const Command* cmd, uint32_t queue, const CommandContext& context);
+  // one by one) of a batch for which every command up to `synchronized` is finished and visible
+  // (AccessTag::synchronized). Checks and records its accesses; applies barriers.
+  void before_command(const Command* cmd, uint32_t queue, uint64_t synchronized, const CommandContext& context);
   // [data, data + size) is new memory: nothing earlier counts, and it starts poisoned.
   void new_memory(uint8_t* data, uint64_t size, bool poison);
 

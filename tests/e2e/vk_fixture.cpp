@@ -1,6 +1,7 @@
 #include "e2e/vk_fixture.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -187,6 +188,12 @@ std::vector<std::string> TestInstance::messages() const {
   return messages_;
 }
 
+namespace {
+std::atomic<bool> g_expecting_strict_reports{false};
+}  // namespace
+
+void set_expecting_strict_reports(bool expecting) { g_expecting_strict_reports = expecting; }
+
 VKAPI_ATTR VkBool32 VKAPI_CALL TestInstance::on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                         VkDebugUtilsMessageTypeFlagsEXT types,
                                                         const VkDebugUtilsMessengerCallbackDataEXT* data,
@@ -196,6 +203,8 @@ VKAPI_ATTR VkBool32 VKAPI_CALL TestInstance::on_message(VkDebugUtilsMessageSever
   // validation messages; the messenger takes warnings and errors only, but be explicit.
   if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT && data->pMessageIdName &&
       std::strncmp(data->pMessageIdName, "KILN-", 5) == 0)
+    return VK_FALSE;
+  if (g_expecting_strict_reports && data->pMessageIdName && std::strncmp(data->pMessageIdName, "KILN-strict-", 12) == 0)
     return VK_FALSE;
   std::ostringstream text;
   text << "[" << severity_name(severity) << " " << type_names(types) << "] "

@@ -62,6 +62,11 @@ struct InstanceOptions {
 // A VkInstance (API 1.3) with a VK_EXT_debug_utils messenger that records every WARNING or ERROR
 // message of any type. The messenger is also chained into VkInstanceCreateInfo so that messages
 // emitted inside vkCreateInstance / vkDestroyInstance are caught too.
+// Strict mode's reports ("KILN-strict-*", KILN_STRICT=1) are validation messages like any other,
+// so the whole suite run under KILN_STRICT=1 fails on a false report; tests of strict mode itself
+// expect them and turn this on while they run (their own messenger checks them).
+void set_expecting_strict_reports(bool expecting);
+
 class TestInstance {
  public:
   // Returns the vkCreateInstance result; `out` is set only on success.

@@ -23,9 +23,9 @@ struct Tracker {
   HazardTracker tracker;
   // One command making one access of [begin, end); returns the hazards it found.
   std::vector<Hazard> run(uintptr_t begin, uintptr_t end, Stages stage, Accesses access, bool write, uint32_t queue = 0,
-                          uint64_t scope = 0) {
+                          uint64_t scope = 0, uint64_t synchronized = 0) {
     std::vector<Hazard> out;
-    AccessTag tag{nullptr, "cmd", tracker.begin_command(), queue, scope};
+    AccessTag tag{nullptr, "cmd", tracker.begin_command(), queue, scope, synchronized};
     tracker.access({begin, end, stage, access, write}, tag, &out);
     return out;
   }
@@ -145,7 +145,7 @@ TEST(HazardTracker, LayoutTransitionsAreOrderedByTheirBarrier) {
   // Transition with a source scope that misses the copy: the transition overwrites unordered.
   const AccessTag bad{nullptr, "barrier", tracker.begin_command(), 0, 0};
   tracker.layout_transition(expand_dependency(kCompute, kStorageWrite, kFragment, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT), bad,
-                            0, 64, &out);
+                            0, 64, false, &out);
   ASSERT_EQ(1u, out.size());
   EXPECT_EQ(HazardKind::WriteAfterWrite, out[0].kind);
   out.clear();
@@ -158,6 +158,33 @@ TEST(HazardTracker, LayoutTransitionsAreOrderedByTheirBarrier) {
   EXPECT_EQ(1u, out.size());
 }
 
+TEST(HazardTracker, ReadsOfContentsLeftUndefinedAreReportedUntilWritten) {
+  HazardTracker tracker;
+  std::vector<Hazard> out;
+  const Dependency dep = expand_dependency(VK_PIPELINE_STAGE_2_NONE, 0, kCopy, kTransferRead | kTransferWrite);
+  tracker.layout_transition(dep, {nullptr, "barrier", tracker.begin_command(), 0, 0}, 0, 64, /*discards=*/true, &out);
+  EXPECT_TRUE(out.empty());
+  tracker.access({0, 32, kCopy, kTransferWrite, true}, {nullptr, "copy in", tracker.begin_command(), 0, 0}, &out);
+  EXPECT_TRUE(out.empty());
+  const Dependency after_copy = expand_dependency(kCopy, kTransferWrite, kCopy, kTransferRead | kTransferWrite);
+  tracker.barrier(after_copy, 0, 0, UINTPTR_MAX);
+  tracker.access({0, 64, kCopy, kTransferRead, false}, {nullptr, "copy out", tracker.begin_command(), 0, 0}, &out);
+  ASSERT_EQ(1u, out.size());
+  EXPECT_EQ(HazardKind::ReadOfUndefined, out[0].kind);
+  EXPECT_EQ(32u, out[0].begin) << "the written half is defined";
+  EXPECT_EQ(64u, out[0].end);
+
+  out.clear();  // a transition from another layout keeps the contents, undefined ones too
+  tracker.layout_transition(after_copy, {nullptr, "barrier", tracker.begin_command(), 0, 0}, 32, 64, false, &out);
+  tracker.access({32, 64, kCopy, kTransferRead, false}, {nullptr, "copy out", tracker.begin_command(), 0, 0}, &out);
+  ASSERT_EQ(1u, out.size());
+  EXPECT_EQ(HazardKind::ReadOfUndefined, out[0].kind);
+  out.clear();
+  tracker.layout_transition(dep, {nullptr, "barrier", tracker.begin_command(), 0, 0}, 64, 128, false, &out);
+  tracker.access({64, 128, kCopy, kTransferRead, false}, {nullptr, "copy out", tracker.begin_command(), 0, 0}, &out);
+  EXPECT_TRUE(out.empty());
+}
+
 TEST(HazardTracker, BarriersOnAnotherQueueDoNotOrderAndSemaphoresDo) {
   Tracker t;
   t.run(0, 64, kCompute, kStorageWrite, true, /*queue=*/0);
@@ -167,9 +194,15 @@ TEST(HazardTracker, BarriersOnAnotherQueueDoNotOrderAndSemaphoresDo) {
 
   Tracker u;
   u.run(0, 64, kCompute, kStorageWrite, true, 0);
-  u.tracker.synchronize_up_to(u.tracker.current_seq());  // the reading queue waited on a semaphore signalled here
-  EXPECT_TRUE(u.run(0, 64, kCompute, kStorageRead, false, 1).empty());
-  EXPECT_EQ(1u, u.run(0, 64, kCopy, kTransferWrite, true, 0).size());  // the read on queue 1 is still unordered
+  // The reading queue's batch waited on a semaphore signalled here.
+  const uint64_t signalled = u.tracker.current_seq();
+  EXPECT_TRUE(u.run(0, 64, kCompute, kStorageRead, false, 1, 0, signalled).empty());
+  // Queue 0 writes again: unordered with queue 1's read and with its own first write.
+  const auto hazards = u.run(0, 64, kCopy, kTransferWrite, true, 0);
+  ASSERT_EQ(2u, hazards.size());
+  EXPECT_EQ(HazardKind::WriteAfterRead, hazards[0].kind);
+  EXPECT_EQ(1u, hazards[0].prior.queue);
+  EXPECT_EQ(HazardKind::WriteAfterWrite, hazards[1].kind);
 }
 
 TEST(HazardTracker, AttachmentAccessesOfOneRenderPassInstanceAreOrdered) {
