@@ -109,6 +109,9 @@ class Collector {
 };
 
 constexpr Stages kCopy = VK_PIPELINE_STAGE_2_COPY_BIT;
+// Depth/stencil attachment accesses happen in the early or the late fragment tests, as the
+// pipeline decides: a dependency on either stage orders them.
+constexpr Stages kFragmentTests = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
 constexpr Stages kClear = VK_PIPELINE_STAGE_2_CLEAR_BIT;
 constexpr Accesses kRead = VK_ACCESS_2_TRANSFER_READ_BIT;
 constexpr Accesses kWrite = VK_ACCESS_2_TRANSFER_WRITE_BIT;
@@ -141,7 +144,7 @@ void draw_accesses(const DrawCmd& c, const CommandContext& context, Collector& o
   for (uint32_t i = 0; i < targets->color_count; ++i)
     out.view(targets->color[i], VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, true,
              true);
-  const Stages tests = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT;
+  const Stages tests = kFragmentTests;
   const Accesses ds_write = VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
   out.view(targets->depth, tests, ds_write, true, true);
   if (targets->stencil != targets->depth) out.view(targets->stencil, tests, ds_write, true, true);
@@ -228,7 +231,7 @@ void descriptor_accesses(const DescriptorUses* uses, const abi::ResourceContext*
 void attachment_write(const mem::ImageView* view, VkImageAspectFlags aspects, Collector& out) {
   if (!view) return;
   const bool color = aspects & VK_IMAGE_ASPECT_COLOR_BIT;
-  out.view(view, color ? VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT : VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT,
+  out.view(view, color ? VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT : kFragmentTests,
            color ? VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT : VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, true, true);
 }
 

@@ -36,7 +36,7 @@ struct AccessTag {
 
 struct MemoryAccess {
   uintptr_t begin = 0, end = 0;
-  Stages stage = 0;      // one stage bit
+  Stages stage = 0;      // its stage; several bits: it happens in one of them (a dependency on any orders it)
   Accesses access = 0;   // one access bit
   bool write = false;
   // Atomic read-modify-writes: two atomic accesses never race with each other.

@@ -23,7 +23,7 @@ std::string describe(const TrackedAccess& a) {
 }
 
 std::string stage_access(Stages stage, Accesses access) {
-  return std::string(stage_name(stage)) + "/" + access_name(access);
+  return stage_names(stage) + "/" + access_name(access);
 }
 
 }  // namespace
@@ -128,8 +128,8 @@ void StrictMode::report(const Hazard& h, const TrackedAccess& a, const AccessTag
     if (h.prior.queue != tag.queue)
       text += "semaphore wait between the queues ordering them.";
     else if (h.kind == HazardKind::WriteAfterRead)
-      text += "execution dependency between them: a barrier whose source stages include " + std::string(stage_name(h.prior_stage)) +
-              (transition ? " must do the transition." : " and destination stages include " + std::string(stage_name(a.memory.stage)) + ".");
+      text += "execution dependency between them: a barrier whose source stages include " + stage_names(h.prior_stage) +
+              (transition ? " must do the transition." : " and destination stages include " + stage_names(a.memory.stage) + ".");
     else
       text += "dependency that makes the write " + std::string(h.kind == HazardKind::ReadAfterWrite ? "visible" : "available") +
               (transition ? ": the barrier doing the transition needs " + prior + " in its source scope."

@@ -70,6 +70,8 @@ Dependency expand_dependency(Stages src_stages, Accesses src_access, Stages dst_
           expand_accesses(dst_access)};
 }
 
+namespace {
+
 const char* stage_name(Stages s) {
   switch (s) {
     case VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT: return "DRAW_INDIRECT";
@@ -93,9 +95,20 @@ const char* stage_name(Stages s) {
     case VK_PIPELINE_STAGE_2_HOST_BIT: return "HOST";
     case VK_PIPELINE_STAGE_2_TRANSFORM_FEEDBACK_BIT_EXT: return "TRANSFORM_FEEDBACK";
     case VK_PIPELINE_STAGE_2_CONDITIONAL_RENDERING_BIT_EXT: return "CONDITIONAL_RENDERING";
-    case 0: return "IMAGE_LAYOUT_TRANSITION";
-    default: return "(several stages)";
+    default: return "?";
   }
+}
+
+}  // namespace
+
+std::string stage_names(Stages stages) {
+  if (!stages) return "IMAGE_LAYOUT_TRANSITION";
+  std::string out;
+  for (Stages rest = stages; rest; rest &= rest - 1) {
+    if (!out.empty()) out += "|";
+    out += stage_name(rest & -rest);
+  }
+  return out;
 }
 
 const char* access_name(Accesses a) {

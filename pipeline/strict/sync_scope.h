@@ -5,6 +5,8 @@
 // meaning the spec gives them on each side of a dependency.
 #include <vulkan/vulkan.h>
 
+#include <string>
+
 namespace kiln::exec::strict {
 
 using Stages = VkPipelineStageFlags2;
@@ -23,8 +25,8 @@ struct Dependency {
 };
 Dependency expand_dependency(Stages src_stages, Accesses src_access, Stages dst_stages, Accesses dst_access);
 
-// Readable names for reports: "COMPUTE_SHADER|TRANSFER", "SHADER_STORAGE_WRITE".
-const char* stage_name(Stages single_stage);
+// Readable names for reports: "EARLY_FRAGMENT_TESTS|LATE_FRAGMENT_TESTS", "SHADER_STORAGE_WRITE".
+std::string stage_names(Stages stages);
 const char* access_name(Accesses single_access);
 
 }  // namespace kiln::exec::strict
