@@ -15,6 +15,22 @@ const exec::RenderTargets* record_render_targets(CommandBuffer* cb, const exec::
 
 void record_no_render_targets(CommandBuffer* cb) { cb->commands->append<exec::SetRenderTargetsCmd>()->targets = nullptr; }
 
+void record_attachment_layouts(CommandBuffer* cb, const std::vector<AttachmentLayouts>& layouts) {
+  if (!cb->device->strict) return;
+  std::vector<exec::ImageDependency> images;
+  for (const AttachmentLayouts& a : layouts) {
+    if (!a.view || !a.view->image) continue;
+    VkImageSubresourceRange range = a.view->range;
+    range.aspectMask = a.aspects;
+    if (a.view->slices_of_3d) range.baseArrayLayer = 0, range.layerCount = 1;
+    images.push_back({{}, a.view->image, range, a.old_layout, a.new_layout});
+  }
+  if (images.empty()) return;
+  auto* cmd = cb->commands->append<exec::ImageLayoutsCmd>();
+  cmd->image_count = uint32_t(images.size());
+  cmd->images = cb->commands->copy_array(images.data(), images.size());
+}
+
 void record_attachment_clear(CommandBuffer* cb, const mem::ImageView* view, VkImageAspectFlags aspects,
                              const VkClearValue& value, const VkRect2D& area, const mem::LayerSet& layers) {
   if (!view || !aspects) return;

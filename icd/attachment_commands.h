@@ -1,6 +1,8 @@
 #pragma once
 // Commands shared by render passes (icd/cmd_render_pass.cpp) and dynamic rendering
 // (icd/cmd_rendering.cpp): making a subpass's attachments current, load-op clears and resolves.
+#include <vector>
+
 #include "icd/command_buffer.h"
 
 namespace kiln {
@@ -9,6 +11,15 @@ namespace kiln {
 const exec::RenderTargets* record_render_targets(CommandBuffer* cb, const exec::RenderTargets& targets);
 // Records that no render pass instance is in progress any more.
 void record_no_render_targets(CommandBuffer* cb);
+
+// Strict mode only (nothing is recorded otherwise): the layouts attachments go through in a render
+// pass instance, one entry per view (exec::ImageLayoutsCmd).
+struct AttachmentLayouts {
+  const mem::ImageView* view;
+  VkImageAspectFlags aspects;  // of the view the layouts are for
+  VkImageLayout old_layout, new_layout;
+};
+void record_attachment_layouts(CommandBuffer* cb, const std::vector<AttachmentLayouts>& layouts);
 
 void record_attachment_clear(CommandBuffer* cb, const mem::ImageView* view, VkImageAspectFlags aspects,
                              const VkClearValue& value, const VkRect2D& area, const mem::LayerSet& layers);

@@ -154,6 +154,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateImage(VkDevice handle, cons
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_DestroyImage(VkDevice handle, VkImage image, const VkAllocationCallbacks* pAllocator) {
+  if (Device* device = device_of(handle); device->strict && image) device->strict->image_destroyed(from_handle<mem::Image>(image));
   destroy_object(choose_allocator(pAllocator, device_of(handle)->allocator), from_handle<mem::Image>(image));
 }
 

@@ -112,6 +112,18 @@ void begin_render_pass(CommandBuffer* cb, const VkRenderPassBeginInfo& info) {
     return;
   }
   rp.clear_values.assign(info.pClearValues, info.pClearValues + info.clearValueCount);
+  // Strict mode: each attachment goes from its initialLayout to its finalLayout over the instance.
+  // The stencil aspect may have layouts of its own (VkAttachmentDescriptionStencilLayout), which
+  // Kiln does not keep: it becomes "unknown".
+  std::vector<AttachmentLayouts> layouts;
+  for (size_t i = 0; i < pass->attachments.size(); ++i) {
+    const RenderPassAttachment& a = pass->attachments[i];
+    const VkImageAspectFlags aspects = rp.views[i] ? mem::attachment_aspects(*rp.views[i]) : 0;
+    layouts.push_back({rp.views[i], aspects & ~VkImageAspectFlags(VK_IMAGE_ASPECT_STENCIL_BIT), a.initial_layout, a.final_layout});
+    if (aspects & VK_IMAGE_ASPECT_STENCIL_BIT)
+      layouts.push_back({rp.views[i], VK_IMAGE_ASPECT_STENCIL_BIT, VK_IMAGE_LAYOUT_UNDEFINED, exec::strict::kUnknownLayout});
+  }
+  record_attachment_layouts(cb, layouts);
   rp.active = true;
   rp.subpass = 0;
   begin_subpass(cb);

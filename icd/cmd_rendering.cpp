@@ -57,6 +57,19 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBeginRendering(VkCommandBuffer com
   targets.render_area = info.renderArea;
   targets.layer_count = info.layerCount;
   targets.view_mask = info.viewMask;
+  // Strict mode: each attachment is used in the layout its info names.
+  std::vector<AttachmentLayouts> layouts;
+  for (uint32_t i = 0; i < targets.color_count; ++i)
+    if (targets.color[i])
+      layouts.push_back({targets.color[i], VK_IMAGE_ASPECT_COLOR_BIT, info.pColorAttachments[i].imageLayout,
+                         info.pColorAttachments[i].imageLayout});
+  if (targets.depth && info.pDepthAttachment)
+    layouts.push_back({targets.depth, VK_IMAGE_ASPECT_DEPTH_BIT, info.pDepthAttachment->imageLayout,
+                       info.pDepthAttachment->imageLayout});
+  if (targets.stencil && info.pStencilAttachment)
+    layouts.push_back({targets.stencil, VK_IMAGE_ASPECT_STENCIL_BIT, info.pStencilAttachment->imageLayout,
+                       info.pStencilAttachment->imageLayout});
+  record_attachment_layouts(cb, layouts);
   rp.targets = record_render_targets(cb, targets);
 }
 

@@ -48,6 +48,8 @@ void record_copy_image(CommandBuffer* cb, const VkCopyImageInfo2& info) {
   auto* cmd = cb->commands->append<exec::CopyImageCmd>();
   cmd->src = src;
   cmd->dst = dst;
+  cmd->src_layout = info.srcImageLayout;
+  cmd->dst_layout = info.dstImageLayout;
   cmd->regions = keep_valid_regions(cb, "vkCmdCopyImage", info.pRegions, info.regionCount, &cmd->region_count,
                                     [&](const VkImageCopy2& r) { return mem::image_copy_in_bounds(*src, *dst, r); });
 }
@@ -59,6 +61,8 @@ void record_blit_image(CommandBuffer* cb, const VkBlitImageInfo2& info) {
   cmd->src = src;
   cmd->dst = dst;
   cmd->filter = info.filter;
+  cmd->src_layout = info.srcImageLayout;
+  cmd->dst_layout = info.dstImageLayout;
   cmd->regions = keep_valid_regions(cb, "vkCmdBlitImage", info.pRegions, info.regionCount, &cmd->region_count,
                                     [&](const VkImageBlit2& r) { return mem::blit_region_valid(*src, *dst, r, info.filter); });
 }
@@ -69,12 +73,14 @@ void record_resolve_image(CommandBuffer* cb, const VkResolveImageInfo2& info) {
   auto* cmd = cb->commands->append<exec::ResolveImageCmd>();
   cmd->src = src;
   cmd->dst = dst;
+  cmd->src_layout = info.srcImageLayout;
+  cmd->dst_layout = info.dstImageLayout;
   cmd->regions = keep_valid_regions(cb, "vkCmdResolveImage", info.pRegions, info.regionCount, &cmd->region_count,
                                     [&](const VkImageResolve2& r) { return mem::resolve_region_valid(*src, *dst, r); });
 }
 
 void record_buffer_image_copy(CommandBuffer* cb, exec::CommandType type, VkBuffer buffer_handle, VkImage image_handle,
-                              const VkBufferImageCopy2* regions, uint32_t count) {
+                              VkImageLayout layout, const VkBufferImageCopy2* regions, uint32_t count) {
   auto* buffer = from_handle<mem::Buffer>(buffer_handle);
   auto* image = from_handle<mem::Image>(image_handle);
   if (image->desc.samples != VK_SAMPLE_COUNT_1_BIT) {
@@ -85,6 +91,7 @@ void record_buffer_image_copy(CommandBuffer* cb, exec::CommandType type, VkBuffe
   auto* cmd = cb->commands->append<exec::BufferImageCopyCmd>(type);
   cmd->buffer = buffer;
   cmd->image = image;
+  cmd->image_layout = layout;
   cmd->regions = keep_valid_regions(cb, "vkCmdCopyBufferToImage/ImageToBuffer", regions, count, &cmd->region_count,
                                     [&](const VkBufferImageCopy2& r) { return mem::buffer_image_copy_in_bounds(*buffer, *image, r); });
 }
@@ -165,26 +172,28 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdResolveImage(VkCommandBuffer comma
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdCopyBufferToImage2(VkCommandBuffer commandBuffer,
                                                                  const VkCopyBufferToImageInfo2* pInfo) {
   record_buffer_image_copy(command_buffer_of(commandBuffer), exec::CommandType::CopyBufferToImage, pInfo->srcBuffer,
-                           pInfo->dstImage, pInfo->pRegions, pInfo->regionCount);
+                           pInfo->dstImage, pInfo->dstImageLayout, pInfo->pRegions, pInfo->regionCount);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdCopyBufferToImage(VkCommandBuffer commandBuffer, VkBuffer src, VkImage dst,
-                                                                VkImageLayout, uint32_t count, const VkBufferImageCopy* pRegions) {
+                                                                VkImageLayout dstLayout, uint32_t count,
+                                                                const VkBufferImageCopy* pRegions) {
   auto regions = regions_to_v2(pRegions, count);
-  record_buffer_image_copy(command_buffer_of(commandBuffer), exec::CommandType::CopyBufferToImage, src, dst,
+  record_buffer_image_copy(command_buffer_of(commandBuffer), exec::CommandType::CopyBufferToImage, src, dst, dstLayout,
                            regions.data(), count);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdCopyImageToBuffer2(VkCommandBuffer commandBuffer,
                                                                  const VkCopyImageToBufferInfo2* pInfo) {
   record_buffer_image_copy(command_buffer_of(commandBuffer), exec::CommandType::CopyImageToBuffer, pInfo->dstBuffer,
-                           pInfo->srcImage, pInfo->pRegions, pInfo->regionCount);
+                           pInfo->srcImage, pInfo->srcImageLayout, pInfo->pRegions, pInfo->regionCount);
 }
 
-extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdCopyImageToBuffer(VkCommandBuffer commandBuffer, VkImage src, VkImageLayout,
-                                                                VkBuffer dst, uint32_t count, const VkBufferImageCopy* pRegions) {
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdCopyImageToBuffer(VkCommandBuffer commandBuffer, VkImage src,
+                                                                VkImageLayout srcLayout, VkBuffer dst, uint32_t count,
+                                                                const VkBufferImageCopy* pRegions) {
   auto regions = regions_to_v2(pRegions, count);
-  record_buffer_image_copy(command_buffer_of(commandBuffer), exec::CommandType::CopyImageToBuffer, dst, src,
+  record_buffer_image_copy(command_buffer_of(commandBuffer), exec::CommandType::CopyImageToBuffer, dst, src, srcLayout,
                            regions.data(), count);
 }
 
@@ -220,8 +229,8 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdUpdateBuffer(VkCommandBuffer comma
 }
 
 template <typename Cmd, typename Value>
-static void record_clear(CommandBuffer* cb, const char* command, VkImage handle, const Value& value, uint32_t count,
-                         const VkImageSubresourceRange* pRanges) {
+static void record_clear(CommandBuffer* cb, const char* command, VkImage handle, VkImageLayout layout, const Value& value,
+                         uint32_t count, const VkImageSubresourceRange* pRanges) {
   auto* image = from_handle<mem::Image>(handle);
   std::vector<VkImageSubresourceRange> valid;
   for (uint32_t i = 0; i < count; ++i) {
@@ -230,22 +239,24 @@ static void record_clear(CommandBuffer* cb, const char* command, VkImage handle,
   }
   auto* cmd = cb->commands->append<Cmd>();
   cmd->image = image;
+  cmd->layout = layout;
   if constexpr (std::is_same_v<Value, VkClearColorValue>) cmd->color = value;
   else cmd->value = value;
   cmd->range_count = static_cast<uint32_t>(valid.size());
   cmd->ranges = cb->commands->copy_array(valid.data(), valid.size());
 }
 
-extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdClearColorImage(VkCommandBuffer commandBuffer, VkImage image, VkImageLayout,
-                                                              const VkClearColorValue* pColor, uint32_t rangeCount,
-                                                              const VkImageSubresourceRange* pRanges) {
-  record_clear<exec::ClearColorImageCmd>(command_buffer_of(commandBuffer), "vkCmdClearColorImage", image, *pColor,
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdClearColorImage(VkCommandBuffer commandBuffer, VkImage image,
+                                                              VkImageLayout imageLayout, const VkClearColorValue* pColor,
+                                                              uint32_t rangeCount, const VkImageSubresourceRange* pRanges) {
+  record_clear<exec::ClearColorImageCmd>(command_buffer_of(commandBuffer), "vkCmdClearColorImage", image, imageLayout, *pColor,
                                          rangeCount, pRanges);
 }
 
-extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdClearDepthStencilImage(VkCommandBuffer commandBuffer, VkImage image, VkImageLayout,
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdClearDepthStencilImage(VkCommandBuffer commandBuffer, VkImage image,
+                                                                     VkImageLayout imageLayout,
                                                                      const VkClearDepthStencilValue* pDepthStencil,
                                                                      uint32_t rangeCount, const VkImageSubresourceRange* pRanges) {
   record_clear<exec::ClearDepthStencilImageCmd>(command_buffer_of(commandBuffer), "vkCmdClearDepthStencilImage", image,
-                                                *pDepthStencil, rangeCount, pRanges);
+                                                imageLayout, *pDepthStencil, rangeCount, pRanges);
 }

@@ -59,6 +59,7 @@ enum class CommandType : uint8_t {
   EndTransformFeedback,
   BeginConditionalRendering,
   EndConditionalRendering,
+  ImageLayouts,
 };
 
 struct Command {
@@ -74,18 +75,23 @@ struct CommandOf : Command {
 struct CopyBufferCmd : CommandOf<CommandType::CopyBuffer> {
   const mem::Buffer* src; mem::Buffer* dst; uint32_t region_count; const VkBufferCopy2* regions;
 };
+// Image commands keep the layouts the application named (strict mode checks them).
 struct CopyImageCmd : CommandOf<CommandType::CopyImage> {
   const mem::Image* src; mem::Image* dst; uint32_t region_count; const VkImageCopy2* regions;
+  VkImageLayout src_layout, dst_layout;
 };
 struct BlitImageCmd : CommandOf<CommandType::BlitImage> {
   const mem::Image* src; mem::Image* dst; VkFilter filter; uint32_t region_count; const VkImageBlit2* regions;
+  VkImageLayout src_layout, dst_layout;
 };
 struct ResolveImageCmd : CommandOf<CommandType::ResolveImage> {
   const mem::Image* src; mem::Image* dst; uint32_t region_count; const VkImageResolve2* regions;
+  VkImageLayout src_layout, dst_layout;
 };
 // Used for both directions; the command type says which.
 struct BufferImageCopyCmd : Command {
   mem::Buffer* buffer; mem::Image* image; uint32_t region_count; const VkBufferImageCopy2* regions;
+  VkImageLayout image_layout;
 };
 struct FillBufferCmd : CommandOf<CommandType::FillBuffer> {
   mem::Buffer* dst; VkDeviceSize offset; VkDeviceSize size; uint32_t data;
@@ -95,9 +101,11 @@ struct UpdateBufferCmd : CommandOf<CommandType::UpdateBuffer> {
 };
 struct ClearColorImageCmd : CommandOf<CommandType::ClearColorImage> {
   mem::Image* image; VkClearColorValue color; uint32_t range_count; const VkImageSubresourceRange* ranges;
+  VkImageLayout layout;
 };
 struct ClearDepthStencilImageCmd : CommandOf<CommandType::ClearDepthStencilImage> {
   mem::Image* image; VkClearDepthStencilValue value; uint32_t range_count; const VkImageSubresourceRange* ranges;
+  VkImageLayout layout;
 };
 // The dependencies of a barrier, event wait or subpass dependency as the application gave them
 // (synchronization1 forms converted: the command's stage masks on every barrier, plus one
@@ -233,6 +241,14 @@ struct BeginConditionalRenderingCmd : CommandOf<CommandType::BeginConditionalRen
   const mem::Buffer* buffer; VkDeviceSize offset; bool inverted;
 };
 struct EndConditionalRenderingCmd : CommandOf<CommandType::EndConditionalRendering> {};
+
+// The layouts a render pass instance's attachments are in: at vkCmdBeginRenderPass each goes
+// from its initialLayout (`old_layout`; UNDEFINED: whatever it was) to its finalLayout, which it
+// has when the instance ends; dynamic rendering names the one layout each is used in (old =
+// new). No work: strict mode tracks layouts by it (its image dependencies' masks are unused).
+struct ImageLayoutsCmd : CommandOf<CommandType::ImageLayouts> {
+  uint32_t image_count; const ImageDependency* images;
+};
 
 struct BeginTransformFeedbackCmd : CommandOf<CommandType::BeginTransformFeedback> { TransformFeedbackCounters counters; };
 struct EndTransformFeedbackCmd : CommandOf<CommandType::EndTransformFeedback> { TransformFeedbackCounters counters; };

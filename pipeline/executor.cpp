@@ -106,7 +106,8 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
   // Draws, load-op clears and resolves wait in the scene until another kind of command comes: it
   // then sees them finished. (Render targets only change what later draws use.)
   if (cmd->type != CommandType::Draw && cmd->type != CommandType::ClearView && cmd->type != CommandType::ResolveView &&
-      cmd->type != CommandType::SetRenderTargets && cmd->type != CommandType::ExecuteCommands)
+      cmd->type != CommandType::SetRenderTargets && cmd->type != CommandType::ExecuteCommands &&
+      cmd->type != CommandType::ImageLayouts)
     state.scene->flush(pool);
   if (state.discard_rendering && is_conditional(cmd->type)) return;
   if (state.strict && cmd->type != CommandType::ExecuteCommands)
@@ -121,6 +122,7 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
       break;
     }
     case CommandType::EndConditionalRendering: state.discard_rendering = false; break;
+    case CommandType::ImageLayouts: break;  // for strict mode only
     case CommandType::CopyBuffer: {
       const auto& c = as<CopyBufferCmd>(cmd);
       for (uint32_t i = 0; i < c.region_count; ++i)

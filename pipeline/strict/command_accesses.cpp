@@ -379,6 +379,40 @@ void collect_accesses(const Command* cmd, const CommandContext& context, std::ve
   }
 }
 
+void collect_layout_uses(const Command* cmd, std::vector<LayoutUse>* out) {
+  auto layers = [&](const mem::Image* image, const VkImageSubresourceLayers& l, VkImageLayout layout) {
+    if (image) out->push_back({image, {l.aspectMask, l.mipLevel, 1, l.baseArrayLayer, l.layerCount}, layout});
+  };
+  auto pairs = [&](const auto& c) {
+    for (uint32_t i = 0; i < c.region_count; ++i) {
+      layers(c.src, c.regions[i].srcSubresource, c.src_layout);
+      layers(c.dst, c.regions[i].dstSubresource, c.dst_layout);
+    }
+  };
+  switch (cmd->type) {
+    case CommandType::CopyImage: pairs(as<CopyImageCmd>(cmd)); break;
+    case CommandType::BlitImage: pairs(as<BlitImageCmd>(cmd)); break;
+    case CommandType::ResolveImage: pairs(as<ResolveImageCmd>(cmd)); break;
+    case CommandType::CopyBufferToImage:
+    case CommandType::CopyImageToBuffer: {
+      const auto& c = as<BufferImageCopyCmd>(cmd);
+      for (uint32_t i = 0; i < c.region_count; ++i) layers(c.image, c.regions[i].imageSubresource, c.image_layout);
+      break;
+    }
+    case CommandType::ClearColorImage: {
+      const auto& c = as<ClearColorImageCmd>(cmd);
+      for (uint32_t i = 0; i < c.range_count; ++i) out->push_back({c.image, c.ranges[i], c.layout});
+      break;
+    }
+    case CommandType::ClearDepthStencilImage: {
+      const auto& c = as<ClearDepthStencilImageCmd>(cmd);
+      for (uint32_t i = 0; i < c.range_count; ++i) out->push_back({c.image, c.ranges[i], c.layout});
+      break;
+    }
+    default: break;
+  }
+}
+
 const char* command_name(CommandType type) {
   switch (type) {
     case CommandType::CopyBuffer: return "vkCmdCopyBuffer";
@@ -413,6 +447,7 @@ const char* command_name(CommandType type) {
     case CommandType::EndTransformFeedback: return "vkCmdEndTransformFeedbackEXT";
     case CommandType::BeginConditionalRendering: return "vkCmdBeginConditionalRenderingEXT";
     case CommandType::EndConditionalRendering: return "vkCmdEndConditionalRenderingEXT";
+    case CommandType::ImageLayouts: return "render pass attachment layouts";
   }
   return "?";
 }

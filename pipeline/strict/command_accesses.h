@@ -28,6 +28,14 @@ struct CommandContext {
 // Appends the accesses of `cmd` (not of the commands of an ExecuteCommands: they come one by one).
 void collect_accesses(const Command* cmd, const CommandContext& context, std::vector<TrackedAccess>* out);
 
+// An image used by a transfer command in the layout the command names.
+struct LayoutUse {
+  const mem::Image* image;
+  VkImageSubresourceRange range;
+  VkImageLayout layout;
+};
+void collect_layout_uses(const Command* cmd, std::vector<LayoutUse>* out);
+
 // The memory of each subresource of `range` (REMAINING_* allowed), one [begin, end) per
 // (aspect, mip level, array layer).
 void subresource_ranges(const mem::Image& image, const VkImageSubresourceRange& range,

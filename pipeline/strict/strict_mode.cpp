@@ -40,6 +40,49 @@ void StrictMode::new_memory(uint8_t* data, uint64_t size, bool poison) {
   tracker_.forget(uintptr_t(data), uintptr_t(data) + size);
 }
 
+void StrictMode::image_destroyed(const mem::Image* image) {
+  std::lock_guard lock(mutex_);
+  layouts_.forget(image);
+}
+
+void StrictMode::transition_layout(const ImageDependency& d, const AccessTag& tag, std::vector<LayoutMismatch>* out) {
+  if (!d.image) return;
+  if (d.old_layout != VK_IMAGE_LAYOUT_UNDEFINED) layouts_.check(*d.image, d.range, d.old_layout, out);
+  if (d.new_layout != d.old_layout) layouts_.set(*d.image, d.range, d.new_layout, tag.command_name);
+}
+
+void StrictMode::track_layouts(const Command* cmd, const AccessTag& tag) {
+  std::vector<LayoutMismatch> mismatches;
+  auto transitions = [&](const DependencyInfo& deps) {
+    for (uint32_t i = 0; i < deps.image_count; ++i) transition_layout(deps.images[i], tag, &mismatches);
+  };
+  if (cmd->type == CommandType::Barrier) transitions(static_cast<const BarrierCmd*>(cmd)->dependencies);
+  if (cmd->type == CommandType::WaitEvents) transitions(static_cast<const WaitEventsCmd*>(cmd)->dependencies);
+  if (cmd->type == CommandType::ImageLayouts) {
+    const auto* c = static_cast<const ImageLayoutsCmd*>(cmd);
+    for (uint32_t i = 0; i < c->image_count; ++i) transition_layout(c->images[i], tag, &mismatches);
+  }
+  std::vector<LayoutUse> uses;
+  collect_layout_uses(cmd, &uses);
+  for (const LayoutUse& u : uses) layouts_.check(*u.image, u.range, u.layout, &mismatches);
+  for (const LayoutMismatch& m : mismatches) report(m, tag);
+}
+
+void StrictMode::report(const LayoutMismatch& m, const AccessTag& tag) {
+  if (!reported_.insert({-1, m.image, tag.command, nullptr}).second) return;
+  char where[160];
+  snprintf(where, sizeof where, "image %p (aspect 0x%x, mip level %u, array layer %u)", static_cast<const void*>(m.image),
+           unsigned(m.aspect), m.mip, m.layer);
+  const std::string text = std::string("Kiln strict mode: wrong layout: ") + tag.command_name + " (queue " +
+                           std::to_string(tag.queue) + ") names layout " + layout_name(m.named) + " for " + where + ", which is in layout " +
+                           layout_name(m.current) + " (since " + m.set_by + ").";
+  const char* id = "KILN-strict-wrong-layout";
+  if (reporter_)
+    reporter_->report(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, id, text);
+  else
+    log(LogLevel::Error, "%s: %s", id, text.c_str());
+}
+
 void StrictMode::apply(const DependencyInfo& deps, const AccessTag& tag, std::vector<Hazard>* hazards,
                        std::vector<TrackedAccess>* hazard_accesses) {
   auto expand = [](const MemoryDependency& m) {
@@ -102,6 +145,7 @@ void StrictMode::before_command(const Command* cmd, uint32_t queue, uint64_t syn
     hazard_accesses.resize(hazards.size(), a);
   }
   for (size_t i = 0; i < hazards.size(); ++i) report(hazards[i], hazard_accesses[i], tag);
+  track_layouts(cmd, tag);
 }
 
 void StrictMode::report(const Hazard& h, const TrackedAccess& a, const AccessTag& tag) {

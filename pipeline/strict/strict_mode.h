@@ -16,6 +16,7 @@
 #include "pipeline/command_list.h"
 #include "pipeline/strict/command_accesses.h"
 #include "pipeline/strict/hazard_tracker.h"
+#include "pipeline/strict/layout_tracker.h"
 #include "pipeline/sync.h"
 
 namespace kiln::exec::strict {
@@ -38,6 +39,8 @@ class StrictMode {
   void before_command(const Command* cmd, uint32_t queue, uint64_t synchronized, const CommandContext& context);
   // [data, data + size) is new memory: nothing earlier counts, and it starts poisoned.
   void new_memory(uint8_t* data, uint64_t size, bool poison);
+  // The image is destroyed: its layouts are forgotten.
+  void image_destroyed(const mem::Image* image);
 
   size_t reports() const { return reported_.size(); }
 
@@ -45,11 +48,17 @@ class StrictMode {
   void apply(const DependencyInfo& deps, const AccessTag& tag, std::vector<Hazard>* hazards,
              std::vector<TrackedAccess>* hazard_accesses);
   void report(const Hazard& hazard, const TrackedAccess& access, const AccessTag& tag);
+  // Layout checks of `cmd`: transitions and render pass layouts (old checked, new set), and the
+  // layouts transfer commands name.
+  void track_layouts(const Command* cmd, const AccessTag& tag);
+  void transition_layout(const ImageDependency& d, const AccessTag& tag, std::vector<LayoutMismatch>* out);
+  void report(const LayoutMismatch& mismatch, const AccessTag& tag);
 
   SyncHub& hub_;
   const DebugReporter* reporter_;
   std::mutex mutex_;  // queues run concurrently
   HazardTracker tracker_;
+  LayoutTracker layouts_;
   uint64_t attachment_scopes_ = 0;
   std::vector<uint64_t> queue_scope_;  // the attachment scope of each queue's render pass instance
   std::set<std::tuple<int, const void*, const void*, const void*>> reported_;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 
 #include "e2e/compute_job.h"
 #include "e2e/debug_messages.h"
@@ -304,6 +305,53 @@ TEST_F(StrictModeTest, AHazardIsReportedOncePerPairOfCommands) {
   }
   EXPECT_EQ(1u, strict_reports().size()) << "the same pair of recorded commands, three submissions";
   vkFreeCommandBuffers(device.handle(), device.command_pool(), 1, &cb);
+}
+
+// Using an image in a layout it is not in. The validation layer reports this too, so the program
+// runs on an instance without it (the report must come from Kiln).
+void copy_out_in_layout(TestDevice& device, VkImageLayout named) {
+  Image image = device.create_image(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1});
+  Buffer out = device.create_buffer(64, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  device.run_commands([&](VkCommandBuffer cb) {
+    transition(cb, image.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    const VkClearColorValue green{.float32 = {0, 1, 0, 1}};
+    const VkImageSubresourceRange all{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdClearColorImage(cb, image.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &green, 1, &all);
+    transition(cb, image.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, named);
+    VkBufferImageCopy region{};
+    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.imageExtent = {4, 4, 1};
+    vkCmdCopyImageToBuffer(cb, image.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, out.buffer, 1, &region);
+    full_barrier(cb);
+  });
+}
+
+TEST_F(StrictModeTest, UsingAnImageInALayoutItIsNotInIsReported) {
+  UnvalidatedContext context = create_unvalidated_context();
+  ASSERT_NE(context.physical_device, VK_NULL_HANDLE);
+  MessageLog reports;
+  reports.create(context.instance->handle(), kWarningsAndErrors, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT);
+  auto run = [&](bool strict, VkImageLayout named) {
+    if (strict) setenv("KILN_STRICT", "1", 1);
+    std::unique_ptr<TestDevice> device;
+    const VkResult created = TestDevice::create(context.physical_device, {}, &device);
+    unsetenv("KILN_STRICT");
+    ASSERT_EQ(VK_SUCCESS, created);
+    copy_out_in_layout(*device, named);
+  };
+  // The copy names TRANSFER_SRC_OPTIMAL, the image was left in GENERAL.
+  run(true, VK_IMAGE_LAYOUT_GENERAL);
+  std::vector<DebugMessage> got = reports.with_id("KILN-strict-");
+  ASSERT_EQ(1u, got.size()) << (got.empty() ? "no report" : got[0].text);
+  EXPECT_EQ("KILN-strict-wrong-layout", got[0].id);
+  for (const char* word : {"vkCmdCopyImageToBuffer", "names layout VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL",
+                           "in layout VK_IMAGE_LAYOUT_GENERAL (since vkCmdPipelineBarrier)"})
+    EXPECT_NE(std::string::npos, got[0].text.find(word)) << word << " in " << got[0].text;
+  reports.clear();
+  run(false, VK_IMAGE_LAYOUT_GENERAL);
+  EXPECT_TRUE(reports.with_id("KILN-strict-").empty()) << "without KILN_STRICT";
+  run(true, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);  // the correct program
+  for (const DebugMessage& m : reports.with_id("KILN-strict-")) ADD_FAILURE() << "false report: " << m.text;
 }
 
 // New device memory holds poison in strict mode, so code that reads memory it never wrote sees
