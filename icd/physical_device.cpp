@@ -291,9 +291,12 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // The Vulkan memory model: seq_cst atomics and fences, coherent host caches, and accesses with
   // availability/visibility operands or through Coherent/Volatile variables kept in place by
   // compiler fences (compiler/translate_memory.cpp; CTS caselist memory_model.compute: no
-  // failures). Availability/visibility chains are not claimed.
+  // failures). Availability/visibility chains of any length hold too: every device access is to
+  // one coherent memory, and LLVM moves no plain access across a seq_cst atomic or a fence
+  // (CTS memory_model.transitive.*).
   pd->features12.vulkanMemoryModel = VK_TRUE;
   pd->features12.vulkanMemoryModelDeviceScope = VK_TRUE;
+  pd->features12.vulkanMemoryModelAvailabilityVisibilityChains = VK_TRUE;
   // Query pools: timestamps, occlusion queries (exact sample counts, so PRECISE is free) and
   // pipeline statistics, reset on the host or on a queue, active across vkCmdExecuteCommands
   // (secondaries are inlined into the primary's execution; pipeline/query_tracker.h;

@@ -73,6 +73,13 @@ void for_each_counter(const TransformFeedbackCounters& c, const char* command, F
 
 void execute_list(const CommandList& list, ThreadPool& pool, ExecutionState& state);
 
+// Whether a vkCmdSetEvent after `wait` in its command list sets `event`.
+bool set_later(const Command* wait, const Event* event) {
+  for (const Command* cmd = wait->next; cmd; cmd = cmd->next)
+    if (cmd->type == CommandType::SetEvent && as<SetEventCmd>(cmd).event == event) return true;
+  return false;
+}
+
 void clear_attachments(const ClearAttachmentsCmd& c, const RenderTargets* targets) {
   if (!targets) {
     KILN_LOG_ONCE(LogLevel::Error, "vkCmdClearAttachments: no render pass instance in progress; skipped");
@@ -205,7 +212,16 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
       break;
     case CommandType::WaitEvents: {
       const auto& c = as<WaitEventsCmd>(cmd);
-      for (uint32_t i = 0; i < c.event_count; ++i) c.events[i]->wait_set();
+      for (uint32_t i = 0; i < c.event_count; ++i) {
+        // An event only a later command of this list sets can never be set while the queue waits
+        // for it (a GPU hangs): say so and go on instead of hanging the application.
+        if (!c.events[i]->is_set() && set_later(cmd, c.events[i])) {
+          if (state.strict) state.strict->report_event_deadlock(cmd, state.queue);
+          else KILN_LOG_ONCE(LogLevel::Error, "vkCmdWaitEvents: waits for an event set only later on the same queue; not waited");
+          continue;
+        }
+        c.events[i]->wait_set();
+      }
       break;
     }
     case CommandType::Dispatch: {

@@ -40,6 +40,21 @@ void StrictMode::new_memory(uint8_t* data, uint64_t size, bool poison) {
   tracker_.forget(uintptr_t(data), uintptr_t(data) + size);
 }
 
+void StrictMode::deliver(VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* id, const std::string& text) {
+  if (reporter_) reporter_->report(severity, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, id, text);
+  else log(severity == VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? LogLevel::Error : LogLevel::Warn, "%s: %s", id, text.c_str());
+}
+
+void StrictMode::report_event_deadlock(const Command* wait, uint32_t queue) {
+  std::lock_guard lock(mutex_);
+  if (!reported_.insert({-2, wait, nullptr, nullptr}).second) return;
+  const std::string text = "Kiln strict mode: event waited before it is set: vkCmdWaitEvents (queue " + std::to_string(queue) +
+                           ") waits for an event that only a later vkCmdSetEvent of the same command buffer sets; a GPU "
+                           "waits forever. Kiln does not wait.";
+  const char* id = "KILN-strict-event-wait-before-set";
+  deliver(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, id, text);
+}
+
 void StrictMode::image_destroyed(const mem::Image* image) {
   std::lock_guard lock(mutex_);
   layouts_.forget(image);
@@ -77,10 +92,7 @@ void StrictMode::report(const LayoutMismatch& m, const AccessTag& tag) {
                            std::to_string(tag.queue) + ") names layout " + layout_name(m.named) + " for " + where + ", which is in layout " +
                            layout_name(m.current) + " (since " + m.set_by + ").";
   const char* id = "KILN-strict-wrong-layout";
-  if (reporter_)
-    reporter_->report(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, id, text);
-  else
-    log(LogLevel::Error, "%s: %s", id, text.c_str());
+  deliver(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, id, text);
 }
 
 void StrictMode::apply(const DependencyInfo& deps, const AccessTag& tag, std::vector<Hazard>* hazards,
@@ -186,10 +198,7 @@ void StrictMode::report(const Hazard& h, const TrackedAccess& a, const AccessTag
   // Reading undefined contents is allowed (the values are just undefined); the hazards are races.
   const auto severity = h.kind == HazardKind::ReadOfUndefined ? VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT
                                                               : VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-  if (reporter_)
-    reporter_->report(severity, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, id, text);
-  else
-    log(LogLevel::Error, "%s: %s", id, text.c_str());
+  deliver(severity, id, text);
 }
 
 }  // namespace kiln::exec::strict

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <mutex>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -39,6 +40,8 @@ class StrictMode {
   void before_command(const Command* cmd, uint32_t queue, uint64_t synchronized, const CommandContext& context);
   // [data, data + size) is new memory: nothing earlier counts, and it starts poisoned.
   void new_memory(uint8_t* data, uint64_t size, bool poison);
+  // `wait` (a vkCmdWaitEvents) waits for an event that only a later command of its list sets.
+  void report_event_deadlock(const Command* wait, uint32_t queue);
   // The image is destroyed: its layouts are forgotten.
   void image_destroyed(const mem::Image* image);
 
@@ -53,6 +56,8 @@ class StrictMode {
   void track_layouts(const Command* cmd, const AccessTag& tag);
   void transition_layout(const ImageDependency& d, const AccessTag& tag, std::vector<LayoutMismatch>* out);
   void report(const LayoutMismatch& mismatch, const AccessTag& tag);
+  // To the messengers (which also log it), or to the log when the device has no reporter.
+  void deliver(VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* id, const std::string& text);
 
   SyncHub& hub_;
   const DebugReporter* reporter_;
