@@ -774,6 +774,10 @@ static llvm::AtomicRMWInst::BinOp rmw_op(spv::Op op, bool* ok) {
     case spv::Op::OpAtomicXor: return llvm::AtomicRMWInst::Xor;
     case spv::Op::OpAtomicExchange: return llvm::AtomicRMWInst::Xchg;
     case spv::Op::OpAtomicFAddEXT: return llvm::AtomicRMWInst::FAdd;
+    // GLSL.std.450 FMin/FMax leave the result with a NaN operand open; LLVM's minnum/maxnum
+    // semantics (the other operand) is one of the allowed answers.
+    case spv::Op::OpAtomicFMinEXT: return llvm::AtomicRMWInst::FMin;
+    case spv::Op::OpAtomicFMaxEXT: return llvm::AtomicRMWInst::FMax;
     default: *ok = false; return llvm::AtomicRMWInst::Add;
   }
 }
@@ -1098,7 +1102,9 @@ bool is_atomic_instruction(spv::Op op) {
     case spv::Op::OpAtomicAnd:
     case spv::Op::OpAtomicOr:
     case spv::Op::OpAtomicXor:
-    case spv::Op::OpAtomicFAddEXT: return true;
+    case spv::Op::OpAtomicFAddEXT:
+    case spv::Op::OpAtomicFMinEXT:
+    case spv::Op::OpAtomicFMaxEXT: return true;
     default: return false;
   }
 }

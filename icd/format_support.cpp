@@ -53,7 +53,8 @@ FormatSupport format_support(VkFormat format) {
       blittable ? VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT | linear_blit : 0;
   // Storage images and texel buffers: the formats shaders convert inline, with and without a
   // format in the shader for texel-buffer fetches (compiler/shader_image_formats.h); some only
-  // for uniform texel buffers (TexelFormat::storage); atomics on 32-bit integers.
+  // for uniform texel buffers (TexelFormat::storage); atomics on 32-bit integers and floats
+  // (shaderImageFloat32Atomics).
   VkFormatFeatureFlags2 storage = 0;
   if (const abi::TexelFormat* texel = abi::shader_texel_format(format)) {
     s.buffer = VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT;
@@ -61,7 +62,7 @@ FormatSupport format_support(VkFormat format) {
       storage = VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT;
       s.buffer |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_BIT;
     }
-    if (format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT) {
+    if (format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT || format == VK_FORMAT_R32_SFLOAT) {
       storage |= VK_FORMAT_FEATURE_2_STORAGE_IMAGE_ATOMIC_BIT;
       s.buffer |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_ATOMIC_BIT;
     }

@@ -23,7 +23,8 @@ struct PhysicalDevice : DispatchableObject {
   VkPhysicalDeviceVulkan11Features features11{};
   VkPhysicalDeviceVulkan12Features features12{};
   VkPhysicalDeviceVulkan13Features features13{};
-  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float{};  // VK_EXT_shader_atomic_float
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float{};    // VK_EXT_shader_atomic_float
+  VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT atomic_float2{};  // VK_EXT_shader_atomic_float2
   uint32_t queue_count = 0;
 };
 

@@ -265,8 +265,9 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // Shared memory is zeroed before every workgroup (pipeline/compute_dispatch.cpp), which is what
   // a Workgroup variable's OpConstantNull initializer asks for.
   pd->features13.shaderZeroInitializeWorkgroupMemory = VK_TRUE;
-  // Atomics on buffer and shared memory are LLVM atomicrmw/cmpxchg of any width and float add
-  // (tests/e2e/compute_atomics_test.cpp); image atomics wait for storage images.
+  // Atomics on buffer and shared memory and on 32-bit storage image texels are LLVM
+  // atomicrmw/cmpxchg of any width, float add/min/max included (16-bit floats too), serialized per
+  // lane (tests/e2e/compute_atomics_test.cpp).
   pd->features12.shaderBufferInt64Atomics = VK_TRUE;
   pd->features12.shaderSharedInt64Atomics = VK_TRUE;
   pd->atomic_float.shaderBufferFloat32Atomics = VK_TRUE;
@@ -277,6 +278,19 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->atomic_float.shaderSharedFloat32AtomicAdd = VK_TRUE;
   pd->atomic_float.shaderSharedFloat64Atomics = VK_TRUE;
   pd->atomic_float.shaderSharedFloat64AtomicAdd = VK_TRUE;
+  pd->atomic_float.shaderImageFloat32Atomics = VK_TRUE;
+  pd->atomic_float.shaderImageFloat32AtomicAdd = VK_TRUE;
+  pd->atomic_float2.shaderBufferFloat16Atomics = VK_TRUE;
+  pd->atomic_float2.shaderBufferFloat16AtomicAdd = VK_TRUE;
+  pd->atomic_float2.shaderBufferFloat16AtomicMinMax = VK_TRUE;
+  pd->atomic_float2.shaderBufferFloat32AtomicMinMax = VK_TRUE;
+  pd->atomic_float2.shaderBufferFloat64AtomicMinMax = VK_TRUE;
+  pd->atomic_float2.shaderSharedFloat16Atomics = VK_TRUE;
+  pd->atomic_float2.shaderSharedFloat16AtomicAdd = VK_TRUE;
+  pd->atomic_float2.shaderSharedFloat16AtomicMinMax = VK_TRUE;
+  pd->atomic_float2.shaderSharedFloat32AtomicMinMax = VK_TRUE;
+  pd->atomic_float2.shaderSharedFloat64AtomicMinMax = VK_TRUE;
+  pd->atomic_float2.shaderImageFloat32AtomicMinMax = VK_TRUE;
   // Buffer device addresses are host addresses (icd/device_address.cpp); PhysicalStorageBuffer
   // pointers and variable pointers on StorageBuffer and Workgroup storage
   // (tests/e2e/compute_device_address_test.cpp). No capture/replay, a single device.
@@ -532,6 +546,9 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT:
         copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT*>(s), pd->atomic_float);
+        break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT:
+        copy_out_keeping_chain(reinterpret_cast<VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT*>(s), pd->atomic_float2);
         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT: {
         // tests/e2e/compute_sampling_test.cpp CustomBorderColors.
