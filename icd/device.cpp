@@ -103,7 +103,6 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateDevice(VkPhysicalDevice phy
     device->enabled_extensions.emplace_back(pCreateInfo->ppEnabledExtensionNames[i]);
   if (exec::strict::strict_mode_requested()) {
     device->strict = std::make_unique<exec::strict::StrictMode>(device->sync_hub, device->reporter);
-    log(LogLevel::Info, "vkCreateDevice: strict mode (KILN_STRICT): hazards are reported, undefined contents poisoned");
   }
   for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; ++i) {
     const VkDeviceQueueCreateInfo& q = pCreateInfo->pQueueCreateInfos[i];

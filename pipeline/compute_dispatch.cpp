@@ -64,37 +64,57 @@ uint8_t* run_workgroup(const ComputeKernel& kernel, const abi::ComputeDispatchCo
 void run_compute_dispatch(ThreadPool& pool, const ComputeKernel& kernel, const abi::ResourceContext& resources,
                           const uint32_t base_workgroup[3], const uint32_t workgroup_count[3],
                           std::atomic<uint64_t>* invocations) {
+  DispatchJob job{&kernel, &resources, {}, {}};
+  for (int i = 0; i < 3; ++i) job.base[i] = base_workgroup[i], job.count[i] = workgroup_count[i];
+  run_compute_dispatches(pool, {job}, invocations);
+}
+
+void run_compute_dispatches(ThreadPool& pool, const std::vector<DispatchJob>& jobs, std::atomic<uint64_t>* invocations) {
   mem::advance_sampling_epoch();  // sampled images may have changed since the last command
-  abi::ComputeDispatchContext dispatch{};
-  dispatch.resources = &resources;
-  alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t faults = 0;
-  dispatch.faults = &faults;
-  for (int i = 0; i < 3; ++i) {
-    dispatch.workgroup_size[i] = kernel.local_size[i];
-    dispatch.workgroup_count[i] = workgroup_count[i];
-    dispatch.base_workgroup[i] = base_workgroup[i];
+  std::vector<abi::ComputeDispatchContext> contexts(jobs.size());
+  std::vector<uint64_t> first_group(jobs.size() + 1, 0);  // of each job in the batch's numbering
+  struct alignas(std::atomic_ref<uint32_t>::required_alignment) Fault {
+    uint32_t bits = 0;
+  };
+  std::vector<Fault> faults(jobs.size());
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const DispatchJob& job = jobs[j];
+    abi::ComputeDispatchContext& dispatch = contexts[j];
+    dispatch.resources = job.resources;
+    dispatch.faults = &faults[j].bits;
+    for (int i = 0; i < 3; ++i) {
+      dispatch.workgroup_size[i] = job.kernel->local_size[i];
+      dispatch.workgroup_count[i] = job.count[i];
+      dispatch.base_workgroup[i] = job.base[i];
+    }
+    const uint64_t groups = uint64_t{job.count[0]} * job.count[1] * job.count[2];
+    first_group[j + 1] = first_group[j] + groups;
+    // Every invocation of every workgroup runs (partial subgroups' extra lanes are not invocations).
+    if (invocations)
+      invocations->fetch_add(groups * job.kernel->local_size[0] * job.kernel->local_size[1] * job.kernel->local_size[2],
+                             std::memory_order_relaxed);
   }
-  const uint64_t total = uint64_t{workgroup_count[0]} * workgroup_count[1] * workgroup_count[2];
+  const uint64_t total = first_group.back();
   if (total == 0) return;
-  // Every invocation of every workgroup runs (partial subgroups' extra lanes are not invocations).
-  if (invocations)
-    invocations->fetch_add(total * kernel.local_size[0] * kernel.local_size[1] * kernel.local_size[2],
-                           std::memory_order_relaxed);
   // Hand out workgroups in chunks: enough chunks to balance load, few enough to keep hand-off cheap.
   const uint64_t chunks = std::min<uint64_t>(total, 8ull * pool.thread_count());
   pool.parallel_for(chunks, [&](size_t chunk) {
     const uint64_t first = total * chunk / chunks, last = total * (chunk + 1) / chunks;
+    size_t j = std::upper_bound(first_group.begin(), first_group.end(), first) - first_group.begin() - 1;
     for (uint64_t g = first; g < last; ++g) {
-      const uint32_t group[3] = {
-          base_workgroup[0] + static_cast<uint32_t>(g % workgroup_count[0]),
-          base_workgroup[1] + static_cast<uint32_t>((g / workgroup_count[0]) % workgroup_count[1]),
-          base_workgroup[2] + static_cast<uint32_t>(g / (uint64_t{workgroup_count[0]} * workgroup_count[1]))};
-      run_workgroup(kernel, dispatch, group);
+      while (g >= first_group[j + 1]) ++j;
+      const DispatchJob& job = jobs[j];
+      const uint64_t local = g - first_group[j];
+      const uint32_t group[3] = {job.base[0] + static_cast<uint32_t>(local % job.count[0]),
+                                 job.base[1] + static_cast<uint32_t>((local / job.count[0]) % job.count[1]),
+                                 job.base[2] + static_cast<uint32_t>(local / (uint64_t{job.count[0]} * job.count[1]))};
+      run_workgroup(*job.kernel, contexts[j], group);
     }
   });
-  if (std::atomic_ref<uint32_t>(faults).load() & abi::kFaultDescriptorIndex)
-    KILN_LOG_ONCE(LogLevel::Warn, "compute dispatch: a shader indexed a descriptor array past its end (or past the "
-                  "set's variable descriptor count); those accesses read zero and write nothing");
+  for (Fault& fault : faults)
+    if (std::atomic_ref<uint32_t>(fault.bits).load() & abi::kFaultDescriptorIndex)
+      KILN_LOG_ONCE(LogLevel::Warn, "compute dispatch: a shader indexed a descriptor array past its end (or past the "
+                    "set's variable descriptor count); those accesses read zero and write nothing");
 }
 
 }  // namespace kiln::exec

@@ -5,6 +5,7 @@
 // waits for every live subgroup and never deadlocks, even in non-uniform control flow.
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 #include "common/abi/kernel_abi.h"
 #include "pipeline/descriptor_uses.h"
@@ -32,5 +33,17 @@ uint8_t* run_workgroup(const ComputeKernel& kernel, const abi::ComputeDispatchCo
 void run_compute_dispatch(ThreadPool& pool, const ComputeKernel& kernel, const abi::ResourceContext& resources,
                           const uint32_t base_workgroup[3], const uint32_t workgroup_count[3],
                           std::atomic<uint64_t>* invocations = nullptr);
+
+// One dispatch of a batch.
+struct DispatchJob {
+  const ComputeKernel* kernel;
+  const abi::ResourceContext* resources;
+  uint32_t base[3];
+  uint32_t count[3];
+};
+// Runs dispatches that no dependency orders (consecutive in a command list, nothing between
+// them) as one job on the pool: their workgroups are spread over the workers together, so a
+// stream of small dispatches does not wait for every worker after each one.
+void run_compute_dispatches(ThreadPool& pool, const std::vector<DispatchJob>& jobs, std::atomic<uint64_t>* invocations);
 
 }  // namespace kiln::exec

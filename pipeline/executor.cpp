@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "common/env.h"
 #include "common/log.h"
 #include "memory/blit.h"
 #include "memory/transfer.h"
@@ -48,7 +49,34 @@ struct ExecutionState {
   strict::StrictMode* strict = nullptr;    // KILN_STRICT
   uint32_t queue = 0;
   uint64_t synchronized = 0;
+  bool overlap = true;                     // KILN_OVERLAP: independent dispatches run as one job
 };
+
+bool is_dispatch(const Command* cmd) {
+  return cmd && (cmd->type == CommandType::Dispatch || cmd->type == CommandType::DispatchIndirect);
+}
+
+// The group counts of an indirect dispatch, read now; larger than the limit: clamped (and logged).
+void indirect_counts(const DispatchIndirectCmd& c, uint32_t count[3]) {
+  memcpy(count, c.buffer->data + c.offset, 3 * sizeof(uint32_t));
+  for (int i = 0; i < 3; ++i) {
+    if (count[i] > c.max_count[i]) {
+      KILN_LOG_ONCE(LogLevel::Error, "vkCmdDispatchIndirect: group count %u exceeds the limit; clamped", count[i]);
+      count[i] = c.max_count[i];
+    }
+  }
+}
+
+DispatchJob dispatch_job(const Command* cmd) {
+  if (cmd->type == CommandType::Dispatch) {
+    const auto& c = as<DispatchCmd>(cmd);
+    return {c.kernel, c.resources, {c.base[0], c.base[1], c.base[2]}, {c.count[0], c.count[1], c.count[2]}};
+  }
+  const auto& c = as<DispatchIndirectCmd>(cmd);
+  DispatchJob job{c.kernel, c.resources, {0, 0, 0}, {}};
+  indirect_counts(c, job.count);
+  return job;
+}
 
 // The commands conditional rendering discards.
 bool is_conditional(CommandType type) {
@@ -224,25 +252,10 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
       }
       break;
     }
-    case CommandType::Dispatch: {
-      const auto& c = as<DispatchCmd>(cmd);
-      run_compute_dispatch(pool, *c.kernel, *c.resources, c.base, c.count, state.queries.compute_invocation_counter());
+    case CommandType::Dispatch:
+    case CommandType::DispatchIndirect:
+      run_compute_dispatches(pool, {dispatch_job(cmd)}, state.queries.compute_invocation_counter());
       break;
-    }
-    case CommandType::DispatchIndirect: {
-      const auto& c = as<DispatchIndirectCmd>(cmd);
-      uint32_t count[3];
-      memcpy(count, c.buffer->data + c.offset, sizeof count);
-      for (int i = 0; i < 3; ++i) {
-        if (count[i] > c.max_count[i]) {
-          KILN_LOG_ONCE(LogLevel::Error, "vkCmdDispatchIndirect: group count %u exceeds the limit; clamped", count[i]);
-          count[i] = c.max_count[i];
-        }
-      }
-      const uint32_t base[3] = {0, 0, 0};
-      run_compute_dispatch(pool, *c.kernel, *c.resources, base, count, state.queries.compute_invocation_counter());
-      break;
-    }
     case CommandType::Draw: {
       const auto& c = as<DrawCmd>(cmd);
       XfbState* xfb = state.xfb.active ? &state.xfb : nullptr;
@@ -336,8 +349,37 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
   }
 }
 
+// Consecutive dispatches with nothing between them are unordered (no barrier, event or other
+// command between them): they run as one job on the pool, so each small dispatch does not wait for
+// every worker. Strict mode instead runs them one by one in a seeded shuffled order, so a missing
+// barrier between them shows in the results too. Returns the command after the run.
+const Command* execute_dispatch_run(const Command* first, ThreadPool& pool, ExecutionState& state) {
+  state.scene->flush(pool);
+  std::vector<DispatchJob> jobs;
+  const Command* cmd = first;
+  for (; is_dispatch(cmd); cmd = cmd->next) {
+    if (state.discard_rendering) continue;
+    if (state.strict) state.strict->before_command(cmd, state.queue, state.synchronized, strict::CommandContext{state.targets});
+    jobs.push_back(dispatch_job(cmd));
+  }
+  std::atomic<uint64_t>* invocations = state.queries.compute_invocation_counter();
+  if (state.strict) {
+    for (size_t j : state.strict->shuffled_order(jobs.size())) run_compute_dispatches(pool, {jobs[j]}, invocations);
+  } else {
+    run_compute_dispatches(pool, jobs, invocations);
+  }
+  return cmd;
+}
+
 void execute_list(const CommandList& list, ThreadPool& pool, ExecutionState& state) {
-  for (const Command* cmd = list.first(); cmd; cmd = cmd->next) execute_command(cmd, pool, state);
+  for (const Command* cmd = list.first(); cmd;) {
+    if (state.overlap && is_dispatch(cmd) && is_dispatch(cmd->next)) {
+      cmd = execute_dispatch_run(cmd, pool, state);
+      continue;
+    }
+    execute_command(cmd, pool, state);
+    cmd = cmd->next;
+  }
 }
 
 }  // namespace
@@ -351,6 +393,8 @@ void execute_command_list(const CommandList& list, ThreadPool& pool, strict::Str
   state.strict = strict;
   state.queue = queue;
   state.synchronized = synchronized;
+  static const bool overlap = env_int("KILN_OVERLAP", 1) != 0;
+  state.overlap = overlap;
   execute_list(list, pool, state);
   scene.flush(pool);
 }

@@ -1,6 +1,8 @@
 #include "pipeline/strict/strict_mode.h"
 
+#include <algorithm>
 #include <cinttypes>
+#include <random>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -33,6 +35,21 @@ void fill_poison(uint8_t* data, uint64_t size) {
 }
 
 bool strict_mode_requested() { return env_int("KILN_STRICT", 0) != 0; }
+
+StrictMode::StrictMode(SyncHub& hub, const DebugReporter* reporter)
+    : hub_(hub), reporter_(reporter), seed_(uint64_t(env_int("KILN_STRICT_SEED", 1))) {
+  log(LogLevel::Info, "strict mode: hazards are reported, undefined contents poisoned, unordered dispatches run in a "
+      "shuffled order (KILN_STRICT_SEED=%llu)", (unsigned long long)seed_);
+}
+
+std::vector<size_t> StrictMode::shuffled_order(size_t count) {
+  std::vector<size_t> order(count);
+  for (size_t i = 0; i < count; ++i) order[i] = i;
+  std::lock_guard lock(mutex_);
+  std::mt19937_64 random(seed_ * 0x9E3779B97F4A7C15ull + orders_drawn_++);
+  std::shuffle(order.begin(), order.end(), random);
+  return order;
+}
 
 void StrictMode::new_memory(uint8_t* data, uint64_t size, bool poison) {
   if (poison) fill_poison(data, size);

@@ -32,7 +32,7 @@ bool strict_mode_requested();
 
 class StrictMode {
  public:
-  StrictMode(SyncHub& hub, const DebugReporter* reporter) : hub_(hub), reporter_(reporter) {}
+  StrictMode(SyncHub& hub, const DebugReporter* reporter);
 
   // The queue thread `queue` is about to run `cmd` (not ExecuteCommands itself: its commands come
   // one by one) of a batch for which every command up to `synchronized` is finished and visible
@@ -46,6 +46,11 @@ class StrictMode {
   void image_destroyed(const mem::Image* image);
 
   size_t reports() const { return reported_.size(); }
+
+  // The order to run `count` unordered commands in: a permutation drawn from KILN_STRICT_SEED
+  // (default 1) and how many orders were drawn before, so a run is reproducible.
+  std::vector<size_t> shuffled_order(size_t count);
+  uint64_t seed() const { return seed_; }
 
  private:
   void apply(const DependencyInfo& deps, const AccessTag& tag, std::vector<Hazard>* hazards,
@@ -65,6 +70,8 @@ class StrictMode {
   HazardTracker tracker_;
   LayoutTracker layouts_;
   uint64_t attachment_scopes_ = 0;
+  uint64_t seed_ = 1;
+  uint64_t orders_drawn_ = 0;
   std::vector<uint64_t> queue_scope_;  // the attachment scope of each queue's render pass instance
   std::set<std::tuple<int, const void*, const void*, const void*>> reported_;
 };
