@@ -4,6 +4,7 @@
 // debugPrintfEXT output go through it; the execution engine sees only this interface, not icd types.
 #include <vulkan/vulkan.h>
 
+#include <string>
 #include <string_view>
 
 namespace kiln {
@@ -15,6 +16,9 @@ class DebugReporter {
   // "KILN-strict-read-after-write" that tests and users can filter on.
   virtual void report(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
                       const char* message_id_name, std::string_view message) const = 0;
+  // The name the application gave the object with `object` as its handle
+  // (vkSetDebugUtilsObjectNameEXT), or "".
+  virtual std::string object_name(const void* object) const = 0;
 };
 
 }  // namespace kiln

@@ -70,6 +70,10 @@ bool DebugMessengers::deliver_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev
   return deliver(severity, types, data) != 0;
 }
 
+std::string DebugMessengers::object_name(const void* object) const {
+  return kiln::object_name(reinterpret_cast<uint64_t>(object));
+}
+
 void DebugMessengers::report(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
                              const char* message_id_name, std::string_view message) const {
   deliver_message(severity, types, message_id_name, std::string(message));

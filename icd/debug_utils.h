@@ -53,6 +53,7 @@ class DebugMessengers final : public DebugReporter {
   // The messengers, and one line of Kiln's log at the matching level.
   void report(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
               const char* message_id_name, std::string_view message) const override;
+  std::string object_name(const void* object) const override;
   // As report(); a message no messenger takes goes to stdout instead (debugPrintfEXT output
   // works without a messenger). Returns whether a messenger took it.
   bool report_or_print(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,

@@ -13,15 +13,22 @@
 namespace kiln::exec::strict {
 namespace {
 
-std::string describe(const TrackedAccess& a) {
+// The memory of `a`: its buffer or image (with the application's name for it, when it gave one)
+// and byte range, or its address when only that is known.
+std::string describe(const TrackedAccess& a, const DebugReporter* reporter) {
   char text[160];
   const uint64_t size = a.memory.end - a.memory.begin;
-  if (!a.resource)
+  if (!a.resource) {
     snprintf(text, sizeof text, "memory at %#" PRIxPTR " (%" PRIu64 " bytes)", a.memory.begin, size);
-  else
-    snprintf(text, sizeof text, "%s %p bytes [%" PRIu64 ", %" PRIu64 ")", a.image ? "image" : "buffer", a.resource,
-             a.resource_offset, a.resource_offset + size);
-  return text;
+    return text;
+  }
+  const std::string name = reporter ? reporter->object_name(a.resource) : "";
+  snprintf(text, sizeof text, "%s %p bytes [%" PRIu64 ", %" PRIu64 ")", a.image ? "image" : "buffer", a.resource,
+           a.resource_offset, a.resource_offset + size);
+  if (name.empty()) return text;
+  std::string out = text;
+  out.insert(out.find(' '), " \"" + name + "\"");
+  return out;
 }
 
 std::string stage_access(Stages stage, Accesses access) {
@@ -103,8 +110,9 @@ void StrictMode::track_layouts(const Command* cmd, const AccessTag& tag) {
 void StrictMode::report(const LayoutMismatch& m, const AccessTag& tag) {
   if (!reported_.insert({-1, m.image, tag.command, nullptr}).second) return;
   char where[160];
-  snprintf(where, sizeof where, "image %p (aspect 0x%x, mip level %u, array layer %u)", static_cast<const void*>(m.image),
-           unsigned(m.aspect), m.mip, m.layer);
+  const std::string name = reporter_ ? reporter_->object_name(m.image) : "";
+  snprintf(where, sizeof where, "image%s%s%s %p (aspect 0x%x, mip level %u, array layer %u)", name.empty() ? "" : " \"",
+           name.c_str(), name.empty() ? "" : "\"", static_cast<const void*>(m.image), unsigned(m.aspect), m.mip, m.layer);
   const std::string text = std::string("Kiln strict mode: wrong layout: ") + tag.command_name + " (queue " +
                            std::to_string(tag.queue) + ") names layout " + layout_name(m.named) + " for " + where + ", which is in layout " +
                            layout_name(m.current) + " (since " + m.set_by + ").";
@@ -188,7 +196,7 @@ void StrictMode::report(const Hazard& h, const TrackedAccess& a, const AccessTag
   const bool transition = a.memory.stage == 0;
   std::string text = std::string("Kiln strict mode: ") + hazard_name(h.kind) + ": " + tag.command_name + " (queue " +
                      std::to_string(tag.queue) + ") " + (transition ? "transitions the layout of" : a.memory.write ? "writes" : "reads") +
-                     " " + describe(conflict);
+                     " " + describe(conflict, reporter_);
   if (!transition) text += " at " + stage_access(a.memory.stage, a.memory.access);
   const std::string prior = stage_access(h.prior_stage, h.prior_access);
   if (h.kind == HazardKind::ReadOfUndefined) {

@@ -152,10 +152,16 @@ TEST_F(StrictModeTest, ComputeWriteThenVertexFetchWithABarrierIsNot) {
   expect_no_report([](TestDevice& d) { compute_then_draw(d, true); });
 }
 
-// Two copies into overlapping bytes of one buffer.
+// Two copies into overlapping bytes of one buffer (named, so reports name it).
 void copy_twice(TestDevice& device, bool with_barrier) {
   Buffer src = device.create_buffer(256, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 7);
   Buffer dst = device.create_buffer(256, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  auto set_name = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(
+      vkGetDeviceProcAddr(device.handle(), "vkSetDebugUtilsObjectNameEXT"));
+  ASSERT_NE(nullptr, set_name);
+  const VkDebugUtilsObjectNameInfoEXT name{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT, nullptr, VK_OBJECT_TYPE_BUFFER,
+                                           reinterpret_cast<uint64_t>(dst.buffer), "copy target"};
+  ASSERT_EQ(VK_SUCCESS, set_name(device.handle(), &name));
   device.run_commands([&](VkCommandBuffer cb) {
     const VkBufferCopy first{0, 0, 128}, second{0, 64, 128};
     vkCmdCopyBuffer(cb, src.buffer, dst.buffer, 1, &first);
@@ -168,7 +174,7 @@ void copy_twice(TestDevice& device, bool with_barrier) {
 
 TEST_F(StrictModeTest, OverlappingCopiesWithoutABarrierAreReported) {
   expect_one_report([](TestDevice& d) { copy_twice(d, false); }, "KILN-strict-write-after-write",
-                    {"vkCmdCopyBuffer", "bytes [64, 128)", "COPY/TRANSFER_WRITE"});
+                    {"vkCmdCopyBuffer", "buffer \"copy target\"", "bytes [64, 128)", "COPY/TRANSFER_WRITE"});
 }
 
 TEST_F(StrictModeTest, OverlappingCopiesWithABarrierAreNot) {
