@@ -13,7 +13,11 @@ const exec::RenderTargets* record_render_targets(CommandBuffer* cb, const exec::
   return copy;
 }
 
-void record_no_render_targets(CommandBuffer* cb) { cb->commands->append<exec::SetRenderTargetsCmd>()->targets = nullptr; }
+void record_no_render_targets(CommandBuffer* cb, bool suspends) {
+  auto* cmd = cb->commands->append<exec::SetRenderTargetsCmd>();
+  cmd->targets = nullptr;
+  cmd->suspends = suspends;
+}
 
 void record_attachment_layouts(CommandBuffer* cb, const std::vector<AttachmentLayouts>& layouts) {
   if (!cb->device->strict) return;

@@ -10,7 +10,7 @@ namespace kiln {
 // Copies `targets` into the command list, records that they become current and returns the copy.
 const exec::RenderTargets* record_render_targets(CommandBuffer* cb, const exec::RenderTargets& targets);
 // Records that no render pass instance is in progress any more.
-void record_no_render_targets(CommandBuffer* cb);
+void record_no_render_targets(CommandBuffer* cb, bool suspends = false);
 
 // Strict mode only (nothing is recorded otherwise): the layouts attachments go through in a render
 // pass instance, one entry per view (exec::ImageLayoutsCmd).

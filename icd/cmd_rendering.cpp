@@ -36,6 +36,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBeginRendering(VkCommandBuffer com
   rp.view_mask = info.viewMask;
   const bool resuming = info.flags & VK_RENDERING_RESUMING_BIT;
   const bool suspending = info.flags & VK_RENDERING_SUSPENDING_BIT;
+  rp.suspending = suspending;
   const mem::LayerSet layers = info.viewMask ? mem::LayerSet{0, 0, info.viewMask} : mem::LayerSet{0, info.layerCount, 0};
 
   exec::RenderTargets targets;
@@ -79,6 +80,6 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdEndRendering(VkCommandBuffer comma
   if (!rp.active || rp.pass) return;
   const mem::LayerSet layers = rp.view_mask ? mem::LayerSet{0, 0, rp.view_mask} : mem::LayerSet{0, rp.layers, 0};
   for (const PendingResolve& r : rp.end_resolves) record_attachment_resolve(cb, r, rp.render_area, layers);
-  record_no_render_targets(cb);
+  record_no_render_targets(cb, rp.suspending);
   rp = {};
 }

@@ -36,6 +36,7 @@ struct RenderPassInstance {
   uint32_t view_mask = 0;                      // dynamic rendering's; subpasses carry their own
   const exec::RenderTargets* targets = nullptr;  // of the current subpass, in the command list
   std::vector<PendingResolve> end_resolves;    // dynamic rendering (not when suspending)
+  bool suspending = false;                     // dynamic rendering: VK_RENDERING_SUSPENDING_BIT
 };
 
 struct GraphicsRecording {

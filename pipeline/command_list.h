@@ -178,7 +178,9 @@ struct CopyQueryResultsCmd : CommandOf<CommandType::CopyQueryResults> {
 // Render pass instances (icd/cmd_render_pass.cpp, icd/cmd_rendering.cpp). Each subpass or
 // vkCmdBeginRendering makes its attachments current; draws and vkCmdClearAttachments recorded in a
 // secondary command buffer (RENDER_PASS_CONTINUE) cannot know them and use the current ones.
-struct SetRenderTargetsCmd : CommandOf<CommandType::SetRenderTargets> { const RenderTargets* targets; };
+// Null targets end a render pass instance; `suspends`: a dynamic rendering instance that a later
+// one (VK_RENDERING_RESUMING_BIT) continues, so the instance has not really ended.
+struct SetRenderTargetsCmd : CommandOf<CommandType::SetRenderTargets> { const RenderTargets* targets; bool suspends; };
 // A load-op clear: `rect` of some layers of one view (memory/attachment_ops.h).
 struct ClearViewCmd : CommandOf<CommandType::ClearView> {
   const mem::ImageView* view; VkImageAspectFlags aspects; VkClearValue value; VkRect2D rect; mem::LayerSet layers;

@@ -8,8 +8,8 @@ kiln-bench's per-run median. The table shows Kiln, lavapipe, the unit and Kiln/l
 (its fastest round median): on a shared machine whose speed moves between rounds, the best round
 is the one least slowed by other work. The combined JSON keeps every run.
 
-Drivers: kiln, lavapipe, kiln-1thread (Kiln with KILN_THREADS=1) and kiln-serial (Kiln with
-KILN_OVERLAP=0: unordered dispatches one by one), so `--drivers kiln,kiln-1thread` measures Kiln's
+Drivers: kiln, lavapipe, kiln-1thread (Kiln with KILN_THREADS=1), kiln-serial (Kiln with
+KILN_OVERLAP=0: unordered dispatches one by one) and kiln-strict (KILN_STRICT=1), so `--drivers kiln,kiln-1thread` measures Kiln's
 thread scaling; the ratio is first over second.
 
   scripts/bench-compare.py                        # 3 rounds, all scenarios, both drivers
@@ -32,9 +32,10 @@ from pathlib import Path
 
 REPO_DIR = Path(__file__).resolve().parent.parent
 LAVAPIPE_MANIFEST = Path("/usr/share/vulkan/icd.d/lvp_icd.x86_64.json")
-KNOWN_DRIVERS = ("kiln", "lavapipe", "kiln-1thread", "kiln-serial")
+KNOWN_DRIVERS = ("kiln", "lavapipe", "kiln-1thread", "kiln-serial", "kiln-strict")
 # Extra environment per driver.
-DRIVER_ENVIRONMENT = {"kiln-1thread": {"KILN_THREADS": "1"}, "kiln-serial": {"KILN_OVERLAP": "0"}}
+DRIVER_ENVIRONMENT = {"kiln-1thread": {"KILN_THREADS": "1"}, "kiln-serial": {"KILN_OVERLAP": "0"},
+                      "kiln-strict": {"KILN_STRICT": "1"}}
 
 
 def parse_arguments():
@@ -72,7 +73,7 @@ def parse_arguments():
 
 def manifests(args):
     return {"kiln": args.kiln_manifest, "lavapipe": args.lavapipe_manifest, "kiln-1thread": args.kiln_manifest,
-            "kiln-serial": args.kiln_manifest}
+            "kiln-serial": args.kiln_manifest, "kiln-strict": args.kiln_manifest}
 
 
 def check_inputs(args):

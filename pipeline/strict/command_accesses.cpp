@@ -84,6 +84,24 @@ class Collector {
       }
     }
   }
+  // The layers `layers` (relative to the view; a view mask under multiview) of an attachment.
+  void attachment_layers(const mem::ImageView* view, const mem::LayerSet& layers, Stages stage, Accesses access, bool write) {
+    if (!view || !view->image) return;
+    if (view->slices_of_3d) return this->view(view, stage, access, write, true);  // the whole 3D mip level
+    VkImageSubresourceRange range = view->range;
+    range.aspectMask = mem::attachment_aspects(*view);
+    auto add_layers = [&](uint32_t first, uint32_t count) {
+      if (first >= range.layerCount || count == 0) return;
+      VkImageSubresourceRange part = range;
+      part.baseArrayLayer = range.baseArrayLayer + first;
+      part.layerCount = std::min(count, range.layerCount - first);
+      subresources(view->image, part, stage, access, write, true);
+    };
+    if (!layers.view_mask) return add_layers(layers.base, layers.count);
+    for (uint32_t l = 0; l < 32; ++l)
+      if ((layers.view_mask >> l) & 1) add_layers(l, 1);
+  }
+
   void view(const mem::ImageView* view, Stages stage, Accesses access, bool write, bool attachment, bool atomic = false,
             bool coarse = false) {
     if (!view || !view->image) return;
@@ -141,13 +159,16 @@ void draw_accesses(const DrawCmd& c, const CommandContext& context, Collector& o
   if (c.state && c.state->kernels) descriptor_accesses(c.state->kernels->descriptor_uses, c.resources, out);
   const RenderTargets* targets = c.targets ? c.targets : context.targets;
   if (!targets) return;
+  // Under multiview a draw writes the layers of its view mask; otherwise any layer of the
+  // instance (a shader may write Layer).
+  const mem::LayerSet layers{0, targets->layer_count, targets->view_mask};
   for (uint32_t i = 0; i < targets->color_count; ++i)
-    out.view(targets->color[i], VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, true,
-             true);
+    out.attachment_layers(targets->color[i], layers, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                          VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, true);
   const Stages tests = kFragmentTests;
   const Accesses ds_write = VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
-  out.view(targets->depth, tests, ds_write, true, true);
-  if (targets->stencil != targets->depth) out.view(targets->stencil, tests, ds_write, true, true);
+  out.attachment_layers(targets->depth, layers, tests, ds_write, true);
+  if (targets->stencil != targets->depth) out.attachment_layers(targets->stencil, layers, tests, ds_write, true);
 }
 
 // What the shaders of a dispatch or draw reach through the bound descriptors: each binding's whole
@@ -218,7 +239,7 @@ void descriptor_accesses(const DescriptorUses* uses, const abi::ResourceContext*
           const mem::ImageView* view = mem::view_of_shader_record(d.image_view);
           const bool input_attachment = u.type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
           add([&](Accesses access, bool write, bool atomic) {
-            out.view(view, u.stage, access, write, input_attachment, atomic, storage);
+            out.view(view, u.stage, access, write, input_attachment, atomic, /*coarse=*/true);
           });
           break;
         }
@@ -228,11 +249,11 @@ void descriptor_accesses(const DescriptorUses* uses, const abi::ResourceContext*
   }
 }
 
-void attachment_write(const mem::ImageView* view, VkImageAspectFlags aspects, Collector& out) {
+void attachment_write(const mem::ImageView* view, VkImageAspectFlags aspects, const mem::LayerSet& layers, Collector& out) {
   if (!view) return;
   const bool color = aspects & VK_IMAGE_ASPECT_COLOR_BIT;
-  out.view(view, color ? VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT : kFragmentTests,
-           color ? VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT : VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, true, true);
+  out.attachment_layers(view, layers, color ? VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT : kFragmentTests,
+                        color ? VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT : VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, true);
 }
 
 }  // namespace
@@ -338,7 +359,7 @@ void collect_accesses(const Command* cmd, const CommandContext& context, std::ve
     case CommandType::Draw: draw_accesses(as<DrawCmd>(cmd), context, out); break;
     case CommandType::ClearView: {
       const auto& c = as<ClearViewCmd>(cmd);
-      attachment_write(c.view, c.aspects, out);
+      attachment_write(c.view, c.aspects, c.layers, out);
       break;
     }
     case CommandType::ClearAttachments: {
@@ -347,18 +368,24 @@ void collect_accesses(const Command* cmd, const CommandContext& context, std::ve
       if (!targets) break;
       for (uint32_t a = 0; a < c.attachment_count; ++a) {
         const VkClearAttachment& att = c.attachments[a];
-        if (att.aspectMask & VK_IMAGE_ASPECT_COLOR_BIT) {
-          if (att.colorAttachment < targets->color_count) attachment_write(targets->color[att.colorAttachment], att.aspectMask, out);
-        } else {
-          attachment_write(targets->depth ? targets->depth : targets->stencil, att.aspectMask, out);
+        for (uint32_t r = 0; r < c.rect_count; ++r) {
+          const mem::LayerSet layers{c.rects[r].baseArrayLayer, c.rects[r].layerCount, targets->view_mask};
+          if (att.aspectMask & VK_IMAGE_ASPECT_COLOR_BIT) {
+            if (att.colorAttachment < targets->color_count)
+              attachment_write(targets->color[att.colorAttachment], att.aspectMask, layers, out);
+          } else {
+            attachment_write(targets->depth ? targets->depth : targets->stencil, att.aspectMask, layers, out);
+          }
         }
       }
       break;
     }
     case CommandType::ResolveView: {
       const auto& c = as<ResolveViewCmd>(cmd);
-      out.view(c.src, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT, false, true);
-      out.view(c.dst, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, true, true);
+      out.attachment_layers(c.src, c.layers, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT,
+                            false);
+      out.attachment_layers(c.dst, c.layers, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                            true);
       break;
     }
     case CommandType::CopyQueryResults: {

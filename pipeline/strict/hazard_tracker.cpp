@@ -1,6 +1,7 @@
 #include "pipeline/strict/hazard_tracker.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace kiln::exec::strict {
 
@@ -70,11 +71,18 @@ void HazardTracker::add_hazard(std::vector<Hazard>* out, HazardKind kind, const 
 }
 
 void HazardTracker::access(const MemoryAccess& a, const AccessTag& tag, std::vector<Hazard>* out) {
+  // A coarse read (a whole view the shader may read only part of, e.g. one mip level) reads
+  // undefined contents only when nothing of it is defined.
+  bool all_undefined = true;
+  std::optional<Write> undefined_by;
   for_range(a.begin, a.end, true, [&](uintptr_t begin, Segment& s) {
     Write& w = s.write;
     const bool write_pending = w.valid && !settled(w.tag, tag) && !(w.atomic && a.atomic);
     if (!a.write) {
-      if (w.valid && w.undefined) add_hazard(out, HazardKind::ReadOfUndefined, w.tag, w.stage, w.access, begin, s.end);
+      const bool undefined = w.valid && w.undefined;
+      all_undefined &= undefined;
+      if (undefined && !a.coarse) add_hazard(out, HazardKind::ReadOfUndefined, w.tag, w.stage, w.access, begin, s.end);
+      if (undefined && !undefined_by) undefined_by = w;
       if (write_pending && !(w.tag.queue == tag.queue && (w.chain & a.stage) && (w.visible & a.access)))
         add_hazard(out, HazardKind::ReadAfterWrite, w.tag, w.stage, w.access, begin, s.end);
       for (Read& r : s.reads) {
@@ -97,6 +105,8 @@ void HazardTracker::access(const MemoryAccess& a, const AccessTag& tag, std::vec
     w = Write{true, tag, a.stage, a.access, 0, false, 0, a.atomic, a.coarse};
     s.reads.clear();
   });
+  if (!a.write && a.coarse && all_undefined && undefined_by)
+    add_hazard(out, HazardKind::ReadOfUndefined, undefined_by->tag, undefined_by->stage, undefined_by->access, a.begin, a.end);
 }
 
 void HazardTracker::barrier(const Dependency& dep, uint32_t queue, uintptr_t begin, uintptr_t end) {

@@ -90,9 +90,12 @@ void StrictMode::transition_layout(const ImageDependency& d, const AccessTag& ta
   if (d.new_layout != d.old_layout) layouts_.set(*d.image, d.range, d.new_layout, tag.command_name);
 }
 
-void StrictMode::track_layouts(const Command* cmd, const AccessTag& tag) {
+void StrictMode::track_layouts(const Command* cmd, const AccessTag& tag, const CommandContext& context) {
   std::vector<LayoutMismatch> mismatches;
   auto transitions = [&](const DependencyInfo& deps) {
+    // A barrier inside a render pass instance (a subpass self-dependency) names the subpass's
+    // layouts, which are not tracked; it cannot transition anything.
+    if (context.targets) return;
     for (uint32_t i = 0; i < deps.image_count; ++i) transition_layout(deps.images[i], tag, &mismatches);
   };
   if (cmd->type == CommandType::Barrier) transitions(static_cast<const BarrierCmd*>(cmd)->dependencies);
@@ -167,8 +170,10 @@ void StrictMode::before_command(const Command* cmd, uint32_t queue, uint64_t syn
   // targets, as vkCmdBeginRendering records them): the next instance's attachment accesses are a
   // new scope. All subpasses of one render pass share a scope.
   while (queue_scope_.size() <= queue) queue_scope_.push_back(++attachment_scopes_);
-  if (cmd->type == CommandType::SetRenderTargets && !static_cast<const SetRenderTargetsCmd*>(cmd)->targets)
-    queue_scope_[queue] = ++attachment_scopes_;
+  if (cmd->type == CommandType::SetRenderTargets) {
+    const auto* c = static_cast<const SetRenderTargetsCmd*>(cmd);
+    if (!c->targets && !c->suspends) queue_scope_[queue] = ++attachment_scopes_;
+  }
 
   std::vector<Hazard> hazards;
   std::vector<TrackedAccess> hazard_accesses;
@@ -182,7 +187,7 @@ void StrictMode::before_command(const Command* cmd, uint32_t queue, uint64_t syn
     hazard_accesses.resize(hazards.size(), a);
   }
   for (size_t i = 0; i < hazards.size(); ++i) report(hazards[i], hazard_accesses[i], tag);
-  track_layouts(cmd, tag);
+  track_layouts(cmd, tag, context);
 }
 
 void StrictMode::report(const Hazard& h, const TrackedAccess& a, const AccessTag& tag) {

@@ -58,7 +58,7 @@ class StrictMode {
   void report(const Hazard& hazard, const TrackedAccess& access, const AccessTag& tag);
   // Layout checks of `cmd`: transitions and render pass layouts (old checked, new set), and the
   // layouts transfer commands name.
-  void track_layouts(const Command* cmd, const AccessTag& tag);
+  void track_layouts(const Command* cmd, const AccessTag& tag, const CommandContext& context);
   void transition_layout(const ImageDependency& d, const AccessTag& tag, std::vector<LayoutMismatch>* out);
   void report(const LayoutMismatch& mismatch, const AccessTag& tag);
   // To the messengers (which also log it), or to the log when the device has no reporter.

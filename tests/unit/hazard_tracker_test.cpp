@@ -185,6 +185,23 @@ TEST(HazardTracker, ReadsOfContentsLeftUndefinedAreReportedUntilWritten) {
   EXPECT_TRUE(out.empty());
 }
 
+TEST(HazardTracker, ACoarseReadIsOfUndefinedContentsOnlyWhenNothingOfItIsDefined) {
+  HazardTracker tracker;
+  std::vector<Hazard> out;
+  const Dependency dep = expand_dependency(VK_PIPELINE_STAGE_2_NONE, 0, kCopy | kFragment,
+                                           kTransferWrite | VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+  tracker.layout_transition(dep, {nullptr, "barrier", tracker.begin_command(), 0, 0}, 0, 128, true, &out);
+  tracker.access({0, 64, kCopy, kTransferWrite, true}, {nullptr, "upload mip 0", tracker.begin_command(), 0, 0}, &out);
+  tracker.barrier(expand_dependency(kCopy, kTransferWrite, kFragment, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT), 0, 0, UINTPTR_MAX);
+  MemoryAccess sample{0, 128, kFragment, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, false, false, /*coarse=*/true};
+  tracker.access(sample, {nullptr, "draw", tracker.begin_command(), 0, 0}, &out);
+  EXPECT_TRUE(out.empty()) << "the view's other mip levels may be unread";
+  sample.begin = 64;  // a view of the never-written level only
+  tracker.access(sample, {nullptr, "draw", tracker.begin_command(), 0, 0}, &out);
+  ASSERT_EQ(1u, out.size());
+  EXPECT_EQ(HazardKind::ReadOfUndefined, out[0].kind);
+}
+
 TEST(HazardTracker, BarriersOnAnotherQueueDoNotOrderAndSemaphoresDo) {
   Tracker t;
   t.run(0, 64, kCompute, kStorageWrite, true, /*queue=*/0);
