@@ -105,11 +105,16 @@ class Collector {
   void view(const mem::ImageView* view, Stages stage, Accesses access, bool write, bool attachment, bool atomic = false,
             bool coarse = false) {
     if (!view || !view->image) return;
+    const size_t first = out_->size();
     VkImageSubresourceRange range = view->range;
     if (view->slices_of_3d) range.baseArrayLayer = 0, range.layerCount = 1;  // the whole 3D mip level
     // Attachments use every aspect of their format; descriptors the view's aspects.
     if (attachment && !(access & VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT)) range.aspectMask = mem::attachment_aspects(*view);
     subresources(view->image, range, stage, access, write, attachment, atomic, coarse);
+    if (coarse && !write) {
+      ++groups_;
+      for (size_t i = first; i < out_->size(); ++i) (*out_)[i].group = groups_;
+    }
   }
 
  private:
@@ -124,6 +129,7 @@ class Collector {
     out_->push_back(a);
   }
   std::vector<TrackedAccess>* out_;
+  uint32_t groups_ = 0;
 };
 
 constexpr Stages kCopy = VK_PIPELINE_STAGE_2_COPY_BIT;
@@ -382,10 +388,15 @@ void collect_accesses(const Command* cmd, const CommandContext& context, std::ve
     }
     case CommandType::ResolveView: {
       const auto& c = as<ResolveViewCmd>(cmd);
-      out.attachment_layers(c.src, c.layers, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT,
-                            false);
-      out.attachment_layers(c.dst, c.layers, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                            true);
+      // Depth/stencil resolves have been described in both stages (and access types): either one
+      // orders them.
+      const bool color = c.aspect == VK_IMAGE_ASPECT_COLOR_BIT;
+      const Stages stage = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT |
+                           (color ? 0 : VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT);
+      const Accesses read = VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | (color ? 0 : VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
+      const Accesses write = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | (color ? 0 : VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+      out.attachment_layers(c.src, c.layers, stage, read, false);
+      out.attachment_layers(c.dst, c.layers, stage, write, true);
       break;
     }
     case CommandType::CopyQueryResults: {

@@ -18,6 +18,9 @@ struct TrackedAccess {
   bool image = false;
   uint64_t resource_offset = 0;    // of memory.begin within the resource's memory
   bool attachment = false;         // an attachment of the current render pass instance
+  // Nonzero: the accesses of one coarse read of several subresources (a sampled view's mip
+  // levels): its contents are undefined only when every one of them is.
+  uint32_t group = 0;
 };
 
 // What commands that draw into "the current render pass instance" need from the executor.

@@ -5,6 +5,7 @@
 #include <random>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 
 #include "common/env.h"
@@ -186,7 +187,17 @@ void StrictMode::before_command(const Command* cmd, uint32_t queue, uint64_t syn
     tracker_.access(a.memory, t, &hazards);
     hazard_accesses.resize(hazards.size(), a);
   }
-  for (size_t i = 0; i < hazards.size(); ++i) report(hazards[i], hazard_accesses[i], tag);
+  // A grouped read (a view's subresources) is of undefined contents only if all of it is.
+  std::map<uint32_t, size_t> group_size, group_undefined;
+  for (const TrackedAccess& a : accesses)
+    if (a.group) ++group_size[a.group];
+  for (size_t i = 0; i < hazards.size(); ++i)
+    if (hazards[i].kind == HazardKind::ReadOfUndefined && hazard_accesses[i].group) ++group_undefined[hazard_accesses[i].group];
+  for (size_t i = 0; i < hazards.size(); ++i) {
+    const uint32_t group = hazard_accesses[i].group;
+    if (hazards[i].kind == HazardKind::ReadOfUndefined && group && group_undefined[group] < group_size[group]) continue;
+    report(hazards[i], hazard_accesses[i], tag);
+  }
   track_layouts(cmd, tag, context);
 }
 
