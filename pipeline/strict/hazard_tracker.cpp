@@ -59,7 +59,7 @@ void HazardTracker::for_range(uintptr_t begin, uintptr_t end, bool fill, Fn&& fn
 }
 
 void HazardTracker::add_hazard(std::vector<Hazard>* out, HazardKind kind, const AccessTag& prior, Stages stage,
-                               Accesses access, uintptr_t begin, uintptr_t end) {
+                               Accesses access, uintptr_t begin, uintptr_t end, bool prior_coarse) {
   for (Hazard& h : *out) {
     if (h.kind == kind && h.prior.seq == prior.seq && h.end == begin) {  // the next piece of the same conflict
       h.end = end;
@@ -67,7 +67,7 @@ void HazardTracker::add_hazard(std::vector<Hazard>* out, HazardKind kind, const 
     }
     if (h.kind == kind && h.prior.seq == prior.seq) return;
   }
-  out->push_back({kind, prior, stage, access, begin, end});
+  out->push_back({kind, prior, stage, access, begin, end, prior_coarse});
 }
 
 void HazardTracker::access(const MemoryAccess& a, const AccessTag& tag, std::vector<Hazard>* out) {
@@ -84,22 +84,23 @@ void HazardTracker::access(const MemoryAccess& a, const AccessTag& tag, std::vec
       if (undefined && !a.coarse) add_hazard(out, HazardKind::ReadOfUndefined, w.tag, w.stage, w.access, begin, s.end);
       if (undefined && !undefined_by) undefined_by = w;
       if (write_pending && !(w.tag.queue == tag.queue && (w.chain & a.stage) && (w.visible & a.access)))
-        add_hazard(out, HazardKind::ReadAfterWrite, w.tag, w.stage, w.access, begin, s.end);
+        add_hazard(out, HazardKind::ReadAfterWrite, w.tag, w.stage, w.access, begin, s.end, w.coarse);
       for (Read& r : s.reads) {
         if (r.stage == a.stage && r.tag.queue == tag.queue) {
           r.tag = tag;
           r.access = a.access;
           r.chain = 0;
           r.atomic = a.atomic;
+          r.coarse = a.coarse;
           return;
         }
       }
-      s.reads.push_back({tag, a.stage, a.access, 0, a.atomic});
+      s.reads.push_back({tag, a.stage, a.access, 0, a.atomic, a.coarse});
       return;
     }
     for (const Read& r : s.reads)
       if (!settled(r.tag, tag) && !(r.atomic && a.atomic) && !(r.tag.queue == tag.queue && (r.chain & a.stage)))
-        add_hazard(out, HazardKind::WriteAfterRead, r.tag, r.stage, r.access, begin, s.end);
+        add_hazard(out, HazardKind::WriteAfterRead, r.tag, r.stage, r.access, begin, s.end, r.coarse);
     if (write_pending && !(w.coarse && a.coarse) && !(w.tag.queue == tag.queue && (w.chain & a.stage) && w.available))
       add_hazard(out, HazardKind::WriteAfterWrite, w.tag, w.stage, w.access, begin, s.end);
     w = Write{true, tag, a.stage, a.access, 0, false, 0, a.atomic, a.coarse};

@@ -57,6 +57,7 @@ struct Hazard {
   Stages prior_stage;
   Accesses prior_access;
   uintptr_t begin, end;  // the part of the access that conflicts
+  bool prior_coarse = false;  // the earlier access was coarse (MemoryAccess::coarse)
 };
 
 class HazardTracker {
@@ -98,7 +99,7 @@ class HazardTracker {
     Stages stage = 0;
     Accesses access = 0;
     Stages chain = 0;       // stages ordered after the read
-    bool atomic = false;
+    bool atomic = false, coarse = false;
   };
   struct Segment {
     uintptr_t end = 0;
@@ -113,7 +114,7 @@ class HazardTracker {
   void for_range(uintptr_t begin, uintptr_t end, bool fill, Fn&& fn);
   void split_at(uintptr_t at);
   static void add_hazard(std::vector<Hazard>* out, HazardKind kind, const AccessTag& prior, Stages stage,
-                         Accesses access, uintptr_t begin, uintptr_t end);
+                         Accesses access, uintptr_t begin, uintptr_t end, bool prior_coarse = false);
 
   std::map<uintptr_t, Segment> segments_;  // keyed by begin, disjoint
   uint64_t seq_ = 0;

@@ -66,8 +66,14 @@ void StrictMode::new_memory(uint8_t* data, uint64_t size, bool poison) {
 }
 
 void StrictMode::deliver(VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* id, const std::string& text) {
-  if (reporter_) reporter_->report(severity, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, id, text);
-  else log(severity == VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? LogLevel::Error : LogLevel::Warn, "%s: %s", id, text.c_str());
+  if (reporter_) {
+    reporter_->report(severity, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, id, text);
+    return;
+  }
+  const LogLevel level = severity == VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT     ? LogLevel::Error
+                         : severity == VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT ? LogLevel::Warn
+                                                                                       : LogLevel::Info;
+  log(level, "%s: %s", id, text.c_str());
 }
 
 void StrictMode::report_event_deadlock(const Command* wait, uint32_t queue) {
@@ -232,13 +238,23 @@ void StrictMode::report(const Hazard& h, const TrackedAccess& a, const AccessTag
               (transition ? ": the barrier doing the transition needs " + prior + " in its source scope."
                           : ": a barrier from " + prior + " to " + stage_access(a.memory.stage, a.memory.access) + ".");
   }
-  const char* id = h.kind == HazardKind::ReadAfterWrite   ? "KILN-strict-read-after-write"
-                   : h.kind == HazardKind::WriteAfterRead ? "KILN-strict-write-after-read"
-                   : h.kind == HazardKind::WriteAfterWrite ? "KILN-strict-write-after-write"
-                                                          : "KILN-strict-read-of-undefined";
+  // Both accesses are shaders' whole bindings: Kiln knows which bindings a shader uses, not which
+  // bytes, so it cannot tell whether they meet (dispatches often work on disjoint parts of one
+  // buffer). Reported as "possible", at INFO severity.
+  const bool possible = h.prior_coarse && a.memory.coarse && h.kind != HazardKind::ReadOfUndefined;
+  if (possible)
+    text += " Possible only: both commands' shaders may touch any part of the binding, and Kiln cannot tell whether "
+            "they touch the same bytes.";
+  const char* id = h.kind == HazardKind::ReadOfUndefined ? "KILN-strict-read-of-undefined"
+                   : possible ? (h.kind == HazardKind::ReadAfterWrite ? "KILN-strict-possible-read-after-write"
+                                                                      : "KILN-strict-possible-write-after-read")
+                   : h.kind == HazardKind::ReadAfterWrite  ? "KILN-strict-read-after-write"
+                   : h.kind == HazardKind::WriteAfterRead  ? "KILN-strict-write-after-read"
+                                                           : "KILN-strict-write-after-write";
   // Reading undefined contents is allowed (the values are just undefined); the hazards are races.
-  const auto severity = h.kind == HazardKind::ReadOfUndefined ? VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT
-                                                              : VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  const auto severity = possible ? VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT
+                        : h.kind == HazardKind::ReadOfUndefined ? VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT
+                                                                : VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
   deliver(severity, id, text);
 }
 
