@@ -1,7 +1,10 @@
 #include "tools/kiln-bench/compute_helpers.h"
 
+#include <bit>
 #include <chrono>
 #include <stdexcept>
+
+#include "tools/kiln-bench/scenario_helpers.h"
 
 namespace kiln::bench {
 
@@ -218,6 +221,30 @@ tools::Buffer make_storage_buffer(VulkanContext& context, VkDeviceSize size) {
   return tools::Buffer(context, size,
                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                        tools::Buffer::Access::HostMapped);
+}
+
+SaxpyArrays::SaxpyArrays(tools::VulkanContext& context, size_t elements, uint32_t seed_x, uint32_t seed_y)
+    : x(make_storage_buffer(context, elements * sizeof(float))),
+      y(make_storage_buffer(context, elements * sizeof(float))),
+      elements_(elements),
+      seed_x_(seed_x),
+      seed_y_(seed_y) {
+  float* xs = static_cast<float*>(x.mapped());
+  for (size_t i = 0; i < elements_; ++i) xs[i] = x_value(i);
+  reset_y();
+}
+
+float SaxpyArrays::x_value(size_t i) const { return float((pattern_word(i, seed_x_) & 0xffff) + 1); }
+float SaxpyArrays::initial_y_value(size_t i) const { return float(pattern_word(i, seed_y_) & 0xffff); }
+
+void SaxpyArrays::reset_y() {
+  float* ys = static_cast<float*>(y.mapped());
+  for (size_t i = 0; i < elements_; ++i) ys[i] = initial_y_value(i);
+}
+
+std::optional<std::string> SaxpyArrays::mismatch(float a) const {
+  return find_mismatch(static_cast<const uint32_t*>(y.mapped()), elements_,
+                       [&](size_t i) { return std::bit_cast<uint32_t>(a * x_value(i) + initial_y_value(i)); });
 }
 
 }  // namespace kiln::bench

@@ -166,4 +166,23 @@ class ComputeKernel {
 // A host-mapped buffer usable as a storage buffer (and as a transfer destination, for fills).
 tools::Buffer make_storage_buffer(tools::VulkanContext& context, VkDeviceSize size);
 
+// The arrays of y = a * x + y (the saxpy scenarios): `elements` floats each, integers below 2^16
+// (x never 0), so every result is exact and a repetition that did nothing leaves y unchanged.
+class SaxpyArrays {
+ public:
+  SaxpyArrays(tools::VulkanContext& context, size_t elements, uint32_t seed_x, uint32_t seed_y);
+  void reset_y();
+  // The first element of y that is not a * x + (initial y), or nullopt.
+  std::optional<std::string> mismatch(float a) const;
+
+  tools::Buffer x;
+  tools::Buffer y;
+
+ private:
+  float x_value(size_t i) const;
+  float initial_y_value(size_t i) const;
+  size_t elements_;
+  uint32_t seed_x_, seed_y_;
+};
+
 }  // namespace kiln::bench

@@ -5,7 +5,6 @@
 //
 // Inputs are integers below 2^16 and a = 3, so every result is exact in float whatever the order
 // of operations (fused or not), and the check is bit-exact on every element.
-#include <bit>
 #include <cstdint>
 
 #include "tools/kiln-bench/compute_helpers.h"
@@ -20,12 +19,6 @@ constexpr VkDeviceSize kArrayBytes = 128 * kMebibyte;
 constexpr uint32_t kElements = kArrayBytes / sizeof(float);
 constexpr uint32_t kLocalSize = 256;
 constexpr float kA = 3.0f;
-constexpr uint32_t kSeedX = 0x5a1;
-constexpr uint32_t kSeedY = 0x5a2;
-
-// Never 0, so y changes in every element.
-float x_value(size_t i) { return float((pattern_word(i, kSeedX) & 0xffff) + 1); }
-float initial_y_value(size_t i) { return float(pattern_word(i, kSeedY) & 0xffff); }
 
 class ComputeSaxpy256MiB final : public CommandScenario {
  public:
@@ -38,13 +31,8 @@ class ComputeSaxpy256MiB final : public CommandScenario {
   }
 
   explicit ComputeSaxpy256MiB(tools::VulkanContext& context)
-      : x_(make_storage_buffer(context, kArrayBytes)),
-        y_(make_storage_buffer(context, kArrayBytes)),
-        kernel_(context, spirv_code(saxpy_comp_spirv), {&x_, &y_}, sizeof(float)) {
-    float* x = static_cast<float*>(x_.mapped());
-    for (size_t i = 0; i < kElements; ++i) x[i] = x_value(i);
-    reset_y();
-  }
+      : arrays_(context, kElements, 0x5a1, 0x5a2),
+        kernel_(context, spirv_code(saxpy_comp_spirv), {&arrays_.x, &arrays_.y}, sizeof(float)) {}
 
   void record_repetition(VkCommandBuffer cmd) override {
     kernel_.record_dispatch(cmd, workgroups(), &kA);
@@ -54,24 +42,14 @@ class ComputeSaxpy256MiB final : public CommandScenario {
 
   // y is input and output, so "poisoning" restores the initial y: a repetition that did nothing
   // leaves it unchanged, which the check rejects (a * x is never 0).
-  void poison_output(tools::VulkanContext&) override { reset_y(); }
+  void poison_output(tools::VulkanContext&) override { arrays_.reset_y(); }
 
-  std::optional<std::string> verify_output(tools::VulkanContext&) override {
-    return find_mismatch(static_cast<const uint32_t*>(y_.mapped()), kElements, [](size_t i) {
-      return std::bit_cast<uint32_t>(kA * x_value(i) + initial_y_value(i));
-    });
-  }
+  std::optional<std::string> verify_output(tools::VulkanContext&) override { return arrays_.mismatch(kA); }
 
  private:
   static GroupCount workgroups() { return workgroup_rows(kElements / kLocalSize); }
 
-  void reset_y() {
-    float* y = static_cast<float*>(y_.mapped());
-    for (size_t i = 0; i < kElements; ++i) y[i] = initial_y_value(i);
-  }
-
-  tools::Buffer x_;
-  tools::Buffer y_;
+  SaxpyArrays arrays_;
   ComputeKernel kernel_;
 };
 

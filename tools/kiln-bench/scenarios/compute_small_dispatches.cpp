@@ -5,7 +5,6 @@
 // runs them one after another.
 //
 // Inputs are integers below 2^16 and a = 3: every result is exact, and the check is bit-exact.
-#include <bit>
 #include <cstdint>
 
 #include "tools/kiln-bench/compute_helpers.h"
@@ -21,11 +20,6 @@ constexpr uint32_t kSlice = 64;  // elements (and invocations) per dispatch
 constexpr uint32_t kElements = kDispatches * kSlice;
 constexpr VkDeviceSize kArrayBytes = kElements * sizeof(float);
 constexpr float kA = 3.0f;
-constexpr uint32_t kSeedX = 0x5b1;
-constexpr uint32_t kSeedY = 0x5b2;
-
-float x_value(size_t i) { return float((pattern_word(i, kSeedX) & 0xffff) + 1); }
-float initial_y_value(size_t i) { return float(pattern_word(i, kSeedY) & 0xffff); }
 
 struct SliceParameters {
   float a;
@@ -43,13 +37,8 @@ class ComputeSmallDispatches final : public CommandScenario {
   }
 
   explicit ComputeSmallDispatches(tools::VulkanContext& context)
-      : x_(make_storage_buffer(context, kArrayBytes)),
-        y_(make_storage_buffer(context, kArrayBytes)),
-        kernel_(context, spirv_code(slice_saxpy_comp_spirv), {&x_, &y_}, sizeof(SliceParameters)) {
-    float* x = static_cast<float*>(x_.mapped());
-    for (size_t i = 0; i < kElements; ++i) x[i] = x_value(i);
-    reset_y();
-  }
+      : arrays_(context, kElements, 0x5b1, 0x5b2),
+        kernel_(context, spirv_code(slice_saxpy_comp_spirv), {&arrays_.x, &arrays_.y}, sizeof(SliceParameters)) {}
 
   void record_repetition(VkCommandBuffer cmd) override {
     for (uint32_t d = 0; d < kDispatches; ++d) {
@@ -61,22 +50,12 @@ class ComputeSmallDispatches final : public CommandScenario {
   double work_per_repetition() const override { return kDispatches / 1000.0; }
 
   // y is input and output: "poisoning" restores the initial y, which the check rejects.
-  void poison_output(tools::VulkanContext&) override { reset_y(); }
+  void poison_output(tools::VulkanContext&) override { arrays_.reset_y(); }
 
-  std::optional<std::string> verify_output(tools::VulkanContext&) override {
-    return find_mismatch(static_cast<const uint32_t*>(y_.mapped()), kElements, [](size_t i) {
-      return std::bit_cast<uint32_t>(kA * x_value(i) + initial_y_value(i));
-    });
-  }
+  std::optional<std::string> verify_output(tools::VulkanContext&) override { return arrays_.mismatch(kA); }
 
  private:
-  void reset_y() {
-    float* y = static_cast<float*>(y_.mapped());
-    for (size_t i = 0; i < kElements; ++i) y[i] = initial_y_value(i);
-  }
-
-  tools::Buffer x_;
-  tools::Buffer y_;
+  SaxpyArrays arrays_;
   ComputeKernel kernel_;
 };
 
