@@ -1,5 +1,5 @@
 #pragma once
-// Strict mode's memory hazard detection (docs/design/strict-mode.md). Memory is tracked by address
+// Strict mode's memory hazard detection (docs/strict-mode.md, docs/design/execution-and-sync.md). Memory is tracked by address
 // range, so buffers, image subresources and aliases of the same memory are one thing. Per range
 // the tracker keeps the last write and the reads since, each with the dependency chain that has
 // grown after it (the destination stages of every barrier that orders it, and for a write whether

@@ -2,10 +2,11 @@
 // KILN_STRICT=1 (docs/strict-mode.md): every command a queue runs is checked, before it runs,
 // against the device's hazard tracker — its memory accesses (command_accesses.h) against what
 // earlier commands did and the dependencies recorded since — and each hazard is reported once to
-// the application's debug-utils messengers and the log. Barriers feed the tracker; a layout
-// transition from UNDEFINED fills the subresource with a poison pattern, as does every new
-// allocation, so that code reading undefined contents sees a recognisable value instead of
-// yesterday's data.
+// the application's debug-utils messengers and the log. Barriers feed the tracker and the image
+// layout tracker (layout_tracker.h); a layout transition from UNDEFINED fills the subresource with a
+// poison pattern, as does every new allocation, so that code reading undefined contents sees a
+// recognisable value instead of yesterday's data. The executor asks it for the shuffled order in
+// which unordered dispatches run (shuffled_order).
 #include <cstdint>
 #include <mutex>
 #include <set>
