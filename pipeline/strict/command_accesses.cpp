@@ -23,9 +23,8 @@ class Collector {
   explicit Collector(std::vector<TrackedAccess>* out) : out_(out) {}
 
   void buffer(const mem::Buffer* buffer, VkDeviceSize offset, VkDeviceSize size, Stages stage, Accesses access, bool write) {
-    if (!buffer || !buffer->data || offset >= buffer->size) return;
-    if (size == VK_WHOLE_SIZE || size > buffer->size - offset) size = buffer->size - offset;
-    add(buffer->data, buffer, false, offset, size, stage, access, write);
+    uintptr_t begin, end;
+    if (buffer_bytes(buffer, offset, size, &begin, &end)) add(buffer->data, buffer, false, offset, end - begin, stage, access, write);
   }
   // Memory known only by address (vertex buffer records): attributed to no resource.
   void bytes(const uint8_t* data, uint64_t size, Stages stage, Accesses access, bool write, bool atomic = false,
@@ -263,6 +262,14 @@ void attachment_write(const mem::ImageView* view, VkImageAspectFlags aspects, co
 }
 
 }  // namespace
+
+bool buffer_bytes(const mem::Buffer* buffer, VkDeviceSize offset, VkDeviceSize size, uintptr_t* begin, uintptr_t* end) {
+  if (!buffer || !buffer->data || offset >= buffer->size) return false;
+  if (size == VK_WHOLE_SIZE || size > buffer->size - offset) size = buffer->size - offset;
+  *begin = uintptr_t(buffer->data) + offset;
+  *end = *begin + size;
+  return true;
+}
 
 void subresource_ranges(const mem::Image& image, const VkImageSubresourceRange& range,
                         std::vector<std::pair<uintptr_t, uintptr_t>>* out) {

@@ -39,6 +39,10 @@ struct LayoutUse {
 };
 void collect_layout_uses(const Command* cmd, std::vector<LayoutUse>* out);
 
+// The bytes [offset, offset + size) of `buffer` (size VK_WHOLE_SIZE or past the end: to its end)
+// as [*begin, *end); false when the buffer has no memory or offset is past its end.
+bool buffer_bytes(const mem::Buffer* buffer, VkDeviceSize offset, VkDeviceSize size, uintptr_t* begin, uintptr_t* end);
+
 // The memory of each subresource of `range` (REMAINING_* allowed), one [begin, end) per
 // (aspect, mip level, array layer).
 void subresource_ranges(const mem::Image& image, const VkImageSubresourceRange& range,

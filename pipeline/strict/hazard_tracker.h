@@ -80,8 +80,6 @@ class HazardTracker {
   // [begin, end) is new memory (an allocation): nothing before counts.
   void forget(uintptr_t begin, uintptr_t end);
 
-  size_t segment_count() const { return segments_.size(); }
-
  private:
   struct Write {
     bool valid = false;

@@ -138,10 +138,8 @@ void StrictMode::apply(const DependencyInfo& deps, const AccessTag& tag, std::ve
   for (uint32_t i = 0; i < deps.memory_count; ++i) tracker_.barrier(expand(deps.memory[i]), tag.queue, 0, UINTPTR_MAX);
   for (uint32_t i = 0; i < deps.buffer_count; ++i) {
     const BufferDependency& b = deps.buffers[i];
-    if (!b.buffer || !b.buffer->data || b.offset >= b.buffer->size) continue;
-    const uint64_t size = b.size == VK_WHOLE_SIZE || b.size > b.buffer->size - b.offset ? b.buffer->size - b.offset : b.size;
-    const uintptr_t begin = uintptr_t(b.buffer->data) + b.offset;
-    tracker_.barrier(expand(b.masks), tag.queue, begin, begin + size);
+    uintptr_t begin, end;
+    if (buffer_bytes(b.buffer, b.offset, b.size, &begin, &end)) tracker_.barrier(expand(b.masks), tag.queue, begin, end);
   }
   for (uint32_t i = 0; i < deps.image_count; ++i) {
     const ImageDependency& d = deps.images[i];

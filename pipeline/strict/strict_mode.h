@@ -46,12 +46,9 @@ class StrictMode {
   // The image is destroyed: its layouts are forgotten.
   void image_destroyed(const mem::Image* image);
 
-  size_t reports() const { return reported_.size(); }
-
   // The order to run `count` unordered commands in: a permutation drawn from KILN_STRICT_SEED
   // (default 1) and how many orders were drawn before, so a run is reproducible.
   std::vector<size_t> shuffled_order(size_t count);
-  uint64_t seed() const { return seed_; }
 
  private:
   void apply(const DependencyInfo& deps, const AccessTag& tag, std::vector<Hazard>* hazards,
