@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace kiln {
 namespace {
@@ -41,7 +42,14 @@ void log(LogLevel level, const char* fmt, ...) {
   va_start(args, fmt);
   vsnprintf(line, sizeof line, fmt, args);
   va_end(args);
-  fprintf(stderr, "kiln %s: %s\n", level_name(level), line);
+  // One event, one line: a multi-line message (e.g. spirv-val's, which quotes the instruction
+  // on a line of its own) is joined with " | ".
+  std::string joined;
+  for (const char* c = line; *c; ++c) {
+    if (*c != '\n') joined += *c;
+    else if (c[1] != '\0') joined += " | ";
+  }
+  fprintf(stderr, "kiln %s: %s\n", level_name(level), joined.c_str());
 }
 
 }  // namespace kiln

@@ -61,7 +61,15 @@ void apply_decoration(Decorations& d, spv::Decoration decoration, std::span<cons
   }
 }
 
-uint32_t align_up(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
+uint32_t align_up(uint32_t v, uint32_t a) {
+  if (!a) return v;
+  const uint64_t up = (uint64_t{v} + a - 1) / a * a;
+  return up > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(up);
+}
+
+// Sizes of huge types saturate at UINT32_MAX instead of wrapping to a small number (an array of
+// 2^32-1 vec4s would otherwise "fit"), so the limits that callers check refuse them.
+uint32_t saturated(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(v); }
 
 // Natural alignment of a type in Kiln's own layout (Function/Private/Workgroup storage).
 uint32_t natural_alignment(const Module& m, Id id) {
@@ -507,7 +515,7 @@ uint32_t member_offset(const Module& m, Id struct_type, uint32_t index) {
   for (uint32_t i = 0; i <= index && i < t.members.size(); ++i) {
     offset = align_up(offset, natural_alignment(m, t.members[i]));
     if (i == index) return offset;
-    offset += type_size(m, t.members[i]);
+    offset = saturated(uint64_t{offset} + type_size(m, t.members[i]));
   }
   return offset;
 }
@@ -518,15 +526,16 @@ uint32_t type_size(const Module& m, Id id) {
     case TypeKind::Bool: return 4;
     case TypeKind::Int:
     case TypeKind::Float: return t.width / 8;
-    case TypeKind::Vector: return t.count * type_size(m, t.element);
-    case TypeKind::Matrix: return t.count * type_size(m, t.element);  // natural (tight columns)
-    case TypeKind::Array: return t.count * array_stride(m, id);
+    case TypeKind::Vector: return saturated(uint64_t{t.count} * type_size(m, t.element));
+    case TypeKind::Matrix: return saturated(uint64_t{t.count} * type_size(m, t.element));  // natural (tight columns)
+    case TypeKind::Array: return saturated(uint64_t{t.count} * array_stride(m, id));
     case TypeKind::RuntimeArray: return 0;
     case TypeKind::Struct: {
       // The furthest member end: explicit Offsets need not increase (transform feedback blocks
       // may place members in any order).
       uint32_t end = 0;
-      for (uint32_t i = 0; i < t.members.size(); ++i) end = std::max(end, member_offset(m, id, i) + type_size(m, t.members[i]));
+      for (uint32_t i = 0; i < t.members.size(); ++i)
+        end = std::max(end, saturated(uint64_t{member_offset(m, id, i)} + type_size(m, t.members[i])));
       return align_up(end, natural_alignment(m, id));
     }
     // A physical pointer is a 64-bit address; a logical one kept in Function/Private memory (variable

@@ -27,6 +27,26 @@ bool is_buffer_class(spv::StorageClass c) {
          c == spv::StorageClass::PushConstant || c == spv::StorageClass::PhysicalStorageBuffer;
 }
 
+// Scalar leaves of `type`, saturating: a variable is only split into per-leaf registers when this
+// is small, so a huge array is never expanded leaf by leaf.
+uint64_t scalar_leaf_count(const spirv::Module& m, Id type) {
+  const spirv::Type& t = m.type(type);
+  switch (t.kind) {
+    case spirv::TypeKind::Vector:
+    case spirv::TypeKind::Matrix:
+    case spirv::TypeKind::Array: return std::min<uint64_t>(uint64_t{t.count} * scalar_leaf_count(m, t.element), UINT32_MAX);
+    case spirv::TypeKind::Struct: {
+      uint64_t n = 0;
+      for (Id member : t.members) n = std::min<uint64_t>(n + scalar_leaf_count(m, member), UINT32_MAX);
+      return n;
+    }
+    default: return 1;
+  }
+}
+
+// Function/Private variables with more leaves than this live in memory even when only constant
+// indices reach them (one register slot per leaf would make a huge LLVM function).
+constexpr uint64_t kMaxRegisterLeaves = 1024;
 }  // namespace
 
 // A pointer that travelled as a value (OpSelect, OpPhi, a Function variable, a load of a
@@ -242,7 +262,9 @@ bool Translator::setup_variables() {
   // registers when only constant indices reach them. Outputs start at zero, so an output the
   // shader never writes still has a defined value.
   auto private_variable = [&](Id id, const spirv::Variable& var, Id pointee) -> bool {
-    if (!needs_memory.count(id)) {
+    const bool function_or_private =
+        var.storage_class == spv::StorageClass::Function || var.storage_class == spv::StorageClass::Private;
+    if (!needs_memory.count(id) && (!function_or_private || scalar_leaf_count(m, pointee) <= kMaxRegisterLeaves)) {
       // Register variable: one slot per leaf, written with lane masks.
       std::vector<Id> scalars;
       scalar_types(pointee, &scalars);
@@ -252,6 +274,7 @@ bool Translator::setup_variables() {
       for (size_t i = 0; i < scalars.size(); ++i) {
         llvm::Type* t = lane_type(leaf_type(scalars[i]));
         auto* slot = alloca_builder_.CreateAlloca(t);
+        private_bytes_ += std::max<uint64_t>(1, t->getPrimitiveSizeInBits() / 8);
         b.CreateStore(i < initial.leaves.size() ? initial.leaves[i] : undefined_leaf(scalars[i]), slot);
         slots.push_back(slot);
       }
@@ -264,6 +287,8 @@ bool Translator::setup_variables() {
     }
     // W private copies, interleaved element by element (Pointer::lanes_interleaved).
     const uint32_t size = std::max(1u, spirv::type_size(m, pointee));
+    private_bytes_ += uint64_t{size} * width();
+    if (private_bytes_ > abi::kMaxPrivateBytesOnThreadStack) return private_memory_too_large();
     auto* storage = alloca_builder_.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), uint64_t{size} * width()));
     storage->setAlignment(llvm::Align(64));
     llvm::Value* base = splat(b.CreatePtrToInt(storage, i64));

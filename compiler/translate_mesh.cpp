@@ -44,7 +44,7 @@ uint32_t Translator::shared_variable(Id id, Id pointee) {
   const uint32_t size = spirv::type_size(m, pointee);
   shared_bytes_ = (shared_bytes_ + 15) / 16 * 16;
   const uint32_t offset = shared_bytes_;
-  shared_bytes_ += size;
+  shared_bytes_ = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{shared_bytes_} + size, UINT32_MAX));  // saturates: refused later
   shared_offsets_[id] = offset;
   pointers_[id] = region_pointer(invocation_field(*this, offsetof(abi::ComputeInvocation, shared_memory), b.getPtrTy()),
                                  offset, size, pointee);

@@ -584,6 +584,11 @@ std::unique_ptr<llvm::Module> Translator::run(std::string* error) {
   // The allocas must stay at the top of the entry block: insert them before its first instruction.
   alloca_builder_.SetInsertPoint(entry_bb, entry_bb->getFirstInsertionPt());
   if (!setup_variables()) return failed();
+  if (entry.model == spv::ExecutionModel::GLCompute && shared_bytes_ > abi::kMaxComputeSharedMemoryBytes) {
+    error_ = "Workgroup variables of " + std::to_string(shared_bytes_) + " bytes exceed maxComputeSharedMemorySize (" +
+             std::to_string(abi::kMaxComputeSharedMemoryBytes) + ")";
+    return failed();
+  }
   if (graphics() && !graphics_prologue()) return failed();
   for (const spirv::Instruction& inst : m.deferred_spec_constants()) {
     value_types_[inst.result] = inst.result_type;
@@ -600,6 +605,11 @@ std::unique_ptr<llvm::Module> Translator::run(std::string* error) {
     return failed();
   }
   if (!translate_function(*f)) return failed();
+  // Kernels with barriers (and tessellation control kernels) run on fibers with small stacks.
+  const bool on_fiber = info_.uses_barrier || entry.model == spv::ExecutionModel::TessellationControl;
+  if (on_fiber && private_bytes_ > abi::kMaxPrivateBytesOnFiberStack &&
+      !private_memory_too_large(abi::kMaxPrivateBytesOnFiberStack))
+    return failed();
   if (graphics()) {
     if (!graphics_epilogue()) return failed();
   } else {
@@ -609,6 +619,13 @@ std::unique_ptr<llvm::Module> Translator::run(std::string* error) {
   llvm_module->setTargetTriple(Jit::instance().target_triple());
   llvm_module->setDataLayout(Jit::instance().data_layout());
   return std::move(llvm_module);
+}
+
+bool Translator::private_memory_too_large(uint64_t limit) {
+  error_ = "Function/Private variables need " + std::to_string(private_bytes_) + " bytes of stack per subgroup of " +
+           std::to_string(width()) + " invocations, more than Kiln's limit of " + std::to_string(limit) +
+           (limit == abi::kMaxPrivateBytesOnThreadStack ? "" : " for kernels with barriers");
+  return false;
 }
 
 std::unique_ptr<llvm::Module> translate_compute(const spirv::Module& module, const spirv::EntryPoint& entry,

@@ -123,6 +123,8 @@ class Translator {
 
   // --- shared helpers (translator.cpp) ---
   bool fail(const spirv::Instruction& inst, const std::string& what);
+  // Sets the error for Function/Private variables beyond the stack budget (abi::kMaxPrivateBytes*).
+  bool private_memory_too_large(uint64_t limit = abi::kMaxPrivateBytesOnThreadStack);
   llvm::Type* leaf_type(Id scalar_type);             // LLVM scalar type of a SPIR-V scalar type
   llvm::VectorType* lane_type(llvm::Type* scalar);   // <W x scalar>
   llvm::Value* splat(llvm::Value* scalar);
@@ -283,6 +285,7 @@ class Translator {
   ComputeKernelInfo info_;
   std::string error_;
   uint32_t shared_bytes_ = 0;
+  uint64_t private_bytes_ = 0;  // stack bytes of Function/Private variables (all lanes; checked against abi limits)
   std::unordered_map<Id, uint32_t> shared_offsets_;  // shared-memory variables → offset in shared memory
   MeshInfo mesh_;                                    // task and mesh kernels: the payload's place
   std::unordered_map<Id, Pointer> pointers_;

@@ -66,7 +66,7 @@ static VkPhysicalDeviceLimits make_limits() {
   l.maxFragmentOutputAttachments = 8;
   l.maxFragmentDualSrcAttachments = 1;  // dualSrcBlend: Location 0 Index 1 blends attachment 0
   l.maxFragmentCombinedOutputResources = 1u << 20;
-  l.maxComputeSharedMemorySize = 32768;
+  l.maxComputeSharedMemorySize = abi::kMaxComputeSharedMemoryBytes;
   l.maxComputeWorkGroupCount[0] = l.maxComputeWorkGroupCount[1] = l.maxComputeWorkGroupCount[2] = 65535;
   l.maxComputeWorkGroupInvocations = 1024;
   l.maxComputeWorkGroupSize[0] = 1024;

@@ -8,5 +8,7 @@ export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/kiln-ccache}"
 # ccache would otherwise hash the build directory into every object).
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$repo}"
 export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
-cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${KILN_BUILD_TYPE:-RelWithDebInfo}" >/dev/null
+# KILN_CMAKE_ARGS: extra configure arguments (scripts/sanitize.sh passes the sanitizer options).
+# shellcheck disable=SC2086
+cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${KILN_BUILD_TYPE:-RelWithDebInfo}" ${KILN_CMAKE_ARGS:-} >/dev/null
 ninja -C "$build" "$@"

@@ -140,6 +140,15 @@ static_assert(sizeof(ImageSamplerDescriptor) == kDescriptorRecordSize);
 
 constexpr uint32_t kMaxBoundDescriptorSets = 8;
 constexpr uint32_t kMaxPushConstantBytes = 256;
+// maxComputeSharedMemorySize: a compute kernel with more workgroup memory is refused at pipeline
+// creation (the memory is allocated per workgroup at dispatch).
+constexpr uint32_t kMaxComputeSharedMemoryBytes = 32768;
+// Function/Private variables live in the kernel's stack frame (W interleaved copies). Kernels run
+// on worker threads (8 MiB stacks by default) or, when they use barriers, on 256 KiB fibers
+// (pipeline/fiber.h): a kernel whose variables would not fit with room to spare is refused at
+// pipeline creation instead of overflowing the stack.
+constexpr uint64_t kMaxPrivateBytesOnThreadStack = 2u << 20;
+constexpr uint64_t kMaxPrivateBytesOnFiberStack = 128u << 10;
 constexpr uint32_t kMaxDynamicBuffers = 32;  // 16 uniform + 16 storage
 
 // ---------------------------------------------------------------------------------------------

@@ -495,7 +495,13 @@ struct BlendLanes {
 template <class V>
 [[gnu::always_inline]] inline V rounded(const V& product) {
   V v = product;
+#ifdef __clang__
+  // clang (the sanitizer and fuzzer builds) rejects a 64-byte "+v" operand outside AVX-512
+  // functions; a trip through memory is the same barrier.
+  asm("" : "+m"(v));
+#else
   asm("" : "+v"(v));
+#endif
   return v;
 }
 // minps/maxps: the second operand when either is NaN, like std::min(b, a) / std::max(b, a).

@@ -6,6 +6,12 @@ namespace kiln::test {
 ComputeJob::ComputeJob(TestDevice& device, const std::string& shader, std::vector<VkDescriptorType> bindings,
                        uint32_t push_constant_bytes, const VkSpecializationInfo* specialization,
                        const ComputePipelineOptions& pipeline_options)
+    : ComputeJob(device, test_shader_code(shader), std::move(bindings), push_constant_bytes, specialization,
+                 pipeline_options) {}
+
+ComputeJob::ComputeJob(TestDevice& device, const std::vector<uint32_t>& spirv, std::vector<VkDescriptorType> bindings,
+                       uint32_t push_constant_bytes, const VkSpecializationInfo* specialization,
+                       const ComputePipelineOptions& pipeline_options)
     : device_(device), types_(std::move(bindings)) {
   VkDevice d = device.handle();
   std::vector<VkDescriptorSetLayoutBinding> layout_bindings;
@@ -23,7 +29,7 @@ ComputeJob::ComputeJob(TestDevice& device, const std::string& shader, std::vecto
   layout_info.pPushConstantRanges = &push;
   EXPECT_EQ(vkCreatePipelineLayout(d, &layout_info, nullptr, &layout_), VK_SUCCESS);
 
-  VkShaderModule module = create_test_shader_module(d, shader);
+  VkShaderModule module = create_shader_module(d, spirv);
   VkComputePipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   pipeline_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, pipeline_options.stage_next,
                          pipeline_options.stage_flags, VK_SHADER_STAGE_COMPUTE_BIT, module, "main", specialization};

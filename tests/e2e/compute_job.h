@@ -28,6 +28,10 @@ class ComputeJob {
   ComputeJob(TestDevice& device, const std::string& shader, std::vector<VkDescriptorType> bindings,
              uint32_t push_constant_bytes = 0, const VkSpecializationInfo* specialization = nullptr,
              const ComputePipelineOptions& pipeline_options = {});
+  // The same from SPIR-V words (e.g. a module a test assembles).
+  ComputeJob(TestDevice& device, const std::vector<uint32_t>& spirv, std::vector<VkDescriptorType> bindings,
+             uint32_t push_constant_bytes = 0, const VkSpecializationInfo* specialization = nullptr,
+             const ComputePipelineOptions& pipeline_options = {});
   ~ComputeJob();
   ComputeJob(const ComputeJob&) = delete;
   ComputeJob& operator=(const ComputeJob&) = delete;

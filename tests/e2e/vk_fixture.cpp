@@ -699,9 +699,17 @@ std::string DifferentialTest::current_test_name() {
   return std::string(info->test_suite_name()) + "." + info->name();
 }
 
-VkShaderModule create_test_shader_module(VkDevice device, const std::string& name) {
-  const std::vector<uint32_t> words = kiln_test_shader(name);
+std::vector<uint32_t> test_shader_code(const std::string& name) {
+  std::vector<uint32_t> words = kiln_test_shader(name);
   EXPECT_FALSE(words.empty()) << "test shader " << name << " was not built";
+  return words;
+}
+
+VkShaderModule create_test_shader_module(VkDevice device, const std::string& name) {
+  return create_shader_module(device, test_shader_code(name));
+}
+
+VkShaderModule create_shader_module(VkDevice device, const std::vector<uint32_t>& words) {
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = words.size() * 4;
   info.pCode = words.data();

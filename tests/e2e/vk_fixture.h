@@ -108,6 +108,11 @@ struct DeviceFeatures {
   static void query(VkPhysicalDevice physical_device, DeviceFeatures* out);
 };
 
+// The SPIR-V of test shader `name` (e.g. "saxpy.comp"); a missing shader is a test failure (and
+// no words).
+std::vector<uint32_t> test_shader_code(const std::string& name);
+// A shader module of `words`; a failed creation is a test failure (and VK_NULL_HANDLE).
+VkShaderModule create_shader_module(VkDevice device, const std::vector<uint32_t>& words);
 // A shader module of test shader `name` (e.g. "saxpy.comp", built from tests/shaders); a missing
 // shader or a failed creation is a test failure (and VK_NULL_HANDLE).
 VkShaderModule create_test_shader_module(VkDevice device, const std::string& name);
