@@ -5,6 +5,27 @@
 
 extern "C" void kiln_fiber_switch(void** save_sp, void* load_sp);
 
+// ThreadSanitizer must be told about every stack switch (it keeps a shadow call stack and the
+// happens-before state per fiber); without it a TSan build reports nonsense or crashes.
+#if defined(__SANITIZE_THREAD__)
+#define KILN_TSAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define KILN_TSAN_FIBERS 1
+#endif
+#endif
+#ifdef KILN_TSAN_FIBERS
+extern "C" {
+void* __tsan_get_current_fiber(void);
+void* __tsan_create_fiber(unsigned flags);
+void __tsan_destroy_fiber(void* fiber);
+void __tsan_switch_to_fiber(void* fiber, unsigned flags);
+}
+#define KILN_TSAN_SWITCH_TO(fiber) __tsan_switch_to_fiber(fiber, 0)
+#else
+#define KILN_TSAN_SWITCH_TO(fiber) (void)(fiber)
+#endif
+
 namespace kiln::exec {
 namespace {
 // The group whose fiber is starting on this thread (read once by the new fiber's entry).
@@ -16,6 +37,7 @@ void FiberGroup::entry() {
   const size_t index = group->current_;
   (*group->body_)(index);
   group->fibers_[index].finished = true;
+  KILN_TSAN_SWITCH_TO(group->scheduler_tsan_fiber_);
   void* discarded;
   kiln_fiber_switch(&discarded, group->scheduler_sp_);  // never returns: the fiber is finished
   __builtin_unreachable();
@@ -23,6 +45,7 @@ void FiberGroup::entry() {
 
 void FiberGroup::yield_current(void* group_pointer) {
   auto* group = static_cast<FiberGroup*>(group_pointer);
+  KILN_TSAN_SWITCH_TO(group->scheduler_tsan_fiber_);
   kiln_fiber_switch(&group->fibers_[group->current_].stack_pointer, group->scheduler_sp_);
 }
 
@@ -32,6 +55,9 @@ void FiberGroup::run(size_t count, const std::function<void(size_t)>& body) {
   for (size_t i = 0; i < count; ++i) {
     Fiber& f = fibers_[i];
     if (!f.stack) f.stack.reset(new char[kStackBytes]);
+#ifdef KILN_TSAN_FIBERS
+    if (!f.tsan_fiber) f.tsan_fiber = __tsan_create_fiber(0);
+#endif
     f.finished = false;
     // A fresh stack laid out as kiln_fiber_switch expects to find it: x87/MXCSR control words,
     // six callee-saved registers, then the return address = entry(). The top is 16-byte aligned
@@ -50,16 +76,27 @@ void FiberGroup::run(size_t count, const std::function<void(size_t)>& body) {
     memcpy(reinterpret_cast<char*>(sp), &fpu_cw, 2);
     f.stack_pointer = sp;
   }
+#ifdef KILN_TSAN_FIBERS
+  scheduler_tsan_fiber_ = __tsan_get_current_fiber();
+#endif
   for (bool any_live = true; any_live;) {
     any_live = false;
     for (size_t i = 0; i < count; ++i) {
       if (fibers_[i].finished) continue;
       current_ = i;
       starting_group = this;
+      KILN_TSAN_SWITCH_TO(fibers_[i].tsan_fiber);
       kiln_fiber_switch(&scheduler_sp_, fibers_[i].stack_pointer);
       any_live |= !fibers_[i].finished;
     }
   }
+}
+
+FiberGroup::~FiberGroup() {
+#ifdef KILN_TSAN_FIBERS
+  for (Fiber& f : fibers_)
+    if (f.tsan_fiber) __tsan_destroy_fiber(f.tsan_fiber);
+#endif
 }
 
 }  // namespace kiln::exec

@@ -14,6 +14,7 @@ class FiberGroup {
  public:
   // `count` fibers, fiber i runs body(i). Stacks are reused across runs on the same thread.
   void run(size_t count, const std::function<void(size_t)>& body);
+  ~FiberGroup();
   // Called from inside a fiber: suspends it until the next round.
   static void yield_current(void* group);
 
@@ -22,12 +23,14 @@ class FiberGroup {
     void* stack_pointer = nullptr;  // saved while suspended
     std::unique_ptr<char[]> stack;
     bool finished = false;
+    void* tsan_fiber = nullptr;  // ThreadSanitizer's record of this fiber (TSan builds only)
   };
   [[noreturn]] static void entry();
 
   static constexpr size_t kStackBytes = 256 * 1024;
   std::vector<Fiber> fibers_;
   void* scheduler_sp_ = nullptr;
+  void* scheduler_tsan_fiber_ = nullptr;  // TSan builds: the thread that runs the rounds
   const std::function<void(size_t)>* body_ = nullptr;
   size_t current_ = 0;
 };
