@@ -217,6 +217,7 @@ void assemble_uncut_window(VkPrimitiveTopology topology, bool provoking_last, co
       p.vertex_count = 3;
       p.provoking = provoking;
       p.primitive_id = uint32_t(begin + j);
+      p.continues_strip = false;  // `out` is uninitialized memory (UBSan: a bool load of garbage)
     }
     return;
   }
