@@ -197,7 +197,7 @@ struct Kiln {
   }
 };
 
-Kiln& kiln() {
+Kiln& harness() {
   static Kiln* instance = [] {
     auto* k = new Kiln;  // lives until exit: the device outlives every input
     k->create();
@@ -278,12 +278,12 @@ ModuleFacts facts_of(const std::vector<uint32_t>& words, const VkPhysicalDeviceL
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  kiln();
+  harness();
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  Kiln& k = kiln();
+  Kiln& k = harness();
   std::vector<uint32_t> words(size / 4);
   if (!words.empty()) memcpy(words.data(), data, words.size() * 4);
   VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
