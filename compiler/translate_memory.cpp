@@ -578,6 +578,18 @@ static llvm::Value* load_builtin(Translator& t, spv::BuiltIn builtin, uint32_t c
     return b.CreateUDiv(local_index, t.splat(b.getInt32(size[0] * size[1])));
   };
   switch (builtin) {
+    case spv::BuiltIn::LocalInvocationId:
+    case spv::BuiltIn::WorkgroupId:
+    case spv::BuiltIn::NumWorkgroups:
+    case spv::BuiltIn::WorkgroupSize:
+    case spv::BuiltIn::GlobalInvocationId:
+      // A constant index past the vector's end is valid SPIR-V with an undefined result: read 0,
+      // never past size[2] or the context's three words (the fuzzer found index 0x7fffffff).
+      if (component > 2) return t.splat(b.getInt32(0));
+      break;
+    default: break;
+  }
+  switch (builtin) {
     case spv::BuiltIn::LocalInvocationId: return local_id(component);
     case spv::BuiltIn::LocalInvocationIndex: return local_index;
     case spv::BuiltIn::WorkgroupId:
