@@ -41,15 +41,16 @@ supp="$repo/tests/sanitizers"
 export CC=clang-19 CXX=clang++-19
 if [ "$mode" = asan ]; then
   build="${KILN_SANITIZE_BUILD_DIR:-$repo/build-asan}"
-  cmake_args="-DKILN_SANITIZE=address,undefined -DKILN_BUILD_FUZZERS=ON -DKILN_BUILD_TOOLS=OFF"
+  cmake_args="-DKILN_SANITIZE=address,undefined -DKILN_BUILD_FUZZERS=ON -DKILN_BUILD_TOOLS=ON"
   targets=(kiln_unit_tests kiln_e2e_tests vulkan_kiln kiln_spirv_fuzzer)
-  # Selection: every unit and e2e test. Not the wsi.* tests: they load the instrumented driver
+  # Selection: every unit and e2e test, and the fuzzer's crash regressions (fuzz.*). Not the
+  # wsi.* tests: they load the instrumented driver
   # into uninstrumented programs (vulkaninfo, vkcube), which ASan cannot do; nor the repeat runs
   # (e2e_compute_w*, e2e_mesh_w*, e2e_strict_mode_no_false_reports), which add no new code.
-  default_selection=(-R '^(unit|e2e)\.')
+  default_selection=(-R '^(unit|e2e|fuzz)\.')
 else
   build="${KILN_SANITIZE_BUILD_DIR:-$repo/build-tsan}"
-  cmake_args="-DKILN_SANITIZE=thread -DKILN_BUILD_TOOLS=OFF"
+  cmake_args="-DKILN_SANITIZE=thread -DKILN_BUILD_TOOLS=ON"
   targets=(kiln_unit_tests kiln_e2e_tests vulkan_kiln)
   engine='QueueEngine|ThreadPool|Sync|SwapchainDamageTest|SyncTest|HeadlessWsiTest|X11WsiTest|WaylandWsiTest'
   engine+='|PendingCommandBufferTest|ComputeUnorderedTest|DeviceTest|ComputeTest|BlitTest|CommandBufferTest|QueryPoolTest'
