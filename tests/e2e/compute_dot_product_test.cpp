@@ -61,7 +61,8 @@ std::optional<uint64_t> reference(const Config& c, size_t op, const uint64_t* wo
     overflowed |= __builtin_add_overflow(product < 0 ? negative : positive, product, product < 0 ? &negative : &positive);
   }
   const uint64_t mask = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
-  if (!saturating) return static_cast<uint64_t>(positive + negative) & mask;  // wraps: the low n bits
+  // Wraps: the low n bits (added unsigned: the signed sum may overflow, which would be UB).
+  if (!saturating) return static_cast<uint64_t>(static_cast<unsigned __int128>(positive) + static_cast<unsigned __int128>(negative)) & mask;
   // With products of one sign and the other summed separately inside the range, no product and
   // no partial sum in any order overflows: only then is the result defined.
   const bool is_signed = x_signed;  // SDot and SUDot saturate signed, UDot unsigned

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <type_traits>
 #include <limits>
 #include <numbers>
 #include <sstream>
@@ -74,7 +75,8 @@ T wrap_sub(T a, T b) {
 template <typename T>
 T wrap_mul(T a, T b) {
   using U = std::make_unsigned_t<T>;
-  return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
+  using Wide = std::common_type_t<U, unsigned>;  // uint16_t * uint16_t would multiply as int and overflow
+  return static_cast<T>(static_cast<U>(static_cast<Wide>(a) * static_cast<Wide>(b)));
 }
 // SPIR-V's OpSMod: the remainder with the sign of the divisor.
 template <typename T>

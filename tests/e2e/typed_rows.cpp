@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -40,6 +41,9 @@ namespace {
 // ULP of a binary float with `precision` significand bits and smallest normal exponent `min_exponent`.
 double ulp_of(double x, int precision, int min_exponent) {
   const double a = std::fabs(x);
+  // Infinities and NaNs are compared exactly (TypedExpectation::matches); ilogb of them is INT_MIN
+  // or INT_MAX, and INT_MIN - precision overflowed (UBSan).
+  if (!std::isfinite(a)) return std::numeric_limits<double>::infinity();
   if (a < std::ldexp(1.0, min_exponent)) return std::ldexp(1.0, min_exponent - precision + 1);
   return std::ldexp(1.0, std::ilogb(a) - precision + 1);
 }
