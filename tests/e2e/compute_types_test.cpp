@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
-#include <type_traits>
 #include <limits>
 #include <numbers>
 #include <sstream>
