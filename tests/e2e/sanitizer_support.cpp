@@ -16,5 +16,5 @@
 #endif
 
 #ifdef KILN_E2E_KEEP_LIBRARIES_LOADED
-extern "C" int dlclose(void*) { return 0; }
+extern "C" __attribute__((visibility("default"))) int dlclose(void*) { return 0; }
 #endif

@@ -64,6 +64,11 @@ struct Kiln {
   VkCommandPool command_pool = VK_NULL_HANDLE;
   VkCommandBuffer command_buffer = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
+  // Kept (not destroyed: they live until exit) so that LeakSanitizer sees them reachable.
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  VkBuffer buffers[kBindings] = {};
+  VkDeviceMemory memories[kBindings] = {};
 
   void load(VkInstance for_instance) {
 #define KILN_FUZZ_LOAD(name) \
@@ -109,7 +114,6 @@ struct Kiln {
     VkDescriptorSetLayoutCreateInfo set_layout_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     set_layout_info.bindingCount = kBindings;
     set_layout_info.pBindings = bindings;
-    VkDescriptorSetLayout set_layout;
     check(CreateDescriptorSetLayout(device, &set_layout_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
     VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, properties.limits.maxPushConstantsSize};
     VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -124,7 +128,6 @@ struct Kiln {
     pool_info.maxSets = 1;
     pool_info.poolSizeCount = 1;
     pool_info.pPoolSizes = &pool_size;
-    VkDescriptorPool pool;
     check(CreateDescriptorPool(device, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
     VkDescriptorSetAllocateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     set_info.descriptorPool = pool;
@@ -140,14 +143,14 @@ struct Kiln {
       VkBufferCreateInfo buffer_info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
       buffer_info.size = kBufferBytes;
       buffer_info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-      VkBuffer buffer;
+      VkBuffer& buffer = buffers[i];
       check(CreateBuffer(device, &buffer_info, nullptr, &buffer), "vkCreateBuffer");
       VkMemoryRequirements requirements;
       GetBufferMemoryRequirements(device, buffer, &requirements);
       VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
       allocate.allocationSize = requirements.size;
       allocate.memoryTypeIndex = static_cast<uint32_t>(__builtin_ctz(requirements.memoryTypeBits));
-      VkDeviceMemory memory;
+      VkDeviceMemory& memory = memories[i];
       check(AllocateMemory(device, &allocate, nullptr, &memory), "vkAllocateMemory");
       check(BindBufferMemory(device, buffer, memory, 0), "vkBindBufferMemory");
       buffer_infos[i] = {buffer, 0, VK_WHOLE_SIZE};
