@@ -384,6 +384,10 @@ bool Translator::alu_instruction(const spirv::Instruction& inst, bool* handled) 
       Value v = get(ops[0]);
       std::vector<Id> out_types;
       scalar_types(inst.result_type, &out_types);
+      // A pointer operand (e.g. an Input variable, which spirv-val lets through in logical
+      // addressing) holds no data leaves: refuse it rather than index an empty list (found by the
+      // fuzzer: tests/fuzz/regressions/bitcast-of-pointer.spv).
+      if (v.leaves.empty() || out_types.empty()) return fail(inst, "OpBitcast of a pointer or to a type without data");
       Value r;
       if (v.leaves.size() == out_types.size()) {
         for (size_t i = 0; i < out_types.size(); ++i) r.leaves.push_back(b.CreateBitCast(v.leaves[i], lane_type(leaf_type(out_types[i]))));

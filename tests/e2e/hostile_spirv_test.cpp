@@ -12,6 +12,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -123,7 +126,9 @@ class HostileSpirvTest : public VulkanTest {
     bool pipeline_null = true;
     std::vector<std::string> log;
   };
-  Outcome create_unvalidated(const std::vector<uint32_t>& words, const char* entry = "main") {
+  // The layout: set 0 bindings 0 .. storage_buffers-1 storage buffers, push constants of push_bytes.
+  Outcome create_unvalidated(const std::vector<uint32_t>& words, const char* entry = "main", uint32_t storage_buffers = 1,
+                             uint32_t push_bytes = 0) {
     if (!unvalidated_) {
       UnvalidatedContext context = create_unvalidated_context();
       EXPECT_EQ(TestDevice::create(context.physical_device, DeviceOptions{}, &unvalidated_), VK_SUCCESS);
@@ -132,14 +137,19 @@ class HostileSpirvTest : public VulkanTest {
     if (!unvalidated_) return outcome;
     VkDevice d = unvalidated_->handle();
     VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    std::vector<VkDescriptorSetLayoutBinding> bindings;
+    for (uint32_t i = 0; i < storage_buffers; ++i)
+      bindings.push_back({i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
     VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    set_info.bindingCount = 1;
-    set_info.pBindings = &binding;
+    set_info.bindingCount = storage_buffers;
+    set_info.pBindings = bindings.data();
     VkDescriptorSetLayout set_layout;
     EXPECT_EQ(vkCreateDescriptorSetLayout(d, &set_info, nullptr, &set_layout), VK_SUCCESS);
     layout_info.setLayoutCount = 1;
     layout_info.pSetLayouts = &set_layout;
+    VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
+    layout_info.pushConstantRangeCount = push_bytes ? 1 : 0;
+    layout_info.pPushConstantRanges = &push;
     VkPipelineLayout layout;
     EXPECT_EQ(vkCreatePipelineLayout(d, &layout_info, nullptr, &layout), VK_SUCCESS);
     const std::string log = stderr_of([&] {
@@ -295,6 +305,34 @@ TEST_F(VulkanTest, BuiltinVectorIndexPastTheEndCompilesAndRuns) {
   job.run(1);
   KILN_ONLY();  // the value is undefined; Kiln's is 0
   EXPECT_EQ(mapped_as<uint32_t>(out)[0], 0u);
+}
+
+// Every module that crashed the fuzzer (tests/fuzz/regressions, also rerun by the fuzzer itself
+// as fuzz.spirv_regressions in the ASan build), through the harness's layout (4 storage buffers,
+// 256 bytes of push constants), with the result Kiln gives now.
+TEST_F(HostileSpirvTest, ModulesThatCrashedTheFuzzerCompileOrFailCleanly) {
+  KILN_ONLY();
+  struct Case {
+    const char* file;
+    VkResult expected;
+  };
+  const Case cases[] = {
+      {"builtin-index-past-end.spv", VK_SUCCESS},   // GlobalInvocationId[0x7fffffff]: reads 0
+      {"bitcast-of-pointer.spv", VK_ERROR_UNKNOWN},  // OpBitcast of an Input variable to ivec2
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.file);
+    std::ifstream file(std::string(KILN_TEST_FUZZ_REGRESSIONS_DIR) + "/" + c.file, std::ios::binary);
+    ASSERT_TRUE(file) << "missing";
+    const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    std::vector<uint32_t> words(bytes.size() / 4);
+    std::memcpy(words.data(), bytes.data(), words.size() * 4);
+    const Outcome outcome = create_unvalidated(words, "main", 4, 256);
+    EXPECT_EQ(outcome.module_result, VK_SUCCESS);
+    EXPECT_EQ(outcome.pipeline_result, c.expected);
+    EXPECT_EQ(outcome.pipeline_null, c.expected != VK_SUCCESS);
+    if (c.expected != VK_SUCCESS) EXPECT_EQ(outcome.log.size(), 1u) << testing::PrintToString(outcome.log);
+  }
 }
 
 // --- Valid but huge -----------------------------------------------------------------------------
