@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs Kiln's build and test dependencies from Debian 12's archive (run as root).
-# Skips apt entirely when everything is already installed.
+# Skips apt entirely when everything is already installed. Arguments: more packages to install
+# the same way (scripts/sanitize.sh adds clang-19 and its runtimes).
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config python3
@@ -9,6 +10,7 @@ packages=(
   libgtest-dev libpng-dev zlib1g-dev
   libxcb1-dev libxcb-shm0-dev libx11-dev libx11-xcb-dev xvfb x11-apps x11-utils
   libwayland-dev wayland-protocols weston
+  "$@"
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -24,18 +24,7 @@ case "$mode" in
   *) echo "usage: $0 asan|tsan|asan-build|tsan-build [ctest args...]" >&2; exit 2 ;;
 esac
 
-"$repo/scripts/install-deps.sh"
-extra=(clang-19 libclang-rt-19-dev libfuzzer-19-dev)
-missing=()
-for p in "${extra[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "kiln: installing ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+"$repo/scripts/install-deps.sh" clang-19 libclang-rt-19-dev libfuzzer-19-dev
 
 supp="$repo/tests/sanitizers"
 export CC=clang-19 CXX=clang++-19

@@ -55,13 +55,13 @@ std::string validator_error(const std::vector<uint32_t>& words) {
 
 // A compute shader around `body` (instructions of main's entry block, ending with its
 // terminator): `out` is a storage buffer of uints at set 0 binding 0, `gid` the invocation id.
-// `globals` go after the common types and constants.
-std::string compute_module(const std::string& globals, const std::string& body, const std::string& local_size = "1 1 1") {
+// `globals` go after the common types and constants, `locals` (Function variables) first in main.
+std::string compute_module(const std::string& globals, const std::string& body, const std::string& locals = "") {
   return R"(
                OpCapability Shader
                OpMemoryModel Logical GLSL450
                OpEntryPoint GLCompute %main "main" %gid %out
-               OpExecutionMode %main LocalSize )" + local_size + R"(
+               OpExecutionMode %main LocalSize 1 1 1
                OpDecorate %gid BuiltIn GlobalInvocationId
                OpDecorate %rta ArrayStride 4
                OpDecorate %block Block
@@ -88,6 +88,7 @@ std::string compute_module(const std::string& globals, const std::string& body, 
 )" + globals + R"(
        %main = OpFunction %void None %fn
       %entry = OpLabel
+)" + locals + R"(
      %gid_v = OpLoad %v3uint %gid
      %gid_x = OpCompositeExtract %uint %gid_v 0
      %out_x = OpAccessChain %sb_uint %out %uint_0 %gid_x
@@ -421,67 +422,35 @@ TEST_F(HugeSpirvTest, HugePrivateArraysCompileAndRunOrFailCleanly) {
   // Function-storage arrays of 4K uints (16 KiB per invocation: fits), 4M uints (16 MiB: more
   // stack than a worker has) and 2^32-1 uints (a size that wraps in 32 bits), indexed dynamically
   // and with a constant index (which once made one register per element).
-  for (const char* length : {"4096", "4194304", "4294967295"})
-  for (const char* index_of : {"%dynamic = OpIAdd %uint %gid_x %uint_7", "%constant = OpCopyObject %uint %uint_7"}) {
-  const std::string index = std::string(index_of)[1] == 'd' ? "%dynamic" : "%uint_7";
-  SCOPED_TRACE(std::string(length) + ", " + index_of);
-  const std::string globals =
-      std::string("%len = OpConstant %uint ") + length + "\n%arr = OpTypeArray %uint %len\n%fn_arr = OpTypePointer Function %arr\n"
-      "%fn_uint = OpTypePointer Function %uint\n%uint_7 = OpConstant %uint 7\n";
-  const std::string text = R"(
-               OpCapability Shader
-               OpMemoryModel Logical GLSL450
-               OpEntryPoint GLCompute %main "main" %gid %out
-               OpExecutionMode %main LocalSize 1 1 1
-               OpDecorate %gid BuiltIn GlobalInvocationId
-               OpDecorate %rta ArrayStride 4
-               OpDecorate %block Block
-               OpMemberDecorate %block 0 Offset 0
-               OpDecorate %out DescriptorSet 0
-               OpDecorate %out Binding 0
-       %void = OpTypeVoid
-         %fn = OpTypeFunction %void
-       %uint = OpTypeInt 32 0
-     %v3uint = OpTypeVector %uint 3
-  %in_v3uint = OpTypePointer Input %v3uint
-        %gid = OpVariable %in_v3uint Input
-        %rta = OpTypeRuntimeArray %uint
-      %block = OpTypeStruct %rta
-   %sb_block = OpTypePointer StorageBuffer %block
-        %out = OpVariable %sb_block StorageBuffer
-    %sb_uint = OpTypePointer StorageBuffer %uint
-     %uint_0 = OpConstant %uint 0
-)" + globals + R"(
-       %main = OpFunction %void None %fn
-      %entry = OpLabel
-      %local = OpVariable %fn_arr Function
-      %gid_v = OpLoad %v3uint %gid
-      %gid_x = OpCompositeExtract %uint %gid_v 0
-      )" + index_of + R"(
-    %element = OpAccessChain %fn_uint %local )" + index + R"(
-               OpStore %element %uint_7
-     %loaded = OpLoad %uint %element
-      %out_x = OpAccessChain %sb_uint %out %uint_0 %gid_x
-               OpStore %out_x %loaded
-               OpReturn
-               OpFunctionEnd
-)";
-  const std::vector<uint32_t> words = assemble(text);
-  ASSERT_EQ(validator_error(words), "");
-  Buffer out = device().create_buffer(64 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-  std::unique_ptr<ComputeJob> job;
-  const double seconds = seconds_of([&] {
-    job = std::make_unique<ComputeJob>(device(), words, std::vector<VkDescriptorType>{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
-  });
-  EXPECT_LT(seconds, kCompileSecondsLimit);
-  if (job->pipeline_result() == VK_SUCCESS) {
-    job->bind_buffer(0, out);
-    job->run(1);
-    EXPECT_EQ(mapped_as<uint32_t>(out)[0], 7u);
-  } else {
-    EXPECT_EQ(job->pipeline_result(), VK_ERROR_UNKNOWN);
-    EXPECT_NE(std::string(length), "4096") << "a 16 KiB array must fit";
-  }
+  for (const char* length : {"4096", "4194304", "4294967295"}) {
+    for (const char* index_of : {"%dynamic = OpIAdd %uint %gid_x %uint_7", "%constant = OpCopyObject %uint %uint_7"}) {
+      const std::string index = std::string(index_of)[1] == 'd' ? "%dynamic" : "%uint_7";
+      SCOPED_TRACE(std::string(length) + ", " + index_of);
+      const std::string globals =
+          std::string("%len = OpConstant %uint ") + length + "\n%arr = OpTypeArray %uint %len\n%fn_arr = OpTypePointer Function %arr\n"
+          "%fn_uint = OpTypePointer Function %uint\n%uint_7 = OpConstant %uint 7\n";
+      const std::string text = compute_module(globals,
+                                              std::string(index_of) + "\n%element = OpAccessChain %fn_uint %local " + index +
+                                                  "\nOpStore %element %uint_7\n%loaded = OpLoad %uint %element\n"
+                                                  "OpStore %out_x %loaded\nOpReturn\n",
+                                              "%local = OpVariable %fn_arr Function");
+      const std::vector<uint32_t> words = assemble(text);
+      ASSERT_EQ(validator_error(words), "");
+      Buffer out = device().create_buffer(64 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+      std::unique_ptr<ComputeJob> job;
+      const double seconds = seconds_of([&] {
+        job = std::make_unique<ComputeJob>(device(), words, std::vector<VkDescriptorType>{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+      });
+      EXPECT_LT(seconds, kCompileSecondsLimit);
+      if (job->pipeline_result() == VK_SUCCESS) {
+        job->bind_buffer(0, out);
+        job->run(1);
+        EXPECT_EQ(mapped_as<uint32_t>(out)[0], 7u);
+      } else {
+        EXPECT_EQ(job->pipeline_result(), VK_ERROR_UNKNOWN);
+        EXPECT_NE(std::string(length), "4096") << "a 16 KiB array must fit";
+      }
+    }
   }
 }
 
