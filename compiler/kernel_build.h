@@ -1,8 +1,9 @@
 #pragma once
 // The path every compile_*_kernel takes (compute_compiler.cpp, graphics_compiler.cpp): a key
 // from everything that decides the code, the process's linked kernels, the VkPipelineCache's
-// object code, FAIL_ON_PIPELINE_COMPILE_REQUIRED, and — only when all of those miss — front end,
-// translation and LLVM. Stages differ only in the translate step and what they report.
+// object code, the on-disk cache's, FAIL_ON_PIPELINE_COMPILE_REQUIRED, and — only when all of
+// those miss — front end, translation and LLVM. Stages differ only in the translate step and what
+// they report.
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
@@ -13,6 +14,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "compiler/compile_request.h"
 #include "compiler/kernel_cache.h"
 #include "compiler/shader_source.h"
 #include "compiler/translator.h"
@@ -28,12 +30,17 @@ uint64_t kernel_key(const ShaderSource& source, uint32_t simd_width, uint64_t la
 using StageTranslator = std::function<std::unique_ptr<llvm::Module>(const spirv::Module&, const spirv::EntryPoint&,
                                                                     llvm::LLVMContext&, CachedKernel* kernel, std::string* error)>;
 
-// Object code for `key`: from `cache`, or built (front end → `translate` → object code) and added
-// to it. nullptr with `error`, or with *compile_required when `compile_required` is given and
-// nothing is cached.
+// Object code for `key`: from `cache`, from the on-disk cache, or built (front end → `translate`
+// → object code); added to `cache` and the on-disk cache when they lack it. nullptr with `error`,
+// or with request->compile_required when request->fail_if_compile_required and nothing is cached.
+// request->origin says where the kernel came from.
 std::shared_ptr<const CachedKernel> find_or_build_kernel(const ShaderSource& source, uint32_t simd_width, uint64_t key,
-                                                         KernelCache* cache, bool* compile_required,
+                                                         KernelCache* cache, CompileRequest* request,
                                                          const StageTranslator& translate, std::string* error);
+
+// For a kernel found already linked into this process: request->origin, which is PipelineCache
+// when `cache` holds it too (creation feedback reports hits of the application's cache).
+void note_linked_kernel(uint64_t key, const KernelCache* cache, CompileRequest* request);
 
 // Links object code into the process; the function's address, or 0 with `error`.
 uint64_t link_kernel(const CachedKernel& kernel, std::string* error);

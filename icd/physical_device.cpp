@@ -2,6 +2,7 @@
 // capability works and is tested; limits come from device_limits.cpp.
 #include <cstring>
 
+#include "common/build_id.h"
 #include "common/cpu.h"
 #include "common/env.h"
 #include "icd/descriptor_memory.h"
@@ -51,7 +52,7 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   p.deviceID = 0;
   p.deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
   snprintf(p.deviceName, sizeof p.deviceName, "Kiln (CPU, %u-wide SIMD)", host_simd_width());
-  fill_uuid(p.pipelineCacheUUID, "kiln-pipeline-cache-" __DATE__);
+  fill_uuid(p.pipelineCacheUUID, ("kiln-pipeline-cache-" + build_id()).c_str());
   p.limits = device_limits();
   p.sparseProperties = {};
 
