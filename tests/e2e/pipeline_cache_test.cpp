@@ -213,9 +213,11 @@ TEST_F(PipelineCacheTest, FailOnCompileRequiredCreatesOnlyWhatNeedsNoCompilation
 
 // The on-disk cache (KILN_CACHE_DIR): a later process links what an earlier one compiled, a
 // damaged file is compiled again, and processes filling one directory at once do not disturb each
-// other. The workload is the ComputeTest suite (nine kernels; each test checks its results).
+// other. The workload is the ComputeTest suite (nine kernels) and a task + mesh pipeline (a task
+// kernel once failed to load); each test checks its results.
 class DiskCacheTest : public VulkanTest {
  protected:
+  static constexpr const char* kWorkload = "ComputeTest.*:MeshShaderTest.TaskPayloadAndEmptyMeshGrids";
   void SetUp() override {
     VulkanTest::SetUp();
     if (!is_kiln()) GTEST_SKIP() << "Kiln's on-disk cache";
@@ -230,7 +232,7 @@ class DiskCacheTest : public VulkanTest {
   // The workload in a child process with the cache in `directory_`; its output (KILN_LOG=info).
   std::string run_workload() {
     int status = 0;
-    std::string output = run_this_binary("KILN_CACHE_DIR=" + directory_ + " KILN_LOG=info", "ComputeTest.*", &status);
+    std::string output = run_this_binary("KILN_CACHE_DIR=" + directory_ + " KILN_LOG=info", kWorkload, &status);
     EXPECT_EQ(status, 0) << output;
     EXPECT_EQ(output.find("FAILED"), std::string::npos) << output;
     return output;
@@ -276,7 +278,7 @@ TEST_F(DiskCacheTest, DamagedFilesAreCompiledAgainAndReplaced) {
 
 TEST_F(DiskCacheTest, TwoProcessesFillOneDirectoryAtOnce) {
   const std::string command = "KILN_CACHE_DIR=" + directory_ + " KILN_LOG=info /proc/" + std::to_string(getpid()) +
-                              "/exe --gtest_filter=ComputeTest.* 2>&1";
+                              "/exe --gtest_filter=" + kWorkload + " 2>&1";
   FILE* first = popen(command.c_str(), "r");
   FILE* second = popen(command.c_str(), "r");
   ASSERT_TRUE(first && second);
