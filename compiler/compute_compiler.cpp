@@ -14,8 +14,9 @@ std::shared_ptr<const CompiledComputeKernel> compile_compute_kernel(const Shader
                                                                     KernelCache* cache, std::string* error,
                                                                     CompileRequest* request) {
   const uint64_t key = kernel_key(source, simd_width, layout_hash, 0);
-  if (auto kernel = linked.find(key)) {
-    note_linked_kernel(key, cache, request);
+  std::shared_ptr<const CachedKernel> object;
+  if (auto kernel = linked.find(key, &object)) {
+    reuse_linked_kernel(key, object, cache, request);
     return kernel;
   }
   auto translate = [&](const spirv::Module& module, const spirv::EntryPoint& entry, llvm::LLVMContext& context,
@@ -32,7 +33,7 @@ std::shared_ptr<const CompiledComputeKernel> compile_compute_kernel(const Shader
     *error = "pipeline cache entry is not a compute kernel";
     return nullptr;
   }
-  return linked.link(key, *cached, [](uint64_t address, const CachedKernel& c, CompiledComputeKernel* k) {
+  return linked.link(key, cached, [](uint64_t address, const CachedKernel& c, CompiledComputeKernel* k) {
     k->function = reinterpret_cast<abi::ComputeKernelFn>(address);
     k->info = c.info;
   }, error);

@@ -45,8 +45,9 @@ std::shared_ptr<const Compiled> compile_stage(LinkedKernels<Compiled>& linked, c
     *error = std::string("expected a ") + stage_suffix(stage) + " shader";
     return nullptr;
   }
-  if (auto kernel = linked.find(key)) {
-    note_linked_kernel(key, cache, request);
+  std::shared_ptr<const CachedKernel> object;
+  if (auto kernel = linked.find(key, &object)) {
+    reuse_linked_kernel(key, object, cache, request);
     return kernel;
   }
   auto build = [&](const spirv::Module& module, const spirv::EntryPoint& entry, llvm::LLVMContext& context,
@@ -60,7 +61,7 @@ std::shared_ptr<const Compiled> compile_stage(LinkedKernels<Compiled>& linked, c
     *error = std::string("pipeline cache entry is not a ") + stage_suffix(stage) + " kernel";
     return nullptr;
   }
-  return linked.link(key, *cached, [&](uint64_t address, const CachedKernel& c, Compiled* k) {
+  return linked.link(key, cached, [&](uint64_t address, const CachedKernel& c, Compiled* k) {
     k->function = reinterpret_cast<decltype(k->function)>(address);
     describe(c, k);
   }, error);

@@ -109,8 +109,14 @@ std::shared_ptr<const CachedKernel> find_or_build_kernel(const ShaderSource& sou
   return cached;
 }
 
-void note_linked_kernel(uint64_t key, const KernelCache* cache, CompileRequest* request) {
-  if (request) request->origin = cache && cache->find(key) ? KernelOrigin::PipelineCache : KernelOrigin::Linked;
+void reuse_linked_kernel(uint64_t key, const std::shared_ptr<const CachedKernel>& object, KernelCache* cache,
+                         CompileRequest* request) {
+  KernelOrigin origin = KernelOrigin::Linked;
+  if (cache) {
+    if (cache->find(key)) origin = KernelOrigin::PipelineCache;
+    else cache->insert(key, object);
+  }
+  if (request) request->origin = origin;
 }
 
 uint64_t link_kernel(const CachedKernel& kernel, std::string* error) {

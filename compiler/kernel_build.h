@@ -38,38 +38,49 @@ std::shared_ptr<const CachedKernel> find_or_build_kernel(const ShaderSource& sou
                                                          KernelCache* cache, CompileRequest* request,
                                                          const StageTranslator& translate, std::string* error);
 
-// For a kernel found already linked into this process: request->origin, which is PipelineCache
-// when `cache` holds it too (creation feedback reports hits of the application's cache).
-void note_linked_kernel(uint64_t key, const KernelCache* cache, CompileRequest* request);
+// For a kernel found already linked into this process (its object code `object`): request->origin
+// — PipelineCache when `cache` holds it — and `cache` gets the object code when it lacks it, so
+// the application's cache data carries every kernel its pipelines use.
+void reuse_linked_kernel(uint64_t key, const std::shared_ptr<const CachedKernel>& object, KernelCache* cache,
+                         CompileRequest* request);
 
 // Links object code into the process; the function's address, or 0 with `error`.
 uint64_t link_kernel(const CachedKernel& kernel, std::string* error);
 
 // Kernels of one stage already linked into this process, so a pipeline created twice links once.
+// Each keeps its object code, for the VkPipelineCaches of later pipelines that use it.
 template <typename Compiled>
 class LinkedKernels {
  public:
-  std::shared_ptr<const Compiled> find(uint64_t key) {
+  // The linked kernel for `key` (and its object code in *object), or nullptr.
+  std::shared_ptr<const Compiled> find(uint64_t key, std::shared_ptr<const CachedKernel>* object = nullptr) {
     std::lock_guard lock(mutex_);
     auto it = kernels_.find(key);
-    return it == kernels_.end() ? nullptr : it->second;
+    if (it == kernels_.end()) return nullptr;
+    if (object) *object = it->second.object;
+    return it->second.compiled;
   }
   // Links `cached` (unless another thread did first) and describes it with `describe(cached, compiled)`.
   template <typename Describe>
-  std::shared_ptr<const Compiled> link(uint64_t key, const CachedKernel& cached, Describe&& describe, std::string* error) {
+  std::shared_ptr<const Compiled> link(uint64_t key, const std::shared_ptr<const CachedKernel>& cached, Describe&& describe,
+                                       std::string* error) {
     if (auto found = find(key)) return found;
-    const uint64_t address = link_kernel(cached, error);
+    const uint64_t address = link_kernel(*cached, error);
     if (!address) return nullptr;
     auto kernel = std::make_shared<Compiled>();
-    kernel->simd_width = cached.simd_width;
-    describe(address, cached, kernel.get());
+    kernel->simd_width = cached->simd_width;
+    describe(address, *cached, kernel.get());
     std::lock_guard lock(mutex_);
-    return kernels_.emplace(key, std::move(kernel)).first->second;
+    return kernels_.emplace(key, Entry{std::move(kernel), cached}).first->second.compiled;
   }
 
  private:
+  struct Entry {
+    std::shared_ptr<const Compiled> compiled;
+    std::shared_ptr<const CachedKernel> object;
+  };
   std::mutex mutex_;
-  std::unordered_map<uint64_t, std::shared_ptr<const Compiled>> kernels_;
+  std::unordered_map<uint64_t, Entry> kernels_;
 };
 
 }  // namespace kiln::compiler

@@ -68,8 +68,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateComputePipelines(VkDevice h
       [&](uint32_t i, VkPipeline* out) {
         return create_compute_pipeline(device, pCreateInfos[i], pipeline_cache_of(pipelineCache),
                                        choose_allocator(pAllocator, device->allocator), out);
-      },
-      pAllocator);
+      });
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_DestroyPipeline(VkDevice handle, VkPipeline pipeline,

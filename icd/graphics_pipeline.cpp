@@ -448,6 +448,5 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateGraphicsPipelines(VkDevice 
       [&](uint32_t i, VkPipeline* out) {
         return create_graphics_pipeline(device, pCreateInfos[i], pipeline_cache_of(pipelineCache),
                                         choose_allocator(pAllocator, device->allocator), out);
-      },
-      pAllocator);
+      });
 }

@@ -147,5 +147,24 @@ TEST_F(PipelineBatchTest, EarlyReturnLeavesTheLaterPipelinesNull) {
   destroy(pipelines);
 }
 
+// In order, the third create info may use the kernel the second compiles: created at once, Kiln
+// must still give it its pipeline (CTS creation_cache_control.*.duplicate_batch_pipelines_*).
+TEST_F(PipelineBatchTest, ALaterCreateInfoMayUseWhatAnEarlierOneCompiled) {
+  REQUIRE_ON_KILN(features().v13.pipelineCreationCacheControl, "pipelineCreationCacheControl");
+  const Specialization spec{8, 0x7400};
+  const VkPipelineCreateFlags no_compile = VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT;
+  std::vector<VkPipeline> pipelines;
+  const VkResult result = create({spec, spec, spec}, {no_compile, 0, no_compile}, &pipelines);
+  ASSERT_NE(pipelines[1], VK_NULL_HANDLE);
+  if (is_kiln()) {
+    EXPECT_EQ(result, VK_PIPELINE_COMPILE_REQUIRED);
+    EXPECT_EQ(pipelines[0], VK_NULL_HANDLE) << "nothing had compiled it yet";
+    ASSERT_NE(pipelines[2], VK_NULL_HANDLE) << "create info 1 compiled it";
+  }
+  for (VkPipeline p : pipelines)
+    if (p != VK_NULL_HANDLE) expect_computes(p, spec);
+  destroy(pipelines);
+}
+
 }  // namespace
 }  // namespace kiln::test
