@@ -558,6 +558,15 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->customBorderColorWithoutFormat = VK_TRUE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_4444_FORMATS_FEATURES_EXT: {
+        // The two formats are ordinary packed formats of the vk.xml format table: transfers,
+        // blits, sampling (linear filtering), attachments and blending go through format_pack like
+        // every packed format (tests/e2e/format_4444_test.cpp).
+        auto* f = reinterpret_cast<VkPhysicalDevice4444FormatsFeaturesEXT*>(s);
+        f->formatA4R4G4B4 = VK_TRUE;
+        f->formatA4B4G4R4 = VK_TRUE;
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BORDER_COLOR_SWIZZLE_FEATURES_EXT: {
         // Border texels go through the view's component mapping like every texel
         // (memory/sampling.cpp write_out), so the image's swizzle applies without the sampler's

@@ -509,6 +509,8 @@ uint32_t texel_size(VkFormat format, VkImageAspectFlags aspect) {
     case VK_FORMAT_R16_UINT:
     case VK_FORMAT_R16_SFLOAT:
     case VK_FORMAT_D16_UNORM:
+    case VK_FORMAT_A4R4G4B4_UNORM_PACK16:
+    case VK_FORMAT_A4B4G4R4_UNORM_PACK16:
       return 2;
     case VK_FORMAT_R8G8B8A8_UNORM:
     case VK_FORMAT_R8G8B8A8_UINT:
