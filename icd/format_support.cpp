@@ -59,8 +59,11 @@ FormatSupport format_support(VkFormat format) {
   if (const abi::TexelFormat* texel = abi::shader_texel_format(format)) {
     s.buffer = VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT;
     if (texel->storage) {
-      storage = VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT;
-      s.buffer |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_BIT;
+      // With or without a format in the shader (the kernel picks the view's at run time).
+      const VkFormatFeatureFlags2 without_format =
+          VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT | VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
+      storage = VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT | without_format;
+      s.buffer |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_BIT | without_format;
     }
     if (format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT || format == VK_FORMAT_R32_SFLOAT) {
       storage |= VK_FORMAT_FEATURE_2_STORAGE_IMAGE_ATOMIC_BIT;

@@ -210,6 +210,12 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // the feature only guarantees that. PhysicalDeviceTest.StorageImageExtendedFormatsAreStorageFormats,
   // ComputeImageTest storage cases; CTS caselists/image.extended_formats.2d.txt (docs/cts.md).
   pd->features.shaderStorageImageExtendedFormats = VK_TRUE;
+  // Storage images and texel buffers without a format in the module: the kernel carries code for
+  // every storage format of the image's class and picks it per lane from the view's format
+  // (compiler/translate_image.cpp). ComputeImageTest.StorageImagesWithoutFormat*; CTS
+  // image.{store,load_store}.without_format (docs/cts.md).
+  pd->features.shaderStorageImageReadWithoutFormat = VK_TRUE;
+  pd->features.shaderStorageImageWriteWithoutFormat = VK_TRUE;
   pd->features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
   pd->features12.shaderUniformBufferArrayNonUniformIndexing = VK_TRUE;
   pd->features12.shaderStorageBufferArrayNonUniformIndexing = VK_TRUE;
