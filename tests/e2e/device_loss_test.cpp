@@ -1,0 +1,280 @@
+// Device loss (docs/design/device-loss.md): work that never ends — a shader stuck in a loop, a
+// queue waiting for a semaphore nothing signals — ends in VK_ERROR_DEVICE_LOST once Kiln's
+// watchdog sees no progress for KILN_DEVICE_TIMEOUT_MS; afterwards every command answers as the
+// spec says for a lost device, and everything can still be destroyed (no thread left behind).
+//
+// Kiln only: other drivers (lavapipe) have no watchdog, and the endless work would hang them.
+// The tests set a short timeout around the device's creation (the device reads it then).
+#include <dirent.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include "e2e/compute_job.h"
+#include "e2e/draw_job.h"
+#include "e2e/vk_fixture.h"
+
+namespace kiln::test {
+namespace {
+
+constexpr uint64_t kTimeoutMs = 400;
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Threads of this process (Kiln's queue, worker and watchdog threads among them).
+size_t thread_count() {
+  size_t n = 0;
+  if (DIR* dir = opendir("/proc/self/task")) {
+    while (dirent* e = readdir(dir)) n += e->d_name[0] != '.';
+    closedir(dir);
+  }
+  return n;
+}
+
+class DeviceLossTest : public VulkanTest {
+ protected:
+  // A device whose watchdog gives up after kTimeoutMs, on an instance without the validation
+  // layer: the layer (1.3.239) does not take VK_ERROR_DEVICE_LOST from a wait as the end of the
+  // work waited for, as the spec does ("Lost Device": equivalent to VK_SUCCESS for whether a
+  // command buffer is pending or an object in use), and so reports the destruction of the lost
+  // work's fences, semaphores and command buffers as destroying objects in use.
+  TestDevice& lossy_device() {
+    std::unique_ptr<TestDevice> device = create_lossy_device();
+    TestDevice& result = *device;
+    devices_.push_back(std::move(device));
+    return result;
+  }
+  // The same, owned by the caller (to see its threads end with it).
+  std::unique_ptr<TestDevice> create_lossy_device() {
+    DeviceFeatures enabled;
+    enabled.v12.timelineSemaphore = VK_TRUE;
+    enabled.v13.synchronization2 = VK_TRUE;
+    enabled.v13.maintenance4 = VK_TRUE;
+    DeviceOptions options;
+    options.create_info_chain = &enabled.core;
+    setenv("KILN_DEVICE_TIMEOUT_MS", std::to_string(kTimeoutMs).c_str(), 1);
+    std::unique_ptr<TestDevice> device;
+    const VkResult result = TestDevice::create(unvalidated().physical_device, options, &device);
+    unsetenv("KILN_DEVICE_TIMEOUT_MS");
+    require(result, "vkCreateDevice");
+    return device;
+  }
+  UnvalidatedContext& unvalidated() {
+    if (!unvalidated_.instance) unvalidated_ = create_unvalidated_context();
+    return unvalidated_;
+  }
+  UnvalidatedContext unvalidated_;
+  void TearDown() override {
+    devices_.clear();
+    VulkanTest::TearDown();
+  }
+  std::vector<std::unique_ptr<TestDevice>> devices_;
+
+  VkCommandBuffer recorded(TestDevice& device, const std::function<void(VkCommandBuffer)>& commands) {
+    VkCommandBuffer cmd = device.allocate_command_buffer();
+    const VkCommandBufferBeginInfo begin = begin_info(0);
+    EXPECT_EQ(VK_SUCCESS, vkBeginCommandBuffer(cmd, &begin));
+    commands(cmd);
+    EXPECT_EQ(VK_SUCCESS, vkEndCommandBuffer(cmd));
+    return cmd;
+  }
+
+  // Submits `cmd` with a fence, waits for the fence without a timeout and expects the loss
+  // within a few timeouts; then checks the lost device's answers.
+  void expect_lost_after_submit(TestDevice& device, VkCommandBuffer cmd, const VkSubmitInfo* custom = nullptr) {
+    VkFence fence = device.create_fence(false);
+    VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    if (custom) submit = *custom;
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &cmd;
+    const auto start = Clock::now();
+    ASSERT_EQ(VK_SUCCESS, vkQueueSubmit(device.queue(), 1, &submit, fence));
+    EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkWaitForFences(device.handle(), 1, &fence, VK_TRUE, UINT64_MAX));
+    const double waited = ms_since(start);
+    EXPECT_GE(waited, kTimeoutMs * 0.9) << "lost before the timeout";
+    EXPECT_LT(waited, kTimeoutMs * 5.0) << "the watchdog took far longer than KILN_DEVICE_TIMEOUT_MS";
+    std::printf("device lost after %.0f ms (KILN_DEVICE_TIMEOUT_MS=%llu)\n", waited,
+                static_cast<unsigned long long>(kTimeoutMs));
+    expect_lost_answers(device, fence);
+  }
+
+  // What every command says on a lost device.
+  void expect_lost_answers(TestDevice& device, VkFence pending_fence) {
+    VkDevice dev = device.handle();
+    EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkGetFenceStatus(dev, pending_fence));
+    EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkQueueWaitIdle(device.queue()));
+    EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkDeviceWaitIdle(dev));
+    // A new submission is refused; waits on it end at once.
+    VkFence fence = device.create_fence(false);
+    VkCommandBuffer empty = recorded(device, [](VkCommandBuffer) {});
+    VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &empty;
+    EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkQueueSubmit(device.queue(), 1, &submit, fence));
+    VkSubmitInfo2 submit2{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkQueueSubmit2(device.queue(), 1, &submit2, VK_NULL_HANDLE));
+    const auto start = Clock::now();
+    EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkWaitForFences(dev, 1, &pending_fence, VK_TRUE, UINT64_MAX));
+    EXPECT_LT(ms_since(start), 100.0);
+    // A signalled fence stays signalled.
+    VkFence signalled = device.create_fence(true);
+    EXPECT_EQ(VK_SUCCESS, vkGetFenceStatus(dev, signalled));
+    EXPECT_EQ(VK_SUCCESS, vkWaitForFences(dev, 1, &signalled, VK_TRUE, UINT64_MAX));
+    // Queries: results are not available.
+    VkQueryPoolCreateInfo query_info{.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    query_info.queryCount = 1;
+    VkQueryPool pool = VK_NULL_HANDLE;
+    ASSERT_EQ(VK_SUCCESS, vkCreateQueryPool(dev, &query_info, nullptr, &pool));
+    uint64_t value = 0;
+    EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkGetQueryPoolResults(dev, pool, 0, 1, sizeof value, &value, sizeof value,
+                                                          VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    vkDestroyQueryPool(dev, pool, nullptr);
+    // Timeline waits end at once too; objects can still be made and destroyed.
+    VkSemaphore timeline = device.create_timeline_semaphore(0);
+    VkSemaphoreWaitInfo wait{.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+    const uint64_t one = 1;
+    wait.semaphoreCount = 1;
+    wait.pSemaphores = &timeline;
+    wait.pValues = &one;
+    EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkWaitSemaphores(dev, &wait, UINT64_MAX));
+    Buffer buffer = device.create_buffer(256, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    EXPECT_NE(nullptr, buffer.mapped);
+  }
+};
+
+TEST_F(DeviceLossTest, EndlessComputeShaderLosesTheDeviceAndEverythingIsDestroyed) {
+  KILN_ONLY();
+  const size_t threads_before = thread_count();
+  {
+    std::unique_ptr<TestDevice> device = create_lossy_device();
+    EXPECT_GT(thread_count(), threads_before) << "no queue, worker or watchdog threads?";
+    Buffer data = device->create_buffer(64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0);
+    {
+      ComputeJob job(*device, "watchdog_loop.comp", {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+      ASSERT_EQ(VK_SUCCESS, job.pipeline_result());
+      job.bind_buffer(0, data);
+      // Many workgroups, so every worker thread is stuck in the kernel when the loss comes.
+      VkCommandBuffer cmd = recorded(*device, [&](VkCommandBuffer cb) { job.record(cb, 64); });
+      expect_lost_after_submit(*device, cmd);
+    }
+    // Every invocation left its loop: none got past it to count itself as finished.
+    EXPECT_EQ(0u, mapped_as<uint32_t>(data)[2]);
+  }
+  EXPECT_EQ(threads_before, thread_count()) << "a thread of the lost device is still running";
+}
+
+TEST_F(DeviceLossTest, EndlessFragmentShaderLosesTheDevice) {
+  KILN_ONLY();
+  TestDevice& device = lossy_device();
+  Buffer data = device.create_buffer(64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0);
+  DrawJobOptions options;
+  options.vertex_shader = "watchdog_fullscreen.vert";
+  options.fragment_shader = "watchdog_loop.frag";
+  options.bindings = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+  DrawJob job(device, options);
+  ASSERT_EQ(VK_SUCCESS, job.pipeline_result());
+  job.bind_buffer(0, data);
+  VkCommandBuffer cmd = recorded(device, [&](VkCommandBuffer cb) {
+    job.record_pass(cb, VkClearColorValue{}, [](VkCommandBuffer pass) { vkCmdDraw(pass, 3, 1, 0, 0); });
+  });
+  expect_lost_after_submit(device, cmd);
+}
+
+TEST_F(DeviceLossTest, EndlessVertexShaderLosesTheDevice) {
+  KILN_ONLY();
+  TestDevice& device = lossy_device();
+  Buffer data = device.create_buffer(64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0);
+  DrawJobOptions options;
+  options.vertex_shader = "watchdog_loop.vert";
+  options.fragment_shader = "watchdog_red.frag";
+  options.bindings = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+  DrawJob job(device, options);
+  ASSERT_EQ(VK_SUCCESS, job.pipeline_result());
+  job.bind_buffer(0, data);
+  VkCommandBuffer cmd = recorded(device, [&](VkCommandBuffer cb) {
+    job.record_pass(cb, VkClearColorValue{}, [](VkCommandBuffer pass) { vkCmdDraw(pass, 3, 1, 0, 0); });
+  });
+  expect_lost_after_submit(device, cmd);
+}
+
+// A submission waits for a timeline value nothing will ever signal (wait-before-signal is valid):
+// the queue is stuck, and the host's endless fence wait and vkQueueWaitIdle end in the loss.
+TEST_F(DeviceLossTest, WaitForASemaphoreNobodySignalsLosesTheDevice) {
+  KILN_ONLY();
+  TestDevice& device = lossy_device();
+  VkSemaphore never = device.create_timeline_semaphore(0);
+  const uint64_t value = 1;
+  VkTimelineSemaphoreSubmitInfo timeline{.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  timeline.waitSemaphoreValueCount = 1;
+  timeline.pWaitSemaphoreValues = &value;
+  const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &timeline};
+  submit.waitSemaphoreCount = 1;
+  submit.pWaitSemaphores = &never;
+  submit.pWaitDstStageMask = &stage;
+  VkCommandBuffer cmd = recorded(device, [](VkCommandBuffer) {});
+  expect_lost_after_submit(device, cmd, &submit);
+}
+
+// vkQueueWaitIdle (rather than a fence) is what ends in the loss, for an event never set.
+TEST_F(DeviceLossTest, QueueWaitIdleOnAnEventNobodySetsEndsInTheLoss) {
+  KILN_ONLY();
+  TestDevice& device = lossy_device();
+  VkEvent event = device.create_event();
+  VkCommandBuffer cmd = recorded(device, [&](VkCommandBuffer cb) {
+    vkCmdWaitEvents(cb, 1, &event, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, nullptr, 0, nullptr,
+                    0, nullptr);
+  });
+  ASSERT_EQ(VK_SUCCESS, submit(device.queue(), cmd));
+  const auto start = Clock::now();
+  EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkQueueWaitIdle(device.queue()));
+  EXPECT_GE(ms_since(start), kTimeoutMs * 0.9);
+  EXPECT_LT(ms_since(start), kTimeoutMs * 5.0);
+  EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkGetEventStatus(device.handle(), event));
+  EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkDeviceWaitIdle(device.handle()));
+}
+
+// Waiting is not a hang while something moves: a queue blocked on a semaphore the host signals
+// after more than the timeout, in steps shorter than it, is never declared lost.
+TEST_F(DeviceLossTest, SlowButProgressingWorkIsNotLost) {
+  KILN_ONLY();
+  DeviceFeatures enabled;
+  enabled.v12.timelineSemaphore = VK_TRUE;
+  enabled.v13.maintenance4 = VK_TRUE;
+  setenv("KILN_DEVICE_TIMEOUT_MS", std::to_string(kTimeoutMs).c_str(), 1);
+  TestDevice* validated = create_device(enabled);
+  unsetenv("KILN_DEVICE_TIMEOUT_MS");
+  ASSERT_NE(nullptr, validated);
+  TestDevice& device = *validated;
+  VkSemaphore timeline = device.create_timeline_semaphore(0);
+  const uint64_t last = 4;
+  VkTimelineSemaphoreSubmitInfo info{.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  info.waitSemaphoreValueCount = 1;
+  info.pWaitSemaphoreValues = &last;
+  const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &info};
+  submit.waitSemaphoreCount = 1;
+  submit.pWaitSemaphores = &timeline;
+  submit.pWaitDstStageMask = &stage;
+  VkFence fence = device.create_fence(false);
+  ASSERT_EQ(VK_SUCCESS, vkQueueSubmit(device.queue(), 1, &submit, fence));
+  for (uint64_t v = 1; v <= last; ++v) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(kTimeoutMs / 2));
+    VkSemaphoreSignalInfo signal{.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+    signal.semaphore = timeline;
+    signal.value = v;
+    ASSERT_EQ(VK_SUCCESS, vkSignalSemaphore(device.handle(), &signal));
+  }
+  EXPECT_EQ(VK_SUCCESS, vkWaitForFences(device.handle(), 1, &fence, VK_TRUE, kGpuTimeoutNs));
+  EXPECT_EQ(VK_SUCCESS, vkQueueWaitIdle(device.queue()));
+}
+
+}  // namespace
+}  // namespace kiln::test
