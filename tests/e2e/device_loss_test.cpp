@@ -244,7 +244,6 @@ TEST_F(DeviceLossTest, QueueWaitIdleOnAnEventNobodySetsEndsInTheLoss) {
 // Waiting is not a hang while something moves: a queue blocked on a semaphore the host signals
 // after more than the timeout, in steps shorter than it, is never declared lost.
 TEST_F(DeviceLossTest, SlowButProgressingWorkIsNotLost) {
-  KILN_ONLY();
   DeviceFeatures enabled;
   enabled.v12.timelineSemaphore = VK_TRUE;
   enabled.v13.maintenance4 = VK_TRUE;

@@ -316,6 +316,32 @@ TEST_F(X11WsiTest, LostServerConnectionGivesSurfaceLost) {
   EXPECT_EQ(VK_SUCCESS, vkDeviceWaitIdle(wsi_device().handle()));
 }
 
+// The same with SIGPIPE at its default disposition (terminate), as in most applications: Kiln's
+// writes to the dead server's socket must not raise it in the process (neither on the
+// application's thread nor on Kiln's presentation thread), or the application dies.
+TEST_F(X11WsiTest, LostServerConnectionDoesNotKillAnApplicationThatKeepsSigpipe) {
+  KILN_ONLY();
+  const xcb_window_t window = create_window(32, 32);
+  VkSurfaceKHR surface = create_xcb_surface(window);
+  SwapchainSetup setup;
+  setup.extent = {32, 32};
+  VkSwapchainKHR swapchain;
+  ASSERT_EQ(VK_SUCCESS, create_swapchain(surface, setup, &swapchain));
+  ASSERT_EQ(VK_SUCCESS, clear_and_present(swapchain, setup, VkClearColorValue{{1.0f, 1.0f, 1.0f, 1.0f}}));
+
+  const auto previous = signal(SIGPIPE, SIG_DFL);
+  server_.kill_now();
+  for (int frame = 0; frame < 3; ++frame) {
+    const VkResult r = clear_and_present(swapchain, setup, VkClearColorValue{{0.0f, 0.0f, 0.0f, 1.0f}});
+    EXPECT_TRUE(r == VK_ERROR_SURFACE_LOST_KHR || r == VK_ERROR_OUT_OF_DATE_KHR) << r;
+  }
+  VkSurfaceCapabilitiesKHR caps;
+  EXPECT_EQ(VK_ERROR_SURFACE_LOST_KHR, vkGetPhysicalDeviceSurfaceCapabilitiesKHR(physical_device(), surface, &caps));
+  EXPECT_EQ(VK_SUCCESS, vkDeviceWaitIdle(wsi_device().handle()));
+  destroy_swapchain(swapchain);
+  signal(SIGPIPE, previous);
+}
+
 // A 16-bit (RGB 565) server: Kiln converts each pixel to the visual's masks.
 class X11Depth16WsiTest : public X11WsiTest {
  protected:
