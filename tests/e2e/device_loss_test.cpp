@@ -37,6 +37,16 @@ size_t thread_count() {
   return n;
 }
 
+// vkQueueSubmit2 of `cmd` that first waits for timeline `semaphore` to reach `value`.
+VkResult submit_after_timeline(VkQueue queue, VkCommandBuffer cmd, VkSemaphore semaphore, uint64_t value, VkFence fence) {
+  VkSemaphoreSubmitInfo wait{.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = semaphore, .value = value,
+                             .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};
+  VkCommandBufferSubmitInfo command{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = cmd};
+  VkSubmitInfo2 info{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .waitSemaphoreInfoCount = 1, .pWaitSemaphoreInfos = &wait,
+                     .commandBufferInfoCount = 1, .pCommandBufferInfos = &command};
+  return vkQueueSubmit2(queue, 1, &info, fence);
+}
+
 class DeviceLossTest : public VulkanTest {
  protected:
   // A device whose watchdog gives up after kTimeoutMs, on an instance without the validation
@@ -76,25 +86,14 @@ class DeviceLossTest : public VulkanTest {
   }
   std::vector<std::unique_ptr<TestDevice>> devices_;
 
-  VkCommandBuffer recorded(TestDevice& device, const std::function<void(VkCommandBuffer)>& commands) {
-    VkCommandBuffer cmd = device.allocate_command_buffer();
-    const VkCommandBufferBeginInfo begin = begin_info(0);
-    EXPECT_EQ(VK_SUCCESS, vkBeginCommandBuffer(cmd, &begin));
-    commands(cmd);
-    EXPECT_EQ(VK_SUCCESS, vkEndCommandBuffer(cmd));
-    return cmd;
-  }
-
-  // Submits `cmd` with a fence, waits for the fence without a timeout and expects the loss
-  // within a few timeouts; then checks the lost device's answers.
-  void expect_lost_after_submit(TestDevice& device, VkCommandBuffer cmd, const VkSubmitInfo* custom = nullptr) {
+  // Submits `cmd` with a fence (through `submit`, vkQueueSubmit by default), waits for the fence
+  // without a timeout and expects the loss within a few timeouts; then checks the lost device's
+  // answers.
+  void expect_lost_after_submit(TestDevice& device, VkCommandBuffer cmd,
+                                const std::function<VkResult(VkFence)>& custom_submit = {}) {
     VkFence fence = device.create_fence(false);
-    VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    if (custom) submit = *custom;
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &cmd;
     const auto start = Clock::now();
-    ASSERT_EQ(VK_SUCCESS, vkQueueSubmit(device.queue(), 1, &submit, fence));
+    ASSERT_EQ(VK_SUCCESS, custom_submit ? custom_submit(fence) : submit(device.queue(), cmd, fence));
     EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkWaitForFences(device.handle(), 1, &fence, VK_TRUE, UINT64_MAX));
     const double waited = ms_since(start);
     EXPECT_GE(waited, kTimeoutMs * 0.9) << "lost before the timeout";
@@ -104,6 +103,8 @@ class DeviceLossTest : public VulkanTest {
     expect_lost_answers(device, fence);
   }
 
+  void expect_endless_draw_lost(const char* vertex, const char* fragment);
+
   // What every command says on a lost device.
   void expect_lost_answers(TestDevice& device, VkFence pending_fence) {
     VkDevice dev = device.handle();
@@ -112,7 +113,7 @@ class DeviceLossTest : public VulkanTest {
     EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkDeviceWaitIdle(dev));
     // A new submission is refused; waits on it end at once.
     VkFence fence = device.create_fence(false);
-    VkCommandBuffer empty = recorded(device, [](VkCommandBuffer) {});
+    VkCommandBuffer empty = device.record_commands([](VkCommandBuffer) {});
     VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &empty;
@@ -161,7 +162,7 @@ TEST_F(DeviceLossTest, EndlessComputeShaderLosesTheDeviceAndEverythingIsDestroye
       ASSERT_EQ(VK_SUCCESS, job.pipeline_result());
       job.bind_buffer(0, data);
       // Many workgroups, so every worker thread is stuck in the kernel when the loss comes.
-      VkCommandBuffer cmd = recorded(*device, [&](VkCommandBuffer cb) { job.record(cb, 64); });
+      VkCommandBuffer cmd = device->record_commands([&](VkCommandBuffer cb) { job.record(cb, 64); });
       expect_lost_after_submit(*device, cmd);
     }
     // Every invocation left its loop: none got past it to count itself as finished.
@@ -170,38 +171,32 @@ TEST_F(DeviceLossTest, EndlessComputeShaderLosesTheDeviceAndEverythingIsDestroye
   EXPECT_EQ(threads_before, thread_count()) << "a thread of the lost device is still running";
 }
 
-TEST_F(DeviceLossTest, EndlessFragmentShaderLosesTheDevice) {
-  KILN_ONLY();
+// An endless shader in a graphics stage: one full-screen triangle drawn with `vertex` and
+// `fragment`, whose set 0 binding 0 is a storage buffer of zeros.
+void DeviceLossTest::expect_endless_draw_lost(const char* vertex, const char* fragment) {
   TestDevice& device = lossy_device();
   Buffer data = device.create_buffer(64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0);
   DrawJobOptions options;
-  options.vertex_shader = "watchdog_fullscreen.vert";
-  options.fragment_shader = "watchdog_loop.frag";
+  options.vertex_shader = vertex;
+  options.fragment_shader = fragment;
   options.bindings = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
   DrawJob job(device, options);
   ASSERT_EQ(VK_SUCCESS, job.pipeline_result());
   job.bind_buffer(0, data);
-  VkCommandBuffer cmd = recorded(device, [&](VkCommandBuffer cb) {
+  VkCommandBuffer cmd = device.record_commands([&](VkCommandBuffer cb) {
     job.record_pass(cb, VkClearColorValue{}, [](VkCommandBuffer pass) { vkCmdDraw(pass, 3, 1, 0, 0); });
   });
   expect_lost_after_submit(device, cmd);
 }
 
+TEST_F(DeviceLossTest, EndlessFragmentShaderLosesTheDevice) {
+  KILN_ONLY();
+  expect_endless_draw_lost("watchdog_fullscreen.vert", "watchdog_loop.frag");
+}
+
 TEST_F(DeviceLossTest, EndlessVertexShaderLosesTheDevice) {
   KILN_ONLY();
-  TestDevice& device = lossy_device();
-  Buffer data = device.create_buffer(64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0);
-  DrawJobOptions options;
-  options.vertex_shader = "watchdog_loop.vert";
-  options.fragment_shader = "watchdog_red.frag";
-  options.bindings = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
-  DrawJob job(device, options);
-  ASSERT_EQ(VK_SUCCESS, job.pipeline_result());
-  job.bind_buffer(0, data);
-  VkCommandBuffer cmd = recorded(device, [&](VkCommandBuffer cb) {
-    job.record_pass(cb, VkClearColorValue{}, [](VkCommandBuffer pass) { vkCmdDraw(pass, 3, 1, 0, 0); });
-  });
-  expect_lost_after_submit(device, cmd);
+  expect_endless_draw_lost("watchdog_loop.vert", "watchdog_red.frag");
 }
 
 // A submission waits for a timeline value nothing will ever signal (wait-before-signal is valid):
@@ -210,17 +205,10 @@ TEST_F(DeviceLossTest, WaitForASemaphoreNobodySignalsLosesTheDevice) {
   KILN_ONLY();
   TestDevice& device = lossy_device();
   VkSemaphore never = device.create_timeline_semaphore(0);
-  const uint64_t value = 1;
-  VkTimelineSemaphoreSubmitInfo timeline{.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  timeline.waitSemaphoreValueCount = 1;
-  timeline.pWaitSemaphoreValues = &value;
-  const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-  VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &timeline};
-  submit.waitSemaphoreCount = 1;
-  submit.pWaitSemaphores = &never;
-  submit.pWaitDstStageMask = &stage;
-  VkCommandBuffer cmd = recorded(device, [](VkCommandBuffer) {});
-  expect_lost_after_submit(device, cmd, &submit);
+  VkCommandBuffer cmd = device.record_commands([](VkCommandBuffer) {});
+  expect_lost_after_submit(device, cmd, [&](VkFence fence) {
+    return submit_after_timeline(device.queue(), cmd, never, 1, fence);
+  });
 }
 
 // vkQueueWaitIdle (rather than a fence) is what ends in the loss, for an event never set.
@@ -228,7 +216,7 @@ TEST_F(DeviceLossTest, QueueWaitIdleOnAnEventNobodySetsEndsInTheLoss) {
   KILN_ONLY();
   TestDevice& device = lossy_device();
   VkEvent event = device.create_event();
-  VkCommandBuffer cmd = recorded(device, [&](VkCommandBuffer cb) {
+  VkCommandBuffer cmd = device.record_commands([&](VkCommandBuffer cb) {
     vkCmdWaitEvents(cb, 1, &event, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, nullptr, 0, nullptr,
                     0, nullptr);
   });
@@ -246,6 +234,7 @@ TEST_F(DeviceLossTest, QueueWaitIdleOnAnEventNobodySetsEndsInTheLoss) {
 TEST_F(DeviceLossTest, SlowButProgressingWorkIsNotLost) {
   DeviceFeatures enabled;
   enabled.v12.timelineSemaphore = VK_TRUE;
+  enabled.v13.synchronization2 = VK_TRUE;
   enabled.v13.maintenance4 = VK_TRUE;
   setenv("KILN_DEVICE_TIMEOUT_MS", std::to_string(kTimeoutMs).c_str(), 1);
   TestDevice* validated = create_device(enabled);
@@ -254,16 +243,9 @@ TEST_F(DeviceLossTest, SlowButProgressingWorkIsNotLost) {
   TestDevice& device = *validated;
   VkSemaphore timeline = device.create_timeline_semaphore(0);
   const uint64_t last = 4;
-  VkTimelineSemaphoreSubmitInfo info{.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  info.waitSemaphoreValueCount = 1;
-  info.pWaitSemaphoreValues = &last;
-  const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-  VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &info};
-  submit.waitSemaphoreCount = 1;
-  submit.pWaitSemaphores = &timeline;
-  submit.pWaitDstStageMask = &stage;
   VkFence fence = device.create_fence(false);
-  ASSERT_EQ(VK_SUCCESS, vkQueueSubmit(device.queue(), 1, &submit, fence));
+  ASSERT_EQ(VK_SUCCESS, submit_after_timeline(device.queue(), device.record_commands([](VkCommandBuffer) {}), timeline,
+                                              last, fence));
   for (uint64_t v = 1; v <= last; ++v) {
     std::this_thread::sleep_for(std::chrono::milliseconds(kTimeoutMs / 2));
     VkSemaphoreSignalInfo signal{.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};

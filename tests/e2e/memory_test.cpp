@@ -209,6 +209,89 @@ TEST_F(MemoryTest, AllocationLargerThanHeapFailsCleanly) {
   EXPECT_EQ(4096u, first_pattern_mismatch(after.mapped, 4096, 42)) << "a new allocation does not work";
 }
 
+// The heap is a budget shared by a device's allocations: with a 64 MiB heap (KILN_HEAP_SIZE_MB, read
+// when the instance is made), four 16 MiB allocations fit and a fifth is VK_ERROR_OUT_OF_DEVICE_MEMORY
+// (valid usage: each is within the heap); freeing one makes room again, and the memory that was
+// already there keeps its contents.
+TEST_F(MemoryTest, AllocationsRunOutAtTheHeapSizeAndFreeingMakesRoom) {
+  KILN_ONLY();  // other drivers' heaps do not follow KILN_HEAP_SIZE_MB
+  setenv("KILN_HEAP_SIZE_MB", "64", 1);
+  std::unique_ptr<TestInstance> small_heap;
+  const VkResult created = TestInstance::create(InstanceOptions{}, &small_heap);
+  unsetenv("KILN_HEAP_SIZE_MB");
+  ASSERT_EQ(VK_SUCCESS, created);
+  ASSERT_FALSE(small_heap->physical_devices().empty());
+  {
+    std::unique_ptr<TestDevice> device;
+    ASSERT_EQ(VK_SUCCESS, TestDevice::create(small_heap->physical_devices()[0], {}, &device));
+    ASSERT_EQ(VkDeviceSize(64) << 20, device->memory_properties().memoryHeaps[0].size);
+    const uint32_t type = device->find_memory_type(~0u, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+    ASSERT_NE(UINT32_MAX, type);
+    VkMemoryAllocateInfo info{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    info.allocationSize = VkDeviceSize(16) << 20;
+    info.memoryTypeIndex = type;
+    VkDeviceMemory blocks[5] = {};
+    for (int i = 0; i < 4; ++i) ASSERT_EQ(VK_SUCCESS, vkAllocateMemory(device->handle(), &info, nullptr, &blocks[i])) << i;
+    void* first = nullptr;
+    ASSERT_EQ(VK_SUCCESS, vkMapMemory(device->handle(), blocks[0], 0, VK_WHOLE_SIZE, 0, &first));
+    write_pattern(static_cast<uint8_t*>(first), 4096, 7);
+    EXPECT_EQ(VK_ERROR_OUT_OF_DEVICE_MEMORY, vkAllocateMemory(device->handle(), &info, nullptr, &blocks[4]));
+    info.allocationSize = 4096;  // not even a little
+    EXPECT_EQ(VK_ERROR_OUT_OF_DEVICE_MEMORY, vkAllocateMemory(device->handle(), &info, nullptr, &blocks[4]));
+    vkFreeMemory(device->handle(), blocks[3], nullptr);
+    info.allocationSize = VkDeviceSize(16) << 20;
+    EXPECT_EQ(VK_SUCCESS, vkAllocateMemory(device->handle(), &info, nullptr, &blocks[3]));
+    EXPECT_EQ(size_t(4096), first_pattern_mismatch(static_cast<uint8_t*>(first), 4096, 7));
+    for (int i = 0; i < 4; ++i) vkFreeMemory(device->handle(), blocks[i], nullptr);
+  }
+  small_heap->destroy();
+  for (const std::string& message : small_heap->messages()) ADD_FAILURE() << "validation: " << message;
+}
+
+// Images and buffers past the device's limits (invalid usage, so without the validation layer):
+// Kiln refuses them with VK_ERROR_OUT_OF_DEVICE_MEMORY and a log line rather than computing a layout
+// that overflows, and the device goes on working.
+TEST_F(MemoryTest, ImagesAndBuffersBeyondLimitsAreRefused) {
+  KILN_ONLY();
+  UnvalidatedContext context = create_unvalidated_context();
+  ASSERT_NE(VK_NULL_HANDLE, context.physical_device);
+  std::unique_ptr<TestDevice> device;
+  ASSERT_EQ(VK_SUCCESS, TestDevice::create(context.physical_device, {}, &device));
+  const VkPhysicalDeviceLimits& limits = device->properties().limits;
+  VkImageCreateInfo beyond[3] = {rgba8_image_info(limits.maxImageDimension2D + 1, 16), rgba8_image_info(16, 16),
+                                 rgba8_image_info(limits.maxImageDimension2D, limits.maxImageDimension2D)};
+  beyond[1].arrayLayers = limits.maxImageArrayLayers + 1;
+  beyond[2].format = VK_FORMAT_R32G32B32A32_SFLOAT;
+  beyond[2].arrayLayers = limits.maxImageArrayLayers;  // terabytes: a layout past any maxResourceSize
+  for (int i = 0; i < 3; ++i) {
+    VkImage image = VK_NULL_HANDLE;
+    const VkResult result = vkCreateImage(device->handle(), &beyond[i], nullptr, &image);
+    if (i < 2) {
+      EXPECT_EQ(VK_ERROR_OUT_OF_DEVICE_MEMORY, result) << "image " << i;
+    } else if (result == VK_SUCCESS) {
+      // Within every per-dimension limit: made, but no allocation can back it.
+      VkMemoryRequirements requirements;
+      vkGetImageMemoryRequirements(device->handle(), image, &requirements);
+      VkMemoryAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+      allocate.allocationSize = requirements.size;
+      VkDeviceMemory memory = VK_NULL_HANDLE;
+      EXPECT_EQ(VK_ERROR_OUT_OF_DEVICE_MEMORY, vkAllocateMemory(device->handle(), &allocate, nullptr, &memory));
+    } else {
+      EXPECT_EQ(VK_ERROR_OUT_OF_DEVICE_MEMORY, result);
+    }
+    if (image) vkDestroyImage(device->handle(), image, nullptr);
+  }
+  VkBufferCreateInfo buffer_info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  buffer_info.size = VkDeviceSize(1) << 62;
+  buffer_info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  EXPECT_EQ(VK_ERROR_OUT_OF_DEVICE_MEMORY, vkCreateBuffer(device->handle(), &buffer_info, nullptr, &buffer));
+  // Still a working device.
+  Buffer ok = device->create_buffer(1024, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  device->run_commands([&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, ok.buffer, 0, VK_WHOLE_SIZE, 0x01020304u); });
+  EXPECT_EQ(0x04, ok.mapped[1020]);
+}
+
 TEST_F(MemoryTest, BufferMemoryRequirements1And2AndDedicated) {
   VkDevice dev = device().handle();
   VkBuffer buffer = make_buffer(device(), 1000, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
