@@ -103,13 +103,16 @@ class DeviceLossTest : public VulkanTest {
     expect_lost_answers(device, fence);
   }
 
-  void expect_endless_draw_lost(const char* vertex, const char* fragment);
+  void expect_endless_draw_lost(const char* vertex, const char* fragment, uint32_t vertex_count = 3);
 
   // What every command says on a lost device.
   void expect_lost_answers(TestDevice& device, VkFence pending_fence) {
     VkDevice dev = device.handle();
     EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkGetFenceStatus(dev, pending_fence));
+    // The lost work stops promptly: the queue empties (every worker is back) soon after the loss.
+    const auto idle_start = Clock::now();
     EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkQueueWaitIdle(device.queue()));
+    EXPECT_LT(ms_since(idle_start), kTimeoutMs * 5.0) << "the queue kept running the lost work";
     EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkDeviceWaitIdle(dev));
     // A new submission is refused; waits on it end at once.
     VkFence fence = device.create_fence(false);
@@ -171,9 +174,9 @@ TEST_F(DeviceLossTest, EndlessComputeShaderLosesTheDeviceAndEverythingIsDestroye
   EXPECT_EQ(threads_before, thread_count()) << "a thread of the lost device is still running";
 }
 
-// An endless shader in a graphics stage: one full-screen triangle drawn with `vertex` and
-// `fragment`, whose set 0 binding 0 is a storage buffer of zeros.
-void DeviceLossTest::expect_endless_draw_lost(const char* vertex, const char* fragment) {
+// An endless shader in a graphics stage: `vertex_count` / 3 full-screen triangles drawn with
+// `vertex` and `fragment`, whose set 0 binding 0 is a storage buffer of zeros.
+void DeviceLossTest::expect_endless_draw_lost(const char* vertex, const char* fragment, uint32_t vertex_count) {
   TestDevice& device = lossy_device();
   Buffer data = device.create_buffer(64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0);
   DrawJobOptions options;
@@ -184,7 +187,7 @@ void DeviceLossTest::expect_endless_draw_lost(const char* vertex, const char* fr
   ASSERT_EQ(VK_SUCCESS, job.pipeline_result());
   job.bind_buffer(0, data);
   VkCommandBuffer cmd = device.record_commands([&](VkCommandBuffer cb) {
-    job.record_pass(cb, VkClearColorValue{}, [](VkCommandBuffer pass) { vkCmdDraw(pass, 3, 1, 0, 0); });
+    job.record_pass(cb, VkClearColorValue{}, [&](VkCommandBuffer pass) { vkCmdDraw(pass, vertex_count, 1, 0, 0); });
   });
   expect_lost_after_submit(device, cmd);
 }
@@ -197,6 +200,14 @@ TEST_F(DeviceLossTest, EndlessFragmentShaderLosesTheDevice) {
 TEST_F(DeviceLossTest, EndlessVertexShaderLosesTheDevice) {
   KILN_ONLY();
   expect_endless_draw_lost("watchdog_loop.vert", "watchdog_red.frag");
+}
+
+// No shader loops, but a draw far too big to finish (about 200 million full-screen triangles): the
+// watchdog's limit is on one command, and once the device is lost the draw's remaining batches
+// and tiles are skipped.
+TEST_F(DeviceLossTest, DrawThatWouldTakeHoursLosesTheDevice) {
+  KILN_ONLY();
+  expect_endless_draw_lost("watchdog_fullscreen.vert", "watchdog_red.frag", 600'000'000);
 }
 
 // A submission waits for a timeline value nothing will ever signal (wait-before-signal is valid):
