@@ -487,15 +487,58 @@ TEST_F(MemoryTest, DeviceMemoryRequirementsMatchCreatedObjects) {
 // VK_EXT_external_memory_host: a page-aligned host allocation imported as device memory backs a
 // buffer that commands write; the writes land in the application's own allocation, which stays
 // the application's (freeing the memory object leaves it alone).
-TEST_F(MemoryTest, ImportedHostAllocationBacksABuffer) {
+// A device with VK_EXT_external_memory_host and a host allocation it can import (its size at least
+// `minimum`, a multiple of minImportedHostPointerAlignment), filled with pattern(…, 3). Fails the
+// test (null) without the extension on Kiln, skips elsewhere.
+struct HostImport {
+  TestDevice* device = nullptr;
+  VkDeviceSize alignment = 0, size = 0;
+  uint8_t* allocation = nullptr;  // std::free it after the memory
+  uint32_t memory_types = 0;      // vkGetMemoryHostPointerPropertiesEXT
+  static constexpr auto kHandle = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  // Imports `allocation` as memory of one of `allowed` types (& memory_types).
+  VkDeviceMemory import(uint32_t allowed) const {
+    const uint32_t types = allowed & memory_types;
+    EXPECT_NE(types, 0u);
+    VkImportMemoryHostPointerInfoEXT info{VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
+    info.handleType = kHandle;
+    info.pHostPointer = allocation;
+    VkMemoryAllocateInfo allocate_info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &info};
+    allocate_info.allocationSize = size;
+    allocate_info.memoryTypeIndex = uint32_t(__builtin_ctz(types));
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    EXPECT_EQ(vkAllocateMemory(device->handle(), &allocate_info, nullptr, &memory), VK_SUCCESS);
+    return memory;
+  }
+};
+
+class HostImportTest : public VulkanTest {
+ protected:
+  HostImport prepare(VkDeviceSize minimum) {
+    HostImport h;
+    VkPhysicalDeviceExternalMemoryHostPropertiesEXT host{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &host};
+    vkGetPhysicalDeviceProperties2(physical_device(), &props);
+    h.alignment = host.minImportedHostPointerAlignment;
+    EXPECT_TRUE(h.alignment > 0 && (h.alignment & (h.alignment - 1)) == 0) << h.alignment;
+    h.device = create_device(DeviceOptions{.extensions = {VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME}});
+    auto host_pointer_properties = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
+        vkGetDeviceProcAddr(h.device->handle(), "vkGetMemoryHostPointerPropertiesEXT"));
+    EXPECT_NE(host_pointer_properties, nullptr);
+    h.size = align_up(std::max<VkDeviceSize>(minimum, 4 * h.alignment), h.alignment);
+    h.allocation = static_cast<uint8_t*>(std::aligned_alloc(h.alignment, h.size));
+    write_pattern(h.allocation, h.size, 3);
+    VkMemoryHostPointerPropertiesEXT pointer{VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
+    EXPECT_EQ(host_pointer_properties(h.device->handle(), HostImport::kHandle, h.allocation, &pointer), VK_SUCCESS);
+    h.memory_types = pointer.memoryTypeBits;
+    return h;
+  }
+};
+
+TEST_F(HostImportTest, ImportedHostAllocationBacksABuffer) {
   REQUIRE_ON_KILN(device_has_extension(physical_device(), VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME),
                   "VK_EXT_external_memory_host");
-  VkPhysicalDeviceExternalMemoryHostPropertiesEXT host{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
-  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &host};
-  vkGetPhysicalDeviceProperties2(physical_device(), &props);
-  const VkDeviceSize alignment = host.minImportedHostPointerAlignment;
-  ASSERT_TRUE(alignment > 0 && (alignment & (alignment - 1)) == 0) << alignment;
-  constexpr auto kHandle = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  constexpr auto kHandle = HostImport::kHandle;
   VkPhysicalDeviceExternalBufferInfo query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
   query.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   query.handleType = kHandle;
@@ -503,17 +546,11 @@ TEST_F(MemoryTest, ImportedHostAllocationBacksABuffer) {
   vkGetPhysicalDeviceExternalBufferProperties(physical_device(), &query, &external);
   ASSERT_TRUE(external.externalMemoryProperties.externalMemoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT);
 
-  TestDevice& device = *create_device(DeviceOptions{.extensions = {VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME}});
-  auto host_pointer_properties = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
-      vkGetDeviceProcAddr(device.handle(), "vkGetMemoryHostPointerPropertiesEXT"));
-  ASSERT_NE(host_pointer_properties, nullptr);
-  const VkDeviceSize size = std::max<VkDeviceSize>(4 * alignment, 16384);
-  auto* allocation = static_cast<uint8_t*>(std::aligned_alloc(alignment, size));
-  ASSERT_NE(allocation, nullptr);
-  write_pattern(allocation, size, 3);
-  VkMemoryHostPointerPropertiesEXT pointer{VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
-  ASSERT_EQ(host_pointer_properties(device.handle(), kHandle, allocation, &pointer), VK_SUCCESS);
-  ASSERT_NE(pointer.memoryTypeBits, 0u);
+  const HostImport h = prepare(16384);
+  ASSERT_FALSE(HasFailure());
+  TestDevice& device = *h.device;
+  const VkDeviceSize size = h.size, alignment = h.alignment;
+  uint8_t* allocation = h.allocation;
 
   VkExternalMemoryBufferCreateInfo external_buffer{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
   external_buffer.handleTypes = kHandle;
@@ -524,16 +561,8 @@ TEST_F(MemoryTest, ImportedHostAllocationBacksABuffer) {
   ASSERT_EQ(vkCreateBuffer(device.handle(), &buffer_info, nullptr, &buffer), VK_SUCCESS);
   VkMemoryRequirements requirements;
   vkGetBufferMemoryRequirements(device.handle(), buffer, &requirements);
-  const uint32_t types = requirements.memoryTypeBits & pointer.memoryTypeBits;
-  ASSERT_NE(types, 0u);
-  VkImportMemoryHostPointerInfoEXT import{VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
-  import.handleType = kHandle;
-  import.pHostPointer = allocation;
-  VkMemoryAllocateInfo allocate_info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &import};
-  allocate_info.allocationSize = size;
-  allocate_info.memoryTypeIndex = uint32_t(__builtin_ctz(types));
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  ASSERT_EQ(vkAllocateMemory(device.handle(), &allocate_info, nullptr, &memory), VK_SUCCESS);
+  VkDeviceMemory memory = h.import(requirements.memoryTypeBits);
+  ASSERT_NE(memory, VK_NULL_HANDLE);
   ASSERT_EQ(vkBindBufferMemory(device.handle(), buffer, memory, 0), VK_SUCCESS);
 
   device.run_commands([&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, buffer, 4096, 4096, 0xA5A5A5A5u); });
@@ -548,6 +577,66 @@ TEST_F(MemoryTest, ImportedHostAllocationBacksABuffer) {
   std::free(allocation);
   KILN_ONLY();
   EXPECT_EQ(alignment, 4096u);
+}
+
+// An image on an imported host allocation (VkExternalMemoryImageCreateInfo with HOST_ALLOCATION):
+// the format query says it can be imported, and a clear of the image lands in the application's
+// bytes at the subresource layout's offsets.
+TEST_F(HostImportTest, ImportedHostAllocationBacksAnImage) {
+  REQUIRE_ON_KILN(device_has_extension(physical_device(), VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME),
+                  "VK_EXT_external_memory_host");
+  VkPhysicalDeviceExternalImageFormatInfo external_info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO};
+  external_info.handleType = HostImport::kHandle;
+  VkPhysicalDeviceImageFormatInfo2 format_info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2, &external_info};
+  format_info.format = VK_FORMAT_R8G8B8A8_UNORM;
+  format_info.type = VK_IMAGE_TYPE_2D;
+  format_info.tiling = VK_IMAGE_TILING_LINEAR;
+  format_info.usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  VkExternalImageFormatProperties external{VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES};
+  VkImageFormatProperties2 format_properties{VK_STRUCTURE_TYPE_IMAGE_FORMAT_PROPERTIES_2, &external};
+  const VkResult supported = vkGetPhysicalDeviceImageFormatProperties2(physical_device(), &format_info, &format_properties);
+  REQUIRE_ON_KILN(supported == VK_SUCCESS, "linear RGBA8 images on imported host memory");
+  ASSERT_TRUE(external.externalMemoryProperties.externalMemoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT);
+  ASSERT_TRUE(external.externalMemoryProperties.compatibleHandleTypes & HostImport::kHandle);
+
+  VkExternalMemoryImageCreateInfo external_image{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO};
+  external_image.handleTypes = HostImport::kHandle;
+  VkImageCreateInfo image_info = rgba8_image_info(32, 32);
+  image_info.pNext = &external_image;
+  image_info.tiling = VK_IMAGE_TILING_LINEAR;
+  image_info.usage = format_info.usage;
+  const HostImport h = prepare(0);
+  ASSERT_FALSE(HasFailure());
+  VkDevice dev = h.device->handle();
+  VkImage image = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateImage(dev, &image_info, nullptr, &image));
+  VkMemoryRequirements requirements;
+  vkGetImageMemoryRequirements(dev, image, &requirements);
+  ASSERT_LE(requirements.size, h.size);
+  VkDeviceMemory memory = h.import(requirements.memoryTypeBits);
+  ASSERT_NE(memory, VK_NULL_HANDLE);
+  ASSERT_EQ(VK_SUCCESS, vkBindImageMemory(dev, image, memory, 0));
+  h.device->run_commands([&](VkCommandBuffer cmd) {
+    transition(cmd, image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    const VkClearColorValue red{{1.0f, 0.0f, 0.0f, 1.0f}};
+    const VkImageSubresourceRange whole{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdClearColorImage(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &red, 1, &whole);
+    full_barrier(cmd);
+  });
+  const VkImageSubresource subresource{VK_IMAGE_ASPECT_COLOR_BIT, 0, 0};
+  VkSubresourceLayout layout;
+  vkGetImageSubresourceLayout(dev, image, &subresource, &layout);
+  for (uint32_t y = 0; y < 32; y += 31)
+    for (uint32_t x = 0; x < 32; x += 31) {
+      const uint8_t* texel = h.allocation + layout.offset + y * layout.rowPitch + x * 4;
+      EXPECT_EQ(0xFF, texel[0]) << x << "," << y;
+      EXPECT_EQ(0x00, texel[1]) << x << "," << y;
+      EXPECT_EQ(0xFF, texel[3]) << x << "," << y;
+    }
+  EXPECT_EQ(pattern(h.size - 1, 3), h.allocation[h.size - 1]) << "a byte past the image changed";
+  vkDestroyImage(dev, image, nullptr);
+  vkFreeMemory(dev, memory, nullptr);
+  std::free(h.allocation);
 }
 
 }  // namespace
