@@ -240,6 +240,88 @@ TEST_F(DeviceLossTest, QueueWaitIdleOnAnEventNobodySetsEndsInTheLoss) {
   EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkDeviceWaitIdle(device.handle()));
 }
 
+// Presentation on a lost device: vkAcquireNextImageKHR and vkQueuePresentKHR report the loss (a
+// headless surface, on an instance of its own with the surface extensions), and the swapchain and
+// surface are destroyed as usual.
+TEST_F(DeviceLossTest, AcquireAndPresentReportTheLoss) {
+  KILN_ONLY();
+  InstanceOptions options;
+  options.validation = false;  // see lossy_device()
+  options.extensions = {VK_KHR_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME};
+  std::unique_ptr<TestInstance> instance;
+  ASSERT_EQ(VK_SUCCESS, TestInstance::create(options, &instance));
+  ASSERT_FALSE(instance->physical_devices().empty());
+  const VkPhysicalDevice physical = instance->physical_devices()[0];
+  DeviceFeatures enabled;
+  enabled.v12.timelineSemaphore = VK_TRUE;
+  enabled.v13.synchronization2 = VK_TRUE;
+  DeviceOptions device_options;
+  device_options.create_info_chain = &enabled.core;
+  device_options.extensions = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
+  setenv("KILN_DEVICE_TIMEOUT_MS", std::to_string(kTimeoutMs).c_str(), 1);
+  std::unique_ptr<TestDevice> device;
+  const VkResult created = TestDevice::create(physical, device_options, &device);
+  unsetenv("KILN_DEVICE_TIMEOUT_MS");
+  ASSERT_EQ(VK_SUCCESS, created);
+  VkDevice dev = device->handle();
+
+  auto create_surface = reinterpret_cast<PFN_vkCreateHeadlessSurfaceEXT>(
+      vkGetInstanceProcAddr(instance->handle(), "vkCreateHeadlessSurfaceEXT"));
+  ASSERT_NE(nullptr, create_surface);
+  VkHeadlessSurfaceCreateInfoEXT surface_info{.sType = VK_STRUCTURE_TYPE_HEADLESS_SURFACE_CREATE_INFO_EXT};
+  VkSurfaceKHR surface = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, create_surface(instance->handle(), &surface_info, nullptr, &surface));
+  VkSurfaceCapabilitiesKHR caps;
+  ASSERT_EQ(VK_SUCCESS, vkGetPhysicalDeviceSurfaceCapabilitiesKHR(physical, surface, &caps));
+  VkSwapchainCreateInfoKHR info{.sType = VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
+  info.surface = surface;
+  info.minImageCount = caps.minImageCount;
+  info.imageFormat = VK_FORMAT_B8G8R8A8_UNORM;
+  info.imageColorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR;
+  info.imageExtent = {64, 64};
+  info.imageArrayLayers = 1;
+  info.imageUsage = VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  info.preTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR;
+  info.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
+  info.presentMode = VK_PRESENT_MODE_FIFO_KHR;
+  VkSwapchainKHR swapchain = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateSwapchainKHR(dev, &info, nullptr, &swapchain));
+  VkFence acquired = device->create_fence(false);
+  uint32_t index = UINT32_MAX;
+  ASSERT_EQ(VK_SUCCESS, vkAcquireNextImageKHR(dev, swapchain, kGpuTimeoutNs, VK_NULL_HANDLE, acquired, &index));
+  ASSERT_EQ(VK_SUCCESS, vkWaitForFences(dev, 1, &acquired, VK_TRUE, kGpuTimeoutNs));
+
+  // Lose the device: a submission waits for a timeline value nobody signals.
+  VkSemaphore never = device->create_timeline_semaphore(0);
+  VkFence stuck = device->create_fence(false);
+  ASSERT_EQ(VK_SUCCESS, submit_after_timeline(device->queue(), device->record_commands([](VkCommandBuffer) {}), never,
+                                              1, stuck));
+  EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkWaitForFences(dev, 1, &stuck, VK_TRUE, UINT64_MAX));
+
+  VkPresentInfoKHR present{.sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+  VkResult present_result = VK_SUCCESS;
+  present.swapchainCount = 1;
+  present.pSwapchains = &swapchain;
+  present.pImageIndices = &index;
+  present.pResults = &present_result;
+  EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkQueuePresentKHR(device->queue(), &present));
+  EXPECT_EQ(VK_ERROR_DEVICE_LOST, present_result);
+  uint32_t next = UINT32_MAX;
+  EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkAcquireNextImageKHR(dev, swapchain, UINT64_MAX, VK_NULL_HANDLE, VK_NULL_HANDLE, &next));
+  VkAcquireNextImageInfoKHR acquire2{.sType = VK_STRUCTURE_TYPE_ACQUIRE_NEXT_IMAGE_INFO_KHR};
+  acquire2.swapchain = swapchain;
+  acquire2.timeout = UINT64_MAX;
+  acquire2.fence = device->create_fence(false);
+  acquire2.deviceMask = 1;
+  EXPECT_EQ(VK_ERROR_DEVICE_LOST, vkAcquireNextImage2KHR(dev, &acquire2, &next));
+
+  vkDestroySwapchainKHR(dev, swapchain, nullptr);
+  device.reset();
+  vkDestroySurfaceKHR(instance->handle(), surface, nullptr);
+  instance->destroy();
+  for (const std::string& message : instance->messages()) ADD_FAILURE() << "message: " << message;
+}
+
 // Waiting is not a hang while something moves: a queue blocked on a semaphore the host signals
 // after more than the timeout, in steps shorter than it, is never declared lost.
 TEST_F(DeviceLossTest, SlowButProgressingWorkIsNotLost) {
