@@ -429,6 +429,15 @@ VkCommandBuffer TestDevice::allocate_command_buffer(VkCommandBufferLevel level) 
   return cmd;  // freed with the pool
 }
 
+VkCommandBuffer TestDevice::record_commands(const std::function<void(VkCommandBuffer)>& record) {
+  VkCommandBuffer cmd = allocate_command_buffer();
+  const VkCommandBufferBeginInfo begin = begin_info(0);
+  require(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
+  record(cmd);
+  require(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+  return cmd;
+}
+
 void TestDevice::run_commands(const std::function<void(VkCommandBuffer)>& record, uint32_t queue_index) {
   VkCommandBuffer cmd = allocate_command_buffer();
   VkCommandBufferBeginInfo begin = begin_info(VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
