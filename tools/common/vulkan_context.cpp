@@ -205,6 +205,7 @@ void VulkanContext::create_device() {
   enabled_features_ = {};
   enabled_features_.tessellationShader = supported.tessellationShader;
   enabled_features_.geometryShader = supported.geometryShader;
+  enabled_features_.shaderFloat64 = supported.shaderFloat64;  // VkFFT's double-precision plans
   VkDeviceCreateInfo device_info{};
   device_info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   device_info.queueCreateInfoCount = 1;

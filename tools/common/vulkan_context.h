@@ -41,13 +41,15 @@ class VulkanContext {
   VkPhysicalDevice physical_device() const { return physical_device_; }
   VkDevice device() const { return device_; }
   VkQueue queue() const { return queue_; }
+  // The family of queue() (for a library that makes its own command pool, like VkFFT).
+  uint32_t queue_family() const { return queue_family_; }
   // What queue() can do (VK_QUEUE_COMPUTE_BIT etc.).
   VkQueueFlags queue_flags() const { return queue_flags_; }
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
   const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
   // The optional features the device was created with: those of the tools' scenarios that the
-  // device supports (tessellationShader, geometryShader), all others FALSE. A scenario that needs
-  // one checks here.
+  // device supports (tessellationShader, geometryShader, shaderFloat64), all others FALSE. A scenario that needs
+  // one checks here. shaderFloat64 too (VkFFT's double-precision plans).
   const VkPhysicalDeviceFeatures& enabled_features() const { return enabled_features_; }
   // Whether the device was created with VK_EXT_transform_feedback and its transformFeedback
   // feature (enabled whenever the device offers both).
