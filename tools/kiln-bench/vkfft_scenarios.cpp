@@ -196,23 +196,16 @@ class VkfftPlanScenario : public Scenario {
   }
 };
 
-class VkfftPlanCold final : public VkfftPlanScenario {
+template <PlanTiming kTiming, bool kFresh, uint64_t kSalt>
+class VkfftPlanVariant final : public VkfftPlanScenario {
  public:
-  explicit VkfftPlanCold(tools::VulkanContext& context)
-      : VkfftPlanScenario(context, PlanTiming::kCreation, /*fresh=*/true, /*salt=*/1) {}
+  explicit VkfftPlanVariant(tools::VulkanContext& context)
+      : VkfftPlanScenario(context, kTiming, kFresh, kSalt) {}
 };
 
-class VkfftPlanRepeat final : public VkfftPlanScenario {
- public:
-  explicit VkfftPlanRepeat(tools::VulkanContext& context)
-      : VkfftPlanScenario(context, PlanTiming::kCreation, /*fresh=*/false, /*salt=*/0) {}
-};
-
-class VkfftFirstResultCold final : public VkfftPlanScenario {
- public:
-  explicit VkfftFirstResultCold(tools::VulkanContext& context)
-      : VkfftPlanScenario(context, PlanTiming::kCreationAndFirstTransform, /*fresh=*/true, /*salt=*/2) {}
-};
+using VkfftPlanRepeat = VkfftPlanVariant<PlanTiming::kCreation, /*fresh=*/false, /*salt=*/0>;
+using VkfftPlanCold = VkfftPlanVariant<PlanTiming::kCreation, /*fresh=*/true, /*salt=*/1>;
+using VkfftFirstResultCold = VkfftPlanVariant<PlanTiming::kCreationAndFirstTransform, /*fresh=*/true, /*salt=*/2>;
 
 class VkfftExecute final : public CommandScenario {
  public:

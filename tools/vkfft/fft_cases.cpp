@@ -15,14 +15,26 @@ double round_to(Precision precision, double value) {
   return precision == Precision::kSingle ? static_cast<double>(static_cast<float>(value)) : value;
 }
 
-// FFTW's dimensions: slowest first (z, y, x), so its last dimension is our contiguous x.
-std::vector<int> fftw_dims(const FftShape& shape) {
+// The shape as FFTW's "many" interface sees it: dimensions slowest first (z, y, x), so FFTW's
+// last dimension is our contiguous x; one transform per batch, each `signal_dist` signal values
+// and `spectrum_dist` spectrum values after the previous.
+struct FftwLayout {
   std::vector<int> n;
-  for (uint32_t d = shape.dims; d-- > 0;) n.push_back(static_cast<int>(shape.size[d]));
-  return n;
-}
+  int rank = 0;
+  int batches = 0;
+  int signal_dist = 0;
+  int spectrum_dist = 0;
+};
 
-uint64_t points(const FftShape& shape) { return shape.size[0] * shape.size[1] * shape.size[2]; }
+FftwLayout fftw_layout(const FftShape& shape) {
+  FftwLayout layout;
+  for (uint32_t d = shape.dims; d-- > 0;) layout.n.push_back(static_cast<int>(shape.size[d]));
+  layout.rank = static_cast<int>(layout.n.size());
+  layout.batches = static_cast<int>(shape.batches);
+  layout.signal_dist = static_cast<int>(shape.signal_values() / shape.batches);
+  layout.spectrum_dist = static_cast<int>(shape.spectrum_values() / shape.batches);
+  return layout;
+}
 
 fftw_complex* as_fftw(std::complex<double>* values) { return reinterpret_cast<fftw_complex*>(values); }
 
@@ -125,47 +137,36 @@ Spectrum rounded(const FftShape& shape, Spectrum spectrum) {
 }
 
 Spectrum reference_forward(const FftShape& shape, const Signal& signal) {
-  const std::vector<int> n = fftw_dims(shape);
-  const int rank = static_cast<int>(n.size());
-  const int batches = static_cast<int>(shape.batches);
-  const int per_batch_out = static_cast<int>(shape.spectrum_values() / shape.batches);
+  const FftwLayout l = fftw_layout(shape);
+  Signal in = signal;  // FFTW's input arrays are not const
   Spectrum out(shape.spectrum_values());
   fftw_plan plan;
   if (shape.kind == Kind::kReal) {
-    std::vector<double> in = signal.real;
-    plan = fftw_plan_many_dft_r2c(rank, n.data(), batches, in.data(), nullptr, 1,
-                                  static_cast<int>(points(shape)), as_fftw(out.data()), nullptr, 1,
-                                  per_batch_out, FFTW_ESTIMATE);
-    fftw_execute(plan);
+    plan = fftw_plan_many_dft_r2c(l.rank, l.n.data(), l.batches, in.real.data(), nullptr, 1, l.signal_dist,
+                                  as_fftw(out.data()), nullptr, 1, l.spectrum_dist, FFTW_ESTIMATE);
   } else {
-    Spectrum in = signal.complex;
-    plan = fftw_plan_many_dft(rank, n.data(), batches, as_fftw(in.data()), nullptr, 1,
-                              static_cast<int>(points(shape)), as_fftw(out.data()), nullptr, 1,
-                              per_batch_out, FFTW_FORWARD, FFTW_ESTIMATE);
-    fftw_execute(plan);
+    plan = fftw_plan_many_dft(l.rank, l.n.data(), l.batches, as_fftw(in.complex.data()), nullptr, 1,
+                              l.signal_dist, as_fftw(out.data()), nullptr, 1, l.spectrum_dist, FFTW_FORWARD,
+                              FFTW_ESTIMATE);
   }
+  fftw_execute(plan);  // FFTW_ESTIMATE plans leave the arrays alone until here
   fftw_destroy_plan(plan);
   return out;
 }
 
 Signal reference_inverse(const FftShape& shape, const Spectrum& spectrum) {
-  const std::vector<int> n = fftw_dims(shape);
-  const int rank = static_cast<int>(n.size());
-  const int batches = static_cast<int>(shape.batches);
-  const int per_batch_in = static_cast<int>(shape.spectrum_values() / shape.batches);
+  const FftwLayout l = fftw_layout(shape);
   Spectrum in = spectrum;  // c2r overwrites its input
   Signal out;
   fftw_plan plan;
   if (shape.kind == Kind::kReal) {
     out.real.resize(shape.signal_values());
-    plan = fftw_plan_many_dft_c2r(rank, n.data(), batches, as_fftw(in.data()), nullptr, 1,
-                                  per_batch_in, out.real.data(), nullptr, 1,
-                                  static_cast<int>(points(shape)), FFTW_ESTIMATE);
+    plan = fftw_plan_many_dft_c2r(l.rank, l.n.data(), l.batches, as_fftw(in.data()), nullptr, 1, l.spectrum_dist,
+                                  out.real.data(), nullptr, 1, l.signal_dist, FFTW_ESTIMATE);
   } else {
     out.complex.resize(shape.signal_values());
-    plan = fftw_plan_many_dft(rank, n.data(), batches, as_fftw(in.data()), nullptr, 1, per_batch_in,
-                              as_fftw(out.complex.data()), nullptr, 1,
-                              static_cast<int>(points(shape)), FFTW_BACKWARD, FFTW_ESTIMATE);
+    plan = fftw_plan_many_dft(l.rank, l.n.data(), l.batches, as_fftw(in.data()), nullptr, 1, l.spectrum_dist,
+                              as_fftw(out.complex.data()), nullptr, 1, l.signal_dist, FFTW_BACKWARD, FFTW_ESTIMATE);
   }
   fftw_execute(plan);
   fftw_destroy_plan(plan);
