@@ -6,7 +6,7 @@
 //   kiln_vkfft_test [--expect-driver kiln|lavapipe] [--shape NAME]...
 //
 // Exit status: 0 all shapes pass, 1 a shape failed (or the device is not the expected driver, or
-// a validation layer complained), 77 the manifest VK_ICD_FILENAMES names does not exist (ctest
+// the validation layer, when enabled, reported anything but VkFFT's known misuse), 77 the manifest VK_ICD_FILENAMES names does not exist (ctest
 // reports the test skipped: lavapipe not installed).
 #include <sys/stat.h>
 
@@ -133,6 +133,10 @@ int main(int argc, char** argv) {
 
   try {
     VulkanContext context("kiln-vkfft-test");
+    // VkFFT 1.2.26's own misuse (tests/vkfft/README.md): null buffer descriptors in Bluestein plans
+    // until the first launch rewrites them, and objects of inverse Bluestein axes deleteVkFFT leaks.
+    context.tolerate_validation_message("VUID-VkDescriptorBufferInfo-buffer-02998");
+    context.tolerate_validation_message("VUID-vkDestroyDevice-device-00378");
     std::printf("device: %s (driver %s)\n", context.device_name().c_str(), context.driver_name().c_str());
     const bool is_kiln = context.device_name().rfind("Kiln", 0) == 0;
     const bool is_lavapipe = context.driver_name() == "llvmpipe";
@@ -172,8 +176,8 @@ int main(int argc, char** argv) {
       std::printf("FAIL: no shape matched\n");
       return 1;
     }
-    std::printf("%d of %d shapes passed (driver pipeline creation %.3f s in all)\n", ran - failures,
-                ran, driver_pipeline_seconds());
+    std::printf("%d of %d shapes passed (driver pipeline creation %.3f s in all; %u known VkFFT validation messages ignored)\n",
+                ran - failures, ran, driver_pipeline_seconds(), context.tolerated_message_count());
     return failures == 0 ? 0 : 1;
   } catch (const std::exception& error) {
     std::printf("FAIL: %s\n", error.what());

@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace kiln::tools {
 
@@ -67,6 +68,11 @@ class VulkanContext {
   // Warnings and errors reported through VK_EXT_debug_utils (from the validation layer when it is
   // enabled, e.g. VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation). Each is also printed to stderr.
   uint32_t validation_problem_count() const { return validation_problems_; }
+  // Validation messages with this message ID (e.g. "VUID-vkDestroyDevice-device-00378") are
+  // neither printed nor counted as problems, only counted here: for a library's known misuse
+  // that the tool cannot change (VkFFT 1.2.26, tests/vkfft/README.md).
+  void tolerate_validation_message(std::string message_id) { tolerated_messages_.push_back(std::move(message_id)); }
+  uint32_t tolerated_message_count() const { return tolerated_problems_; }
 
   // Index of a memory type allowed by `type_bits` that has all `required` flags, preferring one
   // that also has `preferred`. nullopt when none qualifies.
@@ -115,6 +121,8 @@ class VulkanContext {
   VkCommandPool command_pool_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
   uint32_t validation_problems_ = 0;
+  std::vector<std::string> tolerated_messages_;
+  uint32_t tolerated_problems_ = 0;
 };
 
 // A buffer with its own memory. Host-visible buffers are host-coherent and stay mapped.
