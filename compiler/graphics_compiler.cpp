@@ -38,26 +38,30 @@ uint64_t map_hash(const abi::StageOutputMap& map) {
 template <typename Compiled, typename Translate, typename Describe>
 std::shared_ptr<const Compiled> compile_stage(LinkedKernels<Compiled>& linked, const ShaderSource& source,
                                               const TranslateOptions& options, uint64_t key, KernelCache* cache,
-                                              std::string* error, bool* compile_required, Translate&& translate,
+                                              std::string* error, CompileRequest* request, Translate&& translate,
                                               Describe&& describe) {
   const ShaderStage stage = Compiled::kStage;
   if (source.stage != stage) {
     *error = std::string("expected a ") + stage_suffix(stage) + " shader";
     return nullptr;
   }
-  if (auto kernel = linked.find(key)) return kernel;
+  std::shared_ptr<const CachedKernel> object;
+  if (auto kernel = linked.find(key, &object)) {
+    reuse_linked_kernel(key, object, cache, request);
+    return kernel;
+  }
   auto build = [&](const spirv::Module& module, const spirv::EntryPoint& entry, llvm::LLVMContext& context,
                    CachedKernel* kernel, std::string* err) {
     kernel->stage = stage;
     return translate(module, entry, options, context, kernel, err);
   };
-  auto cached = find_or_build_kernel(source, options.simd_width, key, cache, compile_required, build, error);
+  auto cached = find_or_build_kernel(source, options.simd_width, key, cache, request, build, error);
   if (!cached) return nullptr;
   if (cached->stage != stage) {
     *error = std::string("pipeline cache entry is not a ") + stage_suffix(stage) + " kernel";
     return nullptr;
   }
-  return linked.link(key, *cached, [&](uint64_t address, const CachedKernel& c, Compiled* k) {
+  return linked.link(key, cached, [&](uint64_t address, const CachedKernel& c, Compiled* k) {
     k->function = reinterpret_cast<decltype(k->function)>(address);
     describe(c, k);
   }, error);
@@ -77,10 +81,10 @@ std::shared_ptr<const CompiledVertexKernel> compile_vertex_kernel(const ShaderSo
                                                                   const VertexInputKey& vertex_input,
                                                                   const BindingResolver& bindings, uint64_t layout_hash,
                                                                   KernelCache* cache, std::string* error,
-                                                                  bool* compile_required) {
+                                                                  CompileRequest* request) {
   TranslateOptions options{simd_width, bindings, &vertex_input};
   return compile_stage(linked_vertex, source, options, kernel_key(source, simd_width, layout_hash, vertex_input.hash() | 1),
-                       cache, error, compile_required,
+                       cache, error, request,
                        [](const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& o,
                           llvm::LLVMContext& context, CachedKernel* k, std::string* err) {
                          return translate_vertex(module, entry, o, context, k->symbol, &k->vertex_outputs, err);
@@ -90,11 +94,11 @@ std::shared_ptr<const CompiledVertexKernel> compile_vertex_kernel(const ShaderSo
 
 std::shared_ptr<const CompiledTessControlKernel> compile_tess_control_kernel(
     const ShaderSource& source, uint32_t simd_width, const abi::VertexOutputLayout& vertex_outputs,
-    const BindingResolver& bindings, uint64_t layout_hash, KernelCache* cache, std::string* error, bool* compile_required) {
+    const BindingResolver& bindings, uint64_t layout_hash, KernelCache* cache, std::string* error, CompileRequest* request) {
   const abi::StageOutputMap inputs = abi::record_map(vertex_outputs);
   TranslateOptions options{simd_width, bindings, nullptr, &inputs};
   return compile_stage(linked_tess_control, source, options, kernel_key(source, simd_width, layout_hash, map_hash(inputs)),
-                       cache, error, compile_required,
+                       cache, error, request,
                        [](const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& o,
                           llvm::LLVMContext& context, CachedKernel* k, std::string* err) {
                          return translate_tess_control(module, entry, o, context, k->symbol, &k->tess_control, err);
@@ -106,11 +110,11 @@ std::shared_ptr<const CompiledTessEvalKernel> compile_tess_eval_kernel(const Sha
                                                                        const abi::StageOutputMap& control_outputs,
                                                                        const BindingResolver& bindings, uint64_t layout_hash,
                                                                        KernelCache* cache, std::string* error,
-                                                                       bool* compile_required) {
+                                                                       CompileRequest* request) {
   TranslateOptions options{simd_width, bindings, nullptr, &control_outputs};
   return compile_stage(linked_tess_eval, source, options,
                        kernel_key(source, simd_width, layout_hash, map_hash(control_outputs) ^ kTessEvalVariant), cache,
-                       error, compile_required,
+                       error, request,
                        [](const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& o,
                           llvm::LLVMContext& context, CachedKernel* k, std::string* err) {
                          return translate_tess_eval(module, entry, o, context, k->symbol, &k->tess_eval, err);
@@ -122,12 +126,12 @@ std::shared_ptr<const CompiledGeometryKernel> compile_geometry_kernel(const Shad
                                                                       const abi::VertexOutputLayout& previous_outputs,
                                                                       const BindingResolver& bindings, uint64_t layout_hash,
                                                                       KernelCache* cache, std::string* error,
-                                                                      bool* compile_required) {
+                                                                      CompileRequest* request) {
   const abi::StageOutputMap inputs = abi::record_map(previous_outputs);
   TranslateOptions options{simd_width, bindings, nullptr, &inputs};
   return compile_stage(linked_geometry, source, options,
                        kernel_key(source, simd_width, layout_hash, map_hash(inputs) ^ kGeometryVariant), cache, error,
-                       compile_required,
+                       request,
                        [](const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& o,
                           llvm::LLVMContext& context, CachedKernel* k, std::string* err) {
                          return translate_geometry(module, entry, o, context, k->symbol, &k->geometry, err);
@@ -142,10 +146,10 @@ template <typename Compiled>
 std::shared_ptr<const Compiled> compile_mesh_shading(LinkedKernels<Compiled>& linked, uint64_t variant,
                                                      const ShaderSource& source, uint32_t simd_width,
                                                      const BindingResolver& bindings, uint64_t layout_hash,
-                                                     KernelCache* cache, std::string* error, bool* compile_required) {
+                                                     KernelCache* cache, std::string* error, CompileRequest* request) {
   TranslateOptions options{simd_width, bindings};
   return compile_stage(linked, source, options, kernel_key(source, simd_width, layout_hash, variant), cache, error,
-                       compile_required,
+                       request,
                        [](const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& o,
                           llvm::LLVMContext& context, CachedKernel* k, std::string* err) {
                          return Compiled::kStage == ShaderStage::Task
@@ -163,26 +167,26 @@ std::shared_ptr<const Compiled> compile_mesh_shading(LinkedKernels<Compiled>& li
 std::shared_ptr<const CompiledTaskKernel> compile_task_kernel(const ShaderSource& source, uint32_t simd_width,
                                                               const BindingResolver& bindings, uint64_t layout_hash,
                                                               KernelCache* cache, std::string* error,
-                                                              bool* compile_required) {
+                                                              CompileRequest* request) {
   return compile_mesh_shading(linked_task, kTaskVariant, source, simd_width, bindings, layout_hash, cache, error,
-                              compile_required);
+                              request);
 }
 
 std::shared_ptr<const CompiledMeshKernel> compile_mesh_kernel(const ShaderSource& source, uint32_t simd_width,
                                                               const BindingResolver& bindings, uint64_t layout_hash,
                                                               KernelCache* cache, std::string* error,
-                                                              bool* compile_required) {
+                                                              CompileRequest* request) {
   return compile_mesh_shading(linked_mesh, kMeshVariant, source, simd_width, bindings, layout_hash, cache, error,
-                              compile_required);
+                              request);
 }
 
 std::shared_ptr<const CompiledFragmentKernel> compile_fragment_kernel(const ShaderSource& source, uint32_t simd_width,
                                                                       const BindingResolver& bindings, uint64_t layout_hash,
                                                                       KernelCache* cache, std::string* error,
-                                                                      bool* compile_required) {
+                                                                      CompileRequest* request) {
   TranslateOptions options{simd_width, bindings};
   return compile_stage(linked_fragment, source, options, kernel_key(source, simd_width, layout_hash, kFragmentVariant),
-                       cache, error, compile_required,
+                       cache, error, request,
                        [](const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& o,
                           llvm::LLVMContext& context, CachedKernel* k, std::string* err) {
                          return translate_fragment(module, entry, o, context, k->symbol, &k->fragment, err);

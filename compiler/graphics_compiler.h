@@ -11,6 +11,7 @@
 
 #include "common/abi/kernel_abi.h"
 #include "common/abi/shader_stage.h"
+#include "compiler/compile_request.h"
 #include "compiler/kernel_cache.h"
 #include "compiler/shader_source.h"
 #include "compiler/translator.h"
@@ -76,19 +77,19 @@ std::shared_ptr<const CompiledVertexKernel> compile_vertex_kernel(const ShaderSo
                                                                   const VertexInputKey& vertex_input,
                                                                   const BindingResolver& bindings, uint64_t layout_hash,
                                                                   KernelCache* cache, std::string* error,
-                                                                  bool* compile_required = nullptr);
+                                                                  CompileRequest* request = nullptr);
 
 // Tessellation kernels are compiled against the stage before them: a control kernel against the
 // vertex kernel's output layout, an evaluation kernel against the control kernel's outputs map.
 std::shared_ptr<const CompiledTessControlKernel> compile_tess_control_kernel(
     const ShaderSource& source, uint32_t simd_width, const abi::VertexOutputLayout& vertex_outputs,
     const BindingResolver& bindings, uint64_t layout_hash, KernelCache* cache, std::string* error,
-    bool* compile_required = nullptr);
+    CompileRequest* request = nullptr);
 std::shared_ptr<const CompiledTessEvalKernel> compile_tess_eval_kernel(const ShaderSource& source, uint32_t simd_width,
                                                                        const abi::StageOutputMap& control_outputs,
                                                                        const BindingResolver& bindings, uint64_t layout_hash,
                                                                        KernelCache* cache, std::string* error,
-                                                                       bool* compile_required = nullptr);
+                                                                       CompileRequest* request = nullptr);
 
 // A geometry kernel is compiled against the records of the stage before it (the vertex or the
 // tessellation evaluation kernel's output layout, abi::record_map).
@@ -96,20 +97,20 @@ std::shared_ptr<const CompiledGeometryKernel> compile_geometry_kernel(const Shad
                                                                       const abi::VertexOutputLayout& previous_outputs,
                                                                       const BindingResolver& bindings, uint64_t layout_hash,
                                                                       KernelCache* cache, std::string* error,
-                                                                      bool* compile_required = nullptr);
+                                                                      CompileRequest* request = nullptr);
 
 std::shared_ptr<const CompiledTaskKernel> compile_task_kernel(const ShaderSource& source, uint32_t simd_width,
                                                               const BindingResolver& bindings, uint64_t layout_hash,
                                                               KernelCache* cache, std::string* error,
-                                                              bool* compile_required = nullptr);
+                                                              CompileRequest* request = nullptr);
 std::shared_ptr<const CompiledMeshKernel> compile_mesh_kernel(const ShaderSource& source, uint32_t simd_width,
                                                               const BindingResolver& bindings, uint64_t layout_hash,
                                                               KernelCache* cache, std::string* error,
-                                                              bool* compile_required = nullptr);
+                                                              CompileRequest* request = nullptr);
 
 std::shared_ptr<const CompiledFragmentKernel> compile_fragment_kernel(const ShaderSource& source, uint32_t simd_width,
                                                                       const BindingResolver& bindings, uint64_t layout_hash,
                                                                       KernelCache* cache, std::string* error,
-                                                                      bool* compile_required = nullptr);
+                                                                      CompileRequest* request = nullptr);
 
 }  // namespace kiln::compiler

@@ -17,6 +17,8 @@
 
 #include <atomic>
 #include <mutex>
+#include <optional>
+#include <vector>
 
 #include "common/log.h"
 #include "compiler/thread_cpu_time.h"
@@ -44,10 +46,36 @@ constexpr const char* kKernelPipeline =
 
 struct Jit::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
-  std::unique_ptr<llvm::TargetMachine> target_machine;  // for IR optimization cost models
+  std::optional<llvm::orc::JITTargetMachineBuilder> machine_builder;
   std::string triple, layout, cpu;
-  std::mutex optimize_mutex;  // the TargetMachine is not thread-safe
   std::atomic<uint64_t> next_dylib{0};
+
+  // A TargetMachine (cost models, code generation) is not thread-safe, so each compile borrows
+  // one of its own: compiles on several threads run at once. Pooled rather than thread_local,
+  // whose destructors would run after the library is unloaded.
+  std::mutex machines_mutex;
+  std::vector<std::unique_ptr<llvm::TargetMachine>> idle_machines;
+
+  std::unique_ptr<llvm::TargetMachine> borrow_machine() {
+    {
+      std::lock_guard lock(machines_mutex);
+      if (!idle_machines.empty()) {
+        auto machine = std::move(idle_machines.back());
+        idle_machines.pop_back();
+        return machine;
+      }
+    }
+    auto machine = machine_builder->createTargetMachine();
+    if (!machine) {
+      llvm::consumeError(machine.takeError());
+      return nullptr;
+    }
+    return std::move(*machine);
+  }
+  void give_back(std::unique_ptr<llvm::TargetMachine> machine) {
+    std::lock_guard lock(machines_mutex);
+    idle_machines.push_back(std::move(machine));
+  }
 };
 
 Jit& Jit::instance() {
@@ -69,10 +97,13 @@ Jit::Jit() : impl_(std::make_unique<Impl>()) {
     log(LogLevel::Error, "JIT: %s", llvm::toString(tm.takeError()).c_str());
     return;
   }
-  impl_->target_machine = std::move(*tm);
   impl_->triple = jtmb->getTargetTriple().str();
-  impl_->cpu = jtmb->getCPU();
-  impl_->layout = impl_->target_machine->createDataLayout().getStringRepresentation();
+  // The features too: a VM may hide some of a CPU's (AVX-512 on a CPU whose name implies it), and
+  // object code that uses them must not be linked there.
+  impl_->cpu = jtmb->getCPU() + " " + jtmb->getFeatures().getString();
+  impl_->layout = (*tm)->createDataLayout().getStringRepresentation();
+  impl_->give_back(std::move(*tm));
+  impl_->machine_builder = *jtmb;
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
   if (!jit) {
     log(LogLevel::Error, "JIT: %s", llvm::toString(jit.takeError()).c_str());
@@ -103,14 +134,22 @@ bool Jit::compile_to_object(std::unique_ptr<llvm::LLVMContext> context_arg, std:
     *error = "invalid LLVM IR generated (a Kiln bug): " + verify_stream.str();
     return false;
   }
-  // The TargetMachine (cost models, code generation) is not thread-safe.
-  std::lock_guard lock(impl_->optimize_mutex);
+  std::unique_ptr<llvm::TargetMachine> machine = impl_->borrow_machine();
+  if (!machine) {
+    *error = "the host target machine could not be created";
+    return false;
+  }
+  struct GiveBack {
+    Impl* impl;
+    std::unique_ptr<llvm::TargetMachine>* machine;
+    ~GiveBack() { impl->give_back(std::move(*machine)); }
+  } give_back{impl_.get(), &machine};
   const double optimize_start = thread_cpu_ms();
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(impl_->target_machine.get());
+  llvm::PassBuilder pb(machine.get());
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
@@ -129,7 +168,7 @@ bool Jit::compile_to_object(std::unique_ptr<llvm::LLVMContext> context_arg, std:
   auto emit = [&](llvm::CodeGenFileType type, llvm::SmallVectorImpl<char>& out) {
     llvm::raw_svector_ostream stream(out);
     llvm::legacy::PassManager codegen;
-    if (impl_->target_machine->addPassesToEmitFile(codegen, stream, nullptr, type)) return false;
+    if (machine->addPassesToEmitFile(codegen, stream, nullptr, type)) return false;
     codegen.run(*module);
     return true;
   };

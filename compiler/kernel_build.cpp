@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "common/log.h"
+#include "compiler/disk_cache.h"
 #include "compiler/jit.h"
 #include "compiler/shader_dump.h"
 #include "compiler/shader_hash.h"
@@ -75,16 +76,26 @@ uint64_t kernel_key(const ShaderSource& source, uint32_t simd_width, uint64_t la
 }
 
 std::shared_ptr<const CachedKernel> find_or_build_kernel(const ShaderSource& source, uint32_t simd_width, uint64_t key,
-                                                         KernelCache* cache, bool* compile_required,
+                                                         KernelCache* cache, CompileRequest* request,
                                                          const StageTranslator& translate, std::string* error) {
   const char* stage = stage_suffix(source.stage);
+  CompileRequest ignored;
+  if (!request) request = &ignored;
   std::shared_ptr<const CachedKernel> cached = cache ? cache->find(key) : nullptr;
   if (cached) {
     log(LogLevel::Info, "%s kernel %016llx: linked from VkPipelineCache without compiling", stage, (unsigned long long)key);
+    request->origin = KernelOrigin::PipelineCache;
     return cached;
   }
-  if (compile_required) {
-    *compile_required = true;
+  DiskCache* disk = DiskCache::process_cache();
+  if (disk && (cached = disk->load(key))) {
+    log(LogLevel::Info, "%s kernel %016llx: linked from the on-disk cache without compiling", stage, (unsigned long long)key);
+    if (cache) cache->insert(key, cached);
+    request->origin = KernelOrigin::DiskCache;
+    return cached;
+  }
+  if (request->fail_if_compile_required) {
+    request->compile_required = true;
     return nullptr;
   }
   const auto start = std::chrono::steady_clock::now();
@@ -93,7 +104,19 @@ std::shared_ptr<const CachedKernel> find_or_build_kernel(const ShaderSource& sou
   log(LogLevel::Info, "%s kernel %016llx: compiled in %.1f ms", stage, (unsigned long long)key,
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   if (cache) cache->insert(key, cached);
+  if (disk) disk->store(key, cached);
+  request->origin = KernelOrigin::Compiled;
   return cached;
+}
+
+void reuse_linked_kernel(uint64_t key, const std::shared_ptr<const CachedKernel>& object, KernelCache* cache,
+                         CompileRequest* request) {
+  KernelOrigin origin = KernelOrigin::Linked;
+  if (cache) {
+    if (cache->find(key)) origin = KernelOrigin::PipelineCache;
+    else cache->insert(key, object);
+  }
+  if (request) request->origin = origin;
 }
 
 uint64_t link_kernel(const CachedKernel& kernel, std::string* error) {

@@ -6,7 +6,7 @@
 namespace kiln::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '1', '6'};
+constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '1', '7'};
 
 class Writer {
  public:
@@ -136,8 +136,12 @@ void for_each_address(Map& map, Fn&& fn) {
   for (auto& a : map.cull_distance) fn(a);
 }
 
-void write_mesh(Writer& w, const MeshInfo& m) {
-  for (uint32_t v : {m.payload_offset, m.payload_bytes, uint32_t(m.output), m.max_vertices, m.max_primitives}) w.u32(v);
+// A task kernel has only a payload; a mesh kernel also its outputs.
+void write_mesh(Writer& w, ShaderStage stage, const MeshInfo& m) {
+  w.u32(m.payload_offset);
+  w.u32(m.payload_bytes);
+  if (stage == ShaderStage::Task) return;
+  for (uint32_t v : {uint32_t(m.output), m.max_vertices, m.max_primitives}) w.u32(v);
   write_vertex_outputs(w, m.outputs);
   w.u32(uint32_t(m.words.size()));
   for (const MeshOutputWord& word : m.words) {
@@ -152,14 +156,15 @@ void write_mesh(Writer& w, const MeshInfo& m) {
 }
 
 // Every place must lie inside the workgroup's shared memory for every element the engine reads.
-bool read_mesh(Reader& r, uint32_t shared_bytes, MeshInfo* m) {
+bool read_mesh(Reader& r, ShaderStage stage, uint32_t shared_bytes, MeshInfo* m) {
   m->payload_offset = r.u32();
   m->payload_bytes = r.u32();
+  if (m->payload_bytes > abi::kMaxTaskPayloadBytes || uint64_t{m->payload_offset} + m->payload_bytes > shared_bytes) return false;
+  if (stage == ShaderStage::Task) return r.ok();
   const uint32_t output = r.u32();
   m->max_vertices = r.u32();
   m->max_primitives = r.u32();
   if (output > 3 || m->max_vertices > abi::kMaxMeshOutputVertices || m->max_primitives > abi::kMaxMeshOutputPrimitives ||
-      m->payload_bytes > abi::kMaxTaskPayloadBytes || uint64_t{m->payload_offset} + m->payload_bytes > shared_bytes ||
       !read_vertex_outputs(r, &m->outputs))
     return false;
   m->output = uint8_t(output);
@@ -207,7 +212,7 @@ void write_stage(Writer& w, const CachedKernel& k) {
     for (uint32_t v : {uint32_t(g.input_vertices), uint32_t(g.output), uint32_t(g.invocations), g.output_vertices}) w.u32(v);
     write_vertex_outputs(w, k.geometry.outputs);
   } else if (k.stage == ShaderStage::Task || k.stage == ShaderStage::Mesh) {
-    write_mesh(w, k.mesh);
+    write_mesh(w, k.stage, k.mesh);
   } else if (k.stage == ShaderStage::Fragment) {
     const abi::FragmentInterface& f = k.fragment;
     w.u32(f.input_location_mask);
@@ -264,7 +269,7 @@ bool read_stage(Reader& r, CachedKernel* k) {
     g.invocations = uint8_t(invocations);
     return read_vertex_outputs(r, &k->geometry.outputs);
   }
-  if (k->stage == ShaderStage::Task || k->stage == ShaderStage::Mesh) return read_mesh(r, k->info.shared_memory_bytes, &k->mesh);
+  if (k->stage == ShaderStage::Task || k->stage == ShaderStage::Mesh) return read_mesh(r, k->stage, k->info.shared_memory_bytes, &k->mesh);
   if (k->stage == ShaderStage::Fragment) {
     abi::FragmentInterface& f = k->fragment;
     f.input_location_mask = r.u32();

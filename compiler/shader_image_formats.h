@@ -19,11 +19,12 @@ enum class TexelLayout : uint8_t {
   Plain,        // components in R, G, B, A order, `bits` each
   Bgra,         // 8-bit components in memory order B, G, R, A
   A2B10G10R10,  // one 32-bit word: R bits 0-9, G 10-19, B 20-29, A 30-31
+  A2R10G10B10,  // one 32-bit word: B bits 0-9, G 10-19, R 20-29, A 30-31
   B10G11R11,    // one 32-bit word: R bits 0-10, G 11-21, B 22-31
 };
 
 inline constexpr bool packed_layout(TexelLayout layout) {
-  return layout == TexelLayout::A2B10G10R10 || layout == TexelLayout::B10G11R11;
+  return layout == TexelLayout::A2B10G10R10 || layout == TexelLayout::A2R10G10B10 || layout == TexelLayout::B10G11R11;
 }
 
 // Where channel c (0 = R .. 3 = A) of a texel is: bits [shift, shift + bits) of the little-endian
@@ -42,6 +43,7 @@ inline constexpr ChannelField channel_field(TexelLayout layout, uint32_t bits, u
     case TexelLayout::Plain: return {c * bits / 8, 0, bits};
     case TexelLayout::Bgra: return {c == 3 ? 3 : 2 - c, 0, 8};
     case TexelLayout::A2B10G10R10: return {0, 10 * c, c == 3 ? 2u : 10u};
+    case TexelLayout::A2R10G10B10: return {0, c == 3 ? 30u : 20 - 10 * c, c == 3 ? 2u : 10u};
     case TexelLayout::B10G11R11: return {0, 11 * c, c == 2 ? 10u : 11u};
   }
   return {};
@@ -106,6 +108,28 @@ inline constexpr TexelFormat kTexelFormats[] = {
     {VK_FORMAT_B8G8R8A8_SNORM, spv::ImageFormat::Unknown, 4, 8, Numeric::Snorm, TexelLayout::Bgra, false},
     {VK_FORMAT_B8G8R8A8_UINT, spv::ImageFormat::Unknown, 4, 8, Numeric::Uint, TexelLayout::Bgra, false},
     {VK_FORMAT_B8G8R8A8_SINT, spv::ImageFormat::Unknown, 4, 8, Numeric::Sint, TexelLayout::Bgra, false},
+    // Three-component and BGR(A) formats, and A2R10G10B10 (GL's 2_10_10_10_REV with BGRA).
+    {VK_FORMAT_R8G8B8_UNORM, spv::ImageFormat::Unknown, 3, 8, Numeric::Unorm, TexelLayout::Plain, false},
+    {VK_FORMAT_R8G8B8_SNORM, spv::ImageFormat::Unknown, 3, 8, Numeric::Snorm, TexelLayout::Plain, false},
+    {VK_FORMAT_R8G8B8_UINT, spv::ImageFormat::Unknown, 3, 8, Numeric::Uint, TexelLayout::Plain, false},
+    {VK_FORMAT_R8G8B8_SINT, spv::ImageFormat::Unknown, 3, 8, Numeric::Sint, TexelLayout::Plain, false},
+    {VK_FORMAT_B8G8R8_UNORM, spv::ImageFormat::Unknown, 3, 8, Numeric::Unorm, TexelLayout::Bgra, false},
+    {VK_FORMAT_B8G8R8_SNORM, spv::ImageFormat::Unknown, 3, 8, Numeric::Snorm, TexelLayout::Bgra, false},
+    {VK_FORMAT_B8G8R8_UINT, spv::ImageFormat::Unknown, 3, 8, Numeric::Uint, TexelLayout::Bgra, false},
+    {VK_FORMAT_B8G8R8_SINT, spv::ImageFormat::Unknown, 3, 8, Numeric::Sint, TexelLayout::Bgra, false},
+    {VK_FORMAT_R16G16B16_UNORM, spv::ImageFormat::Unknown, 3, 16, Numeric::Unorm, TexelLayout::Plain, false},
+    {VK_FORMAT_R16G16B16_SNORM, spv::ImageFormat::Unknown, 3, 16, Numeric::Snorm, TexelLayout::Plain, false},
+    {VK_FORMAT_R16G16B16_UINT, spv::ImageFormat::Unknown, 3, 16, Numeric::Uint, TexelLayout::Plain, false},
+    {VK_FORMAT_R16G16B16_SINT, spv::ImageFormat::Unknown, 3, 16, Numeric::Sint, TexelLayout::Plain, false},
+    {VK_FORMAT_R16G16B16_SFLOAT, spv::ImageFormat::Unknown, 3, 16, Numeric::Float, TexelLayout::Plain, false},
+    {VK_FORMAT_A2R10G10B10_UNORM_PACK32, spv::ImageFormat::Unknown, 4, 32, Numeric::Unorm, TexelLayout::A2R10G10B10, false},
+    {VK_FORMAT_A2R10G10B10_SNORM_PACK32, spv::ImageFormat::Unknown, 4, 32, Numeric::Snorm, TexelLayout::A2R10G10B10, false},
+    {VK_FORMAT_A2R10G10B10_UINT_PACK32, spv::ImageFormat::Unknown, 4, 32, Numeric::Uint, TexelLayout::A2R10G10B10, false},
+    {VK_FORMAT_A2R10G10B10_SINT_PACK32, spv::ImageFormat::Unknown, 4, 32, Numeric::Sint, TexelLayout::A2R10G10B10, false},
+    // Three 32-bit components, 12-byte texels (GL's ARB_texture_buffer_object_rgb32 through zink).
+    {VK_FORMAT_R32G32B32_SFLOAT, spv::ImageFormat::Unknown, 3, 32, Numeric::Float, TexelLayout::Plain, false},
+    {VK_FORMAT_R32G32B32_UINT, spv::ImageFormat::Unknown, 3, 32, Numeric::Uint, TexelLayout::Plain, false},
+    {VK_FORMAT_R32G32B32_SINT, spv::ImageFormat::Unknown, 3, 32, Numeric::Sint, TexelLayout::Plain, false},
     {VK_FORMAT_A2B10G10R10_SNORM_PACK32, spv::ImageFormat::Unknown, 4, 32, Numeric::Snorm, TexelLayout::A2B10G10R10, false},
     {VK_FORMAT_A2B10G10R10_SINT_PACK32, spv::ImageFormat::Unknown, 4, 32, Numeric::Sint, TexelLayout::A2B10G10R10, false},
     {VK_FORMAT_A2B10G10R10_UNORM_PACK32, spv::ImageFormat::Rgb10A2, 4, 32, Numeric::Unorm, TexelLayout::A2B10G10R10},

@@ -499,7 +499,16 @@ bool Translator::translate_function(const spirv::Function& f) {
     llvm::Value* lanes = builder_.CreateLoad(slot->getAllocatedType(), slot);
     builder_.CreateStore(llvm::Constant::getNullValue(mask_type), slot);
     loop.header_mask->addIncoming(lanes, builder_.GetInsertBlock());
-    builder_.CreateCondBr(any_lane(lanes), loop.header_body, after);
+    // Cancellation (docs/design/device-loss.md): every back-edge reads the device's loss word
+    // (volatile: the watchdog writes it from another thread, and the loop must not keep a copy);
+    // once it is set the loop ends as if every lane had left it, so an endless loop terminates.
+    // One load and one test per iteration, next to the lane test that is there anyway.
+    llvm::Value* again = any_lane(lanes);
+    if (cancel_) {
+      llvm::Value* cancelled = builder_.CreateLoad(builder_.getInt32Ty(), cancel_, /*isVolatile=*/true);
+      again = builder_.CreateAnd(again, builder_.CreateICmpEQ(cancelled, builder_.getInt32(0)));
+    }
+    builder_.CreateCondBr(again, loop.header_body, after);
   };
 
   bool body_open = false;  // the insertion point is still in the previous block's body
@@ -580,6 +589,9 @@ std::unique_ptr<llvm::Module> Translator::run(std::string* error) {
     if (mesh_shading()) shared_bytes_ = abi::kMeshHeaderBytes;  // shared memory starts with the MeshHeader
   }
   entry_mask_ = mask_;
+  // The loss word loops poll (unused, and removed, in kernels without loops).
+  cancel_ = builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateConstGEP1_64(builder_.getInt8Ty(), resources,
+                                                                                 offsetof(abi::ResourceContext, cancel)));
 
   // The allocas must stay at the top of the entry block: insert them before its first instruction.
   alloca_builder_.SetInsertPoint(entry_bb, entry_bb->getFirstInsertionPt());

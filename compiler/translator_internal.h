@@ -266,6 +266,7 @@ class Translator {
   llvm::Value* dispatch = nullptr;       // const abi::ComputeDispatchContext*
   llvm::Value* resources = nullptr;      // const abi::ResourceContext*
   llvm::Value* faults = nullptr;         // uint32_t* the kernel ORs abi::kFault* bits into
+  llvm::Value* cancel_ = nullptr;        // const uint32_t*: abi::ResourceContext::cancel, polled on loop back-edges
   llvm::Value* entry_mask_ = nullptr;    // lanes that run the kernel (the epilogue's lanes)
   llvm::AllocaInst* helper_slot_ = nullptr;     // fragment: lanes that are (or were demoted to) helpers
   llvm::AllocaInst* discarded_slot_ = nullptr;  // fragment: lanes killed or demoted

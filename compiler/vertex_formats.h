@@ -26,6 +26,14 @@ struct VertexFormat {
   KILN_VF(prefix##_UINT, n, bits, Uint), KILN_VF(prefix##_SINT, n, bits, Sint),                                \
   KILN_VF(prefix##_USCALED, n, bits, Uscaled), KILN_VF(prefix##_SSCALED, n, bits, Sscaled)
 
+#define KILN_VF_BGRA(prefix, n)                                                                                       \
+  {VK_FORMAT_##prefix##_UNORM, n, 8, Numeric::Unorm, TexelLayout::Bgra},                                              \
+      {VK_FORMAT_##prefix##_SNORM, n, 8, Numeric::Snorm, TexelLayout::Bgra},                                          \
+      {VK_FORMAT_##prefix##_UINT, n, 8, Numeric::Uint, TexelLayout::Bgra},                                            \
+      {VK_FORMAT_##prefix##_SINT, n, 8, Numeric::Sint, TexelLayout::Bgra},                                            \
+      {VK_FORMAT_##prefix##_USCALED, n, 8, Numeric::Uscaled, TexelLayout::Bgra},                                      \
+      {VK_FORMAT_##prefix##_SSCALED, n, 8, Numeric::Sscaled, TexelLayout::Bgra}
+
 inline constexpr VertexFormat kVertexFormats[] = {
     KILN_VF_NORM_INT_SCALED(R8, 1, 8),
     KILN_VF_NORM_INT_SCALED(R8G8, 2, 8),
@@ -35,7 +43,8 @@ inline constexpr VertexFormat kVertexFormats[] = {
     KILN_VF(A8B8G8R8_UNORM_PACK32, 4, 8, Unorm), KILN_VF(A8B8G8R8_SNORM_PACK32, 4, 8, Snorm),
     KILN_VF(A8B8G8R8_UINT_PACK32, 4, 8, Uint), KILN_VF(A8B8G8R8_SINT_PACK32, 4, 8, Sint),
     KILN_VF(A8B8G8R8_USCALED_PACK32, 4, 8, Uscaled), KILN_VF(A8B8G8R8_SSCALED_PACK32, 4, 8, Sscaled),
-    {VK_FORMAT_B8G8R8A8_UNORM, 4, 8, Numeric::Unorm, TexelLayout::Bgra},
+    // Memory order B, G, R(, A): R is the third byte.
+    KILN_VF_BGRA(B8G8R8, 3), KILN_VF_BGRA(B8G8R8A8, 4),
     KILN_VF_NORM_INT_SCALED(R16, 1, 16),
     KILN_VF_NORM_INT_SCALED(R16G16, 2, 16),
     KILN_VF_NORM_INT_SCALED(R16G16B16, 3, 16),
@@ -53,8 +62,18 @@ inline constexpr VertexFormat kVertexFormats[] = {
     {VK_FORMAT_A2B10G10R10_SINT_PACK32, 4, 32, Numeric::Sint, TexelLayout::A2B10G10R10},
     {VK_FORMAT_A2B10G10R10_USCALED_PACK32, 4, 32, Numeric::Uscaled, TexelLayout::A2B10G10R10},
     {VK_FORMAT_A2B10G10R10_SSCALED_PACK32, 4, 32, Numeric::Sscaled, TexelLayout::A2B10G10R10},
+    // BGRA order in the word (GL's 2_10_10_10_REV with BGRA: ARB_vertex_type_2_10_10_10_rev).
+    {VK_FORMAT_A2R10G10B10_UNORM_PACK32, 4, 32, Numeric::Unorm, TexelLayout::A2R10G10B10},
+    {VK_FORMAT_A2R10G10B10_SNORM_PACK32, 4, 32, Numeric::Snorm, TexelLayout::A2R10G10B10},
+    {VK_FORMAT_A2R10G10B10_UINT_PACK32, 4, 32, Numeric::Uint, TexelLayout::A2R10G10B10},
+    {VK_FORMAT_A2R10G10B10_SINT_PACK32, 4, 32, Numeric::Sint, TexelLayout::A2R10G10B10},
+    {VK_FORMAT_A2R10G10B10_USCALED_PACK32, 4, 32, Numeric::Uscaled, TexelLayout::A2R10G10B10},
+    {VK_FORMAT_A2R10G10B10_SSCALED_PACK32, 4, 32, Numeric::Sscaled, TexelLayout::A2R10G10B10},
+    // Unsigned 11/11/10-bit floats (ARB_vertex_type_10f_11f_11f_rev).
+    {VK_FORMAT_B10G11R11_UFLOAT_PACK32, 3, 32, Numeric::Ufloat, TexelLayout::B10G11R11},
 };
 
+#undef KILN_VF_BGRA
 #undef KILN_VF_NORM_INT_SCALED
 #undef KILN_VF
 

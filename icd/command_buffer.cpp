@@ -46,6 +46,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_AllocateCommandBuffers(VkDevice h
       return VK_ERROR_OUT_OF_HOST_MEMORY;
     }
     cb->device = device;
+    cb->compute.resources.cancel = cb->graphics.resources.cancel = device->sync_hub.cancel_word();
     cb->pool = pool;
     cb->level = pInfo->level;
     pool->buffers.push_back(cb);

@@ -60,6 +60,8 @@ struct CommandBuffer : DispatchableObject {
     compute = {};
     graphics = {};
     gfx = {};
+    // Kernels of this buffer's draws and dispatches stop looping when the device is lost.
+    compute.resources.cancel = graphics.resources.cancel = device->sync_hub.cancel_word();
   }
 };
 

@@ -3,9 +3,11 @@
 #include "common/cpu.h"
 #include "common/log.h"
 #include "compiler/shader_hash.h"
+#include "icd/creation_feedback.h"
 #include "icd/descriptor_uses.h"
 #include "icd/device.h"
 #include "icd/pipeline.h"
+#include "icd/pipeline_batch.h"
 #include "icd/pipeline_cache.h"
 #include "icd/pipeline_layout.h"
 #include "icd/shader_bindings.h"
@@ -25,12 +27,13 @@ VkResult create_compute_pipeline(Device* device, const VkComputePipelineCreateIn
   }
   const PipelineLayout* layout = pipeline_layout_of(info.layout);
   std::string error;
-  const bool must_not_compile = info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT;
-  bool compile_required = false;
-  auto compiled = compiler::compile_compute_kernel(source, host_simd_width(), binding_resolver(layout->desc),
-                                                   pipeline_layout_hash(layout->desc), cache ? &cache->kernels : nullptr, &error,
-                                                   must_not_compile ? &compile_required : nullptr);
-  if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
+  CreationFeedback feedback(info.pNext, &info.stage, 1, info.flags);
+  auto compiled = feedback.compile(info.stage, [&](compiler::CompileRequest* request) {
+    return compiler::compile_compute_kernel(source, host_simd_width(), binding_resolver(layout->desc),
+                                            pipeline_layout_hash(layout->desc), cache ? &cache->kernels : nullptr, &error,
+                                            request);
+  });
+  if (feedback.compile_required(info.stage)) return VK_PIPELINE_COMPILE_REQUIRED;
   if (!compiled) {
     log(LogLevel::Error, "vkCreateComputePipelines: %s", error.c_str());
     return VK_ERROR_UNKNOWN;
@@ -48,6 +51,7 @@ VkResult create_compute_pipeline(Device* device, const VkComputePipelineCreateIn
     pipeline->descriptor_uses = make_descriptor_uses({&info.stage, 1}, layout->desc);
     pipeline->kernel.descriptor_uses = pipeline->descriptor_uses.get();
   }
+  feedback.write();
   *out = to_handle<VkPipeline>(pipeline);
   return VK_SUCCESS;
 }
@@ -59,17 +63,12 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateComputePipelines(VkDevice h
                                                                       const VkAllocationCallbacks* pAllocator,
                                                                       VkPipeline* pPipelines) {
   Device* device = device_of(handle);
-  VkResult result = VK_SUCCESS;
-  for (uint32_t i = 0; i < count; ++i) pPipelines[i] = VK_NULL_HANDLE;
-  for (uint32_t i = 0; i < count; ++i) {
-    VkResult r = create_compute_pipeline(device, pCreateInfos[i], pipeline_cache_of(pipelineCache),
-                                         choose_allocator(pAllocator, device->allocator), &pPipelines[i]);
-    if (r != VK_SUCCESS) {
-      result = r;
-      if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT) break;
-    }
-  }
-  return result;
+  return create_pipeline_batch(
+      device, count, pPipelines, [&](uint32_t i) { return pCreateInfos[i].flags; },
+      [&](uint32_t i, VkPipeline* out) {
+        return create_compute_pipeline(device, pCreateInfos[i], pipeline_cache_of(pipelineCache),
+                                       choose_allocator(pAllocator, device->allocator), out);
+      });
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_DestroyPipeline(VkDevice handle, VkPipeline pipeline,

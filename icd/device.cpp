@@ -115,6 +115,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateDevice(VkPhysicalDevice phy
         return VK_ERROR_OUT_OF_HOST_MEMORY;
       }
       device->queues.push_back(queue);
+      device->watchdog.watch(&queue->engine.progress());
     }
   }
   if (auto* reservation = find_in_chain<VkDevicePrivateDataCreateInfo>(pCreateInfo->pNext))
@@ -126,14 +127,16 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateDevice(VkPhysicalDevice phy
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_DestroyDevice(VkDevice handle, const VkAllocationCallbacks* pAllocator) {
   Device* device = device_of(handle);
   if (!device) return;
-  // Queued work finishes first; anything blocked on a wait that can no longer be satisfied is
-  // released by the shutdown flag rather than hanging the application.
+  // Queued work finishes first (work that is stuck ends in a device loss after the watchdog's
+  // timeout); anything blocked on a wait that can no longer be satisfied is released by the
+  // shutdown flag rather than hanging the application.
   for (Queue* q : device->queues) q->engine.wait_idle();
   {
     std::lock_guard lock(device->sync_hub.mutex);
     device->sync_hub.shutting_down = true;
     device->sync_hub.changed.notify_all();
   }
+  device->watchdog.stop();  // before the queues it watches go
   for (Queue* q : device->queues) destroy_object(device->allocator, q);
   // The device's callbacks live inside the device: copy them out before it is destroyed.
   VkAllocationCallbacks callbacks{};
@@ -159,6 +162,8 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetDeviceQueue2(VkDevice handle, cons
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_DeviceWaitIdle(VkDevice handle) {
-  for (Queue* q : device_of(handle)->queues) q->engine.wait_idle();
-  return VK_SUCCESS;
+  VkResult result = VK_SUCCESS;
+  for (Queue* q : device_of(handle)->queues)
+    if (q->engine.wait_idle() != VK_SUCCESS) result = VK_ERROR_DEVICE_LOST;
+  return result;
 }

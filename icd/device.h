@@ -14,6 +14,7 @@
 #include "pipeline/strict/strict_mode.h"
 #include "pipeline/sync.h"
 #include "pipeline/thread_pool.h"
+#include "pipeline/watchdog.h"
 
 namespace kiln {
 
@@ -38,6 +39,8 @@ struct Device : DispatchableObject {
   uint32_t api_version = VK_API_VERSION_1_3;  // min(instance apiVersion, Kiln's)
   std::vector<std::string> enabled_extensions;
   exec::SyncHub sync_hub;
+  // Declares the device lost when a queue is stuck for KILN_DEVICE_TIMEOUT_MS (docs/design/device-loss.md).
+  exec::Watchdog watchdog{sync_hub, exec::device_timeout_ms()};
   exec::ThreadPool worker_pool;  // shared by all queues of the device
   std::unique_ptr<exec::strict::StrictMode> strict;  // KILN_STRICT=1, else null
   std::vector<Queue*> queues;
@@ -49,6 +52,7 @@ struct Device : DispatchableObject {
   // An enabled device extension, or an instance extension enabled on the device's instance
   // (VK_EXT_debug_utils has device-level commands).
   bool extension_enabled(const char* name) const;
+  bool lost() const { return sync_hub.is_lost(); }
 };
 
 inline Device* device_of(VkDevice handle) { return from_handle<Device>(handle); }

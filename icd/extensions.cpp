@@ -116,6 +116,8 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       // Sampling (memory/sampling.cpp): custom border colours, with or without a format.
       ext(VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME, VK_EXT_CUSTOM_BORDER_COLOR_SPEC_VERSION),
       ext(VK_EXT_BORDER_COLOR_SWIZZLE_EXTENSION_NAME, VK_EXT_BORDER_COLOR_SWIZZLE_SPEC_VERSION),
+      // A4R4G4B4 / A4B4G4R4: packed formats like the core 4444 ones (icd/format_support.cpp).
+      ext(VK_EXT_4444_FORMATS_EXTENSION_NAME, VK_EXT_4444_FORMATS_SPEC_VERSION),
       // Draws (icd/cmd_draw.cpp): several direct draws in one command, DrawIndex = entry index.
       ext(VK_EXT_MULTI_DRAW_EXTENSION_NAME, VK_EXT_MULTI_DRAW_SPEC_VERSION),
       // Instance-rate divisors, 0 included (the vertex kernel's fetch, compiler/translate_stage_io.cpp).

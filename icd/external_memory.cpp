@@ -1,7 +1,7 @@
 // External objects: Kiln imports host allocations as device memory (VK_EXT_external_memory_host:
 // all of Kiln's memory is host memory, so an imported allocation is used in place) and exports
-// nothing. The core 1.1 queries say so for buffers, fences and semaphores; images take no external
-// memory (vkGetPhysicalDeviceImageFormatProperties2 refuses any handle type).
+// nothing. The core 1.1 queries say so for buffers, fences and semaphores, and
+// vkGetPhysicalDeviceImageFormatProperties2 for images (host allocations only).
 #include <vulkan/vulkan.h>
 
 #include "common/log.h"

@@ -59,8 +59,11 @@ FormatSupport format_support(VkFormat format) {
   if (const abi::TexelFormat* texel = abi::shader_texel_format(format)) {
     s.buffer = VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT;
     if (texel->storage) {
-      storage = VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT;
-      s.buffer |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_BIT;
+      // With or without a format in the shader (the kernel picks the view's at run time).
+      const VkFormatFeatureFlags2 without_format =
+          VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT | VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
+      storage = VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT | without_format;
+      s.buffer |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_BIT | without_format;
     }
     if (format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT || format == VK_FORMAT_R32_SFLOAT) {
       storage |= VK_FORMAT_FEATURE_2_STORAGE_IMAGE_ATOMIC_BIT;
@@ -134,7 +137,16 @@ VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTilin
       // The spec ties INPUT_ATTACHMENT usage to either attachment feature.
       ((features & (VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT))
            ? VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT : 0) |
-      ((features & VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT) ? VK_IMAGE_USAGE_SAMPLED_BIT : 0);
+      ((features & VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT) ? VK_IMAGE_USAGE_SAMPLED_BIT : 0) |
+      // The usage bit of VK_EXT_attachment_feedback_loop_layout changes nothing about a Kiln image,
+      // so formats that can be attachments and sampled accept it. The extension itself is not
+      // offered: sampling an attachment while the same render pass writes it does not work yet
+      // (draws keep a tile's attachment values until the tile is done). Mesa 22.3's zink asks
+      // for the bit on every render target even without the extension; refusing it left every
+      // zink framebuffer incomplete (glmark2 drew nothing).
+      ((features & (VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT)) &&
+               (features & VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT)
+           ? VK_IMAGE_USAGE_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT : 0);
   if (usage & ~supported_usage) return VK_ERROR_FORMAT_NOT_SUPPORTED;
 
   const VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT |

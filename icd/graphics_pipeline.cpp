@@ -6,10 +6,12 @@
 
 #include "common/cpu.h"
 #include "common/log.h"
+#include "icd/creation_feedback.h"
 #include "icd/descriptor_uses.h"
 #include "icd/device.h"
 #include "icd/graphics_dynamic_state.h"
 #include "icd/pipeline.h"
+#include "icd/pipeline_batch.h"
 #include "pipeline/xfb_state.h"
 #include "icd/pipeline_cache.h"
 #include "icd/pipeline_layout.h"
@@ -215,22 +217,23 @@ exec::TessellationKernels tessellation_kernels(const compiler::CompiledTessContr
 VkResult compile_tessellation(const VkPipelineShaderStageCreateInfo& control_stage,
                               const VkPipelineShaderStageCreateInfo& evaluation_stage,
                               const VkPipelineTessellationStateCreateInfo* state, const compiler::BindingResolver& bindings,
-                              uint64_t layout_hash, compiler::KernelCache* kernels, bool must_not_compile,
+                              uint64_t layout_hash, compiler::KernelCache* kernels, CreationFeedback& feedback,
                               GraphicsPipelinePart* g) {
-  bool compile_required = false;
   std::string error;
   compiler::ShaderSource source;
   if (const char* why = shader_source_of(control_stage, &source)) return fail(why);
-  g->tess_control = compiler::compile_tess_control_kernel(source, host_simd_width(), g->vertex->outputs, bindings,
-                                                          layout_hash, kernels, &error,
-                                                          must_not_compile ? &compile_required : nullptr);
-  if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
+  g->tess_control = feedback.compile(control_stage, [&](compiler::CompileRequest* request) {
+    return compiler::compile_tess_control_kernel(source, host_simd_width(), g->vertex->outputs, bindings, layout_hash, kernels,
+                                                 &error, request);
+  });
+  if (feedback.compile_required(control_stage)) return VK_PIPELINE_COMPILE_REQUIRED;
   if (!g->tess_control) return fail(error.c_str());
   if (const char* why = shader_source_of(evaluation_stage, &source)) return fail(why);
-  g->tess_eval = compiler::compile_tess_eval_kernel(source, host_simd_width(), g->tess_control->info.outputs, bindings,
-                                                    layout_hash, kernels, &error,
-                                                    must_not_compile ? &compile_required : nullptr);
-  if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
+  g->tess_eval = feedback.compile(evaluation_stage, [&](compiler::CompileRequest* request) {
+    return compiler::compile_tess_eval_kernel(source, host_simd_width(), g->tess_control->info.outputs, bindings, layout_hash,
+                                              kernels, &error, request);
+  });
+  if (feedback.compile_required(evaluation_stage)) return VK_PIPELINE_COMPILE_REQUIRED;
   if (!g->tess_eval) return fail(error.c_str());
   if (!(g->dynamic_mask & kDynPrimitiveTopology) && g->state.input_assembly.topology != VK_PRIMITIVE_TOPOLOGY_PATCH_LIST)
     return fail("tessellation shaders need the patch-list topology");
@@ -241,16 +244,16 @@ VkResult compile_tessellation(const VkPipelineShaderStageCreateInfo& control_sta
 // The geometry kernel, compiled against the records of the stage before it (the evaluation
 // kernel's outputs after tessellation, else the vertex kernel's).
 VkResult compile_geometry(const VkPipelineShaderStageCreateInfo& stage, const compiler::BindingResolver& bindings,
-                          uint64_t layout_hash, compiler::KernelCache* kernels, bool must_not_compile,
+                          uint64_t layout_hash, compiler::KernelCache* kernels, CreationFeedback& feedback,
                           GraphicsPipelinePart* g) {
-  bool compile_required = false;
   std::string error;
   compiler::ShaderSource source;
   if (const char* why = shader_source_of(stage, &source)) return fail(why);
   const abi::VertexOutputLayout& previous = g->tess_eval ? g->tess_eval->info.outputs : g->vertex->outputs;
-  g->geometry = compiler::compile_geometry_kernel(source, host_simd_width(), previous, bindings, layout_hash, kernels, &error,
-                                                  must_not_compile ? &compile_required : nullptr);
-  if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
+  g->geometry = feedback.compile(stage, [&](compiler::CompileRequest* request) {
+    return compiler::compile_geometry_kernel(source, host_simd_width(), previous, bindings, layout_hash, kernels, &error, request);
+  });
+  if (feedback.compile_required(stage)) return VK_PIPELINE_COMPILE_REQUIRED;
   if (!g->geometry) return fail(error.c_str());
   exec::GeometryKernels k;
   k.function = g->geometry->function;
@@ -265,8 +268,7 @@ VkResult compile_geometry(const VkPipelineShaderStageCreateInfo& stage, const co
 // (docs/design/mesh-shading.md).
 VkResult compile_mesh_shading(const VkPipelineShaderStageCreateInfo* task_stage, const VkPipelineShaderStageCreateInfo& mesh_stage,
                               const compiler::BindingResolver& bindings, uint64_t layout_hash,
-                              compiler::KernelCache* kernels, bool must_not_compile, GraphicsPipelinePart* g) {
-  bool compile_required = false;
+                              compiler::KernelCache* kernels, CreationFeedback& feedback, GraphicsPipelinePart* g) {
   std::string error;
   compiler::ShaderSource source;
   auto shading_kernel = [](const auto& compiled) {
@@ -283,16 +285,18 @@ VkResult compile_mesh_shading(const VkPipelineShaderStageCreateInfo* task_stage,
   exec::MeshKernels m;
   if (task_stage) {
     if (const char* why = shader_source_of(*task_stage, &source)) return fail(why);
-    g->task = compiler::compile_task_kernel(source, host_simd_width(), bindings, layout_hash, kernels, &error,
-                                            must_not_compile ? &compile_required : nullptr);
-    if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
+    g->task = feedback.compile(*task_stage, [&](compiler::CompileRequest* request) {
+      return compiler::compile_task_kernel(source, host_simd_width(), bindings, layout_hash, kernels, &error, request);
+    });
+    if (feedback.compile_required(*task_stage)) return VK_PIPELINE_COMPILE_REQUIRED;
     if (!g->task) return fail(error.c_str());
     m.task = shading_kernel(*g->task);
   }
   if (const char* why = shader_source_of(mesh_stage, &source)) return fail(why);
-  g->mesh = compiler::compile_mesh_kernel(source, host_simd_width(), bindings, layout_hash, kernels, &error,
-                                          must_not_compile ? &compile_required : nullptr);
-  if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
+  g->mesh = feedback.compile(mesh_stage, [&](compiler::CompileRequest* request) {
+    return compiler::compile_mesh_kernel(source, host_simd_width(), bindings, layout_hash, kernels, &error, request);
+  });
+  if (feedback.compile_required(mesh_stage)) return VK_PIPELINE_COMPILE_REQUIRED;
   if (!g->mesh) return fail(error.c_str());
   const compiler::MeshInfo& info = g->mesh->mesh;
   m.mesh = shading_kernel(*g->mesh);
@@ -356,39 +360,48 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
   const compiler::BindingResolver bindings = binding_resolver(layout->desc);
   const uint64_t layout_hash = pipeline_layout_hash(layout->desc);
   compiler::KernelCache* kernels = cache ? &cache->kernels : nullptr;
-  const bool must_not_compile = info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT;
-  bool compile_required = false;
-  std::string error;
+  CreationFeedback feedback(info.pNext, info.pStages, info.stageCount, info.flags);
 
-  compiler::ShaderSource source;
+  // The stages before rasterization are a chain, each compiled against its predecessor's outputs;
+  // the fragment kernel depends on none of them, so it compiles beside the chain on the pool.
   compiler::ShaderSource vertex_source;
-  if (mesh_stage) {
-    const VkResult r = compile_mesh_shading(task_stage, *mesh_stage, bindings, layout_hash, kernels, must_not_compile, &g);
-    if (r != VK_SUCCESS) return r;
-  } else {
-    if (const char* why = shader_source_of(*vertex_stage, &source)) return fail(why);
-    g.vertex = compiler::compile_vertex_kernel(source, host_simd_width(), vertex_input, bindings, layout_hash, kernels,
-                                               &error, must_not_compile ? &compile_required : nullptr);
-    if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
-    if (!g.vertex) return fail(error.c_str());
-    vertex_source = source;
-  }
-  if (control_stage) {
-    const VkResult r = compile_tessellation(*control_stage, *evaluation_stage, info.pTessellationState, bindings, layout_hash,
-                                            kernels, must_not_compile, &g);
-    if (r != VK_SUCCESS) return r;
-  }
-  if (geometry_stage) {
-    const VkResult r = compile_geometry(*geometry_stage, bindings, layout_hash, kernels, must_not_compile, &g);
-    if (r != VK_SUCCESS) return r;
-  }
-  if (fragment_stage) {
+  auto compile_pre_rasterization = [&]() -> VkResult {
+    if (mesh_stage) {
+      const VkResult r = compile_mesh_shading(task_stage, *mesh_stage, bindings, layout_hash, kernels, feedback, &g);
+      if (r != VK_SUCCESS) return r;
+    } else {
+      std::string error;
+      if (const char* why = shader_source_of(*vertex_stage, &vertex_source)) return fail(why);
+      g.vertex = feedback.compile(*vertex_stage, [&](compiler::CompileRequest* request) {
+        return compiler::compile_vertex_kernel(vertex_source, host_simd_width(), vertex_input, bindings, layout_hash, kernels,
+                                               &error, request);
+      });
+      if (feedback.compile_required(*vertex_stage)) return VK_PIPELINE_COMPILE_REQUIRED;
+      if (!g.vertex) return fail(error.c_str());
+    }
+    if (control_stage) {
+      const VkResult r = compile_tessellation(*control_stage, *evaluation_stage, info.pTessellationState, bindings,
+                                              layout_hash, kernels, feedback, &g);
+      if (r != VK_SUCCESS) return r;
+    }
+    if (geometry_stage) return compile_geometry(*geometry_stage, bindings, layout_hash, kernels, feedback, &g);
+    return VK_SUCCESS;
+  };
+  auto compile_fragment = [&]() -> VkResult {
+    std::string error;
+    compiler::ShaderSource source;
     if (const char* why = shader_source_of(*fragment_stage, &source)) return fail(why);
-    g.fragment = compiler::compile_fragment_kernel(source, host_simd_width(), bindings, layout_hash, kernels, &error,
-                                                   must_not_compile ? &compile_required : nullptr);
-    if (compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
-    if (!g.fragment) return fail(error.c_str());
-  }
+    g.fragment = feedback.compile(*fragment_stage, [&](compiler::CompileRequest* request) {
+      return compiler::compile_fragment_kernel(source, host_simd_width(), bindings, layout_hash, kernels, &error, request);
+    });
+    if (feedback.compile_required(*fragment_stage)) return VK_PIPELINE_COMPILE_REQUIRED;
+    return g.fragment ? VK_SUCCESS : fail(error.c_str());
+  };
+  VkResult results[2] = {VK_SUCCESS, VK_SUCCESS};
+  device->worker_pool.parallel_for(fragment_stage ? 2 : 1,
+                                   [&](size_t i) { results[i] = i ? compile_fragment() : compile_pre_rasterization(); });
+  if (results[0] < 0 || results[1] < 0) return results[0] < 0 ? results[0] : results[1];  // errors before COMPILE_REQUIRED
+  if (results[0] != VK_SUCCESS || results[1] != VK_SUCCESS) return VK_PIPELINE_COMPILE_REQUIRED;
 
   auto* pipeline = create_object<Pipeline>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (!pipeline) return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -417,6 +430,7 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
   }
   if (dynamic_vertex_input && part.vertex)
     part.vertex_input_variants = std::make_shared<VertexInputVariants>(vertex_source, layout->desc, part.kernels);
+  feedback.write();
   *out = to_handle<VkPipeline>(pipeline);
   return VK_SUCCESS;
 }
@@ -429,15 +443,10 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateGraphicsPipelines(VkDevice 
                                                                        const VkAllocationCallbacks* pAllocator,
                                                                        VkPipeline* pPipelines) {
   Device* device = device_of(handle);
-  VkResult result = VK_SUCCESS;
-  for (uint32_t i = 0; i < count; ++i) pPipelines[i] = VK_NULL_HANDLE;
-  for (uint32_t i = 0; i < count; ++i) {
-    VkResult r = create_graphics_pipeline(device, pCreateInfos[i], pipeline_cache_of(pipelineCache),
-                                          choose_allocator(pAllocator, device->allocator), &pPipelines[i]);
-    if (r != VK_SUCCESS) {
-      result = r;
-      if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT) break;
-    }
-  }
-  return result;
+  return create_pipeline_batch(
+      device, count, pPipelines, [&](uint32_t i) { return pCreateInfos[i].flags; },
+      [&](uint32_t i, VkPipeline* out) {
+        return create_graphics_pipeline(device, pCreateInfos[i], pipeline_cache_of(pipelineCache),
+                                        choose_allocator(pAllocator, device->allocator), out);
+      });
 }

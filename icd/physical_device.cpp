@@ -2,6 +2,7 @@
 // capability works and is tested; limits come from device_limits.cpp.
 #include <cstring>
 
+#include "common/build_id.h"
 #include "common/cpu.h"
 #include "common/env.h"
 #include "icd/descriptor_memory.h"
@@ -51,7 +52,7 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   p.deviceID = 0;
   p.deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
   snprintf(p.deviceName, sizeof p.deviceName, "Kiln (CPU, %u-wide SIMD)", host_simd_width());
-  fill_uuid(p.pipelineCacheUUID, "kiln-pipeline-cache-" __DATE__);
+  fill_uuid(p.pipelineCacheUUID, ("kiln-pipeline-cache-" + build_id()).c_str());
   p.limits = device_limits();
   p.sparseProperties = {};
 
@@ -209,6 +210,12 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // the feature only guarantees that. PhysicalDeviceTest.StorageImageExtendedFormatsAreStorageFormats,
   // ComputeImageTest storage cases; CTS caselists/image.extended_formats.2d.txt (docs/cts.md).
   pd->features.shaderStorageImageExtendedFormats = VK_TRUE;
+  // Storage images and texel buffers without a format in the module: the kernel carries code for
+  // every storage format of the image's class and picks it per lane from the view's format
+  // (compiler/translate_image.cpp). ComputeImageTest.StorageImagesWithoutFormat*; CTS
+  // image.{store,load_store}.without_format (docs/cts.md).
+  pd->features.shaderStorageImageReadWithoutFormat = VK_TRUE;
+  pd->features.shaderStorageImageWriteWithoutFormat = VK_TRUE;
   pd->features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
   pd->features12.shaderUniformBufferArrayNonUniformIndexing = VK_TRUE;
   pd->features12.shaderStorageBufferArrayNonUniformIndexing = VK_TRUE;
@@ -557,6 +564,15 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->customBorderColorWithoutFormat = VK_TRUE;
         break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_4444_FORMATS_FEATURES_EXT: {
+        // The two formats are ordinary packed formats of the vk.xml format table: transfers,
+        // blits, sampling (linear filtering), attachments and blending go through format_pack like
+        // every packed format (tests/e2e/format_4444_test.cpp).
+        auto* f = reinterpret_cast<VkPhysicalDevice4444FormatsFeaturesEXT*>(s);
+        f->formatA4R4G4B4 = VK_TRUE;
+        f->formatA4B4G4R4 = VK_TRUE;
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BORDER_COLOR_SWIZZLE_FEATURES_EXT: {
         // Border texels go through the view's component mapping like every texel
         // (memory/sampling.cpp write_out), so the image's swizzle applies without the sampler's
@@ -810,14 +826,25 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceImageFormatPrope
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceImageFormatProperties2(
     VkPhysicalDevice, const VkPhysicalDeviceImageFormatInfo2* pInfo, VkImageFormatProperties2* pProperties) {
-  // Images take no external memory (only buffers import host allocations: icd/external_memory.cpp).
-  if (find_in_chain<VkPhysicalDeviceExternalImageFormatInfo>(pInfo->pNext) &&
-      find_in_chain<VkPhysicalDeviceExternalImageFormatInfo>(pInfo->pNext)->handleType != 0)
-    return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  // Images, like buffers, can import host allocations (VK_EXT_external_memory_host: an image's
+  // memory is plain host memory at an offset, so an imported allocation serves as any other);
+  // no other handle type (icd/external_memory.cpp).
+  const auto* external = find_in_chain<VkPhysicalDeviceExternalImageFormatInfo>(pInfo->pNext);
+  const VkExternalMemoryHandleTypeFlagBits handle_type =
+      external ? external->handleType : VkExternalMemoryHandleTypeFlagBits(0);
+  if (handle_type && !is_host_pointer_handle(handle_type)) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   VkImageUsageFlags usage = pInfo->usage;
   if (auto* stencil_usage = find_in_chain<VkImageStencilUsageCreateInfo>(pInfo->pNext)) usage |= stencil_usage->stencilUsage;
-  return image_format_properties(pInfo->format, pInfo->type, pInfo->tiling, usage, pInfo->flags,
-                                 &pProperties->imageFormatProperties);
+  const VkResult result = image_format_properties(pInfo->format, pInfo->type, pInfo->tiling, usage, pInfo->flags,
+                                                  &pProperties->imageFormatProperties);
+  if (auto* out = find_in_chain_mut<VkExternalImageFormatProperties>(pProperties->pNext)) {
+    out->externalMemoryProperties = {};
+    if (handle_type && result == VK_SUCCESS) {
+      out->externalMemoryProperties.externalMemoryFeatures = VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT;
+      out->externalMemoryProperties.compatibleHandleTypes = handle_type;
+    }
+  }
+  return result;
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceSparseImageFormatProperties(

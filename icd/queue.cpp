@@ -12,6 +12,7 @@ namespace {
 Queue* queue_of(VkQueue handle) { return from_handle<Queue>(handle); }
 
 VkResult submit_batches(Queue* queue, std::vector<exec::Batch>&& batches, VkFence fence) {
+  if (queue->device->lost()) return VK_ERROR_DEVICE_LOST;  // nothing runs on a lost device
   // A fence with no batches still signals once everything submitted before it has run.
   if (batches.empty() && fence != VK_NULL_HANDLE) batches.emplace_back();
   if (!batches.empty()) batches.back().fence = from_handle<exec::Fence>(fence);
@@ -59,6 +60,5 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_QueueSubmit2(VkQueue queueHandle,
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_QueueWaitIdle(VkQueue queueHandle) {
-  queue_of(queueHandle)->engine.wait_idle();
-  return VK_SUCCESS;
+  return queue_of(queueHandle)->engine.wait_idle();
 }

@@ -30,7 +30,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_ResetFences(VkDevice, uint32_t co
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetFenceStatus(VkDevice, VkFence fence) {
-  return from_handle<Fence>(fence)->is_signaled() ? VK_SUCCESS : VK_NOT_READY;
+  return from_handle<Fence>(fence)->status();
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_WaitForFences(VkDevice handle, uint32_t count, const VkFence* pFences,
@@ -61,9 +61,10 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_DestroySemaphore(VkDevice handle, VkS
   destroy_object(choose_allocator(pAllocator, device_of(handle)->allocator), from_handle<Semaphore>(semaphore));
 }
 
-extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetSemaphoreCounterValue(VkDevice, VkSemaphore semaphore, uint64_t* pValue) {
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetSemaphoreCounterValue(VkDevice handle, VkSemaphore semaphore,
+                                                                      uint64_t* pValue) {
   *pValue = from_handle<Semaphore>(semaphore)->value();
-  return VK_SUCCESS;
+  return device_of(handle)->lost() ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_SignalSemaphore(VkDevice, const VkSemaphoreSignalInfo* pSignalInfo) {
@@ -94,7 +95,8 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_DestroyEvent(VkDevice handle, VkEvent
   destroy_object(choose_allocator(pAllocator, device_of(handle)->allocator), from_handle<Event>(event));
 }
 
-extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetEventStatus(VkDevice, VkEvent event) {
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetEventStatus(VkDevice handle, VkEvent event) {
+  if (device_of(handle)->lost()) return VK_ERROR_DEVICE_LOST;
   return from_handle<Event>(event)->is_set() ? VK_EVENT_SET : VK_EVENT_RESET;
 }
 

@@ -123,17 +123,24 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetSwapchainImagesKHR(VkDevice, V
   return n < images.size() ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
-extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_AcquireNextImageKHR(VkDevice, VkSwapchainKHR swapchain, uint64_t timeout,
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_AcquireNextImageKHR(VkDevice handle, VkSwapchainKHR swapchain, uint64_t timeout,
                                                                    VkSemaphore semaphore, VkFence fence, uint32_t* pImageIndex) {
+  if (device_of(handle)->lost()) return VK_ERROR_DEVICE_LOST;
   return acquire(swapchain, timeout, semaphore, fence, pImageIndex);
 }
 
-extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_AcquireNextImage2KHR(VkDevice, const VkAcquireNextImageInfoKHR* pAcquireInfo,
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_AcquireNextImage2KHR(VkDevice handle, const VkAcquireNextImageInfoKHR* pAcquireInfo,
                                                                     uint32_t* pImageIndex) {
+  if (device_of(handle)->lost()) return VK_ERROR_DEVICE_LOST;
   return acquire(pAcquireInfo->swapchain, pAcquireInfo->timeout, pAcquireInfo->semaphore, pAcquireInfo->fence, pImageIndex);
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_QueuePresentKHR(VkQueue queueHandle, const VkPresentInfoKHR* pPresentInfo) {
+  if (from_handle<Queue>(queueHandle)->device->lost()) {
+    if (pPresentInfo->pResults)
+      for (uint32_t i = 0; i < pPresentInfo->swapchainCount; ++i) pPresentInfo->pResults[i] = VK_ERROR_DEVICE_LOST;
+    return VK_ERROR_DEVICE_LOST;
+  }
   struct Present {
     std::shared_ptr<wsi::Swapchain> swapchain;
     uint32_t index;

@@ -104,6 +104,8 @@ void run_compute_dispatches(ThreadPool& pool, const std::vector<DispatchJob>& jo
     for (uint64_t g = first; g < last; ++g) {
       while (g >= first_group[j + 1]) ++j;
       const DispatchJob& job = jobs[j];
+      // A lost device (docs/design/device-loss.md) runs no more workgroups.
+      if (job.resources && __atomic_load_n(job.resources->cancel, __ATOMIC_RELAXED)) return;
       const uint64_t local = g - first_group[j];
       const uint32_t group[3] = {job.base[0] + static_cast<uint32_t>(local % job.count[0]),
                                  job.base[1] + static_cast<uint32_t>((local / job.count[0]) % job.count[1]),

@@ -146,6 +146,13 @@ struct TileWork {
   uint32_t batch, run;
 };
 
+// The device is lost (docs/design/device-loss.md): the draw's remaining batches and tiles are
+// skipped, so a huge draw ends soon after the watchdog's verdict.
+const uint32_t* loss_word(const gfx::DrawContext& ctx) {
+  return ctx.cmd && ctx.cmd->resources ? ctx.cmd->resources->cancel : &abi::kNeverCancelled;
+}
+bool device_lost(const uint32_t* loss_word) { return __atomic_load_n(loss_word, __ATOMIC_RELAXED) != 0; }
+
 }  // namespace
 
 struct DrawScene::Impl {
@@ -407,7 +414,7 @@ void DrawScene::Impl::run_front_end(ThreadPool& pool) {
   pool.parallel_for(jobs.size(), [&](size_t i) {
     SceneBatch& batch = outputs[first + i];
     batch.output.clear();
-    gfx::run_front_end(job_pass[i]->ctx, jobs[i], batch.output, &faults);
+    if (!device_lost(loss_word(job_pass[i]->ctx))) gfx::run_front_end(job_pass[i]->ctx, jobs[i], batch.output, &faults);
     bin(*job_pass[i], batch.output, batch.bins);
   });
   xfb_copies.clear();
@@ -571,7 +578,9 @@ void DrawScene::Impl::gather_tile(const std::vector<TileWork>& work, const Rect&
 void DrawScene::Impl::render(ThreadPool& pool) {
   shaded.resize(output_count);
   for (size_t b = 0; b < output_count; ++b) shaded[b] = {&outputs[b].output, &output_pass[b]->ctx, &*output_pass[b]->merger};
+  const uint32_t* lost = output_count ? loss_word(output_pass[0]->ctx) : &abi::kNeverCancelled;
   pool.parallel_for(busy.size(), [&](size_t i) {
+    if (device_lost(lost)) return;
     const uint32_t t = busy[i];
     const int32_t x = int32_t((t % tiles_x) * kTileSize), y = int32_t((t / tiles_x) * kTileSize);
     const Rect tile{x, y, x + int32_t(kTileSize), y + int32_t(kTileSize)};

@@ -11,6 +11,7 @@
 #include "pipeline/draw.h"
 #include "pipeline/query_tracker.h"
 #include "pipeline/strict/strict_mode.h"
+#include "pipeline/watchdog.h"
 #include "pipeline/xfb_state.h"
 
 namespace kiln::exec {
@@ -50,6 +51,7 @@ struct ExecutionState {
   uint32_t queue = 0;
   uint64_t synchronized = 0;
   bool overlap = true;                     // KILN_OVERLAP: independent dispatches run as one job
+  QueueProgress* progress = nullptr;       // the queue's, for the watchdog (null in unit tests)
 };
 
 bool is_dispatch(const Command* cmd) {
@@ -248,7 +250,8 @@ void execute_command(const Command* cmd, ThreadPool& pool, ExecutionState& state
           else KILN_LOG_ONCE(LogLevel::Error, "vkCmdWaitEvents: waits for an event set only later on the same queue; not waited");
           continue;
         }
-        c.events[i]->wait_set();
+        if (state.progress) state.progress->begin(/*wait=*/true);
+        if (!c.events[i]->wait_set()) break;  // the device is lost (or destroyed)
       }
       break;
     }
@@ -373,6 +376,10 @@ const Command* execute_dispatch_run(const Command* first, ThreadPool& pool, Exec
 
 void execute_list(const CommandList& list, ThreadPool& pool, ExecutionState& state) {
   for (const Command* cmd = list.first(); cmd;) {
+    if (state.progress) {
+      if (state.progress->lost()) return;  // nothing more runs on a lost device
+      state.progress->begin(/*wait=*/false);
+    }
     if (state.overlap && is_dispatch(cmd) && is_dispatch(cmd->next)) {
       cmd = execute_dispatch_run(cmd, pool, state);
       continue;
@@ -385,7 +392,7 @@ void execute_list(const CommandList& list, ThreadPool& pool, ExecutionState& sta
 }  // namespace
 
 void execute_command_list(const CommandList& list, ThreadPool& pool, strict::StrictMode* strict, uint32_t queue,
-                          uint64_t synchronized) {
+                          uint64_t synchronized, QueueProgress* progress) {
   // The queue thread keeps its scene's buffers from submission to submission.
   thread_local DrawScene scene;
   ExecutionState state;  // a render pass instance never spans primary command buffers
@@ -393,6 +400,7 @@ void execute_command_list(const CommandList& list, ThreadPool& pool, strict::Str
   state.strict = strict;
   state.queue = queue;
   state.synchronized = synchronized;
+  state.progress = progress;
   static const bool overlap = env_int("KILN_OVERLAP", 1) != 0;
   state.overlap = overlap;
   execute_list(list, pool, state);

@@ -67,10 +67,11 @@ VkResult QueryPool::get_results(uint32_t first, uint32_t count, uint8_t* data, V
   const size_t word = is64 ? 8 : 4;
   VkResult result = VK_SUCCESS;
   std::unique_lock lock(hub_.mutex);
+  if (hub_.is_lost()) return VK_ERROR_DEVICE_LOST;
   for (uint32_t i = 0; i < count && first + i < count_; ++i) {
     const uint32_t q = first + i;
     if ((flags & VK_QUERY_RESULT_WAIT_BIT) && !available_[q]) {
-      while (!available_[q] && !hub_.shutting_down) hub_.changed.wait(lock);
+      while (!available_[q] && !hub_.released()) hub_.changed.wait(lock);
       if (!available_[q]) return VK_ERROR_DEVICE_LOST;
     }
     uint8_t* out = data + i * stride;

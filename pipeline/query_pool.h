@@ -45,7 +45,8 @@ class QueryPool {
 
   // Writes results as vkGetQueryPoolResults defines them, `stride` bytes apart, each
   // values_per_query() values plus availability when asked. VK_NOT_READY when a query was
-  // unavailable and WAIT was not set; with WAIT, VK_ERROR_DEVICE_LOST if the device shuts down first.
+  // unavailable and WAIT was not set; VK_ERROR_DEVICE_LOST on a lost device (and when the device
+  // shuts down during a WAIT).
   VkResult get_results(uint32_t first, uint32_t count, uint8_t* data, VkDeviceSize stride,
                        VkQueryResultFlags flags);
 

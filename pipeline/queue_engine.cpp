@@ -7,7 +7,10 @@
 namespace kiln::exec {
 
 QueueEngine::QueueEngine(SyncHub& hub, ThreadPool& pool, strict::StrictMode* strict, uint32_t index)
-    : hub_(hub), pool_(pool), strict_(strict), index_(index), thread_([this] { run(); }) {}
+    : hub_(hub), pool_(pool), strict_(strict), index_(index) {
+  progress_.hub = &hub_;
+  thread_ = std::thread([this] { run(); });
+}
 
 QueueEngine::~QueueEngine() {
   {
@@ -29,10 +32,12 @@ void QueueEngine::submit(std::vector<Batch>&& batches) {
   work_ready_.notify_one();
 }
 
-void QueueEngine::wait_idle() {
+VkResult QueueEngine::wait_idle() {
   std::unique_lock lock(mutex_);
   idle_.wait(lock, [&] { return pending_.empty() && !busy_; });
+  if (hub_.is_lost()) return VK_ERROR_DEVICE_LOST;
   hub_.synchronize_up_to(hub_.commands_begun.load());  // (strict mode) the host saw this queue finish
+  return VK_SUCCESS;
 }
 
 void QueueEngine::run() {
@@ -49,15 +54,25 @@ void QueueEngine::run() {
     // Strict mode: what this batch may take as finished and visible (permissively carried on to the
     // queue's later batches).
     synchronized_ = std::max(synchronized_, batch.host_synchronized);
+    if (!batch.waits.empty()) progress_.begin(/*wait=*/true);
     for (const SemaphoreOp& w : batch.waits) {
       uint64_t mark = 0;
-      w.semaphore->wait(w.value, Deadline::max(), &mark);
+      if (w.semaphore->wait(w.value, Deadline::max(), &mark) != VK_SUCCESS) break;  // lost (or destroyed)
       synchronized_ = std::max(synchronized_, mark);
     }
-    for (const auto& list : batch.command_lists) execute_command_list(*list, pool_, strict_, index_, synchronized_);
+    // After a loss nothing more runs and nothing is signalled: waits for this batch's fence and
+    // semaphores return VK_ERROR_DEVICE_LOST instead.
+    for (const auto& list : batch.command_lists) {
+      if (hub_.is_lost()) break;
+      execute_command_list(*list, pool_, strict_, index_, synchronized_, &progress_);
+    }
+    // Presentation's host step still runs, so the swapchain gets its image back.
     if (batch.host_step) batch.host_step();
-    for (const SemaphoreOp& s : batch.signals) s.semaphore->signal(s.value);
-    if (batch.fence) batch.fence->signal();
+    if (!hub_.is_lost()) {
+      for (const SemaphoreOp& s : batch.signals) s.semaphore->signal(s.value);
+      if (batch.fence) batch.fence->signal();
+    }
+    progress_.idle();
     {
       std::lock_guard lock(mutex_);
       busy_ = false;

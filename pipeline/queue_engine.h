@@ -2,6 +2,7 @@
 // A VkQueue's execution engine: a submission thread that runs batches in submission order.
 // vkQueueSubmit only enqueues; the thread waits for each batch's semaphores, executes its
 // command lists, then signals its semaphores and (after the submit's last batch) its fence.
+// On a lost device (SyncHub::lose) it drops what is queued: nothing more runs or is signalled.
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -14,6 +15,7 @@
 #include "pipeline/command_list.h"
 #include "pipeline/sync.h"
 #include "pipeline/thread_pool.h"
+#include "pipeline/watchdog.h"
 
 namespace kiln::exec {
 namespace strict {
@@ -46,7 +48,11 @@ class QueueEngine {
   QueueEngine& operator=(const QueueEngine&) = delete;
 
   void submit(std::vector<Batch>&& batches);
-  void wait_idle();
+  // Returns once everything submitted has run (or been dropped by a device loss):
+  // VK_ERROR_DEVICE_LOST when the device is lost, else VK_SUCCESS.
+  VkResult wait_idle();
+  // For the device's watchdog.
+  const QueueProgress& progress() const { return progress_; }
 
  private:
   void run();
@@ -56,6 +62,7 @@ class QueueEngine {
   strict::StrictMode* strict_;
   uint32_t index_;
   uint64_t synchronized_ = 0;  // queue thread only
+  QueueProgress progress_;
   std::mutex mutex_;
   std::condition_variable work_ready_;
   std::condition_variable idle_;

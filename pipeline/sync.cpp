@@ -17,7 +17,7 @@ namespace {
 template <typename Ready>
 bool wait_until(SyncHub& hub, std::unique_lock<std::mutex>& lock, Deadline deadline, Ready ready) {
   while (!ready()) {
-    if (hub.shutting_down) return false;
+    if (hub.released()) return false;
     if (deadline == Deadline::max()) {
       hub.changed.wait(lock);
     } else if (hub.changed.wait_until(lock, deadline) == std::cv_status::timeout) {
@@ -32,6 +32,7 @@ void Fence::signal() {
   std::lock_guard lock(hub_.mutex);
   signaled_ = true;
   mark_ = hub_.commands_begun.load();
+  hub_.note_signal();
   hub_.changed.notify_all();
 }
 
@@ -46,6 +47,11 @@ bool Fence::is_signaled() {
   return signaled_;
 }
 
+VkResult Fence::status() {
+  if (is_signaled()) return VK_SUCCESS;
+  return hub_.is_lost() ? VK_ERROR_DEVICE_LOST : VK_NOT_READY;
+}
+
 VkResult wait_for_fences(SyncHub& hub, std::span<Fence* const> fences, bool wait_all, Deadline deadline) {
   std::unique_lock lock(hub.mutex);
   auto ready = [&] {
@@ -58,7 +64,7 @@ VkResult wait_for_fences(SyncHub& hub, std::span<Fence* const> fences, bool wait
       if (f->signaled_locked()) hub.synchronize_up_to(f->mark_locked());
     return VK_SUCCESS;
   }
-  return hub.shutting_down ? VK_ERROR_DEVICE_LOST : VK_TIMEOUT;
+  return hub.released() ? VK_ERROR_DEVICE_LOST : VK_TIMEOUT;
 }
 
 void Semaphore::signal(uint64_t value) {
@@ -66,6 +72,7 @@ void Semaphore::signal(uint64_t value) {
   if (type_ == VK_SEMAPHORE_TYPE_BINARY) value_ = 1;
   else value_ = std::max(value_, value);
   mark_ = hub_.commands_begun.load();
+  hub_.note_signal();
   hub_.changed.notify_all();
 }
 
@@ -73,7 +80,7 @@ VkResult Semaphore::wait(uint64_t value, Deadline deadline, uint64_t* mark) {
   std::unique_lock lock(hub_.mutex);
   const uint64_t target = type_ == VK_SEMAPHORE_TYPE_BINARY ? 1 : value;
   if (!wait_until(hub_, lock, deadline, [&] { return value_ >= target; }))
-    return hub_.shutting_down ? VK_ERROR_DEVICE_LOST : VK_TIMEOUT;
+    return hub_.released() ? VK_ERROR_DEVICE_LOST : VK_TIMEOUT;
   if (type_ == VK_SEMAPHORE_TYPE_BINARY) value_ = 0;  // a binary wait consumes the payload
   if (mark) *mark = mark_;
   return VK_SUCCESS;
@@ -97,12 +104,13 @@ VkResult wait_for_semaphores(SyncHub& hub, std::span<Semaphore* const> semaphore
       if (semaphores[i]->value_locked() >= values[i]) hub.synchronize_up_to(semaphores[i]->mark_locked());
     return VK_SUCCESS;
   }
-  return hub.shutting_down ? VK_ERROR_DEVICE_LOST : VK_TIMEOUT;
+  return hub.released() ? VK_ERROR_DEVICE_LOST : VK_TIMEOUT;
 }
 
 void Event::set() {
   std::lock_guard lock(hub_.mutex);
   set_ = true;
+  hub_.note_signal();
   hub_.changed.notify_all();
 }
 
@@ -116,9 +124,9 @@ bool Event::is_set() {
   return set_;
 }
 
-void Event::wait_set() {
+bool Event::wait_set() {
   std::unique_lock lock(hub_.mutex);
-  wait_until(hub_, lock, Deadline::max(), [&] { return set_; });
+  return wait_until(hub_, lock, Deadline::max(), [&] { return set_; });
 }
 
 }  // namespace kiln::exec

@@ -14,10 +14,35 @@
 
 namespace kiln::exec {
 
+// Nanoseconds of std::chrono::steady_clock (the watchdog's clock).
+inline int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 struct SyncHub {
   std::mutex mutex;
   std::condition_variable changed;
   bool shutting_down = false;  // wakes every waiter (device destruction)
+  // Device loss (docs/design/device-loss.md): set once, by the watchdog, and never cleared. Every
+  // waiter wakes and returns VK_ERROR_DEVICE_LOST; JIT kernels read this word (through
+  // abi::ResourceContext::cancel) on every loop back-edge and leave the loop when it is non-zero.
+  std::atomic<uint32_t> lost{0};
+  // Marks the device lost and wakes every waiter; false when it already was.
+  bool lose() {
+    std::lock_guard lock(mutex);
+    if (lost.exchange(1)) return false;
+    changed.notify_all();
+    return true;
+  }
+  bool is_lost() const { return lost.load(std::memory_order_relaxed) != 0; }
+  // The word kernels poll (abi::ResourceContext::cancel).
+  const uint32_t* cancel_word() const { return reinterpret_cast<const uint32_t*>(&lost); }
+  // Waits end (with VK_ERROR_DEVICE_LOST) when the device is destroyed or lost.
+  bool released() const { return shutting_down || is_lost(); }
+  // steady_ns() of the last fence, semaphore or event signal (queue or host): progress the
+  // watchdog counts for queues that wait.
+  std::atomic<int64_t> last_signal_ns{0};
+  void note_signal() { last_signal_ns.store(steady_ns(), std::memory_order_relaxed); }
   // Strict mode (pipeline/strict/strict_mode.h; both stay 0 without it): the sequence number of
   // the last command begun on any queue, which every fence and semaphore signal records, and the
   // highest such mark a completed host wait (fence, semaphore, queue idle) has seen — every
@@ -41,6 +66,8 @@ class Fence {
   void signal();
   void reset();
   bool is_signaled();
+  // vkGetFenceStatus: VK_SUCCESS, VK_NOT_READY, or VK_ERROR_DEVICE_LOST (unsignalled on a lost device).
+  VkResult status();
   SyncHub& hub() { return hub_; }
   bool signaled_locked() const { return signaled_; }
   uint64_t mark_locked() const { return mark_; }
@@ -51,7 +78,7 @@ class Fence {
   uint64_t mark_ = 0;  // SyncHub::commands_begun when signalled
 };
 
-// VK_SUCCESS, or VK_TIMEOUT when the deadline passed first.
+// VK_SUCCESS, or VK_TIMEOUT when the deadline passed first (VK_ERROR_DEVICE_LOST: destroyed or lost).
 VkResult wait_for_fences(SyncHub& hub, std::span<Fence* const> fences, bool wait_all, Deadline deadline);
 
 class Semaphore {
@@ -86,8 +113,8 @@ class Event {
   void set();
   void reset();
   bool is_set();
-  // Blocks the calling queue until the event is set (or the device shuts down).
-  void wait_set();
+  // Blocks the calling queue until the event is set; false when the device shuts down or is lost first.
+  bool wait_set();
 
  private:
   SyncHub& hub_;

@@ -17,6 +17,11 @@ thread scaling; the ratio is first over second.
   scripts/bench-compare.py --drivers lavapipe     # e.g. while Kiln cannot run yet
   scripts/bench-compare.py --drivers kiln,kiln-1thread --scenario fill_opaque  # thread scaling
 
+Bandwidth: every run also runs cpu_stream_triad (a STREAM triad on the CPU, no Vulkan), and each
+GB/s scenario's bytes moved (read + written: twice the counted bytes for copies) are reported as a
+fraction of the triad measured in the same kiln-bench run ("of triad" columns): machines here move very different amounts from moment to moment, so only a triad of the
+same run is a fair yardstick.
+
 Exit status: 0 when every run of every scenario was ok or skipped, 1 otherwise, 2 on bad usage.
 See docs/benchmarks.md.
 """
@@ -31,6 +36,11 @@ import time
 from pathlib import Path
 
 REPO_DIR = Path(__file__).resolve().parent.parent
+TRIAD = "cpu_stream_triad"  # the machine's own bandwidth, the reference for GB/s scenarios
+# Bytes a GB/s scenario moves (read + written, as the triad counts) per byte its unit counts: the
+# copies count each byte once although it is read and written; fills, clears and saxpy count what
+# they move.
+MOVED_PER_COUNTED = {"copy_buffer_256mib": 2, "copy_image_4k_rgba8": 2, "copy_buffer_to_image_4k_rgba8": 2}
 LAVAPIPE_MANIFEST = Path("/usr/share/vulkan/icd.d/lvp_icd.x86_64.json")
 KNOWN_DRIVERS = ("kiln", "lavapipe", "kiln-1thread", "kiln-serial", "kiln-strict")
 # Extra environment per driver.
@@ -97,6 +107,8 @@ def run_bench_once(args, driver, round_index):
         command = [str(args.bench), "--json", str(json_path), "--seconds", str(args.seconds)]
         for name in args.scenario:
             command += ["--scenario", name]
+        if args.scenario and TRIAD not in args.scenario:
+            command += ["--scenario", TRIAD]
         started = time.monotonic()
         process = subprocess.run(command, env=env, capture_output=True, text=True)
         elapsed = time.monotonic() - started
@@ -129,6 +141,15 @@ def summarise_driver(runs, name):
     medians = [r["median_throughput"] for r in rounds
                if r["status"] == "ok" and r["median_throughput"] is not None]
     reasons = sorted({r["reason"] for r in rounds if r["reason"]})
+    # The fraction of the triad each run measured beside this scenario (GB/s scenarios only).
+    fractions = []
+    for record in runs:
+        scenarios = {s["name"]: s for s in (record["result"] or {}).get("scenarios", [])}
+        mine, triad = scenarios.get(name), scenarios.get(TRIAD)
+        if (name != TRIAD and mine and triad and mine["unit"] == "GB/s" and mine["status"] == "ok" and
+                triad["status"] == "ok" and mine["median_throughput"] and triad["median_throughput"]):
+            moved = mine["median_throughput"] * MOVED_PER_COUNTED.get(name, 1)
+            fractions.append(moved / triad["median_throughput"])
     runs_without_results = sum(1 for record in runs if record["result"] is None)
     if runs_without_results:
         reasons.append(f"{runs_without_results} run(s) of kiln-bench produced no results")
@@ -143,6 +164,7 @@ def summarise_driver(runs, name):
         "median_throughput": statistics.median(medians) if status == "ok" else None,
         "best_throughput": max(medians) if status == "ok" else None,
         "round_medians": medians,
+        "triad_fraction": statistics.median(fractions) if fractions and status == "ok" else None,
         "reasons": reasons,
     }
 
@@ -181,8 +203,10 @@ def format_cell(result):
 def print_table(summary, drivers):
     paired = len(drivers) == 2
     ratio_name = f"{drivers[0]}/{drivers[1]}" if paired else ""
+    with_triad = any((entry.get(d) or {}).get("triad_fraction") is not None for entry in summary.values() for d in drivers)
     headers = (["scenario"] + drivers + ["unit"] +
-               ([ratio_name, f"best {drivers[0]}", f"best {drivers[1]}", "best ratio"] if paired else []))
+               ([ratio_name, f"best {drivers[0]}", f"best {drivers[1]}", "best ratio"] if paired else []) +
+               ([f"{d} of triad" for d in drivers] if with_triad else []))
     rows = []
     notes = []
     for name, entry in summary.items():
@@ -192,6 +216,9 @@ def print_table(summary, drivers):
             row += [f"{entry['ratio']:.2f}x" if entry["ratio"] is not None else "-"]
             row += [f"{b:.3f}" if b is not None else "-" for b in best]
             row += [f"{entry['best_ratio']:.2f}x" if entry["best_ratio"] is not None else "-"]
+        if with_triad:
+            fractions = [(entry.get(d) or {}).get("triad_fraction") for d in drivers]
+            row += [f"{f:.0%}" if f is not None else "-" for f in fractions]
         rows.append(row)
         for driver in drivers:
             for reason in (entry.get(driver) or {}).get("reasons", []):

@@ -10,6 +10,8 @@ packages=(
   libgtest-dev libpng-dev zlib1g-dev
   libxcb1-dev libxcb-shm0-dev libx11-dev libx11-xcb-dev xvfb x11-apps x11-utils
   libwayland-dev wayland-protocols weston
+  libvkfft-dev glslang-dev libfftw3-dev
+  mesa-utils libgl1-mesa-dri gfxreconstruct
   "$@"
 )
 missing=()

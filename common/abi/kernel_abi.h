@@ -185,6 +185,9 @@ using DebugPrintfFn = void (*)(const void* context, const DebugPrintfCall* call)
 // ---------------------------------------------------------------------------------------------
 // What every kernel receives: the bound resources of the draw or dispatch.
 // ---------------------------------------------------------------------------------------------
+// The cancellation word of contexts that belong to no device (unit tests): never set.
+inline constexpr uint32_t kNeverCancelled = 0;
+
 struct ResourceContext {
   const uint8_t* descriptor_sets[kMaxBoundDescriptorSets];  // set memory, or nullptr if unbound
   // Dynamic buffers of all bound sets, in pipeline-layout order, offsets already applied.
@@ -196,6 +199,11 @@ struct ResourceContext {
   // Where debugPrintfEXT messages go (set by icd/ when a pipeline is bound); null: nowhere.
   DebugPrintfFn debug_printf;
   const void* debug_printf_context;
+  // Cancellation (docs/design/device-loss.md): the device's loss word, which kernels load on every
+  // loop back-edge; when it is non-zero the loop exits at once (the lanes still in it stop), so a
+  // shader that never leaves a loop ends once the watchdog declares the device lost. Never null.
+  // Last, so the fields above keep their offsets.
+  const uint32_t* cancel = &kNeverCancelled;
 };
 
 // Bits a kernel ORs into ComputeDispatchContext::faults when the application's data made it clamp

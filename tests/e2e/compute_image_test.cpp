@@ -15,15 +15,28 @@
 namespace kiln::test {
 namespace {
 
+struct ImageCase {
+  const char* shader;
+  VkFormat format;
+};
+
 class ComputeImageTest : public VulkanTest {
  protected:
-  // A device with robustImageAccess (and maintenance4 for glslang's LocalSizeId).
-  TestDevice& robust_device() {
+  // Copies a 16x8 image of `c.format` with shader `c.shader` (storage_image_body.glsl): texel
+  // (x, y) to (W-1-x, y) with its components reversed, compared with format_pack's reference;
+  // checks imageSize and the robust out-of-bounds reads.
+  void run_storage_image_case(TestDevice& device, const ImageCase& c);
+
+  // A device with robustImageAccess (and maintenance4 for glslang's LocalSizeId), and with
+  // `without_format` storage images read and written without a format in the shader.
+  TestDevice& robust_device(bool without_format = false) {
     v13_ = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     v13_.maintenance4 = features().v13.maintenance4;
     v13_.robustImageAccess = VK_TRUE;
     enabled_ = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v13_};
     enabled_.features.robustBufferAccess = features().core.features.robustBufferAccess;  // texel buffers
+    enabled_.features.shaderStorageImageReadWithoutFormat = without_format;
+    enabled_.features.shaderStorageImageWriteWithoutFormat = without_format;
     DeviceOptions options;
     options.create_info_chain = &enabled_;
     return *create_device(options);
@@ -75,11 +88,6 @@ class ComputeImageTest : public VulkanTest {
   VkPhysicalDeviceFeatures2 enabled_{};
 };
 
-struct ImageCase {
-  const char* shader;
-  VkFormat format;
-};
-
 // Source texel values that survive a round trip through the format exactly.
 VkClearColorValue source_value(VkFormat format, std::mt19937& rng) {
   VkClearColorValue v{};
@@ -103,9 +111,97 @@ VkClearColorValue source_value(VkFormat format, std::mt19937& rng) {
   return v;
 }
 
+void ComputeImageTest::run_storage_image_case(TestDevice& device, const ImageCase& c) {
+  constexpr uint32_t kWidth = 16, kHeight = 8;
+  const uint32_t texel = texel_size(c.format);
+  const VkImageUsageFlags usage =
+      VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  const Image src = device.create_image(VK_IMAGE_TYPE_2D, c.format, {kWidth, kHeight, 1}, 1, 1, 0, usage);
+  const Image dst = device.create_image(VK_IMAGE_TYPE_2D, c.format, {kWidth, kHeight, 1}, 1, 1, 0, usage);
+  // Source texels packed on the host; the destination starts as a known pattern.
+  std::mt19937 rng(7);
+  std::vector<uint8_t> source(kWidth * kHeight * texel), background(kWidth * kHeight * texel, 0x5C);
+  std::vector<VkClearColorValue> values(kWidth * kHeight);
+  for (uint32_t i = 0; i < kWidth * kHeight; ++i) {
+    values[i] = source_value(c.format, rng);
+    ASSERT_TRUE(fmt::pack_color(c.format, values[i], source.data() + i * texel));
+  }
+  Buffer upload = device.create_buffer(source.size() * 2, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+  memcpy(upload.mapped, source.data(), source.size());
+  memcpy(upload.mapped + source.size(), background.data(), background.size());
+  Buffer results = device.create_buffer(16 + kWidth * kHeight * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xEE);
+
+  VkDescriptorSetLayout layout;
+  VkDescriptorSet set = make_set(device, {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                                          VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, &layout);
+  const VkDescriptorImageInfo images[2] = {{VK_NULL_HANDLE, make_view(device, src), VK_IMAGE_LAYOUT_GENERAL},
+                                           {VK_NULL_HANDLE, make_view(device, dst), VK_IMAGE_LAYOUT_GENERAL}};
+  for (uint32_t b = 0; b < 2; ++b) {
+    VkWriteDescriptorSet w{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    w.dstSet = set;
+    w.dstBinding = b;
+    w.descriptorCount = 1;
+    w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    w.pImageInfo = &images[b];
+    vkUpdateDescriptorSets(device.handle(), 1, &w, 0, nullptr);
+  }
+  write_buffers(device.handle(), set, 2, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{results.buffer, 0, VK_WHOLE_SIZE}});
+  SetsPipeline pipeline(device, c.shader, {layout});
+
+  device.run_commands([&](VkCommandBuffer cmd) {
+    for (const Image* image : {&src, &dst}) {
+      transition(cmd, image->image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                 VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+      VkBufferImageCopy region{};
+      region.bufferOffset = image == &src ? 0 : source.size();
+      region.imageSubresource = layers(VK_IMAGE_ASPECT_COLOR_BIT, 0);
+      region.imageExtent = {kWidth, kHeight, 1};
+      vkCmdCopyBufferToImage(cmd, upload.buffer, image->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+      transition(cmd, image->image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                 VK_IMAGE_LAYOUT_GENERAL);
+    }
+    // 4x4 workgroups cover the image exactly.
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);
+    vkCmdDispatch(cmd, kWidth / 4, kHeight / 4, 1);
+    shader_writes_to_host_barrier(cmd);
+    transition(cmd, dst.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  });
+  const std::vector<uint8_t> written =
+      device.read_image(dst, VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  ASSERT_EQ(written.size(), source.size());
+  // Reference: texel (x, y) lands at (W-1-x, y) with its components reversed, re-packed.
+  for (uint32_t y = 0; y < kHeight; ++y) {
+    for (uint32_t x = 0; x < kWidth; ++x) {
+      VkClearColorValue read{};
+      ASSERT_TRUE(fmt::unpack_color(c.format, source.data() + (y * kWidth + x) * texel, &read));
+      VkClearColorValue reversed{};
+      for (int k = 0; k < 4; ++k) reversed.uint32[k] = read.uint32[3 - k];
+      std::vector<uint8_t> expected(texel);
+      ASSERT_TRUE(fmt::pack_color(c.format, reversed, expected.data()));
+      const uint8_t* got = written.data() + (y * kWidth + (kWidth - 1 - x)) * texel;
+      ASSERT_EQ(0, memcmp(got, expected.data(), texel)) << "texel (" << x << ", " << y << ")";
+    }
+  }
+  const int32_t* size = reinterpret_cast<const int32_t*>(results.mapped);
+  EXPECT_EQ(size[0], int32_t(kWidth));
+  EXPECT_EQ(size[1], int32_t(kHeight));
+  EXPECT_EQ(size[2], int32_t(kWidth));
+  EXPECT_EQ(size[3], int32_t(kHeight));
+  // Reads below the image: zero, alpha 0 or 1 (robustImageAccess).
+  const fmt::ValueClass cls = fmt::value_class(c.format, VK_IMAGE_ASPECT_COLOR_BIT);
+  const uint32_t one = cls == fmt::ValueClass::Float ? 0x3F800000u : 1u;
+  const uint32_t* oob = reinterpret_cast<const uint32_t*>(results.mapped + 16);
+  for (uint32_t i = 0; i < kWidth * kHeight; ++i) {
+    EXPECT_EQ(oob[i * 4 + 0], 0u) << i;
+    EXPECT_EQ(oob[i * 4 + 1], 0u) << i;
+    EXPECT_EQ(oob[i * 4 + 2], 0u) << i;
+    EXPECT_TRUE(oob[i * 4 + 3] == 0u || oob[i * 4 + 3] == one) << i;
+  }
+}
+
 TEST_F(ComputeImageTest, StorageImagesLoadStoreAndSizeInEveryTestedFormat) {
   TestDevice& device = robust_device();
-  constexpr uint32_t kWidth = 16, kHeight = 8;
   for (const ImageCase& c : {ImageCase{"storage_image_rgba8.comp", VK_FORMAT_R8G8B8A8_UNORM},
                              ImageCase{"storage_image_rgba16f.comp", VK_FORMAT_R16G16B16A16_SFLOAT},
                              ImageCase{"storage_image_rgba32ui.comp", VK_FORMAT_R32G32B32A32_UINT},
@@ -122,91 +218,28 @@ TEST_F(ComputeImageTest, StorageImagesLoadStoreAndSizeInEveryTestedFormat) {
                              ImageCase{"storage_image_rgb10_a2ui.comp", VK_FORMAT_A2B10G10R10_UINT_PACK32},
                              ImageCase{"storage_image_r11f_g11f_b10f.comp", VK_FORMAT_B10G11R11_UFLOAT_PACK32}}) {
     SCOPED_TRACE(c.shader);
-    const uint32_t texel = texel_size(c.format);
-    const VkImageUsageFlags usage =
-        VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    const Image src = device.create_image(VK_IMAGE_TYPE_2D, c.format, {kWidth, kHeight, 1}, 1, 1, 0, usage);
-    const Image dst = device.create_image(VK_IMAGE_TYPE_2D, c.format, {kWidth, kHeight, 1}, 1, 1, 0, usage);
-    // Source texels packed on the host; the destination starts as a known pattern.
-    std::mt19937 rng(7);
-    std::vector<uint8_t> source(kWidth * kHeight * texel), background(kWidth * kHeight * texel, 0x5C);
-    std::vector<VkClearColorValue> values(kWidth * kHeight);
-    for (uint32_t i = 0; i < kWidth * kHeight; ++i) {
-      values[i] = source_value(c.format, rng);
-      ASSERT_TRUE(fmt::pack_color(c.format, values[i], source.data() + i * texel));
-    }
-    Buffer upload = device.create_buffer(source.size() * 2, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
-    memcpy(upload.mapped, source.data(), source.size());
-    memcpy(upload.mapped + source.size(), background.data(), background.size());
-    Buffer results = device.create_buffer(16 + kWidth * kHeight * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xEE);
+    run_storage_image_case(device, c);
+  }
+}
 
-    VkDescriptorSetLayout layout;
-    VkDescriptorSet set = make_set(device, {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
-                                            VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, &layout);
-    const VkDescriptorImageInfo images[2] = {{VK_NULL_HANDLE, make_view(device, src), VK_IMAGE_LAYOUT_GENERAL},
-                                             {VK_NULL_HANDLE, make_view(device, dst), VK_IMAGE_LAYOUT_GENERAL}};
-    for (uint32_t b = 0; b < 2; ++b) {
-      VkWriteDescriptorSet w{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-      w.dstSet = set;
-      w.dstBinding = b;
-      w.descriptorCount = 1;
-      w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-      w.pImageInfo = &images[b];
-      vkUpdateDescriptorSets(device.handle(), 1, &w, 0, nullptr);
-    }
-    write_buffers(device.handle(), set, 2, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{results.buffer, 0, VK_WHOLE_SIZE}});
-    SetsPipeline pipeline(device, c.shader, {layout});
-
-    device.run_commands([&](VkCommandBuffer cmd) {
-      for (const Image* image : {&src, &dst}) {
-        transition(cmd, image->image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
-                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-        VkBufferImageCopy region{};
-        region.bufferOffset = image == &src ? 0 : source.size();
-        region.imageSubresource = layers(VK_IMAGE_ASPECT_COLOR_BIT, 0);
-        region.imageExtent = {kWidth, kHeight, 1};
-        vkCmdCopyBufferToImage(cmd, upload.buffer, image->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-        transition(cmd, image->image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                   VK_IMAGE_LAYOUT_GENERAL);
-      }
-      // 4x4 workgroups cover the image exactly.
-      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
-      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);
-      vkCmdDispatch(cmd, kWidth / 4, kHeight / 4, 1);
-      shader_writes_to_host_barrier(cmd);
-      transition(cmd, dst.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-    });
-    const std::vector<uint8_t> written =
-        device.read_image(dst, VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-    ASSERT_EQ(written.size(), source.size());
-    // Reference: texel (x, y) lands at (W-1-x, y) with its components reversed, re-packed.
-    for (uint32_t y = 0; y < kHeight; ++y) {
-      for (uint32_t x = 0; x < kWidth; ++x) {
-        VkClearColorValue read{};
-        ASSERT_TRUE(fmt::unpack_color(c.format, source.data() + (y * kWidth + x) * texel, &read));
-        VkClearColorValue reversed{};
-        for (int k = 0; k < 4; ++k) reversed.uint32[k] = read.uint32[3 - k];
-        std::vector<uint8_t> expected(texel);
-        ASSERT_TRUE(fmt::pack_color(c.format, reversed, expected.data()));
-        const uint8_t* got = written.data() + (y * kWidth + (kWidth - 1 - x)) * texel;
-        ASSERT_EQ(0, memcmp(got, expected.data(), texel)) << "texel (" << x << ", " << y << ")";
-      }
-    }
-    const int32_t* size = reinterpret_cast<const int32_t*>(results.mapped);
-    EXPECT_EQ(size[0], int32_t(kWidth));
-    EXPECT_EQ(size[1], int32_t(kHeight));
-    EXPECT_EQ(size[2], int32_t(kWidth));
-    EXPECT_EQ(size[3], int32_t(kHeight));
-    // Reads below the image: zero, alpha 0 or 1 (robustImageAccess).
-    const fmt::ValueClass cls = fmt::value_class(c.format, VK_IMAGE_ASPECT_COLOR_BIT);
-    const uint32_t one = cls == fmt::ValueClass::Float ? 0x3F800000u : 1u;
-    const uint32_t* oob = reinterpret_cast<const uint32_t*>(results.mapped + 16);
-    for (uint32_t i = 0; i < kWidth * kHeight; ++i) {
-      EXPECT_EQ(oob[i * 4 + 0], 0u) << i;
-      EXPECT_EQ(oob[i * 4 + 1], 0u) << i;
-      EXPECT_EQ(oob[i * 4 + 2], 0u) << i;
-      EXPECT_TRUE(oob[i * 4 + 3] == 0u || oob[i * 4 + 3] == one) << i;
-    }
+// The same copy with images declared without a format: one kernel serves every view format of
+// its class, picked per lane from the view (shaderStorageImage{Read,Write}WithoutFormat).
+TEST_F(ComputeImageTest, StorageImagesWithoutFormatReadAndWriteTheViewsFormat) {
+  if (!features().core.features.shaderStorageImageReadWithoutFormat ||
+      !features().core.features.shaderStorageImageWriteWithoutFormat) {
+    EXPECT_FALSE(is_kiln()) << "Kiln reads and writes storage images without a format";
+    GTEST_SKIP() << "shaderStorageImage{Read,Write}WithoutFormat";
+  }
+  TestDevice& device = robust_device(/*without_format=*/true);
+  for (const ImageCase& c : {ImageCase{"storage_image_unformatted.comp", VK_FORMAT_R8G8B8A8_UNORM},
+                             ImageCase{"storage_image_unformatted.comp", VK_FORMAT_R16G16B16A16_SFLOAT},
+                             ImageCase{"storage_image_unformatted.comp", VK_FORMAT_R8G8B8A8_SNORM},
+                             ImageCase{"storage_image_unformatted.comp", VK_FORMAT_A2B10G10R10_UNORM_PACK32},
+                             ImageCase{"storage_image_unformatted.comp", VK_FORMAT_B10G11R11_UFLOAT_PACK32},
+                             ImageCase{"storage_image_unformatted_uint.comp", VK_FORMAT_R32G32B32A32_UINT},
+                             ImageCase{"storage_image_unformatted_uint.comp", VK_FORMAT_A8B8G8R8_UINT_PACK32}}) {
+    SCOPED_TRACE(std::string(c.shader) + " as " + std::to_string(c.format));
+    run_storage_image_case(device, c);
   }
 }
 

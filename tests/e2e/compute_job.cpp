@@ -33,6 +33,7 @@ ComputeJob::ComputeJob(TestDevice& device, const std::vector<uint32_t>& spirv, s
   VkComputePipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   pipeline_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, pipeline_options.stage_next,
                          pipeline_options.stage_flags, VK_SHADER_STAGE_COMPUTE_BIT, module, "main", specialization};
+  pipeline_info.pNext = pipeline_options.pipeline_next;
   pipeline_info.flags = pipeline_options.pipeline_flags;
   pipeline_info.layout = layout_;
   pipeline_result_ = vkCreateComputePipelines(d, pipeline_options.cache, 1, &pipeline_info, nullptr, &pipeline_);

@@ -18,6 +18,7 @@ struct ComputePipelineOptions {
   const void* stage_next = nullptr;
   VkPipelineCreateFlags pipeline_flags = 0;
   VkPipelineCache cache = VK_NULL_HANDLE;
+  const void* pipeline_next = nullptr;  // chained to VkComputePipelineCreateInfo
 };
 
 class ComputeJob {

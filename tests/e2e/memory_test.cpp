@@ -209,6 +209,89 @@ TEST_F(MemoryTest, AllocationLargerThanHeapFailsCleanly) {
   EXPECT_EQ(4096u, first_pattern_mismatch(after.mapped, 4096, 42)) << "a new allocation does not work";
 }
 
+// The heap is a budget shared by a device's allocations: with a 64 MiB heap (KILN_HEAP_SIZE_MB, read
+// when the instance is made), four 16 MiB allocations fit and a fifth is VK_ERROR_OUT_OF_DEVICE_MEMORY
+// (valid usage: each is within the heap); freeing one makes room again, and the memory that was
+// already there keeps its contents.
+TEST_F(MemoryTest, AllocationsRunOutAtTheHeapSizeAndFreeingMakesRoom) {
+  KILN_ONLY();  // other drivers' heaps do not follow KILN_HEAP_SIZE_MB
+  setenv("KILN_HEAP_SIZE_MB", "64", 1);
+  std::unique_ptr<TestInstance> small_heap;
+  const VkResult created = TestInstance::create(InstanceOptions{}, &small_heap);
+  unsetenv("KILN_HEAP_SIZE_MB");
+  ASSERT_EQ(VK_SUCCESS, created);
+  ASSERT_FALSE(small_heap->physical_devices().empty());
+  {
+    std::unique_ptr<TestDevice> device;
+    ASSERT_EQ(VK_SUCCESS, TestDevice::create(small_heap->physical_devices()[0], {}, &device));
+    ASSERT_EQ(VkDeviceSize(64) << 20, device->memory_properties().memoryHeaps[0].size);
+    const uint32_t type = device->find_memory_type(~0u, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+    ASSERT_NE(UINT32_MAX, type);
+    VkMemoryAllocateInfo info{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    info.allocationSize = VkDeviceSize(16) << 20;
+    info.memoryTypeIndex = type;
+    VkDeviceMemory blocks[5] = {};
+    for (int i = 0; i < 4; ++i) ASSERT_EQ(VK_SUCCESS, vkAllocateMemory(device->handle(), &info, nullptr, &blocks[i])) << i;
+    void* first = nullptr;
+    ASSERT_EQ(VK_SUCCESS, vkMapMemory(device->handle(), blocks[0], 0, VK_WHOLE_SIZE, 0, &first));
+    write_pattern(static_cast<uint8_t*>(first), 4096, 7);
+    EXPECT_EQ(VK_ERROR_OUT_OF_DEVICE_MEMORY, vkAllocateMemory(device->handle(), &info, nullptr, &blocks[4]));
+    info.allocationSize = 4096;  // not even a little
+    EXPECT_EQ(VK_ERROR_OUT_OF_DEVICE_MEMORY, vkAllocateMemory(device->handle(), &info, nullptr, &blocks[4]));
+    vkFreeMemory(device->handle(), blocks[3], nullptr);
+    info.allocationSize = VkDeviceSize(16) << 20;
+    EXPECT_EQ(VK_SUCCESS, vkAllocateMemory(device->handle(), &info, nullptr, &blocks[3]));
+    EXPECT_EQ(size_t(4096), first_pattern_mismatch(static_cast<uint8_t*>(first), 4096, 7));
+    for (int i = 0; i < 4; ++i) vkFreeMemory(device->handle(), blocks[i], nullptr);
+  }
+  small_heap->destroy();
+  for (const std::string& message : small_heap->messages()) ADD_FAILURE() << "validation: " << message;
+}
+
+// Images and buffers past the device's limits (invalid usage, so without the validation layer):
+// Kiln refuses them with VK_ERROR_OUT_OF_DEVICE_MEMORY and a log line rather than computing a layout
+// that overflows, and the device goes on working.
+TEST_F(MemoryTest, ImagesAndBuffersBeyondLimitsAreRefused) {
+  KILN_ONLY();
+  UnvalidatedContext context = create_unvalidated_context();
+  ASSERT_NE(VK_NULL_HANDLE, context.physical_device);
+  std::unique_ptr<TestDevice> device;
+  ASSERT_EQ(VK_SUCCESS, TestDevice::create(context.physical_device, {}, &device));
+  const VkPhysicalDeviceLimits& limits = device->properties().limits;
+  VkImageCreateInfo beyond[3] = {rgba8_image_info(limits.maxImageDimension2D + 1, 16), rgba8_image_info(16, 16),
+                                 rgba8_image_info(limits.maxImageDimension2D, limits.maxImageDimension2D)};
+  beyond[1].arrayLayers = limits.maxImageArrayLayers + 1;
+  beyond[2].format = VK_FORMAT_R32G32B32A32_SFLOAT;
+  beyond[2].arrayLayers = limits.maxImageArrayLayers;  // terabytes: a layout past any maxResourceSize
+  for (int i = 0; i < 3; ++i) {
+    VkImage image = VK_NULL_HANDLE;
+    const VkResult result = vkCreateImage(device->handle(), &beyond[i], nullptr, &image);
+    if (i < 2) {
+      EXPECT_EQ(VK_ERROR_OUT_OF_DEVICE_MEMORY, result) << "image " << i;
+    } else if (result == VK_SUCCESS) {
+      // Within every per-dimension limit: made, but no allocation can back it.
+      VkMemoryRequirements requirements;
+      vkGetImageMemoryRequirements(device->handle(), image, &requirements);
+      VkMemoryAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+      allocate.allocationSize = requirements.size;
+      VkDeviceMemory memory = VK_NULL_HANDLE;
+      EXPECT_EQ(VK_ERROR_OUT_OF_DEVICE_MEMORY, vkAllocateMemory(device->handle(), &allocate, nullptr, &memory));
+    } else {
+      EXPECT_EQ(VK_ERROR_OUT_OF_DEVICE_MEMORY, result);
+    }
+    if (image) vkDestroyImage(device->handle(), image, nullptr);
+  }
+  VkBufferCreateInfo buffer_info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  buffer_info.size = VkDeviceSize(1) << 62;
+  buffer_info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  EXPECT_EQ(VK_ERROR_OUT_OF_DEVICE_MEMORY, vkCreateBuffer(device->handle(), &buffer_info, nullptr, &buffer));
+  // Still a working device.
+  Buffer ok = device->create_buffer(1024, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  device->run_commands([&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, ok.buffer, 0, VK_WHOLE_SIZE, 0x01020304u); });
+  EXPECT_EQ(0x04, ok.mapped[1020]);
+}
+
 TEST_F(MemoryTest, BufferMemoryRequirements1And2AndDedicated) {
   VkDevice dev = device().handle();
   VkBuffer buffer = make_buffer(device(), 1000, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
@@ -404,15 +487,58 @@ TEST_F(MemoryTest, DeviceMemoryRequirementsMatchCreatedObjects) {
 // VK_EXT_external_memory_host: a page-aligned host allocation imported as device memory backs a
 // buffer that commands write; the writes land in the application's own allocation, which stays
 // the application's (freeing the memory object leaves it alone).
-TEST_F(MemoryTest, ImportedHostAllocationBacksABuffer) {
+// A device with VK_EXT_external_memory_host and a host allocation it can import (its size at least
+// `minimum`, a multiple of minImportedHostPointerAlignment), filled with pattern(…, 3). Fails the
+// test (null) without the extension on Kiln, skips elsewhere.
+struct HostImport {
+  TestDevice* device = nullptr;
+  VkDeviceSize alignment = 0, size = 0;
+  uint8_t* allocation = nullptr;  // std::free it after the memory
+  uint32_t memory_types = 0;      // vkGetMemoryHostPointerPropertiesEXT
+  static constexpr auto kHandle = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  // Imports `allocation` as memory of one of `allowed` types (& memory_types).
+  VkDeviceMemory import(uint32_t allowed) const {
+    const uint32_t types = allowed & memory_types;
+    EXPECT_NE(types, 0u);
+    VkImportMemoryHostPointerInfoEXT info{VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
+    info.handleType = kHandle;
+    info.pHostPointer = allocation;
+    VkMemoryAllocateInfo allocate_info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &info};
+    allocate_info.allocationSize = size;
+    allocate_info.memoryTypeIndex = uint32_t(__builtin_ctz(types));
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    EXPECT_EQ(vkAllocateMemory(device->handle(), &allocate_info, nullptr, &memory), VK_SUCCESS);
+    return memory;
+  }
+};
+
+class HostImportTest : public VulkanTest {
+ protected:
+  HostImport prepare(VkDeviceSize minimum) {
+    HostImport h;
+    VkPhysicalDeviceExternalMemoryHostPropertiesEXT host{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &host};
+    vkGetPhysicalDeviceProperties2(physical_device(), &props);
+    h.alignment = host.minImportedHostPointerAlignment;
+    EXPECT_TRUE(h.alignment > 0 && (h.alignment & (h.alignment - 1)) == 0) << h.alignment;
+    h.device = create_device(DeviceOptions{.extensions = {VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME}});
+    auto host_pointer_properties = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
+        vkGetDeviceProcAddr(h.device->handle(), "vkGetMemoryHostPointerPropertiesEXT"));
+    EXPECT_NE(host_pointer_properties, nullptr);
+    h.size = align_up(std::max<VkDeviceSize>(minimum, 4 * h.alignment), h.alignment);
+    h.allocation = static_cast<uint8_t*>(std::aligned_alloc(h.alignment, h.size));
+    write_pattern(h.allocation, h.size, 3);
+    VkMemoryHostPointerPropertiesEXT pointer{VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
+    EXPECT_EQ(host_pointer_properties(h.device->handle(), HostImport::kHandle, h.allocation, &pointer), VK_SUCCESS);
+    h.memory_types = pointer.memoryTypeBits;
+    return h;
+  }
+};
+
+TEST_F(HostImportTest, ImportedHostAllocationBacksABuffer) {
   REQUIRE_ON_KILN(device_has_extension(physical_device(), VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME),
                   "VK_EXT_external_memory_host");
-  VkPhysicalDeviceExternalMemoryHostPropertiesEXT host{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
-  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &host};
-  vkGetPhysicalDeviceProperties2(physical_device(), &props);
-  const VkDeviceSize alignment = host.minImportedHostPointerAlignment;
-  ASSERT_TRUE(alignment > 0 && (alignment & (alignment - 1)) == 0) << alignment;
-  constexpr auto kHandle = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  constexpr auto kHandle = HostImport::kHandle;
   VkPhysicalDeviceExternalBufferInfo query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
   query.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   query.handleType = kHandle;
@@ -420,17 +546,11 @@ TEST_F(MemoryTest, ImportedHostAllocationBacksABuffer) {
   vkGetPhysicalDeviceExternalBufferProperties(physical_device(), &query, &external);
   ASSERT_TRUE(external.externalMemoryProperties.externalMemoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT);
 
-  TestDevice& device = *create_device(DeviceOptions{.extensions = {VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME}});
-  auto host_pointer_properties = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
-      vkGetDeviceProcAddr(device.handle(), "vkGetMemoryHostPointerPropertiesEXT"));
-  ASSERT_NE(host_pointer_properties, nullptr);
-  const VkDeviceSize size = std::max<VkDeviceSize>(4 * alignment, 16384);
-  auto* allocation = static_cast<uint8_t*>(std::aligned_alloc(alignment, size));
-  ASSERT_NE(allocation, nullptr);
-  write_pattern(allocation, size, 3);
-  VkMemoryHostPointerPropertiesEXT pointer{VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
-  ASSERT_EQ(host_pointer_properties(device.handle(), kHandle, allocation, &pointer), VK_SUCCESS);
-  ASSERT_NE(pointer.memoryTypeBits, 0u);
+  const HostImport h = prepare(16384);
+  ASSERT_FALSE(HasFailure());
+  TestDevice& device = *h.device;
+  const VkDeviceSize size = h.size, alignment = h.alignment;
+  uint8_t* allocation = h.allocation;
 
   VkExternalMemoryBufferCreateInfo external_buffer{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
   external_buffer.handleTypes = kHandle;
@@ -441,16 +561,8 @@ TEST_F(MemoryTest, ImportedHostAllocationBacksABuffer) {
   ASSERT_EQ(vkCreateBuffer(device.handle(), &buffer_info, nullptr, &buffer), VK_SUCCESS);
   VkMemoryRequirements requirements;
   vkGetBufferMemoryRequirements(device.handle(), buffer, &requirements);
-  const uint32_t types = requirements.memoryTypeBits & pointer.memoryTypeBits;
-  ASSERT_NE(types, 0u);
-  VkImportMemoryHostPointerInfoEXT import{VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
-  import.handleType = kHandle;
-  import.pHostPointer = allocation;
-  VkMemoryAllocateInfo allocate_info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &import};
-  allocate_info.allocationSize = size;
-  allocate_info.memoryTypeIndex = uint32_t(__builtin_ctz(types));
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  ASSERT_EQ(vkAllocateMemory(device.handle(), &allocate_info, nullptr, &memory), VK_SUCCESS);
+  VkDeviceMemory memory = h.import(requirements.memoryTypeBits);
+  ASSERT_NE(memory, VK_NULL_HANDLE);
   ASSERT_EQ(vkBindBufferMemory(device.handle(), buffer, memory, 0), VK_SUCCESS);
 
   device.run_commands([&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, buffer, 4096, 4096, 0xA5A5A5A5u); });
@@ -465,6 +577,66 @@ TEST_F(MemoryTest, ImportedHostAllocationBacksABuffer) {
   std::free(allocation);
   KILN_ONLY();
   EXPECT_EQ(alignment, 4096u);
+}
+
+// An image on an imported host allocation (VkExternalMemoryImageCreateInfo with HOST_ALLOCATION):
+// the format query says it can be imported, and a clear of the image lands in the application's
+// bytes at the subresource layout's offsets.
+TEST_F(HostImportTest, ImportedHostAllocationBacksAnImage) {
+  REQUIRE_ON_KILN(device_has_extension(physical_device(), VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME),
+                  "VK_EXT_external_memory_host");
+  VkPhysicalDeviceExternalImageFormatInfo external_info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO};
+  external_info.handleType = HostImport::kHandle;
+  VkPhysicalDeviceImageFormatInfo2 format_info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2, &external_info};
+  format_info.format = VK_FORMAT_R8G8B8A8_UNORM;
+  format_info.type = VK_IMAGE_TYPE_2D;
+  format_info.tiling = VK_IMAGE_TILING_LINEAR;
+  format_info.usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  VkExternalImageFormatProperties external{VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES};
+  VkImageFormatProperties2 format_properties{VK_STRUCTURE_TYPE_IMAGE_FORMAT_PROPERTIES_2, &external};
+  const VkResult supported = vkGetPhysicalDeviceImageFormatProperties2(physical_device(), &format_info, &format_properties);
+  REQUIRE_ON_KILN(supported == VK_SUCCESS, "linear RGBA8 images on imported host memory");
+  ASSERT_TRUE(external.externalMemoryProperties.externalMemoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT);
+  ASSERT_TRUE(external.externalMemoryProperties.compatibleHandleTypes & HostImport::kHandle);
+
+  VkExternalMemoryImageCreateInfo external_image{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO};
+  external_image.handleTypes = HostImport::kHandle;
+  VkImageCreateInfo image_info = rgba8_image_info(32, 32);
+  image_info.pNext = &external_image;
+  image_info.tiling = VK_IMAGE_TILING_LINEAR;
+  image_info.usage = format_info.usage;
+  const HostImport h = prepare(0);
+  ASSERT_FALSE(HasFailure());
+  VkDevice dev = h.device->handle();
+  VkImage image = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateImage(dev, &image_info, nullptr, &image));
+  VkMemoryRequirements requirements;
+  vkGetImageMemoryRequirements(dev, image, &requirements);
+  ASSERT_LE(requirements.size, h.size);
+  VkDeviceMemory memory = h.import(requirements.memoryTypeBits);
+  ASSERT_NE(memory, VK_NULL_HANDLE);
+  ASSERT_EQ(VK_SUCCESS, vkBindImageMemory(dev, image, memory, 0));
+  h.device->run_commands([&](VkCommandBuffer cmd) {
+    transition(cmd, image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    const VkClearColorValue red{{1.0f, 0.0f, 0.0f, 1.0f}};
+    const VkImageSubresourceRange whole{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdClearColorImage(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &red, 1, &whole);
+    full_barrier(cmd);
+  });
+  const VkImageSubresource subresource{VK_IMAGE_ASPECT_COLOR_BIT, 0, 0};
+  VkSubresourceLayout layout;
+  vkGetImageSubresourceLayout(dev, image, &subresource, &layout);
+  for (uint32_t y = 0; y < 32; y += 31)
+    for (uint32_t x = 0; x < 32; x += 31) {
+      const uint8_t* texel = h.allocation + layout.offset + y * layout.rowPitch + x * 4;
+      EXPECT_EQ(0xFF, texel[0]) << x << "," << y;
+      EXPECT_EQ(0x00, texel[1]) << x << "," << y;
+      EXPECT_EQ(0xFF, texel[3]) << x << "," << y;
+    }
+  EXPECT_EQ(pattern(h.size - 1, 3), h.allocation[h.size - 1]) << "a byte past the image changed";
+  vkDestroyImage(dev, image, nullptr);
+  vkFreeMemory(dev, memory, nullptr);
+  std::free(h.allocation);
 }
 
 }  // namespace

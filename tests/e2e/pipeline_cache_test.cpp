@@ -76,6 +76,27 @@ void run_saxpy(TestDevice& device, VkPipelineCache cache) {
   vkDestroyDescriptorSetLayout(d, set_layout, nullptr);
 }
 
+// Runs this test binary again with `environment` (VAR=value ...) and a gtest filter; its output.
+std::string run_this_binary(const std::string& environment, const std::string& filter, int* status) {
+  const std::string command = environment + " /proc/" + std::to_string(getpid()) + "/exe --gtest_filter=" + filter + " 2>&1";
+  FILE* child = popen(command.c_str(), "r");
+  if (!child) {
+    *status = -1;
+    return "popen failed";
+  }
+  std::string output;
+  char chunk[4096];
+  while (size_t n = fread(chunk, 1, sizeof chunk, child)) output.append(chunk, n);
+  *status = pclose(child);
+  return output;
+}
+
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 std::vector<uint8_t> cache_data(VkDevice device, VkPipelineCache cache) {
   size_t size = 0;
   EXPECT_EQ(vkGetPipelineCacheData(device, cache, &size, nullptr), VK_SUCCESS);
@@ -118,15 +139,8 @@ TEST_F(PipelineCacheTest, ASecondProcessCreatesThePipelineFromTheCacheData) {
   const std::string path = std::string(KILN_TEST_OUTPUT_DIR) + "/pipeline_cache.bin";
   std::system(("mkdir -p " + std::string(KILN_TEST_OUTPUT_DIR)).c_str());
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
-  const std::string command = "KILN_TEST_PIPELINE_CACHE_FILE=" + path +
-                              " KILN_LOG=info /proc/" + std::to_string(getpid()) +
-                              "/exe --gtest_filter=PipelineCacheChild.* 2>&1";
-  FILE* child = popen(command.c_str(), "r");
-  ASSERT_TRUE(child);
-  std::string output;
-  char chunk[4096];
-  while (size_t n = fread(chunk, 1, sizeof chunk, child)) output.append(chunk, n);
-  const int status = pclose(child);
+  int status = 0;
+  const std::string output = run_this_binary("KILN_TEST_PIPELINE_CACHE_FILE=" + path + " KILN_LOG=info", "PipelineCacheChild.*", &status);
   EXPECT_EQ(status, 0) << output;
   EXPECT_NE(output.find("[  PASSED  ] 1 test"), std::string::npos) << output;
   if (is_kiln()) {
@@ -195,6 +209,140 @@ TEST_F(PipelineCacheTest, FailOnCompileRequiredCreatesOnlyWhatNeedsNoCompilation
   linked.bind_buffer(0, values);
   linked.run(64 / data.width);
   for (uint32_t i = 0; i < 64; ++i) ASSERT_EQ(mapped_as<float>(values)[i], i * float(0x5EED) + 16.0f) << i;
+}
+
+// The on-disk cache (KILN_CACHE_DIR): a later process links what an earlier one compiled, a
+// damaged file is compiled again, and processes filling one directory at once do not disturb each
+// other. The workload is the ComputeTest suite (nine kernels) and a task + mesh pipeline (a task
+// kernel once failed to load); each test checks its results.
+class DiskCacheTest : public VulkanTest {
+ protected:
+  static constexpr const char* kWorkload = "ComputeTest.*:MeshShaderTest.TaskPayloadAndEmptyMeshGrids";
+  void SetUp() override {
+    VulkanTest::SetUp();
+    if (!is_kiln()) GTEST_SKIP() << "Kiln's on-disk cache";
+    directory_ = std::string(KILN_TEST_OUTPUT_DIR) + "/disk-cache-" + std::to_string(getpid()) + "-" +
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::system(("rm -rf " + directory_).c_str());
+  }
+  void TearDown() override {
+    if (!directory_.empty()) std::system(("rm -rf " + directory_).c_str());
+    VulkanTest::TearDown();
+  }
+  // The workload in a child process with the cache in `directory_`; its output (KILN_LOG=info).
+  std::string run_workload() {
+    int status = 0;
+    std::string output = run_this_binary("KILN_CACHE_DIR=" + directory_ + " KILN_LOG=info", kWorkload, &status);
+    EXPECT_EQ(status, 0) << output;
+    EXPECT_EQ(output.find("FAILED"), std::string::npos) << output;
+    return output;
+  }
+  std::vector<std::string> files() const {
+    std::vector<std::string> names;
+    FILE* list = popen(("ls " + directory_ + " 2>/dev/null").c_str(), "r");
+    char line[512];
+    while (list && fgets(line, sizeof line, list)) names.push_back(directory_ + "/" + std::string(line, strcspn(line, "\n")));
+    if (list) pclose(list);
+    return names;
+  }
+  std::string directory_;
+};
+
+TEST_F(DiskCacheTest, ALaterProcessLinksWhatAnEarlierOneCompiled) {
+  const std::string cold = run_workload();
+  const size_t compiled = count_of(cold, "compiled in");
+  EXPECT_GE(compiled, 5u) << cold;
+  EXPECT_EQ(count_of(cold, "linked from the on-disk cache"), 0u) << cold;
+  EXPECT_EQ(files().size(), compiled) << "one file per compiled kernel";
+  const std::string warm = run_workload();
+  EXPECT_EQ(count_of(warm, "compiled in"), 0u) << warm;
+  EXPECT_EQ(count_of(warm, "linked from the on-disk cache"), compiled) << warm;
+}
+
+TEST_F(DiskCacheTest, DamagedFilesAreCompiledAgainAndReplaced) {
+  const size_t compiled = count_of(run_workload(), "compiled in");
+  const std::vector<std::string> stored = files();
+  ASSERT_FALSE(stored.empty());
+  for (size_t i = 0; i < stored.size(); ++i) {
+    std::fstream file(stored[i], std::ios::in | std::ios::out | std::ios::binary);
+    file.seekg(0, std::ios::end);
+    const std::streamoff size = file.tellg();
+    file.seekp(i % 2 ? size / 2 : size - 1);  // the middle or the last byte of the object code
+    file.put('\x77');
+  }
+  const std::string repaired = run_workload();
+  EXPECT_EQ(count_of(repaired, "is damaged or not for this CPU; removed"), stored.size()) << repaired;
+  EXPECT_EQ(count_of(repaired, "compiled in"), compiled) << repaired;
+  EXPECT_EQ(count_of(run_workload(), "compiled in"), 0u) << "the replacements are whole";
+}
+
+TEST_F(DiskCacheTest, TwoProcessesFillOneDirectoryAtOnce) {
+  const std::string command = "KILN_CACHE_DIR=" + directory_ + " KILN_LOG=info /proc/" + std::to_string(getpid()) +
+                              "/exe --gtest_filter=" + kWorkload + " 2>&1";
+  FILE* first = popen(command.c_str(), "r");
+  FILE* second = popen(command.c_str(), "r");
+  ASSERT_TRUE(first && second);
+  for (FILE* child : {first, second}) {
+    std::string output;
+    char chunk[4096];
+    while (size_t n = fread(chunk, 1, sizeof chunk, child)) output.append(chunk, n);
+    EXPECT_EQ(pclose(child), 0) << output;
+    EXPECT_EQ(output.find("FAILED"), std::string::npos) << output;
+  }
+  const std::string warm = run_workload();
+  EXPECT_EQ(count_of(warm, "compiled in"), 0u) << warm;
+  for (const std::string& name : files()) EXPECT_EQ(name.find(".tmp-"), std::string::npos) << "a temporary left behind: " << name;
+}
+
+// VK_EXT_pipeline_creation_feedback: durations, and cache hits only from the application's cache.
+TEST_F(PipelineCacheTest, CreationFeedbackReportsDurationsAndApplicationCacheHits) {
+  TestDevice& device = this->device();
+  VkPipelineCacheCreateInfo cache_info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  VkPipelineCache cache;
+  ASSERT_EQ(vkCreatePipelineCache(device.handle(), &cache_info, nullptr, &cache), VK_SUCCESS);
+  struct {
+    uint32_t width = 8, multiplier = 0xFEED;  // a kernel no other test makes
+    VkBool32 add = VK_TRUE;
+    float offset = 0.5f;
+  } data;
+  const VkSpecializationMapEntry entries[] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}};
+  const VkSpecializationInfo spec{4, entries, sizeof data, &data};
+  auto create = [&](VkPipelineCache with, VkPipelineCreationFeedback* pipeline, VkPipelineCreationFeedback* stage) {
+    *pipeline = *stage = {};
+    VkPipelineCreationFeedbackCreateInfo feedback{VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO, nullptr, pipeline, 1, stage};
+    ComputeJob job(device, "spec_constants.comp", {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 0, &spec,
+                   {.cache = with, .pipeline_next = &feedback});
+    EXPECT_EQ(job.pipeline_result(), VK_SUCCESS);
+  };
+  VkPipelineCreationFeedback pipeline, stage;
+  create(VK_NULL_HANDLE, &pipeline, &stage);  // compiled; no cache: never a hit
+  if (!(pipeline.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT)) {
+    EXPECT_FALSE(is_kiln()) << "Kiln always gives feedback";
+    GTEST_SKIP() << "the driver gives no feedback";
+  }
+  EXPECT_FALSE(pipeline.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT);
+  EXPECT_GT(pipeline.duration, 0u);
+  if (is_kiln()) {
+    ASSERT_TRUE(stage.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT);
+    EXPECT_FALSE(stage.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT);
+    EXPECT_GT(stage.duration, 0u);
+    EXPECT_LE(stage.duration, pipeline.duration);
+  }
+  const size_t empty_size = cache_data(device.handle(), cache).size();
+  create(cache, &pipeline, &stage);  // the kernel is not in the application's cache yet...
+  EXPECT_TRUE(pipeline.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT);
+  if (is_kiln()) {
+    EXPECT_FALSE(pipeline.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT);
+    // ...but it is afterwards, although Kiln had it linked already: the cache's data carries every
+    // kernel its pipelines use.
+    EXPECT_GT(cache_data(device.handle(), cache).size(), empty_size + 256);
+  }
+  create(cache, &pipeline, &stage);  // the same pipeline from the same cache: a hit
+  if (is_kiln()) {
+    EXPECT_TRUE(pipeline.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT);
+    EXPECT_TRUE(stage.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT);
+  }
+  vkDestroyPipelineCache(device.handle(), cache, nullptr);
 }
 
 }  // namespace

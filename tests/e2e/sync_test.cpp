@@ -35,15 +35,6 @@ uint32_t first_word(const Buffer& buffer) {
   return ::testing::AssertionSuccess();
 }
 
-VkCommandBuffer record(TestDevice& device, const std::function<void(VkCommandBuffer)>& commands) {
-  VkCommandBuffer cmd = device.allocate_command_buffer();
-  const VkCommandBufferBeginInfo begin = begin_info(0);
-  EXPECT_EQ(VK_SUCCESS, vkBeginCommandBuffer(cmd, &begin));
-  commands(cmd);
-  EXPECT_EQ(VK_SUCCESS, vkEndCommandBuffer(cmd));
-  return cmd;
-}
-
 void copy_whole(VkCommandBuffer cmd, const Buffer& from, const Buffer& to) {
   const VkBufferCopy region{0, 0, from.size};
   vkCmdCopyBuffer(cmd, from.buffer, to.buffer, 1, &region);
@@ -121,7 +112,7 @@ void binary_semaphore_orders_submits(TestDevice& device, uint32_t producer, uint
   Buffer y = device.create_buffer(size, kTransferBoth, 0);
   VkEvent gate = device.create_event();
   VkSemaphore s = device.create_binary_semaphore();
-  VkCommandBuffer produce_cmd = record(device, [&](VkCommandBuffer cmd) {
+  VkCommandBuffer produce_cmd = device.record_commands([&](VkCommandBuffer cmd) {
     if (host_gate)
       vkCmdWaitEvents(cmd, 1, &gate, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, nullptr, 0,
                       nullptr, 0, nullptr);
@@ -133,7 +124,7 @@ void binary_semaphore_orders_submits(TestDevice& device, uint32_t producer, uint
       copy_whole(cmd, w, x);
     }
   });
-  VkCommandBuffer consume_cmd = record(device, [&](VkCommandBuffer cmd) {
+  VkCommandBuffer consume_cmd = device.record_commands([&](VkCommandBuffer cmd) {
     copy_whole(cmd, x, y);
     full_barrier(cmd);
   });
@@ -228,7 +219,7 @@ TEST_F(SyncTest, SubmitWaitsForHostTimelineSignal) {
   Buffer source = device().create_buffer(4096, kTransferBoth, 0x7E);
   Buffer destination = device().create_buffer(4096, kTransferBoth, 0);
   VkSemaphore timeline = device().create_timeline_semaphore(1);
-  VkCommandBuffer copy = record(device(), [&](VkCommandBuffer cmd) {
+  VkCommandBuffer copy = device().record_commands([&](VkCommandBuffer cmd) {
     copy_whole(cmd, source, destination);
     full_barrier(cmd);
   });
@@ -273,10 +264,10 @@ TEST_F(SyncTest, QueueSubmit2WithTimelineSemaphores) {
   Buffer x = device().create_buffer(1 << 16, kTransferBoth, 0);
   Buffer y = device().create_buffer(1 << 16, kTransferBoth, 0);
   VkSemaphore timeline = device().create_timeline_semaphore(0);
-  VkCommandBuffer fill = record(device(), [&](VkCommandBuffer cmd) {
+  VkCommandBuffer fill = device().record_commands([&](VkCommandBuffer cmd) {
     vkCmdFillBuffer(cmd, x.buffer, 0, VK_WHOLE_SIZE, 0x0DDBA11u);
   });
-  VkCommandBuffer copy = record(device(), [&](VkCommandBuffer cmd) {
+  VkCommandBuffer copy = device().record_commands([&](VkCommandBuffer cmd) {
     copy_whole(cmd, x, y);
     full_barrier(cmd);
   });
@@ -397,7 +388,7 @@ TEST_F(SyncTest, HostSetEventReleasesQueuedWait) {
   Buffer a = device().create_buffer(4096, kTransferBoth, 0);
   Buffer b = device().create_buffer(4096, kTransferBoth, 0);
   VkEvent event = device().create_event();
-  VkCommandBuffer cmd = record(device(), [&](VkCommandBuffer c) {
+  VkCommandBuffer cmd = device().record_commands([&](VkCommandBuffer c) {
     VkMemoryBarrier barrier{.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     barrier.srcAccessMask = VK_ACCESS_HOST_WRITE_BIT;
     barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
@@ -424,7 +415,7 @@ TEST_F(SyncTest, QueueWaitIdleAndDeviceWaitIdle) {
   std::vector<Buffer> buffers;
   for (uint32_t q = 0; q < device().queue_count(); ++q) {
     buffers.push_back(device().create_buffer(1 << 20, kTransferBoth, 0));
-    VkCommandBuffer cmd = record(device(), [&](VkCommandBuffer c) {
+    VkCommandBuffer cmd = device().record_commands([&](VkCommandBuffer c) {
       vkCmdFillBuffer(c, buffers.back().buffer, 0, VK_WHOLE_SIZE, 0xA0A0A0A0u + q);
       full_barrier(c);
     });

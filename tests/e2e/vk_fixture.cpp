@@ -429,6 +429,15 @@ VkCommandBuffer TestDevice::allocate_command_buffer(VkCommandBufferLevel level) 
   return cmd;  // freed with the pool
 }
 
+VkCommandBuffer TestDevice::record_commands(const std::function<void(VkCommandBuffer)>& record) {
+  VkCommandBuffer cmd = allocate_command_buffer();
+  const VkCommandBufferBeginInfo begin = begin_info(0);
+  require(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
+  record(cmd);
+  require(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+  return cmd;
+}
+
 void TestDevice::run_commands(const std::function<void(VkCommandBuffer)>& record, uint32_t queue_index) {
   VkCommandBuffer cmd = allocate_command_buffer();
   VkCommandBufferBeginInfo begin = begin_info(VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
@@ -509,6 +518,8 @@ uint32_t texel_size(VkFormat format, VkImageAspectFlags aspect) {
     case VK_FORMAT_R16_UINT:
     case VK_FORMAT_R16_SFLOAT:
     case VK_FORMAT_D16_UNORM:
+    case VK_FORMAT_A4R4G4B4_UNORM_PACK16:
+    case VK_FORMAT_A4B4G4R4_UNORM_PACK16:
       return 2;
     case VK_FORMAT_R8G8B8A8_UNORM:
     case VK_FORMAT_R8G8B8A8_UINT:

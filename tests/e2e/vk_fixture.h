@@ -202,6 +202,9 @@ class TestDevice {
   // Records `record` into a one-time command buffer, submits it to `queue(queue_index)` and waits
   // for it (at most kGpuTimeoutNs).
   void run_commands(const std::function<void(VkCommandBuffer)>& record, uint32_t queue_index = 0);
+  // A new primary command buffer (freed with the pool) with `record` recorded into it, for the test
+  // to submit itself.
+  VkCommandBuffer record_commands(const std::function<void(VkCommandBuffer)>& record);
 
   // Copies one subresource of `image` (currently in `layout`, TRANSFER_SRC_OPTIMAL or GENERAL,
   // after work already waited for) to a host buffer and returns its tightly packed bytes.

@@ -306,14 +306,18 @@ TEST_F(X11WsiTest, LostServerConnectionGivesSurfaceLost) {
   ASSERT_EQ(VK_SUCCESS, create_swapchain(surface, setup, &swapchain));
   ASSERT_EQ(VK_SUCCESS, clear_and_present(swapchain, setup, VkClearColorValue{{1.0f, 1.0f, 1.0f, 1.0f}}));
 
-  // Writing to a dead server's socket raises SIGPIPE; a robust X client ignores it (Kiln does not
-  // change the process's signal dispositions).
-  signal(SIGPIPE, SIG_IGN);
+  // SIGPIPE stays at its default disposition (terminate), as in most applications: Kiln's writes
+  // to the dead server's socket, on the application's thread or its presentation thread, must not
+  // raise it (Kiln does not change the process's signal dispositions either).
+  const auto previous = signal(SIGPIPE, SIG_DFL);
   server_.kill_now();
-  EXPECT_EQ(VK_ERROR_SURFACE_LOST_KHR, clear_and_present(swapchain, setup, VkClearColorValue{{0.0f, 0.0f, 0.0f, 1.0f}}));
+  for (int frame = 0; frame < 3; ++frame)
+    EXPECT_EQ(VK_ERROR_SURFACE_LOST_KHR, clear_and_present(swapchain, setup, VkClearColorValue{{0.0f, 0.0f, 0.0f, 1.0f}}));
   VkSurfaceCapabilitiesKHR caps;
   EXPECT_EQ(VK_ERROR_SURFACE_LOST_KHR, vkGetPhysicalDeviceSurfaceCapabilitiesKHR(physical_device(), surface, &caps));
   EXPECT_EQ(VK_SUCCESS, vkDeviceWaitIdle(wsi_device().handle()));
+  destroy_swapchain(swapchain);
+  signal(SIGPIPE, previous);
 }
 
 // A 16-bit (RGB 565) server: Kiln converts each pixel to the visual's masks.

@@ -332,9 +332,10 @@ TEST(VertexKernelCompile, SameKeyLinksOnceAndVertexInputIsPartOfTheKey) {
   ASSERT_TRUE(a && b) << error;
   EXPECT_EQ(a.get(), b.get());
   key.attributes[0].offset = 1;
-  bool required = false;
-  EXPECT_FALSE(compile_vertex_kernel(shader.source, 8, key, binding0(), 1, nullptr, &error, &required));
-  EXPECT_TRUE(required) << "a different vertex input state is a different kernel";
+  CompileRequest request;
+  request.fail_if_compile_required = true;
+  EXPECT_FALSE(compile_vertex_kernel(shader.source, 8, key, binding0(), 1, nullptr, &error, &request));
+  EXPECT_TRUE(request.compile_required) << "a different vertex input state is a different kernel";
 }
 
 TEST(VertexKernelCompile, PipelineCacheCarriesTheOutputLayout) {

@@ -130,6 +130,30 @@ TEST(KernelCache, MeshInfoComesBackAndMustStayInSharedMemory) {
   EXPECT_EQ(d.size(), 0u);
 }
 
+// A task kernel has a payload and no outputs (its MeshInfo outputs are empty). Stored task kernels
+// were once rejected on load for having no output slots, so every process compiled them again.
+TEST(KernelCache, TaskKernelsComeBackWithTheirPayload) {
+  auto task = sample_kernel(6);
+  task->stage = ShaderStage::Task;
+  task->info.shared_memory_bytes = 64;
+  task->mesh.payload_offset = 16;
+  task->mesh.payload_bytes = 48;
+  KernelCache a;
+  a.insert(1, task);
+  KernelCache b;
+  ASSERT_TRUE(b.deserialize(a.serialize("cpu"), "cpu"));
+  auto k = b.find(1);
+  ASSERT_TRUE(k);
+  EXPECT_EQ(k->stage, ShaderStage::Task);
+  EXPECT_EQ(k->mesh.payload_offset, 16u);
+  EXPECT_EQ(k->mesh.payload_bytes, 48u);
+
+  task->mesh.payload_bytes = 52;  // past the end of shared memory
+  KernelCache c;
+  c.insert(1, task);
+  EXPECT_FALSE(KernelCache().deserialize(c.serialize("cpu"), "cpu"));
+}
+
 TEST(KernelCache, DataForAnotherCpuIsIgnored) {
   KernelCache a;
   a.insert(1, sample_kernel(1));

@@ -68,6 +68,10 @@ TEST(ShaderTexelLayout, PackedFieldsAreTheSpecsBitPositions) {
   EXPECT_EQ(abi::channel_field(abi::TexelLayout::A2B10G10R10, 32, 3).bits, 2u);
   EXPECT_EQ(abi::channel_field(abi::TexelLayout::B10G11R11, 32, 2).shift, 22u);
   EXPECT_EQ(abi::channel_field(abi::TexelLayout::B10G11R11, 32, 2).bits, 10u);
+  // A2R10G10B10: B 0-9, G 10-19, R 20-29, A 30-31.
+  EXPECT_EQ(abi::channel_field(abi::TexelLayout::A2R10G10B10, 32, 0).shift, 20u);
+  EXPECT_EQ(abi::channel_field(abi::TexelLayout::A2R10G10B10, 32, 2).shift, 0u);
+  EXPECT_EQ(abi::channel_field(abi::TexelLayout::A2R10G10B10, 32, 3).shift, 30u);
   // B8G8R8A8: R is the third byte.
   EXPECT_EQ(abi::channel_field(abi::TexelLayout::Bgra, 8, 0).byte, 2u);
 }

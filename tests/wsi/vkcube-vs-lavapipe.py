@@ -33,6 +33,7 @@ import time
 sys.dont_write_bytecode = True  # ctest runs this from the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from image_io import read_png, read_ppm, read_xwd, write_png  # noqa: E402
+from xvfb_server import start_xvfb  # noqa: E402
 from image_match import (best_match, difference_image, flipped_vertically,  # noqa: E402
                          fraction_within, red_blue_swapped, texture_removed)
 
@@ -61,16 +62,8 @@ class X11:
 
     def start(self, work):
         """Starts the server; returns the environment variables that reach it."""
-        read_end, write_end = os.pipe()
-        self.server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "800x800x24",
-                                        "-nolisten", "tcp", "-noreset"], pass_fds=(write_end,),
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        os.close(write_end)
-        with os.fdopen(read_end) as display:
-            number = display.readline().strip()
-        if not number:
-            raise RuntimeError("Xvfb did not report a display")
-        return {"DISPLAY": ":" + number}
+        self.server, env = start_xvfb("800x800x24")
+        return env
 
     def new_run(self):
         self.window = None

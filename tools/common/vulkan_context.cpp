@@ -104,8 +104,16 @@ VKAPI_ATTR VkBool32 VKAPI_CALL VulkanContext::on_debug_message(
   // Loader chatter (GENERAL warnings such as "env var VK_INSTANCE_LAYERS defined") is dropped;
   // only the validation layer's findings count as problems.
   if (!is_error && types == VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT) return VK_FALSE;
+  auto* context = static_cast<VulkanContext*>(user_data);
+  const std::string id = data->pMessageIdName ? data->pMessageIdName : "";
+  for (const std::string& tolerated : context->tolerated_messages_) {
+    if (from_validation && id == tolerated) {
+      ++context->tolerated_problems_;
+      return VK_FALSE;
+    }
+  }
   std::fprintf(stderr, "[vulkan %s] %s\n", is_error ? "error" : "warning", data->pMessage);
-  if (from_validation) ++static_cast<VulkanContext*>(user_data)->validation_problems_;
+  if (from_validation) ++context->validation_problems_;
   return VK_FALSE;
 }
 
@@ -205,6 +213,7 @@ void VulkanContext::create_device() {
   enabled_features_ = {};
   enabled_features_.tessellationShader = supported.tessellationShader;
   enabled_features_.geometryShader = supported.geometryShader;
+  enabled_features_.shaderFloat64 = supported.shaderFloat64;  // VkFFT's double-precision plans
   VkDeviceCreateInfo device_info{};
   device_info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   device_info.queueCreateInfoCount = 1;

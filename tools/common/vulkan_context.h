@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace kiln::tools {
 
@@ -41,13 +42,15 @@ class VulkanContext {
   VkPhysicalDevice physical_device() const { return physical_device_; }
   VkDevice device() const { return device_; }
   VkQueue queue() const { return queue_; }
+  // The family of queue() (for a library that makes its own command pool, like VkFFT).
+  uint32_t queue_family() const { return queue_family_; }
   // What queue() can do (VK_QUEUE_COMPUTE_BIT etc.).
   VkQueueFlags queue_flags() const { return queue_flags_; }
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
   const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
   // The optional features the device was created with: those of the tools' scenarios that the
-  // device supports (tessellationShader, geometryShader), all others FALSE. A scenario that needs
-  // one checks here.
+  // device supports (tessellationShader, geometryShader, shaderFloat64), all others FALSE. A scenario that needs
+  // one checks here. shaderFloat64 too (VkFFT's double-precision plans).
   const VkPhysicalDeviceFeatures& enabled_features() const { return enabled_features_; }
   // Whether the device was created with VK_EXT_transform_feedback and its transformFeedback
   // feature (enabled whenever the device offers both).
@@ -65,6 +68,11 @@ class VulkanContext {
   // Warnings and errors reported through VK_EXT_debug_utils (from the validation layer when it is
   // enabled, e.g. VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation). Each is also printed to stderr.
   uint32_t validation_problem_count() const { return validation_problems_; }
+  // Validation messages with this message ID (e.g. "VUID-vkDestroyDevice-device-00378") are
+  // neither printed nor counted as problems, only counted here: for a library's known misuse
+  // that the tool cannot change (VkFFT 1.2.26, tests/vkfft/README.md).
+  void tolerate_validation_message(std::string message_id) { tolerated_messages_.push_back(std::move(message_id)); }
+  uint32_t tolerated_message_count() const { return tolerated_problems_; }
 
   // Index of a memory type allowed by `type_bits` that has all `required` flags, preferring one
   // that also has `preferred`. nullopt when none qualifies.
@@ -113,6 +121,8 @@ class VulkanContext {
   VkCommandPool command_pool_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
   uint32_t validation_problems_ = 0;
+  std::vector<std::string> tolerated_messages_;
+  uint32_t tolerated_problems_ = 0;
 };
 
 // A buffer with its own memory. Host-visible buffers are host-coherent and stay mapped.

@@ -469,6 +469,7 @@ GraphicsPipeline::GraphicsPipeline(VulkanContext& context, const PassTarget& tar
       info.stage = stage;
       info.module = modules.back()->handle();
       info.pName = "main";
+      info.pSpecializationInfo = desc.specialization;
       stages.push_back(info);
     };
     if (desc.mesh_stages) {

@@ -247,6 +247,7 @@ struct PipelineDesc {
   // Front faces are counter-clockwise in framebuffer coordinates (y down).
   VkCullModeFlags cull_mode = VK_CULL_MODE_NONE;
   const ShaderStorageBuffers* storage_buffers = nullptr;  // bound at set 0 (not with a texture)
+  const VkSpecializationInfo* specialization = nullptr;  // given to every stage
 };
 
 // A graphics pipeline (culling as described, by default none; static viewport and scissor
