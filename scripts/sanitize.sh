@@ -36,11 +36,7 @@ if [ "$mode" = asan ]; then
   # wsi.* tests: they load the instrumented driver
   # into uninstrumented programs (vulkaninfo, vkcube), which ASan cannot do; nor the repeat runs
   # (e2e_compute_w*, e2e_mesh_w*, e2e_strict_mode_no_false_reports), which add no new code.
-  # Excluded: unit.TriangleMerge.MergedBatchesMatchOneCallPerTriangle fails only in clang builds
-  # (one pixel of its additive pile gets 2 triangles' colour instead of more; no sanitizer report;
-  # not FP contraction in setup, not the SSE blend path, which passes with GCC). Open question,
-  # docs/reliability.md.
-  default_selection=(-R '^(unit|e2e|fuzz)\.' -E '^unit\.TriangleMerge\.MergedBatchesMatchOneCallPerTriangle$')
+  default_selection=(-R '^(unit|e2e|fuzz)\.')
 else
   build="${KILN_SANITIZE_BUILD_DIR:-$repo/build-tsan}"
   cmake_args="-DKILN_SANITIZE=thread -DKILN_BUILD_TOOLS=ON"

@@ -3,6 +3,7 @@
 // kernel call. Overlapping small triangles with additive blending must give the same samples as
 // one call per triangle (the same kernel declaring it reads PrimitiveId), bit for bit — a pixel
 // twice in one batch would lose a blend — and the calls must really be fewer.
+#include <algorithm>
 #include <random>
 
 #include "draw_test_util.h"
@@ -43,8 +44,13 @@ void draw_pile(bool merge, VkSampleCountFlagBits samples, uint32_t width, TestTa
     const bool big = t % 50 == 7;
     const float size = big ? 40.0f : 3.0f;
     const float x = big ? centre(rng) : 16.0f + 8.0f * unit(rng), y = big ? centre(rng) * 0.5f : 16.0f + 8.0f * unit(rng);
-    for (int v = 0; v < 3; ++v)
-      d.add(x + size * (unit(rng) - 0.5f), y + size * (unit(rng) - 0.5f), kOne, 0.5f, 1.0f, float(kW), float(kH));
+    for (int v = 0; v < 3; ++v) {
+      // Drawn one statement each: the order in which a call's arguments are evaluated differs
+      // between compilers (GCC and clang made different piles).
+      const float dx = size * (unit(rng) - 0.5f);
+      const float dy = size * (unit(rng) - 0.5f);
+      d.add(x + dx, y + dy, kOne, 0.5f, 1.0f, float(kW), float(kH));
+    }
   }
   g_calls = 0;
   d.draw(3 * kTriangles);
@@ -61,8 +67,12 @@ TEST(TriangleMerge, MergedBatchesMatchOneCallPerTriangle) {
         draw_pile(false, samples, width, alone);
         const uint32_t alone_calls = g_calls;
         EXPECT_EQ(merged.storage, alone.storage) << "format " << format << " samples " << samples << " W " << width;
-        // The pile overlaps itself many times over (blending adds up), and merging saved calls.
-        EXPECT_GT(alone.color(20, 20).float32[0], 8.0f / 255.0f) << "format " << format;
+        // The pile overlaps itself many times over (blending adds up: 4/255 a triangle), and
+        // merging saved calls.
+        float most_red = 0.0f;
+        for (uint32_t y = 0; y < 40; ++y)
+          for (uint32_t x = 0; x < 70; ++x) most_red = std::max(most_red, alone.color(x, y).float32[0]);
+        EXPECT_GT(most_red, 32.0f / 255.0f) << "format " << format;  // more than 8 triangles
         if (width == 16) EXPECT_LT(merged_calls * 3, alone_calls * 2) << "format " << format;
         EXPECT_LT(merged_calls, alone_calls) << "format " << format << " W " << width;
       }
