@@ -351,7 +351,15 @@ FrontResult prepare(const ShaderSource& source, const LayoutFeatures& layout) {
     return result;
   }
   drop_dont_inline(module);
-  std::vector<PassStep> steps = specialization_steps(source.specialization);
+  std::vector<PassStep> steps;
+  // The optimizer takes new ids below its maximum bound (0x3FFFFF, which is also the largest
+  // bound a valid module may declare) and some passes crash when none is left (merge-return, on a
+  // module whose bound the fuzzer set to the maximum). A module whose bound leaves little room is
+  // renumbered first; ids are only names, so nothing else changes.
+  constexpr uint32_t kRoomForNewIds = 0x100000;
+  if (module[3] > 0x3FFFFF - kRoomForNewIds)
+    steps.push_back({"compact-ids", [] { return spvtools::CreateCompactIdsPass(); }});
+  for (auto& step : specialization_steps(source.specialization)) steps.push_back(std::move(step));
   // Variables holding pointers stay variables: the translator keeps them in registers itself.
   const bool pointer_variables = has_pointer_holding_variables(module);
   const bool debug_printf = imports_debug_printf(module);
