@@ -80,21 +80,61 @@ bool is_constant_instruction(spv::Op opcode) {
   }
 }
 
+bool is_composite_type(spv::Op opcode) {
+  return opcode == spv::Op::OpTypeVector || opcode == spv::Op::OpTypeMatrix || opcode == spv::Op::OpTypeArray ||
+         opcode == spv::Op::OpTypeStruct;
+}
+
 // Rules SPIRV-Tools 2023.1's validator misses but its optimizer relies on (found by fuzzing:
 // modules breaking them pass validation and then crash a pass). Returns an error or "".
 //  - OpExecutionModeId operands must be constant instructions (SPIR-V spec, OpExecutionModeId).
+//  - OpSpecConstantOp CompositeExtract / CompositeInsert / VectorShuffle take composites: the
+//    spec-constant folder dereferences a null composite otherwise (CompositeInsert into an int).
 std::string check_rules_validator_misses(std::span<const uint32_t> module) {
   std::unordered_map<uint32_t, spv::Op> constants;
+  std::unordered_map<uint32_t, uint32_t> constant_types;  // constant id -> its type id
+  std::unordered_map<uint32_t, spv::Op> types;
   for_each_instruction(module, [&](const RawInstruction& inst) {
-    if (is_constant_instruction(inst.opcode) && inst.words.size() > 2) constants.emplace(inst.words[2], inst.opcode);
+    if (is_constant_instruction(inst.opcode) && inst.words.size() > 2) {
+      constants.emplace(inst.words[2], inst.opcode);
+      constant_types.emplace(inst.words[2], inst.words[1]);
+    }
+    const auto op = static_cast<uint32_t>(inst.opcode);
+    if (op >= static_cast<uint32_t>(spv::Op::OpTypeVoid) && op <= static_cast<uint32_t>(spv::Op::OpTypeFunction) &&
+        inst.words.size() > 1)
+      types.emplace(inst.words[1], inst.opcode);
   });
+  auto is_composite_constant = [&](uint32_t id) {
+    const auto type = constant_types.find(id);
+    if (type == constant_types.end()) return false;
+    const auto kind = types.find(type->second);
+    return kind != types.end() && is_composite_type(kind->second);
+  };
   std::string error;
   for_each_instruction(module, [&](const RawInstruction& inst) {
-    if (inst.opcode != spv::Op::OpExecutionModeId || !error.empty()) return;
-    for (size_t i = 3; i < inst.words.size(); ++i)
-      if (!constants.contains(inst.words[i]))
-        error = "invalid SPIR-V: OpExecutionModeId operand %" + std::to_string(inst.words[i]) +
-                " is not a constant instruction";
+    if (!error.empty()) return;
+    if (inst.opcode == spv::Op::OpExecutionModeId) {
+      for (size_t i = 3; i < inst.words.size(); ++i)
+        if (!constants.contains(inst.words[i]))
+          error = "invalid SPIR-V: OpExecutionModeId operand %" + std::to_string(inst.words[i]) +
+                  " is not a constant instruction";
+      return;
+    }
+    if (inst.opcode != spv::Op::OpSpecConstantOp || inst.words.size() < 6) return;
+    const auto op = static_cast<spv::Op>(inst.words[3]);
+    std::vector<uint32_t> composites;  // operands that must be composite constants
+    if (op == spv::Op::OpCompositeExtract) composites = {inst.words[4]};
+    if (op == spv::Op::OpCompositeInsert && inst.words.size() > 5) composites = {inst.words[5]};
+    if (op == spv::Op::OpVectorShuffle && inst.words.size() > 5) composites = {inst.words[4], inst.words[5]};
+    for (uint32_t id : composites)
+      if (!is_composite_constant(id)) {
+        error = "invalid SPIR-V: OpSpecConstantOp %" + std::to_string(inst.words[2]) + " operand %" +
+                std::to_string(id) + " is not a composite constant";
+        return;
+      }
+    if (op == spv::Op::OpCompositeInsert && constant_types[inst.words[5]] != inst.words[1])
+      error = "invalid SPIR-V: OpSpecConstantOp %" + std::to_string(inst.words[2]) +
+              " CompositeInsert's composite is not of the result type";
   });
   return error;
 }

@@ -320,6 +320,7 @@ TEST_F(HostileSpirvTest, ModulesThatCrashedTheFuzzerCompileOrFailCleanly) {
   const Case cases[] = {
       {"builtin-index-past-end.spv", VK_SUCCESS},   // GlobalInvocationId[0x7fffffff]: reads 0
       {"bitcast-of-pointer.spv", VK_ERROR_UNKNOWN},  // OpBitcast of an Input variable to ivec2
+      {"spec-constant-insert-into-scalar.spv", VK_ERROR_UNKNOWN},  // OpSpecConstantOp CompositeInsert into an int
       {"id-bound-at-maximum.spv", VK_ERROR_UNKNOWN},  // bound 0x3FFFFF (no ids left for the optimizer); binding 89 not in the layout
   };
   for (const Case& c : cases) {
