@@ -124,15 +124,15 @@ std::string check_rules_validator_misses(std::span<const uint32_t> module) {
     const auto op = static_cast<spv::Op>(inst.words[3]);
     std::vector<uint32_t> composites;  // operands that must be composite constants
     if (op == spv::Op::OpCompositeExtract) composites = {inst.words[4]};
-    if (op == spv::Op::OpCompositeInsert && inst.words.size() > 5) composites = {inst.words[5]};
-    if (op == spv::Op::OpVectorShuffle && inst.words.size() > 5) composites = {inst.words[4], inst.words[5]};
+    if (op == spv::Op::OpCompositeInsert) composites = {inst.words[5]};
+    if (op == spv::Op::OpVectorShuffle) composites = {inst.words[4], inst.words[5]};
     for (uint32_t id : composites)
       if (!is_composite_constant(id)) {
         error = "invalid SPIR-V: OpSpecConstantOp %" + std::to_string(inst.words[2]) + " operand %" +
                 std::to_string(id) + " is not a composite constant";
         return;
       }
-    if (op == spv::Op::OpCompositeInsert && constant_types[inst.words[5]] != inst.words[1])
+    if (op == spv::Op::OpCompositeInsert && constant_types.at(inst.words[5]) != inst.words[1])
       error = "invalid SPIR-V: OpSpecConstantOp %" + std::to_string(inst.words[2]) +
               " CompositeInsert's composite is not of the result type";
   });
