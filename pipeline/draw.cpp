@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -38,10 +39,13 @@ constexpr size_t kBatchesPerRound = 256;
 constexpr size_t kBatchesPerScene = 1024;
 constexpr size_t kTrianglesPerScene = size_t(kBatchesPerRound) * kPrimitivesPerBatch;
 // Tessellation amplifies: a patch may become thousands of triangles (8 Ki for a quad at level
-// 64), so its batches hold a few patches and a round a few batches, keeping a round's output
-// within a few tens of megabytes.
-constexpr uint32_t kPatchesPerBatch = 4;
-constexpr size_t kTessellatedBatchesPerRound = 16;
+// 64). Patches are shaded up to the control stage this many at a time, then cut into batches of
+// about kTessellatedWorkPerBatch domain points plus primitives (tessellation_work_bound; a batch
+// holds at least one patch): 100-odd patches at level 2, one at level 64. A round of batches
+// then makes at most about half a million triangles, whatever the levels.
+constexpr uint32_t kPatchesPerShading = 1024;
+constexpr uint32_t kTessellatedWorkPerBatch = 2048;
+constexpr size_t kTessellatedBatchesPerRound = 64;
 // Geometry shaders amplify too: their batches are sized by output (geometry_primitives_per_batch),
 // and a round holds fewer of them.
 constexpr size_t kGeometryBatchesPerRound = 64;
@@ -183,6 +187,11 @@ struct DrawScene::Impl {
   std::vector<uint8_t> windowed;  // per sub-draw: its batches assemble their own primitives
   std::vector<ScenePass*> views;
   std::vector<MeshLaunch> task_launches;  // the task workgroups of the round being drawn
+  // Shaded patches of tessellated draws, reused: [0, shaded_patches_used) are read by queued batches
+  // or (shading_patches) being cut into batches.
+  std::vector<std::unique_ptr<gfx::ShadedPatches>> shaded_patches;
+  size_t shaded_patches_used = 0;
+  const gfx::ShadedPatches* shading_patches = nullptr;
   std::vector<uint8_t> task_payloads;
   XfbState* xfb = nullptr;          // the scene's transform feedback state while capture is active
   std::vector<XfbCopy> xfb_copies;  // per round: captured bytes to copy into the buffers
@@ -192,6 +201,10 @@ struct DrawScene::Impl {
   void add_attachment_op(ThreadPool& pool, const AttachmentOp& op);
   void queue(ThreadPool& pool, const BatchJob& job, ScenePass* pass, size_t per_round, size_t draw_passes);
   void queue_mesh_draws(ThreadPool& pool, SceneDraw& draw, size_t draw_passes);
+  void queue_tessellated_draw(ThreadPool& pool, const DrawParams& params, uint32_t instance, uint32_t patches,
+                              ScenePass* pass, size_t draw_passes);
+  gfx::ShadedPatches& new_shaded_patches();
+  void recycle_shaded_patches();
   void queue_mesh_launch(ThreadPool& pool, const DrawParams& params, const MeshLaunch& launch, ScenePass& pass,
                          size_t draw_passes);
   void run_front_end(ThreadPool& pool);
@@ -243,9 +256,8 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
   const bool tessellated = base.kernels->tessellation.has_value();
   // A geometry shader after tessellation reads the tessellation producer's primitives.
   const bool geometry_inputs = base.kernels->geometry && !tessellated;
-  const uint32_t per_batch = tessellated        ? kPatchesPerBatch
-                             : geometry_inputs ? geometry_primitives_per_batch(*base.kernels->geometry)
-                                               : kPrimitivesPerBatch;
+  const uint32_t per_batch = geometry_inputs ? geometry_primitives_per_batch(*base.kernels->geometry)
+                                             : kPrimitivesPerBatch;  // tessellated draws: by output (below)
   const size_t per_round = tessellated ? kTessellatedBatchesPerRound
                            : geometry_inputs ? kGeometryBatchesPerRound
                                              : kBatchesPerRound;
@@ -321,6 +333,10 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
                                                       std::memory_order_relaxed);
       }
       for (uint32_t inst = 0; inst < params.instance_count && prim_count; ++inst) {
+        if (tessellated) {
+          queue_tessellated_draw(pool, params, inst, prim_count, pass, draw_passes);
+          continue;
+        }
         for (uint32_t begin = 0; begin < prim_count; begin += per_batch) {
           queue(pool, {&params, primitives, inst, begin, std::min(prim_count, begin + per_batch), geometry}, pass,
                 per_round, draw_passes);
@@ -341,6 +357,50 @@ void DrawScene::Impl::queue(ThreadPool& pool, const BatchJob& job, ScenePass* pa
     render(pool);
     recycle(1, draw_passes);  // the draw being added still has batches to queue
   }
+}
+
+// A tessellated draw's batches for one instance and pass: its patches shaded up to the control
+// stage, kPatchesPerShading at a time, then cut into batches by what they will make.
+void DrawScene::Impl::queue_tessellated_draw(ThreadPool& pool, const DrawParams& params, uint32_t instance,
+                                             uint32_t patches, ScenePass* pass, size_t draw_passes) {
+  for (uint32_t first = 0; first < patches && !device_lost(loss_word(pass->ctx)); first += kPatchesPerShading) {
+    gfx::ShadedPatches& shaded = new_shaded_patches();
+    shading_patches = &shaded;
+    const uint32_t end = std::min(patches, first + kPatchesPerShading);
+    gfx::shade_patches(pool, pass->ctx, params, instance, first, end - first, shaded, &faults);
+    uint32_t begin = first;
+    uint64_t work = 0;
+    auto queue_patches = [&](uint32_t until) {
+      if (work) {  // batches of discarded patches only make nothing
+        BatchJob job{&params, nullptr, instance, begin, until};
+        job.patches = &shaded;
+        queue(pool, job, pass, kTessellatedBatchesPerRound, draw_passes);
+      }
+      begin = until;
+      work = 0;
+    };
+    for (uint32_t p = first; p < end; ++p) {
+      const uint32_t w = shaded.work[p - first];
+      if (work && work + w > kTessellatedWorkPerBatch) queue_patches(p);
+      work += w;
+    }
+    queue_patches(end);
+    shading_patches = nullptr;
+  }
+}
+
+gfx::ShadedPatches& DrawScene::Impl::new_shaded_patches() {
+  if (shaded_patches_used == shaded_patches.size()) shaded_patches.push_back(std::make_unique<gfx::ShadedPatches>());
+  return *shaded_patches[shaded_patches_used++];
+}
+
+// After the front end ran every queued batch: only the patches still being cut into batches are
+// kept (at the front).
+void DrawScene::Impl::recycle_shaded_patches() {
+  size_t kept = 0;
+  for (size_t i = 0; i < shaded_patches_used; ++i)
+    if (shaded_patches[i].get() == shading_patches) std::swap(shaded_patches[i], shaded_patches[kept++]);
+  shaded_patches_used = kept;
 }
 
 // A mesh-shading draw's batches (docs/design/mesh-shading.md): per draw record, its grid of mesh
@@ -438,6 +498,7 @@ void DrawScene::Impl::run_front_end(ThreadPool& pool) {
     pool.parallel_for(xfb_copies.size(), [&](size_t i) { copy_transform_feedback(xfb_copies[i]); });
   jobs.clear();
   job_pass.clear();
+  recycle_shaded_patches();
 }
 
 bool DrawScene::Impl::covers_tile(const ScenePass& pass, const RasterTriangle& t, const TriangleEdges& edges,

@@ -13,6 +13,7 @@
 #include "pipeline/graphics/stage_outputs.h"
 #include "pipeline/graphics/tessellator.h"
 #include "pipeline/graphics/vertex_stage.h"
+#include "pipeline/thread_pool.h"
 
 namespace kiln::exec::gfx {
 namespace {
@@ -22,8 +23,6 @@ struct TessellationScratch {
   VertexIds ids;                       // VertexIndex of every control point of the batch's patches
   std::vector<int32_t> vertex_ids;     // ... as the vertex kernel takes them
   std::vector<uint32_t> vertex_records;   // the vertex stage's records of those control points
-  std::vector<uint32_t> control_records;  // one patch's output control points
-  std::vector<uint32_t> patch_record;     // one patch's per-patch outputs
   std::vector<abi::TessControlInvocation> control_calls;  // one per W invocations of a patch
   FiberGroup fibers;
   Tessellation tessellation;
@@ -42,11 +41,22 @@ struct TessellationScratch {
 };
 thread_local TessellationScratch scratch;
 
-float float_at(const std::vector<uint32_t>& memory, uint32_t byte_offset) {
+float float_at(const uint32_t* memory, uint32_t byte_offset) {
   float f;
-  memcpy(&f, reinterpret_cast<const uint8_t*>(memory.data()) + byte_offset, 4);
+  memcpy(&f, reinterpret_cast<const uint8_t*>(memory) + byte_offset, 4);
   return f;
 }
+
+TessLevels levels_of(const uint32_t* patch_record) {
+  TessLevels levels;
+  for (uint32_t c = 0; c < 4; ++c) levels.outer[c] = float_at(patch_record, abi::kTessLevelOuterOffset + 4 * c);
+  for (uint32_t c = 0; c < 2; ++c) levels.inner[c] = float_at(patch_record, abi::kTessLevelInnerOffset + 4 * c);
+  return levels;
+}
+
+// Patches a worker shades in one go: enough to fill the vertex kernel's lanes with their control
+// points and to make a task worth handing to the pool.
+constexpr uint32_t kPatchesPerShadingTask = 64;
 
 // tessellate() into s.tessellation, or nothing when it already holds the result for the same
 // state and levels (levels compared as bits: NaN levels match themselves, and -0 differs from 0
@@ -164,19 +174,17 @@ uint32_t patch_count(uint32_t vertex_count, uint32_t vertices_per_patch) {
   return vertices_per_patch ? vertex_count / vertices_per_patch : 0;
 }
 
-void produce_tessellated_primitives(const DrawContext& ctx, const BatchJob& job, PrimitiveBatch& batch,
-                                    uint32_t* faults) {
+namespace {
+
+// shade_patches for patches [begin, end) of out (indices into its arrays) on this worker.
+void shade_patch_range(const DrawContext& ctx, ShadedPatches& out, uint32_t begin, uint32_t end, uint32_t* faults) {
   TessellationScratch& s = thread_local_ref(scratch);
   const TessellationKernels& tk = *ctx.kernels->tessellation;
   const uint32_t n = ctx.state->input_assembly.patch_control_points;
-  const uint32_t patches = job.end - job.begin;
-  batch.clear();
-  batch.want_positions = false;  // vertices are appended patch by patch
-  batch.single_viewport = !ctx.vertex_format.has_viewport_index;
-  // The control points of the batch's patches, shaded once each.
-  DrawParams piece = *job.params;
-  piece.first += job.begin * n;
-  piece.count = patches * n;
+  // The control points of the range's patches, shaded once each.
+  DrawParams piece = *out.params;
+  piece.first += (out.first + begin) * n;
+  piece.count = (end - begin) * n;
   s.ids.resize(piece.count);
   fetch_vertex_ids(ctx, piece, s.ids.data());
   s.vertex_ids.resize(piece.count);
@@ -187,7 +195,7 @@ void produce_tessellated_primitives(const DrawContext& ctx, const BatchJob& job,
   // kMaxPatchVertices) whatever PatchVertices is.
   s.vertex_records.resize(size_t(piece.count + abi::kMaxPatchVertices) * vertex_slots * 4);
   if (ctx.counters) ctx.counters->vertex_shader_invocations.fetch_add(piece.count, std::memory_order_relaxed);
-  shade_vertex_records(ctx, *job.params, job.instance, s.vertex_ids.data(), piece.count, s.vertex_records.data(), faults);
+  shade_vertex_records(ctx, *out.params, out.instance, s.vertex_ids.data(), piece.count, s.vertex_records.data(), faults);
 
   abi::TessControlInvocation control{};
   control.resources = ctx.cmd->resources;
@@ -195,28 +203,63 @@ void produce_tessellated_primitives(const DrawContext& ctx, const BatchJob& job,
   control.input_slots = vertex_slots;
   control.patch_vertices = n;
   control.view_index = ctx.view_index;
+  for (uint32_t i = begin; i < end; ++i) {
+    // Outputs nobody writes read as 0 (levels of 0 then discard the patch).
+    uint32_t* control_record = out.control_record(i);
+    uint32_t* patch_record = out.patch_record(i);
+    std::fill_n(control_record, out.control_words, 0u);
+    std::fill_n(patch_record, out.patch_words, 0u);
+    control.inputs = s.vertex_records.data() + size_t(i - begin) * n * vertex_slots * 4;
+    control.primitive_id = out.first + i;
+    control.outputs = control_record;
+    control.patch_outputs = patch_record;
+    run_control_stage(tk, control, s);
+    out.work[i] = tessellation_work_bound(tk.tessellator, levels_of(patch_record));
+  }
+  if (ctx.counters) ctx.counters->tessellation_control_patches.fetch_add(end - begin, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+void shade_patches(ThreadPool& pool, const DrawContext& ctx, const DrawParams& params, uint32_t instance, uint32_t first,
+                   uint32_t count, ShadedPatches& out, uint32_t* faults) {
+  const TessellationKernels& tk = *ctx.kernels->tessellation;
+  out.params = &params;
+  out.instance = instance;
+  out.first = first;
+  out.count = count;
+  out.control_words = (tk.control_vertex_bytes + 3) / 4;
+  out.patch_words = (std::max(tk.control_patch_bytes, abi::kTessLevelBytes) + 3) / 4;
+  out.control_records.resize(size_t(count) * out.control_words);
+  out.patch_records.resize(size_t(count) * out.patch_words);
+  out.work.resize(count);
+  const uint32_t tasks = std::min((count + kPatchesPerShadingTask - 1) / kPatchesPerShadingTask, 8 * pool.thread_count());
+  if (tasks <= 1) return shade_patch_range(ctx, out, 0, count, faults);
+  pool.parallel_for(tasks, [&](size_t t) {
+    shade_patch_range(ctx, out, uint32_t(count * t / tasks), uint32_t(count * (t + 1) / tasks), faults);
+  });
+}
+
+void produce_tessellated_primitives(const DrawContext& ctx, const BatchJob& job, PrimitiveBatch& batch,
+                                    uint32_t* faults) {
+  TessellationScratch& s = thread_local_ref(scratch);
+  const TessellationKernels& tk = *ctx.kernels->tessellation;
+  const ShadedPatches& patches = *job.patches;
+  batch.clear();
+  batch.want_positions = false;  // vertices are appended patch by patch
+  batch.single_viewport = !ctx.vertex_format.has_viewport_index;
   abi::TessEvalInvocation evaluation{};
   evaluation.resources = ctx.cmd->resources;
   evaluation.faults = faults;
   evaluation.patch_vertices = tk.output_vertices;
   evaluation.view_index = ctx.view_index;
-  for (uint32_t p = 0; p < patches; ++p) {
-    const uint32_t primitive_id = job.begin + p;
-    // Outputs nobody writes read as 0 (levels of 0 then discard the patch).
-    s.control_records.assign((size_t(tk.control_vertex_bytes) + 3) / 4, 0u);
-    s.patch_record.assign((size_t(std::max(tk.control_patch_bytes, abi::kTessLevelBytes)) + 3) / 4, 0u);
-    control.inputs = s.vertex_records.data() + size_t(p) * n * vertex_slots * 4;
-    control.primitive_id = primitive_id;
-    control.outputs = s.control_records.data();
-    control.patch_outputs = s.patch_record.data();
-    run_control_stage(tk, control, s);
-    if (ctx.counters) ctx.counters->tessellation_control_patches.fetch_add(1, std::memory_order_relaxed);
-    TessLevels levels;
-    for (uint32_t c = 0; c < 4; ++c) levels.outer[c] = float_at(s.patch_record, abi::kTessLevelOuterOffset + 4 * c);
-    for (uint32_t c = 0; c < 2; ++c) levels.inner[c] = float_at(s.patch_record, abi::kTessLevelInnerOffset + 4 * c);
-    if (!tessellate_patch(tk.tessellator, levels, s)) continue;  // discarded
-    evaluation.inputs = s.control_records.data();
-    evaluation.patch_inputs = s.patch_record.data();
+  for (uint32_t primitive_id = job.begin; primitive_id < job.end; ++primitive_id) {
+    const uint32_t i = primitive_id - patches.first;
+    if (!patches.work[i]) continue;  // discarded
+    const uint32_t* patch_record = patches.patch_record(i);
+    if (!tessellate_patch(tk.tessellator, levels_of(patch_record), s)) continue;
+    evaluation.inputs = patches.control_record(i);
+    evaluation.patch_inputs = patch_record;
     evaluation.primitive_id = primitive_id;
     evaluate_patch(ctx, tk, evaluation, primitive_id, s, batch);
   }

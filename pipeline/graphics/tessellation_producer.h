@@ -6,10 +6,15 @@
 // and comes out as the evaluation stage's vertex records and the tessellator's primitives, each
 // with the patch's PrimitiveId. docs/design/tessellation.md.
 #include <cstdint>
+#include <vector>
 
 #include "pipeline/graphics/draw_types.h"
 #include "pipeline/graphics/primitive_stream.h"
 #include "pipeline/graphics/vertex_producer.h"
+
+namespace kiln::exec {
+class ThreadPool;
+}
 
 namespace kiln::exec::gfx {
 
@@ -17,8 +22,33 @@ namespace kiln::exec::gfx {
 // draw make (a trailing incomplete patch is dropped).
 uint32_t patch_count(uint32_t vertex_count, uint32_t vertices_per_patch);
 
-// Fills `batch` with the tessellated primitives of patches [job.begin, job.end) of the job's draw
-// and instance (ctx.kernels->tessellation is set). `faults` collects the kernels' fault bits.
+// The vertex and control stages' results for a run of one draw's patches: what the rest of the
+// producer evaluates. The control stage runs before batches are cut so that they can be cut by
+// what their patches will make (the levels are known then), not by patch count: a patch makes
+// from one triangle to 8 Ki of them.
+struct ShadedPatches {
+  const DrawParams* params = nullptr;
+  uint32_t instance = 0;
+  uint32_t first = 0, count = 0;                // patches [first, first + count) of the draw's instance
+  uint32_t control_words = 0, patch_words = 0;  // per patch
+  std::vector<uint32_t> control_records;  // count * control_words: each patch's output control points
+  std::vector<uint32_t> patch_records;    // count * patch_words: its per-patch outputs, levels first
+  std::vector<uint32_t> work;             // per patch: tessellation_work_bound (0: discarded)
+
+  uint32_t* control_record(uint32_t i) { return control_records.data() + size_t(i) * control_words; }
+  const uint32_t* control_record(uint32_t i) const { return control_records.data() + size_t(i) * control_words; }
+  uint32_t* patch_record(uint32_t i) { return patch_records.data() + size_t(i) * patch_words; }
+  const uint32_t* patch_record(uint32_t i) const { return patch_records.data() + size_t(i) * patch_words; }
+};
+
+// Runs the vertex stage on the control points of patches [first, first + count) of instance
+// `instance` of `params`, then the control stage on each patch, into `out` (on the pool when
+// there are many). `faults` collects the kernels' fault bits.
+void shade_patches(ThreadPool& pool, const DrawContext& ctx, const DrawParams& params, uint32_t instance, uint32_t first,
+                   uint32_t count, ShadedPatches& out, uint32_t* faults);
+
+// Fills `batch` with the tessellated primitives of patches [job.begin, job.end) of job.patches
+// (ctx.kernels->tessellation is set). `faults` collects the kernels' fault bits.
 void produce_tessellated_primitives(const DrawContext& ctx, const BatchJob& job, PrimitiveBatch& batch,
                                     uint32_t* faults);
 

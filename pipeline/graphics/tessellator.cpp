@@ -1,5 +1,6 @@
 #include "pipeline/graphics/tessellator.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/thread_local_ref.h"
@@ -277,6 +278,51 @@ bool tessellation_discards(TessDomain domain, const TessLevels& levels) {
   for (int e = 0; e < relevant; ++e)
     if (!(levels.outer[e] > 0.0f)) return true;  // <= 0 or NaN
   return false;
+}
+
+uint32_t tessellation_work_bound(const TessellatorState& state, const TessLevels& levels) {
+  if (tessellation_discards(state.domain, levels)) return 0;
+  const TessSpacing spacing = state.spacing;
+  auto segments = [&](float level) { return clamp_and_round(level, spacing).n; };
+  // An inner level of one with an outer level above one subdivides as 1 + epsilon.
+  auto inner_segments = [&](float level) { return std::max(segments(level), one_plus_epsilon(spacing).n); };
+  uint32_t points = 0, primitives = 0;  // the counts of the construction above
+  switch (state.domain) {
+    case TessDomain::Isolines: {
+      const uint32_t lines = clamp_and_round(levels.outer[0], TessSpacing::Equal).n, s = segments(levels.outer[1]);
+      points = lines * (s + 1);
+      primitives = lines * s;
+      break;
+    }
+    case TessDomain::Quads: {
+      const uint32_t outer = segments(levels.outer[0]) + segments(levels.outer[1]) + segments(levels.outer[2]) +
+                             segments(levels.outer[3]);
+      if (outer == 4 && segments(levels.inner[0]) == 1 && segments(levels.inner[1]) == 1) {
+        points = 4, primitives = 2;
+        break;
+      }
+      const uint32_t n0 = inner_segments(levels.inner[0]), n1 = inner_segments(levels.inner[1]);
+      points = outer + (n0 - 1) * (n1 - 1);
+      primitives = outer + 2 * (n0 - 1) * (n1 - 1);
+      break;
+    }
+    case TessDomain::Triangles: {
+      const uint32_t outer = segments(levels.outer[0]) + segments(levels.outer[1]) + segments(levels.outer[2]);
+      if (outer == 3 && segments(levels.inner[0]) == 1) {
+        points = 3, primitives = 1;
+        break;
+      }
+      const uint32_t n = inner_segments(levels.inner[0]);
+      points = primitives = outer;
+      for (uint32_t k = 1; 2 * k <= n; ++k) {  // the inner rings
+        const uint32_t m = n - 2 * k;
+        points += m == 0 ? 1 : 3 * m;
+        primitives += m == 1 ? 4 : 6 * m;
+      }
+      break;
+    }
+  }
+  return points + (state.point_mode ? points : primitives);
 }
 
 bool tessellate(const TessellatorState& state, const TessLevels& levels, Tessellation& out) {

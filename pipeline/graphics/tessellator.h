@@ -54,6 +54,12 @@ struct Tessellation {
 // isolines) is <= 0 or NaN.
 bool tessellation_discards(TessDomain domain, const TessLevels& levels);
 
+// What tessellating a patch with `levels` makes, counted as domain points plus primitives, for
+// cutting a draw's patches into batches of similar work before they are tessellated: at least
+// what tessellate() makes and at most about twice that (tessellator_test checks both); 0 for a
+// discarded patch.
+uint32_t tessellation_work_bound(const TessellatorState& state, const TessLevels& levels);
+
 // Tessellates one patch into `out` (replacing its contents). Returns false, with `out` empty, for a
 // discarded patch.
 bool tessellate(const TessellatorState& state, const TessLevels& levels, Tessellation& out);

@@ -12,6 +12,7 @@ namespace kiln::exec::gfx {
 
 // A run of consecutive primitives of one draw and instance.
 struct MeshLaunch;  // mesh_producer.h
+struct ShadedPatches;  // tessellation_producer.h
 
 struct BatchJob {
   const DrawParams* params;
@@ -24,6 +25,8 @@ struct BatchJob {
   const GeometryInputList* geometry_inputs = nullptr;
   // Mesh-shading draws: the grid whose workgroups [begin, end) the batch runs (mesh_producer.h).
   const MeshLaunch* mesh_launch = nullptr;
+  // Tessellated draws: the shaded patches among which [begin, end) are (tessellation_producer.h).
+  const ShadedPatches* patches = nullptr;
 };
 
 // Fills `batch` (whose want_positions the caller has set) with the job's shaded vertices and

@@ -243,6 +243,28 @@ TEST(Tessellator, CountsFollowTheConstruction) {
   EXPECT_EQ(t.primitive_count(), 5u * 8u);
 }
 
+// The work bound that cuts a draw's patches into batches: never below what tessellate() makes
+// (points plus primitives), never far above it, 0 for discarded patches.
+TEST(Tessellator, WorkBoundCoversWhatTessellationMakes) {
+  const float some[] = {0.5f, 1, 1.5f, 2, 2.2f, 3, 4.9f, 7, 16, 31.5f, 63.9f, 64, 100};
+  for (TessDomain domain : {TessDomain::Triangles, TessDomain::Quads, TessDomain::Isolines})
+    for (TessSpacing spacing : {TessSpacing::Equal, TessSpacing::FractionalEven, TessSpacing::FractionalOdd})
+      for (bool point_mode : {false, true})
+        for (float inner : some)
+          for (float outer : some)
+            for (float other : {1.0f, 5.5f, 64.0f}) {
+              const TessLevels l = levels({outer, other, outer, other}, {inner, other});
+              const TessellatorState s = state(domain, spacing, point_mode);
+              Tessellation t;
+              ASSERT_TRUE(tessellate(s, l, t));
+              const uint32_t made = t.point_count() + t.primitive_count(), bound = tessellation_work_bound(s, l);
+              EXPECT_GE(bound, made) << int(domain) << " " << int(spacing) << " " << inner << " " << outer << " " << other;
+              EXPECT_LE(bound, 2 * made + 16) << int(domain) << " " << int(spacing) << " " << inner << " " << outer;
+            }
+  EXPECT_EQ(tessellation_work_bound(state(TessDomain::Quads), levels({4, 0, 4, 4}, {4, 4})), 0u);
+  EXPECT_EQ(tessellation_work_bound(state(TessDomain::Triangles), levels({4, 4, kNaN}, {4})), 0u);
+}
+
 // Every point on an outer edge has its mirror image on the same edge, exactly (1 - x computed
 // in float equals the mirrored coordinate bit for bit), for every domain and spacing.
 TEST(Tessellator, OuterEdgePointsAreExactlySymmetric) {
