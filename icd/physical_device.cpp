@@ -659,7 +659,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         // primitive before a cut is dropped (DrawFeaturesTest.ListRestartDropsTheIncompletePrimitive).
         auto* f = reinterpret_cast<VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT*>(s);
         f->primitiveTopologyListRestart = VK_TRUE;
-        f->primitiveTopologyPatchListRestart = VK_FALSE;  // patch lists ignore cuts
+        f->primitiveTopologyPatchListRestart = VK_TRUE;
         break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT: {

@@ -64,6 +64,9 @@ struct SceneDraw {
   std::vector<DrawParams> params;
   std::vector<PrimitiveList> primitives;  // per params
   std::vector<GeometryInputList> geometry_inputs;  // per params, for a geometry shader without tessellation
+  // Per params, for tessellated draws whose index buffer may hold restart cuts: the control points of
+  // their complete patches (assemble_patch_vertices).
+  std::vector<std::vector<int32_t>> patch_vertices;
   std::deque<MeshLaunch> mesh_launches;  // mesh-shading draws without a task shader: per (view, params); stable addresses
 };
 
@@ -202,7 +205,7 @@ struct DrawScene::Impl {
   void queue(ThreadPool& pool, const BatchJob& job, ScenePass* pass, size_t per_round, size_t draw_passes);
   void queue_mesh_draws(ThreadPool& pool, SceneDraw& draw, size_t draw_passes);
   void queue_tessellated_draw(ThreadPool& pool, const DrawParams& params, uint32_t instance, uint32_t patches,
-                              ScenePass* pass, size_t draw_passes);
+                              const int32_t* patch_vertices, ScenePass* pass, size_t draw_passes);
   gfx::ShadedPatches& new_shaded_patches();
   void recycle_shaded_patches();
   void queue_mesh_launch(ThreadPool& pool, const DrawParams& params, const MeshLaunch& launch, ScenePass& pass,
@@ -267,6 +270,8 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
   draw.mesh_launches.clear();
   if (draw.primitives.size() < draw.params.size()) draw.primitives.resize(draw.params.size());
   if (geometry_inputs && draw.geometry_inputs.size() < draw.params.size()) draw.geometry_inputs.resize(draw.params.size());
+  if (tessellated && draw.patch_vertices.size() < draw.params.size()) draw.patch_vertices.resize(draw.params.size());
+  const uint32_t patch_size = cmd.state->input_assembly.patch_control_points;
   vertex_counts.assign(draw.params.size(), 0);  // input-assembly vertices per instance
   windowed.assign(draw.params.size(), 0);
   for (size_t d = 0; d < draw.params.size(); ++d) {
@@ -276,8 +281,14 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
     // Without restart cuts most topologies make each primitive a function of its index: batches
     // then fetch and assemble their own primitives on the pool (no draw-sized id and primitive
     // arrays to write and read back: 200 MB for a 4 M-triangle indexed mesh).
-    // Patches are fixed runs of ids (no restart in patch lists): their batches fetch their own.
+    // Patches without restart are fixed runs of ids: their batches fetch their own.
     const bool cuts_possible = params.indexed && cmd.state->input_assembly.primitive_restart;
+    if (tessellated && cuts_possible) {  // patches between the cuts, assembled here, whole
+      fetch_vertex_ids(base, params, ids);
+      assemble_patch_vertices(ids.data(), ids.size(), patch_size, draw.patch_vertices[d]);
+      vertex_counts[d] = uint64_t(std::count_if(ids.begin(), ids.end(), [](int64_t id) { return id != kRestartCut; }));
+      continue;
+    }
     if (geometry_inputs) {  // the geometry shader reads adjacent vertices too: assembled here, whole
       fetch_vertex_ids(base, params, ids);
       draw.geometry_inputs[d].clear();
@@ -321,7 +332,8 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
     for (size_t d = 0; d < draw.params.size(); ++d) {
       const DrawParams& params = draw.params[d];
       const uint32_t prim_count = static_cast<uint32_t>(
-          tessellated       ? patch_count(params.count, cmd.state->input_assembly.patch_control_points)
+          tessellated       ? (windowed[d] ? patch_count(params.count, patch_size)
+                                           : uint32_t(draw.patch_vertices[d].size() / std::max(1u, patch_size)))
           : geometry_inputs ? draw.geometry_inputs[d].size()
           : windowed[d]     ? uncut_primitive_count(topology, params.count)
                             : draw.primitives[d].size());
@@ -334,7 +346,8 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
       }
       for (uint32_t inst = 0; inst < params.instance_count && prim_count; ++inst) {
         if (tessellated) {
-          queue_tessellated_draw(pool, params, inst, prim_count, pass, draw_passes);
+          queue_tessellated_draw(pool, params, inst, prim_count, windowed[d] ? nullptr : draw.patch_vertices[d].data(),
+                                 pass, draw_passes);
           continue;
         }
         for (uint32_t begin = 0; begin < prim_count; begin += per_batch) {
@@ -362,12 +375,13 @@ void DrawScene::Impl::queue(ThreadPool& pool, const BatchJob& job, ScenePass* pa
 // A tessellated draw's batches for one instance and pass: its patches shaded up to the control
 // stage, kPatchesPerShading at a time, then cut into batches by what they will make.
 void DrawScene::Impl::queue_tessellated_draw(ThreadPool& pool, const DrawParams& params, uint32_t instance,
-                                             uint32_t patches, ScenePass* pass, size_t draw_passes) {
+                                             uint32_t patches, const int32_t* patch_vertices, ScenePass* pass,
+                                             size_t draw_passes) {
   for (uint32_t first = 0; first < patches && !device_lost(loss_word(pass->ctx)); first += kPatchesPerShading) {
     gfx::ShadedPatches& shaded = new_shaded_patches();
     shading_patches = &shaded;
     const uint32_t end = std::min(patches, first + kPatchesPerShading);
-    gfx::shade_patches(pool, pass->ctx, params, instance, first, end - first, shaded, &faults);
+    gfx::shade_patches(pool, pass->ctx, params, instance, first, end - first, patch_vertices, shaded, &faults);
     uint32_t begin = first;
     uint64_t work = 0;
     auto queue_patches = [&](uint32_t until) {

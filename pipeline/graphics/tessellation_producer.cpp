@@ -185,11 +185,14 @@ void shade_patch_range(const DrawContext& ctx, ShadedPatches& out, uint32_t begi
   DrawParams piece = *out.params;
   piece.first += (out.first + begin) * n;
   piece.count = (end - begin) * n;
-  s.ids.resize(piece.count);
-  fetch_vertex_ids(ctx, piece, s.ids.data());
   s.vertex_ids.resize(piece.count);
-  for (uint32_t i = 0; i < piece.count; ++i)  // no restart in patch lists (primitiveTopologyPatchListRestart is FALSE)
-    s.vertex_ids[i] = s.ids[i] == kRestartCut ? 0 : int32_t(s.ids[i]);
+  if (out.patch_vertices) {
+    std::copy_n(out.patch_vertices + size_t(out.first + begin) * n, piece.count, s.vertex_ids.begin());
+  } else {  // the draw has no restart cuts (its patches are fixed runs of its vertices)
+    s.ids.resize(piece.count);
+    fetch_vertex_ids(ctx, piece, s.ids.data());
+    for (uint32_t i = 0; i < piece.count; ++i) s.vertex_ids[i] = int32_t(s.ids[i]);
+  }
   const uint32_t vertex_slots = ctx.kernels->vertex_outputs.slot_count;
   // Padded by a patch's worth: a control kernel reads gl_in[] up to its declared size (usually
   // kMaxPatchVertices) whatever PatchVertices is.
@@ -221,10 +224,27 @@ void shade_patch_range(const DrawContext& ctx, ShadedPatches& out, uint32_t begi
 
 }  // namespace
 
+void assemble_patch_vertices(const int64_t* ids, size_t count, uint32_t vertices_per_patch, std::vector<int32_t>& out) {
+  out.clear();
+  if (!vertices_per_patch) return;
+  size_t run = 0;  // ids of the patch being assembled
+  for (size_t i = 0; i < count; ++i) {
+    if (ids[i] == kRestartCut) {
+      out.resize(out.size() - run);  // an incomplete patch is dropped
+      run = 0;
+      continue;
+    }
+    out.push_back(int32_t(ids[i]));
+    if (++run == vertices_per_patch) run = 0;
+  }
+  out.resize(out.size() - run);
+}
+
 void shade_patches(ThreadPool& pool, const DrawContext& ctx, const DrawParams& params, uint32_t instance, uint32_t first,
-                   uint32_t count, ShadedPatches& out, uint32_t* faults) {
+                   uint32_t count, const int32_t* patch_vertices, ShadedPatches& out, uint32_t* faults) {
   const TessellationKernels& tk = *ctx.kernels->tessellation;
   out.params = &params;
+  out.patch_vertices = patch_vertices;
   out.instance = instance;
   out.first = first;
   out.count = count;

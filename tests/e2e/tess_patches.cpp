@@ -20,10 +20,13 @@ std::vector<ColoredVertex> quad_patch_grid() {
   return vertices;
 }
 
+TessLevels quad_patch_grid_levels(uint32_t row) {
+  return {{3.7f, 3.7f, 3.7f, 3.7f}, {1.5f + 2.2f * float(row), 7.9f - 1.7f * float(row)}};
+}
+
 void draw_quad_patch_grid(DrawJob& job, VkCommandBuffer cb) {
   for (uint32_t row = 0; row < 4; ++row) {
-    const TessLevels levels{{3.7f, 3.7f, 3.7f, 3.7f}, {1.5f + 2.2f * float(row), 7.9f - 1.7f * float(row)}};
-    push_tess_levels(job, cb, levels);
+    push_tess_levels(job, cb, quad_patch_grid_levels(row));
     vkCmdDraw(cb, 16, 1, 16 * row, 0);
   }
 }

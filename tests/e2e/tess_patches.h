@@ -26,6 +26,8 @@ void add_quad_patch(std::vector<ColoredVertex>& v, float x0, float y0, float x1,
 // A 4 x 4 grid of quad patches covering clip space, patches of a row adjacent: row r (top to
 // bottom) is vertices 16r .. 16r + 15, patch c of it (left to right) has PrimitiveId c.
 std::vector<ColoredVertex> quad_patch_grid();
+// The levels of row `row` of the grid: outer 3.7, inner levels of the row's own.
+TessLevels quad_patch_grid_levels(uint32_t row);
 // Draws the grid (its vertices bound at binding 0) one row a draw: every row with the same
 // outer levels (3.7) and its own inner ones, so that the rows' patches share edges but not
 // interiors; at fractional odd spacing they still cover every pixel exactly once.

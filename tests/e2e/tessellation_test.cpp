@@ -41,6 +41,7 @@ struct TessExtras {
   bool point_size = false;          // shaderTessellationAndGeometryPointSize
   bool multiview = false;           // multiview + multiviewTessellationShader
   bool dynamic_patch_size = false;  // VK_EXT_extended_dynamic_state2's patch control points
+  bool patch_list_restart = false;  // VK_EXT_primitive_topology_list_restart's primitiveTopologyPatchListRestart
 };
 
 class TessellationTest : public VulkanTest {
@@ -59,6 +60,12 @@ class TessellationTest : public VulkanTest {
       enabled_.v13.pNext = &eds2_;
       extensions.push_back(VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME);
     }
+    if (extras.patch_list_restart) {
+      list_restart_.primitiveTopologyPatchListRestart = VK_TRUE;
+      list_restart_.pNext = enabled_.v13.pNext;
+      enabled_.v13.pNext = &list_restart_;
+      extensions.push_back(VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME);
+    }
     device_ = create_device(enabled_, extensions);
     if (!device_) throw std::runtime_error("device with tessellationShader");
     return *device_;
@@ -67,6 +74,12 @@ class TessellationTest : public VulkanTest {
     VkPhysicalDeviceExtendedDynamicState2FeaturesEXT f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT};
     return query_extension_features(physical_device(), VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME, f) &&
            f.extendedDynamicState2PatchControlPoints;
+  }
+  bool has_patch_list_restart() {
+    VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT f{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT};
+    return query_extension_features(physical_device(), VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME, f) &&
+           f.primitiveTopologyPatchListRestart;
   }
   void SetUp() override {
     VulkanTest::SetUp();
@@ -99,6 +112,8 @@ class TessellationTest : public VulkanTest {
  private:
   DeviceFeatures enabled_;
   VkPhysicalDeviceExtendedDynamicState2FeaturesEXT eds2_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT};
+  VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT list_restart_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT};
   TestDevice* device_ = nullptr;
 };
 
@@ -108,8 +123,11 @@ class TessellationTest : public VulkanTest {
 // blending each pixel must be covered exactly once (red 1), by the patch PrimitiveId says (green:
 // index in its row + 1), at the place its position says (blue, alpha: the pixel centre mapped to
 // [0, 1]).
+// `draw_grid` draws the grid's rows (draw_quad_patch_grid, or another way to the same patches).
 void draw_and_check_patch_grid(TestDevice& device, DrawJobOptions o,
-                               const std::function<void(VkCommandBuffer)>& before_draws = {}) {
+                               const std::function<void(VkCommandBuffer)>& before_draws = {},
+                               const std::function<void(DrawJob&, VkCommandBuffer)>& draw_grid = draw_quad_patch_grid,
+                               bool check_primitive_ids = true) {
   o.blend = kAdditiveBlend;
   DrawJob job(device, o);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
@@ -117,7 +135,7 @@ void draw_and_check_patch_grid(TestDevice& device, DrawJobOptions o,
   job.draw(kBlack, [&](VkCommandBuffer cb) {
     bind_vertices(cb, vb);
     if (before_draws) before_draws(cb);
-    draw_quad_patch_grid(job, cb);
+    draw_grid(job, cb);
   });
   const std::vector<float> pixels = read_rgba32f(job);
   PixelCheck failures(kSize, kSize);
@@ -125,7 +143,7 @@ void draw_and_check_patch_grid(TestDevice& device, DrawJobOptions o,
     for (uint32_t x = 0; x < kSize; ++x) {
       const size_t i = size_t{y} * kSize + x;
       failures.expect_near(i, pixels[i * 4 + 0], 1.0f, 1e-4f, "coverage (1 = exactly once)");
-      failures.expect_near(i, pixels[i * 4 + 1], float(x / 16 + 1), 1e-3f, "PrimitiveId + 1");
+      if (check_primitive_ids) failures.expect_near(i, pixels[i * 4 + 1], float(x / 16 + 1), 1e-3f, "PrimitiveId + 1");
       failures.expect_near(i, pixels[i * 4 + 2], (x + 0.5f) / kSize, 1e-4f, "position x");
       failures.expect_near(i, pixels[i * 4 + 3], (y + 0.5f) / kSize, 1e-4f, "position y");
     }
@@ -152,6 +170,48 @@ TEST_F(TessellationTest, DynamicPatchControlPoints) {
   o.patch_control_points = 2;
   o.dynamic_states = {VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT};
   draw_and_check_patch_grid(device, o, [&](VkCommandBuffer cb) { set_patch_size(cb, 4); });
+}
+
+// The same grid through an index buffer with primitive restart, every row's four patches among
+// incomplete ones that restart cuts must drop: a patch's first two points then a cut, a cut after
+// a cut, three points then a cut, and one point at the end of the draw. Any dropped patch that
+// survived, or a cut that did not restart the patch count, breaks the exactly-once coverage, and
+// PrimitiveId must count only the kept patches (0..3 in each row).
+TEST_F(TessellationTest, PatchListRestartDropsIncompletePatches) {
+  REQUIRE_ON_KILN(has_patch_list_restart(), "primitiveTopologyPatchListRestart");
+  TestDevice& device = tess_device({.patch_list_restart = true});
+  constexpr uint32_t kCut = 0xFFFFFFFFu;
+  std::vector<uint32_t> indices;
+  std::vector<uint32_t> row_first;
+  auto patch = [&](uint32_t first, uint32_t points) {
+    for (uint32_t i = 0; i < points; ++i) indices.push_back(first + i);
+  };
+  for (uint32_t row = 0; row < 4; ++row) {
+    const uint32_t base = 16 * row;
+    row_first.push_back(uint32_t(indices.size()));
+    patch(base, 4);
+    patch(base + 4, 2), indices.push_back(kCut);
+    patch(base + 4, 4), indices.push_back(kCut), indices.push_back(kCut);
+    patch(base + 8, 4);
+    patch(base + 12, 3), indices.push_back(kCut);
+    patch(base + 12, 4);
+    patch(base, 1);
+  }
+  row_first.push_back(uint32_t(indices.size()));
+  Buffer ib = device.create_buffer(sizeof(uint32_t) * indices.size(), VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+  std::memcpy(ib.mapped, indices.data(), sizeof(uint32_t) * indices.size());
+  DrawJobOptions o = options("tess_passthrough.tesc", "tess_quad.tese");
+  o.primitive_restart = true;
+  // Mesa 22.3 starts PrimitiveId again at 0 after each cut; the spec: "Restarting a primitive
+  // topology using primitive restart has no effect on the value of variables decorated with PrimitiveId".
+  const bool spec_primitive_ids = !is_lavapipe_device(physical_device());
+  draw_and_check_patch_grid(device, o, {}, [&](DrawJob& job, VkCommandBuffer cb) {
+    vkCmdBindIndexBuffer(cb, ib.buffer, 0, VK_INDEX_TYPE_UINT32);
+    for (uint32_t row = 0; row < 4; ++row) {
+      push_tess_levels(job, cb, quad_patch_grid_levels(row));
+      vkCmdDrawIndexed(cb, row_first[row + 1] - row_first[row], 1, row_first[row], 0, 0);
+    }
+  }, spec_primitive_ids);
 }
 
 // One triangle patch (equal spacing, level 5): TessCoord is affine over the flat patch, so each

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "draw_test_util.h"
+#include "pipeline/graphics/tessellation_producer.h"
+#include "pipeline/graphics/vertex_stage.h"
 
 namespace kiln::exec::test {
 namespace {
@@ -264,6 +266,22 @@ TEST(TessellatedDraw, MismatchedTopologyOrControlPointCountDrawsNothing) {
   }
   for (uint32_t y = 0; y < kSize; ++y)
     for (uint32_t x = 0; x < kSize; ++x) ASSERT_EQ(target.color(x, y).float32[0], 0.0f) << x << "," << y;
+}
+
+// Primitive restart in patch lists: runs between cuts make patches, a run's incomplete last patch
+// is dropped, and cuts in a row or at either end change nothing else.
+TEST(TessellatedDraw, RestartCutsDropIncompletePatches) {
+  constexpr int64_t kCut = gfx::kRestartCut;
+  const std::vector<int64_t> ids = {kCut, 0, 1, 2, 3, 4, kCut, kCut, 5, 6, 7, 8, 9, 10, kCut, 11, 12, 13, 14};
+  std::vector<int32_t> patches;
+  gfx::assemble_patch_vertices(ids.data(), ids.size(), 3, patches);
+  EXPECT_EQ(patches, (std::vector<int32_t>{0, 1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 13}));
+  gfx::assemble_patch_vertices(ids.data(), ids.size(), 1, patches);
+  EXPECT_EQ(patches.size(), 15u);
+  gfx::assemble_patch_vertices(ids.data(), ids.size(), 32, patches);
+  EXPECT_TRUE(patches.empty());
+  gfx::assemble_patch_vertices(ids.data(), ids.size(), 0, patches);
+  EXPECT_TRUE(patches.empty());
 }
 
 }  // namespace
