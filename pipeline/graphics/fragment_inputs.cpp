@@ -1,5 +1,6 @@
 #include "pipeline/graphics/fragment_inputs.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace kiln::exec::gfx {
@@ -22,6 +23,15 @@ struct Lanes {
 template <class V>
 __attribute__((always_inline)) inline void store(float* at, const V& v) {
   memcpy(at, &v, sizeof v);
+}
+
+// Stores the lanes of `v` that `keep` selects (all ones), the others keep what `at` holds.
+template <class V, class M>
+__attribute__((always_inline)) inline void store_lanes(float* at, const V& v, const M& keep) {
+  V old;
+  memcpy(&old, at, sizeof old);
+  const V merged = keep ? v : old;
+  memcpy(at, &merged, sizeof merged);
 }
 
 const bool kHasAvx512 = [] {
@@ -145,7 +155,8 @@ void TriangleInterpolator::prepare_interpolation_record() {
   }
 }
 
-void TriangleInterpolator::sample_depths(const QuadBatch& batch, float* depth) const {
+void TriangleInterpolator::sample_depths(const QuadBatch& batch, float* depth, uint32_t first_quad,
+                                         uint32_t end_quad) const {
   // Per quad and lane: positions relative to the origin (exact small integers plus the sample
   // offsets set up once per triangle), then the depth plane, four lanes at a time. The plane is
   // copied to locals: stores through `depth` could otherwise alias it and force reloads.
@@ -153,7 +164,7 @@ void TriangleInterpolator::sample_depths(const QuadBatch& batch, float* depth) c
   const float at = z_.at_origin, dx = z_.dx, dy = z_.dy;
   const F lane_x = {0.0f, 1.0f, 0.0f, 1.0f}, lane_y = {0.0f, 0.0f, 1.0f, 1.0f};
   const uint32_t samples = ctx_.samples;
-  for (uint32_t q = 0; q < batch.quads; ++q) {
+  for (uint32_t q = first_quad; q < std::min(end_quad, batch.quads); ++q) {
     const F rx = float(batch.quad_x[q] - origin_x_) + lane_x, ry = float(batch.quad_y[q] - origin_y_) + lane_y;
     float* out = depth + q * 4 * kMaxSamples;
     for (uint32_t s = 0; s < samples; ++s) {
@@ -165,9 +176,9 @@ void TriangleInterpolator::sample_depths(const QuadBatch& batch, float* depth) c
 
 template <uint32_t N>
 __attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(const QuadBatch& batch, uint32_t W,
-                                                                           int32_t sample, float* inputs,
-                                                                           float* frag_coord, float* frag_depth,
-                                                                           float* point_coord) const {
+                                                                           int32_t sample, LaneRange range,
+                                                                           float* inputs, float* frag_coord,
+                                                                           float* frag_depth, float* point_coord) const {
   using F = typename Lanes<N>::F;
   using I = typename Lanes<N>::I;
   const abi::FragmentInterface& fi = ctx_.kernels->fragment_interface;
@@ -211,8 +222,19 @@ __attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(cons
   // One group of N lanes at a time, from positions to every component, so the weights stay in
   // registers (weights kept in per-group arrays for a later loop over the components were reloaded
   // as 64-byte vectors right after being stored: store-forwarding stalls).
-  const uint32_t groups = W / N;
-  for (uint32_t g = 0; g < groups; ++g) {
+  // Only the lanes of `range` are written: a group that it covers partly blends its values in.
+  const uint32_t group_end = (std::min(range.end, W) + N - 1) / N;
+  for (uint32_t g = range.begin / N; g < group_end; ++g) {
+    const bool partial = g * N < range.begin || (g + 1) * N > range.end;
+    I lane_ids;
+    for (uint32_t l = 0; l < N; ++l) lane_ids[l] = int32_t(g * N + l);
+    const I keep = (lane_ids >= int32_t(range.begin)) & (lane_ids < int32_t(range.end));
+    auto put = [&](float* at, const F& v) __attribute__((always_inline)) {
+      if (partial)
+        store_lanes(at, v, keep);
+      else
+        store(at, v);
+    };
     // The corners of the group's quads (quads past the batch sit at the origin), each broadcast
     // over its four lanes. One scalar load per quad: the rasterizer has just stored them one by one,
     // and a vector load of those stores would wait for them to reach the cache (a store-forwarding
@@ -239,7 +261,7 @@ __attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(cons
           w1 = smooth ? cw->p1 : cw->b1;
           w2 = smooth ? cw->p2 : cw->b2;
         }
-        store(inputs + size_t(c.location_component) * W + g * N, F((c.a0 + w1 * c.d1) + w2 * c.d2));
+        put(inputs + size_t(c.location_component) * W + g * N, F((c.a0 + w1 * c.d1) + w2 * c.d2));
       }
     };
     if (!centroid) {
@@ -264,61 +286,64 @@ __attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(cons
     const F px = __builtin_convertvector(qx, F) + lane_x, py = __builtin_convertvector(qy, F) + lane_y;
     if (position_values) {
       const F z = (z_.at_origin + z_.dx * x) + z_.dy * y;
-      store(frag_coord + 0 * W + g * N, px);
-      store(frag_coord + 1 * W + g * N, py);
-      store(frag_coord + 2 * W + g * N, z);
-      store(frag_coord + 3 * W + g * N, weights.inv_w);
-      store(frag_depth + g * N, z);
+      put(frag_coord + 0 * W + g * N, px);
+      put(frag_coord + 1 * W + g * N, py);
+      put(frag_coord + 2 * W + g * N, z);
+      put(frag_coord + 3 * W + g * N, weights.inv_w);
+      put(frag_depth + g * N, z);
     }
     if (point) {
       const float inv_size = 1.0f / t_.point_size;
-      store(point_coord + 0 * W + g * N, F((px - t_.point_origin[0]) * inv_size));
-      store(point_coord + 1 * W + g * N, F((py - t_.point_origin[1]) * inv_size));
+      put(point_coord + 0 * W + g * N, F((px - t_.point_origin[0]) * inv_size));
+      put(point_coord + 1 * W + g * N, F((py - t_.point_origin[1]) * inv_size));
     }
   }
 }
 
 __attribute__((target("avx512f"))) void TriangleInterpolator::fill_avx512(const QuadBatch& batch, uint32_t W,
-                                                                          int32_t sample, float* inputs,
+                                                                          int32_t sample, LaneRange range, float* inputs,
                                                                           float* frag_coord, float* frag_depth,
                                                                           float* point_coord) const {
-  fill_lanes<16>(batch, W, sample, inputs, frag_coord, frag_depth, point_coord);
+  fill_lanes<16>(batch, W, sample, range, inputs, frag_coord, frag_depth, point_coord);
 }
 
 // Out of line like the others, so fill, which runs per batch, stays a few checks and a jump.
-__attribute__((noinline)) void TriangleInterpolator::fill_sse(const QuadBatch& batch, uint32_t W, int32_t sample,
+__attribute__((noinline)) void TriangleInterpolator::fill_sse(const QuadBatch& batch, uint32_t W, int32_t sample, LaneRange range,
                                                              float* inputs, float* frag_coord, float* frag_depth,
                                                              float* point_coord) const {
-  fill_lanes<4>(batch, W, sample, inputs, frag_coord, frag_depth, point_coord);
+  fill_lanes<4>(batch, W, sample, range, inputs, frag_coord, frag_depth, point_coord);
 }
 
 __attribute__((target("avx2"))) void TriangleInterpolator::fill_avx2(const QuadBatch& batch, uint32_t W,
-                                                                     int32_t sample, float* inputs, float* frag_coord,
+                                                                     int32_t sample, LaneRange range, float* inputs, float* frag_coord,
                                                                      float* frag_depth, float* point_coord) const {
-  fill_lanes<8>(batch, W, sample, inputs, frag_coord, frag_depth, point_coord);
+  fill_lanes<8>(batch, W, sample, range, inputs, frag_coord, frag_depth, point_coord);
 }
 
 bool TriangleInterpolator::fill_with(uint32_t vector_lanes, const QuadBatch& batch, uint32_t W, int32_t sample,
-                                     float* inputs, float* frag_coord, float* frag_depth, float* point_coord) const {
-  return fill_inline(vector_lanes, batch, W, sample, inputs, frag_coord, frag_depth, point_coord);
+                                     float* inputs, float* frag_coord, float* frag_depth, float* point_coord,
+                                     uint32_t first_quad, uint32_t end_quad) const {
+  const LaneRange range{4 * first_quad, std::min(4 * end_quad, W)};
+  return fill_inline(vector_lanes, batch, W, sample, range, inputs, frag_coord, frag_depth, point_coord);
 }
 
 // fill_with's body, inlined into fill too: one call per batch fewer (this runs once per 16 pixels).
 __attribute__((always_inline)) inline bool TriangleInterpolator::fill_inline(uint32_t vector_lanes,
                                                                             const QuadBatch& batch, uint32_t W,
-                                                                            int32_t sample, float* inputs,
-                                                                            float* frag_coord, float* frag_depth,
+                                                                            int32_t sample, LaneRange range,
+                                                                            float* inputs, float* frag_coord,
+                                                                            float* frag_depth,
                                                                             float* point_coord) const {
   if (W > QuadBatch::kMaxLanes || vector_lanes > W || W % vector_lanes) return false;
   if ((vector_lanes == 16 && !kHasAvx512) || (vector_lanes == 8 && !kHasAvx2)) return false;
-  if (component_count_ != interpolated_components_) fill_flat(W, inputs);
+  if (component_count_ != interpolated_components_) fill_flat(W, range, inputs);
   // A shader that reads no interpolated input, no FragCoord and no PointCoord (a flat colour,
   // say) needs no positions.
   if (!needs_positions_) return true;
   switch (vector_lanes) {
-    case 16: fill_avx512(batch, W, sample, inputs, frag_coord, frag_depth, point_coord); break;
-    case 8: fill_avx2(batch, W, sample, inputs, frag_coord, frag_depth, point_coord); break;
-    case 4: fill_sse(batch, W, sample, inputs, frag_coord, frag_depth, point_coord); break;
+    case 16: fill_avx512(batch, W, sample, range, inputs, frag_coord, frag_depth, point_coord); break;
+    case 8: fill_avx2(batch, W, sample, range, inputs, frag_coord, frag_depth, point_coord); break;
+    case 4: fill_sse(batch, W, sample, range, inputs, frag_coord, frag_depth, point_coord); break;
     default: return false;
   }
   return true;
@@ -332,28 +357,35 @@ void TriangleInterpolator::fill(const QuadBatch& batch, uint32_t W, int32_t samp
   }
   // The usual call (16 lanes on AVX-512, no flat inputs) goes straight to the vector code: fill
   // runs once per batch, and fill_inline's general checks cost a division and a frame.
+  const LaneRange all{0, W};
   if (W == 16 && kHasAvx512 && component_count_ == interpolated_components_ && needs_positions_) {
-    fill_avx512(batch, W, sample, inputs, frag_coord, frag_depth, point_coord);
+    fill_avx512(batch, W, sample, all, inputs, frag_coord, frag_depth, point_coord);
     return;
   }
-  fill_general(batch, W, sample, inputs, frag_coord, frag_depth, point_coord);
+  fill_general(batch, W, sample, all, inputs, frag_coord, frag_depth, point_coord);
 }
 
-// fill for other widths, CPUs and shaders with flat inputs (out of line: see fill).
+void TriangleInterpolator::fill_quads(const QuadBatch& batch, uint32_t W, int32_t sample, uint32_t first_quad,
+                                      uint32_t end_quad, float* inputs, float* frag_coord, float* frag_depth) const {
+  // Merged batches hold triangles and lines without InterpolateAt* or PointCoord (DrawRasterState).
+  fill_general(batch, W, sample, {4 * first_quad, std::min(4 * end_quad, W)}, inputs, frag_coord, frag_depth, nullptr);
+}
+
+// fill for other widths, CPUs, shaders with flat inputs and parts of batches (out of line: see fill).
 __attribute__((noinline)) void TriangleInterpolator::fill_general(const QuadBatch& batch, uint32_t W, int32_t sample,
-                                                                 float* inputs, float* frag_coord, float* frag_depth,
-                                                                 float* point_coord) const {
+                                                                 LaneRange range, float* inputs, float* frag_coord,
+                                                                 float* frag_depth, float* point_coord) const {
   const uint32_t lanes = W % 16 == 0 && kHasAvx512 ? 16 : W % 8 == 0 && kHasAvx2 ? 8 : 4;
-  fill_inline(lanes, batch, W, sample, inputs, frag_coord, frag_depth, point_coord);
+  fill_inline(lanes, batch, W, sample, range, inputs, frag_coord, frag_depth, point_coord);
 }
 
-void TriangleInterpolator::fill_flat(uint32_t W, float* inputs) const {
+void TriangleInterpolator::fill_flat(uint32_t W, LaneRange range, float* inputs) const {
   if (component_count_ == interpolated_components_) return;
   for (uint32_t i = 0; i < component_count_; ++i) {
     const Component& c = components_[i];
     if (c.mode != abi::Interpolation::Flat) continue;
     float* out = inputs + size_t(c.location_component) * W;
-    for (uint32_t l = 0; l < W; ++l) memcpy(&out[l], &c.flat_bits, 4);
+    for (uint32_t l = range.begin; l < std::min(range.end, W); ++l) memcpy(&out[l], &c.flat_bits, 4);
   }
 }
 

@@ -20,8 +20,9 @@ class TriangleInterpolator {
   TriangleInterpolator(const DrawContext& ctx, const RasterTriangle& t, const uint32_t* values, int32_t origin_x,
                        int32_t origin_y);
 
-  // Depth of each covered sample of each lane: depth[lane * kMaxSamples + s].
-  void sample_depths(const QuadBatch& batch, float* depth) const;
+  // Depth of each covered sample of each lane of quads [first_quad, end_quad): depth[lane * kMaxSamples + s].
+  void sample_depths(const QuadBatch& batch, float* depth, uint32_t first_quad = 0,
+                     uint32_t end_quad = QuadBatch::kMaxLanes / 4) const;
   // The same depths for the 8x8 block at (x, y), sample 0: the plane and the block corner's
   // position relative to its origin, as test_depth_block evaluates them.
   void set_block_plane(int32_t x, int32_t y, DepthBlock& block) const {
@@ -45,11 +46,18 @@ class TriangleInterpolator {
   // tests/unit/fragment_inputs_test.cpp checks it against those formulas bit for bit.
   void fill(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs, float* frag_coord, float* frag_depth,
             float* point_coord) const;
-  // fill with lane groups of `vector_lanes` (4, 8 or 16) instead of the widest the CPU runs;
-  // for tests, which check every width gives the same bits. Returns false (nothing written) when
-  // the CPU lacks that width.
+  // fill for the lanes of quads [first_quad, end_quad) only; the other lanes keep what they hold.
+  // A batch of merged triangles (tile_backend.cpp) is filled by each triangle for its own quads;
+  // lanes get the same bits as from fill (the planes of every triangle of a tile share its origin).
+  // No InterpolateAt* record and no PointCoord (merged batches have neither).
+  void fill_quads(const QuadBatch& batch, uint32_t W, int32_t sample, uint32_t first_quad, uint32_t end_quad,
+                  float* inputs, float* frag_coord, float* frag_depth) const;
+  // fill (or fill_quads) with lane groups of `vector_lanes` (4, 8 or 16) instead of the widest
+  // the CPU runs; for tests, which check every width gives the same bits. Returns false (nothing
+  // written) when the CPU lacks that width.
   bool fill_with(uint32_t vector_lanes, const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs,
-                 float* frag_coord, float* frag_depth, float* point_coord) const;
+                 float* frag_coord, float* frag_depth, float* point_coord, uint32_t first_quad = 0,
+                 uint32_t end_quad = QuadBatch::kMaxLanes / 4) const;
 
  private:
   struct Plane {
@@ -63,23 +71,27 @@ class TriangleInterpolator {
     uint32_t flat_bits;           // raw value of a flat input
     float a0, d1, d2;             // vertex 0's value and the differences to vertices 1 and 2
   };
-  void fill_flat(uint32_t W, float* inputs) const;  // the flat components' values in every lane
-  bool fill_inline(uint32_t vector_lanes, const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs,
-                   float* frag_coord, float* frag_depth, float* point_coord) const;
+  // Lanes [begin, end) of a batch.
+  struct LaneRange {
+    uint32_t begin, end;
+  };
+  void fill_flat(uint32_t W, LaneRange range, float* inputs) const;  // the flat components' values
+  bool fill_inline(uint32_t vector_lanes, const QuadBatch& batch, uint32_t W, int32_t sample, LaneRange range,
+                   float* inputs, float* frag_coord, float* frag_depth, float* point_coord) const;
   // The planes above as the kernel's abi::InterpolationRecord (InterpolateAt*).
   void prepare_interpolation_record();
   // fill for lane groups of N (the vector width of the instantiation: 4, 8 or 16).
   template <uint32_t N>
-  void fill_lanes(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs, float* frag_coord,
-                  float* frag_depth, float* point_coord) const;
-  void fill_avx512(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs, float* frag_coord,
-                   float* frag_depth, float* point_coord) const;
-  void fill_avx2(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs, float* frag_coord,
-                 float* frag_depth, float* point_coord) const;
-  void fill_sse(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs, float* frag_coord,
-                float* frag_depth, float* point_coord) const;
-  void fill_general(const QuadBatch& batch, uint32_t W, int32_t sample, float* inputs, float* frag_coord,
-                    float* frag_depth, float* point_coord) const;
+  void fill_lanes(const QuadBatch& batch, uint32_t W, int32_t sample, LaneRange range, float* inputs,
+                  float* frag_coord, float* frag_depth, float* point_coord) const;
+  void fill_avx512(const QuadBatch& batch, uint32_t W, int32_t sample, LaneRange range, float* inputs,
+                   float* frag_coord, float* frag_depth, float* point_coord) const;
+  void fill_avx2(const QuadBatch& batch, uint32_t W, int32_t sample, LaneRange range, float* inputs,
+                 float* frag_coord, float* frag_depth, float* point_coord) const;
+  void fill_sse(const QuadBatch& batch, uint32_t W, int32_t sample, LaneRange range, float* inputs,
+                float* frag_coord, float* frag_depth, float* point_coord) const;
+  void fill_general(const QuadBatch& batch, uint32_t W, int32_t sample, LaneRange range, float* inputs,
+                    float* frag_coord, float* frag_depth, float* point_coord) const;
 
   const DrawContext& ctx_;
   const RasterTriangle& t_;

@@ -26,7 +26,12 @@ struct FragmentScratch {
   CacheAlignedVector<float> inputs, outputs;  // raw 32-bit values in float storage (the kernel's SoA layout)
   CacheAlignedVector<uint32_t> sample_mask_in, sample_mask_out;
   CacheAlignedVector<float> frag_coord, point_coord, frag_depth;
+  // The interpolation planes of merged triangles, used in turn: a batch holds quads of at most
+  // kMaxLanes / 4 triangles, and the triangle being rasterized has one more.
+  std::vector<std::optional<TriangleInterpolator>> interpolators;
+  uint32_t next_interpolator = 0;
   void reserve(uint32_t width) {
+    if (interpolators.empty()) interpolators.resize(QuadBatch::kMaxLanes / 4 + 1);
     if (W == width) return;
     W = width;
     inputs.assign(size_t(abi::kFragmentInputSlots) * 4 * W, 0.0f);
@@ -47,11 +52,12 @@ struct TileCounts {
 
 // The triangle whose quads a batch holds, for the steps that need it: early/late depth and
 // stencil (plane, facing), interpolation, smooth-line alpha and the layer. A batch of quads from
-// several triangles (DrawRasterState::merge_triangles) has none.
+// several triangles (DrawRasterState::merge_triangles) has none: each quad has its triangle's
+// interpolator instead.
 struct TriangleShading {
   const RasterTriangle& t;
-  const TriangleInterpolator* interpolator;  // null when the draw merges triangles
-  const LineRaster* line;                    // the line's per-pixel rule, or null
+  const TriangleInterpolator* interpolator;
+  const LineRaster* line;  // the line's per-pixel rule, or null
 };
 
 // What rasterizing and shading a triangle of one draw needs that is the same for every triangle of
@@ -72,10 +78,14 @@ class DrawRasterState {
   // shader that reads it keeps the pre-test coverage.
   // (Single-sample lanes that fail are helpers; a per-sample invocation runs only for a passing sample.)
   bool pre_test_mask_in;
-  // Quads of consecutive triangles share kernel calls: nothing the draw does with a batch depends
-  // on its triangle (see the constructor). Small triangles fill a quad or two each, and a call per
-  // triangle left most of a 16-lane batch empty.
+  // Quads of consecutive triangles share kernel calls: what the draw does with a batch depends on
+  // its triangles only through per-lane values (see the constructor). Small triangles fill a quad
+  // or two each, and a call per triangle left most of a 16-lane batch empty (a tessellated or
+  // dense mesh: one lane of 16 per triangle).
   bool merge_triangles;
+  // Merged triangles need their interpolation planes (inputs, FragCoord, FragDepth, depth or
+  // stencil tests): each quad of the batch then points at its triangle's (quad_interpolator).
+  bool merged_interpolation;
   uint32_t W;
   uint32_t full_mask;
   // The invocation with its per-draw fields filled; each triangle sets its own fields before its
@@ -91,6 +101,8 @@ class DrawRasterState {
   uint32_t earlier_quads = 0;       // merging: quads [0, earlier_quads) belong to earlier triangles
   uint16_t batch_layer = 0;         // merging: the layer and viewport of the batch's triangles
   uint8_t batch_viewport = 0;
+  const RasterTriangle* batch_triangle = nullptr;  // merging: one of them (layer, viewport and facing they share)
+  const TriangleInterpolator* quad_interpolator[QuadBatch::kMaxLanes / 4];  // merged_interpolation: per quad
 
   DrawRasterState(const DrawContext& draw, const OutputMerger& om, uint32_t* faults, FragmentScratch& scratch,
                   TileCounts& counts)
@@ -125,15 +137,17 @@ class DrawRasterState {
     pre_test_mask_in = shading && early && !sample_rate && ctx.samples > 1 && fi.reads_sample_mask_in &&
                        !fi.post_depth_coverage &&
                        merger.has_depth_stencil_work();
-    // A batch needs its triangle for interpolated or flat inputs, FragCoord (z, 1/w) and
-    // FragDepth, InterpolateAt*, FrontFacing/PrimitiveId, depth/stencil tests (plane, facing) and
-    // subpass loads (which must see the previous triangle's writes); without all of them the
-    // triangles of a draw can share batches (points and lines with a per-pixel rule still flush
-    // alone: PointCoord, line coverage).
-    merge_triangles = shading && fi.input_location_mask == 0 && fi.clip_distance_inputs == 0 &&
-                      fi.cull_distance_inputs == 0 && ctx.vertex_format.raster_values() == 0 && !fi.reads_frag_coord &&
-                      !fi.writes_depth && !fi.interpolates_at_positions && !fi.reads_primitive_builtins &&
-                      !fi.reads_input_attachments && !merger.has_depth_stencil_work();
+    // Without the per-triangle ones (InterpolateAt*'s planes, FrontFacing/PrimitiveId, subpass
+    // loads, which must see the previous triangle's writes), the triangles of a draw share batches;
+    // inputs, FragCoord, FragDepth and depth/stencil tests are per lane, filled per quad from its
+    // triangle's interpolator. Points and lines with a per-pixel rule still flush alone
+    // (PointCoord, line coverage).
+    merge_triangles = shading && !fi.interpolates_at_positions && !fi.reads_primitive_builtins &&
+                      !fi.reads_input_attachments;
+    merged_interpolation = merge_triangles &&
+                           (fi.input_location_mask != 0 || fi.clip_distance_inputs != 0 || fi.cull_distance_inputs != 0 ||
+                            ctx.vertex_format.raster_values() != 0 || fi.reads_frag_coord || fi.writes_depth ||
+                            merger.has_depth_stencil_work());
     if (!shading) return;
     scratch.reserve(W);
     inv.resources = ctx.cmd->resources;
@@ -153,12 +167,30 @@ class DrawRasterState {
   bool merges(const RasterTriangle& t) const {
     return merge_triangles && t.kind != PrimitiveKind::Point && t.line == kNoLineRaster;
   }
-  // Before a merging triangle adds quads: a batch of another layer or viewport is shaded first.
+  // Before a merging triangle adds quads: a batch of another layer or viewport (or facing, which
+  // picks the stencil state) is shaded first.
   void begin_merged_triangle(const RasterTriangle& t) {
-    if (batch.quads && (t.layer != batch_layer || t.viewport != batch_viewport)) flush(nullptr);
+    if (batch.quads && (t.layer != batch_layer || t.viewport != batch_viewport ||
+                        (stencil_test_ && t.front_facing != batch_triangle->front_facing)))
+      flush(nullptr);
     batch_layer = t.layer;
     batch_viewport = t.viewport;
+    batch_triangle = &t;
     earlier_quads = batch.quads;
+  }
+  // The interpolation planes of merged triangle `t`, from the thread's ring of them: a slot that
+  // quads of the batch still point at is freed by shading the batch first.
+  const TriangleInterpolator* merged_interpolator(const RasterTriangle& t, const uint32_t* values, int32_t x0,
+                                                  int32_t y0) {
+    std::optional<TriangleInterpolator>& slot = scratch_.interpolators[scratch_.next_interpolator];
+    scratch_.next_interpolator = (scratch_.next_interpolator + 1) % uint32_t(scratch_.interpolators.size());
+    if (slot)
+      for (uint32_t q = 0; q < batch.quads; ++q)
+        if (quad_interpolator[q] == &*slot) {
+          flush(nullptr);
+          break;
+        }
+    return &slot.emplace(ctx, t, values, x0, y0);
   }
   // Whether a quad at (qx, qy) covering `lanes` must wait for the next batch: an earlier
   // triangle's quad in this one covers one of its pixels (one lane per pixel keeps every step
@@ -178,8 +210,8 @@ class DrawRasterState {
     const uint32_t lanes = batch.lanes();
     if (early && merger.has_depth_stencil_work() && !batch_depth_tested) {
       if (pre_test_mask_in) memcpy(pre_test_coverage_, batch.coverage, sizeof(uint32_t) * lanes);
-      tri->interpolator->sample_depths(batch, depth_);
-      merger.depth_stencil(batch, batch.coverage, depth_, tri->t);
+      sample_depths(tri);
+      merger.depth_stencil(batch, batch.coverage, depth_, tri ? tri->t : *batch_triangle);
       lanes_covered = covered_lanes();
     }
     if (!shading) {
@@ -202,6 +234,25 @@ class DrawRasterState {
   }
 
  private:
+  // Calls fn(interpolator, first_quad, end_quad) for each run of the merged batch's quads that
+  // share a triangle.
+  template <class Fn>
+  void for_each_triangle_run(Fn&& fn) const {
+    for (uint32_t q = 0; q < batch.quads;) {
+      uint32_t end = q + 1;
+      while (end < batch.quads && quad_interpolator[end] == quad_interpolator[q]) ++end;
+      fn(*quad_interpolator[q], q, end);
+      q = end;
+    }
+  }
+  // The depth of each lane's samples (depth_), from the batch's triangle or each quad's.
+  void sample_depths(const TriangleShading* tri) {
+    if (tri) return tri->interpolator->sample_depths(batch, depth_);
+    for_each_triangle_run([&](const TriangleInterpolator& ti, uint32_t first, uint32_t end) {
+      ti.sample_depths(batch, depth_, first, end);
+    });
+  }
+
   // Lanes of the batch that cover a sample (recomputed after something narrowed the coverage).
   uint32_t covered_lanes() const {
     uint32_t mask = 0;
@@ -219,9 +270,14 @@ class DrawRasterState {
     const abi::FragmentInterface& fi = k.fragment_interface;
     FragmentScratch& s = scratch_;
     const uint32_t W = this->W;  // a local: stores through the scratch pointers could alias the member
-    if (tri && tri->interpolator)  // merged triangles have nothing to interpolate
+    if (tri) {
       tri->interpolator->fill(batch, W, sample, s.inputs.data(), s.frag_coord.data(), s.frag_depth.data(),
                               s.point_coord.data());
+    } else if (merged_interpolation) {
+      for_each_triangle_run([&](const TriangleInterpolator& ti, uint32_t first, uint32_t end) {
+        ti.fill_quads(batch, W, sample, first, end, s.inputs.data(), s.frag_coord.data(), s.frag_depth.data());
+      });
+    }
     uint32_t* mask_in = s.sample_mask_in.data();
     // Lanes the early tests killed are helpers (not covered) whatever their mask says.
     const uint32_t* primitive_coverage = pre_test_mask_in ? pre_test_coverage_ : batch.coverage;
@@ -251,9 +307,9 @@ class DrawRasterState {
         for (uint32_t l = 0; l < lanes; ++l)
           for (uint32_t i = 0; i < ctx.samples; ++i) depth_[l * kMaxSamples + i] = s.frag_depth[l];
       } else {
-        tri->interpolator->sample_depths(batch, depth_);
+        sample_depths(tri);
       }
-      merger.depth_stencil(batch, cov, depth_, tri->t);
+      merger.depth_stencil(batch, cov, depth_, tri ? tri->t : *batch_triangle);
     }
     count_passed(cov);
     merger.write_color(batch, cov, s.outputs.data(), W, tri ? tri->t.layer : batch_layer);
@@ -275,6 +331,7 @@ class DrawRasterState {
 
   TileCounts& counts_;
   FragmentScratch& scratch_;
+  const bool stencil_test_ = ctx.has_stencil && ctx.state->depth_stencil.stencil_test;  // facing picks its state
   uint32_t pre_test_coverage_[QuadBatch::kMaxLanes];  // SampleMaskIn when pre_test_mask_in
   float depth_[QuadBatch::kMaxLanes * kMaxSamples];
 };
@@ -345,16 +402,25 @@ class TriangleRasterizer {
 
   void flush() {
     if (batch_.quads == 0) return;
-    const TriangleShading tri{t_, merged_ ? nullptr : &interpolator(), line_};
+    if (merged_) return draw_.flush(nullptr);  // its quads know their triangles
+    const TriangleShading tri{t_, &interpolator(), line_};
     draw_.flush(&tri);
   }
 
   // The interpolation planes, set up when the triangle first has quads to shade or depth test:
   // most small triangles of a dense mesh cover no sample of a tile they touch, and the planes'
   // double divisions were the back end's largest per-triangle cost (tess_terrain profile).
+  // A merged triangle's live in the draw's ring, since its quads may be shaded after it is done.
   const TriangleInterpolator& interpolator() {
-    if (!interpolator_) interpolator_.emplace(ctx_, t_, values_, tile_x0_, tile_y0_);
+    if (!interpolator_) {
+      interpolator_ = merged_ ? draw_.merged_interpolator(t_, values_, tile_x0_, tile_y0_)
+                              : &own_interpolator_.emplace(ctx_, t_, values_, tile_x0_, tile_y0_);
+    }
     return *interpolator_;
+  }
+  // Notes quad q as this triangle's (merged batches with interpolation).
+  void own_quad(uint32_t q) {
+    if (merged_ && draw_.merged_interpolation) draw_.quad_interpolator[q] = interpolator_;
   }
 
   // A quad at (qx, qy) covering `lanes` is about to be added at index batch_.quads: makes room
@@ -391,6 +457,7 @@ class TriangleRasterizer {
         for (int32_t qx = block.x0; qx < block.x1; qx += 2) {
           make_room(qx, qy, 0xFu, false);
           const uint32_t q = batch_.quads++;
+          own_quad(q);
           batch_.quad_x[q] = qx;
           batch_.quad_y[q] = qy;
           for (uint32_t i = 0; i < 4; ++i) batch_.coverage[q * 4 + i] = full_mask_;
@@ -415,6 +482,7 @@ class TriangleRasterizer {
         if (!lanes) continue;
         make_room(qx, qy, lanes, true);
         q = batch_.quads++;
+        own_quad(q);
         batch_.quad_x[q] = qx;
         batch_.quad_y[q] = qy;
         draw_.lanes_covered |= lanes << (q * 4);
@@ -439,6 +507,7 @@ class TriangleRasterizer {
       const uint32_t lanes = uint32_t(covered >> (4 * i) & 0xFu);
       make_room(qx, qy, lanes, false);
       const uint32_t q = batch_.quads++;
+      own_quad(q);
       memcpy(&batch_.coverage[q * 4], &coverage[i * 4], 4 * sizeof(uint32_t));
       batch_.quad_x[q] = qx;
       batch_.quad_y[q] = qy;
@@ -456,18 +525,21 @@ class TriangleRasterizer {
     DepthBlock b;
     b.texels = depth.texel(uint32_t(block.x0), uint32_t(block.y0), t_.layer, 0);
     b.row_pitch = depth.row_pitch;
-    interpolator().set_block_plane(block.x0, block.y0, b);  // block_depth: depth work, never merged
+    // Quads of earlier merged triangles still waiting for their depth test are tested first.
+    begin_quads(true);
+    interpolator().set_block_plane(block.x0, block.y0, b);
     b.compare = ctx_.state->depth_stencil.depth_compare;
     b.write = ctx_.state->depth_stencil.depth_write;
     const uint64_t passed = test_depth_block(b);
     if (!passed) return true;
-    begin_quads(true);
     for (int32_t qy = 0; qy < 8; qy += 2)
       for (int32_t qx = 0; qx < 8; qx += 2) {
         // Lane i of a quad is pixel (i & 1, i >> 1): two bits of the quad's top row, two of its bottom.
         const uint32_t lanes = (uint32_t(passed >> (qy * 8 + qx)) & 3u) | (uint32_t(passed >> (qy * 8 + 8 + qx)) & 3u) << 2;
         if (!lanes) continue;
+        make_room(block.x0 + qx, block.y0 + qy, lanes, false);
         const uint32_t q = batch_.quads++;
+        own_quad(q);
         batch_.quad_x[q] = block.x0 + qx;
         batch_.quad_y[q] = block.y0 + qy;
         for (uint32_t i = 0; i < 4; ++i) batch_.coverage[q * 4 + i] = (lanes >> i) & 1u;  // full_mask_ is 1
@@ -478,8 +550,10 @@ class TriangleRasterizer {
   }
 
   // The quads about to be added were (true) or were not (false) depth tested already; a batch
-  // holds one kind only.
+  // holds one kind only. A merged triangle's interpolator is set up first (that may shade the
+  // batch), so the quads can point at it.
   void begin_quads(bool depth_tested) {
+    if (merged_ && draw_.merged_interpolation) interpolator();
     if (draw_.batch_depth_tested == depth_tested) return;
     flush();
     draw_.batch_depth_tested = depth_tested;
@@ -491,7 +565,8 @@ class TriangleRasterizer {
   const bool merged_;  // the quads go into a batch shared with neighbouring triangles
   const uint32_t* values_;                            // the vertices' raster values, for interpolator()
   const int32_t tile_x0_, tile_y0_;                   // the planes' origin
-  std::optional<TriangleInterpolator> interpolator_;  // never for merged triangles (nothing to interpolate)
+  const TriangleInterpolator* interpolator_ = nullptr;  // see interpolator()
+  std::optional<TriangleInterpolator> own_interpolator_;  // a triangle that does not merge keeps its planes here
   TriangleEdges edges_;
   const BlockCoverageFn block_coverage_;  // partial blocks use it (null: per-pixel tests, lines)
   const LineRaster* line_;  // the line's per-pixel rule, or null

@@ -216,6 +216,40 @@ TEST(FragmentInputs, MatchTheReferenceAtEveryWidthAndBatchSize) {
   }
 }
 
+// A batch of merged triangles is filled triangle by triangle, each for its own quads: a range of
+// quads gets the same bits as a whole fill in its lanes, at every vector width, and the lanes
+// outside it keep what they held (even inside a vector group the range covers partly).
+TEST(FragmentInputs, QuadRangesFillOnlyTheirLanesWithTheWholeFillsBits) {
+  const Scene s(false, 1, true);
+  const TriangleInterpolator ti(s.ctx, s.t, s.values.data(), 0, 0);
+  constexpr uint32_t W = 16;
+  const QuadBatch batch = make_batch(4, 0, 0, 1);
+  const Output whole = fill_all_widths(ti, batch, W, -1);
+  for (uint32_t first = 0; first < 4; ++first)
+    for (uint32_t end = first + 1; end <= 4; ++end)
+      for (uint32_t lanes : {4u, 8u, 16u}) {
+        Output part(W);
+        if (!ti.fill_with(lanes, batch, W, -1, part.inputs.data(), part.frag_coord.data(), part.frag_depth.data(),
+                          part.point_coord.data(), first, end))
+          continue;
+        for (uint32_t row = 0; row < part.inputs.size() / W; ++row)
+          for (uint32_t l = 0; l < W; ++l) {
+            const bool inside = l >= 4 * first && l < 4 * end;
+            const float want = inside ? whole.inputs[row * W + l] : -7.0f;  // Output's initial value
+            ASSERT_EQ(std::bit_cast<uint32_t>(part.inputs[row * W + l]), std::bit_cast<uint32_t>(want))
+                << "quads [" << first << ", " << end << ") row " << row << " lane " << l << " vectors of " << lanes;
+          }
+        for (uint32_t l = 4 * first; l < 4 * end; ++l)
+          ASSERT_EQ(part.frag_coord[2 * W + l], whole.frag_coord[2 * W + l]) << l;
+      }
+  // The depths of a range are the whole batch's.
+  float all[QuadBatch::kMaxLanes * kMaxSamples], part[QuadBatch::kMaxLanes * kMaxSamples] = {};
+  ti.sample_depths(batch, all);
+  ti.sample_depths(batch, part, 1, 3);
+  for (uint32_t l = 0; l < 16; ++l)
+    EXPECT_EQ(part[l * kMaxSamples], l >= 4 && l < 12 ? all[l * kMaxSamples] : 0.0f) << l;
+}
+
 TEST(FragmentInputs, SampleRateAndCentroidPositions) {
   const Scene s(false, 4, true);
   const int32_t ox = 0, oy = 0;
