@@ -518,7 +518,6 @@ bool Translator::graphics_epilogue() {
 
 bool Translator::stage_instruction(const spirv::Instruction& inst, bool* handled) {
   if (geometry()) return geometry_instruction(inst, handled);
-  if (mesh_shading()) return mesh_instruction(inst, handled);
   *handled = true;
   auto& b = builder_;
   switch (inst.opcode) {

@@ -99,6 +99,8 @@ struct InterfaceLeaf {
   uint32_t xfb_buffer = 0;
 };
 
+class StageEmitter;  // compiler/stage_emitter.h
+
 struct InterfaceVariable {
   Id id = 0;
   Id pointee = 0;
@@ -117,9 +119,11 @@ class Translator {
  public:
   Translator(const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& options,
              llvm::LLVMContext& context, const std::string& symbol);
-  // Builds the kernel: stage setup (compute here, graphics in translate_stage_io.cpp), variables,
-  // the entry function, the stage's epilogue.
+  ~Translator();
+  // Builds the kernel: the stage's setup, variables, the entry function, the stage's epilogue.
   std::unique_ptr<llvm::Module> run(std::string* error);
+  // The emitter of the entry point's stage (make_stage_emitter), which decides what is stage-specific.
+  StageEmitter& stage() { return *stage_; }
 
   // --- shared helpers (translator.cpp) ---
   bool fail(const spirv::Instruction& inst, const std::string& what);
@@ -159,6 +163,8 @@ class Translator {
   bool memory_instruction(const spirv::Instruction& inst, bool* handled);
   // An input built-in's value (one component) in this stage, or nullptr when the stage has none.
   llvm::Value* builtin_value(spv::BuiltIn builtin, uint32_t component);
+  // A built-in every stage has, the subgroup ones (translate_subgroup.cpp), or nullptr.
+  llvm::Value* subgroup_builtin(spv::BuiltIn builtin, uint32_t component);
   Value load(const Pointer& p, Id type);
   void store(const Pointer& p, Id type, const Value& value);
   // Lanes of the current mask whose `size`-byte access at `addr` stays inside p's object.
@@ -208,8 +214,6 @@ class Translator {
   bool tessellation_prologue();   // inputs loaded from the previous stage's memory
   bool tess_control_epilogue();   // reports where the outputs are; returns
   llvm::Value* tessellation_builtin(spv::BuiltIn builtin, uint32_t component);
-  // OpControlBarrier's call into the engine (compute: ComputeInvocation; control: TessControlInvocation).
-  void call_barrier(size_t function_offset, size_t context_offset);
   abi::TessellationModes tessellation_modes() const;
 
   // --- translate_geometry.cpp ---
@@ -224,18 +228,6 @@ class Translator {
   // A pointer to the `size` bytes at `memory` + `offset` that every lane shares (patch or
   // workgroup memory), holding a `pointee` in natural layout (translate_memory.cpp).
   Pointer region_pointer(llvm::Value* memory, uint32_t offset, uint32_t size, Id pointee);
-
-  // --- translate_mesh.cpp ---
-  bool mesh_shading() const {
-    return entry.model == spv::ExecutionModel::TaskEXT || entry.model == spv::ExecutionModel::MeshEXT;
-  }
-  // A variable in the workgroup's shared memory (Workgroup, TaskPayloadWorkgroupEXT, a mesh
-  // kernel's outputs); returns its offset there.
-  uint32_t shared_variable(Id id, Id pointee);
-  // OpSetMeshOutputsEXT and the OpEmitMeshTasksEXT terminator: the MeshHeader's fields.
-  bool mesh_instruction(const spirv::Instruction& inst, bool* handled);
-  void emit_mesh_tasks(const spirv::Instruction& inst);
-  bool mesh_outputs(MeshInfo* info);  // where the outputs are (after translation)
 
   // --- translate_sample.cpp ---
   bool sample_instruction(const spirv::Instruction& inst, bool* handled);
@@ -262,8 +254,8 @@ class Translator {
   llvm::LLVMContext& ctx;
   std::unique_ptr<llvm::Module> llvm_module;
   llvm::Function* function = nullptr;
-  llvm::Value* invocation = nullptr;     // const abi::ComputeInvocation*
-  llvm::Value* dispatch = nullptr;       // const abi::ComputeDispatchContext*
+  llvm::Value* invocation = nullptr;     // the kernel's argument: the stage's abi::*Invocation record
+  llvm::Value* dispatch = nullptr;       // const abi::ComputeDispatchContext* (compute, task, mesh)
   llvm::Value* resources = nullptr;      // const abi::ResourceContext*
   llvm::Value* faults = nullptr;         // uint32_t* the kernel ORs abi::kFault* bits into
   llvm::Value* cancel_ = nullptr;        // const uint32_t*: abi::ResourceContext::cancel, polled on loop back-edges
@@ -283,12 +275,8 @@ class Translator {
   llvm::IRBuilder<> builder_;
   llvm::IRBuilder<> alloca_builder_;     // inserts allocas at the top of the entry block
   llvm::Value* mask_ = nullptr;          // lanes active in the block being translated
-  ComputeKernelInfo info_;
   std::string error_;
-  uint32_t shared_bytes_ = 0;
   uint64_t private_bytes_ = 0;  // stack bytes of Function/Private variables (all lanes; checked against abi limits)
-  std::unordered_map<Id, uint32_t> shared_offsets_;  // shared-memory variables → offset in shared memory
-  MeshInfo mesh_;                                    // task and mesh kernels: the payload's place
   std::unordered_map<Id, Pointer> pointers_;
   std::unordered_map<Id, Value> values_;
   std::unordered_map<Id, Id> value_types_;           // result id → its SPIR-V type
@@ -308,6 +296,7 @@ class Translator {
   Pointer pointer_from_value(Id id);
 
   std::vector<llvm::AllocaInst*> in_masks_;          // per block: lanes arriving from predecessors
+  std::unique_ptr<StageEmitter> stage_;
 };
 
 // The address of a zero abi::ImageViewRecord that null image descriptors are redirected to
