@@ -68,11 +68,11 @@ std::unique_ptr<StageEmitter> make_stage_emitter(Translator& t) {
   switch (t.entry.model) {
     case spv::ExecutionModel::TaskEXT: return make_task_emitter(t);
     case spv::ExecutionModel::MeshEXT: return make_mesh_emitter(t);
-    case spv::ExecutionModel::Vertex:
-    case spv::ExecutionModel::TessellationControl:
-    case spv::ExecutionModel::TessellationEvaluation:
-    case spv::ExecutionModel::Geometry:
-    case spv::ExecutionModel::Fragment: return make_graphics_stages_emitter(t);
+    case spv::ExecutionModel::Vertex: return make_vertex_emitter(t);
+    case spv::ExecutionModel::TessellationControl: return make_tess_control_emitter(t);
+    case spv::ExecutionModel::TessellationEvaluation: return make_tess_evaluation_emitter(t);
+    case spv::ExecutionModel::Geometry: return make_geometry_emitter(t);
+    case spv::ExecutionModel::Fragment: return make_fragment_emitter(t);
     default: return make_compute_emitter(t);
   }
 }

@@ -10,8 +10,12 @@
 //   emit_task.cpp              TaskEXT      } both on emit_mesh_shading.* (MeshHeader, task payload)
 //   emit_mesh.cpp              MeshEXT      }
 //     (these three on emit_workgroup.*: ComputeInvocation header, workgroup memory, barriers)
-//   emit_graphics_stages.cpp   the graphics stages, whose translation is still the Translator's
-//                              (translate_stage_io.cpp, translate_tessellation.cpp, translate_geometry.cpp)
+//   emit_vertex.cpp            Vertex
+//   emit_tess_control.cpp      TessellationControl    } both on emit_tessellation.* (patch inputs, modes)
+//   emit_tess_evaluation.cpp   TessellationEvaluation }
+//   emit_geometry.cpp          Geometry
+//   emit_fragment.cpp          Fragment
+//     (these five on emit_graphics.*: per-lane Input/Output variables, output records)
 #include <memory>
 #include <optional>
 #include <utility>
@@ -81,7 +85,10 @@ std::unique_ptr<StageEmitter> make_stage_emitter(Translator& t);
 std::unique_ptr<StageEmitter> make_compute_emitter(Translator& t);
 std::unique_ptr<StageEmitter> make_task_emitter(Translator& t);
 std::unique_ptr<StageEmitter> make_mesh_emitter(Translator& t);
-// The graphics stages, still translated by the Translator's own stage I/O code.
-std::unique_ptr<StageEmitter> make_graphics_stages_emitter(Translator& t);
+std::unique_ptr<StageEmitter> make_vertex_emitter(Translator& t);
+std::unique_ptr<StageEmitter> make_tess_control_emitter(Translator& t);
+std::unique_ptr<StageEmitter> make_tess_evaluation_emitter(Translator& t);
+std::unique_ptr<StageEmitter> make_geometry_emitter(Translator& t);
+std::unique_ptr<StageEmitter> make_fragment_emitter(Translator& t);
 
 }  // namespace kiln::compiler

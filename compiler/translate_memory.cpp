@@ -17,7 +17,7 @@ namespace kiln::compiler {
 namespace {
 
 // Per-lane private memory: Function/Private variables, and graphics stages' Input/Output
-// variables (translate_stage_io.cpp fills and drains them).
+// variables (their stage emitters fill and drain them, compiler/emit_graphics.h).
 bool is_private_class(spv::StorageClass c) {
   return c == spv::StorageClass::Function || c == spv::StorageClass::Private || c == spv::StorageClass::Input ||
          c == spv::StorageClass::Output;
