@@ -14,9 +14,9 @@ namespace kiln::compiler {
 void WorkgroupEmitter::begin_kernel() {
   auto& b = t_.b();
   llvm::Type* ptr = b.getPtrTy();
-  t_.dispatch = b.CreateLoad(ptr, b.CreateConstGEP1_64(b.getInt8Ty(), t_.invocation, offsetof(abi::ComputeInvocation, dispatch)));
-  t_.resources = b.CreateLoad(ptr, b.CreateConstGEP1_64(b.getInt8Ty(), t_.dispatch, offsetof(abi::ComputeDispatchContext, resources)));
-  t_.faults = b.CreateLoad(ptr, b.CreateConstGEP1_64(b.getInt8Ty(), t_.dispatch, offsetof(abi::ComputeDispatchContext, faults)));
+  dispatch_ = b.CreateLoad(ptr, b.CreateConstGEP1_64(b.getInt8Ty(), t_.invocation, offsetof(abi::ComputeInvocation, dispatch)));
+  t_.resources = b.CreateLoad(ptr, b.CreateConstGEP1_64(b.getInt8Ty(), dispatch_, offsetof(abi::ComputeDispatchContext, resources)));
+  t_.faults = b.CreateLoad(ptr, b.CreateConstGEP1_64(b.getInt8Ty(), dispatch_, offsetof(abi::ComputeDispatchContext, faults)));
   const uint32_t* size = t_.entry.local_size;
   for (int i = 0; i < 3; ++i) info_.local_size[i] = size[i];
   llvm::Value* subgroup = invocation_field(t_, offsetof(abi::ComputeInvocation, subgroup_id), b.getInt32Ty());
@@ -74,12 +74,12 @@ llvm::Value* WorkgroupEmitter::builtin(spv::BuiltIn builtin, uint32_t component)
     case spv::BuiltIn::WorkgroupId:
       return t_.splat(field(t_.invocation, offsetof(abi::ComputeInvocation, workgroup_id) + 4 * component));
     case spv::BuiltIn::NumWorkgroups:
-      return t_.splat(field(t_.dispatch, offsetof(abi::ComputeDispatchContext, workgroup_count) + 4 * component));
+      return t_.splat(field(dispatch_, offsetof(abi::ComputeDispatchContext, workgroup_count) + 4 * component));
     case spv::BuiltIn::WorkgroupSize: return t_.splat(b.getInt32(size[component]));
     case spv::BuiltIn::DrawIndex:  // task and mesh shaders
-      return t_.splat(field(t_.dispatch, offsetof(abi::ComputeDispatchContext, draw_index)));
+      return t_.splat(field(dispatch_, offsetof(abi::ComputeDispatchContext, draw_index)));
     case spv::BuiltIn::ViewIndex:
-      return t_.splat(field(t_.dispatch, offsetof(abi::ComputeDispatchContext, view_index)));
+      return t_.splat(field(dispatch_, offsetof(abi::ComputeDispatchContext, view_index)));
     case spv::BuiltIn::GlobalInvocationId: {
       llvm::Value* group = field(t_.invocation, offsetof(abi::ComputeInvocation, workgroup_id) + 4 * component);
       return b.CreateAdd(t_.splat(b.CreateMul(group, b.getInt32(size[component]))), local_id(component));

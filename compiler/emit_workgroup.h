@@ -28,6 +28,7 @@ class WorkgroupEmitter : public StageEmitter {
   uint32_t shared_variable(Id id, Id pointee);
 
   ComputeKernelInfo info_;
+  llvm::Value* dispatch_ = nullptr;  // const abi::ComputeDispatchContext*
   uint32_t shared_bytes_ = 0;
   std::unordered_map<Id, uint32_t> shared_offsets_;  // shared-memory variables → offset in shared memory
 };

@@ -212,7 +212,6 @@ class Translator {
   std::unique_ptr<llvm::Module> llvm_module;
   llvm::Function* function = nullptr;
   llvm::Value* invocation = nullptr;     // the kernel's argument: the stage's abi::*Invocation record
-  llvm::Value* dispatch = nullptr;       // const abi::ComputeDispatchContext* (compute, task, mesh)
   llvm::Value* resources = nullptr;      // const abi::ResourceContext*
   llvm::Value* faults = nullptr;         // uint32_t* the kernel ORs abi::kFault* bits into
   llvm::Value* cancel_ = nullptr;        // const uint32_t*: abi::ResourceContext::cancel, polled on loop back-edges
