@@ -293,6 +293,13 @@ bool is_arrayed_interface(spv::ExecutionModel model, bool input) {
   }
 }
 
+bool is_per_lane_input(const spirv::Module& m, Id id, const spirv::Variable& var) {
+  if (const auto builtin = m.decorations(id).builtin)  // the levels are the control stage's outputs
+    return *builtin == spv::BuiltIn::TessLevelOuter || *builtin == spv::BuiltIn::TessLevelInner;
+  const Id pointee = m.type(var.type).element;
+  return !(m.type(pointee).kind == spirv::TypeKind::Struct && m.member_decorations(pointee, 0).builtin);
+}
+
 // The stage's Input (`input` true) or Output variables with their leaves.
 bool interface_variables(const Translator& t, bool input, std::vector<InterfaceVariable>* out, std::string* error) {
   InterfaceWalker walker(t.m, error);
@@ -302,7 +309,7 @@ bool interface_variables(const Translator& t, bool input, std::vector<InterfaceV
   for (const auto& [id, var] : t.m.variables())
     if (var.storage_class == wanted) ordered.emplace(id, &var);
   for (const auto& [id, var] : ordered) {
-    if (input && !t.is_stage_io_variable(id, *var)) continue;  // input built-ins are read in place
+    if (input && !is_per_lane_input(t.m, id, *var)) continue;  // input built-ins are read in place
     InterfaceVariable v;
     v.id = id;
     v.pointee = t.m.type(var->type).element;

@@ -2,7 +2,7 @@
 // The interface of a graphics stage as the compiler sees it: each Input or Output variable as a
 // list of scalar leaves (a Location and component, or a built-in's element), in the variable's
 // leaf order (translator_internal.h's value model). Shared by every stage's prologue and epilogue
-// (translate_stage_io.cpp, translate_tessellation.cpp).
+// (the emitters, compiler/stage_emitter.h).
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -30,8 +30,13 @@ bool first_member_per_primitive(const spirv::Module& m, Id type);
 // shading rate (the engine reads them from the workgroup's memory itself).
 bool is_mesh_primitive_control(spv::BuiltIn builtin);
 
+// Whether a graphics stage's Input variable `id` is an ordinary per-lane variable its prologue
+// fills (Location inputs, and the tessellation levels an evaluation kernel reads) rather than a
+// built-in read in place where the shader reads it.
+bool is_per_lane_input(const spirv::Module& m, Id id, const spirv::Variable& var);
+
 // The stage's Input (`input` true) or Output variables with their leaves. Inputs the stage reads
-// in place (built-ins such as VertexIndex) are left out (Translator::is_stage_io_variable).
+// in place (built-ins such as VertexIndex) are left out (is_per_lane_input).
 bool interface_variables(const Translator& t, bool input, std::vector<InterfaceVariable>* out, std::string* error);
 
 constexpr uint32_t kNoSlot = ~0u;  // a vertex output leaf the shader never accesses: not stored
@@ -68,6 +73,13 @@ inline llvm::Value* invocation_field(Translator& t, size_t offset, llvm::Type* t
 inline llvm::Value* lane_array(Translator& t, llvm::Value* base, uint64_t offset, llvm::Type* scalar) {
   auto& b = t.b();
   return b.CreateAlignedLoad(t.lane_type(scalar), b.CreateConstGEP1_64(b.getInt8Ty(), base, offset), llvm::Align(4));
+}
+
+// Stores the 32-bit `leaf` (any <W x 32-bit> type) as W consecutive lanes' values at `base` + `offset` bytes.
+inline void store_lane_array(Translator& t, llvm::Value* base, uint64_t offset, llvm::Value* leaf) {
+  auto& b = t.b();
+  b.CreateAlignedStore(b.CreateBitCast(leaf, t.lane_type(b.getInt32Ty())), b.CreateConstGEP1_64(b.getInt8Ty(), base, offset),
+                       llvm::Align(4));
 }
 
 }  // namespace kiln::compiler

@@ -4,6 +4,7 @@
 // ResourceContext::debug_printf, which formats and reports one message per lane.
 #include <cstddef>
 
+#include "compiler/stage_emitter.h"
 #include "compiler/translator_internal.h"
 
 namespace kiln::compiler {
@@ -31,35 +32,13 @@ ShaderStage stage_of(spv::ExecutionModel model) {
 std::vector<llvm::Value*> Translator::debug_printf_ids() {
   auto& b = builder_;
   llvm::Type* lane_i32 = lane_type(b.getInt32Ty());
-  std::vector<std::pair<spv::BuiltIn, uint32_t>> wanted;
-  switch (entry.model) {
-    case spv::ExecutionModel::Vertex:
-      wanted = {{spv::BuiltIn::VertexIndex, 0}, {spv::BuiltIn::InstanceIndex, 0}};
-      break;
-    case spv::ExecutionModel::TessellationControl:
-    case spv::ExecutionModel::Geometry:
-      wanted = {{spv::BuiltIn::PrimitiveId, 0}, {spv::BuiltIn::InvocationId, 0}};
-      break;
-    case spv::ExecutionModel::TessellationEvaluation:
-      wanted = {{spv::BuiltIn::PrimitiveId, 0}, {spv::BuiltIn::TessCoord, 0}, {spv::BuiltIn::TessCoord, 1},
-                {spv::BuiltIn::TessCoord, 2}};
-      break;
-    case spv::ExecutionModel::Fragment:
-      fragment_interface_.reads_frag_coord = true;
-      wanted = {{spv::BuiltIn::FragCoord, 0}, {spv::BuiltIn::FragCoord, 1}};
-      break;
-    default:  // compute, task, mesh
-      for (uint32_t c = 0; c < 3; ++c) wanted.push_back({spv::BuiltIn::WorkgroupId, c});
-      for (uint32_t c = 0; c < 3; ++c) wanted.push_back({spv::BuiltIn::LocalInvocationId, c});
-      break;
-  }
   std::vector<llvm::Value*> ids;
-  for (auto [builtin, component] : wanted) {
+  for (auto [builtin, component] : stage_->debug_printf_ids()) {
     llvm::Value* v = builtin_value(builtin, component);
     if (!v) v = splat(b.getInt32(0));
     if (v->getType() != lane_i32) {
       // FragCoord: the pixel holding the centre; TessCoord: its float bits.
-      v = entry.model == spv::ExecutionModel::Fragment ? b.CreateFPToSI(v, lane_i32) : b.CreateBitCast(v, lane_i32);
+      v = builtin == spv::BuiltIn::FragCoord ? b.CreateFPToSI(v, lane_i32) : b.CreateBitCast(v, lane_i32);
     }
     ids.push_back(v);
   }
@@ -139,7 +118,7 @@ bool Translator::debug_printf_instruction(const spirv::Instruction& inst) {
   b.CreateStore(b.getInt32(uint32_t(stage_of(entry.model))), field(offsetof(C, stage)));
   b.CreateStore(b.getInt32(w), field(offsetof(C, width)));
   // The lanes that run the instruction; fragment helper lanes only run for derivatives.
-  llvm::Value* lanes = entry.model == spv::ExecutionModel::Fragment ? without_helpers(mask_) : mask_;
+  llvm::Value* lanes = stage_->without_helpers(mask_);
   lanes = b.CreateZExt(b.CreateBitCast(lanes, b.getIntNTy(w)), i32);
   b.CreateStore(lanes, field(offsetof(C, lanes)));
   b.CreateStore(values, field(offsetof(C, values)));

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "compiler/stage_emitter.h"
 #include "compiler/translator_internal.h"
 
 namespace kiln::compiler {
@@ -365,9 +366,9 @@ bool Translator::glsl_instruction(const spirv::Instruction& inst) {
   auto& b = builder_;
   const auto& ops = inst.operands;
   const uint32_t op = ops[1];
-  // Their first operand is a pointer to an input, not a value (translate_stage_io.cpp).
+  // Their first operand is a pointer to an input, not a value: the stage's (a fragment kernel's).
   if (op == GLSLstd450InterpolateAtCentroid || op == GLSLstd450InterpolateAtSample || op == GLSLstd450InterpolateAtOffset)
-    return interpolate_at(inst);
+    return stage_->interpolate_at(inst);
   std::vector<Value> args;
   for (size_t i = 2; i < ops.size(); ++i) args.push_back(get(ops[i]));
   auto arg = [&](size_t i, size_t leaf) -> llvm::Value* {

@@ -17,6 +17,7 @@
 
 #include "common/abi/kernel_abi.h"
 #include "compiler/shader_image_formats.h"
+#include "compiler/stage_emitter.h"
 #include "compiler/translator_internal.h"
 
 namespace kiln::compiler {
@@ -380,10 +381,7 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       if (inst.opcode == spv::Op::OpImageFetch && image->dim != spv::Dim::Buffer)
         return sample_instruction(inst, handled);  // sampled images: every level and sample (translate_sample.cpp)
       // Input attachments (subpassLoad) are fetched like sampled images, at the fragment's pixel.
-      if (image->dim == spv::Dim::SubpassData) {
-        if (entry.model != spv::ExecutionModel::Fragment) return fail(inst, "subpass input outside a fragment shader");
-        return sample_instruction(inst, handled);
-      }
+      if (image->dim == spv::Dim::SubpassData) return sample_instruction(inst, handled);
       // Storage images are single-sampled (storageImageSampleCounts = 1).
       if (image->multisampled) return fail(inst, "multisampled storage images are not supported");
       const Grid grid = g.grid(*image, get(ops[0]).leaves.at(0));
@@ -423,7 +421,7 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       const Value texel = get(ops[2]);
       const auto formats = g.formats(*image);
       if (formats.empty()) return fail(inst, "image format not supported");
-      inside = without_helpers(inside);  // fragment helper lanes never write memory
+      inside = stage_->without_helpers(inside);  // fragment helper lanes never write memory
       for (const auto& code : formats)
         g.write(*code.format, addr, g.format_lanes(*image, grid, code, inside), texel, formats.size() > 1);
       return true;

@@ -10,13 +10,14 @@
 #include <unordered_set>
 
 #include "common/abi/kernel_abi.h"
+#include "compiler/stage_emitter.h"
 #include "compiler/translator_internal.h"
 
 namespace kiln::compiler {
 namespace {
 
 // Per-lane private memory: Function/Private variables, and graphics stages' Input/Output
-// variables (translate_stage_io.cpp fills and drains them).
+// variables (their stage emitters fill and drain them, compiler/emit_graphics.h).
 bool is_private_class(spv::StorageClass c) {
   return c == spv::StorageClass::Function || c == spv::StorageClass::Private || c == spv::StorageClass::Input ||
          c == spv::StorageClass::Output;
@@ -346,43 +347,17 @@ bool Translator::setup_variables() {
         pointers_[id] = buffer_pointer(*this, pointee, splat(base), splat(b.getInt64(abi::kMaxPushConstantBytes)));
         return true;
       }
-      case spv::StorageClass::Workgroup:
-        shared_variable(id, pointee);
-        return true;
-      case spv::StorageClass::TaskPayloadWorkgroupEXT:
-        if (!mesh_shading()) {
-          error_ = "a task payload outside task and mesh shaders";
-          return false;
-        }
-        mesh_.payload_offset = shared_variable(id, pointee);
-        mesh_.payload_bytes = spirv::type_size(m, pointee);
-        return true;
       case spv::StorageClass::Private:
       case spv::StorageClass::Function:
         return private_variable(id, var, pointee);
+      case spv::StorageClass::Input:
       case spv::StorageClass::Output:
-        if (entry.model == spv::ExecutionModel::MeshEXT) {  // the workgroup's outputs: shared memory
-          shared_variable(id, pointee);
-          return true;
-        }
-        if (!graphics()) {
-          error_ = "outputs are not supported in this stage";
-          return false;
-        }
-        if (entry.model == spv::ExecutionModel::TessellationControl) return tess_control_output(id, pointee);
-        return private_variable(id, var, pointee);
-      case spv::StorageClass::Input: {
-        if (is_stage_io_variable(id, var)) return private_variable(id, var, pointee);  // filled by graphics_prologue
-        if (!d.builtin) {
-          error_ = "compute shaders have no non-built-in inputs";
-          return false;
-        }
-        Pointer p;
-        p.kind = PointerKind::Builtin;
-        p.pointee = pointee;
-        p.builtin = *d.builtin;
-        pointers_[id] = p;
-        return true;
+      case spv::StorageClass::Workgroup:
+      case spv::StorageClass::TaskPayloadWorkgroupEXT: {
+        // Where these live is the stage's decision (StageEmitter::declare_variable).
+        bool per_lane = false;
+        if (!stage_->declare_variable(id, var, pointee, &per_lane)) return false;
+        return !per_lane || private_variable(id, var, pointee);
       }
       case spv::StorageClass::UniformConstant:
         return image_variable(id, pointee, d.set.value_or(0), d.binding.value_or(0));
@@ -546,94 +521,11 @@ static llvm::Value* uniform_load(Translator& t, const Pointer& p, llvm::Value* a
   return t.splat(b.CreateAlignedLoad(scalar, at, llvm::Align(std::min(size, 8u))));
 }
 
-static llvm::Value* load_builtin(Translator& t, spv::BuiltIn builtin, uint32_t component) {
-  auto& b = t.b();
-  // A Kiln device group holds one physical device, so DeviceIndex is 0 in every stage.
-  if (builtin == spv::BuiltIn::DeviceIndex) return t.splat(b.getInt32(0));
-  if (t.graphics()) {
-    if (llvm::Value* v = t.graphics_builtin(builtin, component)) return v;
-    // Of the compute built-ins below, only the subgroup ones exist in graphics stages (the
-    // subgroup is the W lanes of one kernel call).
-    switch (builtin) {
-      case spv::BuiltIn::SubgroupSize:
-      case spv::BuiltIn::SubgroupLocalInvocationId:
-      case spv::BuiltIn::SubgroupEqMask:
-      case spv::BuiltIn::SubgroupGeMask:
-      case spv::BuiltIn::SubgroupGtMask:
-      case spv::BuiltIn::SubgroupLeMask:
-      case spv::BuiltIn::SubgroupLtMask: break;
-      default: return nullptr;
-    }
-  }
-  llvm::Type* i32 = b.getInt32Ty();
-  auto field = [&](llvm::Value* base, size_t offset) {
-    return b.CreateLoad(i32, b.CreateConstGEP1_64(b.getInt8Ty(), base, offset));
-  };
-  const uint32_t* size = t.entry.local_size;
-  llvm::Value* subgroup = field(t.invocation, offsetof(abi::ComputeInvocation, subgroup_id));
-  llvm::Value* local_index = b.CreateAdd(t.splat(b.CreateMul(subgroup, b.getInt32(t.width()))), t.lane_index());
-  auto local_id = [&](uint32_t c) -> llvm::Value* {
-    if (c == 0) return b.CreateURem(local_index, t.splat(b.getInt32(size[0])));
-    if (c == 1) return b.CreateURem(b.CreateUDiv(local_index, t.splat(b.getInt32(size[0]))), t.splat(b.getInt32(size[1])));
-    return b.CreateUDiv(local_index, t.splat(b.getInt32(size[0] * size[1])));
-  };
-  switch (builtin) {
-    case spv::BuiltIn::LocalInvocationId:
-    case spv::BuiltIn::WorkgroupId:
-    case spv::BuiltIn::NumWorkgroups:
-    case spv::BuiltIn::WorkgroupSize:
-    case spv::BuiltIn::GlobalInvocationId:
-      // A constant index past the vector's end is valid SPIR-V with an undefined result: read 0,
-      // never past size[2] or the context's three words (the fuzzer found index 0x7fffffff).
-      if (component > 2) return t.splat(b.getInt32(0));
-      break;
-    default: break;
-  }
-  switch (builtin) {
-    case spv::BuiltIn::LocalInvocationId: return local_id(component);
-    case spv::BuiltIn::LocalInvocationIndex: return local_index;
-    case spv::BuiltIn::WorkgroupId:
-      return t.splat(field(t.invocation, offsetof(abi::ComputeInvocation, workgroup_id) + 4 * component));
-    case spv::BuiltIn::NumWorkgroups:
-      return t.splat(field(t.dispatch, offsetof(abi::ComputeDispatchContext, workgroup_count) + 4 * component));
-    case spv::BuiltIn::WorkgroupSize: return t.splat(b.getInt32(size[component]));
-    case spv::BuiltIn::DrawIndex:  // task and mesh shaders
-      return t.splat(field(t.dispatch, offsetof(abi::ComputeDispatchContext, draw_index)));
-    case spv::BuiltIn::ViewIndex:
-      return t.splat(field(t.dispatch, offsetof(abi::ComputeDispatchContext, view_index)));
-    case spv::BuiltIn::GlobalInvocationId: {
-      llvm::Value* group = field(t.invocation, offsetof(abi::ComputeInvocation, workgroup_id) + 4 * component);
-      return b.CreateAdd(t.splat(b.CreateMul(group, b.getInt32(size[component]))), local_id(component));
-    }
-    case spv::BuiltIn::SubgroupSize: return t.splat(b.getInt32(t.width()));
-    case spv::BuiltIn::SubgroupLocalInvocationId: return t.lane_index();
-    case spv::BuiltIn::SubgroupId: return t.splat(subgroup);
-    case spv::BuiltIn::NumSubgroups: return t.splat(field(t.invocation, offsetof(abi::ComputeInvocation, subgroup_count)));
-    case spv::BuiltIn::SubgroupEqMask:
-    case spv::BuiltIn::SubgroupGeMask:
-    case spv::BuiltIn::SubgroupGtMask:
-    case spv::BuiltIn::SubgroupLeMask:
-    case spv::BuiltIn::SubgroupLtMask: {
-      // uvec4 of lane bits relative to this lane; only .x holds lanes (W ≤ 32).
-      if (component != 0) return t.splat(b.getInt32(0));
-      llvm::Value* one = t.splat(b.getInt32(1));
-      llvm::Value* eq = b.CreateShl(one, t.lane_index());
-      llvm::Value* lt = b.CreateSub(eq, one);
-      llvm::Value* all = t.splat(b.getInt32(t.width() == 32 ? 0xFFFFFFFFu : (1u << t.width()) - 1));
-      switch (builtin) {
-        case spv::BuiltIn::SubgroupEqMask: return eq;
-        case spv::BuiltIn::SubgroupLtMask: return lt;
-        case spv::BuiltIn::SubgroupLeMask: return b.CreateOr(lt, eq);
-        case spv::BuiltIn::SubgroupGtMask: return b.CreateAnd(all, b.CreateNot(b.CreateOr(lt, eq)));
-        default: return b.CreateAnd(all, b.CreateNot(lt));  // GeMask
-      }
-    }
-    default: return nullptr;
-  }
-}
-
 llvm::Value* Translator::builtin_value(spv::BuiltIn builtin, uint32_t component) {
-  return load_builtin(*this, builtin, component);
+  // A Kiln device group holds one physical device, so DeviceIndex is 0 in every stage.
+  if (builtin == spv::BuiltIn::DeviceIndex) return splat(builder_.getInt32(0));
+  if (llvm::Value* v = stage_->builtin(builtin, component)) return v;
+  return subgroup_builtin(builtin, component);
 }
 
 Value Translator::load(const Pointer& p, Id type) {
@@ -661,7 +553,7 @@ Value Translator::load(const Pointer& p, Id type) {
   if (p.kind == PointerKind::Builtin) {
     const uint32_t n = p.component >= 0 ? 1 : std::max(1u, m.type(type).count);
     for (uint32_t c = 0; c < n; ++c) {
-      llvm::Value* v = load_builtin(*this, p.builtin, p.component >= 0 ? p.component : c);
+      llvm::Value* v = builtin_value(p.builtin, p.component >= 0 ? p.component : c);
       if (!v) return Value{};
       out.leaves.push_back(v);
     }
@@ -700,7 +592,7 @@ void Translator::store(const Pointer& p, Id type, const Value& value) {
     if (is_bool) v = b.CreateZExt(v, lane_type(b.getInt32Ty()));
     const uint32_t size = is_bool ? 4 : spirv::type_size(m, scalar);
     llvm::Value* lanes = lanes_in_bounds(p, addr, size);
-    if (!p.lanes_interleaved) lanes = without_helpers(lanes);  // shared memory: helpers never write it
+    if (!p.lanes_interleaved) lanes = stage_->without_helpers(lanes);  // shared memory: helpers never write it
     access_lanes(*this, physical_address(p, addr, size), lanes, v->getType()->getScalarType(), size, v);
   });
 }
@@ -847,7 +739,7 @@ static bool atomic(Translator& t, const spirv::Instruction& inst) {
   if (!scalar) return t.fail(inst, "atomic on a non-scalar");
   const uint32_t size = scalar->getPrimitiveSizeInBits() / 8;
   llvm::Value* lanes = t.lanes_in_bounds(p, p.addr, size);
-  if (!p.lanes_interleaved) lanes = t.without_helpers(lanes);  // helper lanes never touch memory
+  if (!p.lanes_interleaved) lanes = t.stage().without_helpers(lanes);  // helper lanes never touch memory
   llvm::Value* operand = nullptr;
   llvm::Value* comparator = nullptr;
   switch (op) {
@@ -1094,13 +986,7 @@ bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handle
       const auto scope = m.constant_uint(inst.operands[0]);
       b.CreateFence(llvm::AtomicOrdering::AcquireRelease);
       if (scope && *scope == static_cast<uint32_t>(spv::Scope::Workgroup)) {
-        if (entry.model == spv::ExecutionModel::TessellationControl) {
-          tess_control_.uses_barrier = true;
-          call_barrier(offsetof(abi::TessControlInvocation, barrier), offsetof(abi::TessControlInvocation, barrier_context));
-        } else {
-          info_.uses_barrier = true;
-          call_barrier(offsetof(abi::ComputeInvocation, workgroup_barrier), offsetof(abi::ComputeInvocation, barrier_context));
-        }
+        if (!stage_->workgroup_barrier(inst)) return false;
         b.CreateFence(llvm::AtomicOrdering::AcquireRelease);
       }
       return true;
@@ -1113,13 +999,6 @@ bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handle
       *handled = false;
       return true;
   }
-}
-
-void Translator::call_barrier(size_t function_offset, size_t context_offset) {
-  auto& b = builder_;
-  llvm::Value* fn = b.CreateLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), invocation, function_offset));
-  llvm::Value* context = b.CreateLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), invocation, context_offset));
-  b.CreateCall(llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy()}, false), fn, {context});
 }
 
 bool is_atomic_instruction(spv::Op op) {

@@ -14,6 +14,7 @@
 #include <llvm/Analysis/VectorUtils.h>
 
 #include "common/abi/kernel_abi.h"
+#include "compiler/stage_emitter.h"
 #include "compiler/translator_internal.h"
 
 namespace kiln::compiler {
@@ -289,7 +290,9 @@ bool Translator::sample_instruction(const spirv::Instruction& inst, bool* handle
   // subpassLoad: the input attachment's texel at the fragment's own pixel plus the (constant)
   // offset, in the fragment's layer (the view index under multiview), at level 0.
   const bool subpass = inst.opcode == spv::Op::OpImageRead;
-  const Value coord = subpass ? subpass_coordinates(get(ops[1])) : get(ops[1]);
+  const std::optional<Value> coordinates = subpass ? stage_->subpass_coordinates(get(ops[1])) : get(ops[1]);
+  if (!coordinates) return fail(inst, "subpass input outside a fragment shader");
+  const Value& coord = *coordinates;
   const ImageOperands io = parse_operands(ops, operands_at);
   if (io.sample && !fetch) return fail(inst, "the Sample operand is only valid on fetches");
 

@@ -103,6 +103,34 @@ static llvm::Value* first_active_lane(Translator& t) {
   return b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, mask_bits(t, t.mask()), b.getTrue());
 }
 
+llvm::Value* Translator::subgroup_builtin(spv::BuiltIn builtin, uint32_t component) {
+  auto& b = builder_;
+  switch (builtin) {
+    case spv::BuiltIn::SubgroupSize: return splat(b.getInt32(width()));
+    case spv::BuiltIn::SubgroupLocalInvocationId: return lane_index();
+    case spv::BuiltIn::SubgroupEqMask:
+    case spv::BuiltIn::SubgroupGeMask:
+    case spv::BuiltIn::SubgroupGtMask:
+    case spv::BuiltIn::SubgroupLeMask:
+    case spv::BuiltIn::SubgroupLtMask: {
+      // uvec4 of lane bits relative to this lane; only .x holds lanes (W ≤ 32).
+      if (component != 0) return splat(b.getInt32(0));
+      llvm::Value* one = splat(b.getInt32(1));
+      llvm::Value* eq = b.CreateShl(one, lane_index());
+      llvm::Value* lt = b.CreateSub(eq, one);
+      llvm::Value* all = splat(b.getInt32(width() == 32 ? 0xFFFFFFFFu : (1u << width()) - 1));
+      switch (builtin) {
+        case spv::BuiltIn::SubgroupEqMask: return eq;
+        case spv::BuiltIn::SubgroupLtMask: return lt;
+        case spv::BuiltIn::SubgroupLeMask: return b.CreateOr(lt, eq);
+        case spv::BuiltIn::SubgroupGtMask: return b.CreateAnd(all, b.CreateNot(b.CreateOr(lt, eq)));
+        default: return b.CreateAnd(all, b.CreateNot(lt));  // GeMask
+      }
+    }
+    default: return nullptr;
+  }
+}
+
 bool Translator::subgroup_instruction(const spirv::Instruction& inst, bool* handled) {
   *handled = true;
   auto& b = builder_;

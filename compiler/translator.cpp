@@ -14,6 +14,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "compiler/jit.h"
+#include "compiler/stage_emitter.h"
 #include "common/abi/kernel_abi.h"
 
 namespace kiln::compiler {
@@ -21,14 +22,15 @@ namespace kiln::compiler {
 Translator::Translator(const spirv::Module& module, const spirv::EntryPoint& entry_point, const TranslateOptions& options,
                        llvm::LLVMContext& context, const std::string& symbol)
     : m(module), entry(entry_point), options_(options), ctx(context),
-      llvm_module(std::make_unique<llvm::Module>("kiln_kernel", context)), builder_(context), alloca_builder_(context) {
-  // Fragment kernels return the lanes that were not discarded (abi::FragmentKernelFn).
-  llvm::Type* result = entry.model == spv::ExecutionModel::Fragment ? llvm::Type::getInt32Ty(ctx) : llvm::Type::getVoidTy(ctx);
-  auto* fn_type = llvm::FunctionType::get(result, {llvm::PointerType::get(ctx, 0)}, false);
+      llvm_module(std::make_unique<llvm::Module>("kiln_kernel", context)), builder_(context), alloca_builder_(context),
+      stage_(make_stage_emitter(*this)) {
+  auto* fn_type = llvm::FunctionType::get(stage_->return_type(), {llvm::PointerType::get(ctx, 0)}, false);
   function = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, symbol, llvm_module.get());
   function->addParamAttr(0, llvm::Attribute::NoAlias);
   function->addParamAttr(0, llvm::Attribute::ReadOnly);
 }
+
+Translator::~Translator() = default;
 
 bool Translator::fail(const spirv::Instruction& inst, const std::string& what) {
   if (error_.empty())
@@ -355,19 +357,15 @@ bool Translator::terminator(const spirv::Function& f, size_t index) {
       send_mask(f, index, t.operands[1], builder_.CreateAnd(mask_, builder_.CreateNot(taken)));
       return true;
     }
-    case spv::Op::OpKill:
-    case spv::Op::OpTerminateInvocation:
-      note_discard();
-      return true;
-    case spv::Op::OpEmitMeshTasksEXT:
-      emit_mesh_tasks(t);
-      return true;  // ends the invocation
     case spv::Op::OpReturn:
     case spv::Op::OpReturnValue:
     case spv::Op::OpUnreachable:
       return true;  // these lanes are done: they reach no other block
-    default:
-      return fail(t, "unsupported terminator");
+    default: {  // OpKill, OpEmitMeshTasksEXT, ...: the stage's
+      bool handled = false;
+      if (!stage_->terminator(t, &handled)) return false;
+      return handled || fail(t, "unsupported terminator");
+    }
   }
 }
 
@@ -399,9 +397,7 @@ bool contractible(spv::Op op) {
 
 bool Translator::translate_block(const spirv::Function& f, size_t index) {
   current_block_ = index;
-  // Only compute kernels contract: a graphics `invariant` output must come out bit-identical in
-  // every pipeline that computes it the same way, and LLVM's fusion depends on surrounding code.
-  const bool may_contract = entry.model == spv::ExecutionModel::GLCompute;
+  const bool may_contract = stage_->contracts_float_arithmetic();
   for (const spirv::Instruction& inst : f.blocks[index].body) {
     llvm::FastMathFlags fast_math;
     if (may_contract && contractible(inst.opcode) && !m.decorations(inst.result).no_contraction)
@@ -414,7 +410,7 @@ bool Translator::translate_block(const spirv::Function& f, size_t index) {
       continue;
     }
     bool handled = false;
-    if (!stage_instruction(inst, &handled)) return false;
+    if (!stage_->instruction(inst, &handled)) return false;
     if (handled) continue;
     if (!image_instruction(inst, &handled)) return false;
     if (handled) continue;
@@ -569,25 +565,7 @@ std::unique_ptr<llvm::Module> Translator::run(std::string* error) {
     *error = error_.empty() ? "translation failed" : error_;
     return nullptr;
   };
-  if (graphics()) {
-    begin_graphics_kernel();
-  } else {
-    llvm::Type* ptr = builder_.getPtrTy();
-    dispatch = builder_.CreateLoad(ptr, builder_.CreateConstGEP1_64(builder_.getInt8Ty(), invocation,
-                                                                     offsetof(abi::ComputeInvocation, dispatch)));
-    resources = builder_.CreateLoad(ptr, builder_.CreateConstGEP1_64(builder_.getInt8Ty(), dispatch,
-                                                                     offsetof(abi::ComputeDispatchContext, resources)));
-    faults = builder_.CreateLoad(ptr, builder_.CreateConstGEP1_64(builder_.getInt8Ty(), dispatch,
-                                                                  offsetof(abi::ComputeDispatchContext, faults)));
-    // Lanes past the end of the workgroup never run.
-    for (int i = 0; i < 3; ++i) info_.local_size[i] = entry.local_size[i];
-    const uint32_t invocations = entry.local_size[0] * entry.local_size[1] * entry.local_size[2];
-    llvm::Value* subgroup = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateConstGEP1_64(
-        builder_.getInt8Ty(), invocation, offsetof(abi::ComputeInvocation, subgroup_id)));
-    llvm::Value* local_index = builder_.CreateAdd(splat(builder_.CreateMul(subgroup, builder_.getInt32(width()))), lane_index());
-    mask_ = builder_.CreateICmpULT(local_index, splat(builder_.getInt32(invocations)));
-    if (mesh_shading()) shared_bytes_ = abi::kMeshHeaderBytes;  // shared memory starts with the MeshHeader
-  }
+  stage_->begin_kernel();
   entry_mask_ = mask_;
   // The loss word loops poll (unused, and removed, in kernels without loops).
   cancel_ = builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateConstGEP1_64(builder_.getInt8Ty(), resources,
@@ -595,13 +573,7 @@ std::unique_ptr<llvm::Module> Translator::run(std::string* error) {
 
   // The allocas must stay at the top of the entry block: insert them before its first instruction.
   alloca_builder_.SetInsertPoint(entry_bb, entry_bb->getFirstInsertionPt());
-  if (!setup_variables()) return failed();
-  if (entry.model == spv::ExecutionModel::GLCompute && shared_bytes_ > abi::kMaxComputeSharedMemoryBytes) {
-    error_ = "Workgroup variables of " + std::to_string(shared_bytes_) + " bytes exceed maxComputeSharedMemorySize (" +
-             std::to_string(abi::kMaxComputeSharedMemoryBytes) + ")";
-    return failed();
-  }
-  if (graphics() && !graphics_prologue()) return failed();
+  if (!setup_variables() || !stage_->prologue()) return failed();
   for (const spirv::Instruction& inst : m.deferred_spec_constants()) {
     value_types_[inst.result] = inst.result_type;
     bool handled = false;
@@ -617,17 +589,11 @@ std::unique_ptr<llvm::Module> Translator::run(std::string* error) {
     return failed();
   }
   if (!translate_function(*f)) return failed();
-  // Kernels with barriers (and tessellation control kernels) run on fibers with small stacks.
-  const bool on_fiber = info_.uses_barrier || entry.model == spv::ExecutionModel::TessellationControl;
-  if (on_fiber && private_bytes_ > abi::kMaxPrivateBytesOnFiberStack &&
+  if (stage_->runs_on_fiber() && private_bytes_ > abi::kMaxPrivateBytesOnFiberStack &&
       !private_memory_too_large(abi::kMaxPrivateBytesOnFiberStack))
     return failed();
-  if (graphics()) {
-    if (!graphics_epilogue()) return failed();
-  } else {
-    builder_.CreateRetVoid();
-  }
-  info_.shared_memory_bytes = shared_bytes_;
+  mask_ = entry_mask_;
+  if (!stage_->epilogue()) return failed();
   llvm_module->setTargetTriple(Jit::instance().target_triple());
   llvm_module->setDataLayout(Jit::instance().data_layout());
   return std::move(llvm_module);
@@ -638,19 +604,6 @@ bool Translator::private_memory_too_large(uint64_t limit) {
            std::to_string(width()) + " invocations, more than Kiln's limit of " + std::to_string(limit) +
            (limit == abi::kMaxPrivateBytesOnThreadStack ? "" : " for kernels with barriers");
   return false;
-}
-
-std::unique_ptr<llvm::Module> translate_compute(const spirv::Module& module, const spirv::EntryPoint& entry,
-                                                const TranslateOptions& options, llvm::LLVMContext& context,
-                                                const std::string& symbol, ComputeKernelInfo* info, std::string* error) {
-  if (entry.model != spv::ExecutionModel::GLCompute) {
-    *error = "not a compute entry point";
-    return nullptr;
-  }
-  Translator t(module, entry, options, context, symbol);
-  auto ir = t.run(error);
-  if (ir) *info = t.info_;
-  return ir;
 }
 
 }  // namespace kiln::compiler

@@ -53,7 +53,7 @@ std::unique_ptr<llvm::Module> translate_compute(const spirv::Module& module, con
                                                 const std::string& symbol, ComputeKernelInfo* info, std::string* error);
 
 // The graphics stages (ABI in kernel_abi.h; Input/Output variables and their built-ins in
-// translate_stage_io.cpp): `symbol` gets the abi::VertexKernelFn / abi::FragmentKernelFn
+// emit_vertex.cpp, emit_fragment.cpp): `symbol` gets the abi::VertexKernelFn / abi::FragmentKernelFn
 // signature, and the stage interface the engine needs is reported in `outputs` / `interface`.
 std::unique_ptr<llvm::Module> translate_vertex(const spirv::Module& module, const spirv::EntryPoint& entry,
                                                const TranslateOptions& options, llvm::LLVMContext& context,
@@ -78,7 +78,7 @@ struct TessEvalInfo {
   abi::VertexOutputLayout outputs;
 };
 
-// The tessellation stages (ABI in kernel_abi.h; translate_tessellation.cpp). `options.previous_stage`
+// The tessellation stages (ABI in kernel_abi.h; emit_tess_control.cpp, emit_tess_evaluation.cpp). `options.previous_stage`
 // must be set: the vertex stage's record_map for a control kernel, the control kernel's
 // TessControlInfo::outputs for an evaluation kernel.
 std::unique_ptr<llvm::Module> translate_tess_control(const spirv::Module& module, const spirv::EntryPoint& entry,
@@ -88,7 +88,7 @@ std::unique_ptr<llvm::Module> translate_tess_eval(const spirv::Module& module, c
                                                   const TranslateOptions& options, llvm::LLVMContext& context,
                                                   const std::string& symbol, TessEvalInfo* info, std::string* error);
 
-// What the engine needs of a geometry kernel besides its address (translate_geometry.cpp).
+// What the engine needs of a geometry kernel besides its address (emit_geometry.cpp).
 struct GeometryInfo {
   abi::GeometryModes modes;
   abi::VertexOutputLayout outputs;  // the layout of each emitted vertex's record
@@ -97,7 +97,7 @@ std::unique_ptr<llvm::Module> translate_geometry(const spirv::Module& module, co
                                                  const TranslateOptions& options, llvm::LLVMContext& context,
                                                  const std::string& symbol, GeometryInfo* info, std::string* error);
 
-// What the engine needs of a task or mesh kernel besides its compute info (translate_mesh.cpp):
+// What the engine needs of a task or mesh kernel besides its compute info (emit_mesh.cpp):
 // where the workgroup left what it hands on in its shared memory (common/abi/kernel_abi.h,
 // "Task and mesh kernels"). A mesh workgroup's vertex records use `outputs`' slots like a vertex
 // kernel's; each record word is read from a per-vertex or a per-primitive output array.

@@ -1,13 +1,15 @@
 #pragma once
-// The translator's shared state, split over translate_*.cpp by instruction family:
+// The translator: what every stage shares, split over translate_*.cpp by instruction family:
 //   translator.cpp        kernel setup, structured control flow under lane masks, values across blocks
-//   translate_memory.cpp  variables, descriptors, access chains, loads/stores, atomics, built-ins
-//   translate_alu.cpp     arithmetic, logic, conversions, composites, GLSL.std.450
+//   translate_memory.cpp  variables, descriptors, access chains, loads/stores, atomics, barriers
+//   translate_alu.cpp     arithmetic, logic, conversions, composites (translate_glsl.cpp: GLSL.std.450)
 //   translate_dot.cpp     integer dot products (OpSDot and relatives)
-//   translate_stage_io.cpp vertex/fragment kernels: Input/Output variables, vertex fetch,
-//                         graphics built-ins, discard/demote, derivatives, helper-lane masking
-//   translate_tessellation.cpp tessellation control/evaluation kernels: patch memory, arrayed I/O
-//   translate_geometry.cpp geometry kernels: per-lane input primitives, EmitVertex/EndPrimitive
+//   translate_image.cpp, translate_sample.cpp  storage images, texel buffers; sampling
+//   translate_subgroup.cpp subgroup operations and built-ins; translate_debug_printf.cpp debugPrintfEXT
+// What a stage decides — the kernel's signature and first loads, where Input/Output variables
+// live, its built-ins, instructions and epilogue, what it reports — is its StageEmitter's
+// (compiler/stage_emitter.h lists the emit_*.cpp file of each execution model); Translator::stage().
+// stage_interface.* describes a graphics stage's Input/Output variables as leaves.
 //
 // Value model: every SPIR-V value is a list of "leaves", one per scalar component in declaration
 // order (a vec4 has 4 leaves, a struct the leaves of its members); each leaf is an LLVM vector
@@ -99,6 +101,8 @@ struct InterfaceLeaf {
   uint32_t xfb_buffer = 0;
 };
 
+class StageEmitter;  // compiler/stage_emitter.h
+
 struct InterfaceVariable {
   Id id = 0;
   Id pointee = 0;
@@ -117,9 +121,11 @@ class Translator {
  public:
   Translator(const spirv::Module& module, const spirv::EntryPoint& entry, const TranslateOptions& options,
              llvm::LLVMContext& context, const std::string& symbol);
-  // Builds the kernel: stage setup (compute here, graphics in translate_stage_io.cpp), variables,
-  // the entry function, the stage's epilogue.
+  ~Translator();
+  // Builds the kernel: the stage's setup, variables, the entry function, the stage's epilogue.
   std::unique_ptr<llvm::Module> run(std::string* error);
+  // The emitter of the entry point's stage (make_stage_emitter), which decides what is stage-specific.
+  StageEmitter& stage() { return *stage_; }
 
   // --- shared helpers (translator.cpp) ---
   bool fail(const spirv::Instruction& inst, const std::string& what);
@@ -159,11 +165,16 @@ class Translator {
   bool memory_instruction(const spirv::Instruction& inst, bool* handled);
   // An input built-in's value (one component) in this stage, or nullptr when the stage has none.
   llvm::Value* builtin_value(spv::BuiltIn builtin, uint32_t component);
+  // A built-in every stage has, the subgroup ones (translate_subgroup.cpp), or nullptr.
+  llvm::Value* subgroup_builtin(spv::BuiltIn builtin, uint32_t component);
   Value load(const Pointer& p, Id type);
   void store(const Pointer& p, Id type, const Value& value);
   // Lanes of the current mask whose `size`-byte access at `addr` stays inside p's object.
   llvm::Value* physical_address(const Pointer& p, llvm::Value* addr, uint32_t scalar_size);
   llvm::Value* lanes_in_bounds(const Pointer& p, llvm::Value* addr, uint32_t size);
+  // A pointer to the `size` bytes at `memory` + `offset` that every lane shares (patch or
+  // workgroup memory), holding a `pointee` in natural layout.
+  Pointer region_pointer(llvm::Value* memory, uint32_t offset, uint32_t size, Id pointee);
 
   // --- translate_dot.cpp ---
   bool dot_instruction(const spirv::Instruction& inst, bool* handled);
@@ -177,70 +188,8 @@ class Translator {
   bool image_variable(Id id, Id pointee, uint32_t set, uint32_t binding);
   bool image_instruction(const spirv::Instruction& inst, bool* handled);
 
-  // --- translate_stage_io.cpp (vertex and fragment kernels; the graphics stages' shared paths) ---
-  bool graphics() const {
-    return entry.model == spv::ExecutionModel::Vertex || entry.model == spv::ExecutionModel::Fragment || tessellation() ||
-           geometry();
-  }
-  void begin_graphics_kernel();   // resources, faults, the lanes that run
-  bool graphics_prologue();       // after setup_variables: inputs fetched/loaded, outputs preset
-  bool graphics_epilogue();       // outputs stored to the ABI's arrays; returns from the kernel
-  // A graphics stage's input built-in, or nullptr when the stage has none by that name.
-  llvm::Value* graphics_builtin(spv::BuiltIn builtin, uint32_t component);
-  bool stage_instruction(const spirv::Instruction& inst, bool* handled);  // demote, derivatives
-  // GLSL.std.450 InterpolateAtCentroid / InterpolateAtSample / InterpolateAtOffset.
-  bool interpolate_at(const spirv::Instruction& inst);
-  // `lanes` without fragment helper lanes: helpers run for derivatives but never write memory.
-  llvm::Value* without_helpers(llvm::Value* lanes);
-  void note_discard();            // OpKill / OpTerminateInvocation ends the current lanes
-  // Whether Input/Output variable `id` lives as a private per-lane variable (graphics Location
-  // inputs and all graphics outputs) rather than as a read-only built-in.
-  bool is_stage_io_variable(Id id, const spirv::Variable& var) const;
-
-  // --- translate_tessellation.cpp ---
-  bool tessellation() const {
-    return entry.model == spv::ExecutionModel::TessellationControl ||
-           entry.model == spv::ExecutionModel::TessellationEvaluation;
-  }
-  void begin_tessellation_kernel();
-  // A control kernel's Output variable: memory the patch's invocations share.
-  bool tess_control_output(Id id, Id pointee);
-  bool tessellation_prologue();   // inputs loaded from the previous stage's memory
-  bool tess_control_epilogue();   // reports where the outputs are; returns
-  llvm::Value* tessellation_builtin(spv::BuiltIn builtin, uint32_t component);
-  // OpControlBarrier's call into the engine (compute: ComputeInvocation; control: TessControlInvocation).
-  void call_barrier(size_t function_offset, size_t context_offset);
-  abi::TessellationModes tessellation_modes() const;
-
-  // --- translate_geometry.cpp ---
-  bool geometry() const { return entry.model == spv::ExecutionModel::Geometry; }
-  void begin_geometry_kernel();
-  bool geometry_prologue();       // the emitted vertices' layout; inputs gathered from each lane's primitive
-  llvm::Value* geometry_builtin(spv::BuiltIn builtin, uint32_t component);
-  // OpEmitVertex / OpEndPrimitive and their stream forms.
-  bool geometry_instruction(const spirv::Instruction& inst, bool* handled);
-  abi::GeometryModes geometry_modes() const;
-
-  // A pointer to the `size` bytes at `memory` + `offset` that every lane shares (patch or
-  // workgroup memory), holding a `pointee` in natural layout (translate_memory.cpp).
-  Pointer region_pointer(llvm::Value* memory, uint32_t offset, uint32_t size, Id pointee);
-
-  // --- translate_mesh.cpp ---
-  bool mesh_shading() const {
-    return entry.model == spv::ExecutionModel::TaskEXT || entry.model == spv::ExecutionModel::MeshEXT;
-  }
-  // A variable in the workgroup's shared memory (Workgroup, TaskPayloadWorkgroupEXT, a mesh
-  // kernel's outputs); returns its offset there.
-  uint32_t shared_variable(Id id, Id pointee);
-  // OpSetMeshOutputsEXT and the OpEmitMeshTasksEXT terminator: the MeshHeader's fields.
-  bool mesh_instruction(const spirv::Instruction& inst, bool* handled);
-  void emit_mesh_tasks(const spirv::Instruction& inst);
-  bool mesh_outputs(MeshInfo* info);  // where the outputs are (after translation)
-
   // --- translate_sample.cpp ---
   bool sample_instruction(const spirv::Instruction& inst, bool* handled);
-  // Fetch coordinates of subpassLoad(offset) in a fragment kernel: (FragCoord.xy + offset, Layer).
-  Value subpass_coordinates(const Value& offset);
 
   // --- translate_subgroup.cpp ---
   bool subgroup_instruction(const spirv::Instruction& inst, bool* handled);
@@ -262,33 +211,17 @@ class Translator {
   llvm::LLVMContext& ctx;
   std::unique_ptr<llvm::Module> llvm_module;
   llvm::Function* function = nullptr;
-  llvm::Value* invocation = nullptr;     // const abi::ComputeInvocation*
-  llvm::Value* dispatch = nullptr;       // const abi::ComputeDispatchContext*
+  llvm::Value* invocation = nullptr;     // the kernel's argument: the stage's abi::*Invocation record
   llvm::Value* resources = nullptr;      // const abi::ResourceContext*
   llvm::Value* faults = nullptr;         // uint32_t* the kernel ORs abi::kFault* bits into
   llvm::Value* cancel_ = nullptr;        // const uint32_t*: abi::ResourceContext::cancel, polled on loop back-edges
   llvm::Value* entry_mask_ = nullptr;    // lanes that run the kernel (the epilogue's lanes)
-  llvm::AllocaInst* helper_slot_ = nullptr;     // fragment: lanes that are (or were demoted to) helpers
-  llvm::AllocaInst* discarded_slot_ = nullptr;  // fragment: lanes killed or demoted
-  bool dual_source_slot_taken_ = false;          // fragment: an Index 0 output uses abi::kDualSourceOutputSlot
-  abi::VertexOutputLayout vertex_outputs_;
-  abi::FragmentInterface fragment_interface_;
-  TessControlInfo tess_control_;                          // control kernels: what translation reports
-  std::unordered_map<Id, uint32_t> tess_output_offsets_;  // control kernels: an output's offset in its memory
-  GeometryInfo geometry_;                                 // geometry kernels: what translation reports
-  std::vector<InterfaceVariable> geometry_outputs_;      // geometry kernels: Output variables ...
-  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> geometry_output_slots_;  // ... and their leaves' slots
-  llvm::AllocaInst* strip_start_slot_ = nullptr;          // geometry kernels: per lane, streams whose next vertex starts a strip
   llvm::GlobalVariable* null_record = nullptr;  // a zero descriptor record for unbound sets
   llvm::IRBuilder<> builder_;
   llvm::IRBuilder<> alloca_builder_;     // inserts allocas at the top of the entry block
   llvm::Value* mask_ = nullptr;          // lanes active in the block being translated
-  ComputeKernelInfo info_;
   std::string error_;
-  uint32_t shared_bytes_ = 0;
   uint64_t private_bytes_ = 0;  // stack bytes of Function/Private variables (all lanes; checked against abi limits)
-  std::unordered_map<Id, uint32_t> shared_offsets_;  // shared-memory variables → offset in shared memory
-  MeshInfo mesh_;                                    // task and mesh kernels: the payload's place
   std::unordered_map<Id, Pointer> pointers_;
   std::unordered_map<Id, Value> values_;
   std::unordered_map<Id, Id> value_types_;           // result id → its SPIR-V type
@@ -308,6 +241,7 @@ class Translator {
   Pointer pointer_from_value(Id id);
 
   std::vector<llvm::AllocaInst*> in_masks_;          // per block: lanes arriving from predecessors
+  std::unique_ptr<StageEmitter> stage_;
 };
 
 // The address of a zero abi::ImageViewRecord that null image descriptors are redirected to

@@ -1,5 +1,5 @@
 #pragma once
-// The vertex attribute formats vertex kernels fetch and convert inline (translate_stage_io.cpp,
+// The vertex attribute formats vertex kernels fetch and convert inline (emit_vertex.cpp,
 // with the component conversion of translate_image.cpp). The ICD reports VERTEX_BUFFER_BIT for
 // exactly these (icd/format_support.cpp can include this header). Plain C++ like kernel_abi.h.
 #include <vulkan/vulkan_core.h>

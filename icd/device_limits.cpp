@@ -92,7 +92,7 @@ static VkPhysicalDeviceLimits make_limits() {
   l.maxTexelOffset = 31;
   l.minTexelGatherOffset = -32;  // any offset works (memory/sampling.cpp wraps per texel)
   l.maxTexelGatherOffset = 31;
-  // InterpolateAtOffset evaluates the primitive's planes at any offset (compiler/translate_stage_io.cpp
+  // InterpolateAtOffset evaluates the primitive's planes at any offset (compiler/emit_fragment.cpp
   // interpolate_at): the spec's minimum range, offsets unrounded.
   l.minInterpolationOffset = -0.5f;
   l.maxInterpolationOffset = 0.4375f;

@@ -120,7 +120,7 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_EXT_4444_FORMATS_EXTENSION_NAME, VK_EXT_4444_FORMATS_SPEC_VERSION),
       // Draws (icd/cmd_draw.cpp): several direct draws in one command, DrawIndex = entry index.
       ext(VK_EXT_MULTI_DRAW_EXTENSION_NAME, VK_EXT_MULTI_DRAW_SPEC_VERSION),
-      // Instance-rate divisors, 0 included (the vertex kernel's fetch, compiler/translate_stage_io.cpp).
+      // Instance-rate divisors, 0 included (the vertex kernel's fetch, compiler/emit_vertex.cpp).
       ext(VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME, VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_SPEC_VERSION),
       // Core in 1.3: every dynamic state of both (icd/graphics_dynamic_state.cpp), under the EXT
       // names too, and _2's logic op; not its patch-control-point state (no tessellation).

@@ -234,7 +234,7 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features13.dynamicRendering = VK_TRUE;
   pd->features12.imagelessFramebuffer = VK_TRUE;
   // Fragment kernels mask demoted lanes out of every write but keep them running for
-  // derivatives; terminated lanes leave the kernel (compiler/translate_stage_io.cpp;
+  // derivatives; terminated lanes leave the kernel (compiler/emit_fragment.cpp;
   // DrawTest.DemotedAndTerminatedInvocationsWriteNothing).
   pd->features13.shaderDemoteToHelperInvocation = VK_TRUE;
   // Vertex and fragment kernels write storage buffers and images like compute kernels (helper
@@ -331,7 +331,7 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features.fullDrawIndexUint32 = VK_TRUE;
   pd->features.inheritedQueries = VK_TRUE;
   // BaseVertex, BaseInstance and DrawIndex are vertex-invocation fields
-  // (compiler/translate_stage_io.cpp; DrawQueryTest.MultiDraw* read all three).
+  // (compiler/emit_vertex.cpp; DrawQueryTest.MultiDraw* read all three).
   pd->features11.shaderDrawParameters = VK_TRUE;
   pd->features13.privateData = VK_TRUE;
   // Multiview: a draw repeats per view with ViewIndex, into layer = view; load/clear ops,
@@ -342,7 +342,7 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features11.multiviewGeometryShader = VK_TRUE;
   // Tessellation: control kernels per patch (fibers across barriers), the tessellator and
   // evaluation kernels feed the primitive stream (pipeline/graphics/tessellation_producer.cpp,
-  // compiler/translate_tessellation.cpp; tests/e2e/tessellation_test.cpp,
+  // compiler/emit_tess_control.cpp, emit_tess_evaluation.cpp; tests/e2e/tessellation_test.cpp,
   // tests/unit/tessellation_draw_test.cpp). PointSize travels between the stages like any output
   // and the last one's sizes points; multiview repeats the patches per view with ViewIndex
   // (TessellationTest.PointSizeFromControlPointsSizesEvaluationPoints,
@@ -351,7 +351,7 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features11.multiviewTessellationShader = VK_TRUE;
   pd->features.tessellationShader = VK_TRUE;
   // Geometry shaders: a producer of the primitive stream after the vertex or evaluation stage
-  // (pipeline/graphics/geometry_stage.cpp, compiler/translate_geometry.cpp; docs/design/geometry.md;
+  // (pipeline/graphics/geometry_stage.cpp, compiler/emit_geometry.cpp; docs/design/geometry.md;
   // tests/e2e/geometry_test.cpp): every input primitive type, strips with EndPrimitive, instancing,
   // PrimitiveId in and out, Layer and ViewportIndex per primitive, statistics.
   pd->features.geometryShader = VK_TRUE;
@@ -597,7 +597,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT: {
         // Element = base_instance + (instance - base_instance) / divisor, divisor 0 = base_instance
-        // (compiler/translate_stage_io.cpp; DrawFeaturesTest.VertexAttributeDivisorRepeatsInstanceData).
+        // (compiler/emit_vertex.cpp; DrawFeaturesTest.VertexAttributeDivisorRepeatsInstanceData).
         auto* f = reinterpret_cast<VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT*>(s);
         f->vertexAttributeInstanceRateDivisor = VK_TRUE;
         f->vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
