@@ -25,12 +25,30 @@ __attribute__((always_inline)) inline void store(float* at, const V& v) {
   memcpy(at, &v, sizeof v);
 }
 
+// All ones for the first kMaxLanes entries, then zeros: the lane masks of partial stores are
+// loaded from it (masks computed from lane compares let GCC turn the blend below into a branch or
+// a conditional load per lane, which cost more than the rest of a fill).
+alignas(64) constexpr int32_t kLeadingOnes[2 * QuadBatch::kMaxLanes] = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+
+// A vector whose first `count` lanes (clamped to [0, kMaxLanes]) are all ones, the rest zero.
+template <class M>
+__attribute__((always_inline)) inline M first_lanes(int32_t count) {
+  const int32_t n = count < 0 ? 0 : count > int32_t(QuadBatch::kMaxLanes) ? int32_t(QuadBatch::kMaxLanes) : count;
+  M m;
+  memcpy(&m, &kLeadingOnes[QuadBatch::kMaxLanes - n], sizeof m);
+  return m;
+}
+
 // Stores the lanes of `v` that `keep` selects (all ones), the others keep what `at` holds.
 template <class V, class M>
 __attribute__((always_inline)) inline void store_lanes(float* at, const V& v, const M& keep) {
-  V old;
+  M old, value;
   memcpy(&old, at, sizeof old);
-  const V merged = keep ? v : old;
+  memcpy(&value, &v, sizeof value);
+  const M merged = (value & keep) | (old & ~keep);
   memcpy(at, &merged, sizeof merged);
 }
 
@@ -226,9 +244,8 @@ __attribute__((always_inline)) inline void TriangleInterpolator::fill_lanes(cons
   const uint32_t group_end = (std::min(range.end, W) + N - 1) / N;
   for (uint32_t g = range.begin / N; g < group_end; ++g) {
     const bool partial = g * N < range.begin || (g + 1) * N > range.end;
-    I lane_ids;
-    for (uint32_t l = 0; l < N; ++l) lane_ids[l] = int32_t(g * N + l);
-    const I keep = (lane_ids >= int32_t(range.begin)) & (lane_ids < int32_t(range.end));
+    const int32_t first_lane = int32_t(g * N);
+    const I keep = first_lanes<I>(int32_t(range.end) - first_lane) & ~first_lanes<I>(int32_t(range.begin) - first_lane);
     auto put = [&](float* at, const F& v) __attribute__((always_inline)) {
       if (partial)
         store_lanes(at, v, keep);
