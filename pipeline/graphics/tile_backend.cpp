@@ -234,6 +234,12 @@ class DrawRasterState {
   }
 
  private:
+  // The interpolator of every quad of a merged batch when they all have the same (the batch of a
+  // bigger triangle), else null. Triangles add their quads one after the other, so the first and
+  // last quads tell.
+  const TriangleInterpolator* single_interpolator() const {
+    return quad_interpolator[0] == quad_interpolator[batch.quads - 1] ? quad_interpolator[0] : nullptr;
+  }
   // Calls fn(interpolator, first_quad, end_quad) for each run of the merged batch's quads that
   // share a triangle.
   template <class Fn>
@@ -248,6 +254,7 @@ class DrawRasterState {
   // The depth of each lane's samples (depth_), from the batch's triangle or each quad's.
   void sample_depths(const TriangleShading* tri) {
     if (tri) return tri->interpolator->sample_depths(batch, depth_);
+    if (const TriangleInterpolator* single = single_interpolator()) return single->sample_depths(batch, depth_);
     for_each_triangle_run([&](const TriangleInterpolator& ti, uint32_t first, uint32_t end) {
       ti.sample_depths(batch, depth_, first, end);
     });
@@ -270,9 +277,9 @@ class DrawRasterState {
     const abi::FragmentInterface& fi = k.fragment_interface;
     FragmentScratch& s = scratch_;
     const uint32_t W = this->W;  // a local: stores through the scratch pointers could alias the member
-    if (tri) {
-      tri->interpolator->fill(batch, W, sample, s.inputs.data(), s.frag_coord.data(), s.frag_depth.data(),
-                              s.point_coord.data());
+    const TriangleInterpolator* whole = tri ? tri->interpolator : merged_interpolation ? single_interpolator() : nullptr;
+    if (whole) {  // the usual fill of the whole batch (its fastest path)
+      whole->fill(batch, W, sample, s.inputs.data(), s.frag_coord.data(), s.frag_depth.data(), s.point_coord.data());
     } else if (merged_interpolation) {
       for_each_triangle_run([&](const TriangleInterpolator& ti, uint32_t first, uint32_t end) {
         ti.fill_quads(batch, W, sample, first, end, s.inputs.data(), s.frag_coord.data(), s.frag_depth.data());
@@ -525,13 +532,15 @@ class TriangleRasterizer {
     DepthBlock b;
     b.texels = depth.texel(uint32_t(block.x0), uint32_t(block.y0), t_.layer, 0);
     b.row_pitch = depth.row_pitch;
-    // Quads of earlier merged triangles still waiting for their depth test are tested first.
-    begin_quads(true);
+    // Quads of earlier merged triangles still waiting for their depth test are tested first (this
+    // triangle's own cover other pixels, and a rejected block shades nothing).
+    if (draw_.earlier_quads && !draw_.batch_depth_tested) flush();
     interpolator().set_block_plane(block.x0, block.y0, b);
     b.compare = ctx_.state->depth_stencil.depth_compare;
     b.write = ctx_.state->depth_stencil.depth_write;
     const uint64_t passed = test_depth_block(b);
     if (!passed) return true;
+    begin_quads(true);
     for (int32_t qy = 0; qy < 8; qy += 2)
       for (int32_t qx = 0; qx < 8; qx += 2) {
         // Lane i of a quad is pixel (i & 1, i >> 1): two bits of the quad's top row, two of its bottom.
