@@ -17,3 +17,11 @@ start_xvfb() {
   echo "Xvfb did not start within 10 s" >&2
   return 1
 }
+
+# OpenGL through Mesa's zink on the Vulkan driver of ICD json $1, in a private Xvfb of size $2
+# (the zink tests' set-up).
+start_zink_on() {
+  start_xvfb "$2"
+  export VK_ICD_FILENAMES="$1" VK_DRIVER_FILES="$1" LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink
+  export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
+}

@@ -8,9 +8,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/start-xvfb.sh"
-start_xvfb 800x600
-export VK_ICD_FILENAMES="$1" VK_DRIVER_FILES="$1" LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink
-export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
+start_zink_on "$1" 800x600
 out="$(timeout 240 glmark2 --validate 2>&1)" || { echo "$out" | tail -20; echo "glmark2 failed"; exit 1; }
 status=0
 if ! grep -q "GL_RENDERER: *zink (Kiln" <<<"$out"; then echo "$out" | head -12; echo "the renderer is not zink on Kiln"; status=1; fi

@@ -6,9 +6,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/start-xvfb.sh"
-start_xvfb 320x240
-export VK_ICD_FILENAMES="$1" VK_DRIVER_FILES="$1" LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink
-export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
+start_zink_on "$1" 320x240
 out="$(glxinfo -B 2>&1)" || { echo "$out" | tail -20; echo "glxinfo failed"; exit 1; }
 status=0
 for expected in "OpenGL renderer string: zink (Kiln" "OpenGL core profile version string: 4.6" \
