@@ -79,8 +79,11 @@ struct Jit::Impl {
 };
 
 Jit& Jit::instance() {
-  static Jit jit;
-  return jit;
+  // Never destroyed: a process may exit (piglit's tests call exit() as soon as they have a result)
+  // while queue threads still run kernels whose code the JIT owns; destroying it at exit unmapped
+  // that code under them.
+  static Jit* jit = new Jit;
+  return *jit;
 }
 
 Jit::Jit() : impl_(std::make_unique<Impl>()) {

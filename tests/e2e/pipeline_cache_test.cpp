@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "e2e/compute_job.h"
+#include "e2e/child_process.h"
 #include "e2e/vk_fixture.h"
 #include "shaders/test_shaders.h"
 
@@ -74,21 +75,6 @@ void run_saxpy(TestDevice& device, VkPipelineCache cache) {
   vkDestroyPipeline(d, pipeline, nullptr);
   vkDestroyPipelineLayout(d, layout, nullptr);
   vkDestroyDescriptorSetLayout(d, set_layout, nullptr);
-}
-
-// Runs this test binary again with `environment` (VAR=value ...) and a gtest filter; its output.
-std::string run_this_binary(const std::string& environment, const std::string& filter, int* status) {
-  const std::string command = environment + " /proc/" + std::to_string(getpid()) + "/exe --gtest_filter=" + filter + " 2>&1";
-  FILE* child = popen(command.c_str(), "r");
-  if (!child) {
-    *status = -1;
-    return "popen failed";
-  }
-  std::string output;
-  char chunk[4096];
-  while (size_t n = fread(chunk, 1, sizeof chunk, child)) output.append(chunk, n);
-  *status = pclose(child);
-  return output;
 }
 
 size_t count_of(const std::string& text, const std::string& what) {
