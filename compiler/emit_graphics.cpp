@@ -10,7 +10,7 @@ namespace kiln::compiler {
 
 bool GraphicsEmitter::declare_variable(Id id, const spirv::Variable& var, Id pointee, bool* per_lane) {
   const bool output = var.storage_class == spv::StorageClass::Output;
-  if (output || (var.storage_class == spv::StorageClass::Input && is_per_lane_input(t_.m, id, var))) {
+  if (output || (var.storage_class == spv::StorageClass::Input && is_per_lane_input(t_.m, t_.entry.model, id, var))) {
     *per_lane = true;  // outputs start at zero; inputs are filled by the prologue
     return true;
   }

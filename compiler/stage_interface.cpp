@@ -293,9 +293,16 @@ bool is_arrayed_interface(spv::ExecutionModel model, bool input) {
   }
 }
 
-bool is_per_lane_input(const spirv::Module& m, Id id, const spirv::Variable& var) {
-  if (const auto builtin = m.decorations(id).builtin)  // the levels are the control stage's outputs
-    return *builtin == spv::BuiltIn::TessLevelOuter || *builtin == spv::BuiltIn::TessLevelInner;
+bool is_per_lane_input(const spirv::Module& m, spv::ExecutionModel model, Id id, const spirv::Variable& var) {
+  if (const auto builtin = m.decorations(id).builtin) {
+    // The levels are the control stage's outputs; a per-vertex built-in outside a block
+    // (`in float gl_ClipDistance[3][]` as some compilers write gl_in[].gl_ClipDistance) is the
+    // previous stage's output like a block member.
+    if (*builtin == spv::BuiltIn::TessLevelOuter || *builtin == spv::BuiltIn::TessLevelInner) return true;
+    const bool per_vertex = *builtin == spv::BuiltIn::Position || *builtin == spv::BuiltIn::PointSize ||
+                            *builtin == spv::BuiltIn::ClipDistance || *builtin == spv::BuiltIn::CullDistance;
+    return per_vertex && is_arrayed_interface(model, true);
+  }
   const Id pointee = m.type(var.type).element;
   return !(m.type(pointee).kind == spirv::TypeKind::Struct && m.member_decorations(pointee, 0).builtin);
 }
@@ -309,7 +316,7 @@ bool interface_variables(const Translator& t, bool input, std::vector<InterfaceV
   for (const auto& [id, var] : t.m.variables())
     if (var.storage_class == wanted) ordered.emplace(id, &var);
   for (const auto& [id, var] : ordered) {
-    if (input && !is_per_lane_input(t.m, id, *var)) continue;  // input built-ins are read in place
+    if (input && !is_per_lane_input(t.m, t.entry.model, id, *var)) continue;  // input built-ins are read in place
     InterfaceVariable v;
     v.id = id;
     v.pointee = t.m.type(var->type).element;

@@ -31,9 +31,10 @@ bool first_member_per_primitive(const spirv::Module& m, Id type);
 bool is_mesh_primitive_control(spv::BuiltIn builtin);
 
 // Whether a graphics stage's Input variable `id` is an ordinary per-lane variable its prologue
-// fills (Location inputs, and the tessellation levels an evaluation kernel reads) rather than a
-// built-in read in place where the shader reads it.
-bool is_per_lane_input(const spirv::Module& m, Id id, const spirv::Variable& var);
+// fills (Location inputs, the tessellation levels an evaluation kernel reads, and per-vertex
+// built-ins of the stages whose inputs are arrays over vertices) rather than a built-in read in
+// place where the shader reads it.
+bool is_per_lane_input(const spirv::Module& m, spv::ExecutionModel model, Id id, const spirv::Variable& var);
 
 // The stage's Input (`input` true) or Output variables with their leaves. Inputs the stage reads
 // in place (built-ins such as VertexIndex) are left out (is_per_lane_input).

@@ -23,6 +23,7 @@ std::string GeometryTest::missing_feature(const GeometryFeatures& wanted) {
   if (wanted.point_size && !core.shaderTessellationAndGeometryPointSize) return "shaderTessellationAndGeometryPointSize";
   if (wanted.vertex_stores && !core.vertexPipelineStoresAndAtomics) return "vertexPipelineStoresAndAtomics";
   if (wanted.float64 && !core.shaderFloat64) return "shaderFloat64";
+  if (wanted.clip_distance && !core.shaderClipDistance) return "shaderClipDistance";
   if (wanted.provoking_vertex_last) {
     VkPhysicalDeviceProvokingVertexFeaturesEXT f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT};
     if (!query_extension_features(physical_device(), VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME, f) ||
@@ -43,6 +44,7 @@ TestDevice& GeometryTest::geometry_device(const GeometryFeatures& extras) {
   core.shaderTessellationAndGeometryPointSize = extras.point_size;
   core.vertexPipelineStoresAndAtomics = extras.vertex_stores;
   core.shaderFloat64 = extras.float64;
+  core.shaderClipDistance = extras.clip_distance;
   std::vector<const char*> extensions;
   if (extras.provoking_vertex_last) {
     provoking_vertex_.provokingVertexLast = VK_TRUE;

@@ -23,6 +23,7 @@ struct GeometryFeatures {
   bool vertex_stores = false;          // vertexPipelineStoresAndAtomics
   bool provoking_vertex_last = false;  // VK_EXT_provoking_vertex's provokingVertexLast
   bool float64 = false;                // shaderFloat64
+  bool clip_distance = false;          // shaderClipDistance
 };
 
 class GeometryTest : public VulkanTest {

@@ -70,6 +70,32 @@ TEST_F(GeometryTest, PointSpritesFromPoints) {
   expect_image_eq(read_rgba32f(job), want, "point sprites");
 }
 
+// Per-vertex built-ins declared as variables of their own (`in float gl_ClipDistance[3][2]`, as
+// zink writes gl_in[].gl_ClipDistance) rather than gl_in block members: the geometry shader reads
+// each vertex's clip distances from the vertex stage (draw_clip_read.vert: 1 + x and 2). A
+// full-screen triangle with x = -1, 3, -1 at its vertices: red = ClipDistance[0] of vertex 1 (4),
+// green = ClipDistance[1] of vertex 0 (2), blue = ClipDistance[0] of vertex 2 (0) + 0.5.
+TEST_F(GeometryTest, PerVertexBuiltinsOutsideABlock) {
+  const GeometryFeatures features{.clip_distance = true};
+  REQUIRE_GEOMETRY_FEATURES(features);
+  TestDevice& device = geometry_device(features);
+  DrawJobOptions o = colored_geometry_options("geom_loose_clip_distance.spvasm");
+  o.vertex_shader = "draw_clip_read.vert";
+  DrawJob job(device, o);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  const Rgba white{1, 1, 1, 1};
+  const std::vector<ColoredVertex> triangle = {colored_vertex(0, 0, white), colored_vertex(2 * kSize, 0, white),
+                                               colored_vertex(0, 2 * kSize, white)};
+  Buffer vb = vertex_buffer(device, triangle);
+  job.draw(kBlack, [&](VkCommandBuffer cb) {
+    bind_vertices(cb, vb);
+    vkCmdDraw(cb, 3, 1, 0, 0);
+  });
+  ReferenceImage want(kSize, kSize, kClear);
+  want.fill_rect(0, 0, kSize, kSize, Rgba{4, 2, 0.5f, 1});
+  expect_image_eq(read_rgba32f(job), want, "clip distances read by the geometry shader");
+}
+
 // layout(invocations = 4): every input triangle is drawn four times, invocation k moved into
 // quadrant k (by 32 pixels right if k & 1, down if k & 2) with red (k + 1) / 4 and the vertex
 // colour's green, blue and alpha. The input: two rectangles of two triangles each in the
