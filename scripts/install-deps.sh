@@ -11,7 +11,7 @@ packages=(
   libxcb1-dev libxcb-shm0-dev libx11-dev libx11-xcb-dev xvfb x11-apps x11-utils
   libwayland-dev wayland-protocols weston
   libvkfft-dev glslang-dev libfftw3-dev
-  mesa-utils libgl1-mesa-dri gfxreconstruct glmark2-x11
+  mesa-utils libgl1-mesa-dri gfxreconstruct glmark2-x11 piglit
   "$@"
 )
 missing=()
