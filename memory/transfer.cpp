@@ -1,6 +1,9 @@
 #include "memory/transfer.h"
 
+#include <emmintrin.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "memory/format_pack.h"
@@ -85,6 +88,22 @@ bool image_region_in_bounds(const Image& image, const VkImageSubresourceLayers& 
          uint64_t(offset.z) + extent.depth <= e.depth;
 }
 
+// Fills of at least this many bytes (per part) bypass the caches: the data would evict the cache
+// long before anything read it back, and ordinary stores first read every line they write.
+constexpr uint64_t kStreamingFillBytes = 1u << 20;
+
+// Writes the 4-byte `data` over `bytes` (a multiple of 4) at `p` (4-byte aligned) with non-temporal
+// stores: the lines are written without being read first, which ordinary stores (and glibc 2.36's
+// memset at these sizes) do — half the memory traffic of a fill.
+void fill_streaming(uint8_t* p, uint64_t bytes, uint32_t data) {
+  uint64_t i = 0;
+  for (; i < bytes && (reinterpret_cast<uintptr_t>(p + i) & 15); i += 4) memcpy(p + i, &data, 4);
+  const __m128i pattern = _mm_set1_epi32(int32_t(data));  // aligned to 4 bytes, so the pattern stays in phase
+  for (; i + 16 <= bytes; i += 16) _mm_stream_si128(reinterpret_cast<__m128i*>(p + i), pattern);
+  for (; i < bytes; i += 4) memcpy(p + i, &data, 4);
+  _mm_sfence();  // the streaming stores are weakly ordered: visible before the command completes
+}
+
 }  // namespace
 
 bool buffer_copy_in_bounds(const Buffer& src, const Buffer& dst, const VkBufferCopy2& r) {
@@ -162,6 +181,7 @@ void fill_buffer(Buffer& dst, VkDeviceSize offset, VkDeviceSize size, uint32_t d
   const Span mine = share_of(size, part, 64);
   uint8_t* p = dst.data + offset + mine.begin;
   const uint64_t bytes = mine.end - mine.begin;
+  if (bytes >= kStreamingFillBytes) return fill_streaming(p, bytes, data);
   if ((data & 0xFF) * 0x01010101u == data) {
     memset(p, data & 0xFF, bytes);
     return;

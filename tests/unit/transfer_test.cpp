@@ -53,6 +53,26 @@ TEST(Transfer, FillBufferRepeatsTheWord) {
   EXPECT_EQ(words[3], 0u);
 }
 
+// Fills big enough to stream past the caches (a megabyte or more per part), at offsets that are
+// not 16-byte aligned and with byte patterns or not: every word of the range holds the word, in
+// phase, and nothing around it changes.
+TEST(Transfer, LargeFillsStreamTheWordInPhase) {
+  constexpr size_t kBytes = (3u << 20) + 64;
+  for (uint32_t data : {0x11223344u, 0xABABABABu}) {
+    for (VkDeviceSize offset : {VkDeviceSize{4}, VkDeviceSize{12}, VkDeviceSize{64}}) {
+      TestBuffer b(kBytes, 0x5A);
+      const VkDeviceSize size = kBytes - 32 - offset;  // a multiple of 4
+      for (uint32_t part = 0; part < 2; ++part) fill_buffer(b.buffer, offset, size, data, {part, 2});
+      for (size_t at = 0; at < kBytes; at += 4) {
+        uint32_t word;
+        memcpy(&word, &b.storage[at], 4);
+        const bool inside = at >= offset && at < offset + size;
+        ASSERT_EQ(word, inside ? data : 0x5A5A5A5Au) << "byte " << at << " offset " << offset << " data " << data;
+      }
+    }
+  }
+}
+
 TEST(Transfer, BufferToImageHonoursRowLengthAndOffsets) {
   TestImage img(VK_FORMAT_R8_UINT, {8, 8, 1});
   TestBuffer buf(64);
