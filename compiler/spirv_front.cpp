@@ -85,8 +85,52 @@ bool is_composite_type(spv::Op opcode) {
          opcode == spv::Op::OpTypeStruct;
 }
 
+// The first instruction that takes a void value (the result of a call of a void function, or of
+// a void OpExtInst) as an operand, as an error; "" when there is none. SPIRV-Tools 2023.1's
+// validator accepts such a use (the fuzzer's was OpGroupNonUniformShuffleXor's value operand),
+// and its aggressive dead-code elimination then crashes.
+std::string check_no_void_operands(std::span<const uint32_t> module) {
+  struct Ids {
+    std::unordered_set<uint32_t> void_types, void_values;
+    uint32_t user = 0, used = 0;  // the first offending instruction's result (or opcode) and operand
+    bool collecting = true;
+  } ids;
+  auto on_instruction = [](void* user_data, const spv_parsed_instruction_t* inst) -> spv_result_t {
+    Ids& ids = *static_cast<Ids*>(user_data);
+    if (ids.collecting) {
+      if (inst->opcode == static_cast<uint16_t>(spv::Op::OpTypeVoid)) ids.void_types.insert(inst->result_id);
+      else if (inst->result_id && ids.void_types.contains(inst->type_id) &&
+               inst->opcode != static_cast<uint16_t>(spv::Op::OpFunction))  // a function's type_id is its return type
+        ids.void_values.insert(inst->result_id);
+      return SPV_SUCCESS;
+    }
+    for (uint16_t i = 0; i < inst->num_operands && !ids.used; ++i) {
+      const spv_parsed_operand_t& operand = inst->operands[i];
+      if (operand.type != SPV_OPERAND_TYPE_ID && operand.type != SPV_OPERAND_TYPE_SCOPE_ID &&
+          operand.type != SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID)
+        continue;
+      const uint32_t id = inst->words[operand.offset];
+      if (ids.void_values.contains(id)) {
+        ids.used = id;
+        ids.user = inst->result_id ? inst->result_id : inst->opcode;
+      }
+    }
+    return ids.used ? SPV_ERROR_INVALID_DATA : SPV_SUCCESS;
+  };
+  spv_context context = spvContextCreate(SPV_ENV_VULKAN_1_3);
+  for (bool collecting : {true, false}) {
+    ids.collecting = collecting;
+    spvBinaryParse(context, &ids, module.data(), module.size(), nullptr, on_instruction, nullptr);
+    if (collecting && ids.void_values.empty()) break;
+  }
+  spvContextDestroy(context);
+  if (!ids.used) return "";
+  return "invalid SPIR-V: %" + std::to_string(ids.used) + ", a void value, is an operand of %" + std::to_string(ids.user);
+}
+
 // Rules SPIRV-Tools 2023.1's validator misses but its optimizer relies on (found by fuzzing:
 // modules breaking them pass validation and then crash a pass). Returns an error or "".
+//  - No void value is an operand (check_no_void_operands).
 //  - OpExecutionModeId operands must be constant instructions (SPIR-V spec, OpExecutionModeId).
 //  - OpSpecConstantOp CompositeExtract / CompositeInsert / VectorShuffle take composites: the
 //    spec-constant folder dereferences a null composite otherwise (CompositeInsert into an int).
@@ -136,6 +180,7 @@ std::string check_rules_validator_misses(std::span<const uint32_t> module) {
       error = "invalid SPIR-V: OpSpecConstantOp %" + std::to_string(inst.words[2]) +
               " CompositeInsert's composite is not of the result type";
   });
+  if (error.empty()) error = check_no_void_operands(module);
   return error;
 }
 
