@@ -31,10 +31,7 @@ std::unique_ptr<StageEmitter> make_compute_emitter(Translator& t) { return std::
 std::unique_ptr<llvm::Module> translate_compute(const spirv::Module& module, const spirv::EntryPoint& entry,
                                                 const TranslateOptions& options, llvm::LLVMContext& context,
                                                 const std::string& symbol, ComputeKernelInfo* info, std::string* error) {
-  if (entry.model != spv::ExecutionModel::GLCompute) {
-    *error = "not a compute entry point";
-    return nullptr;
-  }
+  if (!entry_point_is(entry, spv::ExecutionModel::GLCompute, "compute", error)) return nullptr;
   Translator t(module, entry, options, context, symbol);
   auto ir = t.run(error);
   if (ir) *info = static_cast<const ComputeEmitter&>(t.stage()).info();

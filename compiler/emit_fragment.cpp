@@ -556,10 +556,7 @@ std::unique_ptr<llvm::Module> translate_fragment(const spirv::Module& module, co
                                                  const TranslateOptions& options, llvm::LLVMContext& context,
                                                  const std::string& symbol, abi::FragmentInterface* interface,
                                                  std::string* error) {
-  if (entry.model != spv::ExecutionModel::Fragment) {
-    *error = "not a fragment entry point";
-    return nullptr;
-  }
+  if (!entry_point_is(entry, spv::ExecutionModel::Fragment, "fragment", error)) return nullptr;
   if (options.simd_width % 4 != 0) {
     *error = "fragment kernels need a SIMD width that is a multiple of 4";
     return nullptr;

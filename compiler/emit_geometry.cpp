@@ -217,10 +217,7 @@ std::unique_ptr<StageEmitter> make_geometry_emitter(Translator& t) { return std:
 std::unique_ptr<llvm::Module> translate_geometry(const spirv::Module& module, const spirv::EntryPoint& entry,
                                                  const TranslateOptions& options, llvm::LLVMContext& context,
                                                  const std::string& symbol, GeometryInfo* info, std::string* error) {
-  if (entry.model != spv::ExecutionModel::Geometry) {
-    *error = "not a geometry entry point";
-    return nullptr;
-  }
+  if (!entry_point_is(entry, spv::ExecutionModel::Geometry, "geometry", error)) return nullptr;
   Translator t(module, entry, options, context, symbol);
   auto ir = t.run(error);
   if (ir) *info = static_cast<const GeometryEmitter&>(t.stage()).info();

@@ -27,10 +27,7 @@ std::unique_ptr<llvm::Module> translate_task(const spirv::Module& module, const 
                                              const TranslateOptions& options, llvm::LLVMContext& context,
                                              const std::string& symbol, ComputeKernelInfo* info, MeshInfo* mesh,
                                              std::string* error) {
-  if (entry.model != spv::ExecutionModel::TaskEXT) {
-    *error = "not a task entry point";
-    return nullptr;
-  }
+  if (!entry_point_is(entry, spv::ExecutionModel::TaskEXT, "task", error)) return nullptr;
   Translator t(module, entry, options, context, symbol);
   return translate_mesh_shading(t, info, mesh, error);
 }

@@ -137,10 +137,7 @@ std::unique_ptr<StageEmitter> make_tess_control_emitter(Translator& t) { return 
 std::unique_ptr<llvm::Module> translate_tess_control(const spirv::Module& module, const spirv::EntryPoint& entry,
                                                      const TranslateOptions& options, llvm::LLVMContext& context,
                                                      const std::string& symbol, TessControlInfo* info, std::string* error) {
-  if (entry.model != spv::ExecutionModel::TessellationControl) {
-    *error = "not a tessellation control entry point";
-    return nullptr;
-  }
+  if (!entry_point_is(entry, spv::ExecutionModel::TessellationControl, "tessellation control", error)) return nullptr;
   Translator t(module, entry, options, context, symbol);
   auto ir = t.run(error);
   if (!ir) return nullptr;

@@ -56,10 +56,7 @@ std::unique_ptr<StageEmitter> make_tess_evaluation_emitter(Translator& t) {
 std::unique_ptr<llvm::Module> translate_tess_eval(const spirv::Module& module, const spirv::EntryPoint& entry,
                                                   const TranslateOptions& options, llvm::LLVMContext& context,
                                                   const std::string& symbol, TessEvalInfo* info, std::string* error) {
-  if (entry.model != spv::ExecutionModel::TessellationEvaluation) {
-    *error = "not a tessellation evaluation entry point";
-    return nullptr;
-  }
+  if (!entry_point_is(entry, spv::ExecutionModel::TessellationEvaluation, "tessellation evaluation", error)) return nullptr;
   Translator t(module, entry, options, context, symbol);
   auto ir = t.run(error);
   if (!ir) return nullptr;

@@ -166,10 +166,7 @@ std::unique_ptr<llvm::Module> translate_vertex(const spirv::Module& module, cons
                                                const TranslateOptions& options, llvm::LLVMContext& context,
                                                const std::string& symbol, abi::VertexOutputLayout* outputs,
                                                std::string* error) {
-  if (entry.model != spv::ExecutionModel::Vertex) {
-    *error = "not a vertex entry point";
-    return nullptr;
-  }
+  if (!entry_point_is(entry, spv::ExecutionModel::Vertex, "vertex", error)) return nullptr;
   Translator t(module, entry, options, context, symbol);
   auto ir = t.run(error);
   if (ir) *outputs = static_cast<const VertexEmitter&>(t.stage()).outputs();

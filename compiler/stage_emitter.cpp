@@ -64,6 +64,12 @@ void StageEmitter::call_engine_barrier(size_t function_offset, size_t context_of
   b.CreateCall(llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy()}, false), fn, {context});
 }
 
+bool entry_point_is(const spirv::EntryPoint& entry, spv::ExecutionModel model, const char* stage, std::string* error) {
+  if (entry.model == model) return true;
+  *error = std::string("not a ") + stage + " entry point";
+  return false;
+}
+
 std::unique_ptr<StageEmitter> make_stage_emitter(Translator& t) {
   switch (t.entry.model) {
     case spv::ExecutionModel::TaskEXT: return make_task_emitter(t);

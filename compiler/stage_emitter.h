@@ -78,6 +78,10 @@ class StageEmitter {
   Translator& t_;
 };
 
+// The translate_* entries' check: whether `entry` is of `model`; if not, *error says it is not a
+// `stage` entry point.
+bool entry_point_is(const spirv::EntryPoint& entry, spv::ExecutionModel model, const char* stage, std::string* error);
+
 // The emitter of `t.entry.model`'s stage (the translate_* entries have checked the model).
 std::unique_ptr<StageEmitter> make_stage_emitter(Translator& t);
 

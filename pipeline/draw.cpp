@@ -55,6 +55,11 @@ constexpr size_t kGeometryBatchesPerRound = 64;
 constexpr size_t kMeshBatchesPerRound = 64;
 constexpr uint32_t kTaskWorkgroupsPerRound = 1024;
 
+// Input-assembly vertices of a draw's fetched ids: every id but the restart cuts.
+uint64_t assembled_vertex_count(const VertexIds& ids) {
+  return uint64_t(std::count_if(ids.begin(), ids.end(), [](int64_t id) { return id != kRestartCut; }));
+}
+
 // A tile's entries gathered from the batches' bins (per worker, reused from tile to tile).
 thread_local std::vector<BinEntry> tls_tile_entries;
 
@@ -286,14 +291,14 @@ void DrawScene::Impl::add(ThreadPool& pool, const DrawCmd& cmd, DrawCounters* co
     if (tessellated && cuts_possible) {  // patches between the cuts, assembled here, whole
       fetch_vertex_ids(base, params, ids);
       assemble_patch_vertices(ids.data(), ids.size(), patch_size, draw.patch_vertices[d]);
-      vertex_counts[d] = uint64_t(std::count_if(ids.begin(), ids.end(), [](int64_t id) { return id != kRestartCut; }));
+      vertex_counts[d] = assembled_vertex_count(ids);
       continue;
     }
     if (geometry_inputs) {  // the geometry shader reads adjacent vertices too: assembled here, whole
       fetch_vertex_ids(base, params, ids);
       draw.geometry_inputs[d].clear();
       assemble_geometry_inputs(topology, ids.data(), ids.size(), draw.geometry_inputs[d]);
-      vertex_counts[d] = uint64_t(std::count_if(ids.begin(), ids.end(), [](int64_t id) { return id != kRestartCut; }));
+      vertex_counts[d] = assembled_vertex_count(ids);
       continue;
     }
     if (tessellated ||
