@@ -17,6 +17,10 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBindPipeline(VkCommandBuffer comma
   CommandBuffer* cb = command_buffer_of(commandBuffer);
   CommandBuffer::BindPointState* point = cb->bind_point(bindPoint);
   if (!point) return;
+  if (pipeline_of(pipeline)->graphics.library) {
+    KILN_LOG_ONCE(LogLevel::Error, "vkCmdBindPipeline: a pipeline library cannot be bound; the bind is ignored");
+    return;
+  }
   point->pipeline = pipeline_of(pipeline);
   // debugPrintfEXT in the pipeline's kernels reports to the instance's messengers.
   point->resources.debug_printf = &report_debug_printf;

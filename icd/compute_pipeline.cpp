@@ -48,7 +48,8 @@ VkResult create_compute_pipeline(Device* device, const VkComputePipelineCreateIn
   pipeline->kernel.shared_memory_bytes = compiled->info.shared_memory_bytes;
   pipeline->kernel.uses_barrier = compiled->info.uses_barrier;
   if (device->strict) {
-    pipeline->descriptor_uses = make_descriptor_uses({&info.stage, 1}, layout->desc);
+    const StageWords stage{info.stage.stage, source.words};
+    pipeline->descriptor_uses = make_descriptor_uses({&stage, 1}, layout->desc);
     pipeline->kernel.descriptor_uses = pipeline->descriptor_uses.get();
   }
   feedback.write();

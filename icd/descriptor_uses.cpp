@@ -1,7 +1,6 @@
 #include "icd/descriptor_uses.h"
 
 #include "compiler/binding_usage.h"
-#include "icd/shader_module.h"
 
 namespace kiln {
 namespace {
@@ -22,13 +21,11 @@ VkPipelineStageFlags2 pipeline_stage_of(VkShaderStageFlagBits stage) {
 
 }  // namespace
 
-std::unique_ptr<exec::DescriptorUses> make_descriptor_uses(std::span<const VkPipelineShaderStageCreateInfo> stages,
+std::unique_ptr<exec::DescriptorUses> make_descriptor_uses(std::span<const StageWords> stages,
                                                            const desc::PipelineLayoutDesc& layout) {
   auto out = std::make_unique<exec::DescriptorUses>();
-  for (const VkPipelineShaderStageCreateInfo& stage : stages) {
-    compiler::ShaderSource source;
-    if (shader_source_of(stage, &source)) continue;
-    for (const compiler::BindingUsage& u : compiler::binding_usage(source.words)) {
+  for (const StageWords& stage : stages) {
+    for (const compiler::BindingUsage& u : compiler::binding_usage(stage.words)) {
       if (u.set >= layout.sets.size()) continue;
       const desc::SetLayoutDesc& set = layout.sets[u.set];
       const size_t index = set.index_of(u.binding);

@@ -10,9 +10,14 @@
 
 namespace kiln {
 
-// The bindings each stage's module uses (and writes), placed in `layout`. Stages whose module
-// cannot be read contribute nothing.
-std::unique_ptr<exec::DescriptorUses> make_descriptor_uses(std::span<const VkPipelineShaderStageCreateInfo> stages,
+// One stage's SPIR-V.
+struct StageWords {
+  VkShaderStageFlagBits stage;
+  std::span<const uint32_t> words;
+};
+
+// The bindings each stage's module uses (and writes), placed in `layout`.
+std::unique_ptr<exec::DescriptorUses> make_descriptor_uses(std::span<const StageWords> stages,
                                                            const desc::PipelineLayoutDesc& layout);
 
 }  // namespace kiln

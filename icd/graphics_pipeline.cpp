@@ -1,7 +1,9 @@
 // vkCreateGraphicsPipelines: every create-info state becomes an exec::GraphicsState (the static
-// state draws merge dynamic state over) and the vertex, tessellation and fragment stages become
-// kernels through compiler/graphics_compiler.h. Stages Kiln cannot run (geometry, mesh) and shaders
-// the compiler rejects make creation fail with one log line, never a pipeline that draws wrongly.
+// state draws merge dynamic state over) and the shader stages become kernels through
+// compiler/graphics_compiler.h. A create info may describe only some of the pipeline's parts and
+// link libraries for the others (docs/design/pipeline-libraries.md): its own parts are parsed and
+// compiled here, the libraries' taken over (icd/graphics_pipeline_library.h). Shaders the compiler
+// rejects make creation fail with one log line, never a pipeline that draws wrongly.
 #include <algorithm>
 
 #include "common/cpu.h"
@@ -10,6 +12,7 @@
 #include "icd/descriptor_uses.h"
 #include "icd/device.h"
 #include "icd/graphics_dynamic_state.h"
+#include "icd/graphics_pipeline_library.h"
 #include "icd/pipeline.h"
 #include "icd/pipeline_batch.h"
 #include "pipeline/xfb_state.h"
@@ -28,9 +31,10 @@ namespace {
 const char* kApi = "vkCreateGraphicsPipelines";
 
 // Vertex input state → the vertex kernel's key and the per-binding strides.
-compiler::VertexInputKey parse_vertex_input(const VkPipelineVertexInputStateCreateInfo* vi, GraphicsPipelinePart* g) {
-  compiler::VertexInputKey key;
-  if (!vi) return key;  // VERTEX_INPUT_EXT dynamic state is not supported; the key stays empty
+void parse_vertex_input(const VkPipelineVertexInputStateCreateInfo* vi, GraphicsPipelinePart* g) {
+  compiler::VertexInputKey& key = g->vertex_input;
+  key = {};
+  if (!vi) return;
   for (uint32_t i = 0; i < vi->vertexBindingDescriptionCount; ++i) {
     const VkVertexInputBindingDescription& b = vi->pVertexBindingDescriptions[i];
     key.bindings.push_back({b.binding, b.inputRate == VK_VERTEX_INPUT_RATE_INSTANCE, 1});
@@ -47,32 +51,40 @@ compiler::VertexInputKey parse_vertex_input(const VkPipelineVertexInputStateCrea
   }
   std::sort(key.attributes.begin(), key.attributes.end(), [](auto& x, auto& y) { return x.location < y.location; });
   std::sort(key.bindings.begin(), key.bindings.end(), [](auto& x, auto& y) { return x.binding < y.binding; });
-  return key;
 }
 
 exec::StencilFaceState stencil_face(const VkStencilOpState& s) {
   return {s.failOp, s.passOp, s.depthFailOp, s.compareOp, s.compareMask, s.writeMask, s.reference};
 }
 
-// Fixed-function state. States the spec lets the application omit (null pointers) keep the
-// defaults of exec::GraphicsState; returns why the pipeline cannot be made, or nullptr.
-const char* parse_fixed_function(const VkGraphicsPipelineCreateInfo& info, GraphicsPipelinePart* g) {
-  exec::GraphicsState& st = g->state;
+// The dynamic states of the parts `info` describes. Returns why the pipeline cannot be made, or nullptr.
+const char* parse_dynamic_states(const VkGraphicsPipelineCreateInfo& info, VkGraphicsPipelineLibraryFlagsEXT parts,
+                                 GraphicsPipelinePart* g) {
   if (const auto* ds = info.pDynamicState) {
     for (uint32_t i = 0; i < ds->dynamicStateCount; ++i) {
       const uint32_t bit = dynamic_state_bit(ds->pDynamicStates[i]);
       if (!bit) return "a dynamic state Kiln does not support";
-      g->dynamic_mask |= bit;
+      g->dynamic_mask |= bit & dynamic_states_of(parts);
     }
   }
-  // Mesh pipelines ignore the vertex input, input assembly and tessellation states (the pointers
-  // may be anything).
-  bool mesh = false;
-  for (uint32_t i = 0; i < info.stageCount; ++i) mesh |= info.pStages[i].stage == VK_SHADER_STAGE_MESH_BIT_EXT;
-  if (const auto* ia = info.pInputAssemblyState; ia && !mesh) {
-    st.input_assembly.topology = ia->topology;
-    st.input_assembly.primitive_restart = ia->primitiveRestartEnable;
+  return nullptr;
+}
+
+// The vertex input interface: input assembly and vertex input (mesh pipelines have neither: the
+// pointers may be anything). With dynamic vertex input, pVertexInputState is ignored.
+void parse_vertex_input_part(const VkGraphicsPipelineCreateInfo& info, GraphicsPipelinePart* g) {
+  exec::InputAssemblyState& ia = g->state.input_assembly;
+  if (const auto* state = info.pInputAssemblyState) {
+    ia.topology = state->topology;
+    ia.primitive_restart = state->primitiveRestartEnable;
   }
+  if (!(g->dynamic_mask & kDynVertexInput)) parse_vertex_input(info.pVertexInputState, g);
+}
+
+// The pre-rasterization state: tessellation, rasterization, viewports. States the spec lets the
+// application omit (null pointers) keep the defaults of exec::GraphicsState.
+const char* parse_pre_rasterization_part(const VkGraphicsPipelineCreateInfo& info, bool mesh, GraphicsPipelinePart* g) {
+  exec::GraphicsState& st = g->state;
   if (const auto* ts = info.pTessellationState; ts && !mesh) st.input_assembly.patch_control_points = ts->patchControlPoints;
   if (const auto* rs = info.pRasterizationState) {
     exec::RasterizationState& r = st.rasterization;
@@ -100,7 +112,7 @@ const char* parse_fixed_function(const VkGraphicsPipelineCreateInfo& info, Graph
     r.depth_bias_slope = rs->depthBiasSlopeFactor;
     r.line_width = rs->lineWidth;
   }
-  // Without rasterization the fragment-side states may be absent or garbage (the spec says to ignore them).
+  // Without rasterization the viewport state may be absent or garbage (the spec says to ignore it).
   const bool rasterizes = !st.rasterization.rasterizer_discard || (g->dynamic_mask & kDynRasterizerDiscardEnable);
   if (!rasterizes) return nullptr;
   if (const auto* vp = info.pViewportState) {
@@ -115,17 +127,25 @@ const char* parse_fixed_function(const VkGraphicsPipelineCreateInfo& info, Graph
     if (const auto* control = find_in_chain<VkPipelineViewportDepthClipControlCreateInfoEXT>(vp->pNext))
       v.negative_one_to_one = control->negativeOneToOne;
   }
-  if (const auto* ms = info.pMultisampleState) {
-    exec::MultisampleState& m = st.multisample;
-    m.samples = ms->rasterizationSamples;
-    if (ms->pSampleMask) m.sample_mask = ms->pSampleMask[0];
-    m.sample_shading = ms->sampleShadingEnable;
-    m.min_sample_shading = ms->minSampleShading;
-    m.alpha_to_coverage = ms->alphaToCoverageEnable;
-    m.alpha_to_one = ms->alphaToOneEnable;
-  }
+  return nullptr;
+}
+
+void parse_multisample(const VkPipelineMultisampleStateCreateInfo* ms, GraphicsPipelinePart* g) {
+  if (!ms) return;
+  exec::MultisampleState& m = g->state.multisample;
+  m.samples = ms->rasterizationSamples;
+  if (ms->pSampleMask) m.sample_mask = ms->pSampleMask[0];
+  m.sample_shading = ms->sampleShadingEnable;
+  m.min_sample_shading = ms->minSampleShading;
+  m.alpha_to_coverage = ms->alphaToCoverageEnable;
+  m.alpha_to_one = ms->alphaToOneEnable;
+}
+
+// The fragment shader state: depth/stencil tests and multisampling.
+void parse_fragment_shader_part(const VkGraphicsPipelineCreateInfo& info, GraphicsPipelinePart* g) {
+  parse_multisample(info.pMultisampleState, g);
   if (const auto* dss = info.pDepthStencilState) {
-    exec::DepthStencilState& d = st.depth_stencil;
+    exec::DepthStencilState& d = g->state.depth_stencil;
     d.depth_test = dss->depthTestEnable;
     d.depth_write = dss->depthWriteEnable;
     d.depth_compare = dss->depthCompareOp;
@@ -136,8 +156,13 @@ const char* parse_fixed_function(const VkGraphicsPipelineCreateInfo& info, Graph
     d.front = stencil_face(dss->front);
     d.back = stencil_face(dss->back);
   }
+}
+
+// The fragment output interface: blending and multisampling.
+const char* parse_fragment_output_part(const VkGraphicsPipelineCreateInfo& info, GraphicsPipelinePart* g) {
+  parse_multisample(info.pMultisampleState, g);
   if (const auto* cb = info.pColorBlendState) {
-    exec::ColorBlendState& c = st.color_blend;
+    exec::ColorBlendState& c = g->state.color_blend;
     if (cb->attachmentCount > abi::kMaxColorAttachments) return "too many colour blend attachments";
     c.logic_op_enable = cb->logicOpEnable;
     c.logic_op = cb->logicOp;
@@ -151,27 +176,30 @@ const char* parse_fixed_function(const VkGraphicsPipelineCreateInfo& info, Graph
   return nullptr;
 }
 
-// The attachment formats: from the render pass's subpass, or VkPipelineRenderingCreateInfo.
-const char* parse_attachments(const VkGraphicsPipelineCreateInfo& info, GraphicsPipelinePart* g) {
+// The view mask and, for the fragment output interface (`formats`), the attachment formats: from
+// the render pass's subpass, or VkPipelineRenderingCreateInfo.
+const char* parse_attachments(const VkGraphicsPipelineCreateInfo& info, bool formats, GraphicsPipelinePart* g) {
   if (info.renderPass) {
     const RenderPass* pass = render_pass_of(info.renderPass);
     if (info.subpass >= pass->subpasses.size()) return "subpass out of range";
     const Subpass& s = pass->subpasses[info.subpass];
+    g->view_mask = s.view_mask;
+    if (!formats) return nullptr;
     g->color_count = std::min<uint32_t>(static_cast<uint32_t>(s.colors.size()), abi::kMaxColorAttachments);
     for (uint32_t i = 0; i < g->color_count; ++i)
       if (s.colors[i].attachment != VK_ATTACHMENT_UNUSED) g->color_formats[i] = pass->attachments[s.colors[i].attachment].format;
     if (s.depth_stencil.attachment != VK_ATTACHMENT_UNUSED)
       g->depth_format = g->stencil_format = pass->attachments[s.depth_stencil.attachment].format;
-    g->view_mask = s.view_mask;
     return nullptr;
   }
   if (const auto* r = find_in_chain<VkPipelineRenderingCreateInfo>(info.pNext)) {
+    g->view_mask = r->viewMask;
+    if (!formats) return nullptr;
     if (r->colorAttachmentCount > abi::kMaxColorAttachments) return "too many colour attachments";
     g->color_count = r->colorAttachmentCount;
     std::copy_n(r->pColorAttachmentFormats, r->colorAttachmentCount, g->color_formats);
     g->depth_format = r->depthAttachmentFormat;
     g->stencil_format = r->stencilAttachmentFormat;
-    g->view_mask = r->viewMask;
   }
   return nullptr;  // no render pass and no rendering info: no attachments
 }
@@ -235,8 +263,6 @@ VkResult compile_tessellation(const VkPipelineShaderStageCreateInfo& control_sta
   });
   if (feedback.compile_required(evaluation_stage)) return VK_PIPELINE_COMPILE_REQUIRED;
   if (!g->tess_eval) return fail(error.c_str());
-  if (!(g->dynamic_mask & kDynPrimitiveTopology) && g->state.input_assembly.topology != VK_PRIMITIVE_TOPOLOGY_PATCH_LIST)
-    return fail("tessellation shaders need the patch-list topology");
   g->kernels.tessellation = tessellation_kernels(*g->tess_control, *g->tess_eval, state);
   return VK_SUCCESS;
 }
@@ -314,122 +340,220 @@ VkResult compile_mesh_shading(const VkPipelineShaderStageCreateInfo* task_stage,
   m.indices = info.indices;
   m.cull = info.cull;
   g->kernels.mesh = std::move(m);
-  // What the consumer's rules that look at a topology see (lines and points come per primitive).
-  g->state.input_assembly.topology = info.output == 1   ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST
-                                     : info.output == 2 ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
-                                                        : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  return VK_SUCCESS;
+}
+
+// The shader stages a create info brings for the parts it describes (others are ignored).
+struct OwnStages {
+  const VkPipelineShaderStageCreateInfo *vertex = nullptr, *control = nullptr, *evaluation = nullptr, *geometry = nullptr;
+  const VkPipelineShaderStageCreateInfo *fragment = nullptr, *task = nullptr, *mesh = nullptr;
+};
+
+const char* collect_stages(const VkGraphicsPipelineCreateInfo& info, VkGraphicsPipelineLibraryFlagsEXT parts, OwnStages* out) {
+  for (uint32_t i = 0; i < info.stageCount; ++i) {
+    const VkPipelineShaderStageCreateInfo& s = info.pStages[i];
+    if (s.stage == VK_SHADER_STAGE_FRAGMENT_BIT) {
+      if (parts & kFragmentShaderPart) out->fragment = &s;
+      continue;
+    }
+    if (!(parts & kPreRasterizationPart)) continue;
+    if (s.stage == VK_SHADER_STAGE_VERTEX_BIT) out->vertex = &s;
+    else if (s.stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT) out->control = &s;
+    else if (s.stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT) out->evaluation = &s;
+    else if (s.stage == VK_SHADER_STAGE_GEOMETRY_BIT) out->geometry = &s;
+    else if (s.stage == VK_SHADER_STAGE_TASK_BIT_EXT) out->task = &s;
+    else if (s.stage == VK_SHADER_STAGE_MESH_BIT_EXT) out->mesh = &s;
+    else return "a shader stage graphics pipelines do not have";
+  }
+  if (!(parts & kPreRasterizationPart)) return nullptr;
+  if (!out->vertex == !out->mesh) return "a graphics pipeline needs a vertex shader or a mesh shader, not both";
+  if (out->mesh && (out->control || out->evaluation || out->geometry)) return "mesh pipelines have no tessellation or geometry stages";
+  if (out->task && !out->mesh) return "a task shader needs a mesh shader";
+  if (!out->control != !out->evaluation) return "tessellation needs both a control and an evaluation shader";
+  return nullptr;
+}
+
+bool rasterizes(const GraphicsPipelinePart& g) {
+  return !g.state.rasterization.rasterizer_discard || (g.dynamic_mask & kDynRasterizerDiscardEnable);
+}
+
+// Compiles the stages `info` brings. The stages before rasterization are a chain, each compiled
+// against its predecessor's outputs; the fragment kernel depends on none of them, so it compiles
+// beside the chain on the pool. The vertex kernel reads the vertex input state if the pipeline
+// has it and it is static, else none (a library's is recompiled when linked, icd/pipeline.h).
+VkResult compile_stages(Device* device, const VkGraphicsPipelineCreateInfo& info, const OwnStages& stages,
+                        const PipelineLayout* layout, PipelineCache* cache, CreationFeedback& feedback,
+                        GraphicsPipelinePart* g) {
+  if (!stages.vertex && !stages.mesh && !stages.fragment) return VK_SUCCESS;
+  if (!layout) return fail("shader stages without a pipeline layout");
+  const compiler::BindingResolver bindings = binding_resolver(layout->desc);
+  const uint64_t layout_hash = pipeline_layout_hash(layout->desc);
+  compiler::KernelCache* kernels = cache ? &cache->kernels : nullptr;
+  const bool static_vertex_input = (g->parts & kVertexInputPart) && !(g->dynamic_mask & kDynVertexInput);
+  if (stages.vertex) g->vertex_kernel_input = static_vertex_input ? g->vertex_input : compiler::VertexInputKey{};
+
+  auto compile_pre_rasterization = [&]() -> VkResult {
+    if (stages.mesh) {
+      const VkResult r = compile_mesh_shading(stages.task, *stages.mesh, bindings, layout_hash, kernels, feedback, g);
+      if (r != VK_SUCCESS) return r;
+    } else {
+      std::string error;
+      compiler::ShaderSource source;
+      if (const char* why = shader_source_of(*stages.vertex, &source)) return fail(why);
+      g->vertex = feedback.compile(*stages.vertex, [&](compiler::CompileRequest* request) {
+        return compiler::compile_vertex_kernel(source, host_simd_width(), g->vertex_kernel_input, bindings, layout_hash,
+                                               kernels, &error, request);
+      });
+      if (feedback.compile_required(*stages.vertex)) return VK_PIPELINE_COMPILE_REQUIRED;
+      if (!g->vertex) return fail(error.c_str());
+    }
+    if (stages.control) {
+      const VkResult r = compile_tessellation(*stages.control, *stages.evaluation, info.pTessellationState, bindings,
+                                              layout_hash, kernels, feedback, g);
+      if (r != VK_SUCCESS) return r;
+    }
+    if (stages.geometry) return compile_geometry(*stages.geometry, bindings, layout_hash, kernels, feedback, g);
+    return VK_SUCCESS;
+  };
+  auto compile_fragment = [&]() -> VkResult {
+    std::string error;
+    compiler::ShaderSource source;
+    if (const char* why = shader_source_of(*stages.fragment, &source)) return fail(why);
+    g->fragment = feedback.compile(*stages.fragment, [&](compiler::CompileRequest* request) {
+      return compiler::compile_fragment_kernel(source, host_simd_width(), bindings, layout_hash, kernels, &error, request);
+    });
+    if (feedback.compile_required(*stages.fragment)) return VK_PIPELINE_COMPILE_REQUIRED;
+    return g->fragment ? VK_SUCCESS : fail(error.c_str());
+  };
+  const bool pre_rasterization = stages.vertex || stages.mesh;
+  VkResult results[2] = {VK_SUCCESS, VK_SUCCESS};
+  device->worker_pool.parallel_for(pre_rasterization && stages.fragment ? 2 : 1, [&](size_t i) {
+    results[i] = (i || !pre_rasterization) && stages.fragment ? compile_fragment() : compile_pre_rasterization();
+  });
+  if (results[0] < 0 || results[1] < 0) return results[0] < 0 ? results[0] : results[1];  // errors before COMPILE_REQUIRED
+  if (results[0] != VK_SUCCESS || results[1] != VK_SUCCESS) return VK_PIPELINE_COMPILE_REQUIRED;
+  if (pre_rasterization && g->library) g->pre_rasterization_layout = std::make_shared<desc::PipelineLayoutDesc>(layout->desc);
+  return VK_SUCCESS;
+}
+
+std::shared_ptr<const RetainedShader> retained_vertex_shader(const GraphicsPipelinePart& g) {
+  for (const auto& shader : g.shaders)
+    if (shader->vk_stage == VK_SHADER_STAGE_VERTEX_BIT) return shader;
+  return nullptr;
+}
+
+// What a pipeline to be bound needs beyond its parts: every part present, the vertex kernel
+// compiled for the vertex input state (a pre-rasterization library's was not), the kernels'
+// entry points, transform feedback's plan and strict mode's descriptor uses.
+VkResult finish_pipeline(Device* device, const VkGraphicsPipelineCreateInfo& info, const PipelineLayout* layout,
+                         PipelineCache* cache, GraphicsPipelinePart* g) {
+  const bool mesh = g->mesh != nullptr;
+  if (!(g->parts & kPreRasterizationPart) || (!mesh && !(g->parts & kVertexInputPart)))
+    return fail("a graphics pipeline without its pre-rasterization or vertex input part");
+  if (rasterizes(*g) && !(g->parts & kFragmentOutputPart)) return fail("a rasterizing pipeline without its fragment output part");
+  if (!rasterizes(*g)) g->fragment = nullptr;  // never runs
+  if (mesh) {
+    // What the consumer's rules that look at a topology see (lines and points come per primitive).
+    const uint32_t output = g->mesh->mesh.output;
+    g->state.input_assembly.topology = output == 1   ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST
+                                       : output == 2 ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
+                                                     : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  }
+  if (g->tess_control && !(g->dynamic_mask & kDynPrimitiveTopology) &&
+      g->state.input_assembly.topology != VK_PRIMITIVE_TOPOLOGY_PATCH_LIST)
+    return fail("tessellation shaders need the patch-list topology");
+  const bool dynamic_vertex_input = g->dynamic_mask & kDynVertexInput;
+  const desc::PipelineLayoutDesc* final_layout = layout ? &layout->desc : g->pre_rasterization_layout.get();
+  if (g->vertex && !dynamic_vertex_input && !(g->vertex_kernel_input == g->vertex_input)) {
+    const std::shared_ptr<const RetainedShader> shader = retained_vertex_shader(*g);
+    if (!shader || !g->pre_rasterization_layout) return fail("a linked vertex shader that was not kept");
+    const desc::PipelineLayoutDesc& compiled_with = *g->pre_rasterization_layout;
+    compiler::CompileRequest request;
+    request.fail_if_compile_required = info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT;
+    std::string error;
+    g->vertex = compiler::compile_vertex_kernel(shader->source(), host_simd_width(), g->vertex_input,
+                                                binding_resolver(compiled_with), pipeline_layout_hash(compiled_with),
+                                                cache ? &cache->kernels : nullptr, &error, &request);
+    if (request.compile_required) return VK_PIPELINE_COMPILE_REQUIRED;
+    if (!g->vertex) return fail(error.c_str());
+    g->vertex_kernel_input = g->vertex_input;
+  }
+  if (g->vertex) {
+    g->kernels.vertex = g->vertex->function;
+    g->kernels.vertex_width = g->vertex->simd_width;
+    g->kernels.vertex_outputs = g->vertex->outputs;
+  }
+  if (g->fragment) {
+    g->kernels.fragment = g->fragment->function;
+    g->kernels.fragment_width = g->fragment->simd_width;
+    g->kernels.fragment_interface = g->fragment->interface;
+  }
+  g->kernels.xfb = exec::plan_transform_feedback(g->kernels.last_stage_outputs().xfb);
+  if (device->strict && final_layout) {
+    std::vector<StageWords> stages;
+    for (const auto& shader : g->shaders)
+      if (shader->vk_stage != VK_SHADER_STAGE_FRAGMENT_BIT || g->fragment) stages.push_back({shader->vk_stage, shader->words});
+    g->descriptor_uses = make_descriptor_uses(stages, *final_layout);
+    g->kernels.descriptor_uses = g->descriptor_uses.get();
+  }
+  if (dynamic_vertex_input && g->vertex) {
+    std::shared_ptr<const RetainedShader> shader = retained_vertex_shader(*g);
+    if (!shader || !final_layout) return fail("dynamic vertex input without the vertex shader");
+    g->vertex_input_variants = std::make_shared<VertexInputVariants>(std::move(shader), *final_layout, g->kernels);
+  }
   return VK_SUCCESS;
 }
 
 VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreateInfo& info, PipelineCache* cache,
                                   const VkAllocationCallbacks* allocator, VkPipeline* out) {
   GraphicsPipelinePart g;
-  if (const char* why = parse_fixed_function(info, &g)) return fail(why);
-  if (const char* why = parse_attachments(info, &g)) return fail(why);
-  const VkPipelineShaderStageCreateInfo* vertex_stage = nullptr;
-  const VkPipelineShaderStageCreateInfo* control_stage = nullptr;
-  const VkPipelineShaderStageCreateInfo* evaluation_stage = nullptr;
-  const VkPipelineShaderStageCreateInfo* geometry_stage = nullptr;
-  const VkPipelineShaderStageCreateInfo* fragment_stage = nullptr;
-  const VkPipelineShaderStageCreateInfo* task_stage = nullptr;
-  const VkPipelineShaderStageCreateInfo* mesh_stage = nullptr;
-  for (uint32_t i = 0; i < info.stageCount; ++i) {
-    const VkPipelineShaderStageCreateInfo& s = info.pStages[i];
-    if (s.stage == VK_SHADER_STAGE_VERTEX_BIT) vertex_stage = &s;
-    else if (s.stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT) control_stage = &s;
-    else if (s.stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT) evaluation_stage = &s;
-    else if (s.stage == VK_SHADER_STAGE_GEOMETRY_BIT) geometry_stage = &s;
-    else if (s.stage == VK_SHADER_STAGE_FRAGMENT_BIT) fragment_stage = &s;
-    else if (s.stage == VK_SHADER_STAGE_TASK_BIT_EXT) task_stage = &s;
-    else if (s.stage == VK_SHADER_STAGE_MESH_BIT_EXT) mesh_stage = &s;
-    else return fail("a shader stage graphics pipelines do not have");
+  g.library = info.flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR;
+  if (const auto* linked = find_in_chain<VkPipelineLibraryCreateInfoKHR>(info.pNext)) {
+    for (uint32_t i = 0; i < linked->libraryCount; ++i) {
+      const Pipeline* library = pipeline_of(linked->pLibraries[i]);
+      if (!library || library->bind_point != VK_PIPELINE_BIND_POINT_GRAPHICS || !library->graphics.library)
+        return fail("VkPipelineLibraryCreateInfoKHR names a pipeline that is not a graphics pipeline library");
+      link_library(library->graphics, &g);
+    }
   }
-  if (!vertex_stage == !mesh_stage) return fail("a graphics pipeline needs a vertex shader or a mesh shader, not both");
-  if (mesh_stage && (control_stage || evaluation_stage || geometry_stage))
-    return fail("mesh pipelines have no tessellation or geometry stages");
-  if (task_stage && !mesh_stage) return fail("a task shader needs a mesh shader");
-  if (!control_stage != !evaluation_stage) return fail("tessellation needs both a control and an evaluation shader");
-  if (g.state.rasterization.rasterizer_discard && !(g.dynamic_mask & kDynRasterizerDiscardEnable)) fragment_stage = nullptr;
+  const VkGraphicsPipelineLibraryFlagsEXT own = own_parts(info) & ~g.parts;
+  OwnStages stages;
+  if (const char* why = collect_stages(info, own, &stages)) return fail(why);
+  if (const char* why = parse_dynamic_states(info, own, &g)) return fail(why);
+  const bool mesh = stages.mesh || g.mesh;
+  if ((own & kVertexInputPart) && !mesh) parse_vertex_input_part(info, &g);
+  if (own & kPreRasterizationPart)
+    if (const char* why = parse_pre_rasterization_part(info, mesh, &g)) return fail(why);
+  // A pipeline that does not rasterize ignores its fragment states (the pointers may be garbage).
+  const bool fragment_parts_used = !((g.parts | own) & kPreRasterizationPart) || rasterizes(g);
+  if ((own & kFragmentShaderPart) && fragment_parts_used) parse_fragment_shader_part(info, &g);
+  else stages.fragment = nullptr;
+  if ((own & kFragmentOutputPart) && fragment_parts_used)
+    if (const char* why = parse_fragment_output_part(info, &g)) return fail(why);
+  if (own & (kPreRasterizationPart | kFragmentShaderPart | kFragmentOutputPart))
+    if (const char* why = parse_attachments(info, own & kFragmentOutputPart, &g)) return fail(why);
+  g.parts |= own;
 
-  // With dynamic vertex input, pVertexInputState is ignored; the kernel made here reads no input
-  // and each draw's state gets its own (VertexInputVariants).
+  // Shaders something reads after creation are kept (icd/pipeline.h).
   const bool dynamic_vertex_input = g.dynamic_mask & kDynVertexInput;
-  const compiler::VertexInputKey vertex_input =
-      dynamic_vertex_input || mesh_stage ? compiler::VertexInputKey{} : parse_vertex_input(info.pVertexInputState, &g);
-  const PipelineLayout* layout = pipeline_layout_of(info.layout);
-  const compiler::BindingResolver bindings = binding_resolver(layout->desc);
-  const uint64_t layout_hash = pipeline_layout_hash(layout->desc);
-  compiler::KernelCache* kernels = cache ? &cache->kernels : nullptr;
-  CreationFeedback feedback(info.pNext, info.pStages, info.stageCount, info.flags);
-
-  // The stages before rasterization are a chain, each compiled against its predecessor's outputs;
-  // the fragment kernel depends on none of them, so it compiles beside the chain on the pool.
-  compiler::ShaderSource vertex_source;
-  auto compile_pre_rasterization = [&]() -> VkResult {
-    if (mesh_stage) {
-      const VkResult r = compile_mesh_shading(task_stage, *mesh_stage, bindings, layout_hash, kernels, feedback, &g);
-      if (r != VK_SUCCESS) return r;
-    } else {
-      std::string error;
-      if (const char* why = shader_source_of(*vertex_stage, &vertex_source)) return fail(why);
-      g.vertex = feedback.compile(*vertex_stage, [&](compiler::CompileRequest* request) {
-        return compiler::compile_vertex_kernel(vertex_source, host_simd_width(), vertex_input, bindings, layout_hash, kernels,
-                                               &error, request);
-      });
-      if (feedback.compile_required(*vertex_stage)) return VK_PIPELINE_COMPILE_REQUIRED;
-      if (!g.vertex) return fail(error.c_str());
-    }
-    if (control_stage) {
-      const VkResult r = compile_tessellation(*control_stage, *evaluation_stage, info.pTessellationState, bindings,
-                                              layout_hash, kernels, feedback, &g);
-      if (r != VK_SUCCESS) return r;
-    }
-    if (geometry_stage) return compile_geometry(*geometry_stage, bindings, layout_hash, kernels, feedback, &g);
-    return VK_SUCCESS;
-  };
-  auto compile_fragment = [&]() -> VkResult {
-    std::string error;
+  for (const VkPipelineShaderStageCreateInfo* s :
+       {stages.vertex, stages.control, stages.evaluation, stages.geometry, stages.fragment, stages.task, stages.mesh}) {
+    if (!s || !(g.library || device->strict || (dynamic_vertex_input && s == stages.vertex))) continue;
     compiler::ShaderSource source;
-    if (const char* why = shader_source_of(*fragment_stage, &source)) return fail(why);
-    g.fragment = feedback.compile(*fragment_stage, [&](compiler::CompileRequest* request) {
-      return compiler::compile_fragment_kernel(source, host_simd_width(), bindings, layout_hash, kernels, &error, request);
-    });
-    if (feedback.compile_required(*fragment_stage)) return VK_PIPELINE_COMPILE_REQUIRED;
-    return g.fragment ? VK_SUCCESS : fail(error.c_str());
-  };
-  VkResult results[2] = {VK_SUCCESS, VK_SUCCESS};
-  device->worker_pool.parallel_for(fragment_stage ? 2 : 1,
-                                   [&](size_t i) { results[i] = i ? compile_fragment() : compile_pre_rasterization(); });
-  if (results[0] < 0 || results[1] < 0) return results[0] < 0 ? results[0] : results[1];  // errors before COMPILE_REQUIRED
-  if (results[0] != VK_SUCCESS || results[1] != VK_SUCCESS) return VK_PIPELINE_COMPILE_REQUIRED;
+    if (const char* why = shader_source_of(*s, &source)) return fail(why);
+    g.shaders.push_back(retain_shader(source, s->stage));
+  }
+  const PipelineLayout* layout = pipeline_layout_of(info.layout);
+  CreationFeedback feedback(info.pNext, info.pStages, info.stageCount, info.flags);
+  if (const VkResult r = compile_stages(device, info, stages, layout, cache, feedback, &g); r != VK_SUCCESS) return r;
+  if (!g.library)
+    if (const VkResult r = finish_pipeline(device, info, layout, cache, &g); r != VK_SUCCESS) return r;
 
   auto* pipeline = create_object<Pipeline>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (!pipeline) return VK_ERROR_OUT_OF_HOST_MEMORY;
   pipeline->bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
   pipeline->graphics = std::move(g);
-  GraphicsPipelinePart& part = pipeline->graphics;
-  if (part.vertex) {
-    part.kernels.vertex = part.vertex->function;
-    part.kernels.vertex_width = part.vertex->simd_width;
-    part.kernels.vertex_outputs = part.vertex->outputs;
-  }
-  if (part.fragment) {
-    part.kernels.fragment = part.fragment->function;
-    part.kernels.fragment_width = part.fragment->simd_width;
-    part.kernels.fragment_interface = part.fragment->interface;
-  }
-  part.kernels.xfb = exec::plan_transform_feedback(part.kernels.last_stage_outputs().xfb);
-  part.state.kernels = &part.kernels;
-  if (device->strict) {
-    std::vector<VkPipelineShaderStageCreateInfo> compiled;  // not a fragment shader that never runs
-    for (const VkPipelineShaderStageCreateInfo* s :
-         {vertex_stage, control_stage, evaluation_stage, geometry_stage, fragment_stage, task_stage, mesh_stage})
-      if (s) compiled.push_back(*s);
-    pipeline->descriptor_uses = make_descriptor_uses(compiled, layout->desc);
-    part.kernels.descriptor_uses = pipeline->descriptor_uses.get();
-  }
-  if (dynamic_vertex_input && part.vertex)
-    part.vertex_input_variants = std::make_shared<VertexInputVariants>(vertex_source, layout->desc, part.kernels);
+  pipeline->graphics.state.kernels = &pipeline->graphics.kernels;
   feedback.write();
   *out = to_handle<VkPipeline>(pipeline);
   return VK_SUCCESS;

@@ -425,6 +425,15 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR:
         reinterpret_cast<VkPhysicalDevicePushDescriptorPropertiesKHR*>(s)->maxPushDescriptors = desc::kMaxPushDescriptors;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_PROPERTIES_EXT: {
+        auto* p = reinterpret_cast<VkPhysicalDeviceGraphicsPipelineLibraryPropertiesEXT*>(s);
+        // Linking recompiles the vertex shader when the vertex input state is in another library
+        // (the vertex kernel fetches its inputs itself): not the cost of recording a command.
+        p->graphicsPipelineLibraryFastLinking = VK_FALSE;
+        // Fragment kernels interpolate by their own decorations (abi::FragmentInterface).
+        p->graphicsPipelineLibraryIndependentInterpolationDecoration = VK_TRUE;
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT:
         // The divisor is a 32-bit constant in the vertex kernel: any value works.
         reinterpret_cast<VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT*>(s)->maxVertexAttribDivisor = UINT32_MAX;
@@ -653,6 +662,10 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         // A vertex kernel per recorded vertex input state (icd/vertex_input_variants.h;
         // DrawFeaturesTest.VertexInputDynamicState).
         reinterpret_cast<VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT*>(s)->vertexInputDynamicState = VK_TRUE;
+        break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT:
+        // Pipelines in parts, linked (icd/graphics_pipeline_library.h; GraphicsPipelineLibraryTest).
+        reinterpret_cast<VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT*>(s)->graphicsPipelineLibrary = VK_TRUE;
         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT: {
         // Assembly splits the id stream at cuts whatever the topology; a list's incomplete

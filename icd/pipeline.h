@@ -1,15 +1,18 @@
 #pragma once
-// VkPipeline. Compute pipelines hold their JIT-compiled kernel; graphics pipelines their vertex
-// tessellation, geometry
-// and fragment kernels and the fixed-function state draws merge dynamic state over.
+// VkPipeline. Compute pipelines hold their JIT-compiled kernel; graphics pipelines their vertex,
+// tessellation, geometry, mesh and fragment kernels and the fixed-function state draws merge
+// dynamic state over. A graphics pipeline library holds the parts it was made with
+// (icd/graphics_pipeline_library.h).
 #include <vulkan/vulkan.h>
 
 #include <memory>
+#include <vector>
 
 #include "compiler/compute_compiler.h"
 #include "compiler/graphics_compiler.h"
 #include "icd/object.h"
 #include "icd/pipeline_binding.h"
+#include "icd/retained_shader.h"
 #include "icd/vertex_input_variants.h"
 #include "pipeline/compute_dispatch.h"
 #include "pipeline/graphics_state.h"
@@ -17,6 +20,10 @@
 namespace kiln {
 
 struct GraphicsPipelinePart {
+  // The parts of a graphics pipeline held (VkGraphicsPipelineLibraryFlagsEXT): all four unless
+  // this is a library; only complete pipelines are bound.
+  VkGraphicsPipelineLibraryFlagsEXT parts = 0;
+  bool library = false;
   std::shared_ptr<const compiler::CompiledVertexKernel> vertex;      // keep the kernels alive
   std::shared_ptr<const compiler::CompiledTessControlKernel> tess_control;  // null: no tessellation
   std::shared_ptr<const compiler::CompiledTessEvalKernel> tess_eval;
@@ -33,9 +40,19 @@ struct GraphicsPipelinePart {
   uint32_t color_count = 0;
   VkFormat depth_format = VK_FORMAT_UNDEFINED, stencil_format = VK_FORMAT_UNDEFINED;
   uint32_t view_mask = 0;
+  // The vertex input state's key (vertex input part) and the key `vertex` was compiled with: a
+  // pre-rasterization library compiles its vertex shader without vertex input (for its outputs,
+  // which the later stages compile against), and linking recompiles it when they differ.
+  compiler::VertexInputKey vertex_input, vertex_kernel_input;
+  // The pipeline layout the pre-rasterization stages were compiled with.
+  std::shared_ptr<const desc::PipelineLayoutDesc> pre_rasterization_layout;
+  // The stages' shaders, kept where something reads them after creation: libraries (the vertex
+  // shader is recompiled at link time), dynamic vertex input, strict mode's descriptor uses.
+  std::vector<std::shared_ptr<const RetainedShader>> shaders;
   // VK_DYNAMIC_STATE_VERTEX_INPUT_EXT: the vertex kernels of the recorded vertex input states
   // (`vertex`/`kernels` then hold the kernel compiled with no vertex input).
   std::shared_ptr<VertexInputVariants> vertex_input_variants;
+  std::shared_ptr<const exec::DescriptorUses> descriptor_uses;  // strict mode only; kernels.descriptor_uses
 };
 
 struct Pipeline {
@@ -43,7 +60,7 @@ struct Pipeline {
   std::shared_ptr<const compiler::CompiledComputeKernel> compiled;  // keeps the kernel alive
   exec::ComputeKernel kernel;                                       // what dispatches run
   GraphicsPipelinePart graphics;                                    // bind_point GRAPHICS only
-  std::unique_ptr<const exec::DescriptorUses> descriptor_uses;      // strict mode only
+  std::unique_ptr<const exec::DescriptorUses> descriptor_uses;      // compute, strict mode only
 };
 
 inline Pipeline* pipeline_of(VkPipeline handle) { return from_handle<Pipeline>(handle); }

@@ -3,6 +3,7 @@
 
 #include "common/log.h"
 #include "icd/device.h"
+#include "icd/struct_chain.h"
 #include "kiln_entrypoints.h"
 
 using namespace kiln;
@@ -73,11 +74,18 @@ compiler::SpecializationInput specialization_of(const VkSpecializationInfo* info
 }
 
 const char* shader_source_of(const VkPipelineShaderStageCreateInfo& stage, compiler::ShaderSource* source) {
-  const ShaderModule* module = shader_module_of(stage.module);
-  if (module->defect) return module->defect;
+  if (const ShaderModule* module = shader_module_of(stage.module)) {
+    if (module->defect) return module->defect;
+    source->words = module->words;
+  } else if (const auto* code = find_in_chain<VkShaderModuleCreateInfo>(stage.pNext)) {
+    // VK_EXT_graphics_pipeline_library lets the stage carry its code instead of a module.
+    if (const char* defect = code_defect(code->codeSize, code->pCode)) return defect;
+    source->words = {code->pCode, code->codeSize / 4};
+  } else {
+    return "a shader stage with neither a module nor a chained VkShaderModuleCreateInfo";
+  }
   const std::optional<ShaderStage> compiler_stage = compiler_stage_of(stage.stage);
   if (!compiler_stage) return "Kiln does not compile shaders for this stage";
-  source->words = module->words;
   source->entry_point = stage.pName;
   source->stage = *compiler_stage;
   source->specialization = specialization_of(stage.pSpecializationInfo);

@@ -32,7 +32,7 @@ compiler::SpecializationInput specialization_of(const VkSpecializationInfo* info
 // Fills `source` with the compiler's description of `stage` (module words, entry point, stage,
 // specialization). Returns nullptr on success, else why the stage cannot be compiled: the
 // module has a defect or the stage is one Kiln does not compile. `source->words` points into
-// the ShaderModule, which must outlive it.
+// the ShaderModule (or the chained VkShaderModuleCreateInfo's code), which must outlive it.
 const char* shader_source_of(const VkPipelineShaderStageCreateInfo& stage, compiler::ShaderSource* source);
 
 }  // namespace kiln

@@ -6,11 +6,9 @@
 
 namespace kiln {
 
-VertexInputVariants::VertexInputVariants(const compiler::ShaderSource& source, const desc::PipelineLayoutDesc& layout,
+VertexInputVariants::VertexInputVariants(std::shared_ptr<const RetainedShader> shader, const desc::PipelineLayoutDesc& layout,
                                          const exec::GraphicsKernels& base)
-    : words_(source.words.begin(), source.words.end()),
-      entry_point_(source.entry_point),
-      specialization_(source.specialization),
+    : shader_(std::move(shader)),
       layout_(layout),
       layout_hash_(pipeline_layout_hash(layout)),
       base_(base) {}
@@ -20,13 +18,8 @@ const exec::GraphicsKernels* VertexInputVariants::kernels_for(const compiler::Ve
   std::vector<std::unique_ptr<Variant>>& same_hash = variants_[key.hash()];
   for (const std::unique_ptr<Variant>& v : same_hash)
     if (v->key == key) return &v->kernels;
-  compiler::ShaderSource source;
-  source.words = words_;
-  source.entry_point = entry_point_;
-  source.stage = ShaderStage::Vertex;
-  source.specialization = specialization_;
   std::string error;
-  auto kernel = compiler::compile_vertex_kernel(source, host_simd_width(), key, binding_resolver(layout_), layout_hash_,
+  auto kernel = compiler::compile_vertex_kernel(shader_->source(), host_simd_width(), key, binding_resolver(layout_), layout_hash_,
                                                 nullptr, &error);
   if (!kernel) {
     KILN_LOG_ONCE(LogLevel::Error, "vkCmdSetVertexInputEXT: the vertex shader cannot read this vertex input: %s",

@@ -77,6 +77,118 @@ constexpr VkPipelineStageFlags kAttachmentStages =
 constexpr VkAccessFlags kAttachmentWrites =
     VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
 
+// The part of a graphics pipeline a dynamic state belongs to (the spec's "Graphics Pipeline
+// Libraries" lists; only the states DrawJob's tests use).
+VkGraphicsPipelineLibraryFlagsEXT part_of(VkDynamicState state) {
+  switch (state) {
+    case VK_DYNAMIC_STATE_VERTEX_INPUT_EXT:
+    case VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE:
+    case VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY:
+    case VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE: return VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT;
+    case VK_DYNAMIC_STATE_DEPTH_BOUNDS:
+    case VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK:
+    case VK_DYNAMIC_STATE_STENCIL_WRITE_MASK:
+    case VK_DYNAMIC_STATE_STENCIL_REFERENCE:
+    case VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE:
+    case VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE:
+    case VK_DYNAMIC_STATE_DEPTH_COMPARE_OP:
+    case VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE:
+    case VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE:
+    case VK_DYNAMIC_STATE_STENCIL_OP: return VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT;
+    case VK_DYNAMIC_STATE_BLEND_CONSTANTS:
+    case VK_DYNAMIC_STATE_LOGIC_OP_EXT:
+    case VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT: return VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT;
+    default: return VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT;
+  }
+}
+
+// `info`'s pipeline made as VK_EXT_graphics_pipeline_library libraries, one per part of
+// `library_parts` with only that part's state, linked by a create info that brings the other
+// parts. The
+// libraries go to `libraries_out`. They live as long as the linked pipeline: Kiln does not need
+// them after linking, but validation layers 1.3.239 read destroyed libraries' state at draws.
+// A mesh pipeline has no vertex input part; one that discards its primitives (statically) no
+// fragment parts.
+VkResult create_linked_pipeline(VkDevice d, const VkGraphicsPipelineCreateInfo& info, VkGraphicsPipelineLibraryFlagsEXT library_parts,
+                                VkPipeline* out, std::vector<VkPipeline>* libraries_out) {
+  constexpr VkGraphicsPipelineLibraryFlagsEXT kVertexInput = VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT;
+  constexpr VkGraphicsPipelineLibraryFlagsEXT kPreRasterization = VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT;
+  constexpr VkGraphicsPipelineLibraryFlagsEXT kFragmentShader = VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT;
+  constexpr VkGraphicsPipelineLibraryFlagsEXT kFragmentOutput = VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT;
+  bool mesh = false;
+  for (uint32_t i = 0; i < info.stageCount; ++i) mesh |= info.pStages[i].stage == VK_SHADER_STAGE_MESH_BIT_EXT;
+  VkGraphicsPipelineLibraryFlagsEXT parts = kPreRasterization;
+  if (!mesh) parts |= kVertexInput;
+  if (!info.pRasterizationState->rasterizerDiscardEnable) parts |= kFragmentShader | kFragmentOutput;
+  const auto* rendering = static_cast<const VkPipelineRenderingCreateInfo*>(info.pNext);  // DrawJob chains nothing else
+  // The part's stages, dynamic states and state pointers, in a create info chained to `chain`.
+  struct PartInfo {
+    std::vector<VkPipelineShaderStageCreateInfo> stages;
+    std::vector<VkDynamicState> dynamic;
+    VkPipelineDynamicStateCreateInfo dynamic_info{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+    VkPipelineRenderingCreateInfo view_mask_only{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+    VkGraphicsPipelineLibraryCreateInfoEXT library{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_LIBRARY_CREATE_INFO_EXT};
+    VkGraphicsPipelineCreateInfo create{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+  };
+  auto part_info = [&](VkGraphicsPipelineLibraryFlagsEXT own, PartInfo* p) {
+    for (uint32_t i = 0; i < info.stageCount; ++i) {
+      const bool fragment = info.pStages[i].stage == VK_SHADER_STAGE_FRAGMENT_BIT;
+      if (own & (fragment ? kFragmentShader : kPreRasterization)) p->stages.push_back(info.pStages[i]);
+    }
+    for (uint32_t i = 0; i < info.pDynamicState->dynamicStateCount; ++i)
+      if (own & part_of(info.pDynamicState->pDynamicStates[i])) p->dynamic.push_back(info.pDynamicState->pDynamicStates[i]);
+    p->dynamic_info.dynamicStateCount = static_cast<uint32_t>(p->dynamic.size());
+    p->dynamic_info.pDynamicStates = p->dynamic.data();
+    VkGraphicsPipelineCreateInfo& c = p->create;
+    c.stageCount = static_cast<uint32_t>(p->stages.size());
+    c.pStages = p->stages.data();
+    c.pDynamicState = &p->dynamic_info;
+    if (own & kVertexInput) {
+      c.pVertexInputState = info.pVertexInputState;
+      c.pInputAssemblyState = info.pInputAssemblyState;
+    }
+    if (own & kPreRasterization) {
+      c.pTessellationState = info.pTessellationState;
+      c.pViewportState = info.pViewportState;
+      c.pRasterizationState = info.pRasterizationState;
+    }
+    if (own & kFragmentShader) c.pDepthStencilState = info.pDepthStencilState;
+    if (own & (kFragmentShader | kFragmentOutput)) c.pMultisampleState = info.pMultisampleState;
+    if (own & kFragmentOutput) c.pColorBlendState = info.pColorBlendState;
+    if (own & (kPreRasterization | kFragmentShader)) c.layout = info.layout;
+    if (own & (kPreRasterization | kFragmentShader | kFragmentOutput)) c.renderPass = info.renderPass;
+    p->library.flags = own;
+    c.pNext = &p->library;
+    // The pre-rasterization part reads only the view mask of VkPipelineRenderingCreateInfo, and
+    // validation layers 1.3.239 take attachment formats there for fragment state.
+    if (rendering && (own & ~kVertexInput)) {
+      p->view_mask_only.viewMask = rendering->viewMask;
+      p->library.pNext = own & (kFragmentShader | kFragmentOutput) ? const_cast<VkPipelineRenderingCreateInfo*>(rendering) : static_cast<void*>(&p->view_mask_only);
+    }
+  };
+  VkResult result = VK_SUCCESS;
+  for (VkGraphicsPipelineLibraryFlagsEXT part : {kVertexInput, kPreRasterization, kFragmentShader, kFragmentOutput}) {
+    if (!(part & parts & library_parts) || result != VK_SUCCESS) continue;
+    PartInfo p;
+    part_info(part, &p);
+    p.create.flags = VK_PIPELINE_CREATE_LIBRARY_BIT_KHR;
+    VkPipeline library = VK_NULL_HANDLE;
+    result = vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &p.create, nullptr, &library);
+    if (result == VK_SUCCESS) libraries_out->push_back(library);
+  }
+  if (result != VK_SUCCESS) return result;
+  VkPipelineLibraryCreateInfoKHR linked{VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR};
+  linked.libraryCount = static_cast<uint32_t>(libraries_out->size());
+  linked.pLibraries = libraries_out->data();
+  PartInfo own;
+  part_info(parts & ~library_parts, &own);
+  VkGraphicsPipelineCreateInfo link = own.create;
+  link.layout = info.layout;
+  link.pNext = &linked;
+  if (parts & ~library_parts) linked.pNext = &own.library;
+  return vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &link, nullptr, out);
+}
+
 }  // namespace
 
 DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(device), options_(options) {
@@ -274,7 +386,8 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   info.pDynamicState = &dynamic_info;
   info.layout = layout_;
   info.renderPass = render_pass_;
-  pipeline_result_ = vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_);
+  pipeline_result_ = options.library_parts ? create_linked_pipeline(d, info, options.library_parts, &pipeline_, &libraries_)
+                                                : vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_);
   for (const VkPipelineShaderStageCreateInfo& stage : stages) vkDestroyShaderModule(d, stage.module, nullptr);
 
   if (!options.bindings.empty()) {
@@ -425,6 +538,7 @@ DrawJob::~DrawJob() {
   VkDevice d = device_.handle();
   vkDestroyDescriptorPool(d, pool_, nullptr);
   vkDestroyPipeline(d, pipeline_, nullptr);
+  for (VkPipeline library : libraries_) vkDestroyPipeline(d, library, nullptr);
   vkDestroyPipelineLayout(d, layout_, nullptr);
   vkDestroyDescriptorSetLayout(d, set_layout_, nullptr);
   vkDestroyFramebuffer(d, framebuffer_, nullptr);

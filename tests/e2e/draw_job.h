@@ -111,6 +111,11 @@ struct DrawJobOptions {
   // Viewports and scissors set at draw(); empty: one of each covering the whole target.
   std::vector<VkViewport> viewports;
   std::vector<VkRect2D> scissors;
+  // VK_EXT_graphics_pipeline_library (the device enables graphicsPipelineLibrary): these parts of
+  // the pipeline (vertex input, pre-rasterization, fragment shader, fragment output) are each made
+  // as a library with only that part's state, and the pipeline links them, bringing the other
+  // parts itself; 0: the pipeline is created in one call.
+  VkGraphicsPipelineLibraryFlagsEXT library_parts = 0;
   std::vector<VkDescriptorType> bindings;      // set 0, bindings 0, 1, …; visible to every graphics stage
   uint32_t push_constant_bytes = 0;            // visible to every graphics stage
 };
@@ -180,6 +185,7 @@ class DrawJob {
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkShaderStageFlags stages_ = VK_SHADER_STAGE_ALL_GRAPHICS;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
+  std::vector<VkPipeline> libraries_;  // options.library_parts: what pipeline_ was linked from
   VkResult pipeline_result_ = VK_ERROR_UNKNOWN;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
