@@ -314,6 +314,12 @@ bool FragmentEmitter::prologue() {
           preset.leaves.push_back(lane_array(t_, invocation_field(t_, offsetof(abi::FragmentInvocation, frag_depth), ptr),
                                              0, b.getFloatTy()));
           break;
+        case spv::BuiltIn::FragStencilRefEXT:
+          fi.writes_stencil_reference = true;
+          preset.leaves.push_back(b.CreateBitCast(
+              lane_array(t_, invocation_field(t_, offsetof(abi::FragmentInvocation, stencil_reference_out), ptr), 0, i32),
+              t_.lane_type(t_.leaf_type(leaf.scalar))));
+          break;
         case spv::BuiltIn::SampleMask:
           fi.writes_sample_mask = true;
           preset.leaves.push_back(b.CreateBitCast(
@@ -350,6 +356,8 @@ bool FragmentEmitter::epilogue() {
         store_lane_array(t_, invocation_field(t_, offsetof(F, frag_depth), ptr), 0, value.leaves[k]);
       } else if (leaf.builtin == spv::BuiltIn::SampleMask && leaf.component == 0) {
         store_lane_array(t_, invocation_field(t_, offsetof(F, sample_mask_out), ptr), 0, value.leaves[k]);
+      } else if (leaf.builtin == spv::BuiltIn::FragStencilRefEXT) {
+        store_lane_array(t_, invocation_field(t_, offsetof(F, stencil_reference_out), ptr), 0, value.leaves[k]);
       }
     }
   }

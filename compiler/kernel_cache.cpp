@@ -6,7 +6,7 @@
 namespace kiln::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '1', '7'};
+constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '1', '8'};
 
 class Writer {
  public:
@@ -225,7 +225,8 @@ void write_stage(Writer& w, const CachedKernel& k) {
     for (bool flag : {f.writes_depth, f.writes_sample_mask, f.can_discard, f.early_fragment_tests,
                       f.depth_replacing_mode_less, f.depth_replacing_mode_greater, f.uses_sample_rate, f.has_side_effects,
                       f.reads_frag_coord, f.reads_input_attachments, f.interpolates_at_positions,
-                      f.writes_dual_source, f.reads_sample_mask_in, f.post_depth_coverage, f.reads_primitive_builtins})
+                      f.writes_dual_source, f.reads_sample_mask_in, f.post_depth_coverage, f.reads_primitive_builtins,
+                      f.writes_stencil_reference})
       w.u32(flag ? 1 : 0);
     w.u32(f.clip_distance_inputs);
     w.u32(f.cull_distance_inputs);
@@ -295,7 +296,7 @@ bool read_stage(Reader& r, CachedKernel* k) {
                        &f.depth_replacing_mode_less, &f.depth_replacing_mode_greater, &f.uses_sample_rate, &f.has_side_effects,
                        &f.reads_frag_coord, &f.reads_input_attachments, &f.interpolates_at_positions,
                        &f.writes_dual_source, &f.reads_sample_mask_in, &f.post_depth_coverage,
-                       &f.reads_primitive_builtins})
+                       &f.reads_primitive_builtins, &f.writes_stencil_reference})
       *flag = r.u32() != 0;
     f.clip_distance_inputs = r.u32();
     f.cull_distance_inputs = r.u32();

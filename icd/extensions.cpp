@@ -153,6 +153,8 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       // Restart indices in list topologies: a cut drops the list's incomplete primitive, as
       // primitive assembly does for every topology (pipeline/graphics/primitive_assembly.cpp).
       ext(VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME, VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_SPEC_VERSION),
+      // FragStencilRefEXT: each fragment's stencil reference (abi::FragmentInterface::writes_stencil_reference).
+      ext(VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME, VK_EXT_SHADER_STENCIL_EXPORT_SPEC_VERSION),
       // Graphics pipelines in four parts, created alone and linked (icd/graphics_pipeline_library.h).
       ext(VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME, VK_KHR_PIPELINE_LIBRARY_SPEC_VERSION),
       ext(VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME, VK_EXT_GRAPHICS_PIPELINE_LIBRARY_SPEC_VERSION),

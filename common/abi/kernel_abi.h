@@ -550,6 +550,9 @@ struct FragmentInterface {
   // Reads FrontFacing or PrimitiveId: the only per-primitive invocation fields besides Layer and
   // ViewportIndex, so without them one call may shade quads of several primitives.
   bool reads_primitive_builtins = false;
+  // FragStencilRefEXT (VK_EXT_shader_stencil_export): the stencil test and REPLACE use each
+  // lane's stencil_reference_out instead of the state's reference, so the tests run after it.
+  bool writes_stencil_reference = false;
 };
 
 // One call shades W / 4 quads of 2x2 pixels. Lane i is pixel (i & 1, (i >> 1) & 1) of quad i / 4
@@ -575,6 +578,7 @@ struct FragmentInvocation {
   uint32_t* outputs;           // [(location * 4 + component) * W + lane]
   float* frag_depth;           // [W]: preset to frag_coord z; the shader may overwrite it
   uint32_t* sample_mask_out;   // [W]: preset to all ones
+  uint32_t* stencil_reference_out;  // [W]: preset to the state's reference (writes_stencil_reference)
 };
 // Returns the lanes of covered_mask that were not discarded (killed or demoted).
 using FragmentKernelFn = uint32_t (*)(const FragmentInvocation* invocation);

@@ -143,7 +143,7 @@ uint32_t OutputMerger::stencil_op(VkStencilOp op, uint32_t value, uint32_t refer
 }
 
 bool OutputMerger::test_sample(uint32_t x, uint32_t y, uint32_t layer, uint32_t s, float fragment_depth,
-                               const RasterTriangle& t) const {
+                               const RasterTriangle& t, const uint32_t* stencil_reference) const {
   const DepthStencilState& ds = ctx_.state->depth_stencil;
   const bool depth_test = ctx_.has_depth && ds.depth_test;
   const bool bounds_test = ctx_.has_depth && ds.depth_bounds_test;
@@ -169,7 +169,8 @@ bool OutputMerger::test_sample(uint32_t x, uint32_t y, uint32_t layer, uint32_t 
   if (stencil_test) {
     uint8_t* stexel = ctx_.stencil.texel(x, y, layer, s);
     const uint32_t value = *stexel;
-    const bool stencil_pass = compare_op(face.compare_op, face.reference & face.compare_mask, value & face.compare_mask);
+    const uint32_t reference = stencil_reference ? *stencil_reference : face.reference;
+    const bool stencil_pass = compare_op(face.compare_op, reference & face.compare_mask, value & face.compare_mask);
     VkStencilOp op;
     if (!stencil_pass) {
       op = face.fail_op;
@@ -180,7 +181,7 @@ bool OutputMerger::test_sample(uint32_t x, uint32_t y, uint32_t layer, uint32_t 
     } else {
       op = face.pass_op;
     }
-    const uint32_t next = stencil_op(op, value, face.reference);
+    const uint32_t next = stencil_op(op, value, reference);
     *stexel = static_cast<uint8_t>((value & ~face.write_mask) | (next & face.write_mask));
   } else if (depth_test && !compare_op(ds.depth_compare, zq, stored)) {
     pass = false;
@@ -325,16 +326,17 @@ void OutputMerger::depth_only(const QuadBatch& batch, uint32_t* coverage, const 
   }
 }
 
-void OutputMerger::depth_stencil(const QuadBatch& batch, uint32_t* coverage, const float* depth,
-                                 const RasterTriangle& t) const {
+void OutputMerger::depth_stencil(const QuadBatch& batch, uint32_t* coverage, const float* depth, const RasterTriangle& t,
+                                 const uint32_t* stencil_references) const {
   if (!depth_or_stencil_) return;
   if (depth_only_) return depth_only(batch, coverage, depth, t.layer);
   for (uint32_t l = 0; l < batch.lanes(); ++l) {
     if (!coverage[l]) continue;
     uint32_t passed = 0;
+    const uint32_t* reference = stencil_references ? stencil_references + l : nullptr;
     for (uint32_t s = 0; s < ctx_.samples; ++s)
       if ((coverage[l] & (1u << s)) &&
-          test_sample(uint32_t(batch.x(l)), uint32_t(batch.y(l)), t.layer, s, depth[l * kMaxSamples + s], t))
+          test_sample(uint32_t(batch.x(l)), uint32_t(batch.y(l)), t.layer, s, depth[l * kMaxSamples + s], t, reference))
         passed |= 1u << s;
     coverage[l] = passed;
   }

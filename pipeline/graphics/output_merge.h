@@ -17,7 +17,9 @@ class OutputMerger {
   // Runs depth bounds, stencil and depth tests for the covered samples of every lane of `batch`
   // (depth[lane * kMaxSamples + s] is sample s's fragment depth) and applies the stencil ops and
   // depth writes, lane by lane in order. Clears the bits of samples that fail in `coverage`.
-  void depth_stencil(const QuadBatch& batch, uint32_t* coverage, const float* depth, const RasterTriangle& t) const;
+  // `stencil_references` (FragStencilRefEXT; null: the state's) is each lane's stencil reference.
+  void depth_stencil(const QuadBatch& batch, uint32_t* coverage, const float* depth, const RasterTriangle& t,
+                     const uint32_t* stencil_references = nullptr) const;
   bool has_depth_stencil_work() const { return depth_or_stencil_; }
   // Only a depth test (no stencil, bounds or clamp) on a D32 plane: test_depth_block's case.
   bool depth_only_d32() const { return depth_only_ && depth_d32_; }
@@ -59,7 +61,8 @@ class OutputMerger {
   // Lanes of one attachment's sample being written: the values to store, SoA.
   struct SampleLanes;
   uint32_t stencil_op(VkStencilOp op, uint32_t value, uint32_t reference) const;
-  bool test_sample(uint32_t x, uint32_t y, uint32_t layer, uint32_t sample, float depth, const RasterTriangle& t) const;
+  bool test_sample(uint32_t x, uint32_t y, uint32_t layer, uint32_t sample, float depth, const RasterTriangle& t,
+                   const uint32_t* stencil_reference) const;
   void depth_only(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;
   template <VkCompareOp kOp>
   void depth_only_op(const QuadBatch& batch, uint32_t* coverage, const float* depth, uint32_t layer) const;

@@ -24,7 +24,7 @@ struct FragmentScratch {
   uint32_t W = 0;
   // Cache-line aligned: written and read right away as 64-byte vectors (common/cache_aligned_allocator.h).
   CacheAlignedVector<float> inputs, outputs;  // raw 32-bit values in float storage (the kernel's SoA layout)
-  CacheAlignedVector<uint32_t> sample_mask_in, sample_mask_out;
+  CacheAlignedVector<uint32_t> sample_mask_in, sample_mask_out, stencil_reference;
   CacheAlignedVector<float> frag_coord, point_coord, frag_depth;
   // The interpolation planes of merged triangles, used in turn: a batch holds quads of at most
   // kMaxLanes / 4 triangles, and the triangle being rasterized has one more.
@@ -38,6 +38,7 @@ struct FragmentScratch {
     outputs.assign(size_t(abi::kMaxColorAttachments) * 4 * W, 0.0f);
     sample_mask_in.assign(W, 0);
     sample_mask_out.assign(W, 0);
+    stencil_reference.assign(W, 0);
     frag_coord.assign(4 * size_t(W), 0.0f);
     point_coord.assign(2 * size_t(W), 0.0f);
     frag_depth.assign(W, 0.0f);
@@ -127,7 +128,7 @@ class DrawRasterState {
     // later), and neither it nor alpha-to-coverage changes depth or coverage.
     early = !shading || fi.early_fragment_tests ||
             (!fi.has_side_effects && !fi.writes_depth && !fi.can_discard && !fi.writes_sample_mask &&
-             !ms.alpha_to_coverage && !fi.reads_input_attachments);
+             !ms.alpha_to_coverage && !fi.reads_input_attachments && !fi.writes_stencil_reference);
     full_mask = ((1u << ctx.samples) - 1) & ms.sample_mask;
     // Coverage changes after the kernel only through these; otherwise the batch's stands.
     coverage_changes = fi.writes_sample_mask || ms.alpha_to_coverage;
@@ -160,6 +161,7 @@ class DrawRasterState {
     inv.outputs = reinterpret_cast<uint32_t*>(scratch.outputs.data());
     inv.frag_depth = scratch.frag_depth.data();
     inv.sample_mask_out = scratch.sample_mask_out.data();
+    inv.stencil_reference_out = scratch.stencil_reference.data();
   }
 
   // Whether triangle `t` adds its quads to the batch of earlier ones (else it flushes them first
@@ -290,6 +292,12 @@ class DrawRasterState {
     const uint32_t* primitive_coverage = pre_test_mask_in ? pre_test_coverage_ : batch.coverage;
     for (uint32_t l = 0; l < W; ++l) mask_in[l] = l < lanes ? primitive_coverage[l] : 0;
     if (fi.writes_sample_mask) std::fill(s.sample_mask_out.begin(), s.sample_mask_out.end(), ~0u);
+    const RasterTriangle& triangle = tri ? tri->t : *batch_triangle;  // a batch with stencil tests has one facing
+    if (fi.writes_stencil_reference) {
+      const DepthStencilState& ds = ctx.state->depth_stencil;
+      std::fill(s.stencil_reference.begin(), s.stencil_reference.end(),
+                triangle.front_facing ? ds.front.reference : ds.back.reference);
+    }
     inv.covered_mask = covered;
     inv.quad_mask = quad_mask;
     inv.sample_id = sample < 0 ? 0 : uint32_t(sample);
@@ -316,7 +324,7 @@ class DrawRasterState {
       } else {
         sample_depths(tri);
       }
-      merger.depth_stencil(batch, cov, depth_, tri ? tri->t : *batch_triangle);
+      merger.depth_stencil(batch, cov, depth_, triangle, fi.writes_stencil_reference ? s.stencil_reference.data() : nullptr);
     }
     count_passed(cov);
     merger.write_color(batch, cov, s.outputs.data(), W, tri ? tri->t.layer : batch_layer);
