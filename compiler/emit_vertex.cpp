@@ -22,6 +22,13 @@ bool fetch_attribute(Translator& t, uint32_t location, bool integer, std::array<
   auto& b = t.b();
   llvm::Type* i32 = b.getInt32Ty();
   llvm::Type* i64 = b.getInt64Ty();
+  if (t.options_.vertex_input && t.options_.vertex_input->staged) {  // fetched by another kernel
+    llvm::Value* table = invocation_field(t, offsetof(abi::VertexInvocation, staged_attributes), b.getPtrTy());
+    llvm::Value* staged =
+        b.CreateLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getInt8Ty(), table, uint64_t{location} * sizeof(void*)));
+    for (uint32_t c = 0; c < 4; ++c) (*out)[c] = lane_array(t, staged, uint64_t{c} * t.width() * 4, i32);
+    return true;
+  }
   const VertexAttributeKey* attribute = nullptr;
   if (t.options_.vertex_input)
     for (const VertexAttributeKey& a : t.options_.vertex_input->attributes)

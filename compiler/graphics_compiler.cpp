@@ -74,6 +74,7 @@ uint64_t VertexInputKey::hash() const {
   for (const VertexAttributeKey& a : attributes) h.add_u64(a.location).add_u64(a.binding).add_u64(a.format).add_u64(a.offset);
   h.add_u64(~0ull);
   for (const VertexBindingKey& b : bindings) h.add_u64(b.binding).add_u64(b.per_instance).add_u64(b.divisor);
+  h.add_u64(staged);
   return h.finish();
 }
 

@@ -24,6 +24,10 @@ struct VertexBindingKey {
 struct VertexInputKey {
   std::vector<VertexAttributeKey> attributes;  // sorted by location
   std::vector<VertexBindingKey> bindings;      // sorted by binding
+  // The kernel fetches nothing: Location L's four components come converted, as 32-bit values,
+  // from abi::VertexInvocation::staged_attributes[L] (a fast-linked pipeline's vertex kernel,
+  // whose vertex input state was not known when it was compiled; attributes and bindings empty).
+  bool staged = false;
   uint64_t hash() const;
   bool operator==(const VertexInputKey&) const = default;
 };

@@ -8,6 +8,7 @@
 
 #include "common/cpu.h"
 #include "common/log.h"
+#include "compiler/vertex_fetch_kernel.h"
 #include "icd/creation_feedback.h"
 #include "icd/descriptor_uses.h"
 #include "icd/device.h"
@@ -379,8 +380,9 @@ bool rasterizes(const GraphicsPipelinePart& g) {
 
 // Compiles the stages `info` brings. The stages before rasterization are a chain, each compiled
 // against its predecessor's outputs; the fragment kernel depends on none of them, so it compiles
-// beside the chain on the pool. The vertex kernel reads the vertex input state if the pipeline
-// has it and it is static, else none (a library's is recompiled when linked, icd/pipeline.h).
+// beside the chain on the pool. The vertex kernel fetches the vertex input state's attributes if
+// the pipeline has that state and it is static, none with dynamic vertex input, and reads them
+// from a fetch kernel when the state is not known yet (icd/pipeline.h).
 VkResult compile_stages(Device* device, const VkGraphicsPipelineCreateInfo& info, const OwnStages& stages,
                         const PipelineLayout* layout, PipelineCache* cache, CreationFeedback& feedback,
                         GraphicsPipelinePart* g) {
@@ -389,8 +391,11 @@ VkResult compile_stages(Device* device, const VkGraphicsPipelineCreateInfo& info
   const compiler::BindingResolver bindings = binding_resolver(layout->desc);
   const uint64_t layout_hash = pipeline_layout_hash(layout->desc);
   compiler::KernelCache* kernels = cache ? &cache->kernels : nullptr;
-  const bool static_vertex_input = (g->parts & kVertexInputPart) && !(g->dynamic_mask & kDynVertexInput);
-  if (stages.vertex) g->vertex_kernel_input = static_vertex_input ? g->vertex_input : compiler::VertexInputKey{};
+  if (stages.vertex) {
+    g->vertex_kernel_input = {};
+    if (!(g->parts & kVertexInputPart)) g->vertex_kernel_input.staged = true;
+    else if (!(g->dynamic_mask & kDynVertexInput)) g->vertex_kernel_input = g->vertex_input;
+  }
 
   auto compile_pre_rasterization = [&]() -> VkResult {
     if (stages.mesh) {
@@ -464,7 +469,18 @@ VkResult finish_pipeline(Device* device, const VkGraphicsPipelineCreateInfo& inf
     return fail("tessellation shaders need the patch-list topology");
   const bool dynamic_vertex_input = g->dynamic_mask & kDynVertexInput;
   const desc::PipelineLayoutDesc* final_layout = layout ? &layout->desc : g->pre_rasterization_layout.get();
-  if (g->vertex && !dynamic_vertex_input && !(g->vertex_kernel_input == g->vertex_input)) {
+  const bool link_time_optimization = info.flags & VK_PIPELINE_CREATE_LINK_TIME_OPTIMIZATION_BIT_EXT;
+  if (g->vertex && !dynamic_vertex_input && g->vertex_kernel_input.staged && !link_time_optimization) {
+    // Fast linking: the vertex kernel reads what the vertex input part's fetch kernel fetched.
+    if (!g->vertex_fetch) {  // the vertex input part came with this create info
+      std::string error;
+      g->vertex_fetch = compiler::compile_vertex_fetch_kernel(g->vertex_input, host_simd_width(),
+                                                              cache ? &cache->kernels : nullptr, &error);
+      if (!g->vertex_fetch) return fail(error.c_str());
+    }
+    g->kernels.vertex_fetch = g->vertex_fetch->function;
+    g->kernels.vertex_fetch_outputs = g->vertex_fetch->outputs;
+  } else if (g->vertex && !dynamic_vertex_input && !(g->vertex_kernel_input == g->vertex_input)) {
     const std::shared_ptr<const RetainedShader> shader = retained_vertex_shader(*g);
     if (!shader || !g->pre_rasterization_layout) return fail("a linked vertex shader that was not kept");
     const desc::PipelineLayoutDesc& compiled_with = *g->pre_rasterization_layout;
@@ -542,6 +558,13 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
     compiler::ShaderSource source;
     if (const char* why = shader_source_of(*s, &source)) return fail(why);
     g.shaders.push_back(retain_shader(source, s->stage));
+  }
+  if ((own & kVertexInputPart) && g.library && !(g.parts & kPreRasterizationPart) && !dynamic_vertex_input && !mesh) {
+    // The vertex input part's share of the work: its fetch kernel, so linking compiles nothing.
+    std::string error;
+    g.vertex_fetch = compiler::compile_vertex_fetch_kernel(g.vertex_input, host_simd_width(), cache ? &cache->kernels : nullptr,
+                                                           &error);
+    if (!g.vertex_fetch) return fail(error.c_str());
   }
   const PipelineLayout* layout = pipeline_layout_of(info.layout);
   CreationFeedback feedback(info.pNext, info.pStages, info.stageCount, info.flags);

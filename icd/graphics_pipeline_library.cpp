@@ -36,6 +36,7 @@ void link_library(const GraphicsPipelinePart& library, GraphicsPipelinePart* g) 
     g->state.input_assembly.primitive_restart = library.state.input_assembly.primitive_restart;
     std::copy_n(library.vertex_strides, abi::kMaxVertexBindings, g->vertex_strides);
     g->vertex_input = library.vertex_input;
+    g->vertex_fetch = library.vertex_fetch;
   }
   if (parts & kPreRasterizationPart) {
     g->vertex = library.vertex;

@@ -427,9 +427,9 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_PROPERTIES_EXT: {
         auto* p = reinterpret_cast<VkPhysicalDeviceGraphicsPipelineLibraryPropertiesEXT*>(s);
-        // Linking recompiles the vertex shader when the vertex input state is in another library
-        // (the vertex kernel fetches its inputs itself): not the cost of recording a command.
-        p->graphicsPipelineLibraryFastLinking = VK_FALSE;
+        // Linking libraries compiles nothing: each kernel is compiled with its part, vertex fetch
+        // included (compiler/vertex_fetch_kernel.h; docs/design/pipeline-libraries.md).
+        p->graphicsPipelineLibraryFastLinking = VK_TRUE;
         // Fragment kernels interpolate by their own decorations (abi::FragmentInterface).
         p->graphicsPipelineLibraryIndependentInterpolationDecoration = VK_TRUE;
         break;

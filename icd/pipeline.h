@@ -41,9 +41,12 @@ struct GraphicsPipelinePart {
   VkFormat depth_format = VK_FORMAT_UNDEFINED, stencil_format = VK_FORMAT_UNDEFINED;
   uint32_t view_mask = 0;
   // The vertex input state's key (vertex input part) and the key `vertex` was compiled with: a
-  // pre-rasterization library compiles its vertex shader without vertex input (for its outputs,
-  // which the later stages compile against), and linking recompiles it when they differ.
+  // pre-rasterization library compiles its vertex shader to read its attributes fetched by
+  // another kernel (VertexInputKey::staged), which a vertex input library compiles for its state
+  // (`vertex_fetch`, compiler/vertex_fetch_kernel.h); linking pairs them, or with
+  // LINK_TIME_OPTIMIZATION recompiles the vertex shader for the state.
   compiler::VertexInputKey vertex_input, vertex_kernel_input;
+  std::shared_ptr<const compiler::CompiledVertexKernel> vertex_fetch;
   // The pipeline layout the pre-rasterization stages were compiled with.
   std::shared_ptr<const desc::PipelineLayoutDesc> pre_rasterization_layout;
   // The stages' shaders, kept where something reads them after creation: libraries (the vertex

@@ -31,6 +31,7 @@ const exec::GraphicsKernels* VertexInputVariants::kernels_for(const compiler::Ve
   v->kernel = std::move(kernel);
   v->kernels = base_;
   v->kernels.vertex = v->kernel->function;
+  v->kernels.vertex_fetch = nullptr;  // the variant fetches its attributes itself
   v->kernels.vertex_width = v->kernel->simd_width;
   v->kernels.vertex_outputs = v->kernel->outputs;
   same_hash.push_back(std::move(v));

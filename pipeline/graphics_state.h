@@ -96,6 +96,12 @@ struct GraphicsKernels {
   abi::VertexKernelFn vertex = nullptr;
   uint32_t vertex_width = 8;
   abi::VertexOutputLayout vertex_outputs;
+  // Fast-linked pipelines (docs/design/pipeline-libraries.md): `vertex` was compiled without the
+  // vertex input state (VertexInputKey::staged) and reads its attributes from the records of
+  // `vertex_fetch`, which fetches them (Location L in slot vertex_fetch_outputs.location_slot[L]);
+  // null: `vertex` fetches its attributes itself.
+  abi::VertexKernelFn vertex_fetch = nullptr;
+  abi::VertexOutputLayout vertex_fetch_outputs;
   std::optional<TessellationKernels> tessellation;
   std::optional<GeometryKernels> geometry;
   std::optional<MeshKernels> mesh;  // task/mesh pipelines: no vertex, tessellation or geometry stage

@@ -378,6 +378,9 @@ struct VertexInvocation {
   uint32_t draw_index;                       // DrawIndex
   uint32_t view_index;                       // ViewIndex (multiview), 0 otherwise
   uint32_t* outputs;                         // [slot_count * 4 * W], VertexOutputLayout order
+  // Kernels compiled with VertexInputKey::staged: Location L's components c at
+  // staged_attributes[L][c * W + lane] (32-bit values, already converted from their formats).
+  const uint32_t* const* staged_attributes;  // [kMaxVertexAttributes]
 };
 using VertexKernelFn = void (*)(const VertexInvocation* invocation);
 

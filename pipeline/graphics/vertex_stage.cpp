@@ -3,6 +3,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "common/log.h"
@@ -123,7 +124,22 @@ void run_vertex_kernel(const DrawContext& ctx, const DrawParams& params, uint32_
   std::vector<int32_t>& lane_ids = thread_local_ref(tls_lane_ids);
   outputs.assign(size_t{k.vertex_outputs.slot_count} * 4 * W, 0);
   lane_ids.assign(W, 0);
+  // A fast-linked pipeline's fetch kernel writes its records here, which the vertex kernel reads.
+  // Locations the vertex input state does not feed (invalid usage) read (0, 0, 0, 1.0).
+  thread_local std::vector<uint32_t> tls_fetched, tls_defaults;
+  std::vector<uint32_t>& fetched = thread_local_ref(tls_fetched);
+  std::vector<uint32_t>& defaults = thread_local_ref(tls_defaults);
+  std::array<const uint32_t*, abi::kMaxVertexAttributes> staged{};
+  if (k.vertex_fetch) {
+    const abi::VertexOutputLayout& f = k.vertex_fetch_outputs;
+    fetched.assign(size_t{f.slot_count} * 4 * W, 0);
+    defaults.assign(size_t{4} * W, 0);
+    std::fill(defaults.begin() + 3 * W, defaults.end(), 0x3f800000u);
+    for (uint32_t l = 0; l < abi::kMaxVertexAttributes; ++l)
+      staged[l] = f.location_slot[l] >= 0 ? fetched.data() + size_t(f.location_slot[l]) * 4 * W : defaults.data();
+  }
   abi::VertexInvocation inv{};
+  inv.staged_attributes = staged.data();
   inv.resources = ctx.cmd->resources;
   inv.vertex_buffers = ctx.cmd->vertex_buffers;
   inv.faults = faults;
@@ -138,6 +154,11 @@ void run_vertex_kernel(const DrawContext& ctx, const DrawParams& params, uint32_
     const uint32_t lanes = count - base < W ? count - base : W;
     for (uint32_t i = 0; i < W; ++i) lane_ids[i] = i < lanes ? vertex_ids[base + i] : vertex_ids[base];
     inv.lane_count = lanes;
+    if (k.vertex_fetch) {
+      inv.outputs = fetched.data();
+      k.vertex_fetch(&inv);
+      inv.outputs = outputs.data();
+    }
     std::fill(outputs.begin(), outputs.end(), 0u);
     k.vertex(&inv);
     store(base, lanes, outputs.data());

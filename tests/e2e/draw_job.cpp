@@ -110,7 +110,7 @@ VkGraphicsPipelineLibraryFlagsEXT part_of(VkDynamicState state) {
 // A mesh pipeline has no vertex input part; one that discards its primitives (statically) no
 // fragment parts.
 VkResult create_linked_pipeline(VkDevice d, const VkGraphicsPipelineCreateInfo& info, VkGraphicsPipelineLibraryFlagsEXT library_parts,
-                                VkPipeline* out, std::vector<VkPipeline>* libraries_out) {
+                                bool link_time_optimization, VkPipeline* out, std::vector<VkPipeline>* libraries_out) {
   constexpr VkGraphicsPipelineLibraryFlagsEXT kVertexInput = VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT;
   constexpr VkGraphicsPipelineLibraryFlagsEXT kPreRasterization = VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT;
   constexpr VkGraphicsPipelineLibraryFlagsEXT kFragmentShader = VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT;
@@ -172,6 +172,7 @@ VkResult create_linked_pipeline(VkDevice d, const VkGraphicsPipelineCreateInfo& 
     PartInfo p;
     part_info(part, &p);
     p.create.flags = VK_PIPELINE_CREATE_LIBRARY_BIT_KHR;
+    if (link_time_optimization) p.create.flags |= VK_PIPELINE_CREATE_RETAIN_LINK_TIME_OPTIMIZATION_INFO_BIT_EXT;
     VkPipeline library = VK_NULL_HANDLE;
     result = vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &p.create, nullptr, &library);
     if (result == VK_SUCCESS) libraries_out->push_back(library);
@@ -184,6 +185,7 @@ VkResult create_linked_pipeline(VkDevice d, const VkGraphicsPipelineCreateInfo& 
   part_info(parts & ~library_parts, &own);
   VkGraphicsPipelineCreateInfo link = own.create;
   link.layout = info.layout;
+  if (link_time_optimization) link.flags |= VK_PIPELINE_CREATE_LINK_TIME_OPTIMIZATION_BIT_EXT;
   link.pNext = &linked;
   if (parts & ~library_parts) linked.pNext = &own.library;
   return vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &link, nullptr, out);
@@ -386,7 +388,8 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   info.pDynamicState = &dynamic_info;
   info.layout = layout_;
   info.renderPass = render_pass_;
-  pipeline_result_ = options.library_parts ? create_linked_pipeline(d, info, options.library_parts, &pipeline_, &libraries_)
+  pipeline_result_ = options.library_parts ? create_linked_pipeline(d, info, options.library_parts, options.link_time_optimization, &pipeline_,
+                                                                       &libraries_)
                                                 : vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_);
   for (const VkPipelineShaderStageCreateInfo& stage : stages) vkDestroyShaderModule(d, stage.module, nullptr);
 

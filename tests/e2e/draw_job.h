@@ -116,6 +116,9 @@ struct DrawJobOptions {
   // as a library with only that part's state, and the pipeline links them, bringing the other
   // parts itself; 0: the pipeline is created in one call.
   VkGraphicsPipelineLibraryFlagsEXT library_parts = 0;
+  // With library_parts: the libraries keep link-time optimisation information and the link asks
+  // for it (VK_PIPELINE_CREATE_LINK_TIME_OPTIMIZATION_BIT_EXT); otherwise the link is a fast one.
+  bool link_time_optimization = false;
   std::vector<VkDescriptorType> bindings;      // set 0, bindings 0, 1, …; visible to every graphics stage
   uint32_t push_constant_bytes = 0;            // visible to every graphics stage
 };

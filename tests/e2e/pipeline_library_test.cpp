@@ -40,18 +40,27 @@ class PipelineLibraryTest : public VulkanTest {
   }
 
   // `o` drawn by `draw` with a pipeline created in one call, then with pipelines linked from
-  // libraries in several splits: every part a library; only the pre-rasterization part (the
-  // vertex shader then compiles without the vertex input state, which the linking create info
-  // brings); the vertex input and fragment output parts. Every image must equal the first.
-  // Returns the first (read_rgba32f).
+  // libraries in several splits: every part a library, linked fast (the vertex kernel reads what
+  // the vertex input library's fetch kernel fetched) and with link-time optimisation (the vertex
+  // shader recompiled for the vertex input state); only the pre-rasterization part (its vertex
+  // shader compiled before the vertex input state, which the linking create info brings); the
+  // vertex input and fragment output parts. Every image must equal the first. Returns the first
+  // (read_rgba32f).
   std::vector<float> draw_every_way(DrawJobOptions o, const std::function<void(DrawJob&, VkCommandBuffer)>& draw) {
+    struct Split {
+      VkGraphicsPipelineLibraryFlagsEXT parts;
+      bool link_time_optimization;
+    };
     std::vector<float> first;
-    for (VkGraphicsPipelineLibraryFlagsEXT parts :
-         {0u, kAllParts, uint32_t{VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT},
-          uint32_t{VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT |
-                   VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT}}) {
-      SCOPED_TRACE("library parts " + std::to_string(parts));
+    for (const Split& split : {Split{0, false}, Split{kAllParts, false}, Split{kAllParts, true},
+                               Split{VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT, false},
+                               Split{VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT |
+                                         VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT,
+                                     false}}) {
+      const VkGraphicsPipelineLibraryFlagsEXT parts = split.parts;
+      SCOPED_TRACE("library parts " + std::to_string(parts) + (split.link_time_optimization ? ", optimised" : ""));
       o.library_parts = parts;
+      o.link_time_optimization = split.link_time_optimization;
       DrawJob job(*device_, o);
       EXPECT_EQ(job.pipeline_result(), VK_SUCCESS);
       if (job.pipeline_result() != VK_SUCCESS) return {};
