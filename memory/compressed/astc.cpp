@@ -40,13 +40,16 @@ struct Bits {
   uint32_t get(uint32_t offset, uint32_t count) const { return read_bits(bytes, offset, count); }
 };
 
-// Decodes `count` values of range `r` from the bit string starting at `offset`; bits beyond the
-// block read as 0.
-void decode_ise(const uint8_t* data, uint32_t data_bits, uint32_t offset, uint32_t count, Range r, uint8_t* out) {
+// Decodes `count` values of range `r` from the bit string starting at `offset`. The sequence is
+// exactly ise_bit_count(count, r) bits long: a final trit or quint block with fewer than 5 or 3
+// values has its missing high bits read as 0 ("Integer Sequence Encoding"), not taken from
+// whatever field follows the sequence in the block.
+void decode_ise(const uint8_t* data, uint32_t offset, uint32_t count, Range r, uint8_t* out) {
+  const uint32_t end = offset + ise_bit_count(count, r);
   auto take = [&](uint32_t& pos, uint32_t n) {
     uint32_t v = 0;
     for (uint32_t i = 0; i < n; ++i, ++pos)
-      if (pos < data_bits) v |= read_bits(data, pos, 1) << i;
+      if (pos < end) v |= read_bits(data, pos, 1) << i;
     return v;
   };
   uint32_t pos = offset;
@@ -436,7 +439,7 @@ void decode_astc_ldr(const uint8_t* block, uint32_t width, uint32_t height, bool
 
   // Colour endpoints.
   uint8_t color_values[18];
-  decode_ise(block, 128, partitions == 1 ? 17 : 29, color_value_count, color_range, color_values);
+  decode_ise(block, partitions == 1 ? 17 : 29, color_value_count, color_range, color_values);
   Color endpoints[4][2];
   bool ldr[4];
   for (uint32_t p = 0, next = 0; p < partitions; ++p) {
@@ -455,7 +458,7 @@ void decode_astc_ldr(const uint8_t* block, uint32_t width, uint32_t height, bool
     reversed[i] = r;
   }
   uint8_t weight_values[kMaxWeights];
-  decode_ise(reversed, weight_bits, 0, weight_count, mode.weights, weight_values);
+  decode_ise(reversed, 0, weight_count, mode.weights, weight_values);
   uint32_t weights[kMaxWeights];
   for (uint32_t i = 0; i < weight_count; ++i) weights[i] = unquantize_weight(weight_values[i], mode.weights);
 

@@ -398,6 +398,74 @@ TEST(BlockDecode, AstcTwoPartitionsSplitTheBlock) {
   EXPECT_LT(white, 36);
 }
 
+// A final trit or quint block holding fewer than 5 or 3 values is cut short; its missing high bits
+// read as 0 ("Integer Sequence Encoding"). The colour endpoint sequence can end right below the
+// weights, so reading past its end would take weight bits instead. Both blocks below set those
+// weight bits to 1.
+
+// ASTC 4x4, one partition, CEM 12 (RGBA direct: 8 values). Block mode 0x253: 4x4 weight grid of
+// 5-bit weights (80 bits), so 128 - 17 - 80 = 31 bits remain for colour and the largest range
+// whose 8 values fit is 0..11 (one trit + 2 bits: 13 + 8 * 2 = 29 bits). Values 5..7 form a short
+// final trit block: its T0..T4 are stored, T5..T7 read as 0. With T[4:2] = 111 the spec gives
+// C = {T[7:5], T[1:0]} = 0, so t0 = t1 = t2 = 0. (Read from the weight bits, T[7:5] = 111 would
+// give C = 11100: t1 = t2 = 2, turning the alphas into 46 and 209.)
+TEST(BlockDecode, AstcShortFinalTritBlockReadsMissingBitsAsZero) {
+  BlockBits bits;
+  bits.set(0, 11, 0x253);
+  bits.set(13, 4, 12);
+  // Values R0 R1 G0 G1 B0 B1 A0 A1 = 0 255 0 255 0 255 0 255, each trit 0 with m = 0 or 1. Trit
+  // ranges with 2 bits: T = t * 93 + B (B = 0 as m's bit 1 is 0), T ^= A (0x1FF if m's bit 0 is
+  // set), result (A & 0x80) | (T >> 2): m = 0 -> 0, m = 1 -> 0x80 | 0x7F = 255.
+  // A trit block is m0 T1:T0 m1 T3:T2 m2 T4 m3 T6:T5 m4 T7; the first (values 0..4, from bit 17)
+  // has T = 0, so only its m fields are set.
+  const uint32_t first_block_m_offsets[5] = {17, 21, 25, 28, 32};
+  for (uint32_t i = 0; i < 5; ++i) bits.set(first_block_m_offsets[i], 2, i % 2);
+  // The second (values 5..7) from bit 35 ends after T4, at bit 46 = 17 + 29.
+  bits.set(35, 2, 1), bits.set(37, 2, 0b00);  // m5, T1:T0
+  bits.set(39, 2, 0), bits.set(41, 2, 0b11);  // m6, T3:T2
+  bits.set(43, 2, 1), bits.set(45, 1, 1);     // m7, T4
+  // Weights from bit 127 down, 5 bits each: texel 0 gets 0, texels 1..15 get 31 (-> 64). Weight 15
+  // occupies bits 52..48, where a decoder reading on would find T5, T6 (bits 48, 49) and T7 (52).
+  for (uint32_t w = 1; w < 16; ++w) bits.set(127 - 5 * w - 4, 5, 0x1F);
+  for (VkFormat format : {VK_FORMAT_ASTC_4x4_UNORM_BLOCK, VK_FORMAT_ASTC_4x4_SRGB_BLOCK}) {
+    SCOPED_TRACE(format);
+    const Decoded d = decode(format, bits.bytes);
+    expect_texel(d, 0, {0, 0, 0, 0});  // endpoint 0: (0, 0, 0, A0 = 0)
+    for (uint32_t i = 1; i < 16; ++i) expect_texel(d, i, {1, 1, 1, 1});  // endpoint 1, A1 = 255
+  }
+}
+
+// ASTC 8x8, one partition, CEM 0 (luminance direct: 2 values). Block mode 0x57: 8x4 grid of 3-bit
+// weights (96 bits), so 15 bits remain and the largest range whose 2 values fit is 0..159 (one quint
+// + 5 bits: 5 + 2 * 5 = 15 bits). The final quint block holds 2 of 3 values: Q0..Q4 are stored,
+// Q5 and Q6 read as 0. With Q[2:1] = 11 and Q[6:5] = 00 the spec gives q0 = q1 = 4. (Read from the
+// weight bits, Q[6:5] = 11 would give C = 0: q0 = q1 = 0, i.e. L0 = 0 and L1 = 255.)
+TEST(BlockDecode, AstcShortFinalQuintBlockReadsMissingBitsAsZero) {
+  BlockBits bits;
+  bits.set(0, 11, 0x57);
+  bits.set(13, 4, 0);
+  // v0 = 4 * 32 + 0, v1 = 4 * 32 + 1. Quint ranges with 5 bits: T = q * 6 + B (B = 0 here, as m's
+  // bits 4..1 are 0), T ^= A, result (A & 0x80) | (T >> 2): L0 = 24 >> 2 = 6;
+  // L1 = 0x80 | ((24 ^ 0x1FF) >> 2) = 0x80 | 0x79 = 249.
+  bits.set(17, 5, 0), bits.set(22, 3, 0b110);  // m0, Q2:Q0
+  bits.set(25, 5, 1), bits.set(30, 2, 0b00);   // m1, Q4:Q3
+  // Weights from bit 127 down, 3 bits each: grid point (0, 0) gets 0, all others 7 (-> 64). Bits 37
+  // and 38, where a decoder reading on would find Q5 and Q6, hold bit 0 of weight 30 and bit 2 of
+  // weight 29.
+  for (uint32_t w = 1; w < 32; ++w) bits.set(127 - 3 * w - 2, 3, 7);
+  // Texel (0, 0) sits on grid point (0, 0) and texel (7, 7) on grid point (7, 3): endpoints 0 and 1.
+  // Linear: 6 * 257 / 65536 is exact in FP16; 249 * 257 = 63993 / 65536 truncates to 1999 / 2048.
+  const Decoded d = decode(VK_FORMAT_ASTC_8x8_UNORM_BLOCK, bits.bytes);
+  const float l0 = 1542 / 65536.0f, l1 = 1999 / 2048.0f;
+  expect_texel(d, 0, {l0, l0, l0, 1});
+  expect_texel(d, 63, {l1, l1, l1, 1});
+  // sRGB keeps the top 8 bits of (L << 8) | 0x80.
+  const Decoded s = decode(VK_FORMAT_ASTC_8x8_SRGB_BLOCK, bits.bytes);
+  const float s0 = srgb_to_linear(6 / 255.0f), s1 = srgb_to_linear(249 / 255.0f);
+  expect_texel(s, 0, {s0, s0, s0, 1});
+  expect_texel(s, 63, {s1, s1, s1, 1});
+}
+
 TEST(BlockDecode, RejectsUncompressedFormats) {
   float texels[kMaxBlockTexels][4];
   const uint8_t block[16] = {};
