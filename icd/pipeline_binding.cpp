@@ -3,11 +3,12 @@
 namespace kiln::desc {
 
 const char* build_pipeline_layout(std::span<const SetLayoutDesc* const> sets, std::span<const VkPushConstantRange> push_ranges,
-                                  PipelineLayoutDesc* out) {
+                                  bool independent_sets, PipelineLayoutDesc* out) {
   if (sets.size() > abi::kMaxBoundDescriptorSets) return "more set layouts than maxBoundDescriptorSets";
   PipelineLayoutDesc layout;
   layout.sets.reserve(sets.size());
   uint32_t uniform_dynamic = 0, storage_dynamic = 0;
+  bool fixed_ranges = independent_sets;
   for (size_t s = 0; s < sets.size(); ++s) {
     layout.sets.push_back(sets[s] ? *sets[s] : SetLayoutDesc{});
     const SetLayoutDesc& set = layout.sets.back();
@@ -15,6 +16,14 @@ const char* build_pipeline_layout(std::span<const SetLayoutDesc* const> sets, st
     layout.dynamic_count += set.dynamic_count;
     uniform_dynamic += set.dynamic_uniform_count;
     storage_dynamic += set.dynamic_storage_count;
+    fixed_ranges &= set.dynamic_count <= kIndependentSetSlots;
+  }
+  if (fixed_ranges) {
+    layout.dynamic_count = 0;
+    for (size_t s = 0; s < sets.size(); ++s) {
+      layout.first_dynamic_slot[s] = uint32_t(s) * kIndependentSetSlots;
+      if (layout.sets[s].dynamic_count) layout.dynamic_count = layout.first_dynamic_slot[s] + layout.sets[s].dynamic_count;
+    }
   }
   if (uniform_dynamic > kMaxDynamicBuffersPerType || storage_dynamic > kMaxDynamicBuffersPerType ||
       layout.dynamic_count > abi::kMaxDynamicBuffers)

@@ -36,8 +36,15 @@ struct PipelineLayoutDesc {
 // ranges. Returns nullptr on success, else why Kiln cannot make it (more sets than
 // kMaxBoundDescriptorSets, more dynamic buffers than the ResourceContext holds, push constants
 // beyond kMaxPushConstantBytes).
+//
+// `independent_sets` (VK_PIPELINE_LAYOUT_CREATE_INDEPENDENT_SETS_BIT_EXT): pipeline libraries may be
+// compiled with layouts that leave out other sets, and sets bound with either, so a set's dynamic
+// buffers must not move with the sets before it: set s starts at slot s * kIndependentSetSlots while
+// every set fits there (the fixed ranges cover all 32 slots); a layout with a set of more dynamic
+// buffers falls back to consecutive slots, which only layouts with the same earlier sets share.
+constexpr uint32_t kIndependentSetSlots = abi::kMaxDynamicBuffers / abi::kMaxBoundDescriptorSets;
 const char* build_pipeline_layout(std::span<const SetLayoutDesc* const> sets, std::span<const VkPushConstantRange> push_ranges,
-                                  PipelineLayoutDesc* out);
+                                  bool independent_sets, PipelineLayoutDesc* out);
 
 // One descriptor set being bound: its memory, its dynamic buffers as written and the element count
 // of its variable-count binding (null records, no dynamic buffers for a VK_NULL_HANDLE set).

@@ -39,8 +39,9 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreatePipelineLayout(VkDevice han
   for (uint32_t i = 0; i < pCreateInfo->setLayoutCount; ++i)
     if (const DescriptorSetLayout* set = set_layout_of(pCreateInfo->pSetLayouts[i])) sets[i] = &set->desc;
   desc::PipelineLayoutDesc layout;
+  const bool independent_sets = pCreateInfo->flags & VK_PIPELINE_LAYOUT_CREATE_INDEPENDENT_SETS_BIT_EXT;
   if (const char* why = desc::build_pipeline_layout(sets, {pCreateInfo->pPushConstantRanges, pCreateInfo->pushConstantRangeCount},
-                                                    &layout)) {
+                                                    independent_sets, &layout)) {
     KILN_LOG_ONCE(LogLevel::Error, "vkCreatePipelineLayout: %s", why);
     return VK_ERROR_OUT_OF_DEVICE_MEMORY;
   }

@@ -459,7 +459,7 @@ TEST(PipelineBinding, DynamicSlotsFollowSetOrder) {
   const SetLayoutDesc* sets[] = {&a, nullptr, &c};
   const VkPushConstantRange push[] = {{VK_SHADER_STAGE_COMPUTE_BIT, 0, 16}, {VK_SHADER_STAGE_VERTEX_BIT, 240, 16}};
   PipelineLayoutDesc layout;
-  ASSERT_EQ(nullptr, build_pipeline_layout(sets, push, &layout));
+  ASSERT_EQ(nullptr, build_pipeline_layout(sets, push, false, &layout));
   ASSERT_EQ(3u, layout.sets.size());
   EXPECT_EQ(0u, layout.first_dynamic_slot[0]);
   EXPECT_EQ(1u, layout.first_dynamic_slot[1]);
@@ -475,14 +475,33 @@ TEST(PipelineBinding, RejectsLayoutsBeyondTheResourceContext) {
   PipelineLayoutDesc layout;
   const SetLayoutDesc empty;
   std::vector<const SetLayoutDesc*> nine(abi::kMaxBoundDescriptorSets + 1, &empty);
-  EXPECT_NE(nullptr, build_pipeline_layout(nine, {}, &layout));
+  EXPECT_NE(nullptr, build_pipeline_layout(nine, {}, false, &layout));
   const SetLayoutDesc ten = make_layout({binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 10)});
   const SetLayoutDesc* twenty[] = {&ten, &ten};
-  EXPECT_NE(nullptr, build_pipeline_layout(twenty, {}, &layout));
+  EXPECT_NE(nullptr, build_pipeline_layout(twenty, {}, false, &layout));
   const VkPushConstantRange too_far[] = {{VK_SHADER_STAGE_COMPUTE_BIT, 252, 8}};
-  EXPECT_NE(nullptr, build_pipeline_layout({}, too_far, &layout));
+  EXPECT_NE(nullptr, build_pipeline_layout({}, too_far, false, &layout));
   const VkPushConstantRange whole[] = {{VK_SHADER_STAGE_COMPUTE_BIT, 0, abi::kMaxPushConstantBytes}};
-  EXPECT_EQ(nullptr, build_pipeline_layout({}, whole, &layout));
+  EXPECT_EQ(nullptr, build_pipeline_layout({}, whole, false, &layout));
+}
+
+// Independent sets: set 1's dynamic buffers sit in the same slots whether set 0 is in the layout
+// (with its own dynamic buffers) or left out, as pipeline libraries' partial layouts do.
+TEST(PipelineBinding, IndependentSetsKeepEachSetsDynamicSlots) {
+  const SetLayoutDesc a = make_layout({binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 3)});
+  const SetLayoutDesc b = make_layout({binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 2)});
+  const SetLayoutDesc* full[] = {&a, &b};
+  const SetLayoutDesc* partial[] = {nullptr, &b};
+  PipelineLayoutDesc with_a, without_a, compact;
+  ASSERT_EQ(nullptr, build_pipeline_layout(full, {}, true, &with_a));
+  ASSERT_EQ(nullptr, build_pipeline_layout(partial, {}, true, &without_a));
+  const BindingLayout& b0 = *with_a.sets[1].find(0);
+  EXPECT_EQ(with_a.dynamic_slot(1, b0, 1), without_a.dynamic_slot(1, *without_a.sets[1].find(0), 1));
+  EXPECT_EQ(kIndependentSetSlots + 1, with_a.dynamic_slot(1, b0, 1));
+  EXPECT_EQ(kIndependentSetSlots + 2, with_a.dynamic_count);
+  // Without the flag the slots are consecutive: set 1 follows set 0's three.
+  ASSERT_EQ(nullptr, build_pipeline_layout(full, {}, false, &compact));
+  EXPECT_EQ(4u, compact.dynamic_slot(1, *compact.sets[1].find(0), 1));
 }
 
 struct BindFixture {
@@ -495,7 +514,7 @@ struct BindFixture {
 
   BindFixture() {
     const SetLayoutDesc* sets[] = {&a, &b};
-    EXPECT_EQ(nullptr, build_pipeline_layout(sets, {}, &layout));
+    EXPECT_EQ(nullptr, build_pipeline_layout(sets, {}, false, &layout));
     write_descriptors(a, set_a.memory, 0, 0, 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
                       [&](uint32_t) { return buffer_source(buffer, 0, 64); });
     write_descriptors(b, set_b.memory, 0, 0, 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
@@ -553,7 +572,7 @@ TEST(PipelineBinding, BindGivesEachSetsVariableCount) {
                                              {VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT});
   const SetLayoutDesc* sets[] = {&variable, &variable};
   PipelineLayoutDesc layout;
-  ASSERT_EQ(nullptr, build_pipeline_layout(sets, {}, &layout));
+  ASSERT_EQ(nullptr, build_pipeline_layout(sets, {}, false, &layout));
   TestSet five(variable, 5), forty(variable, 40);
   abi::ResourceContext context{};
   const BoundSet bound[] = {{five.memory.records, nullptr, 0, 5}, {forty.memory.records, nullptr, 0, 40}};
