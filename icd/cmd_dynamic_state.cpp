@@ -12,7 +12,7 @@ using namespace kiln;
 namespace {
 
 // The recorded values of `cb`, marked as set for `bit`.
-exec::GraphicsState& set(VkCommandBuffer handle, uint32_t bit) {
+exec::GraphicsState& set(VkCommandBuffer handle, DynamicStateMask bit) {
   CommandBuffer* cb = command_buffer_of(handle);
   cb->gfx.dynamic.set |= bit;
   cb->gfx.merged_state = nullptr;
@@ -199,4 +199,86 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetVertexInputEXT(
   }
   std::sort(key.attributes.begin(), key.attributes.end(), [](auto& x, auto& y) { return x.location < y.location; });
   std::sort(key.bindings.begin(), key.bindings.end(), [](auto& x, auto& y) { return x.binding < y.binding; });
+}
+
+// VK_EXT_extended_dynamic_state3: the states Kiln merges per draw (the device's features list them).
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetPolygonModeEXT(VkCommandBuffer cb, VkPolygonMode mode) {
+  set(cb, kDynPolygonMode).rasterization.polygon_mode = mode;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetSampleMaskEXT(VkCommandBuffer cb, VkSampleCountFlagBits, const VkSampleMask* mask) {
+  set(cb, kDynSampleMask).multisample.sample_mask = mask ? mask[0] : ~0u;  // at most 16 samples: one word
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetAlphaToCoverageEnableEXT(VkCommandBuffer cb, VkBool32 enable) {
+  set(cb, kDynAlphaToCoverageEnable).multisample.alpha_to_coverage = enable;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetAlphaToOneEnableEXT(VkCommandBuffer cb, VkBool32 enable) {
+  set(cb, kDynAlphaToOneEnable).multisample.alpha_to_one = enable;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetLogicOpEnableEXT(VkCommandBuffer cb, VkBool32 enable) {
+  set(cb, kDynLogicOpEnable).color_blend.logic_op_enable = enable;
+}
+
+namespace {
+
+// Attachments [first, first + count) of the recorded blend state, clipped to what Kiln has.
+template <typename Fn>
+void for_attachments(VkCommandBuffer cb, DynamicStateMask bit, const char* api, uint32_t first, uint32_t count, Fn fn) {
+  if (first >= abi::kMaxColorAttachments || count > abi::kMaxColorAttachments - first) {
+    KILN_LOG_ONCE(LogLevel::Error, "%s: attachments [%u, %u) beyond %u; those are ignored", api, first, first + count,
+                  abi::kMaxColorAttachments);
+    count = first >= abi::kMaxColorAttachments ? 0 : abi::kMaxColorAttachments - first;
+  }
+  exec::ColorBlendState& blend = set(cb, bit).color_blend;
+  for (uint32_t i = 0; i < count; ++i) fn(blend.attachments[first + i], i);
+}
+
+}  // namespace
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetColorBlendEnableEXT(VkCommandBuffer cb, uint32_t first, uint32_t count,
+                                                                     const VkBool32* enables) {
+  for_attachments(cb, kDynColorBlendEnable, "vkCmdSetColorBlendEnableEXT", first, count,
+                  [&](VkPipelineColorBlendAttachmentState& a, uint32_t i) { a.blendEnable = enables[i]; });
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetColorBlendEquationEXT(VkCommandBuffer cb, uint32_t first, uint32_t count,
+                                                                       const VkColorBlendEquationEXT* equations) {
+  for_attachments(cb, kDynColorBlendEquation, "vkCmdSetColorBlendEquationEXT", first, count,
+                  [&](VkPipelineColorBlendAttachmentState& a, uint32_t i) {
+                    const VkColorBlendEquationEXT& e = equations[i];
+                    a.srcColorBlendFactor = e.srcColorBlendFactor, a.dstColorBlendFactor = e.dstColorBlendFactor;
+                    a.colorBlendOp = e.colorBlendOp;
+                    a.srcAlphaBlendFactor = e.srcAlphaBlendFactor, a.dstAlphaBlendFactor = e.dstAlphaBlendFactor;
+                    a.alphaBlendOp = e.alphaBlendOp;
+                  });
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetColorWriteMaskEXT(VkCommandBuffer cb, uint32_t first, uint32_t count,
+                                                                   const VkColorComponentFlags* masks) {
+  for_attachments(cb, kDynColorWriteMask, "vkCmdSetColorWriteMaskEXT", first, count,
+                  [&](VkPipelineColorBlendAttachmentState& a, uint32_t i) { a.colorWriteMask = masks[i]; });
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetLineRasterizationModeEXT(VkCommandBuffer cb, VkLineRasterizationModeEXT mode) {
+  set(cb, kDynLineRasterizationMode).rasterization.line_mode = mode;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetLineStippleEnableEXT(VkCommandBuffer cb, VkBool32 enable) {
+  set(cb, kDynLineStippleEnable).rasterization.line_stipple = enable;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetDepthClipEnableEXT(VkCommandBuffer cb, VkBool32 enable) {
+  set(cb, kDynDepthClipEnable).rasterization.depth_clip = enable;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetDepthClipNegativeOneToOneEXT(VkCommandBuffer cb, VkBool32 negative_one_to_one) {
+  set(cb, kDynDepthClipNegativeOneToOne).viewport.negative_one_to_one = negative_one_to_one;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetProvokingVertexModeEXT(VkCommandBuffer cb, VkProvokingVertexModeEXT mode) {
+  set(cb, kDynProvokingVertexMode).rasterization.provoking_vertex = mode;
 }

@@ -126,6 +126,8 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       // names too, and _2's logic op; not its patch-control-point state (no tessellation).
       ext(VK_EXT_EXTENDED_DYNAMIC_STATE_EXTENSION_NAME, VK_EXT_EXTENDED_DYNAMIC_STATE_SPEC_VERSION),
       ext(VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME, VK_EXT_EXTENDED_DYNAMIC_STATE_2_SPEC_VERSION),
+      // Some of its states (the features say which; icd/graphics_dynamic_state.h).
+      ext(VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME, VK_EXT_EXTENDED_DYNAMIC_STATE_3_SPEC_VERSION),
       // Per-attachment write enables, static or dynamic, folded into write masks (graphics_dynamic_state.cpp).
       ext(VK_EXT_COLOR_WRITE_ENABLE_EXTENSION_NAME, VK_EXT_COLOR_WRITE_ENABLE_SPEC_VERSION),
       // Rectangular lines (pipeline/graphics/setup.cpp emit_line); no Bresenham, smooth or stipple.

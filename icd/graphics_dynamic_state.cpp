@@ -4,7 +4,7 @@
 
 namespace kiln {
 
-uint32_t dynamic_state_bit(VkDynamicState state) {
+DynamicStateMask dynamic_state_bit(VkDynamicState state) {
   switch (state) {
     case VK_DYNAMIC_STATE_VIEWPORT: return kDynViewport;
     case VK_DYNAMIC_STATE_SCISSOR: return kDynScissor;
@@ -35,16 +35,29 @@ uint32_t dynamic_state_bit(VkDynamicState state) {
     case VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT: return kDynPatchControlPoints;
     case VK_DYNAMIC_STATE_VERTEX_INPUT_EXT: return kDynVertexInput;
     case VK_DYNAMIC_STATE_LINE_STIPPLE_EXT: return kDynLineStipple;
+    case VK_DYNAMIC_STATE_POLYGON_MODE_EXT: return kDynPolygonMode;
+    case VK_DYNAMIC_STATE_SAMPLE_MASK_EXT: return kDynSampleMask;
+    case VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT: return kDynAlphaToCoverageEnable;
+    case VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT: return kDynAlphaToOneEnable;
+    case VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT: return kDynLogicOpEnable;
+    case VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT: return kDynColorBlendEnable;
+    case VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT: return kDynColorBlendEquation;
+    case VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT: return kDynColorWriteMask;
+    case VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT: return kDynLineRasterizationMode;
+    case VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT: return kDynLineStippleEnable;
+    case VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT: return kDynDepthClipEnable;
+    case VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT: return kDynDepthClipNegativeOneToOne;
+    case VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT: return kDynProvokingVertexMode;
     default: return 0;
   }
 }
 
-exec::GraphicsState merge_dynamic_state(const exec::GraphicsState& pipeline, uint32_t dynamic_mask,
+exec::GraphicsState merge_dynamic_state(const exec::GraphicsState& pipeline, DynamicStateMask dynamic_mask,
                                         const DynamicStateValues& recorded) {
   exec::GraphicsState out = pipeline;
-  const uint32_t use = dynamic_mask & recorded.set;
+  const DynamicStateMask use = dynamic_mask & recorded.set;
   const exec::GraphicsState& v = recorded.values;
-  auto has = [&](uint32_t bit) { return (use & bit) != 0; };
+  auto has = [&](DynamicStateMask bit) { return (use & bit) != 0; };
   exec::ViewportState& vp = out.viewport;
   // VIEWPORT keeps the pipeline's count; WITH_COUNT brings its own.
   if (has(kDynViewportWithCount)) vp.viewport_count = v.viewport.viewport_count;
@@ -66,6 +79,16 @@ exec::GraphicsState merge_dynamic_state(const exec::GraphicsState& pipeline, uin
     rs.line_stipple_factor = v.rasterization.line_stipple_factor;
     rs.line_stipple_pattern = v.rasterization.line_stipple_pattern;
   }
+  if (has(kDynPolygonMode)) rs.polygon_mode = v.rasterization.polygon_mode;
+  if (has(kDynLineRasterizationMode)) rs.line_mode = v.rasterization.line_mode;
+  if (has(kDynLineStippleEnable)) rs.line_stipple = v.rasterization.line_stipple;
+  if (has(kDynDepthClipEnable)) rs.depth_clip = v.rasterization.depth_clip;
+  if (has(kDynProvokingVertexMode)) rs.provoking_vertex = v.rasterization.provoking_vertex;
+  if (has(kDynDepthClipNegativeOneToOne)) vp.negative_one_to_one = v.viewport.negative_one_to_one;
+  exec::MultisampleState& ms = out.multisample;
+  if (has(kDynSampleMask)) ms.sample_mask = v.multisample.sample_mask;
+  if (has(kDynAlphaToCoverageEnable)) ms.alpha_to_coverage = v.multisample.alpha_to_coverage;
+  if (has(kDynAlphaToOneEnable)) ms.alpha_to_one = v.multisample.alpha_to_one;
   if (has(kDynBlendConstants)) std::copy_n(v.color_blend.blend_constants, 4, out.color_blend.blend_constants);
   exec::DepthStencilState& ds = out.depth_stencil;
   const exec::DepthStencilState& vds = v.depth_stencil;
@@ -90,6 +113,19 @@ exec::GraphicsState merge_dynamic_state(const exec::GraphicsState& pipeline, uin
   exec::ColorBlendState& cb = out.color_blend;
   if (has(kDynColorWriteEnable)) cb.color_write_enable = v.color_blend.color_write_enable;
   if (has(kDynLogicOp)) cb.logic_op = v.color_blend.logic_op;
+  if (has(kDynLogicOpEnable)) cb.logic_op_enable = v.color_blend.logic_op_enable;
+  for (uint32_t i = 0; i < abi::kMaxColorAttachments; ++i) {
+    VkPipelineColorBlendAttachmentState& a = cb.attachments[i];
+    const VkPipelineColorBlendAttachmentState& va = v.color_blend.attachments[i];
+    if (has(kDynColorBlendEnable)) a.blendEnable = va.blendEnable;
+    if (has(kDynColorBlendEquation)) {
+      a.srcColorBlendFactor = va.srcColorBlendFactor, a.dstColorBlendFactor = va.dstColorBlendFactor;
+      a.colorBlendOp = va.colorBlendOp;
+      a.srcAlphaBlendFactor = va.srcAlphaBlendFactor, a.dstAlphaBlendFactor = va.dstAlphaBlendFactor;
+      a.alphaBlendOp = va.alphaBlendOp;
+    }
+    if (has(kDynColorWriteMask)) a.colorWriteMask = va.colorWriteMask;
+  }
   for (uint32_t i = 0; i < cb.attachment_count; ++i)
     if (!(cb.color_write_enable & (1u << i))) cb.attachments[i].colorWriteMask = 0;
   return out;

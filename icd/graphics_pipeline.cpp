@@ -63,7 +63,7 @@ const char* parse_dynamic_states(const VkGraphicsPipelineCreateInfo& info, VkGra
                                  GraphicsPipelinePart* g) {
   if (const auto* ds = info.pDynamicState) {
     for (uint32_t i = 0; i < ds->dynamicStateCount; ++i) {
-      const uint32_t bit = dynamic_state_bit(ds->pDynamicStates[i]);
+      const DynamicStateMask bit = dynamic_state_bit(ds->pDynamicStates[i]);
       if (!bit) return "a dynamic state Kiln does not support";
       g->dynamic_mask |= bit & dynamic_states_of(parts);
     }

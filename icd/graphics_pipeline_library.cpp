@@ -14,18 +14,25 @@ VkGraphicsPipelineLibraryFlagsEXT own_parts(const VkGraphicsPipelineCreateInfo& 
   return kAllParts;
 }
 
-uint32_t dynamic_states_of(VkGraphicsPipelineLibraryFlagsEXT parts) {
-  // The spec's lists of each part's state ("Graphics Pipeline Libraries").
-  uint32_t bits = 0;
+uint64_t dynamic_states_of(VkGraphicsPipelineLibraryFlagsEXT parts) {
+  // The spec's lists of each part's state ("Graphics Pipeline Libraries"); the multisample states
+  // belong to both fragment parts.
+  uint64_t bits = 0;
   if (parts & kVertexInputPart)
     bits |= kDynVertexInput | kDynVertexInputBindingStride | kDynPrimitiveTopology | kDynPrimitiveRestartEnable;
   if (parts & kPreRasterizationPart)
     bits |= kDynViewport | kDynScissor | kDynLineWidth | kDynDepthBias | kDynCullMode | kDynFrontFace | kDynViewportWithCount |
-            kDynScissorWithCount | kDynRasterizerDiscardEnable | kDynDepthBiasEnable | kDynLineStipple | kDynPatchControlPoints;
+            kDynScissorWithCount | kDynRasterizerDiscardEnable | kDynDepthBiasEnable | kDynLineStipple | kDynPatchControlPoints |
+            kDynPolygonMode | kDynLineRasterizationMode | kDynLineStippleEnable | kDynDepthClipEnable |
+            kDynDepthClipNegativeOneToOne | kDynProvokingVertexMode;
+  if (parts & (kFragmentShaderPart | kFragmentOutputPart))
+    bits |= kDynSampleMask | kDynAlphaToCoverageEnable | kDynAlphaToOneEnable;
   if (parts & kFragmentShaderPart)
     bits |= kDynDepthBounds | kDynStencilCompareMask | kDynStencilWriteMask | kDynStencilReference | kDynDepthTestEnable |
             kDynDepthWriteEnable | kDynDepthCompareOp | kDynDepthBoundsTestEnable | kDynStencilTestEnable | kDynStencilOp;
-  if (parts & kFragmentOutputPart) bits |= kDynBlendConstants | kDynLogicOp | kDynColorWriteEnable;
+  if (parts & kFragmentOutputPart)
+    bits |= kDynBlendConstants | kDynLogicOp | kDynColorWriteEnable | kDynLogicOpEnable | kDynColorBlendEnable |
+            kDynColorBlendEquation | kDynColorWriteMask;
   return bits;
 }
 

@@ -24,7 +24,7 @@ VkGraphicsPipelineLibraryFlagsEXT own_parts(const VkGraphicsPipelineCreateInfo& 
 
 // The dynamic states (DynamicStateBit) that belong to `parts`: a create info's other dynamic
 // states are not its to set.
-uint32_t dynamic_states_of(VkGraphicsPipelineLibraryFlagsEXT parts);
+uint64_t dynamic_states_of(VkGraphicsPipelineLibraryFlagsEXT parts);
 
 // Takes over into `g` the state, kernels and shaders of the parts `library` holds.
 void link_library(const GraphicsPipelinePart& library, GraphicsPipelinePart* g);

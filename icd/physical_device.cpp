@@ -425,6 +425,10 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR:
         reinterpret_cast<VkPhysicalDevicePushDescriptorPropertiesKHR*>(s)->maxPushDescriptors = desc::kMaxPushDescriptors;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_PROPERTIES_EXT:
+        // Not tested across topology classes yet.
+        reinterpret_cast<VkPhysicalDeviceExtendedDynamicState3PropertiesEXT*>(s)->dynamicPrimitiveTopologyUnrestricted = VK_FALSE;
+        break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_PROPERTIES_EXT: {
         auto* p = reinterpret_cast<VkPhysicalDeviceGraphicsPipelineLibraryPropertiesEXT*>(s);
         // Linking libraries compiles nothing: each kernel is compiled with its part, vertex fetch
@@ -621,6 +625,27 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         // (DrawFeaturesTest.ExtendedDynamicStateExtensionCommandsActLikeCore).
         reinterpret_cast<VkPhysicalDeviceExtendedDynamicStateFeaturesEXT*>(s)->extendedDynamicState = VK_TRUE;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT: {
+        // The states a draw merges over the pipeline's (merge_dynamic_state; e2e
+        // ExtendedDynamicState3Test). The others stay FALSE: their state is compiled or planned
+        // per pipeline (tessellation domain origin, rasterization samples and stream) or is not
+        // in Kiln at all (advanced blending, conservative rasterization, sample locations, ...).
+        auto* f = reinterpret_cast<VkPhysicalDeviceExtendedDynamicState3FeaturesEXT*>(s);
+        f->extendedDynamicState3PolygonMode = VK_TRUE;
+        f->extendedDynamicState3SampleMask = VK_TRUE;
+        f->extendedDynamicState3AlphaToCoverageEnable = VK_TRUE;
+        f->extendedDynamicState3AlphaToOneEnable = VK_TRUE;
+        f->extendedDynamicState3LogicOpEnable = VK_TRUE;
+        f->extendedDynamicState3ColorBlendEnable = VK_TRUE;
+        f->extendedDynamicState3ColorBlendEquation = VK_TRUE;
+        f->extendedDynamicState3ColorWriteMask = VK_TRUE;
+        f->extendedDynamicState3LineRasterizationMode = VK_TRUE;
+        f->extendedDynamicState3LineStippleEnable = VK_TRUE;
+        f->extendedDynamicState3DepthClipEnable = VK_TRUE;
+        f->extendedDynamicState3DepthClipNegativeOneToOne = VK_TRUE;
+        f->extendedDynamicState3ProvokingVertexMode = VK_TRUE;
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT: {
         auto* f = reinterpret_cast<VkPhysicalDeviceExtendedDynamicState2FeaturesEXT*>(s);
         f->extendedDynamicState2 = VK_TRUE;

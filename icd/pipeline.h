@@ -33,7 +33,7 @@ struct GraphicsPipelinePart {
   std::shared_ptr<const compiler::CompiledMeshKernel> mesh;          // null: a vertex pipeline
   exec::GraphicsKernels kernels;
   exec::GraphicsState state;  // static state; state.kernels points at `kernels`
-  uint32_t dynamic_mask = 0;  // DynamicStateBit (icd/graphics_dynamic_state.h) of the dynamic states
+  uint64_t dynamic_mask = 0;  // DynamicStateBit (icd/graphics_dynamic_state.h) of the dynamic states
   uint64_t vertex_strides[abi::kMaxVertexBindings] = {};  // per binding, unless the stride is dynamic
   // The attachments the pipeline renders to (from the subpass or VkPipelineRenderingCreateInfo).
   VkFormat color_formats[abi::kMaxColorAttachments] = {};
