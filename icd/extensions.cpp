@@ -20,6 +20,10 @@ std::span<const VkExtensionProperties> supported_instance_extensions() {
       ext(VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME, VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_SPEC_VERSION),
       // Core 1.1 (icd/instance.cpp: one group of one device), for applications and tests that ask by name.
       ext(VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME, VK_KHR_DEVICE_GROUP_CREATION_SPEC_VERSION),
+      // Core 1.1's external-object queries (icd/external_memory.cpp) under their extensions' names.
+      ext(VK_KHR_EXTERNAL_MEMORY_CAPABILITIES_EXTENSION_NAME, VK_KHR_EXTERNAL_MEMORY_CAPABILITIES_SPEC_VERSION),
+      ext(VK_KHR_EXTERNAL_SEMAPHORE_CAPABILITIES_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_CAPABILITIES_SPEC_VERSION),
+      ext(VK_KHR_EXTERNAL_FENCE_CAPABILITIES_EXTENSION_NAME, VK_KHR_EXTERNAL_FENCE_CAPABILITIES_SPEC_VERSION),
       // Window-system integration (wsi/). The platform headers are not included here, so the
       // xcb/xlib/wayland names and spec versions are spelled out.
       ext(VK_KHR_SURFACE_EXTENSION_NAME, VK_KHR_SURFACE_SPEC_VERSION),

@@ -60,6 +60,69 @@ TEST_F(InstanceTest, DeviceGroupExtensionsNameTheCoreCommands) {
   EXPECT_TRUE(with_groups->messages().empty()) << with_groups->messages().front();
 }
 
+// VK_KHR_external_{memory,semaphore,fence}_capabilities (core 1.1) under their names: an instance
+// that enables them reaches the KHR commands, which answer as the core ones do — host allocations
+// importable for buffers (VK_EXT_external_memory_host), no external semaphore or fence handles.
+TEST_F(InstanceTest, ExternalCapabilitiesExtensionsNameTheCoreCommands) {
+  const std::vector<const char*> names = {VK_KHR_EXTERNAL_MEMORY_CAPABILITIES_EXTENSION_NAME,
+                                          VK_KHR_EXTERNAL_SEMAPHORE_CAPABILITIES_EXTENSION_NAME,
+                                          VK_KHR_EXTERNAL_FENCE_CAPABILITIES_EXTENSION_NAME};
+  uint32_t count = 0;
+  ASSERT_EQ(VK_SUCCESS, vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr));
+  std::vector<VkExtensionProperties> extensions(count);
+  ASSERT_EQ(VK_SUCCESS, vkEnumerateInstanceExtensionProperties(nullptr, &count, extensions.data()));
+  const bool listed = std::all_of(names.begin(), names.end(), [&](const char* name) {
+    return std::any_of(extensions.begin(), extensions.end(),
+                       [&](const VkExtensionProperties& e) { return std::string(e.extensionName) == name; });
+  });
+  REQUIRE_ON_KILN(listed, "VK_KHR_external_{memory,semaphore,fence}_capabilities");
+  InstanceOptions options;
+  options.extensions = names;
+  std::unique_ptr<TestInstance> instance;
+  ASSERT_EQ(VK_SUCCESS, TestInstance::create(options, &instance));
+  uint32_t devices = 1;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  ASSERT_GE(vkEnumeratePhysicalDevices(instance->handle(), &devices, &physical), VK_SUCCESS);
+  auto buffer_properties = reinterpret_cast<PFN_vkGetPhysicalDeviceExternalBufferPropertiesKHR>(
+      vkGetInstanceProcAddr(instance->handle(), "vkGetPhysicalDeviceExternalBufferPropertiesKHR"));
+  auto semaphore_properties = reinterpret_cast<PFN_vkGetPhysicalDeviceExternalSemaphorePropertiesKHR>(
+      vkGetInstanceProcAddr(instance->handle(), "vkGetPhysicalDeviceExternalSemaphorePropertiesKHR"));
+  auto fence_properties = reinterpret_cast<PFN_vkGetPhysicalDeviceExternalFencePropertiesKHR>(
+      vkGetInstanceProcAddr(instance->handle(), "vkGetPhysicalDeviceExternalFencePropertiesKHR"));
+  ASSERT_TRUE(buffer_properties && semaphore_properties && fence_properties);
+  const VkPhysicalDeviceExternalBufferInfo buffer{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO, nullptr, 0,
+                                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                                  VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT};
+  VkExternalBufferProperties got{VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
+  VkExternalBufferProperties core{VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
+  buffer_properties(physical, &buffer, &got);
+  vkGetPhysicalDeviceExternalBufferProperties(physical, &buffer, &core);
+  EXPECT_EQ(got.externalMemoryProperties.externalMemoryFeatures, core.externalMemoryProperties.externalMemoryFeatures);
+  EXPECT_EQ(got.externalMemoryProperties.compatibleHandleTypes, core.externalMemoryProperties.compatibleHandleTypes);
+  const VkPhysicalDeviceExternalSemaphoreInfo semaphore{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO, nullptr,
+                                                        VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT};
+  VkExternalSemaphoreProperties semaphore_got{VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES};
+  VkExternalSemaphoreProperties semaphore_core{VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES};
+  semaphore_properties(physical, &semaphore, &semaphore_got);
+  vkGetPhysicalDeviceExternalSemaphoreProperties(physical, &semaphore, &semaphore_core);
+  EXPECT_EQ(semaphore_got.externalSemaphoreFeatures, semaphore_core.externalSemaphoreFeatures);
+  const VkPhysicalDeviceExternalFenceInfo fence{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_FENCE_INFO, nullptr,
+                                                VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT};
+  VkExternalFenceProperties fence_got{VK_STRUCTURE_TYPE_EXTERNAL_FENCE_PROPERTIES};
+  VkExternalFenceProperties fence_core{VK_STRUCTURE_TYPE_EXTERNAL_FENCE_PROPERTIES};
+  fence_properties(physical, &fence, &fence_got);
+  vkGetPhysicalDeviceExternalFenceProperties(physical, &fence, &fence_core);
+  EXPECT_EQ(fence_got.externalFenceFeatures, fence_core.externalFenceFeatures);
+  if (is_kiln()) {
+    // Kiln exports nothing and imports only host allocations: no opaque fds.
+    EXPECT_EQ(got.externalMemoryProperties.externalMemoryFeatures, 0u);
+    EXPECT_EQ(semaphore_got.externalSemaphoreFeatures, 0u);
+    EXPECT_EQ(fence_got.externalFenceFeatures, 0u);
+  }
+  instance->destroy();
+  EXPECT_TRUE(instance->messages().empty()) << instance->messages().front();
+}
+
 TEST_F(InstanceTest, GetInstanceProcAddrReturnsNullForUnknownName) {
   EXPECT_EQ(nullptr, vkGetInstanceProcAddr(instance().handle(), "vkThisFunctionDoesNotExistKILN"));
   EXPECT_EQ(nullptr, vkGetInstanceProcAddr(instance().handle(), ""));
