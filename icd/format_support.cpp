@@ -152,11 +152,13 @@ VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTilin
   const VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT |
                                              VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT |
                                              VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT |
+                                             VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT |
                                              VK_IMAGE_CREATE_EXTENDED_USAGE_BIT | VK_IMAGE_CREATE_ALIAS_BIT |
                                              VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT;
   if (flags & ~supported_flags) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if ((flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
-  if ((flags & VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_3D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  if ((flags & (VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT | VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT)) && type != VK_IMAGE_TYPE_3D)
+    return VK_ERROR_FORMAT_NOT_SUPPORTED;
   // Block-compressed images are 2D (the block layout has no depth).
   const fmt::FormatInfo* info = fmt::format_info(format);
   if (info && info->is_compressed() && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;

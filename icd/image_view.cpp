@@ -39,9 +39,12 @@ bool view_type_fits(const mem::Image& image, VkImageViewType type, const VkImage
         if (r.baseArrayLayer != 0 || r.layerCount != 1) return fail("3D view with array layers");
         return true;
       }
-      // 2D(-array) views of one mip level's depth slices (VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT).
-      if ((type != VK_IMAGE_VIEW_TYPE_2D && type != VK_IMAGE_VIEW_TYPE_2D_ARRAY) ||
-          !(image.flags & VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT))
+      // 2D(-array) views of one mip level's depth slices (VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT),
+      // or a 2D view of one slice (VK_EXT_image_2d_view_of_3d's 2D_VIEW_COMPATIBLE); both are read
+      // and written like any 2D view (mem::ImageView::slices_of_3d).
+      if (!((type == VK_IMAGE_VIEW_TYPE_2D || type == VK_IMAGE_VIEW_TYPE_2D_ARRAY) &&
+            (image.flags & VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT)) &&
+          !(type == VK_IMAGE_VIEW_TYPE_2D && (image.flags & VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT)))
         return fail("view type does not fit a 3D image");
       if (r.levelCount != 1) return fail("2D view of a 3D image with more than one mip level");
       if (r.baseArrayLayer >= mem::mip_extent(image.desc.extent, r.baseMipLevel).depth ||

@@ -688,6 +688,14 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         // DrawFeaturesTest.VertexInputDynamicState).
         reinterpret_cast<VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT*>(s)->vertexInputDynamicState = VK_TRUE;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_2D_VIEW_OF_3D_FEATURES_EXT: {
+        // A 2D view of a 3D image's slice is sampled and stored like any 2D view
+        // (Image2DViewOf3DTest.SlicesAreSampledAndLoadedThroughTwoDimensionalViews).
+        auto* f = reinterpret_cast<VkPhysicalDeviceImage2DViewOf3DFeaturesEXT*>(s);
+        f->image2DViewOf3D = VK_TRUE;
+        f->sampler2DViewOf3D = VK_TRUE;
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT:
         // Pipelines in parts, linked (icd/graphics_pipeline_library.h; GraphicsPipelineLibraryTest).
         reinterpret_cast<VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT*>(s)->graphicsPipelineLibrary = VK_TRUE;
