@@ -249,7 +249,8 @@ static void record_clear(CommandBuffer* cb, const char* command, VkImage handle,
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdClearColorImage(VkCommandBuffer commandBuffer, VkImage image,
                                                               VkImageLayout imageLayout, const VkClearColorValue* pColor,
                                                               uint32_t rangeCount, const VkImageSubresourceRange* pRanges) {
-  record_clear<exec::ClearColorImageCmd>(command_buffer_of(commandBuffer), "vkCmdClearColorImage", image, imageLayout, *pColor,
+  const VkClearColorValue color = fmt::scaled_clear_value(from_handle<mem::Image>(image)->desc.format, *pColor);
+  record_clear<exec::ClearColorImageCmd>(command_buffer_of(commandBuffer), "vkCmdClearColorImage", image, imageLayout, color,
                                          rangeCount, pRanges);
 }
 

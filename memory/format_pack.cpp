@@ -424,4 +424,18 @@ bool pack_aspect(VkFormat format, VkImageAspectFlagBits aspect, const VkClearCol
   }
 }
 
+VkClearColorValue scaled_clear_value(VkFormat format, const VkClearColorValue& value) {
+  VkClearColorValue out = value;
+  const FormatInfo* info = format_info(format);
+  if (!info) return out;
+  for (uint32_t i = 0; i < info->component_count; ++i) {
+    const Component& c = info->components[i];
+    if (c.channel > Channel::A) continue;
+    const uint32_t ch = static_cast<uint32_t>(c.channel);
+    if (c.kind == NumericKind::UScaled) out.float32[ch] = static_cast<float>(value.uint32[ch]);
+    else if (c.kind == NumericKind::SScaled) out.float32[ch] = static_cast<float>(value.int32[ch]);
+  }
+  return out;
+}
+
 }  // namespace kiln::fmt

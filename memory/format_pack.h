@@ -24,6 +24,12 @@ namespace kiln::fmt {
 // Returns false (writing nothing) for compressed, depth/stencil and unknown formats.
 bool pack_color(VkFormat format, const VkClearColorValue& value, void* texel_out);
 
+// vkCmdClearColorImage's value for a USCALED/SSCALED format as pack_color takes it. The CTS
+// (api.image_clearing) and Mesa give clears of scaled formats as uint32/int32 — the integers to
+// store — where pack_color's VkClearColorValue reading takes float32; so their integers become
+// floats (exactly: scaled components have at most 16 bits). Other formats' values are unchanged.
+VkClearColorValue scaled_clear_value(VkFormat format, const VkClearColorValue& value);
+
 // The reverse: one texel -> four values of the same kinds, sRGB decoded to linear. Channels the
 // format lacks read as G = B = 0, A = 1 (1.0f, or integer 1 for UINT/SINT formats); for 64-bit
 // formats the result is the 64-bit view (R in [0..1], G in [2..3], missing G = 0).

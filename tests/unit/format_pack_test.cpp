@@ -112,6 +112,23 @@ TEST(FormatPack, ScaledAndIntegerKnownValues) {
   EXPECT_EQ(unpack_word(VK_FORMAT_R8G8_SSCALED, 0x80FDu).float32[1], -128.0f);
 }
 
+// Clears of scaled formats come as integers (scaled_clear_value): R16G16_USCALED from uint32
+// {6553, 32767} stores those integers, R8G8_SSCALED from int32 {-5, 100} stores -5 and 100; a UNORM
+// format's float value is left alone.
+TEST(FormatPack, ScaledClearValuesAreIntegers) {
+  VkClearColorValue u{};
+  u.uint32[0] = 6553, u.uint32[1] = 32767;
+  EXPECT_EQ(pack_word(VK_FORMAT_R16G16_USCALED, scaled_clear_value(VK_FORMAT_R16G16_USCALED, u)), 32767ull << 16 | 6553);
+  VkClearColorValue s{};
+  s.int32[0] = -5, s.int32[1] = 100;
+  EXPECT_EQ(pack_word(VK_FORMAT_R8G8_SSCALED, scaled_clear_value(VK_FORMAT_R8G8_SSCALED, s)), 100ull << 8 | 0xFB);
+  VkClearColorValue b{};
+  b.uint32[0] = 1, b.uint32[1] = 2, b.uint32[2] = 3, b.uint32[3] = 4;  // B8G8R8A8: B is memory byte 0
+  EXPECT_EQ(pack_word(VK_FORMAT_B8G8R8A8_USCALED, scaled_clear_value(VK_FORMAT_B8G8R8A8_USCALED, b)), 0x04010203u);
+  const VkClearColorValue f = floats(0.5f, 0.25f, 0, 1);
+  EXPECT_EQ(scaled_clear_value(VK_FORMAT_R8G8B8A8_UNORM, f).float32[1], 0.25f);
+}
+
 TEST(FormatPack, HalfKnownValues) {
   EXPECT_EQ(float_to_half(1.0f), 0x3C00);
   EXPECT_EQ(float_to_half(-2.0f), 0xC000);
