@@ -102,6 +102,21 @@ namespace {
 // images of a format that can be an attachment may be multisampled; storage usage limits them to
 // storageImageSampleCounts. (Multisampled images must also have one mip level: the application's
 // create info is checked for that, not these properties.)
+// The features of every format in `format`'s compatibility class (uncompressed colour formats of the
+// same texel size: the spec's "Compatible Formats"), which an image created with
+// VK_IMAGE_CREATE_EXTENDED_USAGE_BIT may have usages of through views of those formats.
+VkFormatFeatureFlags2 compatibility_class_features(VkFormat format, VkImageTiling tiling) {
+  const fmt::FormatInfo* info = fmt::format_info(format);
+  if (!info || info->is_compressed() || info->aspects != VK_IMAGE_ASPECT_COLOR_BIT) return 0;
+  VkFormatFeatureFlags2 features = 0;
+  for (const fmt::FormatInfo* f = fmt::format_table_begin(); f != fmt::format_table_end(); ++f) {
+    if (f->is_compressed() || f->aspects != VK_IMAGE_ASPECT_COLOR_BIT || f->block_bytes != info->block_bytes) continue;
+    const FormatSupport s = format_support(f->format);
+    features |= tiling == VK_IMAGE_TILING_LINEAR ? s.linear : s.optimal;
+  }
+  return features;
+}
+
 VkSampleCountFlags image_sample_counts(VkFormatFeatureFlags2 features, VkImageType type, VkImageTiling tiling,
                                        VkImageUsageFlags usage, VkImageCreateFlags flags) {
   const VkFormatFeatureFlags2 attachment =
@@ -125,7 +140,11 @@ VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTilin
   else return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if (!features) return VK_ERROR_FORMAT_NOT_SUPPORTED;
 
-  // Every usage needs its format feature; Kiln can do transfers and storage images for now.
+  // Every usage needs its format feature — of the format, or with EXTENDED_USAGE of any format a
+  // view may take (MUTABLE_FORMAT: the compatibility class).
+  const VkFormatFeatureFlags2 own_features = features;
+  if ((flags & VK_IMAGE_CREATE_EXTENDED_USAGE_BIT) && (flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT))
+    features |= compatibility_class_features(format, tiling);
   const VkImageUsageFlags supported_usage =
       ((features & VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT) ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0) |
       ((features & VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT) ? VK_IMAGE_USAGE_TRANSFER_DST_BIT : 0) |
@@ -178,7 +197,7 @@ VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTilin
   while ((max_dim >> mips) > 0) ++mips;
   out->maxMipLevels = mips;
   out->maxArrayLayers = type == VK_IMAGE_TYPE_3D ? 1 : L.maxImageArrayLayers;
-  out->sampleCounts = image_sample_counts(features, type, tiling, usage, flags);
+  out->sampleCounts = image_sample_counts(own_features, type, tiling, usage, flags);
   if (tiling == VK_IMAGE_TILING_LINEAR) {
     // Linear images: the spec's minimum guarantee (2D, one mip, one layer) plus 1D/3D, which our
     // linear layout handles the same way.

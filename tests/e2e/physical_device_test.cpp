@@ -459,6 +459,46 @@ TEST_F(PhysicalDeviceTest, Rgba8UnormSupportsTransfersWithOptimalTiling) {
             format3.optimalTilingFeatures & VkFormatFeatureFlags2(format.optimalTilingFeatures));
 }
 
+// VK_IMAGE_CREATE_EXTENDED_USAGE_BIT (with MUTABLE_FORMAT): an image may have a usage its own format
+// lacks when a format of its compatibility class has it. A2R10G10B10_SINT_PACK32 images cannot be
+// storage images, but their R8G8B8A8_UNORM views can: the query succeeds with the flags, and such an
+// image and a storage view of it are created.
+TEST_F(PhysicalDeviceTest, ExtendedUsageTakesTheCompatibilityClassesUsages) {
+  const VkFormat format = VK_FORMAT_A2R10G10B10_SINT_PACK32;
+  VkFormatProperties features;
+  vkGetPhysicalDeviceFormatProperties(physical_device(), format, &features);
+  if (!features.optimalTilingFeatures) GTEST_SKIP() << "no optimal-tiling images of the format";  // lavapipe
+  VkImageFormatProperties props;
+  const VkResult own = vkGetPhysicalDeviceImageFormatProperties(physical_device(), format, VK_IMAGE_TYPE_2D,
+                                                                VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_STORAGE_BIT, 0, &props);
+  if (own == VK_SUCCESS) GTEST_SKIP() << "the format itself supports storage here";
+  const VkImageCreateFlags flags = VK_IMAGE_CREATE_EXTENDED_USAGE_BIT | VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+  ASSERT_EQ(VK_SUCCESS, vkGetPhysicalDeviceImageFormatProperties(physical_device(), format, VK_IMAGE_TYPE_2D,
+                                                                 VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_STORAGE_BIT, flags,
+                                                                 &props));
+  EXPECT_EQ(props.sampleCounts, VkSampleCountFlags{VK_SAMPLE_COUNT_1_BIT});
+  TestDevice& device = this->device();
+  VkImageCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  info.flags = flags;
+  info.imageType = VK_IMAGE_TYPE_2D;
+  info.format = format;
+  info.extent = {8, 8, 1};
+  info.mipLevels = info.arrayLayers = 1;
+  info.samples = VK_SAMPLE_COUNT_1_BIT;
+  info.tiling = VK_IMAGE_TILING_OPTIMAL;
+  info.usage = VK_IMAGE_USAGE_STORAGE_BIT;
+  Image image = device.create_image(info);
+  ASSERT_NE(image.image, VK_NULL_HANDLE);
+  VkImageViewCreateInfo view_info{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  view_info.image = image.image;
+  view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  view_info.format = VK_FORMAT_R8G8B8A8_UNORM;
+  view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  VkImageView view = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateImageView(device.handle(), &view_info, nullptr, &view));
+  vkDestroyImageView(device.handle(), view, nullptr);
+}
+
 // The spec's "Required Format Support" table: R8G8B8A8_UNORM must be usable for everything.
 TEST_F(PhysicalDeviceTest, Rgba8UnormHasTheFeaturesTheSpecRequires) {
   VkFormatProperties format;
