@@ -159,6 +159,8 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       // Restart indices in list topologies: a cut drops the list's incomplete primitive, as
       // primitive assembly does for every topology (pipeline/graphics/primitive_assembly.cpp).
       ext(VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME, VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_SPEC_VERSION),
+      // Swapchain images viewed in other formats (icd/wsi_swapchain.cpp).
+      ext(VK_KHR_SWAPCHAIN_MUTABLE_FORMAT_EXTENSION_NAME, VK_KHR_SWAPCHAIN_MUTABLE_FORMAT_SPEC_VERSION),
       // 2D views of a 3D image's depth slices for sampling and storage (icd/image_view.cpp).
       ext(VK_EXT_IMAGE_2D_VIEW_OF_3D_EXTENSION_NAME, VK_EXT_IMAGE_2D_VIEW_OF_3D_SPEC_VERSION),
       // FragStencilRefEXT: each fragment's stencil reference (abi::FragmentInterface::writes_stencil_reference).

@@ -86,6 +86,10 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateSwapchainKHR(VkDevice handl
   config.image_count = std::clamp(pCreateInfo->minImageCount, 2u, 8u);
   config.array_layers = pCreateInfo->imageArrayLayers;
   config.usage = pCreateInfo->imageUsage;
+  // VK_KHR_swapchain_mutable_format: views in other formats of the image's compatibility class
+  // (presentation still reads the swapchain's format), and their usages.
+  if (pCreateInfo->flags & VK_SWAPCHAIN_CREATE_MUTABLE_FORMAT_BIT_KHR)
+    config.flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT;
   config.present_mode = pCreateInfo->presentMode;
 
   auto* object = create_object<SwapchainObject>(choose_allocator(pAllocator, device->allocator), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);

@@ -117,8 +117,8 @@ TestDevice& WsiTest::wsi_device() {
     DeviceOptions options;
     options.queue_count = std::min(2u, family.queueCount);
     options.extensions = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
-    if (device_has_extension(physical_device(), VK_KHR_INCREMENTAL_PRESENT_EXTENSION_NAME))
-      options.extensions.push_back(VK_KHR_INCREMENTAL_PRESENT_EXTENSION_NAME);
+    for (const char* optional : {VK_KHR_INCREMENTAL_PRESENT_EXTENSION_NAME, VK_KHR_SWAPCHAIN_MUTABLE_FORMAT_EXTENSION_NAME})
+      if (device_has_extension(physical_device(), optional)) options.extensions.push_back(optional);
     device_ = create_device(options);
     if (!device_) throw std::runtime_error("cannot create a device with VK_KHR_swapchain");
   }
@@ -168,6 +168,13 @@ VkResult WsiTest::create_swapchain(VkSurfaceKHR surface, const SwapchainSetup& s
   info.presentMode = setup.present_mode;
   info.clipped = VK_TRUE;
   info.oldSwapchain = setup.old_swapchain;
+  VkImageFormatListCreateInfo format_list{.sType = VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO};
+  if (!setup.view_formats.empty()) {
+    info.flags = VK_SWAPCHAIN_CREATE_MUTABLE_FORMAT_BIT_KHR;
+    format_list.viewFormatCount = static_cast<uint32_t>(setup.view_formats.size());
+    format_list.pViewFormats = setup.view_formats.data();
+    info.pNext = &format_list;
+  }
   const VkResult result = vkCreateSwapchainKHR(device.handle(), &info, nullptr, out);
   if (result == VK_SUCCESS) swapchains_.push_back(*out);
   return result;

@@ -42,6 +42,8 @@ struct SwapchainSetup {
   VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
   VkSwapchainKHR old_swapchain = VK_NULL_HANDLE;
   uint32_t present_queue = 0;  // clear_and_present renders on queue 0 and presents on this one
+  // VK_KHR_swapchain_mutable_format: MUTABLE_FORMAT with these view formats (VkImageFormatListCreateInfo).
+  std::vector<VkFormat> view_formats;
 };
 
 class WsiTest : public VulkanTest {

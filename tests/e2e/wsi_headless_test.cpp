@@ -138,6 +138,109 @@ TEST_F(HeadlessWsiTest, ClearPresentAndReadBack) {
   EXPECT_TRUE(all_pixels_are(frames[0], {255, unorm8(0.2f), unorm8(0.4f)}));
 }
 
+// VK_KHR_swapchain_mutable_format: a B8G8R8A8_UNORM swapchain made MUTABLE_FORMAT with the view
+// formats {UNORM, SRGB} gives images with B8G8R8A8_SRGB views; a render pass clearing through such
+// a view to linear 0.5 stores the sRGB encoding, 188, which the image (read as UNORM) shows.
+TEST_F(HeadlessWsiTest, MutableFormatSwapchainImagesTakeSrgbViews) {
+  if (!device_has_extension(physical_device(), VK_KHR_SWAPCHAIN_MUTABLE_FORMAT_EXTENSION_NAME)) {
+    EXPECT_FALSE(is_kiln()) << "Kiln offers VK_KHR_swapchain_mutable_format";
+    GTEST_SKIP() << "no VK_KHR_swapchain_mutable_format";
+  }
+  VkSurfaceKHR surface = create_headless_surface();
+  SwapchainSetup setup;
+  setup.extent = {8, 4};
+  setup.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  setup.view_formats = {VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_B8G8R8A8_SRGB};
+  VkSwapchainKHR swapchain;
+  ASSERT_EQ(VK_SUCCESS, create_swapchain(surface, setup, &swapchain));
+  TestDevice& device = wsi_device();
+  const VkDevice d = device.handle();
+  VkSemaphore acquired = device.create_binary_semaphore();
+  uint32_t index = 0;
+  ASSERT_EQ(VK_SUCCESS, vkAcquireNextImageKHR(d, swapchain, kGpuTimeoutNs, acquired, VK_NULL_HANDLE, &index));
+  const VkImage image = swapchain_images(swapchain)[index];
+  VkImageViewCreateInfo view_info{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  view_info.image = image;
+  view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  view_info.format = VK_FORMAT_B8G8R8A8_SRGB;
+  view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  VkImageView view = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateImageView(d, &view_info, nullptr, &view));
+  device.defer_destroy([d, view] { vkDestroyImageView(d, view, nullptr); });
+  // A render pass clears through the sRGB view, then the image is copied out.
+  VkAttachmentDescription attachment{};
+  attachment.format = VK_FORMAT_B8G8R8A8_SRGB;
+  attachment.samples = VK_SAMPLE_COUNT_1_BIT;
+  attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+  attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  attachment.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+  const VkAttachmentReference reference{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  VkSubpassDescription subpass{};
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpass.colorAttachmentCount = 1;
+  subpass.pColorAttachments = &reference;
+  const VkSubpassDependency dependencies[] = {
+      {VK_SUBPASS_EXTERNAL, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0,
+       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, 0},
+      {0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, 0}};
+  VkRenderPassCreateInfo pass_info{.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+  pass_info.attachmentCount = 1;
+  pass_info.pAttachments = &attachment;
+  pass_info.subpassCount = 1;
+  pass_info.pSubpasses = &subpass;
+  pass_info.dependencyCount = 2;
+  pass_info.pDependencies = dependencies;
+  VkRenderPass pass = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateRenderPass(d, &pass_info, nullptr, &pass));
+  device.defer_destroy([d, pass] { vkDestroyRenderPass(d, pass, nullptr); });
+  VkFramebufferCreateInfo fb_info{.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+  fb_info.renderPass = pass;
+  fb_info.attachmentCount = 1;
+  fb_info.pAttachments = &view;
+  fb_info.width = 8;
+  fb_info.height = 4;
+  fb_info.layers = 1;
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateFramebuffer(d, &fb_info, nullptr, &framebuffer));
+  device.defer_destroy([d, framebuffer] { vkDestroyFramebuffer(d, framebuffer, nullptr); });
+  Buffer copy = device.create_buffer(8 * 4 * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0);
+  VkCommandBuffer cmd = device.allocate_command_buffer();
+  const VkCommandBufferBeginInfo begin = begin_info(VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+  ASSERT_EQ(VK_SUCCESS, vkBeginCommandBuffer(cmd, &begin));
+  const VkClearValue clear{.color = {{0.5f, 0.5f, 0.5f, 1.0f}}};
+  VkRenderPassBeginInfo pass_begin{.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+  pass_begin.renderPass = pass;
+  pass_begin.framebuffer = framebuffer;
+  pass_begin.renderArea = {{0, 0}, {8, 4}};
+  pass_begin.clearValueCount = 1;
+  pass_begin.pClearValues = &clear;
+  vkCmdBeginRenderPass(cmd, &pass_begin, VK_SUBPASS_CONTENTS_INLINE);
+  vkCmdEndRenderPass(cmd);
+  VkBufferImageCopy region{};
+  region.imageSubresource = layers(VK_IMAGE_ASPECT_COLOR_BIT, 0);
+  region.imageExtent = {8, 4, 1};
+  vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, copy.buffer, 1, &region);
+  ASSERT_EQ(VK_SUCCESS, vkEndCommandBuffer(cmd));
+  VkFence done = device.create_fence(false);
+  const VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+  VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.waitSemaphoreCount = 1;
+  submit.pWaitSemaphores = &acquired;
+  submit.pWaitDstStageMask = &wait_stage;
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cmd;
+  ASSERT_EQ(VK_SUCCESS, vkQueueSubmit(device.queue(), 1, &submit, done));
+  ASSERT_EQ(VK_SUCCESS, vkWaitForFences(d, 1, &done, VK_TRUE, kGpuTimeoutNs));
+  for (uint32_t i = 0; i < 8 * 4; ++i) {
+    for (uint32_t c = 0; c < 3; ++c) ASSERT_EQ(188, copy.mapped[i * 4 + c]) << "texel " << i << " channel " << c;
+    ASSERT_EQ(255, copy.mapped[i * 4 + 3]) << "texel " << i;
+  }
+}
+
 TEST_F(HeadlessWsiTest, RgbaSwapchainPresentsSwizzledCorrectly) {
   KILN_ONLY();  // reads Kiln's frame dumps
   FrameDumpDir dumps;
