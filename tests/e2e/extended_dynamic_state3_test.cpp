@@ -33,6 +33,11 @@ class ExtendedDynamicState3Test : public VulkanTest {
     ASSERT_TRUE(device_);
     fill_mode_non_solid_ = core.core.features.fillModeNonSolid;
     logic_op_ = core.core.features.logicOp;
+    VkPhysicalDeviceExtendedDynamicState3PropertiesEXT properties{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &properties};
+    vkGetPhysicalDeviceProperties2(physical_device(), &properties2);
+    topology_unrestricted_ = properties.dynamicPrimitiveTopologyUnrestricted;
   }
 
   // Two overlapping triangles of different colours on a grey background, drawn with `o`; `record`
@@ -79,7 +84,7 @@ class ExtendedDynamicState3Test : public VulkanTest {
   TestDevice* device_ = nullptr;
   VkPhysicalDeviceExtendedDynamicState3FeaturesEXT supported_{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
-  bool fill_mode_non_solid_ = false, logic_op_ = false;
+  bool fill_mode_non_solid_ = false, logic_op_ = false, topology_unrestricted_ = false;
 };
 
 TEST_F(ExtendedDynamicState3Test, PolygonMode) {
@@ -124,6 +129,22 @@ TEST_F(ExtendedDynamicState3Test, LogicOpEnable) {
   auto set_logic_op_enable = command<PFN_vkCmdSetLogicOpEnableEXT>("vkCmdSetLogicOpEnableEXT");
   expect_dynamic_matches_static({VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT}, inverted, plain,
                                 [&](VkCommandBuffer cb) { set_logic_op_enable(cb, VK_TRUE); });
+}
+
+// dynamicPrimitiveTopologyUnrestricted: a pipeline created for triangle lists draws line lists and
+// line strips when the dynamic topology says so, as pipelines created for those topologies do.
+TEST_F(ExtendedDynamicState3Test, DynamicTopologyCrossesTopologyClasses) {
+  if (!topology_unrestricted_) {
+    EXPECT_FALSE(is_kiln()) << "Kiln offers dynamicPrimitiveTopologyUnrestricted";
+    GTEST_SKIP() << "no dynamicPrimitiveTopologyUnrestricted";
+  }
+  for (VkPrimitiveTopology topology : {VK_PRIMITIVE_TOPOLOGY_LINE_LIST, VK_PRIMITIVE_TOPOLOGY_LINE_STRIP}) {
+    SCOPED_TRACE(topology);
+    DrawJobOptions lines = colored_options(), triangles = colored_options();
+    lines.topology = topology;
+    expect_dynamic_matches_static({VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY}, lines, triangles,
+                                  [&](VkCommandBuffer cb) { vkCmdSetPrimitiveTopology(cb, topology); });
+  }
 }
 
 }  // namespace
