@@ -134,11 +134,15 @@ std::string check_no_void_operands(std::span<const uint32_t> module) {
 //  - OpExecutionModeId operands must be constant instructions (SPIR-V spec, OpExecutionModeId).
 //  - OpSpecConstantOp CompositeExtract / CompositeInsert / VectorShuffle take composites: the
 //    spec-constant folder dereferences a null composite otherwise (CompositeInsert into an int).
+//  - OpSpecConstantOp VectorShuffle's components select from its two vectors (or are 0xFFFFFFFF):
+//    the folder hashes the null constant an out-of-range component gives.
 std::string check_rules_validator_misses(std::span<const uint32_t> module) {
   std::unordered_map<uint32_t, spv::Op> constants;
   std::unordered_map<uint32_t, uint32_t> constant_types;  // constant id -> its type id
   std::unordered_map<uint32_t, spv::Op> types;
+  std::unordered_map<uint32_t, uint32_t> vector_sizes;  // vector type id -> component count
   for_each_instruction(module, [&](const RawInstruction& inst) {
+    if (inst.opcode == spv::Op::OpTypeVector && inst.words.size() > 3) vector_sizes.emplace(inst.words[1], inst.words[3]);
     if (is_constant_instruction(inst.opcode) && inst.words.size() > 2) {
       constants.emplace(inst.words[2], inst.opcode);
       constant_types.emplace(inst.words[2], inst.words[1]);
@@ -179,6 +183,17 @@ std::string check_rules_validator_misses(std::span<const uint32_t> module) {
     if (op == spv::Op::OpCompositeInsert && constant_types.at(inst.words[5]) != inst.words[1])
       error = "invalid SPIR-V: OpSpecConstantOp %" + std::to_string(inst.words[2]) +
               " CompositeInsert's composite is not of the result type";
+    if (op == spv::Op::OpVectorShuffle) {
+      const auto size = [&](uint32_t id) {
+        const auto it = vector_sizes.find(constant_types.at(id));
+        return it == vector_sizes.end() ? 0u : it->second;
+      };
+      const uint64_t components = uint64_t{size(inst.words[4])} + size(inst.words[5]);
+      for (size_t i = 6; i < inst.words.size(); ++i)
+        if (inst.words[i] != 0xFFFFFFFFu && inst.words[i] >= components)
+          error = "invalid SPIR-V: OpSpecConstantOp %" + std::to_string(inst.words[2]) + " VectorShuffle component " +
+                  std::to_string(inst.words[i]) + " is past its vectors' " + std::to_string(components);
+    }
   });
   if (error.empty()) error = check_no_void_operands(module);
   return error;

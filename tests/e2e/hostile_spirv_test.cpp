@@ -323,6 +323,7 @@ TEST_F(HostileSpirvTest, ModulesThatCrashedTheFuzzerCompileOrFailCleanly) {
       {"spec-constant-insert-into-scalar.spv", VK_ERROR_UNKNOWN},  // OpSpecConstantOp CompositeInsert into an int
       {"id-bound-at-maximum.spv", VK_ERROR_UNKNOWN},  // bound 0x3FFFFF (no ids left for the optimizer); binding 89 not in the layout
       {"void-value-operand.spv", VK_ERROR_UNKNOWN},  // a void call's result as OpGroupNonUniformShuffleXor's value
+      {"spec-constant-shuffle-past-its-vectors.spv", VK_ERROR_UNKNOWN},  // OpSpecConstantOp VectorShuffle component 54 of 6
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file);
