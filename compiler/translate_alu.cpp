@@ -395,6 +395,10 @@ bool Translator::alu_instruction(const spirv::Instruction& inst, bool* handled) 
         // Different component counts (e.g. uvec2 ↔ uint64): regroup the bits lane by lane.
         const unsigned in_bits = v.leaves[0]->getType()->getScalarSizeInBits();
         const unsigned out_bits = leaf_type(out_types[0])->getPrimitiveSizeInBits();
+        // The leaves must hold as many bits as the result: a storage buffer variable's address
+        // leaf cast to a uint does not (spirv-val lets it through; found by the fuzzer).
+        if (in_bits == 0 || out_bits == 0 || v.leaves.size() * in_bits != out_types.size() * out_bits)
+          return fail(inst, "OpBitcast between values of different sizes");
         llvm::Type* in_int = lane_type(b.getIntNTy(in_bits));
         llvm::Type* out_int = lane_type(b.getIntNTy(out_bits));
         if (out_bits > in_bits) {

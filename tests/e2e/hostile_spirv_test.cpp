@@ -324,6 +324,7 @@ TEST_F(HostileSpirvTest, ModulesThatCrashedTheFuzzerCompileOrFailCleanly) {
       {"id-bound-at-maximum.spv", VK_ERROR_UNKNOWN},  // bound 0x3FFFFF (no ids left for the optimizer); binding 89 not in the layout
       {"void-value-operand.spv", VK_ERROR_UNKNOWN},  // a void call's result as OpGroupNonUniformShuffleXor's value
       {"spec-constant-shuffle-past-its-vectors.spv", VK_ERROR_UNKNOWN},  // OpSpecConstantOp VectorShuffle component 54 of 6
+      {"bitcast-of-buffer-variable.spv", VK_ERROR_UNKNOWN},  // OpBitcast of a storage buffer variable to a uint
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file);
