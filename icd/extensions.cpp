@@ -69,6 +69,9 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_GOOGLE_HLSL_FUNCTIONALITY_1_EXTENSION_NAME, VK_GOOGLE_HLSL_FUNCTIONALITY_1_SPEC_VERSION),
       // Host allocations imported as device memory (icd/external_memory.cpp).
       ext(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME, VK_EXT_EXTERNAL_MEMORY_HOST_SPEC_VERSION),
+      // Memory shared with other devices and processes as opaque fds: memfd-backed allocations
+      // (icd/external_memory.cpp).
+      ext(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_MEMORY_FD_SPEC_VERSION),
       // OpReadClockKHR (compiler/translate_alu.cpp).
       ext(VK_KHR_SHADER_CLOCK_EXTENSION_NAME, VK_KHR_SHADER_CLOCK_SPEC_VERSION),
       // Device timestamps are CLOCK_MONOTONIC (icd/calibrated_timestamps.cpp).
@@ -79,7 +82,8 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_KHR_MAINTENANCE_1_EXTENSION_NAME, VK_KHR_MAINTENANCE_1_SPEC_VERSION),
       // External memory, semaphores and fences as Vulkan 1.1 has them: the export/import structs
       // are accepted and the property queries name the handle types Kiln has (host allocations,
-      // VK_EXT_external_memory_host; nothing to export) (DeviceTest.ExternalObjectsExtensions).
+      // VK_EXT_external_memory_host; opaque fds for memory; nothing for semaphores and fences)
+      // (DeviceTest.ExternalObjectsExtensions).
       ext(VK_KHR_EXTERNAL_MEMORY_EXTENSION_NAME, VK_KHR_EXTERNAL_MEMORY_SPEC_VERSION),
       ext(VK_KHR_EXTERNAL_SEMAPHORE_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_SPEC_VERSION),
       ext(VK_KHR_EXTERNAL_FENCE_EXTENSION_NAME, VK_KHR_EXTERNAL_FENCE_SPEC_VERSION),

@@ -43,23 +43,52 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_AllocateMemory(VkDevice handle, c
       return VK_ERROR_INVALID_EXTERNAL_HANDLE;
     }
   }
+  // Memory shared as an opaque fd lives in a file: made here when it may be exported, or the
+  // imported one (which the allocation then owns).
+  const auto* fd_import = find_in_chain<VkImportMemoryFdInfoKHR>(pAllocateInfo->pNext);
+  const auto* fd_export = find_in_chain<VkExportMemoryAllocateInfo>(pAllocateInfo->pNext);
+  SharedMemoryFile shared;
+  if (fd_import && fd_import->handleType) {
+    if (fd_import->handleType == VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT)
+      shared = import_shared_memory(fd_import->fd, size);
+    if (!shared.data) {
+      KILN_LOG_ONCE(LogLevel::Error, "vkAllocateMemory: fd %d (handle type 0x%x) is not a file of %llu bytes to import",
+                    fd_import->fd, unsigned(fd_import->handleType), (unsigned long long)size);
+      device->heap_used.fetch_sub(size);
+      return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+    }
+  } else if (fd_export && (fd_export->handleTypes & VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT)) {
+    shared = create_shared_memory(size);
+    if (!shared.data) {
+      device->heap_used.fetch_sub(size);
+      return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    }
+  }
   const VkDeviceSize padded = (size + kResourceAlignment - 1) / kResourceAlignment * kResourceAlignment;
-  auto* data = static_cast<uint8_t*>(imported ? import->pHostPointer : std::aligned_alloc(kResourceAlignment, padded));
+  uint8_t* data = imported       ? static_cast<uint8_t*>(import->pHostPointer)
+                  : shared.data ? shared.data
+                                : static_cast<uint8_t*>(std::aligned_alloc(kResourceAlignment, padded));
+  const bool owned_heap = !imported && !shared.data;
   auto* memory = data ? create_object<mem::DeviceMemory>(choose_allocator(pAllocator, device->allocator),
                                                          VK_SYSTEM_ALLOCATION_SCOPE_OBJECT)
                       : nullptr;
   if (!memory) {
-    if (!imported) std::free(data);
+    if (owned_heap) std::free(data);
+    // A failed import leaves the fd the application's.
+    if (shared.data && fd_import && fd_import->handleType) shared.fd = -1;
+    release_shared_memory(shared);
     device->heap_used.fetch_sub(size);
     return data ? VK_ERROR_OUT_OF_HOST_MEMORY : VK_ERROR_OUT_OF_DEVICE_MEMORY;
   }
   memory->imported = imported;
+  memory->fd = shared.fd;
+  memory->mapped_length = shared.length;
   memory->data = data;
   memory->size = size;
   memory->type_index = pAllocateInfo->memoryTypeIndex;
   // Strict mode: new memory has no history, and its contents are poison (the application's own
-  // host allocation keeps what it holds).
-  if (device->strict) device->strict->new_memory(data, padded, /*poison=*/!imported);
+  // host allocation and an imported file keep what they hold).
+  if (device->strict) device->strict->new_memory(data, padded, /*poison=*/!imported && !(fd_import && fd_import->handleType));
   device->allocation_count.fetch_add(1);
   *pMemory = to_handle<VkDeviceMemory>(memory);
   return VK_SUCCESS;
@@ -72,7 +101,8 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_FreeMemory(VkDevice handle, VkDeviceM
   if (!memory) return;
   device->heap_used.fetch_sub(memory->size);
   device->allocation_count.fetch_sub(1);
-  if (!memory->imported) std::free(memory->data);
+  if (memory->fd >= 0) release_shared_memory({memory->data, memory->mapped_length, memory->fd});
+  else if (!memory->imported) std::free(memory->data);
   destroy_object(choose_allocator(pAllocator, device->allocator), memory);
 }
 

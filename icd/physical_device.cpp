@@ -874,23 +874,18 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceImageFormatPrope
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceImageFormatProperties2(
     VkPhysicalDevice, const VkPhysicalDeviceImageFormatInfo2* pInfo, VkImageFormatProperties2* pProperties) {
   // Images, like buffers, can import host allocations (VK_EXT_external_memory_host: an image's
-  // memory is plain host memory at an offset, so an imported allocation serves as any other);
-  // no other handle type (icd/external_memory.cpp).
+  // memory is plain host memory at an offset, so an imported allocation serves as any other) and
+  // share opaque fds (icd/external_memory.cpp); no other handle type.
   const auto* external = find_in_chain<VkPhysicalDeviceExternalImageFormatInfo>(pInfo->pNext);
-  const VkExternalMemoryHandleTypeFlagBits handle_type =
-      external ? external->handleType : VkExternalMemoryHandleTypeFlagBits(0);
-  if (handle_type && !is_host_pointer_handle(handle_type)) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  const VkExternalMemoryProperties external_properties =
+      external && external->handleType ? external_memory_properties(external->handleType) : VkExternalMemoryProperties{};
+  if (external && external->handleType && !external_properties.externalMemoryFeatures) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   VkImageUsageFlags usage = pInfo->usage;
   if (auto* stencil_usage = find_in_chain<VkImageStencilUsageCreateInfo>(pInfo->pNext)) usage |= stencil_usage->stencilUsage;
   const VkResult result = image_format_properties(pInfo->format, pInfo->type, pInfo->tiling, usage, pInfo->flags,
                                                   &pProperties->imageFormatProperties);
-  if (auto* out = find_in_chain_mut<VkExternalImageFormatProperties>(pProperties->pNext)) {
-    out->externalMemoryProperties = {};
-    if (handle_type && result == VK_SUCCESS) {
-      out->externalMemoryProperties.externalMemoryFeatures = VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT;
-      out->externalMemoryProperties.compatibleHandleTypes = handle_type;
-    }
-  }
+  if (auto* out = find_in_chain_mut<VkExternalImageFormatProperties>(pProperties->pNext))
+    out->externalMemoryProperties = result == VK_SUCCESS ? external_properties : VkExternalMemoryProperties{};
   return result;
 }
 

@@ -15,6 +15,8 @@ struct DeviceMemory {
   VkDeviceSize size = 0;
   uint32_t type_index = 0;
   bool imported = false;    // the application's host allocation (VK_EXT_external_memory_host): not freed
+  int fd = -1;              // a shared file holding the memory (VK_KHR_external_memory_fd), else -1
+  size_t mapped_length = 0; // bytes of that file mapped at `data`
 };
 
 struct Buffer {
