@@ -158,11 +158,9 @@ VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTilin
            ? VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT : 0) |
       ((features & VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT) ? VK_IMAGE_USAGE_SAMPLED_BIT : 0) |
       // The usage bit of VK_EXT_attachment_feedback_loop_layout changes nothing about a Kiln image,
-      // so formats that can be attachments and sampled accept it. The extension itself is not
-      // offered: sampling an attachment while the same render pass writes it does not work yet
-      // (draws keep a tile's attachment values until the tile is done). Mesa 22.3's zink asks
-      // for the bit on every render target even without the extension; refusing it left every
-      // zink framebuffer incomplete (glmark2 drew nothing).
+      // so formats that can be attachments and sampled accept it. (Mesa 22.3's zink asks for the
+      // bit on every render target even before Kiln offered the extension; refusing it left every
+      // zink framebuffer incomplete: glmark2 drew nothing.)
       ((features & (VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT)) &&
                (features & VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT)
            ? VK_IMAGE_USAGE_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT : 0);

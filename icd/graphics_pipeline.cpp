@@ -157,6 +157,7 @@ void parse_fragment_shader_part(const VkGraphicsPipelineCreateInfo& info, Graphi
     d.front = stencil_face(dss->front);
     d.back = stencil_face(dss->back);
   }
+  g->state.depth_stencil.feedback_loop = info.flags & VK_PIPELINE_CREATE_DEPTH_STENCIL_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT;
 }
 
 // The fragment output interface: blending and multisampling.

@@ -689,6 +689,11 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         // DrawFeaturesTest.VertexInputDynamicState).
         reinterpret_cast<VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT*>(s)->vertexInputDynamicState = VK_TRUE;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ATTACHMENT_FEEDBACK_LOOP_LAYOUT_FEATURES_EXT:
+        // Attachments are memory, and a barrier inside a render pass finishes the draws before it,
+        // so a later draw samples what earlier ones wrote (AttachmentFeedbackLoopTest).
+        reinterpret_cast<VkPhysicalDeviceAttachmentFeedbackLoopLayoutFeaturesEXT*>(s)->attachmentFeedbackLoopLayout = VK_TRUE;
+        break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_2D_VIEW_OF_3D_FEATURES_EXT: {
         // A 2D view of a 3D image's slice is sampled and stored like any 2D view
         // (Image2DViewOf3DTest.SlicesAreSampledAndLoadedThroughTwoDimensionalViews).

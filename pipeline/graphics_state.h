@@ -169,6 +169,9 @@ struct DepthStencilState {
   float min_depth_bounds = 0.0f, max_depth_bounds = 1.0f;
   bool stencil_test = false;
   StencilFaceState front, back;
+  // VK_PIPELINE_CREATE_DEPTH_STENCIL_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT: the fragment shader may
+  // sample the depth/stencil attachment, so the tests must not write it before the shader runs.
+  bool feedback_loop = false;
 };
 
 struct ColorBlendState {

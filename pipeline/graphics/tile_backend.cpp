@@ -125,10 +125,12 @@ class DrawRasterState {
                   (fi.uses_sample_rate || (ms.sample_shading && ms.min_sample_shading * float(ctx.samples) > 1.0f));
     // Tests run before shading when the shader asks for it, or when nobody could tell: the
     // shader writes no memory (those writes must happen for fragments that fail the tests
-    // later), and neither it nor alpha-to-coverage changes depth or coverage.
+    // later), neither it nor alpha-to-coverage changes depth or coverage, and it reads the
+    // depth/stencil attachment neither as an input attachment nor through a feedback loop.
     early = !shading || fi.early_fragment_tests ||
             (!fi.has_side_effects && !fi.writes_depth && !fi.can_discard && !fi.writes_sample_mask &&
-             !ms.alpha_to_coverage && !fi.reads_input_attachments && !fi.writes_stencil_reference);
+             !ms.alpha_to_coverage && !fi.reads_input_attachments && !fi.writes_stencil_reference &&
+             !ctx.state->depth_stencil.feedback_loop);
     full_mask = ((1u << ctx.samples) - 1) & ms.sample_mask;
     // Coverage changes after the kernel only through these; otherwise the batch's stands.
     coverage_changes = fi.writes_sample_mask || ms.alpha_to_coverage;

@@ -194,7 +194,7 @@ void DeviceLossTest::expect_endless_draw_lost(const char* vertex, const char* fr
 
 TEST_F(DeviceLossTest, EndlessFragmentShaderLosesTheDevice) {
   KILN_ONLY();
-  expect_endless_draw_lost("watchdog_fullscreen.vert", "watchdog_loop.frag");
+  expect_endless_draw_lost("fullscreen.vert", "watchdog_loop.frag");
 }
 
 TEST_F(DeviceLossTest, EndlessVertexShaderLosesTheDevice) {
@@ -207,7 +207,7 @@ TEST_F(DeviceLossTest, EndlessVertexShaderLosesTheDevice) {
 // and tiles are skipped.
 TEST_F(DeviceLossTest, DrawThatWouldTakeHoursLosesTheDevice) {
   KILN_ONLY();
-  expect_endless_draw_lost("watchdog_fullscreen.vert", "watchdog_red.frag", 600'000'000);
+  expect_endless_draw_lost("fullscreen.vert", "watchdog_red.frag", 600'000'000);
 }
 
 // A submission waits for a timeline value nothing will ever signal (wait-before-signal is valid):
