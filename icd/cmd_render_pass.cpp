@@ -4,6 +4,7 @@
 // Store ops need no work: attachments are memory, and DONT_CARE may keep the contents.
 #include "common/log.h"
 #include "icd/attachment_commands.h"
+#include "icd/implicit_attachments.h"
 #include "icd/render_pass.h"
 #include "icd/struct_chain.h"
 #include "kiln_entrypoints.h"
@@ -34,6 +35,99 @@ mem::LayerSet layers_of(const RenderPassInstance& rp, uint32_t view_mask) {
   return view_mask ? mem::LayerSet{0, 0, view_mask} : mem::LayerSet{0, rp.layers, 0};
 }
 
+// The view draws of the current subpass render to for `attachment`: its own, or with
+// VK_EXT_multisampled_render_to_single_sampled an implicit multisampled image for a
+// single-sampled one.
+const mem::ImageView* target_of(CommandBuffer* cb, uint32_t attachment) {
+  RenderPassInstance& rp = cb->gfx.instance;
+  const mem::ImageView* view = view_at(rp, attachment);
+  const VkSampleCountFlagBits samples = rp.pass->subpasses[rp.subpass].implicit_samples;
+  if (!view || samples == VK_SAMPLE_COUNT_1_BIT || rp.pass->attachments[attachment].samples != VK_SAMPLE_COUNT_1_BIT)
+    return view;
+  return implicit_target(cb, view, samples);
+}
+
+bool redirected(const RenderPassInstance& rp, const mem::ImageView* view) {
+  for (const ImplicitTarget& t : rp.implicit)
+    if (t.single == view) return true;
+  return false;
+}
+
+uint32_t attachment_of(const RenderPassInstance& rp, const mem::ImageView* view) {
+  for (uint32_t a = 0; a < rp.views.size(); ++a)
+    if (rp.views[a] == view) return a;
+  return VK_ATTACHMENT_UNUSED;
+}
+
+// The load ops of the subpass's implicit images: on an attachment's first use, a CLEAR clears the
+// implicit image and LOAD (or NONE) copies the attachment into every sample; in a later subpass
+// every aspect is copied in (its multisampled contents ended with the subpass before).
+void load_implicit_targets(CommandBuffer* cb, const Subpass& s) {
+  RenderPassInstance& rp = cb->gfx.instance;
+  for (const ImplicitTarget& t : rp.implicit) {
+    const uint32_t attachment = attachment_of(rp, t.single);
+    const RenderPassAttachment& a = rp.pass->attachments[attachment];
+    const VkImageAspectFlags all = mem::attachment_aspects(*t.single);
+    uint32_t first_views = 0;
+    bool first = false;
+    for (const auto& [used, views] : s.first_uses)
+      if (used == attachment) first = true, first_views = views;
+    if (first) {
+      const mem::LayerSet layers = layers_of(rp, s.view_mask ? first_views : 0);
+      const VkImageAspectFlags cleared = cleared_aspects(a.format, a.load_op, a.stencil_load_op);
+      const bool keep = a.load_op == VK_ATTACHMENT_LOAD_OP_LOAD || a.load_op == VK_ATTACHMENT_LOAD_OP_NONE_EXT;
+      const bool keep_stencil =
+          a.stencil_load_op == VK_ATTACHMENT_LOAD_OP_LOAD || a.stencil_load_op == VK_ATTACHMENT_LOAD_OP_NONE_EXT;
+      const VkImageAspectFlags loaded = all & ((keep ? VK_IMAGE_ASPECT_COLOR_BIT | VK_IMAGE_ASPECT_DEPTH_BIT : 0) |
+                                               (keep_stencil ? VK_IMAGE_ASPECT_STENCIL_BIT : 0));
+      if (cleared && attachment < rp.clear_values.size())
+        record_attachment_clear(cb, t.implicit, cleared, rp.clear_values[attachment], rp.render_area, layers);
+      record_implicit_load(cb, t.implicit, loaded, rp.render_area, layers);
+      // Views of a multiview subpass used in an earlier subpass keep what they had.
+      if (s.view_mask & ~first_views) record_implicit_load(cb, t.implicit, all, rp.render_area, layers_of(rp, s.view_mask & ~first_views));
+    } else {
+      record_implicit_load(cb, t.implicit, all, rp.render_area, layers_of(rp, s.view_mask));
+    }
+  }
+}
+
+bool used_after(const RenderPass& pass, uint32_t subpass, uint32_t attachment) {
+  for (uint32_t i = subpass + 1; i < pass.subpasses.size(); ++i) {
+    const Subpass& s = pass.subpasses[i];
+    if (s.depth_stencil.attachment == attachment) return true;
+    for (const std::vector<AttachmentReference>* refs : {&s.colors, &s.inputs, &s.resolves})
+      for (const AttachmentReference& r : *refs)
+        if (r.attachment == attachment) return true;
+  }
+  return false;
+}
+
+// The store ops of the subpass's implicit images: each aspect that is stored, or used again by a
+// later subpass, is resolved into the attachment (colour by its format's mode, depth and stencil
+// by the subpass's VkSubpassDescriptionDepthStencilResolve modes).
+void store_implicit_targets(CommandBuffer* cb, const Subpass& s) {
+  RenderPassInstance& rp = cb->gfx.instance;
+  const mem::LayerSet layers = layers_of(rp, s.view_mask);
+  for (const ImplicitTarget& t : rp.implicit) {
+    const uint32_t attachment = attachment_of(rp, t.single);
+    const RenderPassAttachment& a = rp.pass->attachments[attachment];
+    const bool later = used_after(*rp.pass, rp.subpass, attachment);
+    const bool store = later || a.store_op == VK_ATTACHMENT_STORE_OP_STORE;
+    const bool store_stencil = later || a.stencil_store_op == VK_ATTACHMENT_STORE_OP_STORE;
+    const VkImageAspectFlags aspects = mem::attachment_aspects(*t.single);
+    if ((aspects & VK_IMAGE_ASPECT_COLOR_BIT) && store)
+      record_attachment_resolve(cb, {t.implicit, t.single, VK_IMAGE_ASPECT_COLOR_BIT, mem::color_resolve_mode(a.format)},
+                                rp.render_area, layers);
+    if ((aspects & VK_IMAGE_ASPECT_DEPTH_BIT) && store)
+      record_attachment_resolve(cb, {t.implicit, t.single, VK_IMAGE_ASPECT_DEPTH_BIT, s.depth_resolve_mode}, rp.render_area,
+                                layers);
+    if ((aspects & VK_IMAGE_ASPECT_STENCIL_BIT) && store_stencil)
+      record_attachment_resolve(cb, {t.implicit, t.single, VK_IMAGE_ASPECT_STENCIL_BIT, s.stencil_resolve_mode},
+                                rp.render_area, layers);
+  }
+  release_implicit_targets(cb);
+}
+
 void begin_subpass(CommandBuffer* cb) {
   RenderPassInstance& rp = cb->gfx.instance;
   const RenderPass& pass = *rp.pass;
@@ -42,8 +136,8 @@ void begin_subpass(CommandBuffer* cb) {
 
   exec::RenderTargets targets;
   targets.color_count = std::min<uint32_t>(static_cast<uint32_t>(s.colors.size()), abi::kMaxColorAttachments);
-  for (uint32_t i = 0; i < targets.color_count; ++i) targets.color[i] = view_at(rp, s.colors[i].attachment);
-  if (const mem::ImageView* ds = view_at(rp, s.depth_stencil.attachment)) {
+  for (uint32_t i = 0; i < targets.color_count; ++i) targets.color[i] = target_of(cb, s.colors[i].attachment);
+  if (const mem::ImageView* ds = target_of(cb, s.depth_stencil.attachment)) {
     const fmt::FormatInfo* info = fmt::format_info(ds->format);
     if (info && info->has_depth()) targets.depth = ds;
     if (info && info->has_stencil()) targets.stencil = ds;
@@ -52,9 +146,11 @@ void begin_subpass(CommandBuffer* cb) {
   targets.layer_count = rp.layers;
   targets.view_mask = s.view_mask;
   rp.targets = record_render_targets(cb, targets);
+  load_implicit_targets(cb, s);
 
   for (const auto& [attachment, views] : s.first_uses) {
     const RenderPassAttachment& a = pass.attachments[attachment];
+    if (redirected(rp, view_at(rp, attachment))) continue;  // its implicit image was loaded above
     const VkImageAspectFlags aspects = cleared_aspects(a.format, a.load_op, a.stencil_load_op);
     if (!aspects) continue;
     if (attachment >= rp.clear_values.size()) {
@@ -78,6 +174,7 @@ void end_subpass(CommandBuffer* cb) {
                                    mem::color_resolve_mode(pass.attachments[src].format)},
                               rp.render_area, layers);
   }
+  store_implicit_targets(cb, s);
   const uint32_t ds = s.depth_stencil.attachment, ds_resolve = s.depth_stencil_resolve.attachment;
   if (ds != VK_ATTACHMENT_UNUSED && ds_resolve != VK_ATTACHMENT_UNUSED) {
     const fmt::FormatInfo* info = fmt::format_info(pass.attachments[ds].format);

@@ -165,6 +165,8 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME, VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_SPEC_VERSION),
       // Swapchain images viewed in other formats (icd/wsi_swapchain.cpp).
       ext(VK_KHR_SWAPCHAIN_MUTABLE_FORMAT_EXTENSION_NAME, VK_KHR_SWAPCHAIN_MUTABLE_FORMAT_SPEC_VERSION),
+      // Single-sampled attachments rendered with more samples (icd/implicit_attachments.h).
+      ext(VK_EXT_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_EXTENSION_NAME, VK_EXT_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_SPEC_VERSION),
       // Images sampled while they are attachments of the render pass (docs/design/render-passes-and-state.md).
       ext(VK_EXT_ATTACHMENT_FEEDBACK_LOOP_LAYOUT_EXTENSION_NAME, VK_EXT_ATTACHMENT_FEEDBACK_LOOP_LAYOUT_SPEC_VERSION),
       // 2D views of a 3D image's depth slices for sampling and storage (icd/image_view.cpp).

@@ -171,8 +171,15 @@ VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTilin
                                              VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT |
                                              VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT |
                                              VK_IMAGE_CREATE_EXTENDED_USAGE_BIT | VK_IMAGE_CREATE_ALIAS_BIT |
-                                             VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT;
+                                             VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT |
+                                             VK_IMAGE_CREATE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_BIT_EXT;
   if (flags & ~supported_flags) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  // Rendered with more samples through an implicit multisampled image of the same format
+  // (icd/implicit_attachments.h): only what can be a multisampled attachment.
+  if ((flags & VK_IMAGE_CREATE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_BIT_EXT) &&
+      (type != VK_IMAGE_TYPE_2D || tiling != VK_IMAGE_TILING_OPTIMAL ||
+       !(features & (VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT))))
+    return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if ((flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if ((flags & (VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT | VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT)) && type != VK_IMAGE_TYPE_3D)
     return VK_ERROR_FORMAT_NOT_SUPPORTED;

@@ -9,6 +9,7 @@
 
 #include "common/abi/kernel_abi.h"
 #include "icd/graphics_dynamic_state.h"
+#include "icd/implicit_attachment_pool.h"
 #include "memory/attachment_ops.h"
 #include "memory/resources.h"
 #include "pipeline/graphics_state.h"
@@ -25,6 +26,13 @@ struct PendingResolve {
   VkResolveModeFlagBits mode = VK_RESOLVE_MODE_NONE;
 };
 
+// VK_EXT_multisampled_render_to_single_sampled: a single-sampled attachment the current subpass
+// (or instance) draws into an implicit multisampled image instead (icd/implicit_attachments.h).
+struct ImplicitTarget {
+  const mem::ImageView* single = nullptr;
+  const mem::ImageView* implicit = nullptr;
+};
+
 struct RenderPassInstance {
   bool active = false;
   const RenderPass* pass = nullptr;  // null for dynamic rendering
@@ -37,10 +45,12 @@ struct RenderPassInstance {
   const exec::RenderTargets* targets = nullptr;  // of the current subpass, in the command list
   std::vector<PendingResolve> end_resolves;    // dynamic rendering (not when suspending)
   bool suspending = false;                     // dynamic rendering: VK_RENDERING_SUSPENDING_BIT
+  std::vector<ImplicitTarget> implicit;        // of the current subpass
 };
 
 struct GraphicsRecording {
   RenderPassInstance instance;
+  ImplicitAttachmentPool implicit_pool;
   // Dynamic state set so far (values in the fields of a GraphicsState, `dynamic.set` says which).
   DynamicStateValues dynamic;
   // The merged state the last draw used; null when the pipeline or dynamic state changed since.

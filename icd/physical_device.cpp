@@ -689,6 +689,12 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         // DrawFeaturesTest.VertexInputDynamicState).
         reinterpret_cast<VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT*>(s)->vertexInputDynamicState = VK_TRUE;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_FEATURES_EXT:
+        // Implicit multisampled images stand in for single-sampled attachments
+        // (icd/implicit_attachments.h; MultisampledRenderToSingleSampledTest).
+        reinterpret_cast<VkPhysicalDeviceMultisampledRenderToSingleSampledFeaturesEXT*>(s)->multisampledRenderToSingleSampled =
+            VK_TRUE;
+        break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ATTACHMENT_FEEDBACK_LOOP_LAYOUT_FEATURES_EXT:
         // Attachments are memory, and a barrier inside a render pass finishes the draws before it,
         // so a later draw samples what earlier ones wrote (AttachmentFeedbackLoopTest).
@@ -868,6 +874,9 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFormatProperties2(Vk
     p3->optimalTilingFeatures = s.optimal;
     p3->bufferFeatures = s.buffer;
   }
+  // Rendering to a single-sampled attachment with more samples costs an implicit image, a copy in
+  // and a resolve out (icd/implicit_attachments.h): not what the spec calls optimal.
+  if (auto* resolve = find_in_chain_mut<VkSubpassResolvePerformanceQueryEXT>(pProperties->pNext)) resolve->optimal = VK_FALSE;
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetPhysicalDeviceImageFormatProperties(

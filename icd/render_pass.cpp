@@ -150,6 +150,9 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateRenderPass2(VkDevice handle
       s.depth_resolve_mode = r->depthResolveMode;
       s.stencil_resolve_mode = r->stencilResolveMode;
     }
+    if (const auto* m = find_in_chain<VkMultisampledRenderToSingleSampledInfoEXT>(d.pNext);
+        m && m->multisampledRenderToSingleSampledEnable)
+      s.implicit_samples = m->rasterizationSamples;
     s.preserves.assign(d.pPreserveAttachments, d.pPreserveAttachments + d.preserveAttachmentCount);
     s.view_mask = d.viewMask;
     pass.subpasses.push_back(std::move(s));

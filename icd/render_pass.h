@@ -31,6 +31,9 @@ struct Subpass {
   AttachmentReference depth_stencil, depth_stencil_resolve;
   VkResolveModeFlagBits depth_resolve_mode = VK_RESOLVE_MODE_NONE, stencil_resolve_mode = VK_RESOLVE_MODE_NONE;
   std::vector<uint32_t> preserves;  // bookkeeping: Kiln keeps every attachment's contents anyway
+  // VK_EXT_multisampled_render_to_single_sampled: single-sampled attachments are drawn with this
+  // many samples into implicit images (icd/implicit_attachments.h); 1 = off.
+  VkSampleCountFlagBits implicit_samples = VK_SAMPLE_COUNT_1_BIT;
   uint32_t view_mask = 0;
   // Attachments whose load op happens at the start of this subpass (first use), per attachment
   // the views (multiview) first used here; bit 0 alone without multiview.

@@ -32,6 +32,9 @@ struct Image {
   VkImageUsageFlags usage = 0;
   VkImageCreateFlags flags = 0;
   uint8_t* data = nullptr;  // set by vkBindImageMemory
+  // Kiln's own image that no application command names (memory/implicit_attachment.h): strict
+  // mode does not track it, as the application cannot synchronise it.
+  bool internal = false;
 };
 
 }  // namespace kiln::mem

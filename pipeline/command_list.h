@@ -293,6 +293,10 @@ class CommandList {
     return kept_.back().get();
   }
 
+  // Keeps `object` (memory the commands point into, e.g. an implicit attachment) alive as long as
+  // this list.
+  void hold(std::shared_ptr<const void> object) { held_.push_back(std::move(object)); }
+
   const Command* first() const { return first_; }
   bool empty() const { return first_ == nullptr; }
 
@@ -307,6 +311,7 @@ class CommandList {
   Command* first_ = nullptr;
   Command* last_ = nullptr;
   std::vector<std::shared_ptr<const CommandList>> kept_;
+  std::vector<std::shared_ptr<const void>> held_;
 };
 
 }  // namespace kiln::exec

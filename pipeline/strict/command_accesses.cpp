@@ -33,7 +33,7 @@ class Collector {
   }
   void subresources(const mem::Image* image, const VkImageSubresourceRange& range, Stages stage, Accesses access, bool write,
                     bool attachment = false, bool atomic = false, bool coarse = false) {
-    if (!image || !image->data) return;
+    if (!image || !image->data || image->internal) return;
     std::vector<std::pair<uintptr_t, uintptr_t>> ranges;
     subresource_ranges(*image, range, &ranges);
     for (const auto& [begin, end] : ranges)

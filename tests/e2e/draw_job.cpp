@@ -25,8 +25,9 @@ VkImageView make_view(VkDevice device, const Image& image, VkImageAspectFlags as
 
 // A 2D attachment image with `layers` layers and `samples` samples (optimal tiling).
 Image create_attachment_image(TestDevice& device, VkFormat format, VkExtent3D extent, uint32_t layers,
-                              VkSampleCountFlagBits samples, VkImageUsageFlags usage) {
+                              VkSampleCountFlagBits samples, VkImageUsageFlags usage, VkImageCreateFlags flags = 0) {
   VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  info.flags = flags;
   info.imageType = VK_IMAGE_TYPE_2D;
   info.format = format;
   info.extent = extent;
@@ -41,6 +42,10 @@ Image create_attachment_image(TestDevice& device, VkFormat format, VkExtent3D ex
 }
 
 bool multisampled(const DrawJobOptions& o) { return o.samples != VK_SAMPLE_COUNT_1_BIT; }
+bool implicit(const DrawJobOptions& o) { return o.implicit_samples != VK_SAMPLE_COUNT_1_BIT; }
+VkImageCreateFlags attachment_flags(const DrawJobOptions& o) {
+  return implicit(o) ? VK_IMAGE_CREATE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_BIT_EXT : 0;
+}
 bool with_resolve(const DrawJobOptions& o) { return multisampled(o) && o.resolve_attachment; }
 bool with_depth_resolve(const DrawJobOptions& o) {
   return o.depth_format != VK_FORMAT_UNDEFINED && multisampled(o) &&
@@ -204,7 +209,8 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
                                         (multisampled(options) ? VK_IMAGE_USAGE_SAMPLED_BIT : 0);
   for (uint32_t i = 0; i < options.color_attachment_count; ++i) {
     colors_.push_back(
-        create_attachment_image(device, options.color_format, extent, options.layers, options.samples, color_usage));
+        create_attachment_image(device, options.color_format, extent, options.layers, options.samples, color_usage,
+                                attachment_flags(options)));
     color_views_.push_back(make_view(d, colors_.back(), VK_IMAGE_ASPECT_COLOR_BIT));
     if (with_resolve(options)) {
       resolves_.push_back(create_attachment_image(device, options.color_format, extent, options.layers,
@@ -218,7 +224,8 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   const VkImageUsageFlags depth_usage =
       VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   if (with_depth) {
-    depth_ = create_attachment_image(device, options.depth_format, extent, options.layers, options.samples, depth_usage);
+    depth_ = create_attachment_image(device, options.depth_format, extent, options.layers, options.samples, depth_usage,
+                                     attachment_flags(options));
     depth_view_ = make_view(d, depth_, options.depth_view_aspects ? options.depth_view_aspects : depth_aspects);
   }
   if (with_depth_resolve(options)) {
@@ -229,7 +236,8 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
 
   if (!options.dynamic_rendering) {
     // Resolves (and multisampled passes) are described with vkCreateRenderPass2 only.
-    if (options.render_pass2 || separate_layouts(options) || multisampled(options)) create_render_pass2();
+    if (options.render_pass2 || separate_layouts(options) || multisampled(options) || implicit(options))
+      create_render_pass2();
     else create_render_pass();
     // In create_render_pass2's attachment order: colours, depth, colour resolves, depth resolve.
     std::vector<VkImageView> views = color_views_;
@@ -344,7 +352,7 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
     raster.pNext = &stream;
   }
   VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-  multisample.rasterizationSamples = options.samples;
+  multisample.rasterizationSamples = implicit(options) ? options.implicit_samples : options.samples;
   multisample.sampleShadingEnable = options.sample_shading;
   multisample.minSampleShading = options.min_sample_shading;
   multisample.alphaToOneEnable = options.alpha_to_one;
@@ -512,8 +520,13 @@ void DrawJob::create_render_pass2() {
   ds_resolve.depthResolveMode = o.depth_resolve_mode;
   ds_resolve.stencilResolveMode = o.stencil_resolve_mode;
   ds_resolve.pDepthStencilResolveAttachment = &depth_resolve_ref;
+  VkMultisampledRenderToSingleSampledInfoEXT implicit_info{VK_STRUCTURE_TYPE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_INFO_EXT};
+  implicit_info.multisampledRenderToSingleSampledEnable = VK_TRUE;
+  implicit_info.rasterizationSamples = o.implicit_samples;
+  // With implicit images the depth/stencil resolve modes say how they resolve into the attachment.
+  implicit_info.pNext = with_depth ? &ds_resolve : nullptr;
   VkSubpassDescription2 subpass{VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2};
-  subpass.pNext = with_depth_resolve(o) ? &ds_resolve : nullptr;
+  subpass.pNext = implicit(o) ? static_cast<const void*>(&implicit_info) : with_depth_resolve(o) ? &ds_resolve : nullptr;
   subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
   subpass.viewMask = o.view_mask;
   subpass.colorAttachmentCount = o.color_attachment_count;
@@ -577,6 +590,10 @@ void DrawJob::record_dynamic_rendering_begin(VkCommandBuffer cb, const VkClearVa
     a.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
     a.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
     a.clearValue = clears[0];
+    if (implicit(o)) {  // into the attachment itself (validation 1.3.239 wants a resolve layout even so)
+      a.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
+      a.resolveImageLayout = a.imageLayout;
+    }
     color_infos.push_back(a);
   }
   VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
@@ -587,10 +604,20 @@ void DrawJob::record_dynamic_rendering_begin(VkCommandBuffer cb, const VkClearVa
   depth.clearValue = clears[1];
   VkRenderingAttachmentInfo stencil = depth;
   stencil.imageLayout = o.stencil_layout;
+  if (implicit(o)) {
+    depth.resolveMode = o.depth_resolve_mode;
+    depth.resolveImageLayout = depth.imageLayout;
+    stencil.resolveMode = o.stencil_resolve_mode;
+    stencil.resolveImageLayout = stencil.imageLayout;
+  }
   if (depth_view_ && o.depth_load_op != VK_ATTACHMENT_LOAD_OP_LOAD)
     transition_depth_stencil(cb, depth_, VK_IMAGE_LAYOUT_UNDEFINED, o.depth_layout, VK_IMAGE_LAYOUT_UNDEFINED,
                              o.stencil_layout);
+  VkMultisampledRenderToSingleSampledInfoEXT implicit_info{VK_STRUCTURE_TYPE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_INFO_EXT};
+  implicit_info.multisampledRenderToSingleSampledEnable = VK_TRUE;
+  implicit_info.rasterizationSamples = o.implicit_samples;
   VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  info.pNext = implicit(o) ? &implicit_info : nullptr;
   info.renderArea = {{0, 0}, {o.width, o.height}};
   info.layerCount = o.view_mask ? 1 : o.layers;
   info.viewMask = o.view_mask;

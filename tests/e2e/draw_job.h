@@ -104,6 +104,11 @@ struct DrawJobOptions {
   // read_depth() returns (VkSubpassDescriptionDepthStencilResolve; NONE: no resolve).
   VkResolveModeFlagBits depth_resolve_mode = VK_RESOLVE_MODE_NONE;
   VkResolveModeFlagBits stencil_resolve_mode = VK_RESOLVE_MODE_NONE;
+  // VK_EXT_multisampled_render_to_single_sampled (the device enables it; samples stays 1): the
+  // single-sampled attachments are rendered with this many samples (the pipeline's
+  // rasterizationSamples) and resolved into themselves — colour by AVERAGE, depth/stencil by
+  // depth_resolve_mode / stencil_resolve_mode. 1: off.
+  VkSampleCountFlagBits implicit_samples = VK_SAMPLE_COUNT_1_BIT;
   bool sample_shading = false;  // VkPipelineMultisampleStateCreateInfo (needs sampleRateShading)
   float min_sample_shading = 0.0f;
   bool alpha_to_one = false;    // needs the alphaToOne feature
