@@ -282,3 +282,18 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetDepthClipNegativeOneToOneEXT(Vk
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetProvokingVertexModeEXT(VkCommandBuffer cb, VkProvokingVertexModeEXT mode) {
   set(cb, kDynProvokingVertexMode).rasterization.provoking_vertex = mode;
 }
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetTessellationDomainOriginEXT(VkCommandBuffer cb,
+                                                                            VkTessellationDomainOrigin origin) {
+  set(cb, kDynTessellationDomainOrigin).input_assembly.tess_origin_lower_left =
+      origin == VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetDepthClampEnableEXT(VkCommandBuffer cb, VkBool32 enable) {
+  set(cb, kDynDepthClampEnable).rasterization.depth_clamp = enable;
+}
+
+// Draws check the sample count against their attachments' (pipeline/graphics/draw_context.cpp).
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetRasterizationSamplesEXT(VkCommandBuffer cb, VkSampleCountFlagBits samples) {
+  set(cb, kDynRasterizationSamples).multisample.samples = samples;
+}

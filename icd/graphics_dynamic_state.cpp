@@ -48,6 +48,9 @@ DynamicStateMask dynamic_state_bit(VkDynamicState state) {
     case VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT: return kDynDepthClipEnable;
     case VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT: return kDynDepthClipNegativeOneToOne;
     case VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT: return kDynProvokingVertexMode;
+    case VK_DYNAMIC_STATE_TESSELLATION_DOMAIN_ORIGIN_EXT: return kDynTessellationDomainOrigin;
+    case VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT: return kDynDepthClampEnable;
+    case VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT: return kDynRasterizationSamples;
     default: return 0;
   }
 }
@@ -82,10 +85,16 @@ exec::GraphicsState merge_dynamic_state(const exec::GraphicsState& pipeline, Dyn
   if (has(kDynPolygonMode)) rs.polygon_mode = v.rasterization.polygon_mode;
   if (has(kDynLineRasterizationMode)) rs.line_mode = v.rasterization.line_mode;
   if (has(kDynLineStippleEnable)) rs.line_stipple = v.rasterization.line_stipple;
+  if (has(kDynDepthClampEnable)) {
+    rs.depth_clamp = v.rasterization.depth_clamp;
+    // Without a depth clip state of its own, clipping is off exactly when clamping is on.
+    if (rs.depth_clip_follows_clamp) rs.depth_clip = !rs.depth_clamp;
+  }
   if (has(kDynDepthClipEnable)) rs.depth_clip = v.rasterization.depth_clip;
   if (has(kDynProvokingVertexMode)) rs.provoking_vertex = v.rasterization.provoking_vertex;
   if (has(kDynDepthClipNegativeOneToOne)) vp.negative_one_to_one = v.viewport.negative_one_to_one;
   exec::MultisampleState& ms = out.multisample;
+  if (has(kDynRasterizationSamples)) ms.samples = v.multisample.samples;
   if (has(kDynSampleMask)) ms.sample_mask = v.multisample.sample_mask;
   if (has(kDynAlphaToCoverageEnable)) ms.alpha_to_coverage = v.multisample.alpha_to_coverage;
   if (has(kDynAlphaToOneEnable)) ms.alpha_to_one = v.multisample.alpha_to_one;
@@ -110,6 +119,8 @@ exec::GraphicsState merge_dynamic_state(const exec::GraphicsState& pipeline, Dyn
   if (has(kDynPrimitiveTopology)) out.input_assembly.topology = v.input_assembly.topology;
   if (has(kDynPrimitiveRestartEnable)) out.input_assembly.primitive_restart = v.input_assembly.primitive_restart;
   if (has(kDynPatchControlPoints)) out.input_assembly.patch_control_points = v.input_assembly.patch_control_points;
+  if (has(kDynTessellationDomainOrigin))
+    out.input_assembly.tess_origin_lower_left = v.input_assembly.tess_origin_lower_left;
   exec::ColorBlendState& cb = out.color_blend;
   if (has(kDynColorWriteEnable)) cb.color_write_enable = v.color_blend.color_write_enable;
   if (has(kDynLogicOp)) cb.logic_op = v.color_blend.logic_op;

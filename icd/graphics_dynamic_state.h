@@ -33,7 +33,8 @@ enum DynamicStateBit : DynamicStateMask {
   kDynAlphaToOneEnable = 1ull << 32, kDynLogicOpEnable = 1ull << 33, kDynColorBlendEnable = 1ull << 34,
   kDynColorBlendEquation = 1ull << 35, kDynColorWriteMask = 1ull << 36, kDynLineRasterizationMode = 1ull << 37,
   kDynLineStippleEnable = 1ull << 38, kDynDepthClipEnable = 1ull << 39, kDynDepthClipNegativeOneToOne = 1ull << 40,
-  kDynProvokingVertexMode = 1ull << 41,
+  kDynProvokingVertexMode = 1ull << 41, kDynTessellationDomainOrigin = 1ull << 42, kDynDepthClampEnable = 1ull << 43,
+  kDynRasterizationSamples = 1ull << 44,
 };
 
 // The bit of `state`, or 0 for a dynamic state Kiln does not support (pipeline creation rejects it).

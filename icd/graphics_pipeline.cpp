@@ -86,14 +86,20 @@ void parse_vertex_input_part(const VkGraphicsPipelineCreateInfo& info, GraphicsP
 // application omit (null pointers) keep the defaults of exec::GraphicsState.
 const char* parse_pre_rasterization_part(const VkGraphicsPipelineCreateInfo& info, bool mesh, GraphicsPipelinePart* g) {
   exec::GraphicsState& st = g->state;
-  if (const auto* ts = info.pTessellationState; ts && !mesh) st.input_assembly.patch_control_points = ts->patchControlPoints;
+  if (const auto* ts = info.pTessellationState; ts && !mesh) {
+    st.input_assembly.patch_control_points = ts->patchControlPoints;
+    if (const auto* origin = find_in_chain<VkPipelineTessellationDomainOriginStateCreateInfo>(ts->pNext))
+      st.input_assembly.tess_origin_lower_left = origin->domainOrigin == VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT;
+  }
   if (const auto* rs = info.pRasterizationState) {
     exec::RasterizationState& r = st.rasterization;
     r.rasterizer_discard = rs->rasterizerDiscardEnable;
     r.depth_clamp = rs->depthClampEnable;
     r.depth_clip = !rs->depthClampEnable;
-    if (const auto* clip = find_in_chain<VkPipelineRasterizationDepthClipStateCreateInfoEXT>(rs->pNext))
+    if (const auto* clip = find_in_chain<VkPipelineRasterizationDepthClipStateCreateInfoEXT>(rs->pNext)) {
       r.depth_clip = clip->depthClipEnable;
+      r.depth_clip_follows_clamp = false;
+    }
     if (const auto* pv = find_in_chain<VkPipelineRasterizationProvokingVertexStateCreateInfoEXT>(rs->pNext))
       r.provoking_vertex = pv->provokingVertexMode;
     if (const auto* stream = find_in_chain<VkPipelineRasterizationStateStreamCreateInfoEXT>(rs->pNext))
@@ -212,8 +218,7 @@ VkResult fail(const char* why) {
 }
 
 exec::TessellationKernels tessellation_kernels(const compiler::CompiledTessControlKernel& control,
-                                                const compiler::CompiledTessEvalKernel& evaluation,
-                                                const VkPipelineTessellationStateCreateInfo* state) {
+                                                const compiler::CompiledTessEvalKernel& evaluation) {
   exec::TessellationKernels t;
   t.control = control.function;
   t.control_width = control.simd_width;
@@ -236,9 +241,6 @@ exec::TessellationKernels tessellation_kernels(const compiler::CompiledTessContr
   t.tessellator.spacing = kSpacings[pick(e.spacing, c.spacing)];
   t.tessellator.counter_clockwise = pick(e.vertex_order, c.vertex_order) != 1;
   t.tessellator.point_mode = e.point_mode || c.point_mode;
-  if (state)
-    if (const auto* origin = find_in_chain<VkPipelineTessellationDomainOriginStateCreateInfo>(state->pNext))
-      t.tessellator.origin_lower_left = origin->domainOrigin == VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT;
   return t;
 }
 
@@ -246,7 +248,7 @@ exec::TessellationKernels tessellation_kernels(const compiler::CompiledTessContr
 // against the control kernel's (compiler/graphics_compiler.h).
 VkResult compile_tessellation(const VkPipelineShaderStageCreateInfo& control_stage,
                               const VkPipelineShaderStageCreateInfo& evaluation_stage,
-                              const VkPipelineTessellationStateCreateInfo* state, const compiler::BindingResolver& bindings,
+                              const compiler::BindingResolver& bindings,
                               uint64_t layout_hash, compiler::KernelCache* kernels, CreationFeedback& feedback,
                               GraphicsPipelinePart* g) {
   std::string error;
@@ -265,7 +267,7 @@ VkResult compile_tessellation(const VkPipelineShaderStageCreateInfo& control_sta
   });
   if (feedback.compile_required(evaluation_stage)) return VK_PIPELINE_COMPILE_REQUIRED;
   if (!g->tess_eval) return fail(error.c_str());
-  g->kernels.tessellation = tessellation_kernels(*g->tess_control, *g->tess_eval, state);
+  g->kernels.tessellation = tessellation_kernels(*g->tess_control, *g->tess_eval);
   return VK_SUCCESS;
 }
 
@@ -414,7 +416,7 @@ VkResult compile_stages(Device* device, const VkGraphicsPipelineCreateInfo& info
       if (!g->vertex) return fail(error.c_str());
     }
     if (stages.control) {
-      const VkResult r = compile_tessellation(*stages.control, *stages.evaluation, info.pTessellationState, bindings,
+      const VkResult r = compile_tessellation(*stages.control, *stages.evaluation, bindings,
                                               layout_hash, kernels, feedback, g);
       if (r != VK_SUCCESS) return r;
     }

@@ -24,9 +24,9 @@ uint64_t dynamic_states_of(VkGraphicsPipelineLibraryFlagsEXT parts) {
     bits |= kDynViewport | kDynScissor | kDynLineWidth | kDynDepthBias | kDynCullMode | kDynFrontFace | kDynViewportWithCount |
             kDynScissorWithCount | kDynRasterizerDiscardEnable | kDynDepthBiasEnable | kDynLineStipple | kDynPatchControlPoints |
             kDynPolygonMode | kDynLineRasterizationMode | kDynLineStippleEnable | kDynDepthClipEnable |
-            kDynDepthClipNegativeOneToOne | kDynProvokingVertexMode;
+            kDynDepthClipNegativeOneToOne | kDynProvokingVertexMode | kDynTessellationDomainOrigin | kDynDepthClampEnable;
   if (parts & (kFragmentShaderPart | kFragmentOutputPart))
-    bits |= kDynSampleMask | kDynAlphaToCoverageEnable | kDynAlphaToOneEnable;
+    bits |= kDynSampleMask | kDynAlphaToCoverageEnable | kDynAlphaToOneEnable | kDynRasterizationSamples;
   if (parts & kFragmentShaderPart)
     bits |= kDynDepthBounds | kDynStencilCompareMask | kDynStencilWriteMask | kDynStencilReference | kDynDepthTestEnable |
             kDynDepthWriteEnable | kDynDepthCompareOp | kDynDepthBoundsTestEnable | kDynStencilTestEnable | kDynStencilOp;

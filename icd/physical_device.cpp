@@ -628,9 +628,9 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT: {
         // The states a draw merges over the pipeline's (merge_dynamic_state; e2e
-        // ExtendedDynamicState3Test). The others stay FALSE: their state is compiled or planned
-        // per pipeline (tessellation domain origin, rasterization samples and stream) or is not
-        // in Kiln at all (advanced blending, conservative rasterization, sample locations, ...).
+        // ExtendedDynamicState3Test). The others stay FALSE: the rasterization stream is planned
+        // per pipeline (transform feedback), the rest is not in Kiln at all (advanced blending,
+        // conservative rasterization, sample locations, ...).
         auto* f = reinterpret_cast<VkPhysicalDeviceExtendedDynamicState3FeaturesEXT*>(s);
         f->extendedDynamicState3PolygonMode = VK_TRUE;
         f->extendedDynamicState3SampleMask = VK_TRUE;
@@ -645,6 +645,9 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->extendedDynamicState3DepthClipEnable = VK_TRUE;
         f->extendedDynamicState3DepthClipNegativeOneToOne = VK_TRUE;
         f->extendedDynamicState3ProvokingVertexMode = VK_TRUE;
+        f->extendedDynamicState3TessellationDomainOrigin = VK_TRUE;
+        f->extendedDynamicState3DepthClampEnable = VK_TRUE;
+        f->extendedDynamicState3RasterizationSamples = VK_TRUE;
         break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT: {

@@ -122,12 +122,17 @@ struct InputAssemblyState {
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   bool primitive_restart = false;
   uint32_t patch_control_points = 0;
+  // VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT (VK_KHR_maintenance2): the tessellator's winding
+  // (gfx::TessellatorState::origin_lower_left is set from it per draw).
+  bool tess_origin_lower_left = false;
 };
 
 struct RasterizationState {
   bool rasterizer_discard = false;
   bool depth_clamp = false;
   bool depth_clip = true;  // VK_EXT_depth_clip_enable; !depth_clamp by default
+  // No VkPipelineRasterizationDepthClipStateCreateInfoEXT: depth_clip follows a dynamic depth_clamp.
+  bool depth_clip_follows_clamp = true;
   VkPolygonMode polygon_mode = VK_POLYGON_MODE_FILL;
   VkCullModeFlags cull_mode = VK_CULL_MODE_NONE;
   VkFrontFace front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;

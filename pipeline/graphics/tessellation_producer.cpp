@@ -271,6 +271,9 @@ void produce_tessellated_primitives(const DrawContext& ctx, const BatchJob& job,
   batch.clear();
   batch.want_positions = false;  // vertices are appended patch by patch
   batch.single_viewport = !ctx.vertex_format.has_viewport_index;
+  // The domain origin is draw state (it may be dynamic); the rest was fixed by the shaders.
+  TessellatorState tessellator = tk.tessellator;
+  tessellator.origin_lower_left = ctx.state->input_assembly.tess_origin_lower_left;
   abi::TessEvalInvocation evaluation{};
   evaluation.resources = ctx.cmd->resources;
   evaluation.faults = faults;
@@ -280,7 +283,7 @@ void produce_tessellated_primitives(const DrawContext& ctx, const BatchJob& job,
     const uint32_t i = primitive_id - patches.first;
     if (!patches.work[i]) continue;  // discarded
     const uint32_t* patch_record = patches.patch_record(i);
-    if (!tessellate_patch(tk.tessellator, levels_of(patch_record), s)) continue;
+    if (!tessellate_patch(tessellator, levels_of(patch_record), s)) continue;
     evaluation.inputs = patches.control_record(i);
     evaluation.patch_inputs = patch_record;
     evaluation.primitive_id = primitive_id;

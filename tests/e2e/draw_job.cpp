@@ -202,7 +202,8 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
   VkDevice d = device.handle();
   const bool with_depth = options.depth_format != VK_FORMAT_UNDEFINED;
   const VkExtent3D extent{options.width, options.height, 1};
-  EXPECT_FALSE(multisampled(options) && options.dynamic_rendering) << "DrawJob: multisampling uses a render pass";
+  EXPECT_FALSE(with_depth_resolve(options) && options.dynamic_rendering)
+      << "DrawJob: depth/stencil resolves use a render pass";
   // Multisampled colour images can also be sampled (texelFetch) and copied.
   const VkImageUsageFlags color_usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                         VK_IMAGE_USAGE_TRANSFER_DST_BIT |
@@ -352,7 +353,9 @@ DrawJob::DrawJob(TestDevice& device, const DrawJobOptions& options) : device_(de
     raster.pNext = &stream;
   }
   VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-  multisample.rasterizationSamples = implicit(options) ? options.implicit_samples : options.samples;
+  multisample.rasterizationSamples = implicit(options)           ? options.implicit_samples
+                                     : options.pipeline_samples ? options.pipeline_samples
+                                                                : options.samples;
   multisample.sampleShadingEnable = options.sample_shading;
   multisample.minSampleShading = options.min_sample_shading;
   multisample.alphaToOneEnable = options.alpha_to_one;
@@ -582,10 +585,17 @@ void DrawJob::record_dynamic_rendering_begin(VkCommandBuffer cb, const VkClearVa
   const DrawJobOptions& o = options_;
   for (const Image& image : colors_)
     transition(cb, image.image, VK_IMAGE_ASPECT_COLOR_BIT, o.color_initial_layout, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+  for (const Image& image : resolves_)
+    transition(cb, image.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
   std::vector<VkRenderingAttachmentInfo> color_infos;
-  for (VkImageView view : color_views_) {
+  for (size_t i = 0; i < color_views_.size(); ++i) {
     VkRenderingAttachmentInfo a{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    a.imageView = view;
+    a.imageView = color_views_[i];
+    if (i < resolve_views_.size()) {  // a multisampled target resolves as a render pass's would
+      a.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
+      a.resolveImageView = resolve_views_[i];
+      a.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    }
     a.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     a.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
     a.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
@@ -630,9 +640,10 @@ void DrawJob::record_dynamic_rendering_begin(VkCommandBuffer cb, const VkClearVa
 
 void DrawJob::record_dynamic_rendering_end(VkCommandBuffer cb) {
   vkCmdEndRendering(cb);
-  for (const Image& image : colors_)
-    transition(cb, image.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  for (const std::vector<Image>* images : {&colors_, &resolves_})
+    for (const Image& image : *images)
+      transition(cb, image.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                 VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
   if (depth_view_)
     transition_depth_stencil(cb, depth_, options_.depth_layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                              options_.stencil_layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);

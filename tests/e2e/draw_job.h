@@ -109,6 +109,9 @@ struct DrawJobOptions {
   // rasterizationSamples) and resolved into themselves — colour by AVERAGE, depth/stencil by
   // depth_resolve_mode / stencil_resolve_mode. 1: off.
   VkSampleCountFlagBits implicit_samples = VK_SAMPLE_COUNT_1_BIT;
+  // The pipeline's static rasterizationSamples when it differs from `samples` (a test that sets
+  // VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT); 0: `samples`.
+  VkSampleCountFlagBits pipeline_samples = VkSampleCountFlagBits(0);
   bool sample_shading = false;  // VkPipelineMultisampleStateCreateInfo (needs sampleRateShading)
   float min_sample_shading = 0.0f;
   bool alpha_to_one = false;    // needs the alphaToOne feature

@@ -42,6 +42,7 @@ struct TessExtras {
   bool multiview = false;           // multiview + multiviewTessellationShader
   bool dynamic_patch_size = false;  // VK_EXT_extended_dynamic_state2's patch control points
   bool patch_list_restart = false;  // VK_EXT_primitive_topology_list_restart's primitiveTopologyPatchListRestart
+  bool dynamic_domain_origin = false;  // VK_EXT_extended_dynamic_state3's extendedDynamicState3TessellationDomainOrigin
 };
 
 class TessellationTest : public VulkanTest {
@@ -66,6 +67,12 @@ class TessellationTest : public VulkanTest {
       enabled_.v13.pNext = &list_restart_;
       extensions.push_back(VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME);
     }
+    if (extras.dynamic_domain_origin) {
+      eds3_.extendedDynamicState3TessellationDomainOrigin = VK_TRUE;
+      eds3_.pNext = enabled_.v13.pNext;
+      enabled_.v13.pNext = &eds3_;
+      extensions.push_back(VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME);
+    }
     device_ = create_device(enabled_, extensions);
     if (!device_) throw std::runtime_error("device with tessellationShader");
     return *device_;
@@ -74,6 +81,11 @@ class TessellationTest : public VulkanTest {
     VkPhysicalDeviceExtendedDynamicState2FeaturesEXT f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT};
     return query_extension_features(physical_device(), VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME, f) &&
            f.extendedDynamicState2PatchControlPoints;
+  }
+  bool has_dynamic_domain_origin() {
+    VkPhysicalDeviceExtendedDynamicState3FeaturesEXT f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
+    return query_extension_features(physical_device(), VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME, f) &&
+           f.extendedDynamicState3TessellationDomainOrigin;
   }
   bool has_patch_list_restart() {
     VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT f{
@@ -112,6 +124,7 @@ class TessellationTest : public VulkanTest {
  private:
   DeviceFeatures enabled_;
   VkPhysicalDeviceExtendedDynamicState2FeaturesEXT eds2_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT};
+  VkPhysicalDeviceExtendedDynamicState3FeaturesEXT eds3_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
   VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT list_restart_{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT};
   TestDevice* device_ = nullptr;
@@ -170,6 +183,43 @@ TEST_F(TessellationTest, DynamicPatchControlPoints) {
   o.patch_control_points = 2;
   o.dynamic_states = {VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT};
   draw_and_check_patch_grid(device, o, [&](VkCommandBuffer cb) { set_patch_size(cb, 4); });
+}
+
+// The domain origin decides the winding of the tessellator's triangles: with back faces culled, the
+// grid drawn with the origin set dynamically to LOWER_LEFT (over the pipeline's UPPER_LEFT) is the
+// grid drawn with LOWER_LEFT static, and one of the two origins shows nothing of it.
+TEST_F(TessellationTest, DynamicDomainOriginSetsTheWinding) {
+  REQUIRE_ON_KILN(has_dynamic_domain_origin(), "extendedDynamicState3TessellationDomainOrigin");
+  TestDevice& device = tess_device({.dynamic_domain_origin = true});
+  auto set_origin = reinterpret_cast<PFN_vkCmdSetTessellationDomainOriginEXT>(
+      vkGetDeviceProcAddr(device.handle(), "vkCmdSetTessellationDomainOriginEXT"));
+  ASSERT_NE(set_origin, nullptr);
+  auto grid = [&](VkTessellationDomainOrigin origin, bool dynamic) {
+    DrawJobOptions o = options("tess_passthrough.tesc", "tess_quad.tese");
+    o.cull_mode = VK_CULL_MODE_BACK_BIT;
+    o.tess_domain_origin = dynamic ? VK_TESSELLATION_DOMAIN_ORIGIN_UPPER_LEFT : origin;
+    if (dynamic) o.dynamic_states = {VK_DYNAMIC_STATE_TESSELLATION_DOMAIN_ORIGIN_EXT};
+    DrawJob job(device, o);
+    EXPECT_EQ(job.pipeline_result(), VK_SUCCESS);
+    Buffer vb = vertex_buffer(device, quad_patch_grid());
+    job.draw(kBlack, [&](VkCommandBuffer cb) {
+      bind_vertices(cb, vb);
+      if (dynamic) set_origin(cb, origin);
+      draw_quad_patch_grid(job, cb);
+    });
+    return read_rgba32f(job);
+  };
+  const std::vector<float> lower = grid(VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT, false);
+  const std::vector<float> upper = grid(VK_TESSELLATION_DOMAIN_ORIGIN_UPPER_LEFT, false);
+  EXPECT_TRUE(grid(VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT, true) == lower) << "dynamic LOWER_LEFT differs from static";
+  EXPECT_TRUE(grid(VK_TESSELLATION_DOMAIN_ORIGIN_UPPER_LEFT, true) == upper) << "dynamic UPPER_LEFT differs from static";
+  auto covered = [](const std::vector<float>& pixels) {
+    size_t n = 0;
+    for (size_t i = 0; i < pixels.size(); i += 4) n += pixels[i] != 0.0f;
+    return n;
+  };
+  EXPECT_EQ(std::min(covered(lower), covered(upper)), 0u) << "one winding must be culled entirely";
+  EXPECT_EQ(std::max(covered(lower), covered(upper)), size_t{kSize} * kSize) << "the other must cover the target";
 }
 
 // The same grid through an index buffer with primitive restart, every row's four patches among
