@@ -13,9 +13,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <span>
 
 #include "common/abi/kernel_abi.h"
+#include "compiler/image_operands.h"
 #include "compiler/shader_image_formats.h"
 #include "compiler/stage_emitter.h"
 #include "compiler/translator_internal.h"
@@ -31,8 +33,9 @@ using abi::kTexelFormats;
 struct Grid {
   llvm::Value* base;      // <W x i64>
   llvm::Value* size[3];   // <W x i64>
-  llvm::Value* pitch[3];  // <W x i64>; pitch[0] is the texel size
+  llvm::Value* pitch[3];  // <W x i64>; pitch[0] is the texel size (all its samples)
   llvm::Value* format;    // <W x i32> VkFormat
+  llvm::Value* samples = nullptr;  // <W x i64>, multisampled images only (at least 1)
 };
 
 // Coordinates an image instruction takes: one per dimension, plus the layer for arrays (cube
@@ -93,14 +96,32 @@ class ImageCodegen {
       g.size[i] = wide(field(view, offsetof(R, size) + 4 * i, i32));
     }
     g.format = field(view, offsetof(R, format), i32);
+    if (image.multisampled) {
+      // A null view has 0 samples: 1 keeps the division below defined (its size is 0 anyway).
+      llvm::Value* samples = wide(field(view, offsetof(R, samples), i32));
+      g.samples = b_.CreateSelect(b_.CreateICmpEQ(samples, i64(0)), i64(1), samples);
+    }
     return g;
   }
 
+  // Bytes of one sample of a texel: the texel's own size unless the image is multisampled (a
+  // texel's samples are adjacent, memory/image_layout.h).
+  llvm::Value* sample_bytes(const Grid& g) { return g.samples ? b_.CreateUDiv(g.pitch[0], g.samples) : g.pitch[0]; }
+
   // Lanes of the current mask whose coordinate lies inside the grid, and their texel addresses.
-  llvm::Value* texel_address(const spirv::Type& image, const Grid& g, const Value& coord, llvm::Value** inside) {
+  // `sample` (multisampled images: the Sample operand, 0 when absent) selects one of the texel's
+  // samples; one past the image's count is outside like a coordinate.
+  llvm::Value* texel_address(const spirv::Type& image, const Grid& g, const Value& coord, llvm::Value** inside,
+                             const Value* sample = nullptr) {
     llvm::Type* i64t = b_.getInt64Ty();
     llvm::Value* addr = g.base;
     llvm::Value* ok = t_.mask();
+    if (g.samples && sample) {
+      llvm::Value* s =
+          b_.CreateZExt(b_.CreateZExtOrTrunc(sample->leaves.at(0), t_.lane_type(b_.getInt32Ty())), t_.lane_type(i64t));
+      ok = b_.CreateAnd(ok, b_.CreateICmpULT(s, g.samples));
+      addr = b_.CreateAdd(addr, b_.CreateMul(s, sample_bytes(g)));
+    }
     const uint32_t n = std::min<uint32_t>(coordinate_count(image), static_cast<uint32_t>(coord.leaves.size()));
     for (uint32_t i = 0; i < n; ++i) {
       // Negative coordinates become huge unsigned ones: out of bounds like any other.
@@ -150,7 +171,7 @@ class ImageCodegen {
   // Lanes whose view `code` serves: with a module format the texel size must match the view's (so
   // a mismatched view can never be read past its end); otherwise the view's format.
   llvm::Value* format_match(const spirv::Type& image, const Grid& g, const FormatCode& code) {
-    if (!format_from_view(image)) return b_.CreateICmpEQ(g.pitch[0], i64(code.format->bytes()));
+    if (!format_from_view(image)) return b_.CreateICmpEQ(sample_bytes(g), i64(code.format->bytes()));
     llvm::Value* match = nullptr;
     for (uint32_t vk : code.views) {
       llvm::Value* is = b_.CreateICmpEQ(g.format, t_.splat(b_.getInt32(vk)));
@@ -373,6 +394,13 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
     const spirv::Type& t = m.type(type_of(image));
     return t.kind == spirv::TypeKind::Image ? &t : nullptr;
   };
+  // A multisampled storage image access's Sample operand (its image operands start at
+  // ops[first]; sample 0 when there is none); nothing for other images.
+  auto sample_of = [&](const spirv::Type& image, size_t first) -> std::optional<Value> {
+    if (!image.multisampled) return std::nullopt;
+    const Id id = parse_image_operands(ops, first).sample;
+    return id ? get(id) : Value{{splat(builder_.getInt32(0))}};
+  };
   switch (inst.opcode) {
     case spv::Op::OpImageRead:
     case spv::Op::OpImageFetch: {
@@ -382,11 +410,10 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
         return sample_instruction(inst, handled);  // sampled images: every level and sample (translate_sample.cpp)
       // Input attachments (subpassLoad) are fetched like sampled images, at the fragment's pixel.
       if (image->dim == spv::Dim::SubpassData) return sample_instruction(inst, handled);
-      // Storage images are single-sampled (storageImageSampleCounts = 1).
-      if (image->multisampled) return fail(inst, "multisampled storage images are not supported");
       const Grid grid = g.grid(*image, get(ops[0]).leaves.at(0));
       llvm::Value* inside;
-      llvm::Value* addr = g.texel_address(*image, grid, get(ops[1]), &inside);
+      const std::optional<Value> sample = sample_of(*image, 2);
+      llvm::Value* addr = g.texel_address(*image, grid, get(ops[1]), &inside, sample ? &*sample : nullptr);
       const auto formats = g.formats(*image);
       if (formats.empty()) return fail(inst, "image format not supported");
       std::array<llvm::Value*, 4> texel{};
@@ -414,10 +441,10 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
     case spv::Op::OpImageWrite: {
       const spirv::Type* image = image_type(ops[0]);
       if (!image) return fail(inst, "image operand is not an image");
-      if (image->multisampled) return fail(inst, "multisampled images are not supported");
       const Grid grid = g.grid(*image, get(ops[0]).leaves.at(0));
       llvm::Value* inside;
-      llvm::Value* addr = g.texel_address(*image, grid, get(ops[1]), &inside);
+      const std::optional<Value> sample = sample_of(*image, 3);
+      llvm::Value* addr = g.texel_address(*image, grid, get(ops[1]), &inside, sample ? &*sample : nullptr);
       const Value texel = get(ops[2]);
       const auto formats = g.formats(*image);
       if (formats.empty()) return fail(inst, "image format not supported");
@@ -485,9 +512,11 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       const spirv::Type& image = m.type(image_ptr.pointee);
       const Grid grid = g.grid(image, image_ptr.addr);
       llvm::Value* inside;
-      llvm::Value* addr = g.texel_address(image, grid, get(ops[1]), &inside);
+      std::optional<Value> sample;
+      if (image.multisampled) sample = get(ops[2]);  // the instruction's Sample operand
+      llvm::Value* addr = g.texel_address(image, grid, get(ops[1]), &inside, sample ? &*sample : nullptr);
       // texel_address limits `inside` to the current mask; a pointer must be valid for every lane.
-      inside = builder_.CreateAnd(inside, builder_.CreateICmpEQ(grid.pitch[0], g.i64(4)));
+      inside = builder_.CreateAnd(inside, builder_.CreateICmpEQ(g.sample_bytes(grid), g.i64(4)));
       Pointer p;
       p.kind = PointerKind::Memory;
       p.pointee = m.type(inst.result_type).element;

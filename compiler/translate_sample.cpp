@@ -14,6 +14,7 @@
 #include <llvm/Analysis/VectorUtils.h>
 
 #include "common/abi/kernel_abi.h"
+#include "compiler/image_operands.h"
 #include "compiler/stage_emitter.h"
 #include "compiler/translator_internal.h"
 
@@ -21,37 +22,6 @@ namespace kiln::compiler {
 namespace {
 
 using abi::SampleArgs;
-
-// Image operand bits (SPIR-V "Image Operands"), in operand order.
-constexpr uint32_t kBias = 0x1, kLod = 0x2, kGrad = 0x4, kConstOffset = 0x8, kOffset = 0x10, kConstOffsets = 0x20,
-                   kSample = 0x40, kMinLod = 0x80, kMakeTexelAvailable = 0x100, kMakeTexelVisible = 0x200,
-                   kOffsets = 0x10000;
-
-struct ImageOperands {
-  Id bias = 0, lod = 0, grad_x = 0, grad_y = 0, offset = 0, offsets = 0, sample = 0, min_lod = 0;
-};
-
-// Parses the optional Image Operands starting at ops[first] (the mask, then one or two ids per set
-// bit in bit order); availability/visibility scope ids are skipped.
-ImageOperands parse_operands(std::span<const uint32_t> ops, size_t first) {
-  ImageOperands o;
-  if (ops.size() <= first) return o;
-  const uint32_t mask = ops[first];
-  size_t i = first + 1;
-  auto next = [&]() -> Id { return i < ops.size() ? ops[i++] : 0; };
-  if (mask & kBias) o.bias = next();
-  if (mask & kLod) o.lod = next();
-  if (mask & kGrad) { o.grad_x = next(); o.grad_y = next(); }
-  if (mask & kConstOffset) o.offset = next();
-  if (mask & kOffset) o.offset = next();
-  if (mask & kConstOffsets) o.offsets = next();
-  if (mask & kSample) o.sample = next();
-  if (mask & kMinLod) o.min_lod = next();
-  if (mask & kMakeTexelAvailable) next();
-  if (mask & kMakeTexelVisible) next();
-  if (mask & kOffsets) o.offsets = next();
-  return o;
-}
 
 class SampleCodegen {
  public:
@@ -293,7 +263,7 @@ bool Translator::sample_instruction(const spirv::Instruction& inst, bool* handle
   const std::optional<Value> coordinates = subpass ? stage_->subpass_coordinates(get(ops[1])) : get(ops[1]);
   if (!coordinates) return fail(inst, "subpass input outside a fragment shader");
   const Value& coord = *coordinates;
-  const ImageOperands io = parse_operands(ops, operands_at);
+  const ImageOperands io = parse_image_operands(ops, operands_at);
   if (io.sample && !fetch) return fail(inst, "the Sample operand is only valid on fetches");
 
   llvm::Value* a = g.args();

@@ -101,7 +101,8 @@ static VkPhysicalDeviceLimits make_limits() {
   l.maxFramebufferHeight = 16384;
   l.maxFramebufferLayers = 2048;
   // Multisampled images and rasterization at 1, 2, 4 and 8 samples (standard locations,
-  // pipeline/draw.cpp). Storage images stay single-sampled: shaderStorageImageMultisample is FALSE.
+  // pipeline/draw.cpp). Storage images too (shaderStorageImageMultisample: the Sample operand
+  // picks one of a texel's adjacent samples, compiler/translate_image.cpp).
   l.framebufferColorSampleCounts = kSupportedSampleCounts;
   l.framebufferDepthSampleCounts = kSupportedSampleCounts;
   l.framebufferStencilSampleCounts = kSupportedSampleCounts;
@@ -111,7 +112,7 @@ static VkPhysicalDeviceLimits make_limits() {
   l.sampledImageIntegerSampleCounts = kSupportedSampleCounts;
   l.sampledImageDepthSampleCounts = kSupportedSampleCounts;
   l.sampledImageStencilSampleCounts = kSupportedSampleCounts;
-  l.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.storageImageSampleCounts = kSupportedSampleCounts;
   l.maxSampleMaskWords = 1;
   l.timestampComputeAndGraphics = VK_TRUE;  // every queue writes timestamps
   l.timestampPeriod = 1.0f;  // nanoseconds

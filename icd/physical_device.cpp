@@ -214,6 +214,7 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // every storage format of the image's class and picks it per lane from the view's format
   // (compiler/translate_image.cpp). ComputeImageTest.StorageImagesWithoutFormat*; CTS
   // image.{store,load_store}.without_format (docs/cts.md).
+  pd->features.shaderStorageImageMultisample = VK_TRUE;  // StorageImageMultisampleTest
   pd->features.shaderStorageImageReadWithoutFormat = VK_TRUE;
   pd->features.shaderStorageImageWriteWithoutFormat = VK_TRUE;
   pd->features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;

@@ -114,8 +114,9 @@ TEST_F(InstanceTest, ExternalCapabilitiesExtensionsNameTheCoreCommands) {
   vkGetPhysicalDeviceExternalFenceProperties(physical, &fence, &fence_core);
   EXPECT_EQ(fence_got.externalFenceFeatures, fence_core.externalFenceFeatures);
   if (is_kiln()) {
-    // Kiln exports nothing and imports only host allocations: no opaque fds.
-    EXPECT_EQ(got.externalMemoryProperties.externalMemoryFeatures, 0u);
+    // Kiln exports and imports opaque fds of memory (memfds), not of semaphores or fences.
+    EXPECT_EQ(got.externalMemoryProperties.externalMemoryFeatures,
+              VkExternalMemoryFeatureFlags(VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT));
     EXPECT_EQ(semaphore_got.externalSemaphoreFeatures, 0u);
     EXPECT_EQ(fence_got.externalFenceFeatures, 0u);
   }

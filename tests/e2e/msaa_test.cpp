@@ -235,19 +235,19 @@ TEST_F(MsaaTest, ImageFormatPropertiesOfferSampleCounts) {
                                                                  VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT, &p));
   EXPECT_EQ(p.sampleCounts, VkSampleCountFlags(VK_SAMPLE_COUNT_1_BIT));
   KILN_ONLY();
-  // Kiln: 1, 2, 4 and 8 everywhere an attachment can be multisampled; storage images stay single-sampled.
+  // Kiln: 1, 2, 4 and 8 everywhere an attachment can be multisampled, and for storage images.
   const VkSampleCountFlags all = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT | VK_SAMPLE_COUNT_8_BIT;
   ASSERT_EQ(VK_SUCCESS, vkGetPhysicalDeviceImageFormatProperties(physical_device(), VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
                                                                  VK_IMAGE_TILING_OPTIMAL, color, 0, &p));
   EXPECT_EQ(p.sampleCounts, all);
   ASSERT_EQ(VK_SUCCESS, vkGetPhysicalDeviceImageFormatProperties(physical_device(), VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
                                                                  VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_STORAGE_BIT, 0, &p));
-  EXPECT_EQ(p.sampleCounts, VkSampleCountFlags(VK_SAMPLE_COUNT_1_BIT));
+  EXPECT_EQ(p.sampleCounts, all);
   const VkPhysicalDeviceLimits& l = properties().limits;
   EXPECT_EQ(l.framebufferColorSampleCounts, all);
   EXPECT_EQ(l.framebufferDepthSampleCounts, all);
   EXPECT_EQ(l.sampledImageColorSampleCounts, all);
-  EXPECT_EQ(l.storageImageSampleCounts, VkSampleCountFlags(VK_SAMPLE_COUNT_1_BIT));
+  EXPECT_EQ(l.storageImageSampleCounts, all);
 }
 
 // The render pass's resolve attachment averages the samples the triangle covers.

@@ -85,7 +85,11 @@ TEST_F(PhysicalDeviceTest, ExternalObjectQueriesAnswer) {
   EXPECT_EQ(fence.compatibleHandleTypes, 0u);
   EXPECT_EQ(semaphore.externalSemaphoreFeatures, 0u);
   EXPECT_EQ(semaphore.compatibleHandleTypes, 0u);
-  EXPECT_EQ(buffer.externalMemoryProperties.externalMemoryFeatures, 0u);  // opaque fds: not exported or imported
+  // Memory exports and imports opaque fds (memfds, VK_KHR_external_memory_fd).
+  EXPECT_EQ(buffer.externalMemoryProperties.externalMemoryFeatures,
+            VkExternalMemoryFeatureFlags(VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT));
+  EXPECT_EQ(buffer.externalMemoryProperties.compatibleHandleTypes,
+            VkExternalMemoryHandleTypeFlags(VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT));
 }
 
 // texelBufferAlignment is mandatory for a Vulkan 1.3 device that lists VK_EXT_texel_buffer_alignment
@@ -476,7 +480,9 @@ TEST_F(PhysicalDeviceTest, ExtendedUsageTakesTheCompatibilityClassesUsages) {
   ASSERT_EQ(VK_SUCCESS, vkGetPhysicalDeviceImageFormatProperties(physical_device(), format, VK_IMAGE_TYPE_2D,
                                                                  VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_STORAGE_BIT, flags,
                                                                  &props));
-  EXPECT_EQ(props.sampleCounts, VkSampleCountFlags{VK_SAMPLE_COUNT_1_BIT});
+  // Single-sampled, and multisampled only as far as storage images may be.
+  EXPECT_TRUE(props.sampleCounts & VK_SAMPLE_COUNT_1_BIT);
+  EXPECT_EQ(props.sampleCounts & ~properties().limits.storageImageSampleCounts, 0u);
   TestDevice& device = this->device();
   VkImageCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
   info.flags = flags;
