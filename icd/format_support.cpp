@@ -203,12 +203,8 @@ VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTilin
   out->maxMipLevels = mips;
   out->maxArrayLayers = type == VK_IMAGE_TYPE_3D ? 1 : L.maxImageArrayLayers;
   out->sampleCounts = image_sample_counts(own_features, type, tiling, usage, flags);
-  if (tiling == VK_IMAGE_TILING_LINEAR) {
-    // Linear images: the spec's minimum guarantee (2D, one mip, one layer) plus 1D/3D, which our
-    // linear layout handles the same way.
-    out->maxMipLevels = 1;
-    out->maxArrayLayers = 1;
-  }
+  // Linear images have every level and layer optimal ones have: Kiln lays both out the same way
+  // (memory/image_layout.h), and vkGetImageSubresourceLayout reports each subresource.
   out->maxResourceSize = kMaxResourceSize;
   return VK_SUCCESS;
 }
