@@ -178,11 +178,10 @@ class Routine {
     int32_t c0[3] = {0, 0, 0};
     float a[3] = {0, 0, 0};
     for (uint32_t d = 0; d < f.dims; ++d) {
-      const float x = uvw[d] - 0.5f;
-      const float fl = std::floor(x);
-      c0[d] = floor_to_int(x) + off[d];
-      a[d] = std::isfinite(x) ? x - fl : 0.0f;
+      c0[d] = filter_axis(uvw[d] - 0.5f, &a[d]) + off[d];
     }
+    if (f.s.reduction_mode == VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE) return interpolated(f, c0, a, f.dims);
+    // MIN/MAX reductions: the extremes of the corners of non-zero weight.
     const uint32_t corners = 1u << f.dims;
     float sum[4] = {0, 0, 0, 0};
     bool first = true;
@@ -202,6 +201,21 @@ class Routine {
     Texel out;
     std::memcpy(out.f, sum, sizeof(sum));
     return out;
+  }
+
+  // The weighted average of the 2^dims texels from corner c0 at fractions a: nested linear
+  // interpolations (filter_lerp), along x first, then y, then z; the upper texels along an axis of
+  // fraction 0 are not read.
+  static Texel interpolated(const Footprint& f, const int32_t c0[3], const float a[3], uint32_t dims) {
+    if (dims == 0) return texel(f, c0[0], c0[1], c0[2]);
+    const uint32_t axis = dims - 1;
+    Texel t = interpolated(f, c0, a, axis);
+    if (a[axis] == 0.0f) return t;
+    int32_t c1[3] = {c0[0], c0[1], c0[2]};
+    c1[axis] += 1;
+    const Texel upper = interpolated(f, c1, a, axis);
+    for (int k = 0; k < 4; ++k) t.f[k] = filter_lerp(t.f[k], upper.f[k], a[axis]);
+    return t;
   }
 
   // Adds texel `t` of weight `w` (> 0) to `acc`: a weighted sum, or with a MIN/MAX reduction

@@ -4,7 +4,7 @@
 // lookups, one per lane and block, cost more than decoding one texel in SIMD). Lane-for-lane it
 // performs the block decoder's float operations (memory/compressed/bc1_to_bc5.cpp: endpoints
 // c / 31 and c / 63, palette (2a + b) / 3, (a + 2b) / 3 or (a + b) / 2) and the fast path's
-// filtering (corners x fastest, weights (1 - a) and a per axis), so results are bit-identical;
+// filtering (filter_lerp along x, then y), so results are bit-identical;
 // tests/unit/sampling_test.cpp FastPathsEqualTheGenericRoutine checks it. Divisions by 31, 63 and
 // 3 are a product with the reciprocal plus one fused residual correction; bc1_divisions_exact()
 // checks once, over every value they can see, that this equals the division (if it ever did not,
@@ -45,10 +45,9 @@ KILN_AVX2 __m256 bc1_channel(__m256i code0, __m256i code1, float max, __m256 bit
   return _mm256_blendv_ps(first, _mm256_blendv_ps(three, four, four_colors), bit1);
 }
 
-// Adds weight * texel for the texels (x, y) (wrapped, per lane) of eight lanes' levels.
+// The texels (x, y) (wrapped, per lane) of eight lanes' levels: R, G, B, A in rgba[0..3].
 template <bool kPunchthrough>
-KILN_AVX2 void bc1_accumulate(const uint8_t* base0, __m256i level_offset, __m256i pitch, __m256i x, __m256i y,
-                              __m256 weight, __m256* sum) {
+KILN_AVX2 void bc1_texel(const uint8_t* base0, __m256i level_offset, __m256i pitch, __m256i x, __m256i y, __m256* rgba) {
   // Block byte offsets: level + (y / 4) * pitch + (x / 4) * 8; then both halves of every block.
   const __m256i offset = _mm256_add_epi32(
       level_offset, _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srli_epi32(y, 2), pitch), _mm256_slli_epi32(_mm256_srli_epi32(x, 2), 3)));
@@ -81,12 +80,10 @@ KILN_AVX2 void bc1_accumulate(const uint8_t* base0, __m256i level_offset, __m256
         _mm256_andnot_ps(four_colors, _mm256_castsi256_ps(_mm256_cmpeq_epi32(index, _mm256_set1_epi32(3))));
     alpha = _mm256_andnot_ps(transparent, one);
   }
-  // The products of zero weights are +0 (texels are finite and not negative) and the sums never
-  // -0, so adding them equals skipping them as the scalar path does.
-  sum[0] = _mm256_add_ps(sum[0], _mm256_mul_ps(weight, r));
-  sum[1] = _mm256_add_ps(sum[1], _mm256_mul_ps(weight, g));
-  sum[2] = _mm256_add_ps(sum[2], _mm256_mul_ps(weight, b));
-  sum[3] = _mm256_add_ps(sum[3], _mm256_mul_ps(weight, alpha));
+  rgba[0] = r;
+  rgba[1] = g;
+  rgba[2] = b;
+  rgba[3] = alpha;
 }
 
 // Filters eight lanes at per-lane `level`s and normalized (s, t); returns R, G, B, A in out[0..3].
@@ -104,15 +101,16 @@ KILN_AVX2 void bc1_bilinear_x8(const SampledView& v, const LevelTable& table, co
   const __m256i ones = _mm256_set1_epi32(1);
   const __m256i x0 = rgba8_wrap<kRepeat>(i0, width), x1 = rgba8_wrap<kRepeat>(_mm256_add_epi32(i0, ones), width);
   const __m256i y0 = rgba8_wrap<kRepeat>(j0, height), y1 = rgba8_wrap<kRepeat>(_mm256_add_epi32(j0, ones), height);
-  const __m256 one = _mm256_set1_ps(1.0f);
-  const __m256 wx0 = _mm256_sub_ps(one, a), wy0 = _mm256_sub_ps(one, b);
   const uint8_t* base0 = v.levels[0].base;
-  out[0] = out[1] = out[2] = out[3] = _mm256_setzero_ps();
-  // The generic corner order: (x0, y0), (x1, y0), (x0, y1), (x1, y1).
-  bc1_accumulate<kPunchthrough>(base0, base, pitch, x0, y0, _mm256_mul_ps(wx0, wy0), out);
-  bc1_accumulate<kPunchthrough>(base0, base, pitch, x1, y0, _mm256_mul_ps(a, wy0), out);
-  bc1_accumulate<kPunchthrough>(base0, base, pitch, x0, y1, _mm256_mul_ps(wx0, b), out);
-  bc1_accumulate<kPunchthrough>(base0, base, pitch, x1, y1, _mm256_mul_ps(a, b), out);
+  __m256 t00[4], t10[4], t01[4], t11[4];
+  bc1_texel<kPunchthrough>(base0, base, pitch, x0, y0, t00);
+  bc1_texel<kPunchthrough>(base0, base, pitch, x1, y0, t10);
+  bc1_texel<kPunchthrough>(base0, base, pitch, x0, y1, t01);
+  bc1_texel<kPunchthrough>(base0, base, pitch, x1, y1, t11);
+  // filter_lerp along x, then y (texels are finite: the scalar path's skipped zero-fraction corners
+  // change nothing).
+  for (int k = 0; k < 4; ++k)
+    out[k] = filter_lerp_x8(filter_lerp_x8(t00[k], t10[k], a), filter_lerp_x8(t01[k], t11[k], a), b);
 }
 
 #undef KILN_AVX2

@@ -70,26 +70,38 @@ struct FastSampler {
     return cache.texels(p, v.format)[by * v.block_width + bx];
   }
 
-  // Bilinear filtering of a level of 4x4 blocks through the block cache: at_level's arithmetic
-  // (same corner order, same skipped zero weights), but inlined into the lane loop and with one
-  // cache lookup per distinct block of the footprint (usually one) instead of one per corner.
+  // Bilinear filtering of four corners (x fastest) at fractions (a, b): the generic routine's nested
+  // filter_lerp steps on four channels at once; corner(n) -> __m128 is called only for the corners
+  // the result uses (not the upper ones along an axis of fraction 0).
+  template <class Corner>
+  __attribute__((always_inline)) static inline Texel bilinear_sse(float a, float b, Corner&& corner) {
+    auto lerp = [](__m128 x, __m128 y, float f) {
+      return _mm_add_ps(x, _mm_mul_ps(_mm_set1_ps(f), _mm_sub_ps(y, x)));
+    };
+    auto row = [&](uint32_t n0) {
+      const __m128 lower = corner(n0);
+      return a == 0.0f ? lower : lerp(lower, corner(n0 + 1), a);
+    };
+    const __m128 top = row(0);
+    Texel out;
+    _mm_storeu_ps(out.f, b == 0.0f ? top : lerp(top, row(2), b));
+    return out;
+  }
+
+  // Bilinear filtering of a level of 4x4 blocks through the block cache: at_level's arithmetic,
+  // but inlined into the lane loop and with one cache lookup per distinct block of the footprint
+  // (usually one) instead of one per corner.
   __attribute__((always_inline)) static inline Texel bilinear_4x4_cached(const SampledView& v, const SampledLevel& L,
                                                                          float s, float t, BlockCache& cache) {
-    const float x = s * float(L.width) - 0.5f, y = t * float(L.height) - 0.5f;
-    const int32_t i0 = floor_to_int(x), j0 = floor_to_int(y);
-    const float a = std::isfinite(x) ? x - std::floor(x) : 0.0f;
-    const float b = std::isfinite(y) ? y - std::floor(y) : 0.0f;
+    float a, b;
+    const int32_t i0 = filter_axis(s * float(L.width) - 0.5f, &a), j0 = filter_axis(t * float(L.height) - 0.5f, &b);
     const int32_t w = int32_t(L.width), h = int32_t(L.height);
     const uint32_t i[2] = {uint32_t(wrap(i0, w)), uint32_t(wrap(i0 + 1, w))};
     const uint32_t j[2] = {uint32_t(wrap(j0, h)), uint32_t(wrap(j0 + 1, h))};
-    const float wx[2] = {1.0f - a, a}, wy[2] = {1.0f - b, b};
     const uint8_t* rows[2] = {L.base + uint64_t(j[0] >> 2) * L.row_pitch, L.base + uint64_t(j[1] >> 2) * L.row_pitch};
     const uint8_t* block = nullptr;
     const float(*texels)[4] = nullptr;
-    __m128 acc = _mm_setzero_ps();
-    for (uint32_t n = 0; n < 4; ++n) {
-      const float weight = wx[n & 1] * wy[n >> 1];
-      if (weight == 0.0f) continue;
+    return bilinear_sse(a, b, [&](uint32_t n) {
       const uint32_t tx = i[n & 1], ty = j[n >> 1];
       const uint8_t* p = rows[n >> 1] + uint64_t(tx >> 2) * v.texel_bytes;
       // A lookup may evict an entry an earlier lookup returned, so the texels are re-fetched
@@ -98,11 +110,8 @@ struct FastSampler {
         block = p;
         texels = cache.texels(p, v.format);
       }
-      acc = _mm_add_ps(acc, _mm_mul_ps(_mm_set1_ps(weight), _mm_loadu_ps(texels[(ty & 3) * 4 + (tx & 3)])));
-    }
-    Texel out;
-    _mm_storeu_ps(out.f, acc);
-    return out;
+      return _mm_loadu_ps(texels[(ty & 3) * 4 + (tx & 3)]);
+    });
   }
 
   // The filtered value at normalized (s, t) of one level.
@@ -113,37 +122,22 @@ struct FastSampler {
     if constexpr (!kLinear) {
       return load(v, L, wrap(floor_to_int(u), w), wrap(floor_to_int(vv), h), cache);
     } else {
-      const float x = u - 0.5f, y = vv - 0.5f;
-      const int32_t i0 = floor_to_int(x), j0 = floor_to_int(y);
-      const float a = std::isfinite(x) ? x - std::floor(x) : 0.0f;
-      const float b = std::isfinite(y) ? y - std::floor(y) : 0.0f;
+      float a, b;
+      const int32_t i0 = filter_axis(u - 0.5f, &a), j0 = filter_axis(vv - 0.5f, &b);
       const int32_t i[2] = {wrap(i0, w), wrap(i0 + 1, w)};
       const int32_t j[2] = {wrap(j0, h), wrap(j0 + 1, h)};
-      const float wx[2] = {1.0f - a, a}, wy[2] = {1.0f - b, b};
       if constexpr (D::kBlocks) {
         if (cache) {
-          // Cached blocks: the four channels of a texel are one SSE vector read in place (the
-          // same multiplies and adds per channel as below).
-          __m128 acc = _mm_setzero_ps();
-          for (uint32_t n = 0; n < 4; ++n) {
-            const float weight = wx[n & 1] * wy[n >> 1];
-            if (weight == 0.0f) continue;
-            acc = _mm_add_ps(acc, _mm_mul_ps(_mm_set1_ps(weight), _mm_loadu_ps(cached_texel(v, L, i[n & 1], j[n >> 1], *cache))));
-          }
-          Texel out;
-          _mm_storeu_ps(out.f, acc);
-          return out;
+          // Cached blocks: the four channels of a texel are one SSE vector read in place.
+          return bilinear_sse(a, b, [&](uint32_t n) {
+            return _mm_loadu_ps(cached_texel(v, L, i[n & 1], j[n >> 1], *cache));
+          });
         }
       }
-      Texel sum;
-      sum.f[0] = sum.f[1] = sum.f[2] = sum.f[3] = 0.0f;
-      for (uint32_t n = 0; n < 4; ++n) {  // the generic corner order: x fastest
-        const float weight = wx[n & 1] * wy[n >> 1];
-        if (weight == 0.0f) continue;
+      return bilinear_sse(a, b, [&](uint32_t n) {
         const Texel texel = load(v, L, i[n & 1], j[n >> 1], cache);
-        for (int k = 0; k < 4; ++k) sum.f[k] += weight * texel.f[k];
-      }
-      return sum;
+        return _mm_loadu_ps(texel.f);
+      });
     }
   }
 

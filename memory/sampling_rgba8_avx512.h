@@ -17,17 +17,21 @@ namespace kiln::mem::sampling_detail {
 
 #define KILN_AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"), always_inline)) inline
 
-// One axis: the lower texel index (floor_to_int of coord * size - 0.5) and the upper one's weight
-// (x - floor(x), zero where x is not finite), as rgba8_axis.
+// One axis: filter_axis of coord * size - 0.5 (the lower texel and the fraction toward the upper
+// one), as rgba8_axis.
 KILN_AVX512 void rgba8_axis_x16(__m512 coord, __m512i size, __m512i* i0, __m512* frac) {
   const __m512 x = _mm512_sub_ps(_mm512_mul_ps(coord, _mm512_cvtepi32_ps(size)), _mm512_set1_ps(0.5f));
   // floor_to_int: NaN and values below -2^28 -> -2^28 (max_ps returns its second operand when the
   // first is NaN), above 2^28 -> 2^28.
   const __m512 clamped = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-float(1 << 28))), _mm512_set1_ps(float(1 << 28)));
   constexpr int kFloor = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
-  *i0 = _mm512_cvt_roundps_epi32(clamped, kFloor);  // converts rounding down: floor in one step
+  const __m512i lower = _mm512_cvt_roundps_epi32(clamped, kFloor);  // converts rounding down: floor in one step
   const __mmask16 finite = _mm512_cmp_ps_mask(_mm512_sub_ps(x, x), _mm512_setzero_ps(), _CMP_EQ_OQ);
-  *frac = _mm512_maskz_sub_ps(finite, x, _mm512_roundscale_ps(x, kFloor));
+  const __m512 fraction = _mm512_maskz_sub_ps(finite, x, _mm512_roundscale_ps(x, kFloor));
+  // filter_axis: a fraction rounded up to 1 is 0 at the next texel.
+  const __mmask16 one = _mm512_cmp_ps_mask(fraction, _mm512_set1_ps(1.0f), _CMP_EQ_OQ);
+  *i0 = _mm512_mask_add_epi32(lower, one, lower, _mm512_set1_epi32(1));
+  *frac = _mm512_mask_mov_ps(fraction, one, _mm512_setzero_ps());
 }
 
 // Address-mode wrap of texel indices, as rgba8_wrap (see there why the float quotient is exact).
@@ -174,19 +178,18 @@ KILN_AVX512 __m512 unorm8_channel_to_float_x16(__m512i words) {
   return _mm512_castsi512_ps(_mm512_max_epi32(scaled, _mm512_setzero_si512()));
 }
 
-// sum[k] += weight * (channel k / 255), multiply and add separate as in the scalar path. The first
-// corner sets the sums: the scalar path's 0 + product is the product itself (a product of a weight
-// in [0, 1] and a texel value in [0, 1] is never -0 or NaN).
-template <bool kFirst>
-KILN_AVX512 void rgba8_accumulate_x16(__m512i word, __m512 weight, __m512* sum) {
-  const __m512 p0 = _mm512_mul_ps(weight, unorm8_channel_to_float_x16<0>(word));
-  const __m512 p1 = _mm512_mul_ps(weight, unorm8_channel_to_float_x16<1>(word));
-  const __m512 p2 = _mm512_mul_ps(weight, unorm8_channel_to_float_x16<2>(word));
-  const __m512 p3 = _mm512_mul_ps(weight, unorm8_channel_to_float_x16<3>(word));
-  sum[0] = kFirst ? p0 : _mm512_add_ps(sum[0], p0);
-  sum[1] = kFirst ? p1 : _mm512_add_ps(sum[1], p1);
-  sum[2] = kFirst ? p2 : _mm512_add_ps(sum[2], p2);
-  sum[3] = kFirst ? p3 : _mm512_add_ps(sum[3], p3);
+// filter_lerp (memory/sampling_texels.h) of sixteen lanes, multiply and add separate as in the
+// scalar path (texels are finite, so x + 0 * (y - x) is x where the scalar path skips y).
+KILN_AVX512 __m512 filter_lerp_x16(__m512 x, __m512 y, __m512 a) {
+  return _mm512_add_ps(x, _mm512_mul_ps(a, _mm512_sub_ps(y, x)));
+}
+
+// Channel k of four corners (x fastest) filtered at fractions (a, b): x first, then y.
+template <int k>
+KILN_AVX512 __m512 rgba8_bilinear_channel_x16(__m512i t00, __m512i t10, __m512i t01, __m512i t11, __m512 a, __m512 b) {
+  const __m512 top = filter_lerp_x16(unorm8_channel_to_float_x16<k>(t00), unorm8_channel_to_float_x16<k>(t10), a);
+  const __m512 bottom = filter_lerp_x16(unorm8_channel_to_float_x16<k>(t01), unorm8_channel_to_float_x16<k>(t11), a);
+  return filter_lerp_x16(top, bottom, b);
 }
 
 // Four channels of sixteen lanes. Returned by value, not through an array: GCC kept such arrays
@@ -221,8 +224,6 @@ KILN_AVX512 Rgba16 rgba8_bilinear_x16(const SampledView& v, const LevelTable& ta
   const __m512i x1 = rgba8_wrap_x16<kRepeat>(_mm512_add_epi32(i0, ones), width);
   const __m512i y0 = _mm512_add_epi32(base, _mm512_mullo_epi32(rgba8_wrap_x16<kRepeat>(j0, height), pitch));
   const __m512i y1 = _mm512_add_epi32(base, _mm512_mullo_epi32(rgba8_wrap_x16<kRepeat>(_mm512_add_epi32(j0, ones), height), pitch));
-  const __m512 one = _mm512_set1_ps(1.0f);
-  const __m512 wx0 = _mm512_sub_ps(one, a), wy0 = _mm512_sub_ps(one, b);
   const int* texels = reinterpret_cast<const int*>(v.levels[0].base);
   __m512i t00, t10, t01, t11;
   int32_t lane0_x = -1;
@@ -246,13 +247,11 @@ KILN_AVX512 Rgba16 rgba8_bilinear_x16(const SampledView& v, const LevelTable& ta
     t01 = _mm512_i32gather_epi32(_mm512_add_epi32(y1, b0), texels, 1);
     t11 = _mm512_i32gather_epi32(_mm512_add_epi32(y1, b1), texels, 1);
   }
-  __m512 sum[4];
-  // The generic corner order: (x0, y0), (x1, y0), (x0, y1), (x1, y1).
-  rgba8_accumulate_x16<true>(t00, _mm512_mul_ps(wx0, wy0), sum);
-  rgba8_accumulate_x16<false>(t10, _mm512_mul_ps(a, wy0), sum);
-  rgba8_accumulate_x16<false>(t01, _mm512_mul_ps(wx0, b), sum);
-  rgba8_accumulate_x16<false>(t11, _mm512_mul_ps(a, b), sum);
-  return {kBgra ? sum[2] : sum[0], sum[1], kBgra ? sum[0] : sum[2], sum[3]};
+  const __m512 r = rgba8_bilinear_channel_x16<0>(t00, t10, t01, t11, a, b);
+  const __m512 g = rgba8_bilinear_channel_x16<1>(t00, t10, t01, t11, a, b);
+  const __m512 blue = rgba8_bilinear_channel_x16<2>(t00, t10, t01, t11, a, b);
+  const __m512 alpha = rgba8_bilinear_channel_x16<3>(t00, t10, t01, t11, a, b);
+  return {kBgra ? blue : r, g, kBgra ? r : blue, alpha};
 }
 
 #undef KILN_AVX512

@@ -2,8 +2,8 @@
 // Bilinear filtering of R8G8B8A8 / B8G8R8A8 UNORM levels for eight lanes at a time (AVX2), the
 // inner loop of the fast path (memory/sampling_fast_path.h) for the most common texture format.
 // Lane-for-lane it performs the scalar path's float operations in the same order (texel =
-// code / 255.0f, which equals format_pack's value for every code; weights (1 - a) and a per axis;
-// corners summed x fastest), so results are bit-identical; tests/unit/sampling_test.cpp
+// code / 255.0f, which equals format_pack's value for every code; filter_lerp along x, then y),
+// so results are bit-identical; tests/unit/sampling_test.cpp
 // FastPathsEqualTheGenericRoutine checks it. Internal to the sampling code.
 #include <immintrin.h>
 
@@ -34,15 +34,19 @@ inline void fill_level_table(SampledView* v) {
 
 #define KILN_AVX2 __attribute__((target("avx2,fma"), always_inline)) inline
 
-// One axis: the lower texel index (floor_to_int of coord * size - 0.5) and the upper one's weight.
+// One axis: filter_axis of coord * size - 0.5 (the lower texel and the fraction toward the upper one).
 KILN_AVX2 void rgba8_axis(__m256 coord, __m256i size, __m256i* i0, __m256* frac) {
   const __m256 x = _mm256_sub_ps(_mm256_mul_ps(coord, _mm256_cvtepi32_ps(size)), _mm256_set1_ps(0.5f));
   // floor_to_int: NaN and values below -2^28 -> -2^28, above 2^28 -> 2^28 (max_ps returns its second
   // operand when the first is NaN).
   const __m256 clamped = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-float(1 << 28))), _mm256_set1_ps(float(1 << 28)));
-  *i0 = _mm256_cvttps_epi32(_mm256_floor_ps(clamped));
+  const __m256i lower = _mm256_cvttps_epi32(_mm256_floor_ps(clamped));
   const __m256 finite = _mm256_cmp_ps(_mm256_sub_ps(x, x), _mm256_setzero_ps(), _CMP_EQ_OQ);
-  *frac = _mm256_and_ps(_mm256_sub_ps(x, _mm256_floor_ps(x)), finite);
+  const __m256 fraction = _mm256_and_ps(_mm256_sub_ps(x, _mm256_floor_ps(x)), finite);
+  // filter_axis: a fraction rounded up to 1 is 0 at the next texel (the mask is -1 there).
+  const __m256 one = _mm256_cmp_ps(fraction, _mm256_set1_ps(1.0f), _CMP_EQ_OQ);
+  *i0 = _mm256_sub_epi32(lower, _mm256_castps_si256(one));
+  *frac = _mm256_andnot_ps(one, fraction);
 }
 
 template <bool kRepeat>
@@ -126,13 +130,19 @@ KILN_AVX2 __m256 unorm8_channel_to_float(__m256i words) {
   return _mm256_castsi256_ps(_mm256_max_epi32(scaled, _mm256_setzero_si256()));
 }
 
-// Adds weight * (texel channels / 255) to the four sums (channel k = byte k of the word). Separate
-// multiply and add (no fusing), as the scalar path does.
-KILN_AVX2 void rgba8_accumulate(__m256i word, __m256 weight, __m256* sum) {
-  sum[0] = _mm256_add_ps(sum[0], _mm256_mul_ps(weight, unorm8_channel_to_float<0>(word)));
-  sum[1] = _mm256_add_ps(sum[1], _mm256_mul_ps(weight, unorm8_channel_to_float<1>(word)));
-  sum[2] = _mm256_add_ps(sum[2], _mm256_mul_ps(weight, unorm8_channel_to_float<2>(word)));
-  sum[3] = _mm256_add_ps(sum[3], _mm256_mul_ps(weight, unorm8_channel_to_float<3>(word)));
+// filter_lerp (memory/sampling_texels.h) of eight lanes: x + a (y - x), multiply and add separate as
+// in the scalar path. The scalar path skips y where a == 0; here texels are finite, so x + 0 is x.
+KILN_AVX2 __m256 filter_lerp_x8(__m256 x, __m256 y, __m256 a) {
+  return _mm256_add_ps(x, _mm256_mul_ps(a, _mm256_sub_ps(y, x)));
+}
+
+// Channel k (byte k of the words) of four corners (x fastest) filtered at fractions (a, b): x
+// first, then y, as the scalar path.
+template <int k>
+KILN_AVX2 __m256 rgba8_bilinear_channel(__m256i t00, __m256i t10, __m256i t01, __m256i t11, __m256 a, __m256 b) {
+  const __m256 top = filter_lerp_x8(unorm8_channel_to_float<k>(t00), unorm8_channel_to_float<k>(t10), a);
+  const __m256 bottom = filter_lerp_x8(unorm8_channel_to_float<k>(t01), unorm8_channel_to_float<k>(t11), a);
+  return filter_lerp_x8(top, bottom, b);
 }
 
 // Filters eight lanes at per-lane `level`s and normalized (s, t) (arrays of 8); returns R, G, B, A
@@ -160,7 +170,6 @@ KILN_AVX2 void rgba8_bilinear_x8(const SampledView& v, const LevelTable& table, 
                                  const float* s, const float* t, __m256* out) {
   __m256i width, height, pitch, base;
   level_parameters(table, level, &width, &height, &pitch, &base);
-  const __m256 one = _mm256_set1_ps(1.0f);
   __m256i i0, j0;
   __m256 a, b;
   rgba8_axis(_mm256_loadu_ps(s), width, &i0, &a);
@@ -170,7 +179,6 @@ KILN_AVX2 void rgba8_bilinear_x8(const SampledView& v, const LevelTable& table, 
   const __m256i x1 = rgba8_wrap<kRepeat>(_mm256_add_epi32(i0, ones), width);
   const __m256i y0 = _mm256_add_epi32(base, _mm256_mullo_epi32(rgba8_wrap<kRepeat>(j0, height), pitch));
   const __m256i y1 = _mm256_add_epi32(base, _mm256_mullo_epi32(rgba8_wrap<kRepeat>(_mm256_add_epi32(j0, ones), height), pitch));
-  const __m256 wx0 = _mm256_sub_ps(one, a), wy0 = _mm256_sub_ps(one, b);
   const int* texels = reinterpret_cast<const int*>(v.levels[0].base);
   __m256i t00, t10, t01, t11;
   if (_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(2), width))) == 0) {
@@ -184,16 +192,12 @@ KILN_AVX2 void rgba8_bilinear_x8(const SampledView& v, const LevelTable& table, 
     t01 = _mm256_i32gather_epi32(texels, _mm256_add_epi32(y1, b0), 1);
     t11 = _mm256_i32gather_epi32(texels, _mm256_add_epi32(y1, b1), 1);
   }
-  __m256 sum[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
-  // The generic corner order: (x0, y0), (x1, y0), (x0, y1), (x1, y1).
-  rgba8_accumulate(t00, _mm256_mul_ps(wx0, wy0), sum);
-  rgba8_accumulate(t10, _mm256_mul_ps(a, wy0), sum);
-  rgba8_accumulate(t01, _mm256_mul_ps(wx0, b), sum);
-  rgba8_accumulate(t11, _mm256_mul_ps(a, b), sum);
-  out[0] = kBgra ? sum[2] : sum[0];
-  out[1] = sum[1];
-  out[2] = kBgra ? sum[0] : sum[2];
-  out[3] = sum[3];
+  const __m256 r = rgba8_bilinear_channel<0>(t00, t10, t01, t11, a, b);
+  const __m256 blue = rgba8_bilinear_channel<2>(t00, t10, t01, t11, a, b);
+  out[0] = kBgra ? blue : r;
+  out[1] = rgba8_bilinear_channel<1>(t00, t10, t01, t11, a, b);
+  out[2] = kBgra ? r : blue;
+  out[3] = rgba8_bilinear_channel<3>(t00, t10, t01, t11, a, b);
 }
 
 #undef KILN_AVX2

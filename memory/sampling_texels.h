@@ -21,12 +21,36 @@ struct Texel {
   };
 };
 
+// Linear filtering's step between neighbouring texels (or between two rows or slices already
+// interpolated) x and y, at fraction a of the way to y: x + a (y - x), so equal neighbours (a solid
+// colour) come back bit for bit (CTS sampler.exact_sampling), where a weighted sum of four corners
+// is off by an ulp when the weights do not add up to exactly 1. Every filter (the generic routine,
+// the fast paths and their SIMD kernels) interpolates x first, then y, then z, with separate
+// multiplies and adds, so they agree bit for bit. Callers do not read y when a == 0: a texel of
+// zero weight is never read, and an infinite or NaN one does not leak in.
+inline float filter_lerp(float x, float y, float a) { return x + a * (y - x); }
+
 // floor() as an integer that stays far from overflow (NaN -> the low end).
 inline int32_t floor_to_int(float x) {
   constexpr float kLimit = 1 << 28;
   if (!(x >= -kLimit)) x = -kLimit;
   if (x > kLimit) x = kLimit;
   return static_cast<int32_t>(std::floor(x));
+}
+
+// One axis of a linear filter's footprint at texel-space x (the coordinate - 0.5): returns the
+// lower texel, floor(x), and sets *a to the fraction toward the upper one, x - floor(x). A fraction
+// that rounds up to 1 (x just below an integer) becomes 0 at the upper texel, where all the weight
+// is, so that filter_lerp never has to return its upper value exactly; a non-finite x has 0.
+inline int32_t filter_axis(float x, float* a) {
+  int32_t i = floor_to_int(x);
+  float fraction = std::isfinite(x) ? x - std::floor(x) : 0.0f;
+  if (fraction == 1.0f) {
+    fraction = 0.0f;
+    ++i;
+  }
+  *a = fraction;
+  return i;
 }
 
 // ----- Texel decoders: the template parameter of the routines --------------------------------

@@ -253,6 +253,56 @@ TEST(Sampling, FiltersAddressModesAndMipSelectionMatchTheReference) {
   EXPECT_EQ(checked, 2 * 2 * 2 * 5 * 40);
 }
 
+// Linear filtering of a texture of one colour returns that colour bit for bit wherever it samples
+// (CTS sampler.exact_sampling): nested interpolations, not a sum of four weighted corners whose
+// weights need not add up to exactly 1. Through the generic routine (R32G32_SFLOAT 2D, RGBA32F 3D)
+// and the fast path (RGBA8; its SIMD filters equal it bit for bit, FastPathsEqualTheGenericRoutine),
+// near texel edges and at random places.
+TEST(Sampling, LinearFilteringOfOneColourIsExact) {
+  struct Case {
+    VkFormat format;
+    VkImageType type;
+    VkImageViewType view;
+    VkExtent3D extent;
+  };
+  const Case cases[] = {{VK_FORMAT_R32G32_SFLOAT, VK_IMAGE_TYPE_2D, VK_IMAGE_VIEW_TYPE_2D, {16, 8, 1}},
+                        {VK_FORMAT_R32G32B32A32_SFLOAT, VK_IMAGE_TYPE_3D, VK_IMAGE_VIEW_TYPE_3D, {4, 4, 4}},
+                        {VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, VK_IMAGE_VIEW_TYPE_2D, {16, 8, 1}}};
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<float> coord(-0.5f, 1.5f);
+  for (const Case& c : cases) {
+    SCOPED_TRACE(fmt::format_info(c.format)->name);
+    TestImage img(c.format, c.extent, 1, 1, c.type);
+    VkClearColorValue colour{};
+    colour.float32[0] = 0.5f;
+    colour.float32[1] = 0.25f;
+    colour.float32[2] = 0.7529411764705882f;  // the CTS's colour; 192 / 255 in RGBA8
+    colour.float32[3] = 1.0f;
+    const uint32_t bytes = fmt::format_info(c.format)->block_bytes;
+    for (size_t at = 0; at + bytes <= img.storage.size(); at += bytes) fmt::pack_color(c.format, colour, img.storage.data() + at);
+    VkClearColorValue want{};
+    fmt::unpack_aspect(c.format, VK_IMAGE_ASPECT_COLOR_BIT, img.storage.data(), &want);
+    TestView v(img.image, c.view, c.format, VK_IMAGE_ASPECT_COLOR_BIT, 1, 1);
+    ASSERT_NE(v.fn, nullptr);
+    for (VkSamplerAddressMode mode : {VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, VK_SAMPLER_ADDRESS_MODE_REPEAT}) {
+      Sampler s;
+      s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
+      s.address[0] = s.address[1] = s.address[2] = mode;
+      for (int n = 0; n < 200; ++n) {
+        Request r;
+        r.coord_count = c.type == VK_IMAGE_TYPE_3D ? 3 : 2;
+        for (uint32_t d = 0; d < r.coord_count; ++d) {
+          // The first half: 0.499 texels from a texel centre (the CTS's edge_* cases).
+          const float size = float(d == 0 ? c.extent.width : d == 1 ? c.extent.height : c.extent.depth);
+          r.coord[d] = n < 100 ? (float(n % int(size)) + 0.5f + (n % 2 ? 0.499f : -0.499f)) / size : coord(rng);
+        }
+        const auto got = run(v, &s, r);
+        for (int k = 0; k < 4; ++k) ASSERT_EQ(got[k], want.uint32[k]) << "component " << k << " n " << n << " mode " << mode;
+      }
+    }
+  }
+}
+
 TEST(Sampling, OffsetsUnnormalizedCoordinatesAndSwizzle) {
   TestImage img(VK_FORMAT_R8G8B8A8_UNORM, {8, 8, 1});
   img.randomize(3);
@@ -719,6 +769,14 @@ void check_fast_paths_against_the_generic_routine() {
                   }
                   fast.lod[l] = lod(rng);
                   fast.min_lod[l] = -100.0f;  // no effect on the result
+                }
+                if (round == 2) {
+                  // Lanes 0-3: at a texel centre across (fraction 0: the upper corner is not read), at
+                  // one down, and where the fraction rounds up to 1 (texel-space -2^-25) across and down.
+                  const float w = float(extent.width), h = float(extent.height);
+                  const float at[4][2] = {{2.5f / w, 0.3f}, {0.3f, 1.5f / h}, {(0.5f - 0x1p-25f) / w, 0.3f}, {0.7f, (0.5f - 0x1p-25f) / h}};
+                  for (uint32_t l = 0; l < 4; ++l)
+                    for (uint32_t c = 0; c < 2; ++c) std::memcpy(&fast.coord[c][l], &at[l][c], 4);
                 }
                 const uint32_t lanes = round == 0 || round == 3 ? 0xFFFFu : (rng() & 0xFFFFu) | 1u;
                 if (round == 1 || round == 3) fast.op |= abi::kSampleUniform;  // as kernels say when they proved it
