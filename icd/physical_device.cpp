@@ -154,6 +154,10 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   p13.maxInlineUniformTotalSize = desc::kMaxInlineUniformBlockSize * desc::kMaxInlineUniformBlocksPerSet;
   p13.storageTexelBufferOffsetAlignmentBytes = 16;
   p13.uniformTexelBufferOffsetAlignmentBytes = 16;
+  // Texel buffers are read and written with unaligned loads and stores (atomics on R32 texels stay
+  // 4-byte aligned): one texel's size is alignment enough. ComputeImageTest.TexelBuffers*.
+  p13.storageTexelBufferOffsetSingleTexelAlignment = VK_TRUE;
+  p13.uniformTexelBufferOffsetSingleTexelAlignment = VK_TRUE;
   p13.maxBufferSize = kMaxResourceSize;
 
   // Features: only what works and is tested.

@@ -38,9 +38,20 @@ class ComputeImageTest : public VulkanTest {
     enabled_.features.shaderStorageImageReadWithoutFormat = without_format;
     enabled_.features.shaderStorageImageWriteWithoutFormat = without_format;
     DeviceOptions options;
+    // texelBufferAlignment: texel buffer views at the offsets VkPhysicalDeviceTexelBufferAlignmentProperties
+    // allows (TexelBuffersFetchStoreAtomicsAndStayInRange).
+    VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_FEATURES_EXT};
+    if (query_extension_features(physical_device(), VK_EXT_TEXEL_BUFFER_ALIGNMENT_EXTENSION_NAME, supported) &&
+        supported.texelBufferAlignment) {
+      texel_alignment_ = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_FEATURES_EXT};
+      texel_alignment_.texelBufferAlignment = VK_TRUE;
+      v13_.pNext = &texel_alignment_;
+      options.extensions.push_back(VK_EXT_TEXEL_BUFFER_ALIGNMENT_EXTENSION_NAME);
+    }
     options.create_info_chain = &enabled_;
     return *create_device(options);
   }
+  VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT texel_alignment_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_FEATURES_EXT};
 
   // One binding of each type (e2e/descriptor_pipeline.h's make_set).
   VkDescriptorSet make_set(TestDevice& device, const std::vector<VkDescriptorType>& types, VkDescriptorSetLayout* layout) {
@@ -62,10 +73,12 @@ class ComputeImageTest : public VulkanTest {
     return view;
   }
 
-  VkBufferView make_buffer_view(TestDevice& device, const Buffer& buffer, VkFormat format, VkDeviceSize range) {
+  VkBufferView make_buffer_view(TestDevice& device, const Buffer& buffer, VkFormat format, VkDeviceSize range,
+                                VkDeviceSize offset = 0) {
     VkBufferViewCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
     info.buffer = buffer.buffer;
     info.format = format;
+    info.offset = offset;
     info.range = range;
     VkBufferView view = VK_NULL_HANDLE;
     EXPECT_EQ(VK_SUCCESS, vkCreateBufferView(device.handle(), &info, nullptr, &view));
@@ -243,23 +256,34 @@ TEST_F(ComputeImageTest, StorageImagesWithoutFormatReadAndWriteTheViewsFormat) {
   }
 }
 
+// The views start one texel into their buffers: with uniform/storageTexelBufferOffsetSingleTexelAlignment
+// a texel's size is alignment enough (Kiln reads texel buffers with unaligned loads).
 TEST_F(ComputeImageTest, TexelBuffersFetchStoreAtomicsAndStayInRange) {
   TestDevice& device = robust_device();
   constexpr uint32_t kCount = 64;
+  VkPhysicalDeviceVulkan13Properties p13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p13};
+  vkGetPhysicalDeviceProperties2(physical_device(), &props);
+  if (is_kiln()) EXPECT_TRUE(p13.uniformTexelBufferOffsetSingleTexelAlignment && p13.storageTexelBufferOffsetSingleTexelAlignment);
+  // One texel where that is allowed, else the alignment in bytes.
+  auto offset = [](VkBool32 single, VkDeviceSize bytes, VkDeviceSize texel) { return single ? std::min(bytes, texel) : bytes; };
+  const VkDeviceSize src_at = offset(p13.uniformTexelBufferOffsetSingleTexelAlignment, p13.uniformTexelBufferOffsetAlignmentBytes, 4);
+  const VkDeviceSize dst_at = offset(p13.storageTexelBufferOffsetSingleTexelAlignment, p13.storageTexelBufferOffsetAlignmentBytes, 16);
+  const VkDeviceSize counters_at = offset(p13.storageTexelBufferOffsetSingleTexelAlignment, p13.storageTexelBufferOffsetAlignmentBytes, 4);
   // Uniform texel buffer: RGBA8 UNORM texels; storage texel buffer: RGBA32F; counters: R32_UINT.
-  Buffer src = device.create_buffer(kCount * 4 + 64, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
-  Buffer dst = device.create_buffer(kCount * 16 + 256, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT, 0x5C);
-  Buffer counters = device.create_buffer(16 + 64, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT, 0);
+  Buffer src = device.create_buffer(src_at + kCount * 4 + 64, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+  Buffer dst = device.create_buffer(dst_at + kCount * 16 + 256, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT, 0x5C);
+  Buffer counters = device.create_buffer(counters_at + 16 + 64, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT, 0);
   Buffer results = device.create_buffer(16 + kCount * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xEE);
-  for (uint32_t i = 0; i < kCount * 4 + 64; ++i) src.mapped[i] = static_cast<uint8_t>(i * 37 + 11);
+  for (uint32_t i = 0; i < src.size; ++i) src.mapped[i] = static_cast<uint8_t>(i * 37 + 11);
 
   VkDescriptorSetLayout layout;
   VkDescriptorSet set = make_set(device, {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER,
                                           VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                  &layout);
-  const VkBufferView views[3] = {make_buffer_view(device, src, VK_FORMAT_R8G8B8A8_UNORM, kCount * 4),
-                                 make_buffer_view(device, dst, VK_FORMAT_R32G32B32A32_SFLOAT, kCount * 16),
-                                 make_buffer_view(device, counters, VK_FORMAT_R32_UINT, 16)};
+  const VkBufferView views[3] = {make_buffer_view(device, src, VK_FORMAT_R8G8B8A8_UNORM, kCount * 4, src_at),
+                                 make_buffer_view(device, dst, VK_FORMAT_R32G32B32A32_SFLOAT, kCount * 16, dst_at),
+                                 make_buffer_view(device, counters, VK_FORMAT_R32_UINT, 16, counters_at)};
   for (uint32_t b = 0; b < 3; ++b) {
     VkWriteDescriptorSet w{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     w.dstSet = set;
@@ -276,17 +300,19 @@ TEST_F(ComputeImageTest, TexelBuffersFetchStoreAtomicsAndStayInRange) {
     shader_writes_to_host_barrier(cmd);
   });
 
-  const float* out = reinterpret_cast<const float*>(dst.mapped);
+  const float* out = reinterpret_cast<const float*>(dst.mapped + dst_at);
   for (uint32_t i = 0; i < kCount; ++i)
     for (uint32_t c = 0; c < 4; ++c)
       // UNORM → float may differ from x / 255 in the last bit (the spec's conversion precision).
-      ASSERT_NEAR(out[i * 4 + c], 2.0f * fmt::unorm_to_float(src.mapped[i * 4 + c], 8), 5e-7f) << "texel " << i << "." << c;
-  for (uint32_t byte = kCount * 16; byte < dst.size; ++byte) ASSERT_EQ(dst.mapped[byte], 0x5C) << "byte " << byte;
-  const uint32_t* count = reinterpret_cast<const uint32_t*>(counters.mapped);
+      ASSERT_NEAR(out[i * 4 + c], 2.0f * fmt::unorm_to_float(src.mapped[src_at + i * 4 + c], 8), 5e-7f) << "texel " << i << "." << c;
+  for (uint32_t byte = 0; byte < dst.size; ++byte)
+    if (byte < dst_at || byte >= dst_at + kCount * 16) ASSERT_EQ(dst.mapped[byte], 0x5C) << "byte " << byte;
+  const uint32_t* count = reinterpret_cast<const uint32_t*>(counters.mapped + counters_at);
   uint32_t expected[4] = {};
   for (uint32_t i = 0; i < kCount; ++i) expected[i % 4] += i;
   for (uint32_t k = 0; k < 4; ++k) EXPECT_EQ(count[k], expected[k]) << "counter " << k;
   for (uint32_t k = 4; k < 20; ++k) EXPECT_EQ(count[k], 0u) << "word " << k << " past the view";
+  for (uint32_t byte = 0; byte < counters_at; ++byte) EXPECT_EQ(counters.mapped[byte], 0) << "byte " << byte << " before the view";
   const int32_t* sizes = reinterpret_cast<const int32_t*>(results.mapped);
   EXPECT_EQ(sizes[0], int32_t(kCount));
   EXPECT_EQ(sizes[1], int32_t(kCount));
