@@ -297,3 +297,13 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetDepthClampEnableEXT(VkCommandBu
 extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetRasterizationSamplesEXT(VkCommandBuffer cb, VkSampleCountFlagBits samples) {
   set(cb, kDynRasterizationSamples).multisample.samples = samples;
 }
+
+// A stream past the last one is an application error: the last stream, as pipeline creation clamps.
+extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdSetRasterizationStreamEXT(VkCommandBuffer cb, uint32_t stream) {
+  if (stream >= abi::kMaxVertexStreams) {
+    KILN_LOG_ONCE(LogLevel::Error, "vkCmdSetRasterizationStreamEXT: stream %u beyond %u; using the last", stream,
+                  abi::kMaxVertexStreams);
+    stream = abi::kMaxVertexStreams - 1;
+  }
+  set(cb, kDynRasterizationStream).rasterization.rasterization_stream = stream;
+}

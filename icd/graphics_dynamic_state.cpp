@@ -51,6 +51,7 @@ DynamicStateMask dynamic_state_bit(VkDynamicState state) {
     case VK_DYNAMIC_STATE_TESSELLATION_DOMAIN_ORIGIN_EXT: return kDynTessellationDomainOrigin;
     case VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT: return kDynDepthClampEnable;
     case VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT: return kDynRasterizationSamples;
+    case VK_DYNAMIC_STATE_RASTERIZATION_STREAM_EXT: return kDynRasterizationStream;
     default: return 0;
   }
 }
@@ -92,6 +93,7 @@ exec::GraphicsState merge_dynamic_state(const exec::GraphicsState& pipeline, Dyn
   }
   if (has(kDynDepthClipEnable)) rs.depth_clip = v.rasterization.depth_clip;
   if (has(kDynProvokingVertexMode)) rs.provoking_vertex = v.rasterization.provoking_vertex;
+  if (has(kDynRasterizationStream)) rs.rasterization_stream = v.rasterization.rasterization_stream;
   if (has(kDynDepthClipNegativeOneToOne)) vp.negative_one_to_one = v.viewport.negative_one_to_one;
   exec::MultisampleState& ms = out.multisample;
   if (has(kDynRasterizationSamples)) ms.samples = v.multisample.samples;

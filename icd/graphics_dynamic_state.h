@@ -34,7 +34,7 @@ enum DynamicStateBit : DynamicStateMask {
   kDynColorBlendEquation = 1ull << 35, kDynColorWriteMask = 1ull << 36, kDynLineRasterizationMode = 1ull << 37,
   kDynLineStippleEnable = 1ull << 38, kDynDepthClipEnable = 1ull << 39, kDynDepthClipNegativeOneToOne = 1ull << 40,
   kDynProvokingVertexMode = 1ull << 41, kDynTessellationDomainOrigin = 1ull << 42, kDynDepthClampEnable = 1ull << 43,
-  kDynRasterizationSamples = 1ull << 44,
+  kDynRasterizationSamples = 1ull << 44, kDynRasterizationStream = 1ull << 45,
 };
 
 // The bit of `state`, or 0 for a dynamic state Kiln does not support (pipeline creation rejects it).

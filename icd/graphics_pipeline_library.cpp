@@ -24,7 +24,8 @@ uint64_t dynamic_states_of(VkGraphicsPipelineLibraryFlagsEXT parts) {
     bits |= kDynViewport | kDynScissor | kDynLineWidth | kDynDepthBias | kDynCullMode | kDynFrontFace | kDynViewportWithCount |
             kDynScissorWithCount | kDynRasterizerDiscardEnable | kDynDepthBiasEnable | kDynLineStipple | kDynPatchControlPoints |
             kDynPolygonMode | kDynLineRasterizationMode | kDynLineStippleEnable | kDynDepthClipEnable |
-            kDynDepthClipNegativeOneToOne | kDynProvokingVertexMode | kDynTessellationDomainOrigin | kDynDepthClampEnable;
+            kDynDepthClipNegativeOneToOne | kDynProvokingVertexMode | kDynTessellationDomainOrigin | kDynDepthClampEnable |
+            kDynRasterizationStream;
   if (parts & (kFragmentShaderPart | kFragmentOutputPart))
     bits |= kDynSampleMask | kDynAlphaToCoverageEnable | kDynAlphaToOneEnable | kDynRasterizationSamples;
   if (parts & kFragmentShaderPart)

@@ -653,6 +653,9 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         f->extendedDynamicState3TessellationDomainOrigin = VK_TRUE;
         f->extendedDynamicState3DepthClampEnable = VK_TRUE;
         f->extendedDynamicState3RasterizationSamples = VK_TRUE;
+        // The stream a geometry shader's primitives are rasterized from is draw state too
+        // (pipeline/graphics/geometry_stage.cpp). TransformFeedbackTest.DynamicRasterizationStream.
+        f->extendedDynamicState3RasterizationStream = VK_TRUE;
         break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT: {

@@ -25,8 +25,15 @@ std::string TransformFeedbackTest::missing_feature(const XfbFeatures& wanted) {
   if (wanted.geometry_streams && properties_.maxTransformFeedbackStreams < 2) return "two vertex streams";
   if (wanted.queries && !properties_.transformFeedbackQueries) return "transformFeedbackQueries";
   if (wanted.draw && !properties_.transformFeedbackDraw) return "transformFeedbackDraw";
-  if (wanted.rasterization_stream_select && !properties_.transformFeedbackRasterizationStreamSelect)
+  if ((wanted.rasterization_stream_select || wanted.dynamic_rasterization_stream) &&
+      !properties_.transformFeedbackRasterizationStreamSelect)
     return "transformFeedbackRasterizationStreamSelect";
+  if (wanted.dynamic_rasterization_stream) {
+    VkPhysicalDeviceExtendedDynamicState3FeaturesEXT f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
+    if (!query_extension_features(physical_device(), VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME, f))
+      return VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME;
+    if (!f.extendedDynamicState3RasterizationStream) return "extendedDynamicState3RasterizationStream";
+  }
   if (properties_.maxTransformFeedbackBuffers < wanted.buffers)
     return std::to_string(wanted.buffers) + " transform feedback buffers";
   if (wanted.statistics && !core.pipelineStatisticsQuery) return "pipelineStatisticsQuery";
@@ -64,7 +71,7 @@ TestDevice& TransformFeedbackTest::xfb_device(const XfbFeatures& wanted) {
   transform_feedback_.transformFeedback = VK_TRUE;
   transform_feedback_.geometryStreams = wanted.geometry_streams;
   std::vector<const char*> extensions{VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME};
-  // The chain: v13 → transform feedback → [provoking vertex] → [primitives generated].
+  // The chain: v13 → transform feedback → [provoking vertex] → [primitives generated] → [dynamic state 3].
   enabled_.v13.pNext = &transform_feedback_;
   void** tail = &transform_feedback_.pNext;
   VkPhysicalDeviceProvokingVertexFeaturesEXT provoking{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT};
@@ -85,6 +92,12 @@ TestDevice& TransformFeedbackTest::xfb_device(const XfbFeatures& wanted) {
     *tail = &primitives_generated_;
     tail = &primitives_generated_.pNext;
     extensions.push_back(VK_EXT_PRIMITIVES_GENERATED_QUERY_EXTENSION_NAME);
+  }
+  if (wanted.dynamic_rasterization_stream) {
+    dynamic_state3_.extendedDynamicState3RasterizationStream = VK_TRUE;
+    *tail = &dynamic_state3_;
+    tail = &dynamic_state3_.pNext;
+    extensions.push_back(VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME);
   }
   device_ = create_device(enabled_, extensions);
   if (!device_) throw std::runtime_error("device with VK_EXT_transform_feedback");

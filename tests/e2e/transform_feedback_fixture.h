@@ -26,6 +26,8 @@ struct XfbFeatures {
   bool queries = false;                      // transformFeedbackQueries (a property)
   bool draw = false;                         // transformFeedbackDraw (a property)
   bool rasterization_stream_select = false;  // transformFeedbackRasterizationStreamSelect (a property)
+  // VK_EXT_extended_dynamic_state3's extendedDynamicState3RasterizationStream (and the above).
+  bool dynamic_rasterization_stream = false;
   uint32_t buffers = 1;                      // maxTransformFeedbackBuffers at least this
   bool statistics = false;                   // pipelineStatisticsQuery
   bool float64 = false;                      // shaderFloat64
@@ -66,6 +68,8 @@ class TransformFeedbackTest : public VulkanTest {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT};
   VkPhysicalDevicePrimitivesGeneratedQueryFeaturesEXT primitives_generated_{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVES_GENERATED_QUERY_FEATURES_EXT};
+  VkPhysicalDeviceExtendedDynamicState3FeaturesEXT dynamic_state3_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
   TestDevice* device_ = nullptr;
   std::unique_ptr<XfbCommands> commands_;
 };

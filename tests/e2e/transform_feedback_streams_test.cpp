@@ -21,16 +21,24 @@ namespace {
 constexpr uint32_t kPoints = 6;
 
 // Draws kPoints points through xfb_streams_position<stream>.geom, rasterizing `stream`, capturing
-// both streams; checks both buffers and that the image shows exactly `stream`'s points.
-void check_streams(TestDevice& device, const XfbCommands& xfb, uint32_t stream) {
+// both streams; checks both buffers and that the image shows exactly `stream`'s points. `dynamic`:
+// the stream is set by vkCmdSetRasterizationStreamEXT, the pipeline's static one being the other.
+void check_streams(TestDevice& device, const XfbCommands& xfb, uint32_t stream, bool dynamic = false) {
   DrawJobOptions o = xfb_options("xfb_values.vert", VK_PRIMITIVE_TOPOLOGY_POINT_LIST);
   o.geometry_shader = "xfb_streams_position" + std::to_string(stream) + ".geom";
-  if (stream != 0) o.rasterization_stream = stream;
+  if (stream != 0 || dynamic) o.rasterization_stream = dynamic ? 1 - stream : stream;
+  if (dynamic) o.dynamic_states.push_back(VK_DYNAMIC_STATE_RASTERIZATION_STREAM_EXT);
   DrawJob job(device, o);
   ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
   Buffer buffer0 = create_capture_buffer(device, kPoints * kStream0Stride + 32);
   Buffer buffer1 = create_capture_buffer(device, 2 * kPoints * kStream1Stride + 32);
-  capture_pass(device, xfb, job, {{&buffer0}, {&buffer1}}, [](VkCommandBuffer cb) { vkCmdDraw(cb, kPoints, 1, 0, 0); });
+  auto set_stream = reinterpret_cast<PFN_vkCmdSetRasterizationStreamEXT>(
+      vkGetDeviceProcAddr(device.handle(), "vkCmdSetRasterizationStreamEXT"));
+  if (dynamic) ASSERT_NE(set_stream, nullptr);
+  capture_pass(device, xfb, job, {{&buffer0}, {&buffer1}}, [&](VkCommandBuffer cb) {
+    if (dynamic) set_stream(cb, stream);
+    vkCmdDraw(cb, kPoints, 1, 0, 0);
+  });
 
   ExpectedBytes want0(buffer0.size), want1(buffer1.size);
   put_stream_records(want0, want1, kPoints, 2 * kPoints);
@@ -59,6 +67,17 @@ TEST_F(TransformFeedbackTest, GeometryStreamsRasterizeStreamOne) {
   REQUIRE_XFB_FEATURES(needs);
   TestDevice& device = xfb_device(needs);
   check_streams(device, xfb(), 1);
+}
+
+// The rasterization stream as dynamic state (VK_EXT_extended_dynamic_state3): the pipeline says
+// stream 0 and the command buffer 1, then the other way round; each image shows the command
+// buffer's stream.
+TEST_F(TransformFeedbackTest, DynamicRasterizationStream) {
+  const XfbFeatures needs{.geometry_streams = true, .dynamic_rasterization_stream = true};
+  REQUIRE_XFB_FEATURES(needs);
+  TestDevice& device = xfb_device(needs);
+  check_streams(device, xfb(), 1, true);
+  check_streams(device, xfb(), 0, true);
 }
 
 }  // namespace
