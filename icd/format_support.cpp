@@ -183,9 +183,10 @@ VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTilin
   if ((flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if ((flags & (VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT | VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT)) && type != VK_IMAGE_TYPE_3D)
     return VK_ERROR_FORMAT_NOT_SUPPORTED;
-  // Block-compressed images are 2D (the block layout has no depth).
+  // Block-compressed images are 2D or 3D: a 3D image is slices of blocks (every block is one texel
+  // deep), which the layout, copies and sampling address like any 3D image's slices.
   const fmt::FormatInfo* info = fmt::format_info(format);
-  if (info && info->is_compressed() && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  if (info && info->is_compressed() && type == VK_IMAGE_TYPE_1D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
 
   const VkPhysicalDeviceLimits& L = device_limits();
   uint32_t max_dim = 0;

@@ -52,6 +52,9 @@ class ComputeSamplingTest : public VulkanTest {
     return sampler;
   }
 
+  // Sampling of every compressed format in 2D images or (depth > 1) 3D images (definition below).
+  void check_compressed_sampling(TestDevice& device, VkSampler linear, uint32_t depth);
+
   // Runs `shader` over `groups` workgroups with `set` and returns the results buffer.
   void run(TestDevice& device, const char* shader, VkDescriptorSetLayout layout, VkDescriptorSet set, uint32_t groups) {
     SetsPipeline pipeline(device, shader, {layout});
@@ -356,6 +359,84 @@ TEST_F(ComputeSamplingTest, CubeArraysMirrorClampToEdgeAndExtendedGathers) {
 // Every compressed format the driver samples: texelFetch of every texel and a linear sample per
 // texel of a 2x2-block image of random blocks, against memory/compressed's decoders (the same
 // decoders Kiln samples with; KILN_TEST_DRIVER=lavapipe checks them against Mesa's for BC and ETC2).
+// Every compressed format the driver samples (on Kiln every BC, ETC2, EAC and ASTC LDR format), in
+// images of 2x2 blocks and, with `depth` > 1, 3D images of `depth` such slices: texelFetch of every
+// texel against the block decoder, and a linear sample a quarter texel right and down (and, in 3D,
+// towards the next slice) of its centre against the weighted texels.
+void ComputeSamplingTest::check_compressed_sampling(TestDevice& device, VkSampler linear, uint32_t depth) {
+  const bool volume = depth > 1;
+  // Kiln samples with these very decoders: exact. Mesa decodes BC through 8-bit intermediates and
+  // differs by up to 2.4/255 on UNORM and 1.4/127 on SNORM (measured), so other drivers get 0.015.
+  const float fetch_tolerance = is_kiln() ? 1e-6f : 0.015f;
+  int tested = 0;
+  for (const fmt::FormatInfo* info = fmt::format_table_begin(); info != fmt::format_table_end(); ++info) {
+    if (!info->is_compressed()) continue;
+    VkFormatProperties props;
+    vkGetPhysicalDeviceFormatProperties(physical_device(), info->format, &props);
+    const VkFormatFeatureFlags need = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+    const std::string family = info->compression;
+    const bool required = family == "BC" || family == "ETC2" || family == "EAC" || family == "ASTC LDR";
+    VkImageFormatProperties image_props;
+    const bool supported =
+        (props.optimalTilingFeatures & need) == need &&
+        vkGetPhysicalDeviceImageFormatProperties(physical_device(), info->format, volume ? VK_IMAGE_TYPE_3D : VK_IMAGE_TYPE_2D,
+                                                 VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                                 0, &image_props) == VK_SUCCESS;
+    if (!supported) {
+      if (is_kiln() && required) ADD_FAILURE() << info->name << " cannot be sampled" << (volume ? " in 3D images" : "");
+      continue;
+    }
+    SCOPED_TRACE(info->name);
+    const uint32_t bw = info->block_width, bh = info->block_height, w = 2 * bw, h = 2 * bh;
+    const uint32_t blocks_per_slice = 4;
+    const auto blocks = random_bytes(blocks_per_slice * depth * info->block_bytes, info->format + depth);
+    const SampledImage image =
+        make_sampled_image(device, volume ? VK_IMAGE_VIEW_TYPE_3D : VK_IMAGE_VIEW_TYPE_2D, info->format, {w, h, depth}, 1, {blocks});
+    Buffer results = device.create_buffer(w * h * depth * 32, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xEE);
+    VkDescriptorSetLayout layout;
+    VkDescriptorSet set = make_set(device, {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}, &layout);
+    write_images(device, set, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, {{linear, image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}});
+    write_buffers(device.handle(), set, 1, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{results.buffer, 0, VK_WHOLE_SIZE}});
+    run(device, volume ? "sample_compressed_3d.comp" : "sample_compressed.comp", layout, set, (w * h * depth + 15) / 16);
+    // Reference texels: each block decoded (slices of 2x2 blocks, blocks row-major in a slice).
+    std::vector<std::array<float, 4>> texels(w * h * depth);
+    for (uint32_t b = 0; b < blocks_per_slice * depth; ++b) {
+      float decoded[fmt::kMaxBlockTexels][4];
+      ASSERT_TRUE(fmt::decode_block(info->format, blocks.data() + b * info->block_bytes, decoded));
+      const uint32_t z = b / blocks_per_slice, in_slice = b % blocks_per_slice;
+      for (uint32_t y = 0; y < bh; ++y)
+        for (uint32_t x = 0; x < bw; ++x)
+          std::memcpy(texels[(z * h + (in_slice / 2) * bh + y) * w + (in_slice % 2) * bw + x].data(), decoded[y * bw + x], 16);
+    }
+    auto at = [&](uint32_t x, uint32_t y, uint32_t z) {
+      return texels[(std::min(z, depth - 1) * h + std::min(y, h - 1)) * w + std::min(x, w - 1)];
+    };
+    const float* out = reinterpret_cast<const float*>(results.mapped);
+    for (uint32_t z = 0; z < depth; ++z)
+      for (uint32_t y = 0; y < h; ++y)
+        for (uint32_t x = 0; x < w; ++x) {
+          const float* fetched = out + ((z * h + y) * w + x) * 8;
+          const float* filtered = fetched + 4;
+          for (int c = 0; c < 4; ++c) {
+            const float want = at(x, y, z)[c];
+            if (!std::isfinite(want)) continue;  // BC6H: random blocks may hold infinities
+            EXPECT_NEAR(fetched[c], want, fetch_tolerance * std::max(1.0f, std::fabs(want)))
+                << "fetch " << x << "," << y << "," << z << " c" << c;
+            auto bilinear = [&](uint32_t slice) {
+              return 0.5625 * at(x, y, slice)[c] + 0.1875 * at(x + 1, y, slice)[c] + 0.1875 * at(x, y + 1, slice)[c] +
+                     0.0625 * at(x + 1, y + 1, slice)[c];
+            };
+            const double linear_want = volume ? 0.75 * bilinear(z) + 0.25 * bilinear(z + 1) : bilinear(z);
+            if (std::isfinite(linear_want))
+              EXPECT_NEAR(filtered[c], linear_want, 0.015 * std::max(1.0, std::fabs(linear_want)))
+                  << "linear " << x << "," << y << "," << z << " c" << c;
+          }
+        }
+    ++tested;
+  }
+  if (is_kiln()) EXPECT_GT(tested, 40);
+}
+
 TEST_F(ComputeSamplingTest, CompressedFormatsDecodeWhenSampled) {
   const DeviceFeatures& f = features();
   if (is_kiln()) {  // other drivers: whichever compressed formats they sample
@@ -365,60 +446,14 @@ TEST_F(ComputeSamplingTest, CompressedFormatsDecodeWhenSampled) {
   }
   TestDevice& device = this->device();
   const auto clamp = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-  const VkSampler linear = make_sampler(device, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST, clamp, clamp, clamp, 0.0f);
-  // Kiln samples with these very decoders: exact. Mesa decodes BC through 8-bit intermediates and
-  // differs by up to 2.4/255 (measured), so other drivers get 0.01.
-  const float fetch_tolerance = is_kiln() ? 1e-6f : 0.01f;
-  int tested = 0;
-  for (const fmt::FormatInfo* info = fmt::format_table_begin(); info != fmt::format_table_end(); ++info) {
-    if (!info->is_compressed()) continue;
-    VkFormatProperties props;
-    vkGetPhysicalDeviceFormatProperties(physical_device(), info->format, &props);
-    const VkFormatFeatureFlags need = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
-    const std::string family = info->compression;
-    const bool required = family == "BC" || family == "ETC2" || family == "EAC" || family == "ASTC LDR";
-    if ((props.optimalTilingFeatures & need) != need) {
-      if (is_kiln() && required) ADD_FAILURE() << info->name << " cannot be sampled";
-      continue;
-    }
-    SCOPED_TRACE(info->name);
-    const uint32_t bw = info->block_width, bh = info->block_height, w = 2 * bw, h = 2 * bh;
-    const auto blocks = random_bytes(4 * info->block_bytes, info->format);
-    const SampledImage image = make_sampled_image(device, VK_IMAGE_VIEW_TYPE_2D, info->format, {w, h, 1}, 1, {blocks});
-    Buffer results = device.create_buffer(w * h * 32, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xEE);
-    VkDescriptorSetLayout layout;
-    VkDescriptorSet set = make_set(device, {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}, &layout);
-    write_images(device, set, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, {{linear, image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}});
-    write_buffers(device.handle(), set, 1, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{results.buffer, 0, VK_WHOLE_SIZE}});
-    run(device, "sample_compressed.comp", layout, set, (w * h + 15) / 16);
-    // Reference texels: each block decoded.
-    std::vector<std::array<float, 4>> texels(w * h);
-    for (uint32_t b = 0; b < 4; ++b) {
-      float decoded[fmt::kMaxBlockTexels][4];
-      ASSERT_TRUE(fmt::decode_block(info->format, blocks.data() + b * info->block_bytes, decoded));
-      for (uint32_t y = 0; y < bh; ++y)
-        for (uint32_t x = 0; x < bw; ++x)
-          std::memcpy(texels[((b / 2) * bh + y) * w + (b % 2) * bw + x].data(), decoded[y * bw + x], 16);
-    }
-    auto at = [&](uint32_t x, uint32_t y) { return texels[std::min(y, h - 1) * w + std::min(x, w - 1)]; };
-    const float* out = reinterpret_cast<const float*>(results.mapped);
-    for (uint32_t y = 0; y < h; ++y) {
-      for (uint32_t x = 0; x < w; ++x) {
-        const float* fetched = out + (y * w + x) * 8;
-        const float* filtered = fetched + 4;
-        for (int c = 0; c < 4; ++c) {
-          const float want = at(x, y)[c];
-          if (!std::isfinite(want)) continue;  // BC6H: random blocks may hold infinities
-          EXPECT_NEAR(fetched[c], want, fetch_tolerance * std::max(1.0f, std::fabs(want))) << "fetch " << x << "," << y << " c" << c;
-          const double bilinear = 0.5625 * at(x, y)[c] + 0.1875 * at(x + 1, y)[c] + 0.1875 * at(x, y + 1)[c] + 0.0625 * at(x + 1, y + 1)[c];
-          if (std::isfinite(bilinear))
-            EXPECT_NEAR(filtered[c], bilinear, 0.015 * std::max(1.0, std::fabs(bilinear))) << "linear " << x << "," << y << " c" << c;
-        }
-      }
-    }
-    ++tested;
-  }
-  if (is_kiln()) EXPECT_GT(tested, 40);
+  check_compressed_sampling(device, make_sampler(device, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST, clamp, clamp, clamp, 0.0f), 1);
+}
+
+// 3D images of compressed formats: slices of blocks (the formats' blocks are one texel deep).
+TEST_F(ComputeSamplingTest, CompressedFormatsIn3DImages) {
+  TestDevice& device = this->device();
+  const auto clamp = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  check_compressed_sampling(device, make_sampler(device, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST, clamp, clamp, clamp, 0.0f), 3);
 }
 
 // samplerFilterMinmax: MIN and MAX reduction of linear footprints across two mip levels.
