@@ -59,7 +59,9 @@ void link_library(const GraphicsPipelinePart& library, GraphicsPipelinePart* g) 
     g->kernels.mesh = library.kernels.mesh;
     g->state.rasterization = library.state.rasterization;
     g->state.viewport = library.state.viewport;
+    // Tessellation state kept beside the input assembly's, but the pre-rasterization part's.
     g->state.input_assembly.patch_control_points = library.state.input_assembly.patch_control_points;
+    g->state.input_assembly.tess_origin_lower_left = library.state.input_assembly.tess_origin_lower_left;
     g->view_mask = library.view_mask;
     g->pre_rasterization_layout = library.pre_rasterization_layout;
   }

@@ -134,10 +134,7 @@ void run_geometry_stage(const DrawContext& ctx, const GeometryStageInput& input,
     ctx.counters->geometry_shader_primitives.fetch_add(generated, std::memory_order_relaxed);
   }
   resolve_layers_and_viewports(ctx, batch, first_primitive);
-  // Streams other than the rasterized one reach transform feedback and the stream queries only.
-  const uint32_t rasterized = ctx.state->rasterization.rasterization_stream;
-  for (uint32_t p = first_primitive; p < batch.primitive_count(); ++p)
-    if (batch.headers[p].stream != rasterized) batch.headers[p].layer = kNoLayer;
+  // Streams other than the rasterized one are left out by the consumer (primitive_consumer.cpp).
 }
 
 }  // namespace kiln::exec::gfx

@@ -31,6 +31,10 @@ void consume_primitives(const DrawContext& ctx, const PrimitiveBatch& batch, Bat
   // still clipped when a query counts clipping statistics, and nothing is set up.
   const bool discard = ctx.state->rasterization.rasterizer_discard;
   if (discard && !ctx.counters) return;
+  // Only the rasterization stream is drawn; the others reach transform feedback and the stream
+  // queries only. Producers other than geometry shaders emit stream 0 alone, so with another
+  // stream selected (it may be dynamic state) nothing of theirs is drawn.
+  const uint32_t rasterized_stream = ctx.state->rasterization.rasterization_stream;
   ConsumerScratch& s = thread_local_ref(scratch);
   const VertexFormat& f = ctx.vertex_format;
   const size_t vertex_count = batch.vertex_count;
@@ -72,7 +76,7 @@ void consume_primitives(const DrawContext& ctx, const PrimitiveBatch& batch, Bat
   const uint32_t* clipped[kMaxClippedVertices + 2];
   for (uint32_t p = 0; p < count; ++p) {
     const PrimitiveHeader h = headers[p];
-    if (h.layer == kNoLayer) continue;  // no such layer: nothing to draw
+    if (h.layer == kNoLayer || h.stream != rasterized_stream) continue;  // no such layer, or not rasterized: nothing to draw
     const uint32_t* slots = slots_of + size_t(p) * 3;
     ++clip_in;
     if (quick && h.vertex_count == 3 && (s.outcodes[slots[0]] | s.outcodes[slots[1]] | s.outcodes[slots[2]]) == 0) {

@@ -157,5 +157,42 @@ TEST_F(PipelineLibraryTest, TessellationAndGeometryInTheirLibrary) {
     }
 }
 
+// The tessellation domain origin belongs to the pre-rasterization library, though Kiln keeps it
+// beside the vertex input part's input assembly state: with back faces culled each origin draws the
+// same grid in every split as in one call, and one origin shows the grid where the other shows
+// nothing (the CTS's pipeline_library extended_dynamic_state.*.tess_domain_origin_lower_left).
+TEST_F(PipelineLibraryTest, TessellationDomainOriginTravelsWithThePreRasterizationLibrary) {
+  if (!tessellation_and_geometry_) {
+    EXPECT_FALSE(is_kiln()) << "Kiln has tessellation shaders";
+    GTEST_SKIP() << "no tessellation shaders";
+  }
+  auto grid = [&](VkTessellationDomainOrigin origin) {
+    DrawJobOptions o = colored_options();
+    o.fragment_shader = "draw_colored.frag";
+    o.color_format = VK_FORMAT_R32G32B32A32_SFLOAT;
+    o.tess_control_shader = "tess_passthrough.tesc";
+    o.tess_eval_shader = "tess_quad.tese";
+    o.topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
+    o.patch_control_points = 4;
+    o.push_constant_bytes = sizeof(TessLevels);
+    o.cull_mode = VK_CULL_MODE_BACK_BIT;
+    o.tess_domain_origin = origin;
+    Buffer vb = vertex_buffer(*device_, quad_patch_grid());
+    return draw_every_way(o, [&](DrawJob& job, VkCommandBuffer cb) {
+      bind_vertices(cb, vb);
+      draw_quad_patch_grid(job, cb);
+    });
+  };
+  auto covered = [](const std::vector<float>& pixels) {
+    size_t n = 0;
+    for (size_t i = 0; i < pixels.size(); i += 4) n += pixels[i + 3] != 0.0f;
+    return n;
+  };
+  const size_t lower = covered(grid(VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT));
+  const size_t upper = covered(grid(VK_TESSELLATION_DOMAIN_ORIGIN_UPPER_LEFT));
+  EXPECT_EQ(std::min(lower, upper), 0u) << "one winding must be culled entirely";
+  EXPECT_EQ(std::max(lower, upper), size_t{64} * 64) << "the other must cover the target";
+}
+
 }  // namespace
 }  // namespace kiln::test

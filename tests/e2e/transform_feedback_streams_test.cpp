@@ -6,6 +6,7 @@
 // xfb_streams.glsl emits, per input point i, one point to stream 0 (buffer 0) and two to stream 1
 // (buffer 1), each stream's points in a row of pixels of its own.
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,41 @@ TEST_F(TransformFeedbackTest, DynamicRasterizationStream) {
   TestDevice& device = xfb_device(needs);
   check_streams(device, xfb(), 1, true);
   check_streams(device, xfb(), 0, true);
+}
+
+// Without a geometry shader every primitive is on stream 0 (spec "Rasterization Stream
+// Selection"): with stream 1 selected, statically or dynamically, nothing is drawn while stream 0
+// is still captured; with stream 0 the same draw shows its points.
+TEST_F(TransformFeedbackTest, RasterizationStreamOneDrawsNothingWithoutAGeometryShader) {
+  const XfbFeatures needs{.geometry_streams = true, .dynamic_rasterization_stream = true};
+  REQUIRE_XFB_FEATURES(needs);
+  TestDevice& device = xfb_device(needs);
+  auto set_stream = reinterpret_cast<PFN_vkCmdSetRasterizationStreamEXT>(
+      vkGetDeviceProcAddr(device.handle(), "vkCmdSetRasterizationStreamEXT"));
+  ASSERT_NE(set_stream, nullptr);
+  auto covered = [&](uint32_t stream, bool dynamic) {
+    DrawJobOptions o = xfb_options("xfb_points.vert", VK_PRIMITIVE_TOPOLOGY_POINT_LIST);
+    o.fragment_shader = "draw_colored.frag";
+    o.rasterization_stream = dynamic ? 1 - stream : stream;
+    if (dynamic) o.dynamic_states.push_back(VK_DYNAMIC_STATE_RASTERIZATION_STREAM_EXT);
+    DrawJob job(device, o);
+    EXPECT_EQ(job.pipeline_result(), VK_SUCCESS);
+    Buffer buffer = create_capture_buffer(device, kPoints * 32 + 32);
+    capture_pass(device, xfb(), job, {{&buffer}}, [&](VkCommandBuffer cb) {
+      if (dynamic) set_stream(cb, stream);
+      vkCmdDraw(cb, kPoints, 1, 0, 0);
+    });
+    const std::vector<float> pixels = read_rgba32f(job);
+    size_t n = 0;
+    for (size_t i = 3; i < pixels.size(); i += 4) n += pixels[i] != 0.0f;
+    float x;
+    std::memcpy(&x, buffer.mapped, sizeof x);
+    EXPECT_EQ(x, 3.5f / 32 - 1) << "stream 0 is captured whatever is rasterized (xfb_points.vert's first Position.x)";
+    return n;
+  };
+  EXPECT_EQ(covered(1, false), 0u) << "static stream 1";
+  EXPECT_EQ(covered(1, true), 0u) << "dynamic stream 1";
+  EXPECT_GT(covered(0, true), 0u) << "dynamic stream 0";
 }
 
 }  // namespace
