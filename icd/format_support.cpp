@@ -102,12 +102,14 @@ namespace {
 // images of a format that can be an attachment may be multisampled; storage usage limits them to
 // storageImageSampleCounts. (Multisampled images must also have one mip level: the application's
 // create info is checked for that, not these properties.)
-// The features of every format in `format`'s compatibility class (uncompressed colour formats of the
-// same texel size: the spec's "Compatible Formats"), which an image created with
-// VK_IMAGE_CREATE_EXTENDED_USAGE_BIT may have usages of through views of those formats.
-VkFormatFeatureFlags2 compatibility_class_features(VkFormat format, VkImageTiling tiling) {
+// The features of every format `format`'s views may have (uncompressed colour formats of the same
+// texel size: the spec's "Compatible Formats"; for a block-compressed format with
+// VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT, those whose texel is the size of its block), which
+// an image created with VK_IMAGE_CREATE_EXTENDED_USAGE_BIT may have usages of through such views.
+VkFormatFeatureFlags2 compatibility_class_features(VkFormat format, VkImageTiling tiling, VkImageCreateFlags flags) {
   const fmt::FormatInfo* info = fmt::format_info(format);
-  if (!info || info->is_compressed() || info->aspects != VK_IMAGE_ASPECT_COLOR_BIT) return 0;
+  if (!info || info->aspects != VK_IMAGE_ASPECT_COLOR_BIT) return 0;
+  if (info->is_compressed() && !(flags & VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT)) return 0;
   VkFormatFeatureFlags2 features = 0;
   for (const fmt::FormatInfo* f = fmt::format_table_begin(); f != fmt::format_table_end(); ++f) {
     if (f->is_compressed() || f->aspects != VK_IMAGE_ASPECT_COLOR_BIT || f->block_bytes != info->block_bytes) continue;
@@ -144,7 +146,7 @@ VkResult image_format_properties(VkFormat format, VkImageType type, VkImageTilin
   // view may take (MUTABLE_FORMAT: the compatibility class).
   const VkFormatFeatureFlags2 own_features = features;
   if ((flags & VK_IMAGE_CREATE_EXTENDED_USAGE_BIT) && (flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT))
-    features |= compatibility_class_features(format, tiling);
+    features |= compatibility_class_features(format, tiling, flags);
   const VkImageUsageFlags supported_usage =
       ((features & VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT) ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0) |
       ((features & VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT) ? VK_IMAGE_USAGE_TRANSFER_DST_BIT : 0) |

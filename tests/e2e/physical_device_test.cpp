@@ -505,6 +505,51 @@ TEST_F(PhysicalDeviceTest, ExtendedUsageTakesTheCompatibilityClassesUsages) {
   vkDestroyImageView(device.handle(), view, nullptr);
 }
 
+// A block-compressed image created BLOCK_TEXEL_VIEW_COMPATIBLE (with MUTABLE_FORMAT and
+// EXTENDED_USAGE) may be a storage image through views of an uncompressed format whose texel is its
+// block (the CTS's image.texel_view_compatible writes BC blocks that way): BC1's 8-byte blocks
+// through R32G32_UINT. Without BLOCK_TEXEL_VIEW_COMPATIBLE the compressed format's own features
+// decide, and BC1 has no storage.
+TEST_F(PhysicalDeviceTest, BlockTexelViewsLendTheirUsagesToCompressedImages) {
+  const VkFormat format = VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
+  VkFormatProperties features;
+  vkGetPhysicalDeviceFormatProperties(physical_device(), format, &features);
+  if (!(features.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)) GTEST_SKIP() << "no BC1 images";
+  if (features.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) GTEST_SKIP() << "BC1 itself supports storage here";
+  const VkImageUsageFlags usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+  const VkImageCreateFlags views = VK_IMAGE_CREATE_EXTENDED_USAGE_BIT | VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+  VkImageFormatProperties props;
+  if (is_kiln())  // lavapipe 22.3 accepts it too
+    EXPECT_EQ(VK_ERROR_FORMAT_NOT_SUPPORTED,
+              vkGetPhysicalDeviceImageFormatProperties(physical_device(), format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                                                       usage, views, &props));
+  const VkImageCreateFlags flags = views | VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT;
+  ASSERT_EQ(VK_SUCCESS, vkGetPhysicalDeviceImageFormatProperties(physical_device(), format, VK_IMAGE_TYPE_2D,
+                                                                 VK_IMAGE_TILING_OPTIMAL, usage, flags, &props));
+  TestDevice& device = this->device();
+  VkImageCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  info.flags = flags;
+  info.imageType = VK_IMAGE_TYPE_2D;
+  info.format = format;
+  info.extent = {16, 16, 1};
+  info.mipLevels = info.arrayLayers = 1;
+  info.samples = VK_SAMPLE_COUNT_1_BIT;
+  info.tiling = VK_IMAGE_TILING_OPTIMAL;
+  info.usage = usage;
+  Image image = device.create_image(info);
+  ASSERT_NE(image.image, VK_NULL_HANDLE);
+  VkImageViewUsageCreateInfo view_usage{VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO};
+  view_usage.usage = VK_IMAGE_USAGE_STORAGE_BIT;
+  VkImageViewCreateInfo view_info{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .pNext = &view_usage};
+  view_info.image = image.image;
+  view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  view_info.format = VK_FORMAT_R32G32_UINT;
+  view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  VkImageView view = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateImageView(device.handle(), &view_info, nullptr, &view));
+  vkDestroyImageView(device.handle(), view, nullptr);
+}
+
 // The spec's "Required Format Support" table: R8G8B8A8_UNORM must be usable for everything.
 TEST_F(PhysicalDeviceTest, Rgba8UnormHasTheFeaturesTheSpecRequires) {
   VkFormatProperties format;
