@@ -87,6 +87,25 @@ double decode_srgb(double encoded) {
   return encoded <= 0.04045 ? encoded / 12.92 : std::pow((encoded + 0.055) / 1.055, 2.4);
 }
 
+// decode_srgb of the 256 8-bit codes, `code / 255.0` (how texels of 8-bit sRGB formats are read)
+// and `double(code / 255.0f)` (what block decoders hand srgb_to_linear): the same values pow()
+// gives, computed once. Reading sRGB textures and compressed sRGB blocks was pow()-bound (70% of a
+// CTS texel_view_compatible ASTC sRGB case).
+struct Srgb8Tables {
+  float from_double[256];
+  float from_float[256];
+  float encoded[256];  // code / 255.0f
+  Srgb8Tables() {
+    for (uint32_t code = 0; code < 256; ++code) {
+      encoded[code] = static_cast<float>(code) / 255.0f;
+      from_double[code] = static_cast<float>(decode_srgb(code / 255.0));
+      from_float[code] = static_cast<float>(decode_srgb(encoded[code]));
+    }
+  }
+};
+// Built when the library loads (nothing reads it before then), so lookups need no guard.
+const Srgb8Tables kSrgb8;
+
 // --- Small floats (16-bit, unsigned 11-bit and 10-bit) ------------------------------------------
 
 // All three have a 5-bit exponent with bias 15; they differ in sign and mantissa width.
@@ -203,7 +222,10 @@ void decode_component(const Component& c, uint64_t raw, VkClearColorValue* out) 
   const auto code = static_cast<uint32_t>(raw);
   switch (c.kind) {
     case NumericKind::UNorm: out->float32[i] = unorm_to_float(code, c.bits); break;
-    case NumericKind::SRGB: out->float32[i] = static_cast<float>(decode_srgb(code / unorm_max(c.bits))); break;
+    case NumericKind::SRGB:
+      out->float32[i] = c.bits == 8 ? kSrgb8.from_double[code & 0xFF]
+                                    : static_cast<float>(decode_srgb(code / unorm_max(c.bits)));
+      break;
     case NumericKind::SNorm: out->float32[i] = snorm_to_float(code, c.bits); break;
     case NumericKind::UScaled: out->float32[i] = static_cast<float>(code); break;
     case NumericKind::SScaled: out->float32[i] = static_cast<float>(sign_extend(raw, c.bits)); break;
@@ -248,7 +270,14 @@ float snorm_to_float(uint32_t code, uint32_t bits) {
 }
 
 float linear_to_srgb(float linear) { return static_cast<float>(encode_srgb(linear)); }
-float srgb_to_linear(float encoded) { return static_cast<float>(decode_srgb(encoded)); }
+float srgb_to_linear(float encoded) {
+  // Most block decoders' sRGB values are 8-bit codes / 255 (ASTC, ETC2): a table lookup.
+  if (encoded >= 0.0f && encoded <= 1.0f) {
+    const auto code = static_cast<uint32_t>(encoded * 255.0f + 0.5f);
+    if (kSrgb8.encoded[code] == encoded) return kSrgb8.from_float[code];
+  }
+  return static_cast<float>(decode_srgb(encoded));
+}
 
 uint16_t float_to_half(float value) { return static_cast<uint16_t>(encode_small_float(value, kHalf)); }
 float half_to_float(uint16_t half) { return decode_small_float(half, kHalf); }

@@ -45,7 +45,7 @@ struct FastSampler {
     }
   }
 
-  // `cache`: the synced block cache for compressed formats with small blocks, else nullptr.
+  // `cache`: the synced block cache for compressed formats, else nullptr.
   static Texel load(const SampledView& v, const SampledLevel& L, int32_t x, int32_t y, BlockCache* cache) {
     if constexpr (D::kBlocks) {
       // x, y are wrapped (never negative); 4x4 blocks (BC, ETC2, ASTC 4x4) avoid integer divisions.
@@ -67,7 +67,7 @@ struct FastSampler {
     const uint32_t qy = four ? uint32_t(y) >> 2 : uint32_t(y) / v.block_height;
     const uint8_t* p = L.base + uint64_t(qy) * L.row_pitch + uint64_t(qx) * v.texel_bytes;
     const uint32_t bx = uint32_t(x) - qx * v.block_width, by = uint32_t(y) - qy * v.block_height;
-    return cache.texels(p, v.format)[by * v.block_width + bx];
+    return cache.texels_of(v, p)[by * v.block_width + bx];
   }
 
   // Bilinear filtering of four corners (x fastest) at fractions (a, b): the generic routine's nested
@@ -260,10 +260,8 @@ struct FastSampler {
     }
     BlockCache* cache = nullptr;
     if constexpr (D::kBlocks) {
-      if (v.block_width * v.block_height <= BlockCache::kMaxTexels) {
-        cache = &block_cache();
-        cache->sync();
-      }
+      cache = &block_cache();
+      cache->sync();
     }
     if constexpr (D::kBlocks && kLinear) {
       if (cache && v.block_width == 4 && v.block_height == 4) {

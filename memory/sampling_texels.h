@@ -3,6 +3,7 @@
 // specialises a routine per format. Internal to the sampling code; included by sampling.cpp only.
 // Every decoder agrees bit for bit with memory/format_pack (or the block decoders), which
 // tests/unit/sampling_test.cpp checks.
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -77,34 +78,56 @@ struct AnyFormat {
 class BlockCache {
  public:
   static constexpr uint32_t kEntries = 64;
-  static constexpr uint32_t kMaxTexels = 16;  // blocks of up to 4x4 texels are cached
+  static constexpr uint32_t kMaxTexels = 16;  // blocks of up to 4x4 texels: texels()
+  // ASTC's larger blocks (up to 12x12) in a few entries of their own: large_texels(). Without them
+  // every texel read decoded its whole block (a CTS ASTC 12x10 sRGB case took over a minute).
+  static constexpr uint32_t kLargeEntries = 8;
+  static constexpr uint32_t kMaxLargeTexels = 144;
+  static_assert(kMaxLargeTexels >= fmt::kMaxBlockTexels, "every block format fits an entry");
 
   // Retires the entries of earlier epochs; call before texels() (once per routine call is enough).
   void sync() {
     const uint64_t now = sampling_epoch();
     if (epoch_ != now) {
-      for (const uint8_t*& t : tag_) t = nullptr;
+      for (const uint8_t*& t : small_.tag) t = nullptr;
+      for (const uint8_t*& t : large_.tag) t = nullptr;
       epoch_ = now;
     }
   }
 
-  // The decoded texels of `block` (zeros if the format cannot be decoded).
-  const float (*texels(const uint8_t* block, VkFormat format))[4] {
-    // Fibonacci hashing of the block address spreads rows of blocks over the entries.
-    const uint32_t i = uint32_t((uint64_t(reinterpret_cast<uintptr_t>(block) >> 3) * 0x9E3779B97F4A7C15ull) >> 58);
-    if (tag_[i] != block || format_[i] != format) {
-      if (!fmt::decode_block(format, block, data_[i])) std::memset(data_[i], 0, sizeof(data_[i]));
-      tag_[i] = block;
-      format_[i] = format;
-    }
-    return data_[i];
+  // The decoded texels of `block` (zeros if the format cannot be decoded): blocks of at most
+  // kMaxTexels texels, and of at most kMaxLargeTexels.
+  const float (*texels(const uint8_t* block, VkFormat format))[4] { return lookup(small_, block, format); }
+  const float (*large_texels(const uint8_t* block, VkFormat format))[4] { return lookup(large_, block, format); }
+  // Either, by the view's block size (at most kMaxLargeTexels texels).
+  const float (*texels_of(const SampledView& v, const uint8_t* block))[4] {
+    return v.block_width * v.block_height <= kMaxTexels ? texels(block, v.format) : large_texels(block, v.format);
   }
 
  private:
+  template <uint32_t kCount, uint32_t kTexels>
+  struct Entries {
+    const uint8_t* tag[kCount] = {};
+    VkFormat format[kCount] = {};
+    float data[kCount][kTexels][4];
+  };
+  template <uint32_t kCount, uint32_t kTexels>
+  static const float (*lookup(Entries<kCount, kTexels>& e, const uint8_t* block, VkFormat format))[4] {
+    static_assert((kCount & (kCount - 1)) == 0, "a power of two: the hash's top bits index it");
+    // Fibonacci hashing of the block address spreads rows of blocks over the entries.
+    constexpr uint32_t kShift = 64 - std::countr_zero(kCount);
+    const uint32_t i = uint32_t((uint64_t(reinterpret_cast<uintptr_t>(block) >> 3) * 0x9E3779B97F4A7C15ull) >> kShift);
+    if (e.tag[i] != block || e.format[i] != format) {
+      if (!fmt::decode_block(format, block, e.data[i])) std::memset(e.data[i], 0, sizeof(e.data[i]));
+      e.tag[i] = block;
+      e.format[i] = format;
+    }
+    return e.data[i];
+  }
+
   uint64_t epoch_ = 0;
-  const uint8_t* tag_[kEntries] = {};
-  VkFormat format_[kEntries] = {};
-  float data_[kEntries][kMaxTexels][4];
+  Entries<kEntries, kMaxTexels> small_;
+  Entries<kLargeEntries, kMaxLargeTexels> large_;
 };
 
 inline BlockCache& block_cache() {
@@ -112,27 +135,19 @@ inline BlockCache& block_cache() {
   return cache;
 }
 
-// Block-compressed formats: the texel is picked out of its decoded block (through the cache for
-// blocks of up to 16 texels; ASTC's larger blocks are decoded each time).
+// Block-compressed formats: the texel is picked out of its decoded block, through the cache.
 struct AnyCompressed {
   static constexpr bool kBlocks = true;
   static Texel decode(const SampledView& v, const uint8_t* p, uint32_t x, uint32_t y) {
-    if (v.block_width * v.block_height <= BlockCache::kMaxTexels) {
-      BlockCache& cache = block_cache();
-      cache.sync();
-      return decode_cached(cache, v, p, x, y);
-    }
-    Texel t{};
-    const uint32_t index = y * v.block_width + x;
-    float texels[fmt::kMaxBlockTexels][4];
-    if (fmt::decode_block(v.format, p, texels)) std::memcpy(t.f, texels[index], sizeof(t.f));
-    return t;
+    BlockCache& cache = block_cache();
+    cache.sync();
+    return decode_cached(cache, v, p, x, y);
   }
   // Through a cache already synced for this call (fast paths fetch it once per call: thread-local
-  // access in a shared library is a function call). Blocks must have at most kMaxTexels texels.
+  // access in a shared library is a function call).
   static Texel decode_cached(BlockCache& cache, const SampledView& v, const uint8_t* p, uint32_t x, uint32_t y) {
     Texel t;
-    std::memcpy(t.f, cache.texels(p, v.format)[y * v.block_width + x], sizeof(t.f));
+    std::memcpy(t.f, cache.texels_of(v, p)[y * v.block_width + x], sizeof(t.f));
     return t;
   }
 };

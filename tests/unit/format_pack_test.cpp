@@ -312,6 +312,22 @@ TEST(FormatPack, SrgbEightBitRoundTripsAndIsMonotonic) {
   }
 }
 
+// The 8-bit sRGB codes (read from R8_SRGB texels, and from block decoders as code / 255.0f) decode to
+// the spec's formula in double precision, rounded once to float: bit for bit, though both go
+// through tables. Values between the codes still decode by the formula.
+TEST(FormatPack, SrgbEightBitCodesDecodeToTheFormula) {
+  auto formula = [](double e) { return static_cast<float>(e <= 0.04045 ? e / 12.92 : std::pow((e + 0.055) / 1.055, 2.4)); };
+  for (uint32_t code = 0; code < 256; ++code) {
+    uint64_t word = code;
+    EXPECT_EQ(unpack_word(VK_FORMAT_R8_SRGB, word).float32[0], formula(code / 255.0)) << code;
+    const float encoded = static_cast<float>(code) / 255.0f;
+    EXPECT_EQ(srgb_to_linear(encoded), formula(encoded)) << code;
+    const float between = std::nextafter(encoded, 2.0f);
+    if (code < 255) EXPECT_EQ(srgb_to_linear(between), formula(between)) << code << " + 1 ulp";
+  }
+  EXPECT_EQ(srgb_to_linear(0.3f), formula(0.3f));
+}
+
 // The value of a small-float code computed straight from the definition (KDFS "16-bit / unsigned
 // 11-bit / unsigned 10-bit floating-point numbers"): 5-bit exponent, bias 15.
 double reference_small_float(uint32_t code, uint32_t mantissa_bits) {

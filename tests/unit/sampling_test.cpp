@@ -865,40 +865,46 @@ TEST(Sampling, RepeatWrapOfTheSimdFiltersIsThePositiveRemainder) {
 
 // The per-thread cache of decoded blocks: texels equal the block decoder's, and a new sampling
 // epoch (a new dispatch or draw) sees memory that changed.
+// Small blocks (BC1 4x4) and the large ones of their own entries (ASTC 12x10 sRGB: 120 texels).
 TEST(Sampling, CompressedBlockCacheFollowsTheDecoderAndTheEpoch) {
-  TestImage img(VK_FORMAT_BC1_RGB_UNORM_BLOCK, {16, 16, 1});
-  img.randomize(3);
-  TestView v(img.image, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_IMAGE_ASPECT_COLOR_BIT, 1, 1);
-  Sampler s;  // nearest, REPEAT
-  auto check_all_texels = [&] {
-    for (uint32_t y = 0; y < 16; ++y)
-      for (uint32_t x = 0; x < 16; ++x) {
-        float block[fmt::kMaxBlockTexels][4];
-        ASSERT_TRUE(fmt::decode_block(VK_FORMAT_BC1_RGB_UNORM_BLOCK, img.storage.data() + ((y / 4) * 4 + x / 4) * 8, block));
-        abi::SampleArgs a{};
-        a.op = abi::kSampleOpSample | abi::kSampleExplicitLod;
-        a.width = 4;
-        a.coord_count = 2;
-        for (uint32_t l = 0; l < 4; ++l) {
-          a.view[l] = &v.view.shader_record;
-          a.sampler[l] = &s;
-          const float st[2] = {(float(x) + 0.5f) / 16.0f, (float(y) + 0.5f) / 16.0f};
-          std::memcpy(&a.coord[0][l], &st[0], 4);
-          std::memcpy(&a.coord[1][l], &st[1], 4);
+  for (const VkFormat format : {VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_FORMAT_ASTC_12x10_SRGB_BLOCK}) {
+    const fmt::FormatInfo* info = fmt::format_info(format);
+    SCOPED_TRACE(info->name);
+    const uint32_t bw = info->block_width, bh = info->block_height, w = 4 * bw, h = 4 * bh;
+    TestImage img(format, {w, h, 1});
+    img.randomize(3);
+    TestView v(img.image, VK_IMAGE_VIEW_TYPE_2D, format, VK_IMAGE_ASPECT_COLOR_BIT, 1, 1);
+    Sampler s;  // nearest, REPEAT
+    auto check_all_texels = [&] {
+      for (uint32_t y = 0; y < h; ++y)
+        for (uint32_t x = 0; x < w; ++x) {
+          float block[fmt::kMaxBlockTexels][4];
+          ASSERT_TRUE(fmt::decode_block(format, img.storage.data() + ((y / bh) * 4 + x / bw) * info->block_bytes, block));
+          abi::SampleArgs a{};
+          a.op = abi::kSampleOpSample | abi::kSampleExplicitLod;
+          a.width = 4;
+          a.coord_count = 2;
+          for (uint32_t l = 0; l < 4; ++l) {
+            a.view[l] = &v.view.shader_record;
+            a.sampler[l] = &s;
+            const float st[2] = {(float(x) + 0.5f) / float(w), (float(y) + 0.5f) / float(h)};
+            std::memcpy(&a.coord[0][l], &st[0], 4);
+            std::memcpy(&a.coord[1][l], &st[1], 4);
+          }
+          ASSERT_EQ(v.fn(&a, 0xFu), 0xFu);
+          for (uint32_t c = 0; c < 4; ++c) {
+            float got;
+            std::memcpy(&got, &a.out[c][0], 4);
+            ASSERT_EQ(got, block[(y % bh) * bw + x % bw][c]) << x << "," << y << " c" << c;
+          }
         }
-        ASSERT_EQ(v.fn(&a, 0xFu), 0xFu);
-        for (uint32_t c = 0; c < 4; ++c) {
-          float got;
-          std::memcpy(&got, &a.out[c][0], 4);
-          ASSERT_EQ(got, block[(y % 4) * 4 + x % 4][c]) << x << "," << y << " c" << c;
-        }
-      }
-  };
-  advance_sampling_epoch();
-  check_all_texels();
-  for (uint8_t& b : img.storage) b = uint8_t(~b);  // every block changes
-  advance_sampling_epoch();
-  check_all_texels();
+    };
+    advance_sampling_epoch();
+    check_all_texels();
+    for (uint8_t& b : img.storage) b = uint8_t(~b);  // every block changes
+    advance_sampling_epoch();
+    check_all_texels();
+  }
 }
 
 }  // namespace
