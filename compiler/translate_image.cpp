@@ -213,6 +213,51 @@ class ImageCodegen {
     return out;
   }
 
+  // read() of every format in `formats`, each lane as its view's `format` says (zero and the first
+  // format's expansion for lanes none matches). With several formats the code lives in one
+  // function per module and format set, called from every access: inline, a shader's every texel
+  // fetch grew by every format's conversion (a CTS geometry shader with 32 texel buffer fetches
+  // took 100 s of code generation).
+  std::array<llvm::Value*, 4> read_view_format(const std::vector<FormatCode>& formats, llvm::Value* addr,
+                                               llvm::Value* format, llvm::Value* inside) {
+    auto read_all = [&](llvm::Value* a, llvm::Value* f, llvm::Value* in) {
+      std::array<llvm::Value*, 4> texel{};
+      for (const FormatCode& code : formats) {
+        llvm::Value* match = nullptr;
+        for (uint32_t vk : code.views) {
+          llvm::Value* is = b_.CreateICmpEQ(f, t_.splat(b_.getInt32(vk)));
+          match = match ? b_.CreateOr(match, is) : is;
+        }
+        std::array<llvm::Value*, 4> v = read(*code.format, a, b_.CreateAnd(in, match), formats.size() > 1);
+        for (uint32_t c = 0; c < 4; ++c) texel[c] = texel[c] ? b_.CreateSelect(match, v[c], texel[c]) : v[c];
+      }
+      return texel;
+    };
+    if (formats.size() <= 1) return read_all(addr, format, inside);
+    llvm::Module& module = *t_.llvm_module;
+    const bool integer = formats.front().format->integer();
+    std::string name = integer ? "kiln_read_view_format_int" : "kiln_read_view_format_float";
+    for (const FormatCode& code : formats) name += "_" + std::to_string(code.format->vk);
+    llvm::Type* value = t_.lane_type(integer ? b_.getInt32Ty() : b_.getFloatTy());
+    llvm::StructType* result = llvm::StructType::get(b_.getContext(), {value, value, value, value});
+    llvm::Function* fn = module.getFunction(name);
+    if (!fn) {
+      auto* type = llvm::FunctionType::get(result, {addr->getType(), format->getType(), inside->getType()}, false);
+      fn = llvm::Function::Create(type, llvm::Function::InternalLinkage, name, module);
+      fn->addFnAttr(llvm::Attribute::NoInline);
+      const llvm::IRBuilderBase::InsertPointGuard keep(b_);
+      b_.SetInsertPoint(llvm::BasicBlock::Create(b_.getContext(), "entry", fn));
+      const std::array<llvm::Value*, 4> texel = read_all(fn->getArg(0), fn->getArg(1), fn->getArg(2));
+      llvm::Value* out = llvm::UndefValue::get(result);
+      for (uint32_t c = 0; c < 4; ++c) out = b_.CreateInsertValue(out, b_.CreateBitCast(texel[c], value), {c});
+      b_.CreateRet(out);
+    }
+    llvm::Value* called = b_.CreateCall(fn, {addr, format, inside});
+    std::array<llvm::Value*, 4> texel{};
+    for (uint32_t c = 0; c < 4; ++c) texel[c] = b_.CreateExtractValue(called, {c});
+    return texel;
+  }
+
   // A 32-bit shader value (float or int) as a raw component of `bits` bits (an <W x iN>), with
   // format_pack's conversions: integers truncated, normalized values clamped (NaN -> 0) and
   // rounded to nearest even from the exact product, floats rounded by the FP conversion.
@@ -417,10 +462,14 @@ bool Translator::image_instruction(const spirv::Instruction& inst, bool* handled
       const auto formats = g.formats(*image);
       if (formats.empty()) return fail(inst, "image format not supported");
       std::array<llvm::Value*, 4> texel{};
-      for (const auto& code : formats) {
-        llvm::Value* match = g.format_match(*image, grid, code);
-        std::array<llvm::Value*, 4> v = g.read(*code.format, addr, builder_.CreateAnd(inside, match), formats.size() > 1);
-        for (uint32_t c = 0; c < 4; ++c) texel[c] = texel[c] ? builder_.CreateSelect(match, v[c], texel[c]) : v[c];
+      if (ImageCodegen::format_from_view(*image)) {
+        texel = g.read_view_format(formats, addr, grid.format, inside);
+      } else {
+        for (const auto& code : formats) {
+          llvm::Value* match = g.format_match(*image, grid, code);
+          std::array<llvm::Value*, 4> v = g.read(*code.format, addr, builder_.CreateAnd(inside, match), formats.size() > 1);
+          for (uint32_t c = 0; c < 4; ++c) texel[c] = texel[c] ? builder_.CreateSelect(match, v[c], texel[c]) : v[c];
+        }
       }
       // Out-of-bounds lanes of a view read its format's expansion of zero: (0, 0, 0, 1) when the
       // format has no alpha, else (0, 0, 0, 0) (robustImageAccess2 / robustBufferAccess2 texel
