@@ -465,10 +465,22 @@ void order_blocks_structured(Function& f) {
     switch (t.opcode) {
       case spv::Op::OpBranch: out.push_back(t.operands[0]); break;
       case spv::Op::OpBranchConditional: out.push_back(t.operands[1]); out.push_back(t.operands[2]); break;
-      case spv::Op::OpSwitch:
+      case spv::Op::OpSwitch: {
+        // Selector, default, then (literal, label) pairs whose literals are one word, or two for
+        // a 64-bit selector (whose type this pass does not know): the width is the one for which
+        // every target position names a block of the function.
         out.push_back(t.operands[1]);
-        for (size_t i = 3; i < t.operands.size(); i += 2) out.push_back(t.operands[i]);
+        const size_t n = t.operands.size();
+        auto all_labels = [&](size_t width) {
+          if ((n - 2) % (width + 1) != 0) return false;
+          for (size_t i = 2 + width; i < n; i += width + 1)
+            if (!index.count(t.operands[i])) return false;
+          return true;
+        };
+        const size_t width = n >= 2 && !all_labels(1) && all_labels(2) ? 2 : 1;
+        for (size_t i = 2 + width; i < n; i += width + 1) out.push_back(t.operands[i]);
         break;
+      }
       default: break;
     }
     return out;
