@@ -124,6 +124,19 @@ TEST_P(PipelineLibraryPassTest, LinkedPipelineDrawsWhatOneCallDraws) {
 INSTANTIATE_TEST_SUITE_P(Passes, PipelineLibraryPassTest, ::testing::Values(false, true),
                          [](const auto& info) { return info.param ? "DynamicRendering" : "RenderPass"; });
 
+// The tessellation tests' grid of 4 x 4 quad patches (tess_patches.h) into an RGBA32F target.
+DrawJobOptions quad_patch_grid_options() {
+  DrawJobOptions o = colored_options();
+  o.fragment_shader = "draw_colored.frag";
+  o.color_format = VK_FORMAT_R32G32B32A32_SFLOAT;
+  o.tess_control_shader = "tess_passthrough.tesc";
+  o.tess_eval_shader = "tess_quad.tese";
+  o.topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
+  o.patch_control_points = 4;
+  o.push_constant_bytes = sizeof(TessLevels);
+  return o;
+}
+
 // Tessellation and a geometry shader in the pre-rasterization library: the tessellation tests'
 // grid of 4 x 4 quad patches (each pixel covered once, additive blending would show twice), the
 // geometry shader mirroring each triangle; the evaluation shader's PrimitiveId + 1 in green.
@@ -132,15 +145,8 @@ TEST_F(PipelineLibraryTest, TessellationAndGeometryInTheirLibrary) {
     EXPECT_FALSE(is_kiln()) << "Kiln has tessellation and geometry shaders";
     GTEST_SKIP() << "no tessellation or geometry shaders";
   }
-  DrawJobOptions o = colored_options();
+  DrawJobOptions o = quad_patch_grid_options();
   o.geometry_shader = "geom_mirror_tessellated.geom";
-  o.fragment_shader = "draw_colored.frag";
-  o.color_format = VK_FORMAT_R32G32B32A32_SFLOAT;
-  o.tess_control_shader = "tess_passthrough.tesc";
-  o.tess_eval_shader = "tess_quad.tese";
-  o.topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
-  o.patch_control_points = 4;
-  o.push_constant_bytes = sizeof(TessLevels);
   o.blend = kAdditiveBlend;
   Buffer vb = vertex_buffer(*device_, quad_patch_grid());
   const std::vector<float> pixels = draw_every_way(o, [&](DrawJob& job, VkCommandBuffer cb) {
@@ -167,14 +173,7 @@ TEST_F(PipelineLibraryTest, TessellationDomainOriginTravelsWithThePreRasterizati
     GTEST_SKIP() << "no tessellation shaders";
   }
   auto grid = [&](VkTessellationDomainOrigin origin) {
-    DrawJobOptions o = colored_options();
-    o.fragment_shader = "draw_colored.frag";
-    o.color_format = VK_FORMAT_R32G32B32A32_SFLOAT;
-    o.tess_control_shader = "tess_passthrough.tesc";
-    o.tess_eval_shader = "tess_quad.tese";
-    o.topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
-    o.patch_control_points = 4;
-    o.push_constant_bytes = sizeof(TessLevels);
+    DrawJobOptions o = quad_patch_grid_options();
     o.cull_mode = VK_CULL_MODE_BACK_BIT;
     o.tess_domain_origin = origin;
     Buffer vb = vertex_buffer(*device_, quad_patch_grid());
