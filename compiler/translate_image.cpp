@@ -172,9 +172,13 @@ class ImageCodegen {
   // a mismatched view can never be read past its end); otherwise the view's format.
   llvm::Value* format_match(const spirv::Type& image, const Grid& g, const FormatCode& code) {
     if (!format_from_view(image)) return b_.CreateICmpEQ(sample_bytes(g), i64(code.format->bytes()));
+    return view_format_match(g.format, code);
+  }
+  // Lanes whose view `format` (<W x i32> VkFormat) is one `code` serves.
+  llvm::Value* view_format_match(llvm::Value* format, const FormatCode& code) {
     llvm::Value* match = nullptr;
     for (uint32_t vk : code.views) {
-      llvm::Value* is = b_.CreateICmpEQ(g.format, t_.splat(b_.getInt32(vk)));
+      llvm::Value* is = b_.CreateICmpEQ(format, t_.splat(b_.getInt32(vk)));
       match = match ? b_.CreateOr(match, is) : is;
     }
     return match;
@@ -223,11 +227,7 @@ class ImageCodegen {
     auto read_all = [&](llvm::Value* a, llvm::Value* f, llvm::Value* in) {
       std::array<llvm::Value*, 4> texel{};
       for (const FormatCode& code : formats) {
-        llvm::Value* match = nullptr;
-        for (uint32_t vk : code.views) {
-          llvm::Value* is = b_.CreateICmpEQ(f, t_.splat(b_.getInt32(vk)));
-          match = match ? b_.CreateOr(match, is) : is;
-        }
+        llvm::Value* match = view_format_match(f, code);
         std::array<llvm::Value*, 4> v = read(*code.format, a, b_.CreateAnd(in, match), formats.size() > 1);
         for (uint32_t c = 0; c < 4; ++c) texel[c] = texel[c] ? b_.CreateSelect(match, v[c], texel[c]) : v[c];
       }
