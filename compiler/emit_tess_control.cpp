@@ -40,7 +40,7 @@ class TessControlEmitter final : public TessellationEmitter {
     begin_lane_count_kernel(offsetof(C, resources), offsetof(C, faults), offsetof(C, lane_count));
   }
   bool declare_variable(Id id, const spirv::Variable& var, Id pointee, bool* per_lane) override {
-    if (var.storage_class == spv::StorageClass::Output) return patch_output(id, pointee);
+    if (var.storage_class == spv::StorageClass::Output) return patch_output(id, var, pointee);
     return TessellationEmitter::declare_variable(id, var, pointee, per_lane);
   }
   // A control kernel reads no per-patch inputs (the vertex stage has none).
@@ -72,14 +72,16 @@ class TessControlEmitter final : public TessellationEmitter {
   const TessControlInfo& info() const { return info_; }
 
  private:
-  bool patch_output(Id id, Id pointee);
+  bool patch_output(Id id, const spirv::Variable& var, Id pointee);
 
   TessControlInfo info_;                                 // what translation reports
   std::unordered_map<Id, uint32_t> output_offsets_;  // an output's offset in its memory
 };
 
-// An Output variable: a region of the patch's per-vertex or per-patch memory.
-bool TessControlEmitter::patch_output(Id id, Id pointee) {
+// An Output variable: a region of the patch's per-vertex or per-patch memory. Its initializer is
+// the patch's: the patch's first call writes it on entry, before any invocation's own stores (the
+// calls start in order), so no later call overwrites what an invocation wrote.
+bool TessControlEmitter::patch_output(Id id, const spirv::Variable& var, Id pointee) {
   auto& b = t_.b();
   const spirv::Module& m = t_.m;
   const spirv::Decorations& d = m.decorations(id);
@@ -103,7 +105,15 @@ bool TessControlEmitter::patch_output(Id id, Id pointee) {
   }
   output_offsets_[id] = offset;
   llvm::Value* memory = invocation_field(t_, patch ? offsetof(C, patch_outputs) : offsetof(C, outputs), b.getPtrTy());
-  t_.pointers_[id] = t_.region_pointer(memory, offset, size, pointee);
+  const Pointer region = t_.region_pointer(memory, offset, size, pointee);
+  t_.pointers_[id] = region;
+  if (var.initializer) {
+    llvm::Value* first_call = b.CreateICmpEQ(invocation_field(t_, offsetof(C, invocation_base), b.getInt32Ty()), b.getInt32(0));
+    llvm::Value* saved = t_.mask_;
+    t_.mask_ = t_.splat(first_call);
+    t_.store(region, pointee, t_.get(var.initializer));
+    t_.mask_ = saved;
+  }
   return true;
 }
 

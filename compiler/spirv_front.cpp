@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "compiler/shader_dump.h"
+#include "compiler/quantize_constants.h"
 #include "compiler/shader_hash.h"
 #include "compiler/spirv_module.h"
 #include "compiler/spirv_words.h"
@@ -53,6 +54,21 @@ std::string literal_string(std::span<const uint32_t> words, size_t first) {
   return text;
 }
 
+// NonSemantic.DebugPrintf's set name: the one non-semantic set Kiln executes (debugPrintfEXT).
+constexpr std::string_view kDebugPrintfSet = "NonSemantic.DebugPrintf";
+
+// The ids of the imported NonSemantic.* sets other than DebugPrintf: shader debug info, which
+// Kiln strips before any other pass.
+std::unordered_set<uint32_t> stripped_nonsemantic_sets(std::span<const uint32_t> module) {
+  std::unordered_set<uint32_t> sets;
+  for_each_instruction(module, [&](const RawInstruction& inst) {
+    if (inst.opcode != spv::Op::OpExtInstImport || inst.words.size() < 3) return;
+    const std::string name = literal_string(inst.words, 2);
+    if (name.rfind("NonSemantic.", 0) == 0 && name != kDebugPrintfSet) sets.insert(inst.words[1]);
+  });
+  return sets;
+}
+
 // SPIR-V may be stored in either byte order (the magic number tells which); Kiln works on
 // host order, so a byte-swapped module is swapped once here.
 std::vector<uint32_t> in_host_byte_order(std::span<const uint32_t> words) {
@@ -85,16 +101,39 @@ bool is_composite_type(spv::Op opcode) {
          opcode == spv::Op::OpTypeStruct;
 }
 
-// The first instruction that takes a void value (the result of a call of a void function, or of
-// a void OpExtInst) as an operand, as an error; "" when there is none. SPIRV-Tools 2023.1's
+// Instructions that may name a void value without computing with it: debug names, decorations,
+// and the non-semantic sets that strip-nonsemantic removes before any other pass (a NonSemantic
+// instruction may take any result id, SPV_KHR_non_semantic_info).
+bool may_name_void_values(const spv_parsed_instruction_t& inst, const std::unordered_set<uint32_t>& stripped_sets) {
+  switch (static_cast<spv::Op>(inst.opcode)) {
+    case spv::Op::OpName:
+    case spv::Op::OpMemberName:
+    case spv::Op::OpDecorate:
+    case spv::Op::OpDecorateId:
+    case spv::Op::OpDecorateString:
+    case spv::Op::OpMemberDecorate:
+    case spv::Op::OpMemberDecorateString:
+    case spv::Op::OpGroupDecorate:
+    case spv::Op::OpGroupMemberDecorate:
+      return true;
+    case spv::Op::OpExtInst:
+      return inst.num_words > 3 && stripped_sets.contains(inst.words[3]);
+    default:
+      return false;
+  }
+}
+
+// The first instruction that computes with a void value (the result of a call of a void function,
+// or of a void OpExtInst) as an operand, as an error; "" when there is none. SPIRV-Tools 2023.1's
 // validator accepts such a use (the fuzzer's was OpGroupNonUniformShuffleXor's value operand),
 // and its aggressive dead-code elimination then crashes.
 std::string check_no_void_operands(std::span<const uint32_t> module) {
   struct Ids {
-    std::unordered_set<uint32_t> void_types, void_values;
+    std::unordered_set<uint32_t> void_types, void_values, stripped_sets;
     uint32_t user = 0, used = 0;  // the first offending instruction's result (or opcode) and operand
     bool collecting = true;
   } ids;
+  ids.stripped_sets = stripped_nonsemantic_sets(module);
   auto on_instruction = [](void* user_data, const spv_parsed_instruction_t* inst) -> spv_result_t {
     Ids& ids = *static_cast<Ids*>(user_data);
     if (ids.collecting) {
@@ -104,6 +143,7 @@ std::string check_no_void_operands(std::span<const uint32_t> module) {
         ids.void_values.insert(inst->result_id);
       return SPV_SUCCESS;
     }
+    if (may_name_void_values(*inst, ids.stripped_sets)) return SPV_SUCCESS;
     for (uint16_t i = 0; i < inst->num_operands && !ids.used; ++i) {
       const spv_parsed_operand_t& operand = inst->operands[i];
       if (operand.type != SPV_OPERAND_TYPE_ID && operand.type != SPV_OPERAND_TYPE_SCOPE_ID &&
@@ -132,13 +172,14 @@ std::string check_no_void_operands(std::span<const uint32_t> module) {
 // modules breaking them pass validation and then crash a pass). Returns an error or "".
 //  - No void value is an operand (check_no_void_operands).
 //  - OpExecutionModeId operands must be constant instructions (SPIR-V spec, OpExecutionModeId).
-//  - OpSpecConstantOp CompositeExtract / CompositeInsert / VectorShuffle take composites: the
-//    spec-constant folder dereferences a null composite otherwise (CompositeInsert into an int).
+//  - OpSpecConstantOp CompositeExtract / CompositeInsert / VectorShuffle take composites (constant
+//    or OpUndef): the spec-constant folder dereferences a null composite otherwise (CompositeInsert
+//    into an int).
 //  - OpSpecConstantOp VectorShuffle's components select from its two vectors (or are 0xFFFFFFFF):
 //    the folder hashes the null constant an out-of-range component gives.
 std::string check_rules_validator_misses(std::span<const uint32_t> module) {
   std::unordered_map<uint32_t, spv::Op> constants;
-  std::unordered_map<uint32_t, uint32_t> constant_types;  // constant id -> its type id
+  std::unordered_map<uint32_t, uint32_t> constant_types;  // constant (or OpUndef) id -> its type id
   std::unordered_map<uint32_t, spv::Op> types;
   std::unordered_map<uint32_t, uint32_t> vector_sizes;  // vector type id -> component count
   for_each_instruction(module, [&](const RawInstruction& inst) {
@@ -147,6 +188,8 @@ std::string check_rules_validator_misses(std::span<const uint32_t> module) {
       constants.emplace(inst.words[2], inst.opcode);
       constant_types.emplace(inst.words[2], inst.words[1]);
     }
+    // An undefined composite is a composite operand too (a VectorShuffle's unused vector).
+    if (inst.opcode == spv::Op::OpUndef && inst.words.size() > 2) constant_types.emplace(inst.words[2], inst.words[1]);
     const auto op = static_cast<uint32_t>(inst.opcode);
     if (op >= static_cast<uint32_t>(spv::Op::OpTypeVoid) && op <= static_cast<uint32_t>(spv::Op::OpTypeFunction) &&
         inst.words.size() > 1)
@@ -264,9 +307,6 @@ bool has_pointer_holding_variables(std::span<const uint32_t> module) {
   return found;
 }
 
-// NonSemantic.DebugPrintf's set name: the one non-semantic set Kiln executes (debugPrintfEXT).
-constexpr std::string_view kDebugPrintfSet = "NonSemantic.DebugPrintf";
-
 bool imports_debug_printf(std::span<const uint32_t> module) {
   bool found = false;
   for_each_instruction(module, [&](const RawInstruction& inst) {
@@ -280,12 +320,7 @@ bool imports_debug_printf(std::span<const uint32_t> module) {
 // used only by other instructions of such sets). SPIRV-Tools' passes keep DebugPrintf's OpExtInst,
 // which has a side effect, where the shader has it.
 void strip_nonsemantic_except_debug_printf(std::vector<uint32_t>& module) {
-  std::unordered_set<uint32_t> stripped_sets;
-  for_each_instruction(module, [&](const RawInstruction& inst) {
-    if (inst.opcode != spv::Op::OpExtInstImport || inst.words.size() < 3) return;
-    const std::string name = literal_string(inst.words, 2);
-    if (name.rfind("NonSemantic.", 0) == 0 && name != kDebugPrintfSet) stripped_sets.insert(inst.words[1]);
-  });
+  const std::unordered_set<uint32_t> stripped_sets = stripped_nonsemantic_sets(module);
   if (stripped_sets.empty()) return;
   std::vector<uint32_t> out(module.begin(), module.begin() + kHeaderWords);
   for_each_instruction(module, [&](const RawInstruction& inst) {
@@ -303,11 +338,12 @@ struct PassStep {
   std::function<spvtools::Optimizer::PassToken()> make;
 };
 
-// Specialization: write the application's values into the OpSpecConstant* defaults, turn every
-// SpecId constant into a plain constant, then fold the OpSpecConstantOp / OpSpecConstantComposite
-// built from them (gl_WorkGroupSize, `const uint n = k * 2`) into plain constants too. What the
-// pass cannot fold (it folds 32-bit integer operations) the translator evaluates at kernel entry
-// (spirv::Module::deferred_spec_constants).
+// Specialization: write the application's values into the OpSpecConstant* defaults and turn every
+// SpecId constant into a plain constant. The first optimization step then folds the
+// OpSpecConstantOp / OpSpecConstantComposite built from them (gl_WorkGroupSize,
+// `const uint n = k * 2`) into plain constants too; between the two, Kiln folds QuantizeToF16
+// itself (compiler/quantize_constants.h). What the pass cannot fold (it folds 32-bit integer
+// operations) the translator evaluates at kernel entry (spirv::Module::deferred_spec_constants).
 std::vector<PassStep> specialization_steps(const SpecializationInput& spec) {
   // SetSpecConstantDefaultValuePass takes SPIR-V literal words: one word for types up to 32 bits
   // (it masks or sign-extends 8- and 16-bit values itself; any nonzero word is `true` for a
@@ -324,7 +360,6 @@ std::vector<PassStep> specialization_steps(const SpecializationInput& spec) {
     steps.push_back({"set-spec-const-default-value",
                      [literals] { return spvtools::CreateSetSpecConstantDefaultValuePass(literals); }});
   steps.push_back({"freeze-spec-const", [] { return spvtools::CreateFreezeSpecConstantValuePass(); }});
-  steps.push_back({"fold-spec-const-op-composite", [] { return spvtools::CreateFoldSpecConstantOpAndCompositePass(); }});
   return steps;
 }
 
@@ -334,6 +369,8 @@ std::vector<PassStep> specialization_steps(const SpecializationInput& spec) {
 std::vector<PassStep> optimization_steps() {
   using namespace spvtools;
   return {
+      // The rest of specialization (fold_quantize_to_f16_constants ran before it).
+      {"fold-spec-const-op-composite", [] { return CreateFoldSpecConstantOpAndCompositePass(); }},
       // Decoration groups (OpDecorationGroup / OpGroupDecorate / OpGroupMemberDecorate) become the
       // plain decorations they stand for, which is all the module reader understands.
       {"flatten-decorations", [] { return CreateFlattenDecorationPass(); }},
@@ -460,6 +497,12 @@ FrontResult prepare(const ShaderSource& source, const LayoutFeatures& layout) {
   if (module[3] > 0x3FFFFF - kRoomForNewIds)
     steps.push_back({"compact-ids", [] { return spvtools::CreateCompactIdsPass(); }});
   for (auto& step : specialization_steps(source.specialization)) steps.push_back(std::move(step));
+  if (std::string error = optimize(module, steps); !error.empty()) {
+    result.error = std::move(error);
+    return result;
+  }
+  fold_quantize_to_f16_constants(module);
+  steps.clear();
   // Variables holding pointers stay variables: the translator keeps them in registers itself.
   const bool pointer_variables = has_pointer_holding_variables(module);
   const bool debug_printf = imports_debug_printf(module);

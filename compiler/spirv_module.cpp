@@ -514,10 +514,11 @@ void order_blocks_structured(Function& f) {
   for (size_t i = 0; i < f.blocks.size(); ++i) f.block_index[f.blocks[i].label] = i;
 }
 
+uint32_t natural_stride(const Module& m, Id type) { return align_up(type_size(m, type), natural_alignment(m, type)); }
+
 uint32_t array_stride(const Module& m, Id array_type) {
   const Type& t = m.type(array_type);
-  if (t.array_stride) return t.array_stride;
-  return align_up(type_size(m, t.element), natural_alignment(m, t.element));
+  return t.array_stride ? t.array_stride : natural_stride(m, t.element);
 }
 
 uint32_t member_offset(const Module& m, Id struct_type, uint32_t index) {

@@ -167,6 +167,8 @@ uint32_t type_size(const Module& module, Id type);
 uint32_t member_offset(const Module& module, Id struct_type, uint32_t index);
 // Byte stride between elements of an array/runtime array type (ArrayStride, else natural).
 uint32_t array_stride(const Module& module, Id array_type);
+// Byte stride between consecutive `type` values in Kiln's natural layout (its size, aligned).
+uint32_t natural_stride(const Module& module, Id type);
 
 // The SPIR-V execution model of a driver stage (the entry point a pipeline stage names).
 spv::ExecutionModel execution_model_of(ShaderStage stage);

@@ -345,6 +345,11 @@ bool Translator::alu_instruction(const spirv::Instruction& inst, bool* handled) 
       return true;
     }
     case spv::Op::OpSelect: {
+      if (is_descriptor_array(ops[1]) && is_descriptor_array(ops[2])) {
+        descriptor_array_selects_[inst.result] = {ops[1], ops[2]};
+        set(inst.result, get(ops[0]));
+        return true;
+      }
       Value c = get(ops[0]), x = get(ops[1]), y = get(ops[2]), r;
       for (size_t i = 0; i < x.leaves.size(); ++i)
         r.leaves.push_back(b.CreateSelect(c.leaves[c.leaves.size() == 1 ? 0 : i], x.leaves[i], y.leaves[i]));

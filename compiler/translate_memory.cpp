@@ -3,6 +3,7 @@
 // Every access computes per-lane addresses and checks them against the bounds of the object the
 // pointer came from (a buffer's descriptor range, a variable's size): out-of-bounds lanes read
 // zero and do not write, so a bad index never touches memory outside its resource.
+#include <algorithm>
 #include <functional>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/Transforms/Utils/LowerAtomic.h>
@@ -713,9 +714,18 @@ static llvm::AtomicRMWInst::BinOp rmw_op(spv::Op op, bool* ok) {
 
 // Bytes between the elements that OpPtrAccessChain and OpPtrDiff count in: the pointer type's
 // ArrayStride (required for buffer storage classes), else the pointee's natural size.
+// OpPtrAccessChain's Element steps by the pointer type's ArrayStride where memory has an explicit
+// layout; Workgroup memory without one (and Function/Private memory) is laid out naturally and
+// the decoration, meaningless there, is ignored (CTS ptr_access_chain.workgroup_bad_stride).
 static uint32_t element_stride(const spirv::Module& m, Id pointer_type) {
   const spirv::Type& ty = m.type(pointer_type);
-  return ty.array_stride ? ty.array_stride : spirv::type_size(m, ty.element);
+  const auto& caps = m.capabilities();
+  const bool explicit_workgroup_layout =
+      std::find(caps.begin(), caps.end(), spv::Capability::WorkgroupMemoryExplicitLayoutKHR) != caps.end();
+  const bool natural_layout = ty.storage_class == spv::StorageClass::Function ||
+                              ty.storage_class == spv::StorageClass::Private ||
+                              (ty.storage_class == spv::StorageClass::Workgroup && !explicit_workgroup_layout);
+  return ty.array_stride && !natural_layout ? ty.array_stride : spirv::natural_stride(m, ty.element);
 }
 
 // The pointer operand `id` of `inst`, or a failure when it has no address (a pointer Kiln could
@@ -723,6 +733,35 @@ static uint32_t element_stride(const spirv::Module& m, Id pointer_type) {
 static bool memory_pointer(Translator& t, const spirv::Instruction& inst, Id id, Pointer* p) {
   *p = t.get_pointer(id);
   if (p->kind == PointerKind::Memory && !p->addr) return t.fail(inst, "pointer operand is not an address Kiln can follow");
+  return true;
+}
+
+bool Translator::is_descriptor_array(Id pointer) const {
+  const auto p = pointers_.find(pointer);
+  return (p != pointers_.end() && p->second.kind == PointerKind::DescriptorArray) || descriptor_array_selects_.contains(pointer);
+}
+
+// The pointer access chain `inst` gives from `base`. A base that is an OpSelect between descriptor
+// arrays takes the chain down both arms (each picks its descriptor) and selects per lane.
+static bool access_chain(Translator& t, const spirv::Instruction& inst, Id base, Pointer* p) {
+  if (const auto select = t.descriptor_array_selects_.find(base); select != t.descriptor_array_selects_.end()) {
+    const Translator::DescriptorArraySelect arms = select->second;
+    Pointer x, y;
+    if (!access_chain(t, inst, arms.if_true, &x) || !access_chain(t, inst, arms.if_false, &y)) return false;
+    if (x.kind != PointerKind::Memory || y.kind != PointerKind::Memory)
+      return t.fail(inst, "an OpSelect between descriptor arrays used without choosing a descriptor");
+    llvm::Value* condition = t.get(base).leaves.at(0);
+    auto& b = t.b();
+    *p = x;
+    p->addr = b.CreateSelect(condition, x.addr, y.addr);
+    p->lo = b.CreateSelect(condition, x.lo, y.lo);
+    p->hi = b.CreateSelect(condition, x.hi, y.hi);
+    p->coherent = x.coherent || y.coherent;
+    return true;
+  }
+  if (!memory_pointer(t, inst, base, p)) return false;
+  for (size_t i = 1; i < inst.operands.size(); ++i)
+    if (!step(t, *p, inst.operands[i], inst)) return false;
   return true;
 }
 
@@ -874,7 +913,8 @@ bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handle
       if (pinned) compiler_barrier(b);
       Value v = load(p, inst.result_type);
       if (pinned) compiler_barrier(b);
-      if (v.leaves.empty()) return fail(inst, "unsupported load (built-in or type)");
+      // An empty struct has no leaves to load; anything else without them is a load Kiln lacks.
+      if (v.leaves.empty() && leaf_count(inst.result_type) != 0) return fail(inst, "unsupported load (built-in or type)");
       set(inst.result, std::move(v));
       return true;
     }
@@ -904,9 +944,7 @@ bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handle
     case spv::Op::OpAccessChain:
     case spv::Op::OpInBoundsAccessChain: {
       Pointer p;
-      if (!memory_pointer(*this, inst, inst.operands[0], &p)) return false;
-      for (size_t i = 1; i < inst.operands.size(); ++i)
-        if (!step(*this, p, inst.operands[i], inst)) return false;
+      if (!access_chain(*this, inst, inst.operands[0], &p)) return false;
       set_pointer(inst.result, p);
       return true;
     }

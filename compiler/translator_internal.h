@@ -223,6 +223,13 @@ class Translator {
   std::string error_;
   uint64_t private_bytes_ = 0;  // stack bytes of Function/Private variables (all lanes; checked against abi limits)
   std::unordered_map<Id, Pointer> pointers_;
+  // OpSelect between two descriptor arrays (variable pointers): its value is the condition, and
+  // an access chain from it picks each arm's descriptor, then selects per lane (translate_memory.cpp).
+  struct DescriptorArraySelect {
+    Id if_true = 0, if_false = 0;
+  };
+  std::unordered_map<Id, DescriptorArraySelect> descriptor_array_selects_;
+  bool is_descriptor_array(Id pointer) const;
   std::unordered_map<Id, Value> values_;
   std::unordered_map<Id, Id> value_types_;           // result id → its SPIR-V type
   std::unordered_map<Id, size_t> def_block_;         // id → index of its defining block

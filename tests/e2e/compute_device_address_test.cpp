@@ -9,6 +9,7 @@
 #include <random>
 
 #include "e2e/compute_job.h"
+#include "e2e/descriptor_pipeline.h"
 #include "e2e/vk_fixture.h"
 
 namespace kiln::test {
@@ -231,6 +232,63 @@ TEST_F(ComputeDeviceAddressTest, VariablePointersSelectPhiAndWorkgroupPointers) 
                                          "pointer kept in a Function variable"};
     for (uint32_t k = 0; k < 8; ++k)
       EXPECT_EQ(mapped_as<uint32_t>(out)[8 * i + k], expected[k]) << "invocation " << i << ": " << kWhat[k];
+  }
+}
+
+// OpPtrAccessChain steps a Workgroup pointer by the element's own size: the pointer type's
+// ArrayStride (8, for 4-byte elements) means nothing without an explicit Workgroup layout.
+TEST_F(ComputeDeviceAddressTest, WorkgroupPointerStrideDecorationIsIgnored) {
+  REQUIRE_ON_KILN(features().v11.variablePointers, "variablePointers");
+  TestDevice& device = address_device();
+  const uint32_t count = 64;
+  Buffer in = device.create_buffer(count * 4, kStorageUsage);
+  Buffer out = device.create_buffer(count * 4, kStorageUsage, 0xAB);
+  for (uint32_t i = 0; i < count; ++i) mapped_as<uint32_t>(in)[i] = 100 + i * 3;
+  ComputeJob job(device, "workgroup_pointer_stride.spvasm", {kStorage, kStorage});
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, in);
+  job.bind_buffer(1, out);
+  job.run(1);
+  for (uint32_t i = 0; i < count; ++i)
+    EXPECT_EQ(mapped_as<uint32_t>(out)[i], i + 1 < count ? 100 + (i + 1) * 3 : 0u) << "invocation " << i;
+}
+
+// A variable pointer that OpSelect picks between two arrays of dynamic storage buffers: odd
+// invocations read the first array's element, even ones the second's, each through its own
+// descriptor's dynamic offset.
+TEST_F(ComputeDeviceAddressTest, OpSelectBetweenDescriptorArrays) {
+  REQUIRE_ON_KILN(features().v11.variablePointers, "variablePointers");
+  TestDevice& device = address_device();
+  constexpr uint32_t kCount = 64, kRegion = 2048, kRange = 1024;
+  Buffer data = device.create_buffer(4 * kRegion, kStorageUsage);
+  for (uint32_t w = 0; w < 4 * kRegion / 4; ++w) mapped_as<uint32_t>(data)[w] = w + 1;
+  Buffer result = device.create_buffer(kCount * 4, kStorageUsage, 0xAB);
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  VkDescriptorSet set = make_set(device,
+                                 {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 2},
+                                  {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 2},
+                                  {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}},
+                                 &layout);
+  // Descriptor k (binding k / 2, element k % 2) covers region k.
+  for (uint32_t binding = 0; binding < 2; ++binding)
+    write_buffers(device.handle(), set, binding, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+                  {{data.buffer, (2 * binding) * kRegion, kRange}, {data.buffer, (2 * binding + 1) * kRegion, kRange}});
+  write_buffers(device.handle(), set, 2, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{result.buffer, 0, VK_WHOLE_SIZE}});
+  const uint32_t dynamic_offsets[4] = {0, 256, 512, 768};
+  const uint32_t element = 1;
+  SetsPipeline pipeline(device, "select_descriptor_array.spvasm", {layout}, sizeof element);
+  ASSERT_NE(pipeline.pipeline, VK_NULL_HANDLE);
+  device.run_commands([&](VkCommandBuffer cmd) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 4, dynamic_offsets);
+    vkCmdPushConstants(cmd, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof element, &element);
+    vkCmdDispatch(cmd, 1, 1, 1);
+    shader_writes_to_host_barrier(cmd);
+  });
+  for (uint32_t i = 0; i < kCount; ++i) {
+    const uint32_t descriptor = (i % 2 ? 0 : 2) + element;
+    const uint32_t byte = descriptor * kRegion + dynamic_offsets[descriptor] + 4 * i;
+    EXPECT_EQ(mapped_as<uint32_t>(result)[i], byte / 4 + 1) << "invocation " << i;
   }
 }
 

@@ -1236,6 +1236,47 @@ TEST_F(ComputeInstructionsTest, HlslSemanticDecorationsChangeNothing) {
   EXPECT_EQ(mapped_as<uint32_t>(counter)[0], count);
 }
 
+// Empty structs inside a storage block, copied whole (OpLoad/OpStore and OpCopyMemory) and moved
+// through Function and Private variables: the ints around them arrive (the bytes between, where
+// the empty members sit, hold nothing the copy must carry).
+TEST_F(ComputeInstructionsTest, EmptyStructsLoadStoreAndCopy) {
+  Buffer input = device().create_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  Buffer copied = device().create_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xCD);
+  Buffer copied_memory = device().create_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xCD);
+  const int32_t values[4] = {2, 3, 5, 7};
+  std::memcpy(mapped_as<int32_t>(input), values, sizeof values);
+  ComputeJob job(device(), "empty_structs.spvasm",
+                 {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, input);
+  job.bind_buffer(1, copied);
+  job.bind_buffer(2, copied_memory);
+  job.run(1);
+  for (const Buffer* out : {&copied, &copied_memory}) {
+    EXPECT_EQ(mapped_as<int32_t>(*out)[0], 2);
+    EXPECT_EQ(mapped_as<int32_t>(*out)[3], 7);
+  }
+}
+
+// Void values that are named, decorated or described by NonSemantic instructions but never
+// computed with are valid SPIR-V; the shader runs as if those instructions were not there.
+TEST_F(ComputeInstructionsTest, VoidValuesMayBeNamedAndDescribed) {
+  REQUIRE_ON_KILN(device_has_extension(physical_device(), VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME),
+                  "VK_KHR_shader_non_semantic_info");
+  TestDevice& device = *create_device(DeviceOptions{.extensions = {VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME}});
+  const uint32_t count = 128;
+  Buffer input = device.create_buffer(count * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  Buffer output = device.create_buffer(count * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xCD);
+  for (uint32_t i = 0; i < count; ++i) mapped_as<float>(input)[i] = (i % 2 ? -0.5f : 0.25f) * float(i);
+  ComputeJob job(device, "void_values_named.spvasm", {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, input);
+  job.bind_buffer(1, output);
+  job.run(count / 64);
+  for (uint32_t i = 0; i < count; ++i)
+    EXPECT_EQ(mapped_as<float>(output)[i], std::fabs(mapped_as<float>(input)[i]) + 1.0f) << "invocation " << i;
+}
+
 TEST_F(ComputeInstructionsTest, LocalArraysWithDynamicIndices) {
   Random random(9);
   std::vector<LocalArrayCase> cases;

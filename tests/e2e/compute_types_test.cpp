@@ -1569,6 +1569,40 @@ TEST_F(ComputeTypesTest, SpecConstantOpsOnWideAndNarrowTypesAndShuffles) {
   for (int i = 0; i < 8; ++i) EXPECT_EQ(got[i], expected[i]) << "result " << i;
 }
 
+// OpSpecConstantOp QuantizeToF16: values below half's normal range become zero of their sign,
+// halfway cases round to even, values past half's range become infinities.
+TEST_F(ComputeTypesTest, SpecConstantQuantizeToF16FlushesBelowHalfRange) {
+  const float values[6] = {std::ldexp(1.0f, -16), -std::ldexp(1.0f, -32), std::ldexp(1.0f, -14), 1.0f + std::ldexp(1.0f, -11),
+                           1.0f + 3 * std::ldexp(1.0f, -11), 65536.0f};
+  const float expected[8] = {0.0f, -0.0f, std::ldexp(1.0f, -14), 1.0f, 1.0f + std::ldexp(1.0f, -9),
+                             std::numeric_limits<float>::infinity(), 0.0f, -0.0f};
+  VkSpecializationMapEntry entries[6];
+  for (uint32_t i = 0; i < 6; ++i) entries[i] = {i, i * 4, 4};
+  const VkSpecializationInfo spec{6, entries, sizeof values, values};
+  Buffer results = device().create_buffer(8 * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xCD);
+  ComputeJob job(device(), "spec_constant_quantize.spvasm", {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 0, &spec);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, results);
+  job.run(1);
+  for (int i = 0; i < 8; ++i)  // bit patterns: -0 and +0 differ
+    EXPECT_EQ(std::bit_cast<uint32_t>(mapped_as<float>(results)[i]), std::bit_cast<uint32_t>(expected[i]))
+        << "result " << i << ": " << mapped_as<float>(results)[i] << ", expected " << expected[i];
+}
+
+// Spec-constant shuffles and inserts whose other vector is OpUndef (components it never supplies).
+TEST_F(ComputeTypesTest, SpecConstantShufflesTakeUndefinedVectors) {
+  const int32_t abc[3] = {123, 56, -77};
+  const VkSpecializationMapEntry entries[3] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}};
+  const VkSpecializationInfo spec{3, entries, sizeof abc, abc};
+  Buffer results = device().create_buffer(4 * sizeof(int32_t), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xCD);
+  ComputeJob job(device(), "spec_constant_shuffle_undef.spvasm", {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 0, &spec);
+  ASSERT_EQ(job.pipeline_result(), VK_SUCCESS);
+  job.bind_buffer(0, results);
+  job.run(1);
+  const int32_t expected[4] = {-77, 123, 56, (-77 - 123) * 56};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(mapped_as<int32_t>(results)[i], expected[i]) << "result " << i;
+}
+
 TEST_F(ComputeTypesTest, PromotedFeatureStructsAgreeWithTheCoreStructs) {
   VkPhysicalDeviceShaderFloat16Int8Features float16_int8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
   VkPhysicalDevice8BitStorageFeatures storage8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES, &float16_int8};

@@ -167,6 +167,12 @@ TEST_F(TessellationTest, QuadPatchesWithDifferentInnerLevelsCoverEveryPixelOnce)
 }
 
 // The same grid with the per-patch data in a `patch` block spanning several locations.
+// Tessellation levels and a patch output from Output variable initializers: the shader never
+// writes the levels, and its own store to the initialized patch output wins.
+TEST_F(TessellationTest, OutputInitializersSetLevelsAndPatchOutputs) {
+  draw_and_check_patch_grid(tess_device(), options("tess_initialized_levels.tesc.spvasm", "tess_quad.tese"));
+}
+
 TEST_F(TessellationTest, PatchBlockCarriesEveryMemberToTheEvaluationShader) {
   draw_and_check_patch_grid(tess_device(), options("tess_patch_block.tesc", "tess_patch_block.tese"));
 }
