@@ -212,8 +212,8 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_KHR_VARIABLE_POINTERS_EXTENSION_NAME, VK_KHR_VARIABLE_POINTERS_SPEC_VERSION),
       ext(VK_EXT_INLINE_UNIFORM_BLOCK_EXTENSION_NAME, VK_EXT_INLINE_UNIFORM_BLOCK_SPEC_VERSION),
       ext(VK_KHR_SHADER_INTEGER_DOT_PRODUCT_EXTENSION_NAME, VK_KHR_SHADER_INTEGER_DOT_PRODUCT_SPEC_VERSION),
-      // Not VK_EXT_descriptor_indexing: exposing it requires the descriptorIndexing feature, which
-      // requires image and texel-buffer indexing too (Kiln indexes buffer arrays only so far).
+      // With the descriptorIndexing feature (icd/physical_device.cpp): every sub-feature it requires.
+      ext(VK_EXT_DESCRIPTOR_INDEXING_EXTENSION_NAME, VK_EXT_DESCRIPTOR_INDEXING_SPEC_VERSION),
   };
   return list;
 }

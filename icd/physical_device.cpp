@@ -122,8 +122,9 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   p12.maxDescriptorSetUpdateAfterBindStorageImages = 1u << 20;
   p12.maxDescriptorSetUpdateAfterBindInputAttachments = 8;
   // Descriptor indexing: kernels read descriptors from set memory when they run (update after bind
-  // needs nothing more) and gather each lane's own record, so non-uniform indices are native.
-  // Buffers only: image descriptors arrive with the images issue.
+  // needs nothing more) and gather each lane's own record, so non-uniform buffer indices are
+  // native. Image and texel-buffer instructions also take each lane's record, but sampling with
+  // lane-divergent views loops over the views, so those are not claimed native.
   p12.shaderUniformBufferArrayNonUniformIndexingNative = VK_TRUE;
   p12.shaderStorageBufferArrayNonUniformIndexingNative = VK_TRUE;
   p12.robustBufferAccessUpdateAfterBind = VK_TRUE;
@@ -181,10 +182,22 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   pd->features12.storagePushConstant8 = VK_TRUE;
   pd->features12.shaderSubgroupExtendedTypes = VK_TRUE;
   // Descriptors (icd/descriptor_*.cpp; tests/e2e/descriptor_indexing_test.cpp,
-  // descriptor_inline_uniform_block_test.cpp): inline uniform blocks live in set memory; arrays of
-  // uniform/storage buffers take any index per lane (past the end: a null descriptor), may be
-  // runtime-sized, partially bound, of variable count and updated after bind. The image, sampler
-  // and texel-buffer indexing bits wait for shaders that use those descriptors.
+  // descriptor_indexing_images_test.cpp, descriptor_inline_uniform_block_test.cpp): inline uniform
+  // blocks live in set memory; arrays of buffers, images and texel buffers take any index per lane
+  // (past the end: a null descriptor), may be runtime-sized, partially bound, of variable count
+  // and updated after bind: `descriptorIndexing` with every sub-feature it requires. Input
+  // attachment arrays are not indexed dynamically (FALSE).
+  pd->features12.descriptorIndexing = VK_TRUE;
+  pd->features.shaderStorageImageArrayDynamicIndexing = VK_TRUE;
+  pd->features12.shaderUniformTexelBufferArrayDynamicIndexing = VK_TRUE;
+  pd->features12.shaderStorageTexelBufferArrayDynamicIndexing = VK_TRUE;
+  pd->features12.shaderStorageImageArrayNonUniformIndexing = VK_TRUE;
+  pd->features12.shaderUniformTexelBufferArrayNonUniformIndexing = VK_TRUE;
+  pd->features12.shaderStorageTexelBufferArrayNonUniformIndexing = VK_TRUE;
+  pd->features12.descriptorBindingSampledImageUpdateAfterBind = VK_TRUE;
+  pd->features12.descriptorBindingStorageImageUpdateAfterBind = VK_TRUE;
+  pd->features12.descriptorBindingUniformTexelBufferUpdateAfterBind = VK_TRUE;
+  pd->features12.descriptorBindingStorageTexelBufferUpdateAfterBind = VK_TRUE;
   pd->features.shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
   // Sampled images and samplers: any index per lane (the kernel calls each lane's view's routine;
   // compiler/translate_sample.cpp; tests/e2e/compute_sampling_test.cpp).
