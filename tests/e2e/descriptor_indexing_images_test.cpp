@@ -64,50 +64,15 @@ class ComputeImageDescriptorIndexingTest : public VulkanTest {
   }
 
   // Set 0 of descriptor_nonuniform_images.comp, its arrays partially bound and updatable after
-  // bind, from an update-after-bind pool of its own; the counters array has `counters` elements.
+  // bind; the counters array has `counters` elements.
   VkDescriptorSet indexing_set(TestDevice& device, uint32_t counters, VkDescriptorSetLayout* layout) {
-    VkDevice d = device.handle();
-    const VkDescriptorSetLayoutBinding bindings[] = {
-        compute_binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1),
-        compute_binding(1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kImages),
-        compute_binding(2, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, kTexelBuffers),
-        compute_binding(3, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, kMaxCounters)};
     constexpr VkDescriptorBindingFlags kArray = VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT | VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT;
-    const VkDescriptorBindingFlags flags[] = {0, kArray, kArray, kArray | VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT};
-    VkDescriptorSetLayoutBindingFlagsCreateInfo flag_info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO};
-    flag_info.bindingCount = 4;
-    flag_info.pBindingFlags = flags;
-    VkDescriptorSetLayoutCreateInfo info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .pNext = &flag_info};
-    info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT;
-    info.bindingCount = 4;
-    info.pBindings = bindings;
-    require(vkCreateDescriptorSetLayout(d, &info, nullptr, layout), "vkCreateDescriptorSetLayout");
-    const VkDescriptorSetLayout created = *layout;
-    device.defer_destroy([=] { vkDestroyDescriptorSetLayout(d, created, nullptr); });
-
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kImages},
-                                          {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, kTexelBuffers},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, counters}};
-    VkDescriptorPoolCreateInfo pool_info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pool_info.flags = VK_DESCRIPTOR_POOL_CREATE_UPDATE_AFTER_BIND_BIT;
-    pool_info.maxSets = 1;
-    pool_info.poolSizeCount = 4;
-    pool_info.pPoolSizes = sizes;
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    require(vkCreateDescriptorPool(d, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
-    device.defer_destroy([=] { vkDestroyDescriptorPool(d, pool, nullptr); });
-    VkDescriptorSetVariableDescriptorCountAllocateInfo variable{
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_ALLOCATE_INFO};
-    variable.descriptorSetCount = 1;
-    variable.pDescriptorCounts = &counters;
-    VkDescriptorSetAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, .pNext = &variable};
-    allocate.descriptorPool = pool;
-    allocate.descriptorSetCount = 1;
-    allocate.pSetLayouts = layout;
-    VkDescriptorSet set = VK_NULL_HANDLE;
-    require(vkAllocateDescriptorSets(d, &allocate, &set), "vkAllocateDescriptorSets");
-    return set;
+    return make_set(device,
+                    {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                     {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kImages, kArray},
+                     {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, kTexelBuffers, kArray},
+                     {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, kMaxCounters, kArray | VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT}},
+                    layout, counters);
   }
 
   // An R32_UINT view of [offset, offset + range) of `buffer`, destroyed with the device.

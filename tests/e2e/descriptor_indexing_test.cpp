@@ -57,56 +57,18 @@ class ComputeDescriptorIndexingTest : public VulkanTest {
   }
 
   // Set 0 of both test shaders: results, a fixed uniform buffer array of `uniform_count` and a
-  // variable-count storage buffer array of at most `max_sources`, the arrays partially bound and
-  // updatable after bind (and while pending).
-  VkDescriptorSetLayout indexing_layout(TestDevice& device, uint32_t uniform_count, uint32_t max_sources) {
-    const VkDescriptorSetLayoutBinding bindings[] = {
-        compute_binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1),
-        compute_binding(1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniform_count),
-        compute_binding(2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, max_sources)};
+  // variable-count storage buffer array of at most `max_sources` (`variable_count` allocated), the
+  // arrays partially bound and updatable after bind (and while pending).
+  VkDescriptorSet indexing_set(TestDevice& device, uint32_t uniform_count, uint32_t max_sources, uint32_t variable_count,
+                               VkDescriptorSetLayout* layout) {
     constexpr VkDescriptorBindingFlags kArray = VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT |
                                                 VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT |
                                                 VK_DESCRIPTOR_BINDING_UPDATE_UNUSED_WHILE_PENDING_BIT;
-    const VkDescriptorBindingFlags flags[] = {0, kArray, kArray | VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT};
-    VkDescriptorSetLayoutBindingFlagsCreateInfo flag_info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO};
-    flag_info.bindingCount = 3;
-    flag_info.pBindingFlags = flags;
-    VkDescriptorSetLayoutCreateInfo info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .pNext = &flag_info};
-    info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT;
-    info.bindingCount = 3;
-    info.pBindings = bindings;
-    VkDescriptorSetLayout layout = VK_NULL_HANDLE;
-    require(vkCreateDescriptorSetLayout(device.handle(), &info, nullptr, &layout), "vkCreateDescriptorSetLayout");
-    VkDevice d = device.handle();
-    device.defer_destroy([=] { vkDestroyDescriptorSetLayout(d, layout, nullptr); });
-    return layout;
-  }
-
-  // One set of `layout` with `variable_count` storage buffers, from its own update-after-bind pool.
-  VkDescriptorSet indexing_set(TestDevice& device, VkDescriptorSetLayout layout, uint32_t uniform_count,
-                               uint32_t variable_count) {
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 + variable_count},
-                                          {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniform_count}};
-    VkDescriptorPoolCreateInfo pool_info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pool_info.flags = VK_DESCRIPTOR_POOL_CREATE_UPDATE_AFTER_BIND_BIT;
-    pool_info.maxSets = 1;
-    pool_info.poolSizeCount = 2;
-    pool_info.pPoolSizes = sizes;
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    require(vkCreateDescriptorPool(device.handle(), &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
-    VkDevice d = device.handle();
-    device.defer_destroy([=] { vkDestroyDescriptorPool(d, pool, nullptr); });
-    VkDescriptorSetVariableDescriptorCountAllocateInfo variable{
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_ALLOCATE_INFO};
-    variable.descriptorSetCount = 1;
-    variable.pDescriptorCounts = &variable_count;
-    VkDescriptorSetAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, .pNext = &variable};
-    allocate.descriptorPool = pool;
-    allocate.descriptorSetCount = 1;
-    allocate.pSetLayouts = &layout;
-    VkDescriptorSet set = VK_NULL_HANDLE;
-    require(vkAllocateDescriptorSets(device.handle(), &allocate, &set), "vkAllocateDescriptorSets");
-    return set;
+    return make_set(device,
+                    {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                     {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniform_count, kArray},
+                     {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, max_sources, kArray | VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT}},
+                    layout, variable_count);
   }
 
  private:
@@ -125,9 +87,9 @@ TEST_F(ComputeDescriptorIndexingTest, NonUniformIndicesReachEachLanesOwnBuffer) 
   ASSERT_EQ(0u, kStep % dev->properties().limits.minUniformBufferOffsetAlignment);
   constexpr uint32_t kUniforms = 4, kMaxSources = 16, kAllocated = 8, kUsed = 6, kInvocations = 256;
 
-  VkDescriptorSetLayout layout = indexing_layout(*dev, kUniforms, kMaxSources);
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  VkDescriptorSet set = indexing_set(*dev, kUniforms, kMaxSources, kAllocated, &layout);
   SetsPipeline pipeline(*dev, "descriptor_nonuniform.comp", {layout}, 4);
-  VkDescriptorSet set = indexing_set(*dev, layout, kUniforms, kAllocated);
 
   Buffer results = dev->create_buffer(kInvocations * 8, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0xFF);
   Buffer sources = dev->create_buffer(kAllocated * kStep, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
@@ -188,9 +150,9 @@ TEST_F(ComputeDescriptorIndexingTest, IndicesPastTheArrayReadNullDescriptors) {
   constexpr uint32_t kUniforms = 2, kMaxSources = 16, kAllocated = 3, kLanes = 16;
   constexpr uint8_t kFill = 0xAB;
 
-  VkDescriptorSetLayout layout = indexing_layout(*dev, kUniforms, kMaxSources);
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  VkDescriptorSet set = indexing_set(*dev, kUniforms, kMaxSources, kAllocated, &layout);
   SetsPipeline pipeline(*dev, "descriptor_out_of_range.comp", {layout}, 4);
-  VkDescriptorSet set = indexing_set(*dev, layout, kUniforms, kAllocated);
   Buffer results = dev->create_buffer(kLanes * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   Buffer sources = dev->create_buffer(16 * kStep, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kFill);
   Buffer params = dev->create_buffer(kUniforms * kStep, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);

@@ -47,28 +47,43 @@ void shader_writes_to_host_barrier(VkCommandBuffer cmd) {
                        nullptr);
 }
 
-VkDescriptorSet make_set(TestDevice& device, const std::vector<DescriptorBinding>& bindings, VkDescriptorSetLayout* layout) {
+VkDescriptorSet make_set(TestDevice& device, const std::vector<DescriptorBinding>& bindings, VkDescriptorSetLayout* layout,
+                         uint32_t variable_count) {
   VkDevice d = device.handle();
   std::vector<VkDescriptorSetLayoutBinding> b;
+  std::vector<VkDescriptorBindingFlags> flags;
   std::vector<VkDescriptorPoolSize> sizes;
+  bool update_after_bind = false;
   for (uint32_t i = 0; i < bindings.size(); ++i) {
     b.push_back(compute_binding(i, bindings[i].type, bindings[i].count));
-    sizes.push_back({bindings[i].type, bindings[i].count});
+    flags.push_back(bindings[i].flags);
+    const bool variable = bindings[i].flags & VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT;
+    sizes.push_back({bindings[i].type, variable ? variable_count : bindings[i].count});
+    update_after_bind |= (bindings[i].flags & VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT) != 0;
   }
-  VkDescriptorSetLayoutCreateInfo li{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  VkDescriptorSetLayoutBindingFlagsCreateInfo flag_info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO};
+  flag_info.bindingCount = static_cast<uint32_t>(flags.size());
+  flag_info.pBindingFlags = flags.data();
+  VkDescriptorSetLayoutCreateInfo li{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .pNext = &flag_info};
+  if (update_after_bind) li.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT;
   li.bindingCount = static_cast<uint32_t>(b.size());
   li.pBindings = b.data();
   EXPECT_EQ(VK_SUCCESS, vkCreateDescriptorSetLayout(d, &li, nullptr, layout));
   VkDescriptorSetLayout l = *layout;
   device.defer_destroy([d, l] { vkDestroyDescriptorSetLayout(d, l, nullptr); });
   VkDescriptorPoolCreateInfo pi{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  if (update_after_bind) pi.flags = VK_DESCRIPTOR_POOL_CREATE_UPDATE_AFTER_BIND_BIT;
   pi.maxSets = 1;
   pi.poolSizeCount = static_cast<uint32_t>(sizes.size());
   pi.pPoolSizes = sizes.data();
   VkDescriptorPool pool = VK_NULL_HANDLE;
   EXPECT_EQ(VK_SUCCESS, vkCreateDescriptorPool(d, &pi, nullptr, &pool));
   device.defer_destroy([d, pool] { vkDestroyDescriptorPool(d, pool, nullptr); });
-  VkDescriptorSetAllocateInfo ai{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  VkDescriptorSetVariableDescriptorCountAllocateInfo variable{
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_ALLOCATE_INFO};
+  variable.descriptorSetCount = 1;
+  variable.pDescriptorCounts = &variable_count;
+  VkDescriptorSetAllocateInfo ai{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, .pNext = &variable};
   ai.descriptorPool = pool;
   ai.descriptorSetCount = 1;
   ai.pSetLayouts = layout;

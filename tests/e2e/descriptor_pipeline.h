@@ -37,15 +37,20 @@ inline VkDescriptorSetLayoutBinding compute_binding(uint32_t binding, VkDescript
   return {binding, type, count, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
 }
 
-// One binding of a set make_set() lays out: `count` descriptors of `type`.
+// One binding of a set make_set() lays out: `count` descriptors of `type`, with binding `flags`
+// (descriptor indexing: partially bound, update after bind, variable count).
 struct DescriptorBinding {
   VkDescriptorType type;
   uint32_t count = 1;
+  VkDescriptorBindingFlags flags = 0;
 };
 
 // A set whose bindings 0, 1, … (compute stage) are `bindings`, from a pool of its own; its layout
-// in *layout. Both are destroyed with the device.
-VkDescriptorSet make_set(TestDevice& device, const std::vector<DescriptorBinding>& bindings, VkDescriptorSetLayout* layout);
+// in *layout. Both are destroyed with the device. When a binding may be updated after bind, the
+// layout and pool are update-after-bind ones; a binding of variable count gets `variable_count`
+// descriptors.
+VkDescriptorSet make_set(TestDevice& device, const std::vector<DescriptorBinding>& bindings, VkDescriptorSetLayout* layout,
+                         uint32_t variable_count = 0);
 
 // Writes `infos` (image, sampler or combined descriptors) into elements 0, 1, … of `binding`.
 void write_images(TestDevice& device, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
