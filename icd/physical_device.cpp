@@ -186,8 +186,11 @@ void init_physical_device(PhysicalDevice* pd, Instance* instance) {
   // blocks live in set memory; arrays of buffers, images and texel buffers take any index per lane
   // (past the end: a null descriptor), may be runtime-sized, partially bound, of variable count
   // and updated after bind: `descriptorIndexing` with every sub-feature it requires. Input
-  // attachment arrays are not indexed dynamically (FALSE).
+  // attachments are read like sampled images (compiler/translate_image.cpp), so their arrays are
+  // indexed the same way (InputAttachmentTest.ArrayIndexedPerFragment).
   pd->features12.descriptorIndexing = VK_TRUE;
+  pd->features12.shaderInputAttachmentArrayDynamicIndexing = VK_TRUE;
+  pd->features12.shaderInputAttachmentArrayNonUniformIndexing = VK_TRUE;
   pd->features.shaderStorageImageArrayDynamicIndexing = VK_TRUE;
   pd->features12.shaderUniformTexelBufferArrayDynamicIndexing = VK_TRUE;
   pd->features12.shaderStorageTexelBufferArrayDynamicIndexing = VK_TRUE;

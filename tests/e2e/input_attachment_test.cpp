@@ -69,15 +69,19 @@ VkPipeline make_pipeline(VkDevice d, VkRenderPass pass, uint32_t subpass, VkPipe
   return pipeline;
 }
 
-// Set 0 with one input attachment (binding 0, fragment stage) holding `view`, and its pipeline layout.
+// Set 0 with an array of input attachments (binding 0, fragment stage) holding `views`, and its
+// pipeline layout.
 struct InputAttachmentSet {
   VkDevice d;
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkDescriptorPool pool = VK_NULL_HANDLE;
   VkDescriptorSet set = VK_NULL_HANDLE;
-  InputAttachmentSet(VkDevice device, VkImageView view, VkImageLayout image_layout) : d(device) {
-    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
+  InputAttachmentSet(VkDevice device, VkImageView view, VkImageLayout image_layout)
+      : InputAttachmentSet(device, std::vector<VkImageView>{view}, image_layout) {}
+  InputAttachmentSet(VkDevice device, const std::vector<VkImageView>& views, VkImageLayout image_layout) : d(device) {
+    const uint32_t count = static_cast<uint32_t>(views.size());
+    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, count, VK_SHADER_STAGE_FRAGMENT_BIT,
                                                nullptr};
     VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     set_info.bindingCount = 1;
@@ -87,7 +91,7 @@ struct InputAttachmentSet {
     layout_info.setLayoutCount = 1;
     layout_info.pSetLayouts = &set_layout;
     EXPECT_EQ(vkCreatePipelineLayout(d, &layout_info, nullptr, &layout), VK_SUCCESS);
-    const VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1};
+    const VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, count};
     VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pool_info.maxSets = 1;
     pool_info.poolSizeCount = 1;
@@ -98,12 +102,13 @@ struct InputAttachmentSet {
     alloc.descriptorSetCount = 1;
     alloc.pSetLayouts = &set_layout;
     EXPECT_EQ(vkAllocateDescriptorSets(d, &alloc, &set), VK_SUCCESS);
-    const VkDescriptorImageInfo image_info{VK_NULL_HANDLE, view, image_layout};
+    std::vector<VkDescriptorImageInfo> image_infos;
+    for (VkImageView view : views) image_infos.push_back({VK_NULL_HANDLE, view, image_layout});
     VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     write.dstSet = set;
-    write.descriptorCount = 1;
+    write.descriptorCount = count;
     write.descriptorType = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
-    write.pImageInfo = &image_info;
+    write.pImageInfo = image_infos.data();
     vkUpdateDescriptorSets(d, 1, &write, 0, nullptr);
   }
   ~InputAttachmentSet() {
@@ -230,6 +235,98 @@ TEST_F(InputAttachmentTest, SecondSubpassReadsTheFirstSubpassColourAtEachPixel) 
   vkDestroyPipeline(d, draw_rect, nullptr);
   vkDestroyPipeline(d, swizzle, nullptr);
   vkDestroyPipelineLayout(d, empty_layout, nullptr);
+  vkDestroyFramebuffer(d, framebuffer, nullptr);
+  vkDestroyRenderPass(d, pass, nullptr);
+  for (VkImageView v : views) vkDestroyImageView(d, v, nullptr);
+}
+
+// An array of two input attachments indexed per fragment (descriptor indexing): subpass 0 clears
+// attachments 0 and 1 to two colours, subpass 1 reads input (x + y) % 2 at every pixel into
+// attachment 2, which must show the checkerboard.
+TEST_F(InputAttachmentTest, ArrayIndexedPerFragment) {
+  REQUIRE_ON_KILN(features().v12.shaderInputAttachmentArrayDynamicIndexing &&
+                      features().v12.shaderInputAttachmentArrayNonUniformIndexing,
+                  "shaderInputAttachmentArrayDynamicIndexing and ...NonUniformIndexing");
+  DeviceFeatures enabled;
+  enabled.v12.shaderInputAttachmentArrayDynamicIndexing = VK_TRUE;
+  enabled.v12.shaderInputAttachmentArrayNonUniformIndexing = VK_TRUE;
+  TestDevice& dev = *create_device(enabled);
+  VkDevice d = dev.handle();
+  AttachmentImage images[3] = {make_attachment_image(dev), make_attachment_image(dev), make_attachment_image(dev)};
+  VkImageView views[3] = {images[0].view, images[1].view, images[2].view};
+  VkAttachmentDescription attachments[3] = {};
+  for (auto& a : attachments)
+    a = {0, kFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
+         VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
+  const VkAttachmentReference cleared[2] = {{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL},
+                                            {1, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL}};
+  const VkAttachmentReference inputs[2] = {{0, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                                           {1, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}};
+  const VkAttachmentReference output{2, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  VkSubpassDescription subpasses[2] = {};
+  subpasses[0].pipelineBindPoint = subpasses[1].pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpasses[0].colorAttachmentCount = 2;
+  subpasses[0].pColorAttachments = cleared;
+  subpasses[1].inputAttachmentCount = 2;
+  subpasses[1].pInputAttachments = inputs;
+  subpasses[1].colorAttachmentCount = 1;
+  subpasses[1].pColorAttachments = &output;
+  const VkSubpassDependency dependencies[2] = {
+      {0, 1, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_INPUT_ATTACHMENT_READ_BIT, VK_DEPENDENCY_BY_REGION_BIT},
+      {1, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, 0}};
+  VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+  pass_info.attachmentCount = 3;
+  pass_info.pAttachments = attachments;
+  pass_info.subpassCount = 2;
+  pass_info.pSubpasses = subpasses;
+  pass_info.dependencyCount = 2;
+  pass_info.pDependencies = dependencies;
+  VkRenderPass pass = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateRenderPass(d, &pass_info, nullptr, &pass), VK_SUCCESS);
+  VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+  fb_info.renderPass = pass;
+  fb_info.attachmentCount = 3;
+  fb_info.pAttachments = views;
+  fb_info.width = fb_info.height = kSize;
+  fb_info.layers = 1;
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateFramebuffer(d, &fb_info, nullptr, &framebuffer), VK_SUCCESS);
+  InputAttachmentSet input(d, {views[0], views[1]}, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+  VkPipeline checker =
+      make_pipeline(d, pass, 1, input.layout, "gfx_api_passthrough.vert", "input_attachment_array.frag", false);
+
+  dev.run_commands([&](VkCommandBuffer cb) {
+    VkClearValue clears[3] = {};
+    clears[0].color = {{0.2f, 0.4f, 0.6f, 1.0f}};
+    clears[1].color = {{1.0f, 0.8f, 0.0f, 1.0f}};
+    VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    begin.renderPass = pass;
+    begin.framebuffer = framebuffer;
+    begin.renderArea = {{0, 0}, {kSize, kSize}};
+    begin.clearValueCount = 3;
+    begin.pClearValues = clears;
+    vkCmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdNextSubpass(cb, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, checker);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, input.layout, 0, 1, &input.set, 0, nullptr);
+    vkCmdDraw(cb, 3, 1, 0, 0);
+    vkCmdEndRenderPass(cb);
+  });
+
+  const std::vector<uint8_t> result = dev.read_image(images[2].image, VK_IMAGE_ASPECT_COLOR_BIT, 0, 0,
+                                                      VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  const uint8_t colours[2][4] = {{51, 102, 153, 255}, {255, 204, 0, 255}};  // the clears in UNORM8
+  PixelCheck check(kSize, kSize);
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x) {
+      const size_t p = size_t(y) * kSize + x;
+      for (int c = 0; c < 4; ++c) check.expect_eq(p, result[p * 4 + c], colours[(x + y) % 2][c], "input (x + y) % 2");
+    }
+
+  vkDestroyPipeline(d, checker, nullptr);
   vkDestroyFramebuffer(d, framebuffer, nullptr);
   vkDestroyRenderPass(d, pass, nullptr);
   for (VkImageView v : views) vkDestroyImageView(d, v, nullptr);
