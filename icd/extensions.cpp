@@ -82,11 +82,14 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_KHR_MAINTENANCE_1_EXTENSION_NAME, VK_KHR_MAINTENANCE_1_SPEC_VERSION),
       // External memory, semaphores and fences as Vulkan 1.1 has them: the export/import structs
       // are accepted and the property queries name the handle types Kiln has (host allocations,
-      // VK_EXT_external_memory_host; opaque fds for memory; nothing for semaphores and fences)
+      // VK_EXT_external_memory_host; opaque fds for memory, semaphores and fences)
       // (DeviceTest.ExternalObjectsExtensions).
       ext(VK_KHR_EXTERNAL_MEMORY_EXTENSION_NAME, VK_KHR_EXTERNAL_MEMORY_SPEC_VERSION),
       ext(VK_KHR_EXTERNAL_SEMAPHORE_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_SPEC_VERSION),
       ext(VK_KHR_EXTERNAL_FENCE_EXTENSION_NAME, VK_KHR_EXTERNAL_FENCE_SPEC_VERSION),
+      // Opaque fds of shared payload pages (icd/external_sync.cpp).
+      ext(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_SPEC_VERSION),
+      ext(VK_KHR_EXTERNAL_FENCE_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_FENCE_FD_SPEC_VERSION),
       ext(VK_KHR_MAINTENANCE_2_EXTENSION_NAME, VK_KHR_MAINTENANCE_2_SPEC_VERSION),
       ext(VK_KHR_MULTIVIEW_EXTENSION_NAME, VK_KHR_MULTIVIEW_SPEC_VERSION),
       ext(VK_KHR_RELAXED_BLOCK_LAYOUT_EXTENSION_NAME, VK_KHR_RELAXED_BLOCK_LAYOUT_SPEC_VERSION),

@@ -2,8 +2,8 @@
 // all of Kiln's memory is host memory, so an imported allocation is used in place), and shares
 // memory as opaque file descriptors (VK_KHR_external_memory_fd): such an allocation lives in a
 // memfd mapped shared, so another device or process that maps the same file sees the same bytes.
-// Fences and semaphores export nothing. The core 1.1 queries say so for buffers, fences and
-// semaphores, and vkGetPhysicalDeviceImageFormatProperties2 for images.
+// The core 1.1 query says so for buffers, and vkGetPhysicalDeviceImageFormatProperties2 for
+// images (fences and semaphores: icd/external_sync.cpp).
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -89,21 +89,6 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceExternalBufferProper
     VkPhysicalDevice, const VkPhysicalDeviceExternalBufferInfo* pExternalBufferInfo,
     VkExternalBufferProperties* pExternalBufferProperties) {
   pExternalBufferProperties->externalMemoryProperties = external_memory_properties(pExternalBufferInfo->handleType);
-}
-
-extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceExternalFenceProperties(
-    VkPhysicalDevice, const VkPhysicalDeviceExternalFenceInfo*, VkExternalFenceProperties* pExternalFenceProperties) {
-  pExternalFenceProperties->exportFromImportedHandleTypes = 0;
-  pExternalFenceProperties->compatibleHandleTypes = 0;
-  pExternalFenceProperties->externalFenceFeatures = 0;
-}
-
-extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceExternalSemaphoreProperties(
-    VkPhysicalDevice, const VkPhysicalDeviceExternalSemaphoreInfo*,
-    VkExternalSemaphoreProperties* pExternalSemaphoreProperties) {
-  pExternalSemaphoreProperties->exportFromImportedHandleTypes = 0;
-  pExternalSemaphoreProperties->compatibleHandleTypes = 0;
-  pExternalSemaphoreProperties->externalSemaphoreFeatures = 0;
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_GetMemoryHostPointerPropertiesEXT(

@@ -16,6 +16,12 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateFence(VkDevice handle, cons
   auto* fence = create_object<Fence>(choose_allocator(pAllocator, device->allocator), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT,
                                      device->sync_hub, (pCreateInfo->flags & VK_FENCE_CREATE_SIGNALED_BIT) != 0);
   if (!fence) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  // An exportable fence shares its payload from the start (icd/external_sync.cpp).
+  const auto* exported = find_in_chain<VkExportFenceCreateInfo>(pCreateInfo->pNext);
+  if (exported && exported->handleTypes && !fence->shared_payload()) {
+    destroy_object(choose_allocator(pAllocator, device->allocator), fence);
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
   *pFence = to_handle<VkFence>(fence);
   return VK_SUCCESS;
 }
@@ -52,6 +58,11 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateSemaphore(VkDevice handle, 
   auto* semaphore = create_object<Semaphore>(choose_allocator(pAllocator, device->allocator),
                                              VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, device->sync_hub, type, initial);
   if (!semaphore) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  const auto* exported = find_in_chain<VkExportSemaphoreCreateInfo>(pCreateInfo->pNext);
+  if (exported && exported->handleTypes && !semaphore->shared_payload()) {
+    destroy_object(choose_allocator(pAllocator, device->allocator), semaphore);
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
   *pSemaphore = to_handle<VkSemaphore>(semaphore);
   return VK_SUCCESS;
 }

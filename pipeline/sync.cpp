@@ -13,12 +13,22 @@ Deadline deadline_after(uint64_t timeout_ns) {
 }
 
 namespace {
-// Waits on the hub until `ready()` holds; false on timeout. The hub's mutex must be held.
+// How often a wait on a shared payload looks at it: another device or process signals it
+// without notifying this hub.
+constexpr auto kSharedPayloadPoll = std::chrono::milliseconds(1);
+
+// Waits on the hub until `ready()` holds; false on timeout. The hub's mutex must be held. With
+// `poll`, ready() is also checked every kSharedPayloadPoll.
 template <typename Ready>
-bool wait_until(SyncHub& hub, std::unique_lock<std::mutex>& lock, Deadline deadline, Ready ready) {
+bool wait_until(SyncHub& hub, std::unique_lock<std::mutex>& lock, Deadline deadline, Ready ready, bool poll = false) {
   while (!ready()) {
     if (hub.released()) return false;
-    if (deadline == Deadline::max()) {
+    if (poll) {
+      const Deadline next = std::chrono::steady_clock::now() + kSharedPayloadPoll;
+      if (hub.changed.wait_until(lock, std::min(deadline, next)) == std::cv_status::timeout &&
+          std::chrono::steady_clock::now() >= deadline)
+        return ready();
+    } else if (deadline == Deadline::max()) {
       hub.changed.wait(lock);
     } else if (hub.changed.wait_until(lock, deadline) == std::cv_status::timeout) {
       return ready();
@@ -26,11 +36,19 @@ bool wait_until(SyncHub& hub, std::unique_lock<std::mutex>& lock, Deadline deadl
   }
   return true;
 }
+
+// Raises `value` to at least `target` (a timeline's signal).
+void raise_to(std::atomic<uint64_t>& value, uint64_t target) {
+  uint64_t now = value.load();
+  while (now < target && !value.compare_exchange_weak(now, target)) {
+  }
+}
 }  // namespace
 
 void Fence::signal() {
   std::lock_guard lock(hub_.mutex);
-  signaled_ = true;
+  if (SharedPayload* shared = payload_locked()) shared->value().store(1);
+  else signaled_ = true;
   mark_ = hub_.commands_begun.load();
   hub_.note_signal();
   hub_.changed.notify_all();
@@ -38,13 +56,35 @@ void Fence::signal() {
 
 void Fence::reset() {
   std::lock_guard lock(hub_.mutex);
-  signaled_ = false;
+  temporary_.reset();
+  if (SharedPayload* shared = payload_locked()) shared->value().store(0);
+  else signaled_ = false;
+}
+
+bool Fence::signaled_locked() const {
+  if (const SharedPayload* shared = payload_locked()) return shared->value().load() != 0;
+  return signaled_;
 }
 
 bool Fence::is_signaled() {
   std::lock_guard lock(hub_.mutex);
-  if (signaled_) hub_.synchronize_up_to(mark_);
-  return signaled_;
+  const bool signaled = signaled_locked();
+  if (signaled) hub_.synchronize_up_to(mark_);
+  return signaled;
+}
+
+std::shared_ptr<SharedPayload> Fence::shared_payload() {
+  std::lock_guard lock(hub_.mutex);
+  if (temporary_) return temporary_;
+  if (!permanent_) permanent_ = SharedPayload::create(SharedPayload::Kind::Fence, signaled_ ? 1 : 0);
+  return permanent_;
+}
+
+void Fence::import_payload(std::shared_ptr<SharedPayload> payload, bool temporary) {
+  std::lock_guard lock(hub_.mutex);
+  (temporary ? temporary_ : permanent_) = std::move(payload);
+  if (!temporary) temporary_.reset();
+  hub_.changed.notify_all();
 }
 
 VkResult Fence::status() {
@@ -59,7 +99,8 @@ VkResult wait_for_fences(SyncHub& hub, std::span<Fence* const> fences, bool wait
     return wait_all ? std::all_of(fences.begin(), fences.end(), signaled)
                     : std::any_of(fences.begin(), fences.end(), signaled);
   };
-  if (wait_until(hub, lock, deadline, ready)) {
+  const bool poll = std::any_of(fences.begin(), fences.end(), [](Fence* f) { return f->shared_locked(); });
+  if (wait_until(hub, lock, deadline, ready, poll)) {
     for (Fence* f : fences)
       if (f->signaled_locked()) hub.synchronize_up_to(f->mark_locked());
     return VK_SUCCESS;
@@ -69,26 +110,55 @@ VkResult wait_for_fences(SyncHub& hub, std::span<Fence* const> fences, bool wait
 
 void Semaphore::signal(uint64_t value) {
   std::lock_guard lock(hub_.mutex);
-  if (type_ == VK_SEMAPHORE_TYPE_BINARY) value_ = 1;
-  else value_ = std::max(value_, value);
+  const uint64_t target = type_ == VK_SEMAPHORE_TYPE_BINARY ? 1 : value;
+  if (SharedPayload* shared = payload_locked()) raise_to(shared->value(), target);
+  else value_ = std::max(value_, target);
   mark_ = hub_.commands_begun.load();
   hub_.note_signal();
   hub_.changed.notify_all();
 }
 
+uint64_t Semaphore::value_locked() const {
+  if (const SharedPayload* shared = payload_locked()) return shared->value().load();
+  return value_;
+}
+
+bool Semaphore::consume_locked() {
+  if (SharedPayload* shared = payload_locked()) {
+    uint64_t signaled = 1;  // another device or process may take it first
+    return shared->value().compare_exchange_strong(signaled, 0);
+  }
+  if (value_ == 0) return false;
+  value_ = 0;
+  return true;
+}
+
 VkResult Semaphore::wait(uint64_t value, Deadline deadline, uint64_t* mark) {
   std::unique_lock lock(hub_.mutex);
-  const uint64_t target = type_ == VK_SEMAPHORE_TYPE_BINARY ? 1 : value;
-  if (!wait_until(hub_, lock, deadline, [&] { return value_ >= target; }))
-    return hub_.released() ? VK_ERROR_DEVICE_LOST : VK_TIMEOUT;
-  if (type_ == VK_SEMAPHORE_TYPE_BINARY) value_ = 0;  // a binary wait consumes the payload
+  auto ready = [&] { return type_ == VK_SEMAPHORE_TYPE_BINARY ? consume_locked() : value_locked() >= value; };
+  if (!wait_until(hub_, lock, deadline, ready, shared_locked())) return hub_.released() ? VK_ERROR_DEVICE_LOST : VK_TIMEOUT;
+  temporary_.reset();
   if (mark) *mark = mark_;
   return VK_SUCCESS;
 }
 
 uint64_t Semaphore::value() {
   std::lock_guard lock(hub_.mutex);
-  return value_;
+  return value_locked();
+}
+
+std::shared_ptr<SharedPayload> Semaphore::shared_payload() {
+  std::lock_guard lock(hub_.mutex);
+  if (temporary_) return temporary_;
+  if (!permanent_) permanent_ = SharedPayload::create(payload_kind(), value_);
+  return permanent_;
+}
+
+void Semaphore::import_payload(std::shared_ptr<SharedPayload> payload, bool temporary) {
+  std::lock_guard lock(hub_.mutex);
+  (temporary ? temporary_ : permanent_) = std::move(payload);
+  if (!temporary) temporary_.reset();
+  hub_.changed.notify_all();
 }
 
 VkResult wait_for_semaphores(SyncHub& hub, std::span<Semaphore* const> semaphores, std::span<const uint64_t> values,
@@ -99,7 +169,8 @@ VkResult wait_for_semaphores(SyncHub& hub, std::span<Semaphore* const> semaphore
     for (size_t i = 0; i < semaphores.size(); ++i) reached += semaphores[i]->value_locked() >= values[i];
     return wait_any ? (reached > 0 || semaphores.empty()) : reached == semaphores.size();
   };
-  if (wait_until(hub, lock, deadline, ready)) {
+  const bool poll = std::any_of(semaphores.begin(), semaphores.end(), [](Semaphore* s) { return s->shared_locked(); });
+  if (wait_until(hub, lock, deadline, ready, poll)) {
     for (size_t i = 0; i < semaphores.size(); ++i)
       if (semaphores[i]->value_locked() >= values[i]) hub.synchronize_up_to(semaphores[i]->mark_locked());
     return VK_SUCCESS;

@@ -9,8 +9,11 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <span>
+
+#include "pipeline/shared_payload.h"
 
 namespace kiln::exec {
 
@@ -64,18 +67,30 @@ class Fence {
  public:
   Fence(SyncHub& hub, bool signaled) : hub_(hub), signaled_(signaled) {}
   void signal();
+  // Restores the permanent payload (after a temporary import), then unsignals it.
   void reset();
   bool is_signaled();
   // vkGetFenceStatus: VK_SUCCESS, VK_NOT_READY, or VK_ERROR_DEVICE_LOST (unsignalled on a lost device).
   VkResult status();
   SyncHub& hub() { return hub_; }
-  bool signaled_locked() const { return signaled_; }
+  bool signaled_locked() const;
   uint64_t mark_locked() const { return mark_; }
+  // External payloads (pipeline/shared_payload.h). The payload to export: the current one, made
+  // shared (holding the fence's state) when it is still the fence's own; nullptr when the system
+  // refuses a shared one.
+  std::shared_ptr<SharedPayload> shared_payload();
+  // Makes `payload` the fence's payload: for good, or until the next reset when `temporary`.
+  void import_payload(std::shared_ptr<SharedPayload> payload, bool temporary);
+  // Whether the payload is shared, so that waits must poll it (the mutex held).
+  bool shared_locked() const { return temporary_ || permanent_; }
 
  private:
+  SharedPayload* payload_locked() const { return temporary_ ? temporary_.get() : permanent_.get(); }
+
   SyncHub& hub_;
-  bool signaled_;
+  bool signaled_;      // the fence's own payload (unused while a shared one is current)
   uint64_t mark_ = 0;  // SyncHub::commands_begun when signalled
+  std::shared_ptr<SharedPayload> permanent_, temporary_;
 };
 
 // VK_SUCCESS, or VK_TIMEOUT when the deadline passed first (VK_ERROR_DEVICE_LOST: destroyed or lost).
@@ -89,18 +104,31 @@ class Semaphore {
   void signal(uint64_t value);
   // Blocks until the payload is signalled (binary, which consumes it) or the value reaches
   // `value` (timeline). VK_TIMEOUT after the deadline; VK_ERROR_DEVICE_LOST on shutdown.
-  // `mark` (optional) gets SyncHub::commands_begun as it was at the signal waited for.
+  // `mark` (optional) gets SyncHub::commands_begun as it was at the signal waited for. A wait
+  // ends a temporary import: the permanent payload is current again.
   VkResult wait(uint64_t value, Deadline deadline, uint64_t* mark = nullptr);
   uint64_t value();
   SyncHub& hub() { return hub_; }
-  uint64_t value_locked() const { return value_; }
+  uint64_t value_locked() const;
   uint64_t mark_locked() const { return mark_; }
+  // External payloads, as for fences (a temporary import lasts until the next wait).
+  std::shared_ptr<SharedPayload> shared_payload();
+  void import_payload(std::shared_ptr<SharedPayload> payload, bool temporary);
+  bool shared_locked() const { return temporary_ || permanent_; }
+  SharedPayload::Kind payload_kind() const {
+    return type_ == VK_SEMAPHORE_TYPE_TIMELINE ? SharedPayload::Kind::TimelineSemaphore : SharedPayload::Kind::BinarySemaphore;
+  }
 
  private:
+  SharedPayload* payload_locked() const { return temporary_ ? temporary_.get() : permanent_.get(); }
+  // Takes the binary payload if it is signalled (the mutex held); true when it did.
+  bool consume_locked();
+
   SyncHub& hub_;
   VkSemaphoreType type_;
-  uint64_t value_;
+  uint64_t value_;     // the semaphore's own payload (unused while a shared one is current)
   uint64_t mark_ = 0;  // SyncHub::commands_begun at the last signal
+  std::shared_ptr<SharedPayload> permanent_, temporary_;
 };
 
 // vkWaitSemaphores: all (or any) of the timelines reach their values.
