@@ -45,6 +45,8 @@ struct CommandBuffer : DispatchableObject {
     std::array<PushedSet, abi::kMaxBoundDescriptorSets> pushed_sets{};
   };
   BindPointState compute, graphics;
+  // Addresses of the descriptor buffers bound (vkCmdBindDescriptorBuffersEXT, icd/descriptor_buffer.cpp).
+  std::array<VkDeviceAddress, abi::kMaxBoundDescriptorSets> descriptor_buffers{};
   // Null for bind points Kiln does not have (ray tracing): callers ignore those commands.
   BindPointState* bind_point(VkPipelineBindPoint point) {
     if (point == VK_PIPELINE_BIND_POINT_COMPUTE) return &compute;
@@ -59,6 +61,7 @@ struct CommandBuffer : DispatchableObject {
     record_result = VK_SUCCESS;
     compute = {};
     graphics = {};
+    descriptor_buffers = {};
     gfx = {};
     // Kernels of this buffer's draws and dispatches stop looping when the device is lost.
     compute.resources.cancel = graphics.resources.cancel = device->sync_hub.cancel_word();

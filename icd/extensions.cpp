@@ -215,6 +215,8 @@ std::span<const VkExtensionProperties> supported_device_extensions() {
       ext(VK_KHR_VARIABLE_POINTERS_EXTENSION_NAME, VK_KHR_VARIABLE_POINTERS_SPEC_VERSION),
       ext(VK_EXT_INLINE_UNIFORM_BLOCK_EXTENSION_NAME, VK_EXT_INLINE_UNIFORM_BLOCK_SPEC_VERSION),
       ext(VK_KHR_SHADER_INTEGER_DOT_PRODUCT_EXTENSION_NAME, VK_KHR_SHADER_INTEGER_DOT_PRODUCT_SPEC_VERSION),
+      // Descriptor records in the application's buffers (icd/descriptor_buffer.cpp).
+      ext(VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME, VK_EXT_DESCRIPTOR_BUFFER_SPEC_VERSION),
       // With the descriptorIndexing feature (icd/physical_device.cpp): every sub-feature it requires.
       ext(VK_EXT_DESCRIPTOR_INDEXING_EXTENSION_NAME, VK_EXT_DESCRIPTOR_INDEXING_SPEC_VERSION),
   };

@@ -553,6 +553,38 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceProperties2(VkPhysic
         reinterpret_cast<VkPhysicalDeviceExternalMemoryHostPropertiesEXT*>(s)->minImportedHostPointerAlignment =
             kMinImportedHostPointerAlignment;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_PROPERTIES_EXT: {
+        // Every descriptor is one record of set memory (icd/descriptor_buffer.cpp); address
+        // spaces are the host's (a device address is a host address).
+        auto* p = reinterpret_cast<VkPhysicalDeviceDescriptorBufferPropertiesEXT*>(s);
+        constexpr size_t kRecord = abi::kDescriptorRecordSize;
+        constexpr VkDeviceSize kAddressSpace = VkDeviceSize{1} << 40;
+        p->combinedImageSamplerDescriptorSingleArray = VK_TRUE;
+        p->bufferlessPushDescriptors = VK_FALSE;
+        p->allowSamplerImageViewPostSubmitCreation = VK_FALSE;
+        p->descriptorBufferOffsetAlignment = abi::kDescriptorRecordAlignment;
+        p->maxDescriptorBufferBindings = abi::kMaxBoundDescriptorSets;
+        p->maxResourceDescriptorBufferBindings = abi::kMaxBoundDescriptorSets;
+        p->maxSamplerDescriptorBufferBindings = abi::kMaxBoundDescriptorSets;
+        p->maxEmbeddedImmutableSamplerBindings = abi::kMaxBoundDescriptorSets;
+        p->maxEmbeddedImmutableSamplers = desc::kMaxDescriptorsPerSet;
+        p->bufferCaptureReplayDescriptorDataSize = 0;
+        p->imageCaptureReplayDescriptorDataSize = 0;
+        p->imageViewCaptureReplayDescriptorDataSize = 0;
+        p->samplerCaptureReplayDescriptorDataSize = 0;
+        p->accelerationStructureCaptureReplayDescriptorDataSize = 0;
+        p->samplerDescriptorSize = p->combinedImageSamplerDescriptorSize = p->sampledImageDescriptorSize =
+            p->storageImageDescriptorSize = p->uniformTexelBufferDescriptorSize = p->robustUniformTexelBufferDescriptorSize =
+                p->storageTexelBufferDescriptorSize = p->robustStorageTexelBufferDescriptorSize = p->uniformBufferDescriptorSize =
+                    p->robustUniformBufferDescriptorSize = p->storageBufferDescriptorSize = p->robustStorageBufferDescriptorSize =
+                        p->inputAttachmentDescriptorSize = p->accelerationStructureDescriptorSize = kRecord;
+        p->maxSamplerDescriptorBufferRange = kAddressSpace;
+        p->maxResourceDescriptorBufferRange = kAddressSpace;
+        p->samplerDescriptorBufferAddressSpaceSize = kAddressSpace;
+        p->resourceDescriptorBufferAddressSpaceSize = kAddressSpace;
+        p->descriptorBufferAddressSpaceSize = kAddressSpace;
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_PROPERTIES_EXT:
         // A custom colour is four values in the sampler object: no table to run out of.
         reinterpret_cast<VkPhysicalDeviceCustomBorderColorPropertiesEXT*>(s)->maxCustomBorderColorSamplers = 1u << 20;
@@ -722,6 +754,17 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_GetPhysicalDeviceFeatures2(VkPhysical
         reinterpret_cast<VkPhysicalDeviceMultisampledRenderToSingleSampledFeaturesEXT*>(s)->multisampledRenderToSingleSampled =
             VK_TRUE;
         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_FEATURES_EXT: {
+        // Records in the application's buffers, read as set memory is (icd/descriptor_buffer.cpp;
+        // DescriptorBufferTest). Records hold no image layout. No capture/replay, no push
+        // descriptors without a push buffer.
+        auto* f = reinterpret_cast<VkPhysicalDeviceDescriptorBufferFeaturesEXT*>(s);
+        f->descriptorBuffer = VK_TRUE;
+        f->descriptorBufferCaptureReplay = VK_FALSE;
+        f->descriptorBufferImageLayoutIgnored = VK_TRUE;
+        f->descriptorBufferPushDescriptors = VK_FALSE;
+        break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ATTACHMENT_FEEDBACK_LOOP_LAYOUT_FEATURES_EXT:
         // Attachments are memory, and a barrier inside a render pass finishes the draws before it,
         // so a later draw samples what earlier ones wrote (AttachmentFeedbackLoopTest).
