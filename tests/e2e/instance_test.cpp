@@ -114,11 +114,13 @@ TEST_F(InstanceTest, ExternalCapabilitiesExtensionsNameTheCoreCommands) {
   vkGetPhysicalDeviceExternalFenceProperties(physical, &fence, &fence_core);
   EXPECT_EQ(fence_got.externalFenceFeatures, fence_core.externalFenceFeatures);
   if (is_kiln()) {
-    // Kiln exports and imports opaque fds of memory (memfds), not of semaphores or fences.
+    // Kiln exports and imports opaque fds of memory, semaphores and fences.
     EXPECT_EQ(got.externalMemoryProperties.externalMemoryFeatures,
               VkExternalMemoryFeatureFlags(VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT));
-    EXPECT_EQ(semaphore_got.externalSemaphoreFeatures, 0u);
-    EXPECT_EQ(fence_got.externalFenceFeatures, 0u);
+    EXPECT_EQ(semaphore_got.externalSemaphoreFeatures,
+              VkExternalSemaphoreFeatureFlags(VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_SEMAPHORE_FEATURE_IMPORTABLE_BIT));
+    EXPECT_EQ(fence_got.externalFenceFeatures,
+              VkExternalFenceFeatureFlags(VK_EXTERNAL_FENCE_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_FENCE_FEATURE_IMPORTABLE_BIT));
   }
   instance->destroy();
   EXPECT_TRUE(instance->messages().empty()) << instance->messages().front();

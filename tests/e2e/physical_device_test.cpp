@@ -61,8 +61,8 @@ TEST_F(PhysicalDeviceTest, ApiVersionIsAtLeast13) {
       << VK_API_VERSION_MINOR(properties().apiVersion);
 }
 
-// The core external-object queries answer (they must exist in 1.1+); Kiln imports host
-// allocations into buffers and exports nothing, fences and semaphores included.
+// The core external-object queries answer (they must exist in 1.1+); Kiln shares memory, fences
+// and semaphores as opaque fds (memfds), and no sync files (they need a kernel driver's fences).
 TEST_F(PhysicalDeviceTest, ExternalObjectQueriesAnswer) {
   VkPhysicalDeviceExternalFenceInfo fence_info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_FENCE_INFO};
   fence_info.handleType = VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT;
@@ -81,10 +81,18 @@ TEST_F(PhysicalDeviceTest, ExternalObjectQueriesAnswer) {
   buffer.externalMemoryProperties.externalMemoryFeatures = 0xFFFFFFFFu;
   vkGetPhysicalDeviceExternalBufferProperties(physical_device(), &buffer_info, &buffer);
   KILN_ONLY();
+  EXPECT_EQ(fence.externalFenceFeatures,
+            VkExternalFenceFeatureFlags(VK_EXTERNAL_FENCE_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_FENCE_FEATURE_IMPORTABLE_BIT));
+  EXPECT_EQ(fence.compatibleHandleTypes, VkExternalFenceHandleTypeFlags(VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT));
+  EXPECT_EQ(semaphore.externalSemaphoreFeatures,
+            VkExternalSemaphoreFeatureFlags(VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_SEMAPHORE_FEATURE_IMPORTABLE_BIT));
+  EXPECT_EQ(semaphore.compatibleHandleTypes, VkExternalSemaphoreHandleTypeFlags(VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT));
+  fence_info.handleType = VK_EXTERNAL_FENCE_HANDLE_TYPE_SYNC_FD_BIT;
+  vkGetPhysicalDeviceExternalFenceProperties(physical_device(), &fence_info, &fence);
   EXPECT_EQ(fence.externalFenceFeatures, 0u);
-  EXPECT_EQ(fence.compatibleHandleTypes, 0u);
+  semaphore_info.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT;
+  vkGetPhysicalDeviceExternalSemaphoreProperties(physical_device(), &semaphore_info, &semaphore);
   EXPECT_EQ(semaphore.externalSemaphoreFeatures, 0u);
-  EXPECT_EQ(semaphore.compatibleHandleTypes, 0u);
   // Memory exports and imports opaque fds (memfds, VK_KHR_external_memory_fd).
   EXPECT_EQ(buffer.externalMemoryProperties.externalMemoryFeatures,
             VkExternalMemoryFeatureFlags(VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT));
