@@ -25,39 +25,25 @@ class ComputeImageDescriptorIndexingTest : public VulkanTest {
   // A device with the image and texel-buffer descriptor-indexing features on (and
   // `descriptorIndexing` itself, which Kiln must have).
   TestDevice* indexing_device() {
-    const DeviceFeatures& s = features();
-    if (is_kiln()) EXPECT_TRUE(s.v12.descriptorIndexing) << "Kiln must support descriptorIndexing";
-    const std::pair<VkBool32, const char*> wanted[] = {
-        {s.core.features.shaderStorageImageArrayDynamicIndexing, "shaderStorageImageArrayDynamicIndexing"},
-        {s.v12.shaderUniformTexelBufferArrayDynamicIndexing, "shaderUniformTexelBufferArrayDynamicIndexing"},
-        {s.v12.shaderStorageTexelBufferArrayDynamicIndexing, "shaderStorageTexelBufferArrayDynamicIndexing"},
-        {s.v12.shaderStorageImageArrayNonUniformIndexing, "shaderStorageImageArrayNonUniformIndexing"},
-        {s.v12.shaderUniformTexelBufferArrayNonUniformIndexing, "shaderUniformTexelBufferArrayNonUniformIndexing"},
-        {s.v12.shaderStorageTexelBufferArrayNonUniformIndexing, "shaderStorageTexelBufferArrayNonUniformIndexing"},
-        {s.v12.descriptorBindingStorageImageUpdateAfterBind, "descriptorBindingStorageImageUpdateAfterBind"},
-        {s.v12.descriptorBindingUniformTexelBufferUpdateAfterBind, "descriptorBindingUniformTexelBufferUpdateAfterBind"},
-        {s.v12.descriptorBindingStorageTexelBufferUpdateAfterBind, "descriptorBindingStorageTexelBufferUpdateAfterBind"},
-        {s.v12.descriptorBindingPartiallyBound, "descriptorBindingPartiallyBound"},
-        {s.v12.descriptorBindingVariableDescriptorCount, "descriptorBindingVariableDescriptorCount"},
-        {s.v12.runtimeDescriptorArray, "runtimeDescriptorArray"},
-    };
-    for (const auto& [supported, name] : wanted) {
-      if (supported) continue;
-      if (is_kiln()) ADD_FAILURE() << "Kiln must support " << name;
+    if (is_kiln()) EXPECT_TRUE(features().v12.descriptorIndexing) << "Kiln must support descriptorIndexing";
+    const char* missing = enable_features(features(),
+                                          {KILN_FEATURE(core.features.shaderStorageImageArrayDynamicIndexing),
+                                           KILN_FEATURE(v12.shaderUniformTexelBufferArrayDynamicIndexing),
+                                           KILN_FEATURE(v12.shaderStorageTexelBufferArrayDynamicIndexing),
+                                           KILN_FEATURE(v12.shaderStorageImageArrayNonUniformIndexing),
+                                           KILN_FEATURE(v12.shaderUniformTexelBufferArrayNonUniformIndexing),
+                                           KILN_FEATURE(v12.shaderStorageTexelBufferArrayNonUniformIndexing),
+                                           KILN_FEATURE(v12.descriptorBindingStorageImageUpdateAfterBind),
+                                           KILN_FEATURE(v12.descriptorBindingUniformTexelBufferUpdateAfterBind),
+                                           KILN_FEATURE(v12.descriptorBindingStorageTexelBufferUpdateAfterBind),
+                                           KILN_FEATURE(v12.descriptorBindingPartiallyBound),
+                                           KILN_FEATURE(v12.descriptorBindingVariableDescriptorCount),
+                                           KILN_FEATURE(v12.runtimeDescriptorArray)},
+                                          &enabled_);
+    if (missing) {
+      if (is_kiln()) ADD_FAILURE() << "Kiln must support " << missing;
       return nullptr;
     }
-    enabled_.core.features.shaderStorageImageArrayDynamicIndexing = VK_TRUE;
-    enabled_.v12.shaderUniformTexelBufferArrayDynamicIndexing = VK_TRUE;
-    enabled_.v12.shaderStorageTexelBufferArrayDynamicIndexing = VK_TRUE;
-    enabled_.v12.shaderStorageImageArrayNonUniformIndexing = VK_TRUE;
-    enabled_.v12.shaderUniformTexelBufferArrayNonUniformIndexing = VK_TRUE;
-    enabled_.v12.shaderStorageTexelBufferArrayNonUniformIndexing = VK_TRUE;
-    enabled_.v12.descriptorBindingStorageImageUpdateAfterBind = VK_TRUE;
-    enabled_.v12.descriptorBindingUniformTexelBufferUpdateAfterBind = VK_TRUE;
-    enabled_.v12.descriptorBindingStorageTexelBufferUpdateAfterBind = VK_TRUE;
-    enabled_.v12.descriptorBindingPartiallyBound = VK_TRUE;
-    enabled_.v12.descriptorBindingVariableDescriptorCount = VK_TRUE;
-    enabled_.v12.runtimeDescriptorArray = VK_TRUE;
     TestDevice* device = create_device(enabled_);
     if (!device) throw std::runtime_error("vkCreateDevice with the descriptor-indexing features failed");
     return device;

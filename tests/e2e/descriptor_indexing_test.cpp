@@ -23,34 +23,22 @@ class ComputeDescriptorIndexingTest : public VulkanTest {
  protected:
   // A device with the buffer descriptor-indexing features on; Kiln must have them all.
   TestDevice* indexing_device() {
-    const DeviceFeatures& s = features();
-    const std::pair<VkBool32, const char*> wanted[] = {
-        {s.core.features.shaderUniformBufferArrayDynamicIndexing, "shaderUniformBufferArrayDynamicIndexing"},
-        {s.core.features.shaderStorageBufferArrayDynamicIndexing, "shaderStorageBufferArrayDynamicIndexing"},
-        {s.v12.shaderUniformBufferArrayNonUniformIndexing, "shaderUniformBufferArrayNonUniformIndexing"},
-        {s.v12.shaderStorageBufferArrayNonUniformIndexing, "shaderStorageBufferArrayNonUniformIndexing"},
-        {s.v12.descriptorBindingUniformBufferUpdateAfterBind, "descriptorBindingUniformBufferUpdateAfterBind"},
-        {s.v12.descriptorBindingStorageBufferUpdateAfterBind, "descriptorBindingStorageBufferUpdateAfterBind"},
-        {s.v12.descriptorBindingUpdateUnusedWhilePending, "descriptorBindingUpdateUnusedWhilePending"},
-        {s.v12.descriptorBindingPartiallyBound, "descriptorBindingPartiallyBound"},
-        {s.v12.descriptorBindingVariableDescriptorCount, "descriptorBindingVariableDescriptorCount"},
-        {s.v12.runtimeDescriptorArray, "runtimeDescriptorArray"},
-    };
-    for (const auto& [supported, name] : wanted) {
-      if (supported) continue;
-      if (is_kiln()) ADD_FAILURE() << "Kiln must support " << name;
+    const char* missing = enable_features(features(),
+                                          {KILN_FEATURE(core.features.shaderUniformBufferArrayDynamicIndexing),
+                                           KILN_FEATURE(core.features.shaderStorageBufferArrayDynamicIndexing),
+                                           KILN_FEATURE(v12.shaderUniformBufferArrayNonUniformIndexing),
+                                           KILN_FEATURE(v12.shaderStorageBufferArrayNonUniformIndexing),
+                                           KILN_FEATURE(v12.descriptorBindingUniformBufferUpdateAfterBind),
+                                           KILN_FEATURE(v12.descriptorBindingStorageBufferUpdateAfterBind),
+                                           KILN_FEATURE(v12.descriptorBindingUpdateUnusedWhilePending),
+                                           KILN_FEATURE(v12.descriptorBindingPartiallyBound),
+                                           KILN_FEATURE(v12.descriptorBindingVariableDescriptorCount),
+                                           KILN_FEATURE(v12.runtimeDescriptorArray)},
+                                          &enabled_);
+    if (missing) {
+      if (is_kiln()) ADD_FAILURE() << "Kiln must support " << missing;
       return nullptr;
     }
-    enabled_.core.features.shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
-    enabled_.core.features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
-    enabled_.v12.shaderUniformBufferArrayNonUniformIndexing = VK_TRUE;
-    enabled_.v12.shaderStorageBufferArrayNonUniformIndexing = VK_TRUE;
-    enabled_.v12.descriptorBindingUniformBufferUpdateAfterBind = VK_TRUE;
-    enabled_.v12.descriptorBindingStorageBufferUpdateAfterBind = VK_TRUE;
-    enabled_.v12.descriptorBindingUpdateUnusedWhilePending = VK_TRUE;
-    enabled_.v12.descriptorBindingPartiallyBound = VK_TRUE;
-    enabled_.v12.descriptorBindingVariableDescriptorCount = VK_TRUE;
-    enabled_.v12.runtimeDescriptorArray = VK_TRUE;
     TestDevice* device = create_device(enabled_);
     if (!device) throw std::runtime_error("vkCreateDevice with the descriptor-indexing features failed");
     return device;

@@ -2,6 +2,7 @@
 // attachment 0 and whose second reads it with subpassLoad at every pixel and writes it swizzled
 // into attachment 1 — every pixel of both attachments is checked.
 #include <array>
+#include <span>
 #include <vector>
 
 #include "e2e/draw_scene.h"
@@ -137,17 +138,51 @@ AttachmentImage make_attachment_image(TestDevice& dev) {
   return a;
 }
 
+// A render pass over `views` (kFormat colour attachments, cleared on load, stored and left in
+// TRANSFER_SRC_OPTIMAL) with `subpasses` and `dependencies`, and its framebuffer.
+struct PassWithFramebuffer {
+  VkRenderPass pass = VK_NULL_HANDLE;
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+};
+PassWithFramebuffer make_pass(VkDevice d, std::span<const VkImageView> views, std::span<const VkSubpassDescription> subpasses,
+                              std::span<const VkSubpassDependency> dependencies) {
+  const VkAttachmentDescription attachment{0, kFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                           VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                           VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+                                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
+  const std::vector<VkAttachmentDescription> attachments(views.size(), attachment);
+  VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+  pass_info.attachmentCount = uint32_t(attachments.size());
+  pass_info.pAttachments = attachments.data();
+  pass_info.subpassCount = uint32_t(subpasses.size());
+  pass_info.pSubpasses = subpasses.data();
+  pass_info.dependencyCount = uint32_t(dependencies.size());
+  pass_info.pDependencies = dependencies.data();
+  PassWithFramebuffer r;
+  EXPECT_EQ(vkCreateRenderPass(d, &pass_info, nullptr, &r.pass), VK_SUCCESS);
+  VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+  fb_info.renderPass = r.pass;
+  fb_info.attachmentCount = uint32_t(views.size());
+  fb_info.pAttachments = views.data();
+  fb_info.width = fb_info.height = kSize;
+  fb_info.layers = 1;
+  EXPECT_EQ(vkCreateFramebuffer(d, &fb_info, nullptr, &r.framebuffer), VK_SUCCESS);
+  return r;
+}
+
+// Subpass 1 reads what subpass 0 wrote, and the colour is copied out after the pass.
+constexpr VkSubpassDependency kSecondSubpassReadsTheFirst[2] = {
+    {0, 1, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+     VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_INPUT_ATTACHMENT_READ_BIT, VK_DEPENDENCY_BY_REGION_BIT},
+    {1, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+     VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, 0}};
+
 TEST_F(InputAttachmentTest, SecondSubpassReadsTheFirstSubpassColourAtEachPixel) {
   TestDevice& dev = device();
   VkDevice d = dev.handle();
   AttachmentImage images[2] = {make_attachment_image(dev), make_attachment_image(dev)};
   VkImageView views[2] = {images[0].view, images[1].view};
   // Attachment 0: written by subpass 0, read as an input by subpass 1. Attachment 1: subpass 1's output.
-  VkAttachmentDescription attachments[2] = {};
-  for (auto& a : attachments)
-    a = {0, kFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
-         VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
-         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
   const VkAttachmentReference first_out{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
   const VkAttachmentReference second_in{0, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
   const VkAttachmentReference second_out{1, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
@@ -159,28 +194,8 @@ TEST_F(InputAttachmentTest, SecondSubpassReadsTheFirstSubpassColourAtEachPixel) 
   subpasses[1].pInputAttachments = &second_in;
   subpasses[1].colorAttachmentCount = 1;
   subpasses[1].pColorAttachments = &second_out;
-  const VkSubpassDependency dependencies[2] = {
-      {0, 1, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
-       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_INPUT_ATTACHMENT_READ_BIT, VK_DEPENDENCY_BY_REGION_BIT},
-      {1, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, 0}};
-  VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
-  pass_info.attachmentCount = 2;
-  pass_info.pAttachments = attachments;
-  pass_info.subpassCount = 2;
-  pass_info.pSubpasses = subpasses;
-  pass_info.dependencyCount = 2;
-  pass_info.pDependencies = dependencies;
-  VkRenderPass pass = VK_NULL_HANDLE;
-  ASSERT_EQ(vkCreateRenderPass(d, &pass_info, nullptr, &pass), VK_SUCCESS);
-  VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
-  fb_info.renderPass = pass;
-  fb_info.attachmentCount = 2;
-  fb_info.pAttachments = views;
-  fb_info.width = fb_info.height = kSize;
-  fb_info.layers = 1;
-  VkFramebuffer framebuffer = VK_NULL_HANDLE;
-  ASSERT_EQ(vkCreateFramebuffer(d, &fb_info, nullptr, &framebuffer), VK_SUCCESS);
+  const auto [pass, framebuffer] = make_pass(d, views, subpasses, kSecondSubpassReadsTheFirst);
+  ASSERT_NE(framebuffer, VK_NULL_HANDLE);
 
   InputAttachmentSet input(d, views[0], VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
   VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -254,11 +269,6 @@ TEST_F(InputAttachmentTest, ArrayIndexedPerFragment) {
   VkDevice d = dev.handle();
   AttachmentImage images[3] = {make_attachment_image(dev), make_attachment_image(dev), make_attachment_image(dev)};
   VkImageView views[3] = {images[0].view, images[1].view, images[2].view};
-  VkAttachmentDescription attachments[3] = {};
-  for (auto& a : attachments)
-    a = {0, kFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
-         VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
-         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
   const VkAttachmentReference cleared[2] = {{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL},
                                             {1, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL}};
   const VkAttachmentReference inputs[2] = {{0, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
@@ -272,28 +282,8 @@ TEST_F(InputAttachmentTest, ArrayIndexedPerFragment) {
   subpasses[1].pInputAttachments = inputs;
   subpasses[1].colorAttachmentCount = 1;
   subpasses[1].pColorAttachments = &output;
-  const VkSubpassDependency dependencies[2] = {
-      {0, 1, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
-       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_INPUT_ATTACHMENT_READ_BIT, VK_DEPENDENCY_BY_REGION_BIT},
-      {1, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, 0}};
-  VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
-  pass_info.attachmentCount = 3;
-  pass_info.pAttachments = attachments;
-  pass_info.subpassCount = 2;
-  pass_info.pSubpasses = subpasses;
-  pass_info.dependencyCount = 2;
-  pass_info.pDependencies = dependencies;
-  VkRenderPass pass = VK_NULL_HANDLE;
-  ASSERT_EQ(vkCreateRenderPass(d, &pass_info, nullptr, &pass), VK_SUCCESS);
-  VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
-  fb_info.renderPass = pass;
-  fb_info.attachmentCount = 3;
-  fb_info.pAttachments = views;
-  fb_info.width = fb_info.height = kSize;
-  fb_info.layers = 1;
-  VkFramebuffer framebuffer = VK_NULL_HANDLE;
-  ASSERT_EQ(vkCreateFramebuffer(d, &fb_info, nullptr, &framebuffer), VK_SUCCESS);
+  const auto [pass, framebuffer] = make_pass(d, views, subpasses, kSecondSubpassReadsTheFirst);
+  ASSERT_NE(framebuffer, VK_NULL_HANDLE);
   InputAttachmentSet input(d, {views[0], views[1]}, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
   VkPipeline checker =
       make_pipeline(d, pass, 1, input.layout, "gfx_api_passthrough.vert", "input_attachment_array.frag", false);
@@ -346,10 +336,6 @@ TEST_F(InputAttachmentTest, RasterizationOrderAccessSeesEveryEarlierFragment) {
   TestDevice& dev = *create_device_with_extension(order, name);
   VkDevice d = dev.handle();
   AttachmentImage target = make_attachment_image(dev);
-  const VkAttachmentDescription attachment{0, kFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                           VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-                                           VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
-                                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
   const VkAttachmentReference feedback{0, VK_IMAGE_LAYOUT_GENERAL};
   VkSubpassDescription subpass{};
   subpass.flags = VK_SUBPASS_DESCRIPTION_RASTERIZATION_ORDER_ATTACHMENT_COLOR_ACCESS_BIT_EXT;
@@ -361,23 +347,8 @@ TEST_F(InputAttachmentTest, RasterizationOrderAccessSeesEveryEarlierFragment) {
   const VkSubpassDependency to_transfer{0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
                                         VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
                                         VK_ACCESS_TRANSFER_READ_BIT, 0};
-  VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
-  pass_info.attachmentCount = 1;
-  pass_info.pAttachments = &attachment;
-  pass_info.subpassCount = 1;
-  pass_info.pSubpasses = &subpass;
-  pass_info.dependencyCount = 1;
-  pass_info.pDependencies = &to_transfer;
-  VkRenderPass pass = VK_NULL_HANDLE;
-  ASSERT_EQ(vkCreateRenderPass(d, &pass_info, nullptr, &pass), VK_SUCCESS);
-  VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
-  fb_info.renderPass = pass;
-  fb_info.attachmentCount = 1;
-  fb_info.pAttachments = &target.view;
-  fb_info.width = fb_info.height = kSize;
-  fb_info.layers = 1;
-  VkFramebuffer framebuffer = VK_NULL_HANDLE;
-  ASSERT_EQ(vkCreateFramebuffer(d, &fb_info, nullptr, &framebuffer), VK_SUCCESS);
+  const auto [pass, framebuffer] = make_pass(d, {&target.view, 1}, {&subpass, 1}, {&to_transfer, 1});
+  ASSERT_NE(framebuffer, VK_NULL_HANDLE);
   InputAttachmentSet input(d, target.view, VK_IMAGE_LAYOUT_GENERAL);
   VkPipeline accumulate = make_pipeline(d, pass, 0, input.layout, "gfx_api_passthrough.vert",
                                         "input_attachment_accumulate.frag", false,

@@ -231,6 +231,13 @@ DeviceFeatures::DeviceFeatures() {
   v12.pNext = &v13;
 }
 
+const char* enable_features(const DeviceFeatures& supported, std::initializer_list<WantedFeature> wanted, DeviceFeatures* enabled) {
+  for (const WantedFeature& feature : wanted)
+    if (!feature.bit(const_cast<DeviceFeatures&>(supported))) return feature.name;  // only read
+  for (const WantedFeature& feature : wanted) feature.bit(*enabled) = VK_TRUE;
+  return nullptr;
+}
+
 void DeviceFeatures::query(VkPhysicalDevice physical_device, DeviceFeatures* out) {
   vkGetPhysicalDeviceFeatures2(physical_device, &out->core);
 }

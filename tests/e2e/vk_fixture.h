@@ -15,6 +15,8 @@
 #include <gtest/gtest.h>
 #include <vulkan/vulkan.h>
 
+#include <initializer_list>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -107,6 +109,16 @@ struct DeviceFeatures {
   DeviceFeatures& operator=(const DeviceFeatures&) = delete;
   static void query(VkPhysicalDevice physical_device, DeviceFeatures* out);
 };
+
+// A feature bit a test needs: its name and where it lives (KILN_FEATURE(v12.runtimeDescriptorArray)).
+struct WantedFeature {
+  const char* name;
+  VkBool32& (*bit)(DeviceFeatures&);
+};
+#define KILN_FEATURE(path) ::kiln::test::WantedFeature{#path, [](::kiln::test::DeviceFeatures& f) -> VkBool32& { return f.path; }}
+// Sets every bit of `wanted` in `enabled` and returns nullptr when `supported` has them all;
+// otherwise returns the name of the first one missing and leaves `enabled` alone.
+const char* enable_features(const DeviceFeatures& supported, std::initializer_list<WantedFeature> wanted, DeviceFeatures* enabled);
 
 // The SPIR-V of test shader `name` (e.g. "saxpy.comp"); a missing shader is a test failure (and
 // no words).
