@@ -57,8 +57,8 @@ struct TexelFormat {
   Numeric numeric;
   TexelLayout layout = TexelLayout::Plain;
   // Loads and stores as a storage image or storage texel buffer; false: only fetched from uniform
-  // texel buffers (formats without a SPIR-V format need shaderStorageImage{Read,Write}WithoutFormat,
-  // which Kiln does not report).
+  // texel buffers. Formats without a SPIR-V format are reached through shaders without a format
+  // (shaderStorageImage{Read,Write}WithoutFormat).
   bool storage = true;
   uint32_t bytes() const { return packed_layout(layout) ? 4 : components * bits / 8; }
   bool integer() const { return numeric == Numeric::Uint || numeric == Numeric::Sint; }
@@ -104,7 +104,9 @@ inline constexpr TexelFormat kTexelFormats[] = {
     {VK_FORMAT_A8B8G8R8_UINT_PACK32, spv::ImageFormat::Rgba8ui, 4, 8, Numeric::Uint},
     {VK_FORMAT_A8B8G8R8_SINT_PACK32, spv::ImageFormat::Rgba8i, 4, 8, Numeric::Sint},
     // Formats no SPIR-V format names: fetched from uniform texel buffers only.
-    {VK_FORMAT_B8G8R8A8_UNORM, spv::ImageFormat::Unknown, 4, 8, Numeric::Unorm, TexelLayout::Bgra, false},
+    // The swapchain format compute shaders write without a format, as lavapipe offers (the other
+    // BGRA formats stay fetch-only, as there).
+    {VK_FORMAT_B8G8R8A8_UNORM, spv::ImageFormat::Unknown, 4, 8, Numeric::Unorm, TexelLayout::Bgra, true},
     {VK_FORMAT_B8G8R8A8_SNORM, spv::ImageFormat::Unknown, 4, 8, Numeric::Snorm, TexelLayout::Bgra, false},
     {VK_FORMAT_B8G8R8A8_UINT, spv::ImageFormat::Unknown, 4, 8, Numeric::Uint, TexelLayout::Bgra, false},
     {VK_FORMAT_B8G8R8A8_SINT, spv::ImageFormat::Unknown, 4, 8, Numeric::Sint, TexelLayout::Bgra, false},

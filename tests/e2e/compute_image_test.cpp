@@ -249,6 +249,7 @@ TEST_F(ComputeImageTest, StorageImagesWithoutFormatReadAndWriteTheViewsFormat) {
                              ImageCase{"storage_image_unformatted.comp", VK_FORMAT_R8G8B8A8_SNORM},
                              ImageCase{"storage_image_unformatted.comp", VK_FORMAT_A2B10G10R10_UNORM_PACK32},
                              ImageCase{"storage_image_unformatted.comp", VK_FORMAT_B10G11R11_UFLOAT_PACK32},
+                             ImageCase{"storage_image_unformatted.comp", VK_FORMAT_B8G8R8A8_UNORM},
                              ImageCase{"storage_image_unformatted_uint.comp", VK_FORMAT_R32G32B32A32_UINT},
                              ImageCase{"storage_image_unformatted_uint.comp", VK_FORMAT_A8B8G8R8_UINT_PACK32}}) {
     SCOPED_TRACE(std::string(c.shader) + " as " + std::to_string(c.format));
