@@ -2,9 +2,6 @@
 // A push descriptor set has no VkDescriptorSet: its memory lives in the command list. Each push
 // starts from a copy of the set's previous push (descriptors it does not write keep their values)
 // and binds the copy, so dispatches recorded earlier keep the descriptors they captured.
-#include <algorithm>
-#include <vector>
-
 #include "common/log.h"
 #include "icd/command_buffer.h"
 #include "icd/descriptor_update.h"
@@ -14,10 +11,6 @@
 using namespace kiln;
 
 namespace {
-
-struct alignas(abi::kDescriptorRecordAlignment) RecordChunk {
-  uint8_t bytes[abi::kDescriptorRecordAlignment];
-};
 
 // Fresh memory for push set `set` of `layout` in the command list, holding what the set held
 // after its previous push (or null descriptors). Null (logged) when the set cannot be pushed.
@@ -34,14 +27,12 @@ uint8_t* begin_push(CommandBuffer* cb, const char* api, VkPipelineBindPoint bind
   }
   *set_layout = &layout.desc.sets[set];
   const uint32_t size = (*set_layout)->memory_size;
-  const size_t chunks = std::max<size_t>(1, (size + sizeof(RecordChunk) - 1) / sizeof(RecordChunk));
   CommandBuffer::BindPointState::PushedSet& previous = point->pushed_sets[set];
   uint8_t* memory;
   if (previous.memory && previous.size == size) {
-    memory = cb->commands->copy_array(reinterpret_cast<const RecordChunk*>(previous.memory), chunks)->bytes;
+    memory = command_list_set_memory(cb, size, previous.memory);
   } else {
-    const std::vector<RecordChunk> empty(chunks);
-    memory = cb->commands->copy_array(empty.data(), chunks)->bytes;
+    memory = command_list_set_memory(cb, size);
     desc::DynamicBufferSlot no_dynamic_buffers[1];
     desc::initialize_set_memory(**set_layout, {memory, no_dynamic_buffers, 0});  // immutable samplers
   }

@@ -2,6 +2,7 @@
 #include "icd/command_buffer.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "kiln_entrypoints.h"
 
@@ -96,3 +97,17 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdExecuteCommands(VkCommandBuffer co
   cmd->list_count = count;
   cmd->lists = cb->commands->copy_array(lists.data(), lists.size());
 }
+
+namespace kiln {
+
+uint8_t* command_list_set_memory(CommandBuffer* cb, uint32_t size, const uint8_t* from) {
+  struct alignas(abi::kDescriptorRecordAlignment) RecordChunk {
+    uint8_t bytes[abi::kDescriptorRecordAlignment];
+  };
+  const size_t chunks = std::max<size_t>(1, (size + sizeof(RecordChunk) - 1) / sizeof(RecordChunk));
+  if (from) return cb->commands->copy_array(reinterpret_cast<const RecordChunk*>(from), chunks)->bytes;
+  const std::vector<RecordChunk> zeros(chunks);
+  return cb->commands->copy_array(zeros.data(), chunks)->bytes;
+}
+
+}  // namespace kiln

@@ -76,4 +76,8 @@ struct CommandPool {
 
 inline CommandBuffer* command_buffer_of(VkCommandBuffer handle) { return from_handle<CommandBuffer>(handle); }
 
+// `size` bytes of descriptor-set memory in `cb`'s command list (aligned for records, kept as long as
+// the commands recorded with it): a copy of `from`'s `size` bytes, or zeros when `from` is null.
+uint8_t* command_list_set_memory(CommandBuffer* cb, uint32_t size, const uint8_t* from = nullptr);
+
 }  // namespace kiln

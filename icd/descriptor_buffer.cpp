@@ -8,24 +8,17 @@
 // list. Capture and replay and push descriptors without a push buffer are not offered.
 #include <algorithm>
 #include <cstring>
-#include <vector>
 
 #include "common/log.h"
-#include "icd/buffer_view.h"
 #include "icd/command_buffer.h"
 #include "icd/descriptor_memory.h"
 #include "icd/descriptor_set_layout.h"
 #include "icd/pipeline_layout.h"
 #include "kiln_entrypoints.h"
-#include "memory/format_table.h"
 
 using namespace kiln;
 
 namespace {
-
-struct alignas(abi::kDescriptorRecordAlignment) RecordChunk {
-  uint8_t bytes[abi::kDescriptorRecordAlignment];
-};
 
 // The record of a buffer given by address (null: a null descriptor).
 abi::BufferDescriptor buffer_record(const VkDescriptorAddressInfoEXT* info) {
@@ -35,10 +28,7 @@ abi::BufferDescriptor buffer_record(const VkDescriptorAddressInfoEXT* info) {
 
 abi::TexelBufferDescriptor texel_buffer_record(const VkDescriptorAddressInfoEXT* info) {
   if (!info || !info->address) return {};
-  const fmt::FormatInfo* format = fmt::format_info(info->format);
-  if (!format || format->block_bytes == 0) return {};
-  const VkDeviceSize elements = std::min<VkDeviceSize>(info->range / format->block_bytes, UINT32_MAX);
-  return {info->address, uint32_t(elements), uint32_t(info->format), format->block_bytes, 0, 0};
+  return desc::texel_record(info->address, info->range, info->format);
 }
 
 template <typename Record>
@@ -146,9 +136,7 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBindDescriptorBufferEmbeddedSample
   // The set's memory holds nothing but its immutable samplers: made in the command list, so the
   // commands recorded now keep it.
   const desc::SetLayoutDesc& set_layout = sets.sets[set];
-  const size_t chunks = std::max<size_t>(1, (set_layout.memory_size + sizeof(RecordChunk) - 1) / sizeof(RecordChunk));
-  const std::vector<RecordChunk> empty(chunks);
-  uint8_t* memory = cb->commands->copy_array(empty.data(), chunks)->bytes;
+  uint8_t* memory = command_list_set_memory(cb, set_layout.memory_size);
   desc::DynamicBufferSlot no_dynamic_buffers[1];
   desc::initialize_set_memory(set_layout, {memory, no_dynamic_buffers, 0});
   point->resources.descriptor_sets[set] = memory;

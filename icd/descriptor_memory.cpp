@@ -220,14 +220,17 @@ DynamicBufferSlot dynamic_buffer_record(const mem::Buffer* buffer, VkDeviceSize 
   return {reinterpret_cast<uint64_t>(buffer->data + offset), clamped_range(*buffer, offset, range), buffer->size - offset, 0};
 }
 
+abi::TexelBufferDescriptor texel_record(uint64_t address, VkDeviceSize bytes, VkFormat format) {
+  const fmt::FormatInfo* info = fmt::format_info(format);
+  if (!info || info->block_bytes == 0) return {};
+  const VkDeviceSize elements = std::min<VkDeviceSize>(bytes / info->block_bytes, UINT32_MAX);
+  return {address, static_cast<uint32_t>(elements), static_cast<uint32_t>(format), info->block_bytes, 0, 0};
+}
+
 abi::TexelBufferDescriptor texel_buffer_record(const BufferView* view) {
   if (!view || !usable(view->buffer, view->offset)) return {};
-  const fmt::FormatInfo* info = fmt::format_info(view->format);
-  if (!info || info->block_bytes == 0) return {};
-  const VkDeviceSize bytes = clamped_range(*view->buffer, view->offset, view->range);
-  const VkDeviceSize elements = std::min<VkDeviceSize>(bytes / info->block_bytes, UINT32_MAX);
-  return {reinterpret_cast<uint64_t>(view->buffer->data + view->offset), static_cast<uint32_t>(elements),
-          static_cast<uint32_t>(view->format), info->block_bytes, 0, 0};
+  return texel_record(reinterpret_cast<uint64_t>(view->buffer->data + view->offset),
+                      clamped_range(*view->buffer, view->offset, view->range), view->format);
 }
 
 bool encode_record(VkDescriptorType type, const DescriptorSource& source, uint8_t out[abi::kDescriptorRecordSize]) {

@@ -158,6 +158,8 @@ struct DescriptorSource {
 abi::BufferDescriptor buffer_record(const mem::Buffer* buffer, VkDeviceSize offset, VkDeviceSize range);
 DynamicBufferSlot dynamic_buffer_record(const mem::Buffer* buffer, VkDeviceSize offset, VkDeviceSize range);
 abi::TexelBufferDescriptor texel_buffer_record(const BufferView* view);
+// The texels of `format` in the `bytes` bytes at `address` (zero for a format without texels).
+abi::TexelBufferDescriptor texel_record(uint64_t address, VkDeviceSize bytes, VkFormat format);
 // The 32 bytes a descriptor of `type` stores for `source` (a DynamicBufferSlot for dynamic
 // buffers). Returns false for types without records (inline uniform blocks, unsupported types).
 bool encode_record(VkDescriptorType type, const DescriptorSource& source, uint8_t out[abi::kDescriptorRecordSize]);
