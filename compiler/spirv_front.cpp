@@ -177,13 +177,21 @@ std::string check_no_void_operands(std::span<const uint32_t> module) {
 //    into an int).
 //  - OpSpecConstantOp VectorShuffle's components select from its two vectors (or are 0xFFFFFFFF):
 //    the folder hashes the null constant an out-of-range component gives.
+//  - OpSpecConstantOp CompositeExtract / CompositeInsert indices lie inside their composite: the
+//    folder dereferences the missing element otherwise (found by the fuzzer: an insert at index
+//    2097152002 of a 3-vector).
 std::string check_rules_validator_misses(std::span<const uint32_t> module) {
   std::unordered_map<uint32_t, spv::Op> constants;
   std::unordered_map<uint32_t, uint32_t> constant_types;  // constant (or OpUndef) id -> its type id
   std::unordered_map<uint32_t, spv::Op> types;
   std::unordered_map<uint32_t, uint32_t> vector_sizes;  // vector type id -> component count
+  std::unordered_map<uint32_t, std::span<const uint32_t>> composite_types;  // composite type id -> its instruction
+  std::unordered_map<uint32_t, uint32_t> constant_words;  // OpConstant / OpSpecConstant id -> its first value word
   for_each_instruction(module, [&](const RawInstruction& inst) {
     if (inst.opcode == spv::Op::OpTypeVector && inst.words.size() > 3) vector_sizes.emplace(inst.words[1], inst.words[3]);
+    if (is_composite_type(inst.opcode) && inst.words.size() > 2) composite_types.emplace(inst.words[1], inst.words);
+    if ((inst.opcode == spv::Op::OpConstant || inst.opcode == spv::Op::OpSpecConstant) && inst.words.size() > 3)
+      constant_words.emplace(inst.words[2], inst.words[3]);
     if (is_constant_instruction(inst.opcode) && inst.words.size() > 2) {
       constants.emplace(inst.words[2], inst.opcode);
       constant_types.emplace(inst.words[2], inst.words[1]);
@@ -195,6 +203,22 @@ std::string check_rules_validator_misses(std::span<const uint32_t> module) {
         inst.words.size() > 1)
       types.emplace(inst.words[1], inst.opcode);
   });
+  // The type of element `index` of a composite of `type`, or 0 when there is no such element.
+  auto element_type = [&](uint32_t type, uint32_t index) -> uint32_t {
+    const auto it = composite_types.find(type);
+    if (it == composite_types.end()) return 0;
+    const std::span<const uint32_t> w = it->second;
+    switch (static_cast<spv::Op>(w[0] & 0xffff)) {
+      case spv::Op::OpTypeVector:
+      case spv::Op::OpTypeMatrix: return w.size() > 3 && index < w[3] ? w[2] : 0;
+      case spv::Op::OpTypeArray: {
+        const auto length = w.size() > 3 ? constant_words.find(w[3]) : constant_words.end();
+        return length != constant_words.end() && index < length->second ? w[2] : 0;
+      }
+      case spv::Op::OpTypeStruct: return index < w.size() - 2 ? w[2 + index] : 0;
+      default: return 0;
+    }
+  };
   auto is_composite_constant = [&](uint32_t id) {
     const auto type = constant_types.find(id);
     if (type == constant_types.end()) return false;
@@ -226,6 +250,14 @@ std::string check_rules_validator_misses(std::span<const uint32_t> module) {
     if (op == spv::Op::OpCompositeInsert && constant_types.at(inst.words[5]) != inst.words[1])
       error = "invalid SPIR-V: OpSpecConstantOp %" + std::to_string(inst.words[2]) +
               " CompositeInsert's composite is not of the result type";
+    if (op == spv::Op::OpCompositeExtract || op == spv::Op::OpCompositeInsert) {
+      const size_t composite_at = op == spv::Op::OpCompositeExtract ? 4 : 5;
+      uint32_t type = constant_types.at(inst.words[composite_at]);
+      for (size_t i = composite_at + 1; i < inst.words.size() && type; ++i) type = element_type(type, inst.words[i]);
+      if (!type)
+        error = "invalid SPIR-V: OpSpecConstantOp %" + std::to_string(inst.words[2]) +
+                " indexes past the end of its composite";
+    }
     if (op == spv::Op::OpVectorShuffle) {
       const auto size = [&](uint32_t id) {
         const auto it = vector_sizes.find(constant_types.at(id));

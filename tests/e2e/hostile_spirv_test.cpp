@@ -321,6 +321,7 @@ TEST_F(HostileSpirvTest, ModulesThatCrashedTheFuzzerCompileOrFailCleanly) {
       {"builtin-index-past-end.spv", VK_SUCCESS},   // GlobalInvocationId[0x7fffffff]: reads 0
       {"bitcast-of-pointer.spv", VK_ERROR_UNKNOWN},  // OpBitcast of an Input variable to ivec2
       {"spec-constant-insert-into-scalar.spv", VK_ERROR_UNKNOWN},  // OpSpecConstantOp CompositeInsert into an int
+      {"spec-constant-insert-index-past-end.spv", VK_ERROR_UNKNOWN},  // CompositeInsert at index 2097152002 of an ivec3
       {"id-bound-at-maximum.spv", VK_ERROR_UNKNOWN},  // bound 0x3FFFFF (no ids left for the optimizer); binding 89 not in the layout
       {"void-value-operand.spv", VK_ERROR_UNKNOWN},  // a void call's result as OpGroupNonUniformShuffleXor's value
       {"spec-constant-shuffle-past-its-vectors.spv", VK_ERROR_UNKNOWN},  // OpSpecConstantOp VectorShuffle component 54 of 6
