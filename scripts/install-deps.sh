@@ -4,7 +4,7 @@
 # the same way (scripts/sanitize.sh adds clang-19 and its runtimes).
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build ccache pkg-config python3
+  build-essential cmake ninja-build ccache pkg-config python3 dpkg-dev file
   libvulkan-dev libvulkan1 vulkan-validationlayers vulkan-tools mesa-vulkan-drivers
   llvm-19-dev spirv-tools spirv-headers libspirv-cross-c-shared-dev glslang-tools
   libgtest-dev libpng-dev zlib1g-dev

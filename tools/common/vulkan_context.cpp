@@ -63,7 +63,8 @@ bool device_extension_available(VkPhysicalDevice physical_device, const char* na
 
 }  // namespace
 
-VulkanContext::VulkanContext(const char* application_name) {
+VulkanContext::VulkanContext(const char* application_name, Presentation presentation)
+    : presentation_(presentation) {
   try {
     create_instance(application_name);
     pick_physical_device();
@@ -138,16 +139,23 @@ void VulkanContext::create_instance(const char* application_name) {
   messenger_info.pfnUserCallback = &VulkanContext::on_debug_message;
   messenger_info.pUserData = this;
   const bool have_debug_utils = instance_extension_available(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-  const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+  std::vector<const char*> extensions;
+  if (have_debug_utils) extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+  if (presentation_ == Presentation::Xcb) {
+    for (const char* name : {VK_KHR_SURFACE_EXTENSION_NAME, "VK_KHR_xcb_surface"}) {
+      if (!instance_extension_available(name)) {
+        throw VulkanError(VK_ERROR_EXTENSION_NOT_PRESENT, std::string("finding instance extension ") + name);
+      }
+      extensions.push_back(name);
+    }
+  }
 
   VkInstanceCreateInfo create_info{};
   create_info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
   create_info.pApplicationInfo = &application;
-  if (have_debug_utils) {
-    create_info.pNext = &messenger_info;  // also covers vkCreateInstance / vkDestroyInstance
-    create_info.enabledExtensionCount = 1;
-    create_info.ppEnabledExtensionNames = extensions;
-  }
+  if (have_debug_utils) create_info.pNext = &messenger_info;  // also covers vkCreateInstance / vkDestroyInstance
+  create_info.enabledExtensionCount = uint32_t(extensions.size());
+  create_info.ppEnabledExtensionNames = extensions.data();
   check(vkCreateInstance(&create_info, nullptr, &instance_), "vkCreateInstance");
 
   if (have_debug_utils) {
@@ -245,6 +253,12 @@ void VulkanContext::create_device() {
     mesh_shader.pNext = chain;
     chain = &mesh_shader;
     extensions.push_back(VK_EXT_MESH_SHADER_EXTENSION_NAME);
+  }
+  if (presentation_ != Presentation::None) {
+    if (!device_extension_available(physical_device_, VK_KHR_SWAPCHAIN_EXTENSION_NAME)) {
+      throw VulkanError(VK_ERROR_EXTENSION_NOT_PRESENT, "finding device extension " VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+    }
+    extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
   }
   device_info.pNext = chain;
   device_info.enabledExtensionCount = uint32_t(extensions.size());

@@ -28,12 +28,20 @@ void check(VkResult result, const char* what);
 
 const char* result_name(VkResult result);
 
+// What a context is made for beyond offscreen work.
+enum class Presentation {
+  None,
+  // Presenting to X11 windows: VK_KHR_surface and VK_KHR_xcb_surface on the instance,
+  // VK_KHR_swapchain on the device (a VulkanError when the driver lacks one).
+  Xcb,
+};
+
 class VulkanContext {
  public:
   // Creates the instance, picks the first physical device and creates a device with one queue
   // that supports transfer commands, preferring one that also runs compute (or graphics) work.
   // Throws VulkanError when there is no usable device.
-  explicit VulkanContext(const char* application_name);
+  explicit VulkanContext(const char* application_name, Presentation presentation = Presentation::None);
   ~VulkanContext();
   VulkanContext(const VulkanContext&) = delete;
   VulkanContext& operator=(const VulkanContext&) = delete;
@@ -106,6 +114,7 @@ class VulkanContext {
 
   VkInstance instance_ = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  Presentation presentation_ = Presentation::None;
   VkPhysicalDevice physical_device_ = VK_NULL_HANDLE;
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_properties_{};

@@ -1,75 +1,83 @@
 #include "tools/kiln-demo/check_picture.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <unordered_set>
 
-#include "tools/kiln-demo/picture.h"
+#include "tools/kiln-demo/camera.h"
 
 namespace kiln::demo {
-
 namespace {
 
-struct Probe {
-  const char* what;
-  uint32_t x, y;
-  Rgba8 expected;
-};
-
-// Positions follow the layout in picture.cpp: bands of 32 rows at the top and bottom, letters
-// 48×96 from y=80 starting at x=14, 60 pixels apart; paint band n (16 rows each) is
-// {255, 200 - 12n, 4n, 255}.
-constexpr Probe kProbes[] = {
-    {"top checker band, light square", 4, 4, {228, 222, 204, 255}},
-    {"top checker band, dark square", 20, 4, {70, 74, 92, 255}},
-    {"bottom checker band, light square", 240, 240, {228, 222, 204, 255}},
-    {"background between band and letters", 128, 50, {24, 28, 44, 255}},
-    {"K stem (paint band 6)", 18, 100, {255, 128, 24, 255}},
-    {"left of the I stem", 76, 128, {24, 28, 44, 255}},
-    {"L foot (paint band 10)", 150, 170, {255, 80, 40, 255}},
-    {"N diagonal (paint band 8)", 224, 130, {255, 104, 32, 255}},
-};
-
-Rgba8 pixel_at(const std::vector<uint8_t>& pixels, uint32_t x, uint32_t y) {
-  const uint8_t* p = &pixels[(size_t(y) * kCanvasSize + x) * 4];
-  return {p[0], p[1], p[2], p[3]};
+std::string format(const char* pattern, double a, double b = 0, double c = 0, double d = 0) {
+  char text[256];
+  std::snprintf(text, sizeof text, pattern, a, b, c, d);
+  return text;
 }
 
-std::string describe(const char* what, uint32_t x, uint32_t y, Rgba8 got, Rgba8 expected) {
-  char line[200];
-  std::snprintf(line, sizeof line, "%s at (%u,%u): got (%u,%u,%u,%u), expected (%u,%u,%u,%u)", what,
-                x, y, got.r, got.g, got.b, got.a, expected.r, expected.g, expected.b, expected.a);
-  return line;
+uint32_t largest_channel_difference(const uint8_t* a, const uint8_t* b) {
+  uint32_t largest = 0;
+  for (int c = 0; c < 4; ++c) largest = std::max<uint32_t>(largest, uint32_t(std::abs(int(a[c]) - int(b[c]))));
+  return largest;
+}
+
+const uint8_t* pixel(const Picture& picture, uint32_t x, uint32_t y) {
+  return &picture.rgba[(size_t(y) * picture.width + x) * 4];
 }
 
 }  // namespace
 
-std::vector<std::string> check_picture(const std::vector<uint8_t>& pixels) {
-  std::vector<std::string> problems;
-  if (pixels.size() != size_t(kCanvasSize) * kCanvasSize * 4) {
-    problems.push_back("read back " + std::to_string(pixels.size()) + " bytes, expected " +
-                       std::to_string(kCanvasSize * kCanvasSize * 4));
-    return problems;
-  }
-  for (const Probe& probe : kProbes) {
-    const Rgba8 got = pixel_at(pixels, probe.x, probe.y);
-    if (!(got == probe.expected)) problems.push_back(describe(probe.what, probe.x, probe.y, got, probe.expected));
-  }
-
-  const std::vector<uint8_t> reference = render_reference();
-  constexpr size_t kReportedMismatches = 5;
-  size_t mismatches = 0;
-  for (uint32_t y = 0; y < kCanvasSize; ++y) {
-    for (uint32_t x = 0; x < kCanvasSize; ++x) {
-      const Rgba8 got = pixel_at(pixels, x, y);
-      const Rgba8 expected = pixel_at(reference, x, y);
-      if (got == expected) continue;
-      if (++mismatches <= kReportedMismatches) problems.push_back(describe("pixel", x, y, got, expected));
+PictureCheck check_picture(const Picture& picture, const Picture* reference, Likeness likeness) {
+  PictureCheck check;
+  const uint8_t sky[4] = {uint8_t(kSkyRgba8), uint8_t(kSkyRgba8 >> 8), uint8_t(kSkyRgba8 >> 16), 255};
+  // The camera looks down at the scene from above: the top corners see only sky, and the middle of
+  // the bottom edge sees the terrain in front of the camera.
+  for (uint32_t x : {2u, picture.width - 3}) {
+    if (largest_channel_difference(pixel(picture, x, 2), sky) > 1) {
+      check.problems.push_back(format("pixel (%.0f, 2) is not the sky's colour", x));
     }
   }
-  if (mismatches > 0) {
-    problems.push_back(std::to_string(mismatches) + " of " + std::to_string(kCanvasSize * kCanvasSize) +
-                       " pixels differ from the reference");
+  const uint8_t* ground = pixel(picture, picture.width / 2, picture.height - 3);
+  if (!(ground[1] > ground[2] + 20 && largest_channel_difference(ground, sky) > 40)) {
+    check.problems.push_back(format("the bottom edge's middle pixel (%.0f, %.0f, %.0f) is not grass", ground[0],
+                                    ground[1], ground[2]));
   }
-  return problems;
+  std::unordered_set<uint32_t> colours;
+  size_t sky_pixels = 0;
+  for (size_t i = 0; i < picture.rgba.size(); i += 4) {
+    const uint8_t* p = &picture.rgba[i];
+    colours.insert(uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16);
+    if (largest_channel_difference(p, sky) == 0) ++sky_pixels;
+  }
+  const double pixels = double(picture.width) * picture.height;
+  check.notes.push_back(format("%.0f distinct colours, %.1f%% of the picture is sky", double(colours.size()),
+                               100.0 * double(sky_pixels) / pixels));
+  if (colours.size() < 5000) check.problems.push_back("fewer than 5000 distinct colours: not a lit, textured scene");
+  if (sky_pixels > pixels * 0.6) check.problems.push_back("more than 60% of the picture is empty sky");
+
+  if (reference) {
+    if (reference->width != picture.width || reference->height != picture.height) {
+      check.problems.push_back(format("the reference is %.0fx%.0f, the picture %.0fx%.0f", reference->width,
+                                      reference->height, picture.width, picture.height));
+      return check;
+    }
+    size_t within = 0;
+    uint32_t largest = 0;
+    for (size_t i = 0; i < picture.rgba.size(); i += 4) {
+      const uint32_t difference = largest_channel_difference(&picture.rgba[i], &reference->rgba[i]);
+      largest = std::max(largest, difference);
+      if (difference <= likeness.tolerance) ++within;
+    }
+    const double fraction = double(within) / pixels;
+    check.notes.push_back(format("%.3f%% of pixels within %.0f/255 of the reference (largest difference %.0f)",
+                                 100.0 * fraction, likeness.tolerance, largest));
+    if (fraction < likeness.min_fraction) {
+      check.problems.push_back(format("only %.3f%% of pixels within %.0f/255 of the reference (need %.1f%%)",
+                                      100.0 * fraction, likeness.tolerance, 100.0 * likeness.min_fraction));
+    }
+  }
+  return check;
 }
 
 }  // namespace kiln::demo
