@@ -138,10 +138,9 @@ std::string format_debug_printf(std::string_view format, std::span<const PrintfV
   return out;
 }
 
-std::string debug_printf_message(const abi::DebugPrintfCall& call, uint32_t lane) {
-  std::vector<PrintfValue> values(call.value_count);
-  for (uint32_t k = 0; k < call.value_count; ++k) values[k] = {call.kinds[k], call.values[size_t(k) * call.width + lane]};
-  auto id = [&](uint32_t j) { return call.ids[j][lane]; };
+std::string invocation_name(uint32_t stage, const uint32_t (&ids)[abi::kDebugPrintfIds][abi::kMaxDebugPrintfLanes],
+                            uint32_t lane) {
+  auto id = [&](uint32_t j) { return ids[j][lane]; };
   auto tess_coord = [&](uint32_t j) {
     float f;
     const uint32_t bits = id(j);
@@ -149,7 +148,7 @@ std::string debug_printf_message(const abi::DebugPrintfCall& call, uint32_t lane
     return f;
   };
   char prefix[160];
-  switch (ShaderStage(call.stage)) {
+  switch (ShaderStage(stage)) {
     case ShaderStage::Vertex: std::snprintf(prefix, sizeof prefix, "vertex index %d instance %u", int32_t(id(0)), id(1)); break;
     case ShaderStage::TessellationControl:
       std::snprintf(prefix, sizeof prefix, "tessellation control primitive %u invocation %u", id(0), id(1));
@@ -162,13 +161,19 @@ std::string debug_printf_message(const abi::DebugPrintfCall& call, uint32_t lane
     case ShaderStage::Fragment: std::snprintf(prefix, sizeof prefix, "fragment at (%d,%d)", int32_t(id(0)), int32_t(id(1))); break;
     default:
       std::snprintf(prefix, sizeof prefix, "%s workgroup (%u,%u,%u) invocation (%u,%u,%u)",
-                    ShaderStage(call.stage) == ShaderStage::Task   ? "task"
-                    : ShaderStage(call.stage) == ShaderStage::Mesh ? "mesh"
-                                                                   : "compute",
+                    ShaderStage(stage) == ShaderStage::Task   ? "task"
+                    : ShaderStage(stage) == ShaderStage::Mesh ? "mesh"
+                                                              : "compute",
                     id(0), id(1), id(2), id(3), id(4), id(5));
       break;
   }
-  return std::string(prefix) + ": " + format_debug_printf(call.format, values);
+  return prefix;
+}
+
+std::string debug_printf_message(const abi::DebugPrintfCall& call, uint32_t lane) {
+  std::vector<PrintfValue> values(call.value_count);
+  for (uint32_t k = 0; k < call.value_count; ++k) values[k] = {call.kinds[k], call.values[size_t(k) * call.width + lane]};
+  return invocation_name(call.stage, call.ids, lane) + ": " + format_debug_printf(call.format, values);
 }
 
 }  // namespace kiln

@@ -26,6 +26,11 @@ struct PrintfValue {
 // conversion without a value left prints "(missing)"; anything unparsable is copied as is.
 std::string format_debug_printf(std::string_view format, std::span<const PrintfValue> values);
 
+// The stage and invocation of lane `lane` from its identity ids (abi::DebugPrintfCall::ids), e.g.
+// "compute workgroup (0,0,0) invocation (3,0,0)", "fragment at (12,7)".
+std::string invocation_name(uint32_t stage, const uint32_t (&ids)[abi::kDebugPrintfIds][abi::kMaxDebugPrintfLanes],
+                            uint32_t lane);
+
 // Lane `lane`'s message: "<stage and invocation>: <formatted text>", e.g.
 // "compute workgroup (0,0,0) invocation (3,0,0): value = 7".
 std::string debug_printf_message(const abi::DebugPrintfCall& call, uint32_t lane);

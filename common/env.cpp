@@ -17,4 +17,6 @@ std::string env_string(const char* name) {
   return v ? v : "";
 }
 
+bool strict_mode_requested() { return env_int("KILN_STRICT", 0) != 0; }
+
 }  // namespace kiln

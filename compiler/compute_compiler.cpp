@@ -13,7 +13,7 @@ std::shared_ptr<const CompiledComputeKernel> compile_compute_kernel(const Shader
                                                                     const BindingResolver& bindings, uint64_t layout_hash,
                                                                     KernelCache* cache, std::string* error,
                                                                     CompileRequest* request) {
-  const uint64_t key = kernel_key(source, simd_width, layout_hash, 0);
+  const uint64_t key = request_key(kernel_key(source, simd_width, layout_hash, 0), request);
   std::shared_ptr<const CachedKernel> object;
   if (auto kernel = linked.find(key, &object)) {
     reuse_linked_kernel(key, object, cache, request);
@@ -24,6 +24,7 @@ std::shared_ptr<const CompiledComputeKernel> compile_compute_kernel(const Shader
     TranslateOptions options;
     options.simd_width = simd_width;
     options.bindings = bindings;
+    options.strict_reports = request && request->strict_reports;
     kernel->stage = ShaderStage::Compute;
     return translate_compute(module, entry, options, context, kernel->symbol, &kernel->info, err);
   };

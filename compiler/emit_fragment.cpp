@@ -68,7 +68,7 @@ bool is_writable_memory(const spirv::Module& m, const spirv::Variable& var) {
 // Instructions that may write memory outside the invocation (stores count only when the module
 // has writable memory; a store to a function variable is private).
 bool writes_memory(spv::Op op, bool writable_memory) {
-  if (is_atomic_instruction(op)) return op != spv::Op::OpAtomicLoad;
+  if (spirv::is_atomic_instruction(op)) return op != spv::Op::OpAtomicLoad;
   switch (op) {
     case spv::Op::OpImageWrite: return true;
     case spv::Op::OpStore:

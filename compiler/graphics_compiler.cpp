@@ -37,10 +37,12 @@ uint64_t map_hash(const abi::StageOutputMap& map) {
 // with `translate`; `describe` copies the stage's report into the compiled kernel.
 template <typename Compiled, typename Translate, typename Describe>
 std::shared_ptr<const Compiled> compile_stage(LinkedKernels<Compiled>& linked, const ShaderSource& source,
-                                              const TranslateOptions& options, uint64_t key, KernelCache* cache,
+                                              TranslateOptions options, uint64_t key, KernelCache* cache,
                                               std::string* error, CompileRequest* request, Translate&& translate,
                                               Describe&& describe) {
   const ShaderStage stage = Compiled::kStage;
+  key = request_key(key, request);
+  options.strict_reports = request && request->strict_reports;
   if (source.stage != stage) {
     *error = std::string("expected a ") + stage_suffix(stage) + " shader";
     return nullptr;

@@ -20,11 +20,11 @@ namespace {
 
 // SPIR-V → object code: the expensive path that a cache hit skips.
 std::shared_ptr<const CachedKernel> build(const ShaderSource& source, uint32_t simd_width, uint64_t key,
-                                          const StageTranslator& translate, std::string* error) {
+                                          bool strict_reports, const StageTranslator& translate, std::string* error) {
   const char* stage = stage_suffix(source.stage);
   const spv::ExecutionModel model = spirv::execution_model_of(source.stage);
   double phase_start = thread_cpu_ms();
-  FrontResult front = prepare_spirv(source, kKilnLayoutSupport);
+  FrontResult front = prepare_spirv(source, kKilnLayoutSupport, strict_reports);
   const double front_ms = thread_cpu_ms() - phase_start;
   if (!front.ok()) {
     *error = front.error;
@@ -75,6 +75,11 @@ uint64_t kernel_key(const ShaderSource& source, uint32_t simd_width, uint64_t la
   return h.finish();
 }
 
+uint64_t request_key(uint64_t key, const CompileRequest* request) {
+  if (!request || !request->strict_reports) return key;
+  return StableHasher().add_u64(key).add_string("strict").finish();
+}
+
 std::shared_ptr<const CachedKernel> find_or_build_kernel(const ShaderSource& source, uint32_t simd_width, uint64_t key,
                                                          KernelCache* cache, CompileRequest* request,
                                                          const StageTranslator& translate, std::string* error) {
@@ -99,7 +104,7 @@ std::shared_ptr<const CachedKernel> find_or_build_kernel(const ShaderSource& sou
     return nullptr;
   }
   const auto start = std::chrono::steady_clock::now();
-  cached = build(source, simd_width, key, translate, error);
+  cached = build(source, simd_width, key, request->strict_reports, translate, error);
   if (!cached) return nullptr;
   log(LogLevel::Info, "%s kernel %016llx: compiled in %.1f ms", stage, (unsigned long long)key,
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());

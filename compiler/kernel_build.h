@@ -25,6 +25,8 @@ namespace kiln::compiler {
 // Stable key of a kernel: shader (incl. stage and specialization), SIMD width, pipeline layout,
 // host CPU, and the stage's variant key (0 when it has none, e.g. compute).
 uint64_t kernel_key(const ShaderSource& source, uint32_t simd_width, uint64_t layout_hash, uint64_t variant_hash);
+// `key` for what `request` asks (strict mode's kernels are kernels of their own).
+uint64_t request_key(uint64_t key, const CompileRequest* request);
 
 // Translates the entry point into `kernel->symbol` and fills the stage's part of `kernel`.
 using StageTranslator = std::function<std::unique_ptr<llvm::Module>(const spirv::Module&, const spirv::EntryPoint&,

@@ -14,6 +14,7 @@
 #include "compiler/shader_hash.h"
 #include "compiler/spirv_module.h"
 #include "compiler/spirv_words.h"
+#include "compiler/strict_access_tags.h"
 
 namespace kiln::compiler {
 namespace {
@@ -499,7 +500,7 @@ std::string validate(std::span<const uint32_t> module, const LayoutFeatures& lay
 }
 
 // The steps of prepare_spirv after hashing; returns the prepared module or an error.
-FrontResult prepare(const ShaderSource& source, const LayoutFeatures& layout) {
+FrontResult prepare(const ShaderSource& source, const LayoutFeatures& layout, bool tag_accesses) {
   FrontResult result;
   std::vector<uint32_t> module = in_host_byte_order(source.words);
   if (module.size() < kHeaderWords) {
@@ -520,6 +521,7 @@ FrontResult prepare(const ShaderSource& source, const LayoutFeatures& layout) {
     return result;
   }
   drop_dont_inline(module);
+  if (tag_accesses) module = tag_memory_accesses(module);
   std::vector<PassStep> steps;
   // The optimizer takes new ids below its maximum bound (0x3FFFFF, which is also the largest
   // bound a valid module may declare) and some passes crash when none is left (merge-return, on a
@@ -555,12 +557,12 @@ FrontResult prepare(const ShaderSource& source, const LayoutFeatures& layout) {
 
 }  // namespace
 
-FrontResult prepare_spirv(const ShaderSource& source, const LayoutFeatures& layout) {
+FrontResult prepare_spirv(const ShaderSource& source, const LayoutFeatures& layout, bool tag_accesses) {
   const uint64_t hash = shader_hash(source);
   dump_source_spirv(hash, source.stage, source.words);
   FrontResult result;
   try {
-    result = prepare(source, layout);
+    result = prepare(source, layout, tag_accesses);
   } catch (const std::exception& e) {  // SPIRV-Tools may throw (std::bad_alloc at least)
     result = {};
     result.error = std::string("SPIR-V front end failed: ") + e.what();

@@ -37,6 +37,8 @@ struct FrontResult {
   uint64_t source_hash = 0;     // shader_hash(source): key for caches and dump file names
 };
 
-FrontResult prepare_spirv(const ShaderSource& source, const LayoutFeatures& layout = {});
+// With `tag_accesses` (strict mode), memory accesses keep the application's ids through the
+// optimizer (compiler/strict_access_tags.h).
+FrontResult prepare_spirv(const ShaderSource& source, const LayoutFeatures& layout = {}, bool tag_accesses = false);
 
 }  // namespace kiln::compiler

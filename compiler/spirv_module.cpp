@@ -151,6 +151,7 @@ std::optional<Module> Module::parse(std::span<const uint32_t> words, std::string
   Function* current_function = nullptr;
   Block* current_block = nullptr;
   std::vector<std::pair<Id, std::vector<uint32_t>>> execution_modes;  // applied after entry points are known
+  SourceLine line;  // the OpLine in effect: until OpNoLine or the end of its block
 
   for (size_t pos = 5; pos < words.size();) {
     const uint32_t word_count = words[pos] >> 16;
@@ -169,6 +170,9 @@ std::optional<Module> Module::parse(std::span<const uint32_t> words, std::string
     const auto& ops = inst.operands;
     auto op = [&](size_t i) -> uint32_t { return i < ops.size() ? ops[i] : 0; };
     pos += word_count;
+    if (opcode == spv::Op::OpLine) line = {op(0), op(1), op(2)};
+    if (opcode == spv::Op::OpNoLine || opcode == spv::Op::OpFunctionEnd) line = {};
+    inst.source = line;
 
     switch (opcode) {
       case spv::Op::OpCapability: m.capabilities_.push_back(static_cast<spv::Capability>(op(0))); break;
@@ -398,6 +402,7 @@ std::optional<Module> Module::parse(std::span<const uint32_t> words, std::string
         if (!current_block) return fail(inst.word_offset, "terminator outside a block");
         current_block->terminator = inst;
         current_block = nullptr;
+        line = {};  // a block's end ends its OpLine's scope
         break;
       case spv::Op::OpName:
       case spv::Op::OpMemberName:
@@ -570,6 +575,30 @@ spv::ExecutionModel execution_model_of(ShaderStage stage) {
     case ShaderStage::Mesh: return spv::ExecutionModel::MeshEXT;
   }
   return spv::ExecutionModel::Max;
+}
+
+bool is_atomic_instruction(spv::Op op) {
+  switch (op) {
+    case spv::Op::OpAtomicLoad:
+    case spv::Op::OpAtomicStore:
+    case spv::Op::OpAtomicExchange:
+    case spv::Op::OpAtomicCompareExchange:
+    case spv::Op::OpAtomicIIncrement:
+    case spv::Op::OpAtomicIDecrement:
+    case spv::Op::OpAtomicIAdd:
+    case spv::Op::OpAtomicISub:
+    case spv::Op::OpAtomicSMin:
+    case spv::Op::OpAtomicUMin:
+    case spv::Op::OpAtomicSMax:
+    case spv::Op::OpAtomicUMax:
+    case spv::Op::OpAtomicAnd:
+    case spv::Op::OpAtomicOr:
+    case spv::Op::OpAtomicXor:
+    case spv::Op::OpAtomicFAddEXT:
+    case spv::Op::OpAtomicFMinEXT:
+    case spv::Op::OpAtomicFMaxEXT: return true;
+    default: return false;
+  }
 }
 
 }  // namespace kiln::spirv

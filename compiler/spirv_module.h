@@ -19,12 +19,20 @@ namespace kiln::spirv {
 using Id = uint32_t;
 
 // One instruction: its opcode, result type and id (0 when absent) and the remaining operands.
+// An instruction's OpLine: file (an OpString id; 0: no line information), line and column.
+struct SourceLine {
+  Id file = 0;
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
+
 struct Instruction {
   spv::Op opcode;
   Id result_type = 0;
   Id result = 0;
   std::span<const uint32_t> operands;  // words after result type / result id
   uint32_t word_offset = 0;            // position in the module, for error messages
+  SourceLine source;                   // the OpLine in effect (function bodies)
 };
 
 enum class TypeKind { Void, Bool, Int, Float, Vector, Matrix, Array, RuntimeArray, Struct, Pointer, Function, Image, Sampler, Other };
@@ -172,5 +180,8 @@ uint32_t natural_stride(const Module& module, Id type);
 
 // The SPIR-V execution model of a driver stage (the entry point a pipeline stage names).
 spv::ExecutionModel execution_model_of(ShaderStage stage);
+
+// The atomic instructions Kiln implements (compiler/translate_memory.cpp, atomic()).
+bool is_atomic_instruction(spv::Op op);
 
 }  // namespace kiln::spirv

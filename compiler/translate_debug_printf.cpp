@@ -13,6 +13,8 @@ namespace {
 
 constexpr uint32_t kDebugPrintfInstruction = 1;  // NonSemantic.DebugPrintf's only instruction
 
+}  // namespace
+
 ShaderStage stage_of(spv::ExecutionModel model) {
   switch (model) {
     case spv::ExecutionModel::Vertex: return ShaderStage::Vertex;
@@ -25,8 +27,6 @@ ShaderStage stage_of(spv::ExecutionModel model) {
     default: return ShaderStage::Compute;
   }
 }
-
-}  // namespace
 
 // The built-ins that identify an invocation of this stage, as abi::DebugPrintfCall::ids lists them.
 std::vector<llvm::Value*> Translator::debug_printf_ids() {
@@ -43,6 +43,13 @@ std::vector<llvm::Value*> Translator::debug_printf_ids() {
     ids.push_back(v);
   }
   return ids;
+}
+
+void Translator::store_invocation_ids(llvm::Value* ids) {
+  const std::vector<llvm::Value*> values = debug_printf_ids();
+  for (size_t j = 0; j < values.size(); ++j)
+    builder_.CreateAlignedStore(values[j], builder_.CreateConstGEP1_64(builder_.getInt8Ty(), ids, j * abi::kMaxDebugPrintfLanes * 4),
+                                llvm::Align(4));
 }
 
 bool Translator::debug_printf_instruction(const spirv::Instruction& inst) {
@@ -122,9 +129,7 @@ bool Translator::debug_printf_instruction(const spirv::Instruction& inst) {
   lanes = b.CreateZExt(b.CreateBitCast(lanes, b.getIntNTy(w)), i32);
   b.CreateStore(lanes, field(offsetof(C, lanes)));
   b.CreateStore(values, field(offsetof(C, values)));
-  const std::vector<llvm::Value*> ids = debug_printf_ids();
-  for (size_t j = 0; j < ids.size(); ++j)
-    b.CreateAlignedStore(ids[j], field(offsetof(C, ids) + j * abi::kMaxDebugPrintfLanes * 4), llvm::Align(4));
+  store_invocation_ids(field(offsetof(C, ids)));
 
   // Call the engine's routine when there is one and some lane prints.
   llvm::Value* fn = b.CreateLoad(ptr, b.CreateConstGEP1_64(i8, resources, offsetof(abi::ResourceContext, debug_printf)));

@@ -461,7 +461,9 @@ llvm::Value* Translator::physical_address(const Pointer& p, llvm::Value* addr, u
 
 llvm::Value* Translator::lanes_in_bounds(const Pointer& p, llvm::Value* addr, uint32_t size) {
   if (!p.bounded) return mask_;  // PhysicalStorageBuffer: the application owns the address
-  return builder_.CreateAnd(mask_, in_bounds(*this, p, addr, size));
+  llvm::Value* inside = in_bounds(*this, p, addr, size);
+  if (strict_reports_) note_out_of_bounds(builder_.CreateAnd(mask_, builder_.CreateNot(inside)), p);
+  return builder_.CreateAnd(mask_, inside);
 }
 
 // Loads (store_value == nullptr) or stores one scalar per lane at per-lane addresses, for the
@@ -517,6 +519,7 @@ static llvm::Value* uniform_load(Translator& t, const Pointer& p, llvm::Value* a
     llvm::Value* bounds = t.uniform_scalar(in_bounds(t, p, addr, size));
     if (!bounds) return nullptr;
     valid = b.CreateAnd(valid, bounds);
+    if (t.strict_reports_) t.note_out_of_bounds(b.CreateAnd(t.mask(), t.splat(b.CreateNot(bounds))), p);
   }
   llvm::Value* at = b.CreateSelect(valid, b.CreateIntToPtr(address, b.getPtrTy()), t.zero_record());
   return t.splat(b.CreateAlignedLoad(scalar, at, llvm::Align(std::min(size, 8u))));
@@ -1033,33 +1036,9 @@ bool Translator::memory_instruction(const spirv::Instruction& inst, bool* handle
       b.CreateFence(llvm::AtomicOrdering::AcquireRelease);
       return true;
     default:
-      if (is_atomic_instruction(inst.opcode)) return atomic(*this, inst);
+      if (spirv::is_atomic_instruction(inst.opcode)) return atomic(*this, inst);
       *handled = false;
       return true;
-  }
-}
-
-bool is_atomic_instruction(spv::Op op) {
-  switch (op) {
-    case spv::Op::OpAtomicLoad:
-    case spv::Op::OpAtomicStore:
-    case spv::Op::OpAtomicExchange:
-    case spv::Op::OpAtomicCompareExchange:
-    case spv::Op::OpAtomicIIncrement:
-    case spv::Op::OpAtomicIDecrement:
-    case spv::Op::OpAtomicIAdd:
-    case spv::Op::OpAtomicISub:
-    case spv::Op::OpAtomicSMin:
-    case spv::Op::OpAtomicUMin:
-    case spv::Op::OpAtomicSMax:
-    case spv::Op::OpAtomicUMax:
-    case spv::Op::OpAtomicAnd:
-    case spv::Op::OpAtomicOr:
-    case spv::Op::OpAtomicXor:
-    case spv::Op::OpAtomicFAddEXT:
-    case spv::Op::OpAtomicFMinEXT:
-    case spv::Op::OpAtomicFMaxEXT: return true;
-    default: return false;
   }
 }
 

@@ -23,7 +23,7 @@ Translator::Translator(const spirv::Module& module, const spirv::EntryPoint& ent
                        llvm::LLVMContext& context, const std::string& symbol)
     : m(module), entry(entry_point), options_(options), ctx(context),
       llvm_module(std::make_unique<llvm::Module>("kiln_kernel", context)), builder_(context), alloca_builder_(context),
-      stage_(make_stage_emitter(*this)) {
+      strict_reports_(options.strict_reports), stage_(make_stage_emitter(*this)) {
   auto* fn_type = llvm::FunctionType::get(stage_->return_type(), {llvm::PointerType::get(ctx, 0)}, false);
   function = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, symbol, llvm_module.get());
   function->addParamAttr(0, llvm::Attribute::NoAlias);
@@ -398,7 +398,10 @@ bool contractible(spv::Op op) {
 bool Translator::translate_block(const spirv::Function& f, size_t index) {
   current_block_ = index;
   const bool may_contract = stage_->contracts_float_arithmetic();
+  const spirv::Instruction* previous = nullptr;
   for (const spirv::Instruction& inst : f.blocks[index].body) {
+    if (previous) report_out_of_bounds(*previous);  // strict mode: what the previous one noted
+    previous = &inst;
     llvm::FastMathFlags fast_math;
     if (may_contract && contractible(inst.opcode) && !m.decorations(inst.result).no_contraction)
       fast_math.setAllowContract();
@@ -423,6 +426,7 @@ bool Translator::translate_block(const spirv::Function& f, size_t index) {
     if (!dot_instruction(inst, &handled)) return false;
     if (!handled) return fail(inst, "unsupported instruction");
   }
+  if (previous) report_out_of_bounds(*previous);
   builder_.clearFastMathFlags();
   return terminator(f, index);
 }

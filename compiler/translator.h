@@ -37,6 +37,8 @@ struct TranslateOptions {
   const VertexInputKey* vertex_input = nullptr;  // vertex kernels: the attributes they fetch
   // Tessellation and geometry kernels: where the stage before left what they read by Location or built-in.
   const abi::StageOutputMap* previous_stage = nullptr;
+  // Strict mode: out-of-bounds buffer accesses call ResourceContext::shader_fault.
+  bool strict_reports = false;
 };
 
 struct ComputeKernelInfo {

@@ -33,6 +33,9 @@
 
 namespace kiln::compiler {
 
+// The driver's stage enum for an execution model (reports name the stage).
+ShaderStage stage_of(spv::ExecutionModel model);
+
 using spirv::Id;
 
 struct Value {
@@ -171,6 +174,8 @@ class Translator {
   void store(const Pointer& p, Id type, const Value& value);
   // Lanes of the current mask whose `size`-byte access at `addr` stays inside p's object.
   llvm::Value* physical_address(const Pointer& p, llvm::Value* addr, uint32_t scalar_size);
+  // The active lanes whose [addr, addr + size) lies in p's bounds; in strict mode the others are
+  // noted for the instruction's report (note_out_of_bounds).
   llvm::Value* lanes_in_bounds(const Pointer& p, llvm::Value* addr, uint32_t size);
   // A pointer to the `size` bytes at `memory` + `offset` that every lane shares (patch or
   // workgroup memory), holding a `pointee` in natural layout.
@@ -198,6 +203,17 @@ class Translator {
   // NonSemantic.DebugPrintf (debugPrintfEXT): a call of ResourceContext::debug_printf.
   bool debug_printf_instruction(const spirv::Instruction& inst);
   std::vector<llvm::Value*> debug_printf_ids();  // abi::DebugPrintfCall::ids of this stage
+  // Stores debug_printf_ids() into `ids` (a [kDebugPrintfIds][kMaxDebugPrintfLanes] uint32 array).
+  void store_invocation_ids(llvm::Value* ids);
+
+  // --- translate_strict_reports.cpp (KILN_STRICT=1: docs/strict-mode.md) ---
+  // Adds `lanes` to the lanes of the current instruction that went out of bounds, except those
+  // whose pointer `p` has an empty range: a null descriptor (defined with nullDescriptor) or a null
+  // pointer.
+  void note_out_of_bounds(llvm::Value* lanes, const Pointer& p);
+  // After `inst`: when it noted lanes, a call of ResourceContext::shader_fault naming the
+  // application's instruction (compiler/strict_access_tags.h) for the lanes that went out of bounds.
+  void report_out_of_bounds(const spirv::Instruction& inst);
 
   // --- translate_alu.cpp ---
   bool alu_instruction(const spirv::Instruction& inst, bool* handled);
@@ -237,6 +253,8 @@ class Translator {
   std::unordered_map<Id, std::vector<llvm::AllocaInst*>> spills_;  // storage of escaping ids
   std::unordered_map<Id, std::vector<llvm::AllocaInst*>> register_slots_;  // Register variables' leaves
   size_t current_block_ = 0;
+  const bool strict_reports_;             // KILN_STRICT: kernels report out-of-bounds accesses
+  llvm::Value* out_of_bounds_ = nullptr;  // <W x i1>: the current instruction's lanes out of bounds
 
  private:
   bool translate_function(const spirv::Function& f);
@@ -269,8 +287,5 @@ llvm::Value* component_to_value(Translator& t, abi::Numeric numeric, uint32_t bi
 // The raw bits of `field` (an <W x iN> of field.bits) from a loaded memory unit of a texel
 // (abi::channel_field; translate_image.cpp, shared with vertex fetch).
 llvm::Value* extract_field(Translator& t, llvm::Value* unit, const abi::ChannelField& field);
-
-// The atomic instructions the translator implements (translate_memory.cpp, atomic()).
-bool is_atomic_instruction(spv::Op op);
 
 }  // namespace kiln::compiler

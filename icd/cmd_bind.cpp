@@ -25,6 +25,11 @@ extern "C" VKAPI_ATTR void VKAPI_CALL kiln_CmdBindPipeline(VkCommandBuffer comma
   // debugPrintfEXT in the pipeline's kernels reports to the instance's messengers.
   point->resources.debug_printf = &report_debug_printf;
   point->resources.debug_printf_context = &cb->device->physical_device->instance->debug_messengers;
+  // Strict mode's kernels report out-of-bounds accesses to the device's strict mode.
+  if (cb->device->strict) {
+    point->resources.shader_fault = &exec::strict::StrictMode::report_shader_fault;
+    point->resources.shader_fault_context = cb->device->strict.get();
+  }
   if (bindPoint == VK_PIPELINE_BIND_POINT_GRAPHICS) {  // new static state and strides to capture
     cb->gfx.merged_state = nullptr;
     cb->gfx.captured_vertex_buffers = nullptr;

@@ -6,6 +6,7 @@
 #include "icd/creation_feedback.h"
 #include "icd/descriptor_uses.h"
 #include "icd/device.h"
+#include "icd/strict_shader_reports.h"
 #include "icd/pipeline.h"
 #include "icd/pipeline_batch.h"
 #include "icd/pipeline_cache.h"
@@ -27,7 +28,8 @@ VkResult create_compute_pipeline(Device* device, const VkComputePipelineCreateIn
   }
   const PipelineLayout* layout = pipeline_layout_of(info.layout);
   std::string error;
-  CreationFeedback feedback(info.pNext, &info.stage, 1, info.flags);
+  CreationFeedback feedback(info.pNext, &info.stage, 1, info.flags,
+                            reports_out_of_bounds(*device, info.pNext, {&info.stage, 1}));
   auto compiled = feedback.compile(info.stage, [&](compiler::CompileRequest* request) {
     return compiler::compile_compute_kernel(source, host_simd_width(), binding_resolver(layout->desc),
                                             pipeline_layout_hash(layout->desc), cache ? &cache->kernels : nullptr, &error,

@@ -5,11 +5,12 @@
 namespace kiln {
 
 CreationFeedback::CreationFeedback(const void* create_info_next, const VkPipelineShaderStageCreateInfo* stages,
-                                   uint32_t stage_count, VkPipelineCreateFlags flags)
+                                   uint32_t stage_count, VkPipelineCreateFlags flags, bool strict_reports)
     : info_(find_in_chain<VkPipelineCreationFeedbackCreateInfo>(create_info_next)),
       first_stage_(stages),
       stages_(stage_count),
-      fail_if_compile_required_(flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) {}
+      fail_if_compile_required_(flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT),
+      strict_reports_(strict_reports) {}
 
 void CreationFeedback::write() const {
   if (!info_) return;

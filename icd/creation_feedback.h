@@ -15,8 +15,9 @@ namespace kiln {
 class CreationFeedback {
  public:
   // `create_info_next` is the create info's pNext chain; `stages` its pStages.
+  // `strict_reports`: the kernels report out-of-bounds accesses (icd/strict_shader_reports.h).
   CreationFeedback(const void* create_info_next, const VkPipelineShaderStageCreateInfo* stages, uint32_t stage_count,
-                   VkPipelineCreateFlags flags);
+                   VkPipelineCreateFlags flags, bool strict_reports);
 
   // Runs `compile(request)` for `stage` (an element of the create info's pStages), timing it.
   // Different stages may compile on different threads at once.
@@ -24,6 +25,7 @@ class CreationFeedback {
   auto compile(const VkPipelineShaderStageCreateInfo& stage, Compile&& compile) {
     Stage& s = stages_[size_t(&stage - first_stage_)];
     s.request.fail_if_compile_required = fail_if_compile_required_;
+    s.request.strict_reports = strict_reports_;
     const auto start = std::chrono::steady_clock::now();
     auto result = compile(&s.request);
     s.nanoseconds = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
@@ -49,6 +51,7 @@ class CreationFeedback {
   const VkPipelineShaderStageCreateInfo* first_stage_;
   std::vector<Stage> stages_;
   bool fail_if_compile_required_;
+  bool strict_reports_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/env.h"
 #include "common/log.h"
 #include "icd/extensions.h"
 #include "icd/private_data.h"
@@ -33,6 +34,14 @@ bool bools_subset(const void* requested, const void* supported, size_t offset, s
 
 // VK_ERROR_FEATURE_NOT_PRESENT when the application asks for any feature Kiln reports FALSE.
 // Works for every feature struct: Kiln's answer for the same struct type is compared bit by bit.
+// robustBufferAccess (in pEnabledFeatures or VkPhysicalDeviceFeatures2) or robustBufferAccess2.
+bool robust_buffer_access_enabled(const VkDeviceCreateInfo& info) {
+  if (info.pEnabledFeatures && info.pEnabledFeatures->robustBufferAccess) return true;
+  if (auto* f = find_in_chain<VkPhysicalDeviceFeatures2>(info.pNext); f && f->features.robustBufferAccess) return true;
+  auto* r2 = find_in_chain<VkPhysicalDeviceRobustness2FeaturesEXT>(info.pNext);
+  return r2 && r2->robustBufferAccess2;
+}
+
 VkResult check_requested_features(VkPhysicalDevice pd, const VkDeviceCreateInfo* info) {
   VkPhysicalDeviceFeatures supported_core{};
   kiln_GetPhysicalDeviceFeatures(pd, &supported_core);
@@ -101,7 +110,8 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateDevice(VkPhysicalDevice phy
   device->api_version = std::min<uint32_t>(pd->instance->api_version, pd->properties.apiVersion);
   for (uint32_t i = 0; i < pCreateInfo->enabledExtensionCount; ++i)
     device->enabled_extensions.emplace_back(pCreateInfo->ppEnabledExtensionNames[i]);
-  if (exec::strict::strict_mode_requested()) {
+  device->robust_buffer_access = robust_buffer_access_enabled(*pCreateInfo);
+  if (strict_mode_requested()) {
     device->strict = std::make_unique<exec::strict::StrictMode>(device->sync_hub, device->reporter);
   }
   for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; ++i) {

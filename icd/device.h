@@ -43,6 +43,9 @@ struct Device : DispatchableObject {
   exec::Watchdog watchdog{sync_hub, exec::device_timeout_ms()};
   exec::ThreadPool worker_pool;  // shared by all queues of the device
   std::unique_ptr<exec::strict::StrictMode> strict;  // KILN_STRICT=1, else null
+  // robustBufferAccess or robustBufferAccess2 enabled: out-of-bounds buffer accesses are defined,
+  // so strict mode does not report them (unless a pipeline's robustness turns them off).
+  bool robust_buffer_access = false;
   std::vector<Queue*> queues;
   std::atomic<VkDeviceSize> heap_used{0};
   std::atomic<uint32_t> allocation_count{0};

@@ -183,6 +183,23 @@ struct DebugPrintfCall {
 using DebugPrintfFn = void (*)(const void* context, const DebugPrintfCall* call);
 
 // ---------------------------------------------------------------------------------------------
+// Strict mode's shader reports (KILN_STRICT=1, docs/strict-mode.md). Kernels compiled for strict
+// mode call ResourceContext::shader_fault once per instruction and kernel call whose lanes went out
+// of their buffer's range, naming the application's instruction; the engine reports each site once.
+// ---------------------------------------------------------------------------------------------
+struct ShaderFaultCall {
+  const char* site;       // "OpLoad %42" etc.: the instruction in the application's module (a
+                          // constant of the kernel, so also the site's identity)
+  const char* file;       // the instruction's OpLine file, or null without line information
+  uint32_t line;          // its OpLine line (0: none)
+  uint32_t stage;         // ShaderStage
+  uint32_t lanes;         // bit i: lane i went out of bounds
+  uint32_t ids[kDebugPrintfIds][kMaxDebugPrintfLanes];  // each lane's identity, as DebugPrintfCall::ids
+};
+// `context` is ResourceContext::shader_fault_context.
+using ShaderFaultFn = void (*)(const void* context, const ShaderFaultCall* call);
+
+// ---------------------------------------------------------------------------------------------
 // What every kernel receives: the bound resources of the draw or dispatch.
 // ---------------------------------------------------------------------------------------------
 // The cancellation word of contexts that belong to no device (unit tests): never set.
@@ -202,8 +219,12 @@ struct ResourceContext {
   // Cancellation (docs/design/device-loss.md): the device's loss word, which kernels load on every
   // loop back-edge; when it is non-zero the loop exits at once (the lanes still in it stop), so a
   // shader that never leaves a loop ends once the watchdog declares the device lost. Never null.
-  // Last, so the fields above keep their offsets.
   const uint32_t* cancel = &kNeverCancelled;
+  // Strict mode's reports of out-of-bounds accesses (set by icd/ when the device is strict; only
+  // kernels compiled for strict mode call it). Null: nowhere. New fields go last, so the fields
+  // above keep their offsets.
+  ShaderFaultFn shader_fault = nullptr;
+  const void* shader_fault_context = nullptr;
 };
 
 // Bits a kernel ORs into ComputeDispatchContext::faults when the application's data made it clamp

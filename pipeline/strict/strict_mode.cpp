@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 
+#include "common/debug_printf.h"
 #include "common/env.h"
 #include "common/log.h"
 
@@ -42,7 +43,6 @@ void fill_poison(uint8_t* data, uint64_t size) {
   for (uint64_t i = 0; i < size; ++i) data[i] = kPoison[i & 3];
 }
 
-bool strict_mode_requested() { return env_int("KILN_STRICT", 0) != 0; }
 
 StrictMode::StrictMode(SyncHub& hub, const DebugReporter* reporter)
     : hub_(hub), reporter_(reporter), seed_(uint64_t(env_int("KILN_STRICT_SEED", 1))) {
@@ -74,6 +74,23 @@ void StrictMode::deliver(VkDebugUtilsMessageSeverityFlagBitsEXT severity, const 
                          : severity == VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT ? LogLevel::Warn
                                                                                        : LogLevel::Info;
   log(level, "%s: %s", id, text.c_str());
+}
+
+void StrictMode::report_shader_fault(const void* strict, const abi::ShaderFaultCall* call) {
+  auto* self = static_cast<StrictMode*>(const_cast<void*>(strict));
+  {
+    std::lock_guard lock(self->mutex_);
+    if (!self->reported_.insert({-3, call->site, nullptr, nullptr}).second) return;
+  }
+  const uint32_t lane = uint32_t(__builtin_ctz(call->lanes));
+  std::string where = call->site;
+  if (call->file) where += " (" + std::string(call->file) + ":" + std::to_string(call->line) + ")";
+  const std::string text =
+      "Kiln strict mode: out-of-bounds shader access: " + invocation_name(call->stage, call->ids, lane) + ": " + where +
+      " reaches outside the range of its buffer descriptor (" + std::to_string(__builtin_popcount(call->lanes)) +
+      " lane(s) of that kernel call). Kiln's robust access reads zero there and drops writes; without robust buffer "
+      "access a GPU may read other data, overwrite it or fault.";
+  self->deliver(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "KILN-strict-out-of-bounds", text);
 }
 
 void StrictMode::report_event_deadlock(const Command* wait, uint32_t queue) {

@@ -28,9 +28,6 @@ namespace kiln::exec::strict {
 constexpr uint8_t kPoison[4] = {0xDE, 0xAD, 0xBE, 0xEF};
 void fill_poison(uint8_t* data, uint64_t size);
 
-// Whether KILN_STRICT asks for strict mode.
-bool strict_mode_requested();
-
 class StrictMode {
  public:
   StrictMode(SyncHub& hub, const DebugReporter* reporter);
@@ -45,6 +42,11 @@ class StrictMode {
   void report_event_deadlock(const Command* wait, uint32_t queue);
   // The image is destroyed: its layouts are forgotten.
   void image_destroyed(const mem::Image* image);
+
+  // ResourceContext::shader_fault of a strict device's pipelines (`strict`: its StrictMode): the
+  // kernel's lanes in `call` accessed memory outside their buffer descriptor's range. Each
+  // instruction of each kernel is reported once (KILN-strict-out-of-bounds).
+  static void report_shader_fault(const void* strict, const abi::ShaderFaultCall* call);
 
   // The order to run `count` unordered commands in: a permutation drawn from KILN_STRICT_SEED
   // (default 1) and how many orders were drawn before, so a run is reproducible.

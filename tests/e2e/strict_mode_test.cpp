@@ -6,12 +6,16 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <set>
+
+#include <spirv/unified1/spirv.hpp11>
 
 #include "e2e/compute_job.h"
 #include "e2e/debug_messages.h"
 #include "e2e/descriptor_pipeline.h"
 #include "e2e/draw_scene.h"
 #include "e2e/vk_fixture.h"
+#include "shaders/test_shaders.h"
 
 namespace kiln::test {
 namespace {
@@ -35,10 +39,11 @@ class StrictModeTest : public VulkanTest {
 
   // A device with two queues, made with KILN_STRICT=1 (strict mode is chosen at vkCreateDevice)
   // or without it.
-  TestDevice& strict_device(bool strict = true) {
+  TestDevice& strict_device(bool strict = true, bool robust_buffer_access = false) {
     if (strict) setenv("KILN_STRICT", "1", 1);
     else unsetenv("KILN_STRICT");
     DeviceFeatures enabled;
+    enabled.core.features.robustBufferAccess = robust_buffer_access;
     enabled.v13.synchronization2 = VK_TRUE;
     enabled.v13.maintenance4 = features().v13.maintenance4;  // glslang's LocalSizeId
     DeviceOptions options;
@@ -416,6 +421,87 @@ TEST_F(StrictModeTest, ShaderAccessesOfOneBindingAreReportedAsPossibleHazardsAtI
   EXPECT_EQ("KILN-strict-possible-read-after-write", got[0].id);
   EXPECT_EQ(VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, got[0].severity);
   EXPECT_NE(std::string::npos, got[0].text.find("Possible only")) << got[0].text;
+}
+
+// The ids of `opcode`'s results (or, for OpStore, its pointers) inside the function the module names
+// `function` (an OpName prefix, e.g. "fetch("), in the application's SPIR-V.
+std::set<uint32_t> ids_in_function(const std::vector<uint32_t>& words, const std::string& function, spv::Op opcode) {
+  std::set<uint32_t> names, ids;
+  for (size_t pos = 5; pos < words.size() && (words[pos] >> 16); pos += words[pos] >> 16)
+    if (static_cast<spv::Op>(words[pos] & 0xFFFF) == spv::Op::OpName &&
+        std::string(reinterpret_cast<const char*>(&words[pos + 2])).rfind(function, 0) == 0)
+      names.insert(words[pos + 1]);
+  bool inside = false;
+  for (size_t pos = 5; pos < words.size() && (words[pos] >> 16); pos += words[pos] >> 16) {
+    const auto op = static_cast<spv::Op>(words[pos] & 0xFFFF);
+    if (op == spv::Op::OpFunction) inside = names.count(words[pos + 2]) != 0;
+    if (inside && op == opcode) ids.insert(words[pos + (opcode == spv::Op::OpStore ? 1 : 2)]);
+  }
+  return ids;
+}
+
+// The number after `prefix` in `text` (0 when absent).
+uint32_t number_after(const std::string& text, const std::string& prefix) {
+  const size_t at = text.find(prefix);
+  return at == std::string::npos ? 0 : uint32_t(std::strtoul(text.c_str() + at + prefix.size(), nullptr, 10));
+}
+
+// y[i] = x[i + shift] for 16 invocations, x of 16 values, y bound to its first `y_elements`
+// (strict_out_of_bounds.debug.comp). Lanes inside both ranges copy; the others read zero (robust
+// access) and write nothing.
+void copy_shifted(TestDevice& device, uint32_t shift, uint32_t y_elements) {
+  ComputeJob job(device, "strict_out_of_bounds.debug.comp",
+                 {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 4);
+  ASSERT_EQ(VK_SUCCESS, job.pipeline_result());
+  Buffer x = device.create_buffer(16 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  Buffer y = device.create_buffer(16 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  for (uint32_t i = 0; i < 16; ++i) {
+    mapped_as<uint32_t>(x)[i] = 100 + i;
+    mapped_as<uint32_t>(y)[i] = 7;
+  }
+  job.bind_buffer(0, x);
+  job.bind_buffer(1, y, 0, y_elements * 4);
+  job.run(1, 1, 1, &shift, 4);
+  for (uint32_t i = 0; i < 16; ++i) {
+    const uint32_t expected = i >= y_elements ? 7 : i + shift < 16 ? 100 + i + shift : 0;
+    EXPECT_EQ(expected, mapped_as<uint32_t>(y)[i]) << "y[" << i << "]";
+  }
+}
+
+// A read past the end of a buffer, inside a function the optimizer inlines: reported once, naming
+// the application's OpLoad (its id in the module the application gave, not Kiln's renumbered
+// one), the source line from the module's OpLine, and the first invocation that went out.
+TEST_F(StrictModeTest, AReadPastABuffersEndIsReportedWithItsInstructionAndInvocation) {
+  expect_one_report([](TestDevice& device) { copy_shifted(device, 2, 16); }, "KILN-strict-out-of-bounds",
+                    {"OpLoad %", "strict_out_of_bounds.debug.comp:13", "compute workgroup (0,0,0) invocation (14,0,0)",
+                     "outside the range of its buffer descriptor"});
+}
+
+// The id in the report is an OpLoad of the function the application wrote (inlining gave Kiln's
+// copy of it another id).
+TEST_F(StrictModeTest, TheReportNamesTheApplicationsOwnLoad) {
+  TestDevice& device = strict_device();
+  copy_shifted(device, 2, 16);
+  const std::vector<DebugMessage> got = strict_reports();
+  ASSERT_EQ(1u, got.size());
+  const std::set<uint32_t> loads =
+      ids_in_function(kiln_test_shader("strict_out_of_bounds.debug.comp"), "fetch(", spv::Op::OpLoad);
+  EXPECT_EQ(1u, loads.count(number_after(got[0].text, "OpLoad %"))) << got[0].text;
+}
+
+TEST_F(StrictModeTest, AWritePastABuffersRangeIsReportedWithItsInstruction) {
+  expect_one_report([](TestDevice& device) { copy_shifted(device, 0, 12); }, "KILN-strict-out-of-bounds",
+                    {"OpStore to %", "strict_out_of_bounds.debug.comp:18", "invocation (12,0,0)"});
+}
+
+TEST_F(StrictModeTest, AccessesInsideTheirBuffersAreNotReported) {
+  expect_no_report([](TestDevice& device) { copy_shifted(device, 0, 16); });
+}
+
+// With robustBufferAccess the same read is defined behaviour (it reads zero here): no report.
+TEST_F(StrictModeTest, AReadPastABuffersEndWithRobustBufferAccessIsNotReported) {
+  copy_shifted(strict_device(true, true), 2, 16);
+  for (const DebugMessage& m : strict_reports()) ADD_FAILURE() << "false report: " << m.text;
 }
 
 // New device memory holds poison in strict mode, so code that reads memory it never wrote sees
