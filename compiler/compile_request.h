@@ -14,9 +14,9 @@ enum class KernelOrigin {
 struct CompileRequest {
   // In: return nothing rather than compile (FAIL_ON_PIPELINE_COMPILE_REQUIRED).
   bool fail_if_compile_required = false;
-  // In: the device is in strict mode (docs/strict-mode.md): the kernel reports out-of-bounds
-  // accesses (a kernel of its own, keyed apart).
-  bool strict_reports = false;
+  // In: what the kernel reports in strict mode (abi::kShaderFault* bits; docs/strict-mode.md): a
+  // kernel of its own, keyed apart. 0: none (the default mode).
+  uint32_t strict_reports = 0;
   // Out: the compile was refused because of fail_if_compile_required.
   bool compile_required = false;
   // Out: where the kernel came from (valid when a kernel was returned).

@@ -24,7 +24,7 @@ std::shared_ptr<const CompiledComputeKernel> compile_compute_kernel(const Shader
     TranslateOptions options;
     options.simd_width = simd_width;
     options.bindings = bindings;
-    options.strict_reports = request && request->strict_reports;
+    options.strict_reports = request ? request->strict_reports : 0;
     kernel->stage = ShaderStage::Compute;
     return translate_compute(module, entry, options, context, kernel->symbol, &kernel->info, err);
   };

@@ -42,7 +42,7 @@ std::shared_ptr<const Compiled> compile_stage(LinkedKernels<Compiled>& linked, c
                                               Describe&& describe) {
   const ShaderStage stage = Compiled::kStage;
   key = request_key(key, request);
-  options.strict_reports = request && request->strict_reports;
+  options.strict_reports = request ? request->strict_reports : 0;
   if (source.stage != stage) {
     *error = std::string("expected a ") + stage_suffix(stage) + " shader";
     return nullptr;

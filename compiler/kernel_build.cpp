@@ -20,11 +20,11 @@ namespace {
 
 // SPIR-V → object code: the expensive path that a cache hit skips.
 std::shared_ptr<const CachedKernel> build(const ShaderSource& source, uint32_t simd_width, uint64_t key,
-                                          bool strict_reports, const StageTranslator& translate, std::string* error) {
+                                          uint32_t strict_reports, const StageTranslator& translate, std::string* error) {
   const char* stage = stage_suffix(source.stage);
   const spv::ExecutionModel model = spirv::execution_model_of(source.stage);
   double phase_start = thread_cpu_ms();
-  FrontResult front = prepare_spirv(source, kKilnLayoutSupport, strict_reports);
+  FrontResult front = prepare_spirv(source, kKilnLayoutSupport, strict_reports != 0);
   const double front_ms = thread_cpu_ms() - phase_start;
   if (!front.ok()) {
     *error = front.error;
@@ -77,7 +77,7 @@ uint64_t kernel_key(const ShaderSource& source, uint32_t simd_width, uint64_t la
 
 uint64_t request_key(uint64_t key, const CompileRequest* request) {
   if (!request || !request->strict_reports) return key;
-  return StableHasher().add_u64(key).add_string("strict").finish();
+  return StableHasher().add_u64(key).add_string("strict").add_u64(request->strict_reports).finish();
 }
 
 std::shared_ptr<const CachedKernel> find_or_build_kernel(const ShaderSource& source, uint32_t simd_width, uint64_t key,

@@ -17,8 +17,12 @@ size_t access_id_word(spv::Op op) {
     case spv::Op::OpCopyMemory:
     case spv::Op::OpCopyMemorySized:
     case spv::Op::OpAtomicStore:
+    case spv::Op::OpImageWrite:
       return 1;
     case spv::Op::OpLoad:
+    case spv::Op::OpImageRead:
+    case spv::Op::OpImageFetch:
+    case spv::Op::OpImageTexelPointer:
       return 2;
     default:
       return spirv::is_atomic_instruction(op) ? 2 : 0;
@@ -87,6 +91,10 @@ const char* access_name(spv::Op op) {
     case spv::Op::OpAtomicFAddEXT: return "OpAtomicFAddEXT";
     case spv::Op::OpAtomicFMinEXT: return "OpAtomicFMinEXT";
     case spv::Op::OpAtomicFMaxEXT: return "OpAtomicFMaxEXT";
+    case spv::Op::OpImageRead: return "OpImageRead";
+    case spv::Op::OpImageWrite: return "OpImageWrite";
+    case spv::Op::OpImageFetch: return "OpImageFetch";
+    case spv::Op::OpImageTexelPointer: return "OpImageTexelPointer";
     default: return "a memory access";
   }
 }

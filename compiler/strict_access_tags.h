@@ -16,13 +16,14 @@ namespace kiln::compiler {
 // Marks an OpLine column as Kiln's tag; the id is in the bits below (ids are < 2^22).
 inline constexpr uint32_t kStrictAccessTag = 0x40000000u;
 
-// `module` with every function-body load, store, copy and atomic preceded by its tagging OpLine
+// `module` with every function-body load, store, copy, atomic, image read, write and fetch and
+// texel pointer preceded by its tagging OpLine
 // (and followed by the line information that held before it), plus one OpString "" for the
 // accesses that had no line. The module must be valid.
 std::vector<uint32_t> tag_memory_accesses(std::span<const uint32_t> module);
 
-// How a report names a memory access: "OpLoad %42", "OpStore to %17", "OpAtomicIAdd %50" — the
-// result id, or the pointer written for instructions without a result.
+// How a report names a memory access: "OpLoad %42", "OpStore to %17", "OpImageWrite to %9" — the
+// result id, or the pointer (image) written for instructions without a result.
 std::string describe_memory_access(uint32_t opcode, uint32_t id);
 
 }  // namespace kiln::compiler

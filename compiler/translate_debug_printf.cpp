@@ -62,7 +62,6 @@ bool Translator::debug_printf_instruction(const spirv::Instruction& inst) {
   llvm::Type* i8 = b.getInt8Ty();
   llvm::Type* i32 = b.getInt32Ty();
   llvm::Type* i64 = b.getInt64Ty();
-  llvm::Type* ptr = b.getPtrTy();
   const uint32_t w = width();
 
   // Every argument component as <W x i64> bits, with its kind.
@@ -131,19 +130,25 @@ bool Translator::debug_printf_instruction(const spirv::Instruction& inst) {
   b.CreateStore(values, field(offsetof(C, values)));
   store_invocation_ids(field(offsetof(C, ids)));
 
-  // Call the engine's routine when there is one and some lane prints.
-  llvm::Value* fn = b.CreateLoad(ptr, b.CreateConstGEP1_64(i8, resources, offsetof(abi::ResourceContext, debug_printf)));
-  llvm::Value* context =
-      b.CreateLoad(ptr, b.CreateConstGEP1_64(i8, resources, offsetof(abi::ResourceContext, debug_printf_context)));
+  call_engine(offsetof(abi::ResourceContext, debug_printf), offsetof(abi::ResourceContext, debug_printf_context), lanes,
+              call);
+  return true;
+}
+
+void Translator::call_engine(size_t fn_offset, size_t context_offset, llvm::Value* lanes, llvm::Value* record) {
+  auto& b = builder_;
+  llvm::Type* i8 = b.getInt8Ty();
+  llvm::Type* ptr = b.getPtrTy();
+  llvm::Value* fn = b.CreateLoad(ptr, b.CreateConstGEP1_64(i8, resources, fn_offset));
+  llvm::Value* context = b.CreateLoad(ptr, b.CreateConstGEP1_64(i8, resources, context_offset));
   llvm::Value* go = b.CreateAnd(b.CreateIsNotNull(fn), b.CreateICmpNE(lanes, b.getInt32(0)));
-  auto* call_block = llvm::BasicBlock::Create(ctx, "printf_call", function);
-  auto* after = llvm::BasicBlock::Create(ctx, "printf_after", function);
+  auto* call_block = llvm::BasicBlock::Create(ctx, "engine_call", function);
+  auto* after = llvm::BasicBlock::Create(ctx, "engine_call_after", function);
   b.CreateCondBr(go, call_block, after);
   b.SetInsertPoint(call_block);
-  b.CreateCall(llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr}, false), fn, {context, call});
+  b.CreateCall(llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr}, false), fn, {context, record});
   b.CreateBr(after);
   b.SetInsertPoint(after);
-  return true;
 }
 
 }  // namespace kiln::compiler

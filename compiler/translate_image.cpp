@@ -130,6 +130,10 @@ class ImageCodegen {
       addr = b_.CreateAdd(addr, b_.CreateMul(c, g.pitch[i]));
     }
     *inside = ok;
+    // Strict mode: the lanes outside, unless the view is a null descriptor (every size 0).
+    if (t_.reports(abi::kShaderFaultImageBounds))
+      t_.note_shader_fault(abi::kShaderFaultImageBounds,
+                           b_.CreateAnd(b_.CreateAnd(t_.mask(), b_.CreateNot(ok)), b_.CreateICmpNE(g.size[0], t_.splat(b_.getInt64(0)))));
     return addr;
   }
 

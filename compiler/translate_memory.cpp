@@ -462,7 +462,7 @@ llvm::Value* Translator::physical_address(const Pointer& p, llvm::Value* addr, u
 llvm::Value* Translator::lanes_in_bounds(const Pointer& p, llvm::Value* addr, uint32_t size) {
   if (!p.bounded) return mask_;  // PhysicalStorageBuffer: the application owns the address
   llvm::Value* inside = in_bounds(*this, p, addr, size);
-  if (strict_reports_) note_out_of_bounds(builder_.CreateAnd(mask_, builder_.CreateNot(inside)), p);
+  if (reports(abi::kShaderFaultBufferBounds)) note_out_of_bounds(builder_.CreateAnd(mask_, builder_.CreateNot(inside)), p);
   return builder_.CreateAnd(mask_, inside);
 }
 
@@ -519,7 +519,7 @@ static llvm::Value* uniform_load(Translator& t, const Pointer& p, llvm::Value* a
     llvm::Value* bounds = t.uniform_scalar(in_bounds(t, p, addr, size));
     if (!bounds) return nullptr;
     valid = b.CreateAnd(valid, bounds);
-    if (t.strict_reports_) t.note_out_of_bounds(b.CreateAnd(t.mask(), t.splat(b.CreateNot(bounds))), p);
+    if (t.reports(abi::kShaderFaultBufferBounds)) t.note_out_of_bounds(b.CreateAnd(t.mask(), t.splat(b.CreateNot(bounds))), p);
   }
   llvm::Value* at = b.CreateSelect(valid, b.CreateIntToPtr(address, b.getPtrTy()), t.zero_record());
   return t.splat(b.CreateAlignedLoad(scalar, at, llvm::Align(std::min(size, 8u))));
@@ -570,6 +570,7 @@ Value Translator::load(const Pointer& p, Id type) {
     const uint32_t size = is_bool ? 4 : spirv::type_size(m, scalar);
     llvm::Value* v = uniform_load(*this, p, addr, memory_type, size);
     if (!v) v = access_lanes(*this, physical_address(p, addr, size), lanes_in_bounds(p, addr, size), memory_type, size, nullptr);
+    if (reports(abi::kShaderFaultPoisonRead)) note_poison_read(p, v);
     if (is_bool) v = b.CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
     out.leaves.push_back(v);
   });

@@ -400,7 +400,7 @@ bool Translator::translate_block(const spirv::Function& f, size_t index) {
   const bool may_contract = stage_->contracts_float_arithmetic();
   const spirv::Instruction* previous = nullptr;
   for (const spirv::Instruction& inst : f.blocks[index].body) {
-    if (previous) report_out_of_bounds(*previous);  // strict mode: what the previous one noted
+    if (previous) report_shader_faults(*previous);  // strict mode: what the previous one noted
     previous = &inst;
     llvm::FastMathFlags fast_math;
     if (may_contract && contractible(inst.opcode) && !m.decorations(inst.result).no_contraction)
@@ -426,7 +426,7 @@ bool Translator::translate_block(const spirv::Function& f, size_t index) {
     if (!dot_instruction(inst, &handled)) return false;
     if (!handled) return fail(inst, "unsupported instruction");
   }
-  if (previous) report_out_of_bounds(*previous);
+  if (previous) report_shader_faults(*previous);
   builder_.clearFastMathFlags();
   return terminator(f, index);
 }

@@ -37,8 +37,8 @@ struct TranslateOptions {
   const VertexInputKey* vertex_input = nullptr;  // vertex kernels: the attributes they fetch
   // Tessellation and geometry kernels: where the stage before left what they read by Location or built-in.
   const abi::StageOutputMap* previous_stage = nullptr;
-  // Strict mode: out-of-bounds buffer accesses call ResourceContext::shader_fault.
-  bool strict_reports = false;
+  // Strict mode: what calls ResourceContext::shader_fault (abi::kShaderFault* bits).
+  uint32_t strict_reports = 0;
 };
 
 struct ComputeKernelInfo {

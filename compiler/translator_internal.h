@@ -24,6 +24,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <array>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -205,15 +206,24 @@ class Translator {
   std::vector<llvm::Value*> debug_printf_ids();  // abi::DebugPrintfCall::ids of this stage
   // Stores debug_printf_ids() into `ids` (a [kDebugPrintfIds][kMaxDebugPrintfLanes] uint32 array).
   void store_invocation_ids(llvm::Value* ids);
+  // Calls the engine routine at ResourceContext offset `fn_offset` (a void(const void* context,
+  // const void* record) pointer; context at `context_offset`) with `record`, when it is set and
+  // `lanes` (an i32 lane mask) is not 0.
+  void call_engine(size_t fn_offset, size_t context_offset, llvm::Value* lanes, llvm::Value* record);
 
   // --- translate_strict_reports.cpp (KILN_STRICT=1: docs/strict-mode.md) ---
-  // Adds `lanes` to the lanes of the current instruction that went out of bounds, except those
-  // whose pointer `p` has an empty range: a null descriptor (defined with nullDescriptor) or a null
-  // pointer.
+  // Whether the kernel reports `kind` (an abi::kShaderFault* bit).
+  bool reports(uint32_t kind) const { return (strict_reports_ & kind) != 0; }
+  // Adds `lanes` (<W x i1>) to the current instruction's lanes that faulted with `kind`.
+  void note_shader_fault(uint32_t kind, llvm::Value* lanes);
+  // Buffer bounds: `lanes` went outside `p`'s range, except those whose range is empty (a null
+  // descriptor, defined with nullDescriptor, or a null pointer).
   void note_out_of_bounds(llvm::Value* lanes, const Pointer& p);
-  // After `inst`: when it noted lanes, a call of ResourceContext::shader_fault naming the
-  // application's instruction (compiler/strict_access_tags.h) for the lanes that went out of bounds.
-  void report_out_of_bounds(const spirv::Instruction& inst);
+  // A load through `p` gave `value` (one leaf): lanes of `mask` that read strict mode's poison.
+  void note_poison_read(const Pointer& p, llvm::Value* value);
+  // After `inst`: for each kind it noted lanes of, a call of ResourceContext::shader_fault naming
+  // the application's instruction (compiler/strict_access_tags.h) when any lane faulted.
+  void report_shader_faults(const spirv::Instruction& inst);
 
   // --- translate_alu.cpp ---
   bool alu_instruction(const spirv::Instruction& inst, bool* handled);
@@ -253,8 +263,9 @@ class Translator {
   std::unordered_map<Id, std::vector<llvm::AllocaInst*>> spills_;  // storage of escaping ids
   std::unordered_map<Id, std::vector<llvm::AllocaInst*>> register_slots_;  // Register variables' leaves
   size_t current_block_ = 0;
-  const bool strict_reports_;             // KILN_STRICT: kernels report out-of-bounds accesses
-  llvm::Value* out_of_bounds_ = nullptr;  // <W x i1>: the current instruction's lanes out of bounds
+  const uint32_t strict_reports_;  // KILN_STRICT: what the kernel reports (abi::kShaderFault* bits)
+  // Per kind (bit index): <W x i1> lanes of the current instruction that faulted, or null.
+  std::array<llvm::Value*, abi::kShaderFaultKinds> shader_faults_{};
 
  private:
   bool translate_function(const spirv::Function& f);

@@ -29,7 +29,7 @@ VkResult create_compute_pipeline(Device* device, const VkComputePipelineCreateIn
   const PipelineLayout* layout = pipeline_layout_of(info.layout);
   std::string error;
   CreationFeedback feedback(info.pNext, &info.stage, 1, info.flags,
-                            reports_out_of_bounds(*device, info.pNext, {&info.stage, 1}));
+                            strict_shader_reports(*device, info.pNext, {&info.stage, 1}));
   auto compiled = feedback.compile(info.stage, [&](compiler::CompileRequest* request) {
     return compiler::compile_compute_kernel(source, host_simd_width(), binding_resolver(layout->desc),
                                             pipeline_layout_hash(layout->desc), cache ? &cache->kernels : nullptr, &error,

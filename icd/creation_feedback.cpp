@@ -5,7 +5,7 @@
 namespace kiln {
 
 CreationFeedback::CreationFeedback(const void* create_info_next, const VkPipelineShaderStageCreateInfo* stages,
-                                   uint32_t stage_count, VkPipelineCreateFlags flags, bool strict_reports)
+                                   uint32_t stage_count, VkPipelineCreateFlags flags, uint32_t strict_reports)
     : info_(find_in_chain<VkPipelineCreationFeedbackCreateInfo>(create_info_next)),
       first_stage_(stages),
       stages_(stage_count),

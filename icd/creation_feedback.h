@@ -15,9 +15,9 @@ namespace kiln {
 class CreationFeedback {
  public:
   // `create_info_next` is the create info's pNext chain; `stages` its pStages.
-  // `strict_reports`: the kernels report out-of-bounds accesses (icd/strict_shader_reports.h).
+  // `strict_reports`: what the kernels report in strict mode (icd/strict_shader_reports.h).
   CreationFeedback(const void* create_info_next, const VkPipelineShaderStageCreateInfo* stages, uint32_t stage_count,
-                   VkPipelineCreateFlags flags, bool strict_reports);
+                   VkPipelineCreateFlags flags, uint32_t strict_reports);
 
   // Runs `compile(request)` for `stage` (an element of the create info's pStages), timing it.
   // Different stages may compile on different threads at once.
@@ -51,7 +51,7 @@ class CreationFeedback {
   const VkPipelineShaderStageCreateInfo* first_stage_;
   std::vector<Stage> stages_;
   bool fail_if_compile_required_;
-  bool strict_reports_;
+  uint32_t strict_reports_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 

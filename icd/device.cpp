@@ -42,6 +42,14 @@ bool robust_buffer_access_enabled(const VkDeviceCreateInfo& info) {
   return r2 && r2->robustBufferAccess2;
 }
 
+// robustImageAccess (Vulkan 1.3 or VK_EXT_image_robustness) or robustImageAccess2.
+bool robust_image_access_enabled(const VkDeviceCreateInfo& info) {
+  if (auto* f = find_in_chain<VkPhysicalDeviceVulkan13Features>(info.pNext); f && f->robustImageAccess) return true;
+  if (auto* f = find_in_chain<VkPhysicalDeviceImageRobustnessFeatures>(info.pNext); f && f->robustImageAccess) return true;
+  auto* r2 = find_in_chain<VkPhysicalDeviceRobustness2FeaturesEXT>(info.pNext);
+  return r2 && r2->robustImageAccess2;
+}
+
 VkResult check_requested_features(VkPhysicalDevice pd, const VkDeviceCreateInfo* info) {
   VkPhysicalDeviceFeatures supported_core{};
   kiln_GetPhysicalDeviceFeatures(pd, &supported_core);
@@ -111,6 +119,7 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL kiln_CreateDevice(VkPhysicalDevice phy
   for (uint32_t i = 0; i < pCreateInfo->enabledExtensionCount; ++i)
     device->enabled_extensions.emplace_back(pCreateInfo->ppEnabledExtensionNames[i]);
   device->robust_buffer_access = robust_buffer_access_enabled(*pCreateInfo);
+  device->robust_image_access = robust_image_access_enabled(*pCreateInfo);
   if (strict_mode_requested()) {
     device->strict = std::make_unique<exec::strict::StrictMode>(device->sync_hub, device->reporter);
   }

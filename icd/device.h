@@ -46,6 +46,7 @@ struct Device : DispatchableObject {
   // robustBufferAccess or robustBufferAccess2 enabled: out-of-bounds buffer accesses are defined,
   // so strict mode does not report them (unless a pipeline's robustness turns them off).
   bool robust_buffer_access = false;
+  bool robust_image_access = false;  // robustImageAccess or robustImageAccess2, likewise for images
   std::vector<Queue*> queues;
   std::atomic<VkDeviceSize> heap_used{0};
   std::atomic<uint32_t> allocation_count{0};

@@ -490,7 +490,7 @@ VkResult finish_pipeline(Device* device, const VkGraphicsPipelineCreateInfo& inf
     const desc::PipelineLayoutDesc& compiled_with = *g->pre_rasterization_layout;
     compiler::CompileRequest request;
     request.fail_if_compile_required = info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT;
-    request.strict_reports = reports_out_of_bounds(*device, info.pNext, {info.pStages, info.stageCount});
+    request.strict_reports = strict_shader_reports(*device, info.pNext, {info.pStages, info.stageCount});
     std::string error;
     g->vertex = compiler::compile_vertex_kernel(shader->source(), host_simd_width(), g->vertex_input,
                                                 binding_resolver(compiled_with), pipeline_layout_hash(compiled_with),
@@ -573,7 +573,7 @@ VkResult create_graphics_pipeline(Device* device, const VkGraphicsPipelineCreate
   }
   const PipelineLayout* layout = pipeline_layout_of(info.layout);
   CreationFeedback feedback(info.pNext, info.pStages, info.stageCount, info.flags,
-                            reports_out_of_bounds(*device, info.pNext, {info.pStages, info.stageCount}));
+                            strict_shader_reports(*device, info.pNext, {info.pStages, info.stageCount}));
   if (const VkResult r = compile_stages(device, info, stages, layout, cache, feedback, &g); r != VK_SUCCESS) return r;
   if (!g.library)
     if (const VkResult r = finish_pipeline(device, info, layout, cache, &g); r != VK_SUCCESS) return r;

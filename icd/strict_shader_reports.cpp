@@ -1,5 +1,6 @@
 #include "icd/strict_shader_reports.h"
 
+#include "common/abi/kernel_abi.h"
 #include "icd/device.h"
 #include "icd/struct_chain.h"
 
@@ -14,24 +15,46 @@ bool robust(VkPipelineRobustnessBufferBehaviorEXT behaviour, bool device_default
   }
 }
 
-// Whether storage or uniform buffers are robust under `info` (none: `inherited`).
-bool robust_buffers(const VkPipelineRobustnessCreateInfoEXT* info, bool device_default, bool inherited) {
-  if (!info) return inherited;
-  return robust(info->storageBuffers, device_default) || robust(info->uniformBuffers, device_default);
+bool robust(VkPipelineRobustnessImageBehaviorEXT behaviour, bool device_default) {
+  switch (behaviour) {
+    case VK_PIPELINE_ROBUSTNESS_IMAGE_BEHAVIOR_DEVICE_DEFAULT_EXT: return device_default;
+    case VK_PIPELINE_ROBUSTNESS_IMAGE_BEHAVIOR_DISABLED_EXT: return false;
+    default: return true;  // ROBUST_IMAGE_ACCESS(_2)
+  }
+}
+
+// Whether accesses of one kind are robust anywhere in the pipeline: `robust_under(info, inherited)`
+// answers for one VkPipelineRobustnessCreateInfoEXT (null: `inherited`); a stage's overrides the
+// pipeline's. Any robust stage counts: reporting a stage's defined behaviour would be a false report.
+template <typename RobustUnder>
+bool robust_anywhere(const void* pipeline_next, std::span<const VkPipelineShaderStageCreateInfo> stages,
+                     bool device_default, RobustUnder robust_under) {
+  const bool pipeline = robust_under(find_in_chain<VkPipelineRobustnessCreateInfoEXT>(pipeline_next), device_default);
+  bool any = pipeline;
+  for (const VkPipelineShaderStageCreateInfo& stage : stages)
+    any |= robust_under(find_in_chain<VkPipelineRobustnessCreateInfoEXT>(stage.pNext), pipeline);
+  return any;
 }
 
 }  // namespace
 
-bool reports_out_of_bounds(const Device& device, const void* pipeline_next,
-                           std::span<const VkPipelineShaderStageCreateInfo> stages) {
-  if (!device.strict) return false;
-  const bool device_default = device.robust_buffer_access;
-  const bool pipeline = robust_buffers(find_in_chain<VkPipelineRobustnessCreateInfoEXT>(pipeline_next), device_default,
-                                       device_default);
-  bool any_robust = pipeline;
-  for (const VkPipelineShaderStageCreateInfo& stage : stages)
-    any_robust |= robust_buffers(find_in_chain<VkPipelineRobustnessCreateInfoEXT>(stage.pNext), device_default, pipeline);
-  return !any_robust;
+uint32_t strict_shader_reports(const Device& device, const void* pipeline_next,
+                               std::span<const VkPipelineShaderStageCreateInfo> stages) {
+  if (!device.strict) return 0;
+  const auto buffers_under = [&](const VkPipelineRobustnessCreateInfoEXT* info, bool inherited) {
+    if (!info) return inherited;
+    return robust(info->storageBuffers, device.robust_buffer_access) ||
+           robust(info->uniformBuffers, device.robust_buffer_access);
+  };
+  const auto images_under = [&](const VkPipelineRobustnessCreateInfoEXT* info, bool inherited) {
+    return info ? robust(info->images, device.robust_image_access) : inherited;
+  };
+  uint32_t reports = abi::kShaderFaultPoisonRead;
+  if (!robust_anywhere(pipeline_next, stages, device.robust_buffer_access, buffers_under))
+    reports |= abi::kShaderFaultBufferBounds;
+  if (!robust_anywhere(pipeline_next, stages, device.robust_image_access, images_under))
+    reports |= abi::kShaderFaultImageBounds;
+  return reports;
 }
 
 }  // namespace kiln

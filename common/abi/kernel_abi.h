@@ -184,16 +184,24 @@ using DebugPrintfFn = void (*)(const void* context, const DebugPrintfCall* call)
 
 // ---------------------------------------------------------------------------------------------
 // Strict mode's shader reports (KILN_STRICT=1, docs/strict-mode.md). Kernels compiled for strict
-// mode call ResourceContext::shader_fault once per instruction and kernel call whose lanes went out
-// of their buffer's range, naming the application's instruction; the engine reports each site once.
+// mode call ResourceContext::shader_fault once per instruction, kernel call and kind of fault whose
+// lanes went out of their resource's range (or read poison), naming the application's instruction;
+// the engine reports each site once.
 // ---------------------------------------------------------------------------------------------
+// What strict kernels report: a mask of these in CompileRequest/TranslateOptions::strict_reports,
+// one of them in ShaderFaultCall::kind.
+constexpr uint32_t kShaderFaultBufferBounds = 1u << 0;  // a buffer access outside its descriptor's range
+constexpr uint32_t kShaderFaultImageBounds = 1u << 1;   // a storage image or texel buffer access outside it
+constexpr uint32_t kShaderFaultPoisonRead = 1u << 2;    // a buffer load that read strict mode's poison
+constexpr uint32_t kShaderFaultKinds = 3;
 struct ShaderFaultCall {
+  uint32_t kind;          // kShaderFault*
   const char* site;       // "OpLoad %42" etc.: the instruction in the application's module (a
                           // constant of the kernel, so also the site's identity)
   const char* file;       // the instruction's OpLine file, or null without line information
   uint32_t line;          // its OpLine line (0: none)
   uint32_t stage;         // ShaderStage
-  uint32_t lanes;         // bit i: lane i went out of bounds
+  uint32_t lanes;         // bit i: lane i faulted
   uint32_t ids[kDebugPrintfIds][kMaxDebugPrintfLanes];  // each lane's identity, as DebugPrintfCall::ids
 };
 // `context` is ResourceContext::shader_fault_context.

@@ -83,14 +83,23 @@ void StrictMode::report_shader_fault(const void* strict, const abi::ShaderFaultC
     if (!self->reported_.insert({-3, call->site, nullptr, nullptr}).second) return;
   }
   const uint32_t lane = uint32_t(__builtin_ctz(call->lanes));
-  std::string where = call->site;
+  std::string where = invocation_name(call->stage, call->ids, lane) + ": " + call->site;
   if (call->file) where += " (" + std::string(call->file) + ":" + std::to_string(call->line) + ")";
-  const std::string text =
-      "Kiln strict mode: out-of-bounds shader access: " + invocation_name(call->stage, call->ids, lane) + ": " + where +
-      " reaches outside the range of its buffer descriptor (" + std::to_string(__builtin_popcount(call->lanes)) +
-      " lane(s) of that kernel call). Kiln's robust access reads zero there and drops writes; without robust buffer "
-      "access a GPU may read other data, overwrite it or fault.";
-  self->deliver(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "KILN-strict-out-of-bounds", text);
+  const std::string lanes = " (" + std::to_string(__builtin_popcount(call->lanes)) + " lane(s) of that kernel call)";
+  if (call->kind == abi::kShaderFaultPoisonRead) {
+    self->deliver(VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT, "KILN-strict-read-of-poison",
+                  "Kiln strict mode: read of poison: " + where + " read 0xEFBEADDE, the poison strict mode fills new " +
+                      "memory and UNDEFINED transitions with" + lanes +
+                      ": memory nothing wrote since it was allocated (or made undefined); a GPU returns whatever was " +
+                      "there before.");
+    return;
+  }
+  const char* range = call->kind == abi::kShaderFaultImageBounds ? "its image view's extent (or texel buffer's range)"
+                                                                 : "the range of its buffer descriptor";
+  self->deliver(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "KILN-strict-out-of-bounds",
+                "Kiln strict mode: out-of-bounds shader access: " + where + " reaches outside " + range + lanes +
+                    ". Kiln's robust access reads zero there and drops writes; without robust access a GPU may read "
+                    "other data, overwrite it or fault.");
 }
 
 void StrictMode::report_event_deadlock(const Command* wait, uint32_t queue) {

@@ -448,16 +448,24 @@ uint32_t number_after(const std::string& text, const std::string& prefix) {
 
 // y[i] = x[i + shift] for 16 invocations, x of 16 values, y bound to its first `y_elements`
 // (strict_out_of_bounds.debug.comp). Lanes inside both ranges copy; the others read zero (robust
-// access) and write nothing.
-void copy_shifted(TestDevice& device, uint32_t shift, uint32_t y_elements) {
+// access) and write nothing. Without `write_x` nothing writes x: the shader reads what the driver
+// allocated (strict mode's poison).
+void copy_shifted(TestDevice& device, uint32_t shift, uint32_t y_elements, bool write_x = true) {
   ComputeJob job(device, "strict_out_of_bounds.debug.comp",
                  {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 4);
   ASSERT_EQ(VK_SUCCESS, job.pipeline_result());
-  Buffer x = device.create_buffer(16 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  Buffer x = device.create_buffer(16 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, std::nullopt);
   Buffer y = device.create_buffer(16 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   for (uint32_t i = 0; i < 16; ++i) {
-    mapped_as<uint32_t>(x)[i] = 100 + i;
+    if (write_x) mapped_as<uint32_t>(x)[i] = 100 + i;
     mapped_as<uint32_t>(y)[i] = 7;
+  }
+  if (!write_x) {  // y just copies x's first 16 words, whatever they are
+    job.bind_buffer(0, x);
+    job.bind_buffer(1, y);
+    job.run(1, 1, 1, &shift, 4);
+    for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(mapped_as<uint32_t>(x)[i], mapped_as<uint32_t>(y)[i]) << "y[" << i << "]";
+    return;
   }
   job.bind_buffer(0, x);
   job.bind_buffer(1, y, 0, y_elements * 4);
@@ -496,6 +504,44 @@ TEST_F(StrictModeTest, AWritePastABuffersRangeIsReportedWithItsInstruction) {
 
 TEST_F(StrictModeTest, AccessesInsideTheirBuffersAreNotReported) {
   expect_no_report([](TestDevice& device) { copy_shifted(device, 0, 16); });
+}
+
+// A shader reading memory nothing wrote reads strict mode's poison: reported (a warning) with the
+// instruction that read it. On a default device the memory holds whatever it held: no report.
+TEST_F(StrictModeTest, AShaderReadingMemoryNothingWroteIsReportedWithItsInstruction) {
+  expect_one_report([](TestDevice& device) { copy_shifted(device, 0, 16, false); }, "KILN-strict-read-of-poison",
+                    {"OpLoad %31", "strict_out_of_bounds.debug.comp:13", "invocation (0,0,0)", "read 0xEFBEADDE"});
+}
+
+// A storage texel buffer store past the view's end (its range is 12 texels of 16 stored).
+void store_texels(TestDevice& device, uint32_t view_texels) {
+  Buffer texels = device.create_buffer(16 * 4, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT);
+  VkBufferViewCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+  info.buffer = texels.buffer;
+  info.format = VK_FORMAT_R32_UINT;
+  info.range = view_texels * 4;
+  VkBufferView view = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateBufferView(device.handle(), &info, nullptr, &view));
+  VkDevice d = device.handle();
+  device.defer_destroy([d, view] { vkDestroyBufferView(d, view, nullptr); });
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  VkDescriptorSet set = make_set(device, {{VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER}}, &layout);
+  write_texel_buffers(device, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, {view});
+  SetsPipeline store(device, "strict_texel_buffer_store.comp", {layout});
+  device.run_commands([&](VkCommandBuffer cb) {
+    store.record_dispatch(cb, {set}, 1);
+    shader_writes_to_host_barrier(cb);
+  });
+  for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(i < view_texels ? i + 1 : 0u, mapped_as<uint32_t>(texels)[i]) << i;
+}
+
+TEST_F(StrictModeTest, AStorePastATexelBuffersEndIsReportedWithItsInstruction) {
+  expect_one_report([](TestDevice& device) { store_texels(device, 12); }, "KILN-strict-out-of-bounds",
+                    {"OpImageWrite to %", "invocation (12,0,0)", "image view's extent (or texel buffer's range)"});
+}
+
+TEST_F(StrictModeTest, StoresInsideATexelBufferAreNotReported) {
+  expect_no_report([](TestDevice& device) { store_texels(device, 16); });
 }
 
 // With robustBufferAccess the same read is defined behaviour (it reads zero here): no report.

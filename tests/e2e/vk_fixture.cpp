@@ -301,7 +301,7 @@ uint32_t TestDevice::find_memory_type(uint32_t type_bits, VkMemoryPropertyFlags 
 
 void TestDevice::defer_destroy(std::function<void()> destroy) { deferred_destroys_.push_back(std::move(destroy)); }
 
-Buffer TestDevice::create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, uint8_t fill) {
+Buffer TestDevice::create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, std::optional<uint8_t> fill) {
   Buffer result;
   result.size = size;
   VkBufferCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
@@ -334,7 +334,7 @@ Buffer TestDevice::create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, ui
   void* mapped = nullptr;
   require(vkMapMemory(device_, result.memory, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory");
   result.mapped = static_cast<uint8_t*>(mapped);
-  std::memset(result.mapped, fill, size);
+  if (fill) std::memset(result.mapped, *fill, size);
   return result;
 }
 

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -193,9 +194,10 @@ class TestDevice {
   // Runs `destroy` when the TestDevice goes away (before the device, latest-registered first).
   void defer_destroy(std::function<void()> destroy);
 
-  // Buffer bound to its own HOST_VISIBLE|HOST_COHERENT allocation, mapped, filled with `fill`.
+  // Buffer bound to its own HOST_VISIBLE|HOST_COHERENT allocation, mapped, filled with `fill`
+  // (std::nullopt: left as the driver allocated it, e.g. strict mode's poison).
   // With SHADER_DEVICE_ADDRESS usage the memory is allocated with DEVICE_ADDRESS_BIT.
-  Buffer create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, uint8_t fill = 0);
+  Buffer create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, std::optional<uint8_t> fill = 0);
   // Image with its own allocation: of a memory type with all `required` flags when given,
   // otherwise any type the image allows, device-local preferred.
   Image create_image(const VkImageCreateInfo& info, VkMemoryPropertyFlags required = 0);
