@@ -130,10 +130,12 @@ class ImageCodegen {
       addr = b_.CreateAdd(addr, b_.CreateMul(c, g.pitch[i]));
     }
     *inside = ok;
-    // Strict mode: the lanes outside, unless the view is a null descriptor (every size 0).
-    if (t_.reports(abi::kShaderFaultImageBounds))
-      t_.note_shader_fault(abi::kShaderFaultImageBounds,
-                           b_.CreateAnd(b_.CreateAnd(t_.mask(), b_.CreateNot(ok)), b_.CreateICmpNE(g.size[0], t_.splat(b_.getInt64(0)))));
+    // Strict mode: the lanes outside, unless the view is a null descriptor (every size 0). Texel
+    // buffers are buffers for robustness (robustBufferAccess covers them), images are images.
+    const uint32_t kind = image.dim == spv::Dim::Buffer ? abi::kShaderFaultBufferBounds : abi::kShaderFaultImageBounds;
+    if (t_.reports(kind))
+      t_.note_shader_fault(kind, b_.CreateAnd(b_.CreateAnd(t_.mask(), b_.CreateNot(ok)),
+                                              b_.CreateICmpNE(g.size[0], t_.splat(b_.getInt64(0)))));
     return addr;
   }
 

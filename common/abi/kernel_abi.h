@@ -190,8 +190,8 @@ using DebugPrintfFn = void (*)(const void* context, const DebugPrintfCall* call)
 // ---------------------------------------------------------------------------------------------
 // What strict kernels report: a mask of these in CompileRequest/TranslateOptions::strict_reports,
 // one of them in ShaderFaultCall::kind.
-constexpr uint32_t kShaderFaultBufferBounds = 1u << 0;  // a buffer access outside its descriptor's range
-constexpr uint32_t kShaderFaultImageBounds = 1u << 1;   // a storage image or texel buffer access outside it
+constexpr uint32_t kShaderFaultBufferBounds = 1u << 0;  // a buffer or texel buffer access outside its range
+constexpr uint32_t kShaderFaultImageBounds = 1u << 1;   // a storage image access outside the view
 constexpr uint32_t kShaderFaultPoisonRead = 1u << 2;    // a buffer load that read strict mode's poison
 constexpr uint32_t kShaderFaultKinds = 3;
 struct ShaderFaultCall {

@@ -94,8 +94,8 @@ void StrictMode::report_shader_fault(const void* strict, const abi::ShaderFaultC
                       "there before.");
     return;
   }
-  const char* range = call->kind == abi::kShaderFaultImageBounds ? "its image view's extent (or texel buffer's range)"
-                                                                 : "the range of its buffer descriptor";
+  const char* range = call->kind == abi::kShaderFaultImageBounds ? "its image view's extent"
+                                                                 : "the range of its buffer or texel buffer descriptor";
   self->deliver(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "KILN-strict-out-of-bounds",
                 "Kiln strict mode: out-of-bounds shader access: " + where + " reaches outside " + range + lanes +
                     ". Kiln's robust access reads zero there and drops writes; without robust access a GPU may read "

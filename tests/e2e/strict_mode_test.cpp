@@ -482,7 +482,7 @@ void copy_shifted(TestDevice& device, uint32_t shift, uint32_t y_elements, bool 
 TEST_F(StrictModeTest, AReadPastABuffersEndIsReportedWithItsInstructionAndInvocation) {
   expect_one_report([](TestDevice& device) { copy_shifted(device, 2, 16); }, "KILN-strict-out-of-bounds",
                     {"OpLoad %", "strict_out_of_bounds.debug.comp:13", "compute workgroup (0,0,0) invocation (14,0,0)",
-                     "outside the range of its buffer descriptor"});
+                     "outside the range of its buffer"});
 }
 
 // The id in the report is an OpLoad of the function the application wrote (inlining gave Kiln's
@@ -537,11 +537,53 @@ void store_texels(TestDevice& device, uint32_t view_texels) {
 
 TEST_F(StrictModeTest, AStorePastATexelBuffersEndIsReportedWithItsInstruction) {
   expect_one_report([](TestDevice& device) { store_texels(device, 12); }, "KILN-strict-out-of-bounds",
-                    {"OpImageWrite to %", "invocation (12,0,0)", "image view's extent (or texel buffer's range)"});
+                    {"OpImageWrite to %", "invocation (12,0,0)", "the range of its buffer or texel buffer descriptor"});
 }
 
 TEST_F(StrictModeTest, StoresInsideATexelBufferAreNotReported) {
   expect_no_report([](TestDevice& device) { store_texels(device, 16); });
+}
+
+// A 4x4 workgroup storing into a `width` x 4 storage image; the texels inside hold their index + 1.
+void store_image(TestDevice& device, uint32_t width) {
+  Image image = device.create_image(VK_IMAGE_TYPE_2D, VK_FORMAT_R32_UINT, {width, 4, 1}, 1, 1, 0,
+                                    VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+  VkImageViewCreateInfo view_info{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  view_info.image = image.image;
+  view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  view_info.format = VK_FORMAT_R32_UINT;
+  view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  VkImageView view = VK_NULL_HANDLE;
+  ASSERT_EQ(VK_SUCCESS, vkCreateImageView(device.handle(), &view_info, nullptr, &view));
+  VkDevice d = device.handle();
+  device.defer_destroy([d, view] { vkDestroyImageView(d, view, nullptr); });
+  Buffer out = device.create_buffer(width * 4 * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  VkDescriptorSet set = make_set(device, {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}}, &layout);
+  write_images(device, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, {{VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL}});
+  SetsPipeline store(device, "strict_image_store.comp", {layout});
+  device.run_commands([&](VkCommandBuffer cb) {
+    transition(cb, image.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL);
+    store.record_dispatch(cb, {set}, 1);
+    transition(cb, image.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+    VkBufferImageCopy region{};
+    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.imageExtent = {width, 4, 1};
+    vkCmdCopyImageToBuffer(cb, image.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, out.buffer, 1, &region);
+    VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, nullptr, 0, nullptr);
+  });
+  for (uint32_t y = 0; y < 4; ++y)
+    for (uint32_t x = 0; x < width; ++x) EXPECT_EQ(y * 4 + x + 1, mapped_as<uint32_t>(out)[y * width + x]) << x << "," << y;
+}
+
+TEST_F(StrictModeTest, AStorePastAStorageImagesExtentIsReportedWithItsInstruction) {
+  expect_one_report([](TestDevice& device) { store_image(device, 3); }, "KILN-strict-out-of-bounds",
+                    {"OpImageWrite to %", "invocation (3,0,0)", "outside its image view's extent"});
+}
+
+TEST_F(StrictModeTest, StoresInsideAStorageImageAreNotReported) {
+  expect_no_report([](TestDevice& device) { store_image(device, 4); });
 }
 
 // With robustBufferAccess the same read is defined behaviour (it reads zero here): no report.
