@@ -320,6 +320,26 @@ void drop_dont_inline(std::vector<uint32_t>& module) {
   }
 }
 
+// A VectorShuffle component 0xFFFFFFFF is undefined: any value will do. SPIRV-Tools 2023.1's
+// spec-constant folder crashes on a spec-constant shuffle of such a shuffle (it clones a null
+// instruction; found by fuzzing), so every undefined component, in OpSpecConstantOp and
+// OpVectorShuffle alike, becomes component 0 first: a defined choice of the value it may have.
+void define_undefined_shuffle_components(std::vector<uint32_t>& module) {
+  size_t at = kHeaderWords;
+  while (at < module.size()) {
+    const uint32_t count = module[at] >> 16;
+    if (count == 0 || count > module.size() - at) return;
+    const auto op = static_cast<spv::Op>(module[at] & 0xffff);
+    size_t first_component = 0;  // word index of the first component, 0: not a shuffle
+    if (op == spv::Op::OpVectorShuffle) first_component = 5;
+    if (op == spv::Op::OpSpecConstantOp && count > 3 && static_cast<spv::Op>(module[at + 3]) == spv::Op::OpVectorShuffle)
+      first_component = 6;
+    for (size_t i = first_component; first_component && i < count; ++i)
+      if (module[at + i] == 0xFFFFFFFFu) module[at + i] = 0;
+    at += count;
+  }
+}
+
 // True when a Function or Private variable can hold a pointer (variable pointers, or a local
 // PhysicalStorageBuffer reference). SPIRV-Tools 2023.1's ssa-rewrite drops the load through a
 // pointer read back from such a variable when it becomes an OpPhi (SPIRV-Tools issue #6157), and
@@ -521,6 +541,7 @@ FrontResult prepare(const ShaderSource& source, const LayoutFeatures& layout, bo
     return result;
   }
   drop_dont_inline(module);
+  define_undefined_shuffle_components(module);
   if (tag_accesses) module = tag_memory_accesses(module);
   std::vector<PassStep> steps;
   // The optimizer takes new ids below its maximum bound (0x3FFFFF, which is also the largest

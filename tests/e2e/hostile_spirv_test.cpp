@@ -326,6 +326,7 @@ TEST_F(HostileSpirvTest, ModulesThatCrashedTheFuzzerCompileOrFailCleanly) {
       {"void-value-operand.spv", VK_ERROR_UNKNOWN},  // a void call's result as OpGroupNonUniformShuffleXor's value
       {"spec-constant-shuffle-past-its-vectors.spv", VK_ERROR_UNKNOWN},  // OpSpecConstantOp VectorShuffle component 54 of 6
       {"bitcast-of-buffer-variable.spv", VK_ERROR_UNKNOWN},  // OpBitcast of a storage buffer variable to a uint
+      {"spec-constant-shuffle-of-undefined-components.spv", VK_SUCCESS},  // spec-constant shuffle of 0xFFFFFFFF components
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file);
