@@ -173,6 +173,13 @@ std::optional<Module> Module::parse(std::span<const uint32_t> words, std::string
     if (opcode == spv::Op::OpLine) line = {op(0), op(1), op(2)};
     if (opcode == spv::Op::OpNoLine || opcode == spv::Op::OpFunctionEnd) line = {};
     inst.source = line;
+    if (is_block_terminator(opcode)) {
+      if (!current_block) return fail(inst.word_offset, "terminator outside a block");
+      current_block->terminator = inst;
+      current_block = nullptr;
+      line = {};  // a block's end ends its OpLine's scope
+      continue;
+    }
 
     switch (opcode) {
       case spv::Op::OpCapability: m.capabilities_.push_back(static_cast<spv::Capability>(op(0))); break;
@@ -390,20 +397,6 @@ std::optional<Module> Module::parse(std::span<const uint32_t> words, std::string
         current_block->continue_target = op(1);
         current_block->is_loop_header = true;
         break;
-      case spv::Op::OpBranch:
-      case spv::Op::OpBranchConditional:
-      case spv::Op::OpSwitch:
-      case spv::Op::OpReturn:
-      case spv::Op::OpReturnValue:
-      case spv::Op::OpKill:
-      case spv::Op::OpTerminateInvocation:
-      case spv::Op::OpUnreachable:
-      case spv::Op::OpEmitMeshTasksEXT:
-        if (!current_block) return fail(inst.word_offset, "terminator outside a block");
-        current_block->terminator = inst;
-        current_block = nullptr;
-        line = {};  // a block's end ends its OpLine's scope
-        break;
       case spv::Op::OpName:
       case spv::Op::OpMemberName:
       case spv::Op::OpSource:
@@ -575,6 +568,23 @@ spv::ExecutionModel execution_model_of(ShaderStage stage) {
     case ShaderStage::Mesh: return spv::ExecutionModel::MeshEXT;
   }
   return spv::ExecutionModel::Max;
+}
+
+bool is_block_terminator(spv::Op op) {
+  switch (op) {
+    case spv::Op::OpBranch:
+    case spv::Op::OpBranchConditional:
+    case spv::Op::OpSwitch:
+    case spv::Op::OpReturn:
+    case spv::Op::OpReturnValue:
+    case spv::Op::OpKill:
+    case spv::Op::OpTerminateInvocation:
+    case spv::Op::OpUnreachable:
+    case spv::Op::OpEmitMeshTasksEXT:
+      return true;
+    default:
+      return false;
+  }
 }
 
 bool is_atomic_instruction(spv::Op op) {

@@ -181,6 +181,9 @@ uint32_t natural_stride(const Module& module, Id type);
 // The SPIR-V execution model of a driver stage (the entry point a pipeline stage names).
 spv::ExecutionModel execution_model_of(ShaderStage stage);
 
+// The instructions that end a block (and with it an OpLine's scope).
+bool is_block_terminator(spv::Op op);
+
 // The atomic instructions Kiln implements (compiler/translate_memory.cpp, atomic()).
 bool is_atomic_instruction(spv::Op op);
 

@@ -29,25 +29,6 @@ size_t access_id_word(spv::Op op) {
   }
 }
 
-// Instructions that end a block, and with it the scope of an OpLine.
-bool ends_block(spv::Op op) {
-  switch (op) {
-    case spv::Op::OpBranch:
-    case spv::Op::OpBranchConditional:
-    case spv::Op::OpSwitch:
-    case spv::Op::OpReturn:
-    case spv::Op::OpReturnValue:
-    case spv::Op::OpKill:
-    case spv::Op::OpTerminateInvocation:
-    case spv::Op::OpUnreachable:
-    case spv::Op::OpEmitMeshTasksEXT:
-    case spv::Op::OpFunctionEnd:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Instructions of the module's preamble, before its debug section.
 bool in_preamble(spv::Op op) {
   switch (op) {
@@ -142,7 +123,7 @@ std::vector<uint32_t> tag_memory_accesses(std::span<const uint32_t> module) {
     } else {
       out.insert(out.end(), inst.begin(), inst.end());
     }
-    if (ends_block(op)) line.active = false;
+    if (spirv::is_block_terminator(op) || op == spv::Op::OpFunctionEnd) line.active = false;
     if (op == spv::Op::OpFunctionEnd) in_function = false;
   }
   return out;
